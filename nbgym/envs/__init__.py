@@ -1,0 +1,113 @@
+"""Registers nbgym's environments, with gymnasium 1.4.0's ids, arguments, step limits and reward thresholds.
+
+Every entry point is a string, so no environment module (nor numba) is imported until the environment
+is made. Each environment also has a vector entry point: its compiled vector environment, which
+:func:`nbgym.make_vec` uses by default.
+"""
+
+from __future__ import annotations
+
+from nbgym.registration import make, make_vec, pprint_registry, register, registry, spec
+
+__all__ = ["make", "make_vec", "pprint_registry", "register", "registry", "spec"]
+
+# Classic control
+# ----------------------------------------
+
+register(
+    id="CartPole-v0",
+    entry_point="nbgym.envs.cartpole:CartPoleEnv",
+    vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv",
+    max_episode_steps=200,
+    reward_threshold=195.0,
+)
+
+register(
+    id="CartPole-v1",
+    entry_point="nbgym.envs.cartpole:CartPoleEnv",
+    vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv",
+    max_episode_steps=500,
+    reward_threshold=475.0,
+)
+
+register(
+    id="MountainCar-v0",
+    entry_point="nbgym.envs.mountain_car:MountainCarEnv",
+    vector_entry_point="nbgym.envs.mountain_car:MountainCarVectorEnv",
+    max_episode_steps=200,
+    reward_threshold=-110.0,
+)
+
+register(
+    id="MountainCarContinuous-v0",
+    entry_point="nbgym.envs.continuous_mountain_car:Continuous_MountainCarEnv",
+    vector_entry_point="nbgym.envs.continuous_mountain_car:Continuous_MountainCarVectorEnv",
+    max_episode_steps=999,
+    reward_threshold=90.0,
+)
+
+register(
+    id="Pendulum-v1",
+    entry_point="nbgym.envs.pendulum:PendulumEnv",
+    vector_entry_point="nbgym.envs.pendulum:PendulumVectorEnv",
+    max_episode_steps=200,
+)
+
+register(
+    id="Acrobot-v1",
+    entry_point="nbgym.envs.acrobot:AcrobotEnv",
+    vector_entry_point="nbgym.envs.acrobot:AcrobotVectorEnv",
+    reward_threshold=-100.0,
+    max_episode_steps=500,
+)
+
+# Toy text
+# ----------------------------------------
+
+register(
+    id="Blackjack-v1",
+    entry_point="nbgym.envs.blackjack:BlackjackEnv",
+    vector_entry_point="nbgym.envs.blackjack:BlackjackVectorEnv",
+    kwargs={"sab": True, "natural": False},
+)
+
+register(
+    id="FrozenLake-v1",
+    entry_point="nbgym.envs.frozen_lake:FrozenLakeEnv",
+    vector_entry_point="nbgym.envs.frozen_lake:FrozenLakeVectorEnv",
+    kwargs={"map_name": "4x4"},
+    max_episode_steps=100,
+    reward_threshold=0.70,  # optimum = 0.74
+)
+
+register(
+    id="FrozenLake8x8-v1",
+    entry_point="nbgym.envs.frozen_lake:FrozenLakeEnv",
+    vector_entry_point="nbgym.envs.frozen_lake:FrozenLakeVectorEnv",
+    kwargs={"map_name": "8x8"},
+    max_episode_steps=200,
+    reward_threshold=0.85,  # optimum = 0.91
+)
+
+register(
+    id="CliffWalking-v1",
+    entry_point="nbgym.envs.cliffwalking:CliffWalkingEnv",
+    vector_entry_point="nbgym.envs.cliffwalking:CliffWalkingVectorEnv",
+)
+
+register(
+    id="CliffWalkingSlippery-v1",
+    entry_point="nbgym.envs.cliffwalking:CliffWalkingEnv",
+    vector_entry_point="nbgym.envs.cliffwalking:CliffWalkingVectorEnv",
+    kwargs={"is_slippery": True},
+)
+
+# Taxi-v3 and CliffWalking-v0 are not registered: with a newer version registered, make() of them
+# raises DeprecatedEnv pointing to it, exactly as in gymnasium.
+register(
+    id="Taxi-v4",
+    entry_point="nbgym.envs.taxi:TaxiEnv",
+    vector_entry_point="nbgym.envs.taxi:TaxiVectorEnv",
+    reward_threshold=8,  # optimum = 8.46
+    max_episode_steps=200,
+)
