@@ -1,0 +1,74 @@
+"""Wrappers: modular changes of an environment's ``step``, ``reset`` and ``render`` without editing its code.
+
+A wrapper takes the environment (or another wrapper) to wrap, plus its own parameters::
+
+    >>> import nbgym
+    >>> from nbgym.wrappers import TimeLimit
+    >>> env = nbgym.make("CartPole-v1")
+    >>> env
+    <TimeLimit<OrderEnforcing<PassiveEnvChecker<CartPoleEnv<CartPole-v1>>>>>
+    >>> env.env
+    <OrderEnforcing<PassiveEnvChecker<CartPoleEnv<CartPole-v1>>>>
+
+``env.env`` is the layer under the outermost wrapper and ``env.unwrapped`` the bare environment.
+Custom wrappers subclass :class:`nbgym.Wrapper`, :class:`nbgym.ObservationWrapper`,
+:class:`nbgym.ActionWrapper` or :class:`nbgym.RewardWrapper`.
+
+Each wrapper is imported from its module on first access, so ``import nbgym.wrappers`` stays cheap.
+The vector wrappers live in :mod:`nbgym.wrappers.vector`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+# The module (under `nbgym.wrappers`) that defines each wrapper; a new wrapper module adds its names here.
+_wrapper_to_module: dict[str, str] = {
+    "TimeLimit": "common",
+    "Autoreset": "common",
+    "PassiveEnvChecker": "common",
+    "OrderEnforcing": "common",
+    "RecordEpisodeStatistics": "common",
+}
+
+# Old names of wrappers that gymnasium renamed: accessing one says what it is called now.
+_renamed_wrapper: dict[str, str] = {
+    "AutoResetWrapper": "Autoreset",
+    "FrameStack": "FrameStackObservation",
+    "PixelObservationWrapper": "AddRenderObservation",
+    "VectorListInfo": "vector.DictInfoToList",
+}
+
+_SUBMODULES = ("vector",)
+
+__all__ = [*_SUBMODULES, *_wrapper_to_module]
+
+
+def __getattr__(wrapper_name: str) -> Any:
+    """Loads a wrapper (or the ``vector`` submodule) on first access.
+
+    Args:
+        wrapper_name: The name of a wrapper.
+
+    Returns:
+        The wrapper class, or the submodule.
+
+    Raises:
+        AttributeError: No wrapper has that name, or it is an old name of a renamed wrapper.
+    """
+    if wrapper_name in _wrapper_to_module:
+        module = importlib.import_module(f"{__name__}.{_wrapper_to_module[wrapper_name]}")
+        value = getattr(module, wrapper_name)
+    elif wrapper_name in _SUBMODULES:
+        value = importlib.import_module(f"{__name__}.{wrapper_name}")
+    elif wrapper_name in _renamed_wrapper:
+        raise AttributeError(f"{wrapper_name!r} has been renamed with `wrappers.{_renamed_wrapper[wrapper_name]}`")
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {wrapper_name!r}")
+    globals()[wrapper_name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
