@@ -642,9 +642,6 @@ def make(
         ValueError: If the environment's own wrappers do not match the spec's ``additional_wrappers``,
             or an additional wrapper cannot be re-created.
     """
-    from nbgym.core import Env
-    from nbgym.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
-
     if isinstance(id, EnvSpec):
         env_spec = id
     elif isinstance(id, str):
@@ -681,6 +678,8 @@ def make(
             ) from e
         raise type(e)(f"{e} was raised from the environment creator for {env_spec.id} with kwargs ({env_spec_kwargs})") from e
 
+    from nbgym.core import Env
+
     if not isinstance(env, Env):
         raise TypeError(_not_an_env_message(env))
 
@@ -708,6 +707,8 @@ def make(
         raise ValueError(
             f"The environment's wrapper spec {recreated} is different from the saved `EnvSpec` additional wrapper {expected}"
         )
+
+    from nbgym.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
 
     checker_disabled = env_spec.disable_env_checker if disable_env_checker is None else disable_env_checker
     if not checker_disabled:
@@ -799,12 +800,11 @@ def make_vec(
     if mode is VectorizeMode.VECTOR_ENTRY_POINT:
         env = _make_vector_entry_point(env_spec, num_envs, vector_kwargs, wrappers, env_kwargs)
     else:
-        from nbgym.vector import AsyncVectorEnv, SyncVectorEnv
-
         if env_spec.entry_point is None:
             raise error.Error(
                 f"Cannot create vectorized environment for {env_spec.id} because it doesn't have an entry point defined."
             )
+        from nbgym.vector import AsyncVectorEnv, SyncVectorEnv
 
         def create_env() -> Env:
             single_env = make(env_spec, **env_kwargs.copy())
@@ -899,12 +899,13 @@ def spec(env_id: str) -> EnvSpec:
     return env_spec
 
 
-def _display_namespace(env_spec: EnvSpec) -> str:
-    """The group :func:`pprint_registry` lists a spec under: its namespace, else one derived from its entry point."""
-    if env_spec.namespace is not None:
+def _display_namespace(env_spec: EnvSpec) -> str | None:
+    """The group :func:`pprint_registry` lists a spec under: its namespace, else one derived from its entry point.
+
+    A spec without namespace whose entry point is not a string is grouped under ``None``, as in gymnasium.
+    """
+    if env_spec.namespace is not None or not isinstance(env_spec.entry_point, str):
         return env_spec.namespace
-    if not isinstance(env_spec.entry_point, str):
-        return env_spec.name
     # "pkg.envs.family.module:Cls" -> "family"; "pkg.module:Cls" -> "module"; "module:Cls" -> the env's name.
     module_path = re.sub(r":\w+", "", env_spec.entry_point).split(".")
     if len(module_path) >= 3:
@@ -932,7 +933,7 @@ def pprint_registry(
     Returns:
         The text if ``disable_print`` is true, else ``None``.
     """
-    groups: dict[str, list[str]] = defaultdict(list)
+    groups: dict[str | None, list[str]] = defaultdict(list)
     for env_spec in print_registry.values():
         groups[_display_namespace(env_spec)].append(env_spec.id)
     # Every column is as wide as the longest name (not id) in the whole registry, as in gymnasium.

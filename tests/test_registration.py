@@ -1,0 +1,518 @@
+"""Differential tests of nbgym.registration against gymnasium 1.4.0's gymnasium.envs.registration."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import gymnasium.envs.registration as gym_reg
+import numpy as np
+import pytest
+from gymnasium.utils import RecordConstructorArgs as GymRecordConstructorArgs
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nbgym
+import nbgym.registration as nb_reg
+from nbgym import error
+from nbgym.envs import registration as nb_envs_reg
+from nbgym.utils import RecordConstructorArgs as NbRecordConstructorArgs
+
+FAST = settings(max_examples=50, deadline=None)
+
+
+# --------------------------------------------------------------------------------------------------
+# Helpers: run the same call against both libraries and compare what a user sees.
+# --------------------------------------------------------------------------------------------------
+
+
+class Created(Exception):
+    """Raised by test entry points instead of creating an environment: carries what they were given."""
+
+    def __init__(self, payload: Any):
+        super().__init__(repr(payload))
+        self.payload = payload
+
+
+def _normalise(text: str) -> str:
+    """gymnasium's text with its own name replaced by nbgym's, where nbgym names itself instead."""
+    return re.sub(r"gymnasium|Gymnasium|\bGym\b|\bgym\b", "nbgym", text)
+
+
+def outcome(call: Callable[[], Any]) -> tuple[Any, list[tuple[str, str]]]:
+    """The result (or the exception's type name and message) of ``call``, and the warnings it gave."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            result: Any = ("returned", _normalise(repr(call())))
+        except Created as e:
+            result = ("created", e.payload)
+        except Exception as e:  # noqa: BLE001 - any exception is an outcome to compare
+            result = ("raised", type(e).__name__, _normalise(str(e)))
+    return result, [(w.category.__name__, _normalise(str(w.message))) for w in caught]
+
+
+def assert_same_outcome(gym_call: Callable[[], Any], nb_call: Callable[[], Any]) -> tuple[Any, Any]:
+    """Asserts both calls return/raise/warn the same, returns both outcomes."""
+    gym_outcome, nb_outcome = outcome(gym_call), outcome(nb_call)
+    assert nb_outcome == gym_outcome
+    return gym_outcome, nb_outcome
+
+
+@contextlib.contextmanager
+def empty_registries() -> Iterator[None]:
+    """Both libraries' registries emptied for the block, then restored."""
+    saved = dict(gym_reg.registry), dict(nb_reg.registry)
+    gym_reg.registry.clear()
+    nb_reg.registry.clear()
+    try:
+        yield
+    finally:
+        for registry, contents in zip((gym_reg.registry, nb_reg.registry), saved):
+            registry.clear()
+            registry.update(contents)
+
+
+def register_both(env_id: str, **kwargs: Any) -> tuple[Any, Any]:
+    """Registers ``env_id`` in both registries, asserting the same outcome."""
+    return assert_same_outcome(lambda: gym.register(env_id, **kwargs), lambda: nbgym.register(env_id, **kwargs))
+
+
+def reporting_creator(env_id: str) -> Callable[..., Any]:
+    """An entry point that reports which spec was made, and with which arguments, instead of creating it."""
+
+    def creator(**kwargs: Any) -> Any:
+        raise Created((env_id, kwargs))
+
+    return creator
+
+
+def spec_fields(env_spec: Any) -> dict[str, Any]:
+    """The fields of an EnvSpec (of either library), entry points and wrapper specs as comparable values."""
+    fields = {f.name: getattr(env_spec, f.name) for f in dataclasses.fields(env_spec)}
+    fields["additional_wrappers"] = tuple(dataclasses.astuple(w) for w in env_spec.additional_wrappers)
+    return fields
+
+
+# --------------------------------------------------------------------------------------------------
+# Import cost: the registry is readable without importing env modules or numba.
+# --------------------------------------------------------------------------------------------------
+
+
+def test_import_and_registry_do_not_import_envs_or_numba() -> None:
+    code = (
+        "import sys, nbgym\n"
+        "reg = nbgym.registry\n"
+        "assert 'CartPole-v1' in reg and nbgym.spec('Taxi-v4').max_episode_steps == 200\n"
+        "nbgym.pprint_registry(disable_print=True)\n"
+        "from nbgym.envs.registration import EnvSpec, WrapperSpec, registry\n"
+        "assert registry is reg\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numba', 'gymnasium', 'pygame')"
+        " or (m.startswith('nbgym.envs.') and m != 'nbgym.envs.registration')))\n"
+    )
+    # The nbgym under test, wherever it is imported from (installed or from the source tree).
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(nbgym.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert result.stdout.strip() == "[]", result.stdout
+
+
+def test_envs_registration_module_reexports_the_registry_api() -> None:
+    for name in gym_reg.__all__:
+        assert getattr(nb_envs_reg, name) is getattr(nb_reg, name), name
+    for name in ("parse_env_id", "get_env_id", "find_highest_version", "load_env_creator", "namespace"):
+        assert getattr(nb_envs_reg, name) is getattr(nb_reg, name)
+    with nb_reg.namespace("Live"):
+        assert nb_envs_reg.current_namespace == "Live"
+    assert nb_envs_reg.current_namespace is None
+    with pytest.raises(AttributeError, match="no attribute 'missing'"):
+        nb_envs_reg.missing  # noqa: B018
+
+
+def test_top_level_names() -> None:
+    for name in ("make", "make_vec", "spec", "register", "registry", "pprint_registry", "register_envs", "VectorizeMode"):
+        assert getattr(nbgym, name) is getattr(nb_reg, name)
+    assert [m.value for m in nbgym.VectorizeMode] == [m.value for m in gym.VectorizeMode]
+    assert [m.name for m in nbgym.VectorizeMode] == [m.name for m in gym.VectorizeMode]
+    assert nbgym.register_envs(nb_reg) is None
+
+
+# --------------------------------------------------------------------------------------------------
+# The built-in registrations.
+# --------------------------------------------------------------------------------------------------
+
+# gymnasium's envs that nbgym provides (classic control and toy text), in gymnasium's registration order.
+GYM_PROVIDED_IDS = [
+    env_id
+    for env_id, env_spec in gym_reg.registry.items()
+    if isinstance(env_spec.entry_point, str)
+    and env_spec.entry_point.startswith(("gymnasium.envs.classic_control.", "gymnasium.envs.toy_text."))
+]
+
+
+def test_registered_ids_are_gymnasiums_classic_control_and_toy_text() -> None:
+    assert len(GYM_PROVIDED_IDS) == 12
+    assert list(nb_reg.registry) == GYM_PROVIDED_IDS
+
+
+@pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
+def test_registered_spec_fields_match_gymnasium(env_id: str) -> None:
+    gym_fields, nb_fields = spec_fields(gym.spec(env_id)), spec_fields(nbgym.spec(env_id))
+    gym_module, gym_attr = gym_fields.pop("entry_point").split(":")
+    nb_module, nb_attr = nb_fields.pop("entry_point").split(":")
+    assert (nb_module, nb_attr) == (f"nbgym.envs.{gym_module.rsplit('.', 1)[1]}", gym_attr)
+
+    gym_vector, nb_vector = gym_fields.pop("vector_entry_point"), nb_fields.pop("vector_entry_point")
+    # Every nbgym env has a compiled vector env; gymnasium has one only for CartPole.
+    assert nb_vector == f"{nb_module}:{nb_attr.removesuffix('Env')}VectorEnv"
+    if gym_vector is not None:
+        assert nb_vector.split(":")[1] == gym_vector.split(":")[1]
+
+    assert nb_fields == gym_fields
+    assert type(nb_fields["reward_threshold"]) is type(gym_fields["reward_threshold"])
+
+
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "Taxi-v3",
+        "CliffWalking-v0",
+        "CartPole-v9",
+        "Cartpole-v1",
+        "cartpole-v1",
+        "FrozenLake-v0",
+        "FrozenLake8x8-v2",
+        "Blackjack-v0",
+        "MyNS/Foo-v0",
+        "MyNS/CartPole-v1",
+        "Foo",
+        "a b",
+        "CartPole-v1:x",
+        "not_a_module_xyz:CartPole-v1",
+    ],
+)
+def test_make_and_spec_errors_on_the_builtin_registry(env_id: str) -> None:
+    assert_same_outcome(lambda: gym.make(env_id), lambda: nbgym.make(env_id))
+    assert_same_outcome(lambda: gym.spec(env_id), lambda: nbgym.spec(env_id))
+    assert_same_outcome(lambda: gym.make_vec(env_id), lambda: nbgym.make_vec(env_id))
+
+
+def test_deprecated_ids_raise_deprecated_env() -> None:
+    for old_id, new_id in (("Taxi-v3", "Taxi-v4"), ("CliffWalking-v0", "CliffWalking-v1")):
+        with pytest.warns(DeprecationWarning, match=f"{old_id} is out of date"):
+            with pytest.raises(error.DeprecatedEnv, match=f"Please use `{new_id}` instead"):
+                nbgym.make(old_id)
+
+
+def test_unversioned_builtin_spec() -> None:
+    for env_id in ("CartPole", "Taxi", "FrozenLake8x8"):
+        assert_same_outcome(lambda: gym.spec(env_id), lambda: nbgym.spec(env_id))
+
+
+# --------------------------------------------------------------------------------------------------
+# EnvSpec and WrapperSpec.
+# --------------------------------------------------------------------------------------------------
+
+
+def test_dataclass_fields_match_gymnasium() -> None:
+    for gym_cls, nb_cls in ((gym_reg.EnvSpec, nb_reg.EnvSpec), (gym_reg.WrapperSpec, nb_reg.WrapperSpec)):
+        describe = [
+            (f.name, f.init, f.default, f.default_factory, f.repr, f.compare) for f in dataclasses.fields(nb_cls)
+        ]
+        assert describe == [
+            (f.name, f.init, f.default, f.default_factory, f.repr, f.compare) for f in dataclasses.fields(gym_cls)
+        ]
+
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-5, 5) | st.floats(-2, 2) | st.text("ab", max_size=3),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text("xyz", max_size=2), inner, max_size=2),
+    max_leaves=4,
+)
+env_ids = st.builds(
+    nb_reg.get_env_id,
+    st.sampled_from([None, "ns", "My-NS"]),
+    st.sampled_from(["Toy", "toy.v2", "A_b"]),
+    st.sampled_from([None, 0, 3, 12]),
+)
+wrapper_specs = st.builds(
+    lambda name, kwargs: (name, f"some.module:{name}", kwargs),
+    st.sampled_from(["Clip", "Scale"]),
+    st.none() | st.dictionaries(st.text("ab", min_size=1, max_size=2), json_values, max_size=2),
+)
+spec_kwargs = st.fixed_dictionaries(
+    {"id": env_ids},
+    optional={
+        "entry_point": st.sampled_from([None, "pkg.envs.toy:ToyEnv"]),
+        "reward_threshold": st.none() | st.floats(-10, 10) | st.integers(-5, 5),
+        "nondeterministic": st.booleans(),
+        "max_episode_steps": st.none() | st.integers(1, 1000),
+        "order_enforce": st.booleans(),
+        "disable_env_checker": st.booleans(),
+        "kwargs": st.dictionaries(st.text("kw", min_size=1, max_size=3), json_values, max_size=3),
+        "additional_wrappers": st.lists(wrapper_specs, max_size=2),
+        "vector_entry_point": st.sampled_from([None, "pkg.envs.toy:ToyVectorEnv"]),
+    },
+)
+
+
+def build_specs(kwargs: dict[str, Any]) -> tuple[gym_reg.EnvSpec, nb_reg.EnvSpec]:
+    """The same spec in both libraries."""
+    wrappers = kwargs.get("additional_wrappers", [])
+    fields = {key: value for key, value in kwargs.items() if key != "additional_wrappers"}
+    return (
+        gym_reg.EnvSpec(**fields, additional_wrappers=tuple(gym_reg.WrapperSpec(*w) for w in wrappers)),
+        nb_reg.EnvSpec(**fields, additional_wrappers=tuple(nb_reg.WrapperSpec(*w) for w in wrappers)),
+    )
+
+
+@FAST
+@given(spec_kwargs)
+def test_env_spec_repr_json_and_pprint_match_gymnasium(kwargs: dict[str, Any]) -> None:
+    gym_spec, nb_spec = build_specs(kwargs)
+    assert repr(nb_spec) == repr(gym_spec)
+    assert (nb_spec.namespace, nb_spec.name, nb_spec.version) == (gym_spec.namespace, gym_spec.name, gym_spec.version)
+
+    nb_json = nb_spec.to_json()
+    assert nb_json == gym_spec.to_json()
+    restored = nb_reg.EnvSpec.from_json(nb_json)
+    assert restored == nb_spec
+    assert repr(restored) == repr(gym_reg.EnvSpec.from_json(nb_json))
+
+    for options in ({}, {"include_entry_points": True}, {"print_all": True}, {"include_entry_points": True, "print_all": True}):
+        assert nb_spec.pprint(disable_print=True, **options) == gym_spec.pprint(disable_print=True, **options)
+
+
+def test_env_spec_pprint_prints(capsys: pytest.CaptureFixture[str]) -> None:
+    _, nb_spec = build_specs({"id": "ns/Toy-v1", "max_episode_steps": 5, "additional_wrappers": [("W", "m:W", {})]})
+    assert nb_spec.pprint() is None
+    assert capsys.readouterr().out == nb_spec.pprint(disable_print=True) + "\n"
+
+
+def test_env_spec_json_errors_match_gymnasium() -> None:
+    def toy_creator(**kwargs: Any) -> None:
+        del kwargs
+
+    gym_spec = gym_reg.EnvSpec("Toy-v0", entry_point=toy_creator)
+    nb_spec = nb_reg.EnvSpec("Toy-v0", entry_point=toy_creator)
+    assert_same_outcome(gym_spec.to_json, nb_spec.to_json)
+
+    gym_spec = gym_reg.EnvSpec("Toy-v0", kwargs={"arr": np.zeros(2)})
+    nb_spec = nb_reg.EnvSpec("Toy-v0", kwargs={"arr": np.zeros(2)})
+    assert_same_outcome(gym_spec.to_json, nb_spec.to_json)
+
+    for text in (
+        '{"id": "Toy-v0", "additional_wrappers": [{"name": "W"}]}',
+        '{"id": "Toy-v0", "bogus": 1, "additional_wrappers": []}',
+        '{"additional_wrappers": []}',
+        '{"id": "Toy v0", "additional_wrappers": []}',
+        '{"id": "Toy-v0"}',
+    ):
+        gym_outcome, _ = assert_same_outcome(
+            lambda: gym_reg.EnvSpec.from_json(text), lambda: nb_reg.EnvSpec.from_json(text)
+        )
+        assert gym_outcome[0][0] == "raised"
+
+
+def test_env_spec_from_json_restores_wrapper_specs() -> None:
+    _, nb_spec = build_specs({"id": "Toy-v2", "additional_wrappers": [("A", "m:A", {"x": 1}), ("B", "m:B", None)]})
+    restored = nb_reg.EnvSpec.from_json(nb_spec.to_json())
+    assert restored.additional_wrappers == nb_spec.additional_wrappers
+    assert all(type(w) is nb_reg.WrapperSpec for w in restored.additional_wrappers)
+
+
+@FAST
+@given(st.text(alphabet="aB1_-/:.v ", max_size=12))
+def test_parse_env_id_matches_gymnasium(env_id: str) -> None:
+    assert_same_outcome(lambda: gym_reg.parse_env_id(env_id), lambda: nb_reg.parse_env_id(env_id))
+    assert_same_outcome(lambda: gym_reg.EnvSpec(env_id), lambda: nb_reg.EnvSpec(env_id))
+
+
+@FAST
+@given(st.none() | st.text("ab:-", min_size=1, max_size=3), st.text("aB.-", min_size=1, max_size=4), st.none() | st.integers(0, 20))
+def test_get_env_id_matches_gymnasium(ns: str | None, name: str, version: int | None) -> None:
+    env_id = nb_reg.get_env_id(ns, name, version)
+    assert env_id == gym_reg.get_env_id(ns, name, version)
+
+
+# --------------------------------------------------------------------------------------------------
+# register, spec, make and make_vec resolution of ids, on registries holding the same specs.
+# --------------------------------------------------------------------------------------------------
+
+registered_ids = st.lists(
+    st.builds(
+        nb_reg.get_env_id,
+        st.sampled_from([None, "ns1", "Nsp"]),
+        st.sampled_from(["Alpha", "Beta", "alpha2"]),
+        st.sampled_from([None, 0, 1, 3]),
+    ),
+    max_size=7,
+)
+queried_ids = st.builds(
+    nb_reg.get_env_id,
+    st.sampled_from([None, "ns1", "ns2", "Nsp", "nsp", "zz"]),
+    st.sampled_from(["Alpha", "Alpah", "alpha", "Beta", "Gamma", "alpha2"]),
+    st.sampled_from([None, 0, 1, 2, 3, 5]),
+)
+
+
+@FAST
+@given(registered_ids, st.lists(queried_ids, min_size=1, max_size=4))
+def test_id_resolution_errors_and_warnings_match_gymnasium(registered: list[str], queries: list[str]) -> None:
+    with empty_registries():
+        for env_id in registered:
+            register_both(env_id, entry_point=reporting_creator(env_id), max_episode_steps=4, vector_entry_point=reporting_creator(env_id))
+        assert list(nb_reg.registry) == list(gym_reg.registry)
+        for env_id in queries:
+            assert_same_outcome(lambda: gym.make(env_id), lambda: nbgym.make(env_id))
+            assert_same_outcome(lambda: gym.spec(env_id), lambda: nbgym.spec(env_id))
+            assert_same_outcome(lambda: gym.make_vec(env_id, 2), lambda: nbgym.make_vec(env_id, 2))
+            ns, name, _ = nb_reg.parse_env_id(env_id)
+            assert nb_reg.find_highest_version(ns, name) == gym_reg.find_highest_version(ns, name)
+
+
+def test_unversioned_id_resolves_to_latest_version_with_warning() -> None:
+    with empty_registries():
+        for env_id in ("Toy-v0", "Toy-v2", "Toy-v1"):
+            register_both(env_id, entry_point=reporting_creator(env_id))
+        gym_outcome, _ = assert_same_outcome(lambda: gym.make("Toy"), lambda: nbgym.make("Toy"))
+        assert gym_outcome[0] == ("created", ("Toy-v2", {}))
+        assert "Using the latest versioned environment `Toy-v2`" in gym_outcome[1][0][1]
+
+
+def test_unversioned_and_versioned_registration_conflicts() -> None:
+    with empty_registries():
+        register_both("ns/Toy", entry_point="m:Toy")
+        gym_outcome, _ = register_both("ns/Toy-v1", entry_point="m:Toy")
+        assert gym_outcome[0][:2] == ("raised", "RegistrationError")
+        register_both("Toy-v3", entry_point="m:Toy")
+        register_both("Toy-v1", entry_point="m:Toy")
+        gym_outcome, _ = register_both("Toy", entry_point="m:Toy")
+        assert gym_outcome[0][:2] == ("raised", "RegistrationError")
+        gym_outcome, _ = register_both("Toy-v1", entry_point="m:Other")
+        assert gym_outcome[1] == [("UserWarning", "\x1b[33mWARN: Overriding environment Toy-v1 already in registry.\x1b[0m")]
+        assert nbgym.spec("Toy-v1").entry_point == "m:Other"
+        register_both("NoEntry-v0")
+        register_both("Bad id-v0", entry_point="m:Toy")
+        assert list(nb_reg.registry) == list(gym_reg.registry)
+
+
+def test_default_version_only_is_deprecated_for_versioned_ids() -> None:
+    with empty_registries():
+        register_both("Toy", entry_point=reporting_creator("Toy"))
+        for query in ("Toy-v0", "Toy-v4", "Toy"):
+            assert_same_outcome(lambda: gym.make(query), lambda: nbgym.make(query))
+        # A versioned id beside the unversioned one can only be made by writing to the registry directly.
+        gym_reg.registry["Toy-v2"] = gym_reg.EnvSpec("Toy-v2", entry_point="m:Toy")
+        nb_reg.registry["Toy-v2"] = nb_reg.EnvSpec("Toy-v2", entry_point="m:Toy")
+        for query in ("Toy-v1", "Toy-v5"):
+            assert_same_outcome(lambda: gym.spec(query), lambda: nbgym.spec(query))
+
+
+def test_namespace_context_manager() -> None:
+    with empty_registries():
+        for lib, lib_reg in ((gym, gym_reg), (nbgym, nb_reg)):
+            with lib_reg.namespace("Plugin"):
+                assert lib_reg.current_namespace == "Plugin"
+                lib.register("Toy-v0", entry_point="m:Toy")
+                lib.register("Other/Toy-v1", entry_point="m:Toy")
+            assert lib_reg.current_namespace is None
+        assert list(nb_reg.registry) == list(gym_reg.registry) == ["Plugin/Toy-v0", "Plugin/Toy-v1"]
+
+        def register_in(lib: Any, lib_reg: Any) -> Callable[[], None]:
+            def call() -> None:
+                with lib_reg.namespace("Plugin"):
+                    lib.register("Toy-v2", entry_point="m:Toy", kwargs={"namespace": "Mine"})
+
+            return call
+
+        assert_same_outcome(register_in(gym, gym_reg), register_in(nbgym, nb_reg))
+        assert nbgym.spec("Plugin/Toy-v2").kwargs == {"namespace": "Mine"}
+
+    with pytest.raises(RuntimeError), nb_reg.namespace("Broken"):
+        raise RuntimeError
+    assert nb_reg.current_namespace is None
+
+
+def test_module_prefix_imports_the_module_first() -> None:
+    with empty_registries():
+        gym_outcome, _ = assert_same_outcome(
+            lambda: gym.make("json:Toy-v0"), lambda: nbgym.make("json:Toy-v0")
+        )
+        assert gym_outcome[0][:2] == ("raised", "NameNotFound")
+    with pytest.raises(ValueError, match="at most one `module:` prefix"):
+        nbgym.make("a:b:Toy-v0")
+
+
+def test_make_and_make_vec_reject_bad_id_types() -> None:
+    assert_same_outcome(lambda: gym.make(3), lambda: nbgym.make(3))  # type: ignore[arg-type]
+    assert_same_outcome(lambda: gym.make_vec(3), lambda: nbgym.make_vec(3))  # type: ignore[arg-type]
+
+
+def test_load_env_creator() -> None:
+    assert nb_reg.load_env_creator("json:dumps") is json.dumps
+    assert_same_outcome(lambda: gym_reg.load_env_creator("json:nope"), lambda: nb_reg.load_env_creator("json:nope"))
+    assert_same_outcome(lambda: gym_reg.load_env_creator("nope_mod:x"), lambda: nb_reg.load_env_creator("nope_mod:x"))
+    with pytest.raises(ValueError, match="Malformed entry point: 'json'"):
+        nb_reg.load_env_creator("json")
+
+
+# --------------------------------------------------------------------------------------------------
+# pprint_registry.
+# --------------------------------------------------------------------------------------------------
+
+pprint_entries = st.lists(
+    st.tuples(
+        st.sampled_from([None, "Ns", "other"]),
+        st.sampled_from(["Toy", "LongerName", "X", "Mid_name"]),
+        st.sampled_from([None, 0, 1, 10]),
+        st.sampled_from(["pkg.envs.family.mod:Cls", "pkg.envs:Cls", "pkg.mod:Cls", "mod:Cls", None]),
+    ),
+    max_size=10,
+)
+
+
+@FAST
+@given(pprint_entries, st.integers(1, 4), st.sampled_from([None, [], ["Ns"], ["family", "mod", "Toy"]]))
+def test_pprint_registry_matches_gymnasium(
+    entries: list[tuple[Any, ...]], num_cols: int, exclude: list[str] | None
+) -> None:
+    gym_registry: dict[str, Any] = {}
+    nb_registry: dict[str, Any] = {}
+    for ns, name, version, entry_point in entries:
+        env_id = nb_reg.get_env_id(ns, name, version)
+        gym_registry[env_id] = gym_reg.EnvSpec(env_id, entry_point=entry_point or reporting_creator(env_id))
+        nb_registry[env_id] = nb_reg.EnvSpec(env_id, entry_point=entry_point or reporting_creator(env_id))
+    expected = gym.pprint_registry(gym_registry, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True)
+    assert nbgym.pprint_registry(nb_registry, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True) == expected
+
+
+def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:
+    registry = {
+        env_id: nb_reg.EnvSpec(env_id, entry_point=entry_point)
+        for env_id, entry_point in [
+            ("Toy-v0", "pkg.envs.toys.toy:Toy"),
+            ("Toy-v1", "pkg.envs.toys.toy:Toy"),
+            ("LongToy-v0", "pkg.envs.toys.long:Toy"),
+            ("Ns/Toy-v0", "other:Toy"),
+            ("Single-v3", "single:Single"),
+        ]
+    }
+    text = nbgym.pprint_registry(registry, num_cols=2, disable_print=True)
+    assert text == (
+        "===== toys =====\nLongToy-v0 Toy-v0\nToy-v1\n===== Ns =====\nNs/Toy-v0\n===== Single =====\nSingle-v3"
+    )
+    assert nbgym.pprint_registry(registry, num_cols=2) is None
+    assert capsys.readouterr().out == text + "\n"
+
+    nbgym.pprint_registry()
+    assert capsys.readouterr().out == nbgym.pprint_registry(disable_print=True) + "\n"
