@@ -1,0 +1,406 @@
+"""The Python classes around the compiled kernels: a single env and a vector env over one batch.
+
+``KernelBatch`` allocates a batch's arrays once and calls the kernels over them. ``KernelEnv`` is a
+batch of one whose random stream is the memory of its own ``np_random`` Generator; ``KernelVectorEnv``
+is a batch of ``num_envs`` with one stream per sub-environment, seeded as gymnasium's sync vector env
+seeds its sub-environments. Both run the same kernels, so they cannot drift apart.
+
+An environment module subclasses both, sets ``physics`` and the spaces, and may override the hooks
+``_reset_params`` (reset options), ``_observation``/``_reward`` (Python types of a single step's
+results) and the info builders.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+
+from nbgym import error, spaces
+from nbgym._engine import rng
+from nbgym._engine.kernels import (
+    DISABLED,
+    NEXT_STEP,
+    NO_AUTORESET,
+    SAME_STEP,
+    STATUS_ENV_DONE,
+    STATUS_INVALID_ACTION,
+    Physics,
+    reset_kernel,
+    step_kernel,
+    step_kernel_parallel,
+)
+from nbgym.core import Env
+from nbgym.utils import seeding
+from nbgym.vector.utils import batch_space
+from nbgym.vector.vector_env import AutoresetMode, VectorEnv
+
+_KERNEL_MODES = {
+    AutoresetMode.NEXT_STEP: NEXT_STEP,
+    AutoresetMode.SAME_STEP: SAME_STEP,
+    AutoresetMode.DISABLED: DISABLED,
+}
+
+
+class KernelBatch:
+    """The arrays of a batch of sub-environments, allocated once, and the kernel calls over them.
+
+    Args:
+        physics: The environment's compiled physics.
+        params: Its one-element parameter record array (shared with the owning env, which may change it).
+        num_envs: The number of sub-environments.
+        observation_space: The space of one sub-environment's observation (gives the buffer's shape/dtype).
+        action_space: The space of one sub-environment's action (``Discrete`` or ``Box``).
+    """
+
+    def __init__(
+        self,
+        physics: Physics,
+        params: np.ndarray,
+        num_envs: int,
+        observation_space: spaces.Space,
+        action_space: spaces.Space,
+    ) -> None:
+        self.physics = physics
+        self.params = params
+        self.num_envs = num_envs
+        self.state = np.zeros((num_envs, physics.state_width), dtype=physics.state_dtype)
+        self.pcg, self.buf = rng.new_streams(num_envs)
+        self.obs = np.zeros((num_envs, *observation_space.shape), dtype=observation_space.dtype)
+        self.final_obs = np.zeros_like(self.obs)
+        self.rewards = np.zeros(num_envs, dtype=np.float64)
+        self.terminated = np.zeros(num_envs, dtype=np.bool_)
+        self.truncated = np.zeros(num_envs, dtype=np.bool_)
+        self.elapsed = np.zeros(num_envs, dtype=np.int64)
+        self.needs_reset = np.zeros(num_envs, dtype=np.bool_)
+        self.was_reset = np.zeros(num_envs, dtype=np.bool_)
+        self.aux = np.zeros((num_envs, physics.aux_width), dtype=np.float64)
+        self.final_aux = np.zeros_like(self.aux)
+        self.all_envs = np.ones(num_envs, dtype=np.bool_)
+        self.discrete_actions = isinstance(action_space, spaces.Discrete)
+        self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
+        self.num_threads = 1
+
+    def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
+        """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
+        carrying reset options)."""
+        reset_kernel(params, self.state, self.pcg, self.buf, mask, self.obs, self.elapsed, self.needs_reset, self.aux)
+        self.terminated[mask] = False
+        self.truncated[mask] = False
+
+    def step(self, actions: np.ndarray, mode: int, max_steps: int) -> tuple[int, int]:
+        """One compiled step of every sub-environment; returns the kernel's ``(status, index)``."""
+        step = step_kernel if self.num_threads == 1 else step_kernel_parallel
+        return step(
+            self.params, self.state, self.pcg, self.buf, actions, mode, max_steps, self.obs, self.rewards,
+            self.terminated, self.truncated, self.elapsed, self.needs_reset, self.was_reset, self.final_obs,
+            self.aux, self.final_aux,
+        )
+
+    def actions_array(self, actions: Any) -> np.ndarray:
+        """``actions`` as the array the kernels read, without copying when it already is one.
+
+        Raises:
+            InvalidAction: If ``actions`` has the wrong shape, or a dtype that would change its values.
+        """
+        array = np.asarray(actions)
+        if array.shape != self.action_shape:
+            raise error.InvalidAction(
+                f"Expected actions of shape {self.action_shape}, got {array.shape} from {actions!r}."
+            )
+        if self.discrete_actions:
+            if array.dtype.kind not in "iu":
+                raise error.InvalidAction(
+                    f"Expected integer actions, got dtype {array.dtype} from {actions!r}; "
+                    f"cast them with `.astype(np.int64)` if the values are whole numbers."
+                )
+            return array if array.dtype == np.int64 else array.astype(np.int64)
+        if array.dtype.kind != "f":
+            if array.dtype.kind not in "iub":
+                raise error.InvalidAction(f"Expected numeric actions, got dtype {array.dtype} from {actions!r}.")
+            return array.astype(np.float64)
+        return array
+
+
+def _param_property(field: str) -> property:
+    def get(self):
+        return self._params[field][0].item()
+
+    def set(self, value):
+        self._params[field] = value
+
+    return property(get, set, doc=f"The ``{field}`` parameter of the compiled dynamics.")
+
+
+class _ParamsAsAttributes:
+    """Exposes every parameter of the physics as an attribute, as gymnasium's envs have them
+    (``env.unwrapped.gravity = 12.0`` changes the dynamics of the following steps)."""
+
+    physics: ClassVar[Physics]
+    _params: np.ndarray
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        physics = cls.__dict__.get("physics")
+        if physics is not None:
+            for field in physics.params_dtype.names[1:]:
+                if not field.startswith("_") and field not in cls.__dict__:
+                    setattr(cls, field, _param_property(field))
+
+    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
+        """The parameters of a reset with ``options``; envs with reset options override this (others
+        ignore options, as gymnasium's do)."""
+        return self._params
+
+
+class KernelEnv(_ParamsAsAttributes, Env):
+    """A single environment run by the compiled kernels as a batch of one.
+
+    Its random stream *is* ``np_random``: the kernels draw through views of the Generator's memory,
+    so draws made from ``env.np_random`` in Python (by a wrapper, say) and in the kernels interleave
+    exactly as they do in gymnasium.
+    """
+
+    def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
+        self._params = params
+        self.render_mode = render_mode
+        self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
+        self._discrete_action = np.zeros(1, dtype=np.int64)
+        self._ready = False
+
+    @property
+    def np_random(self) -> np.random.Generator:
+        """The environment's random generator, shared with its compiled kernels."""
+        if self._np_random is None:
+            generator, self._np_random_seed = seeding.np_random()
+            self._bind(generator)
+        return self._np_random
+
+    @np_random.setter
+    def np_random(self, value: np.random.Generator) -> None:
+        self._bind(value)
+        self._np_random_seed = -1
+
+    def _bind(self, generator: np.random.Generator) -> None:
+        self._batch.pcg, self._batch.buf = rng.generator_views(generator)
+        self._np_random = generator
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
+        super().reset(seed=seed)
+        if self._np_random is None:
+            self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
+        batch = self._batch
+        batch.reset(batch.all_envs, self._reset_params(options))
+        self._ready = True
+        return self._observation(), {}
+
+    def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
+        if not self._ready:
+            raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
+        batch = self._batch
+        status, _ = batch.step(self._action_batch(action), NO_AUTORESET, 0)
+        if status == STATUS_INVALID_ACTION:
+            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+        return self._observation(), self._reward(), bool(batch.terminated[0]), False, {}
+
+    def _action_batch(self, action: Any) -> np.ndarray:
+        if self._batch.discrete_actions:
+            if isinstance(action, (int, np.integer)) or (
+                isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
+            ):
+                self._discrete_action[0] = action
+                return self._discrete_action
+            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+        try:
+            return self._batch.actions_array(np.asarray(action)[None])
+        except error.InvalidAction:
+            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: expected {self.action_space}") from None
+
+    def close(self) -> None:
+        """Closes the environment; ``step()`` needs a ``reset()`` again."""
+        self._ready = False
+
+    def _observation(self) -> Any:
+        """The observation of the single env, as gymnasium's env returns it (a new array by default)."""
+        return self._batch.obs[0].copy()
+
+    def _reward(self) -> Any:
+        """The reward of the last step, of the Python type gymnasium's env returns (float by default)."""
+        return float(self._batch.rewards[0])
+
+
+class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
+    """A vector environment whose ``step()`` is one compiled call over all sub-environments.
+
+    Bit for bit the same as gymnasium's ``SyncVectorEnv`` over ``gymnasium.make(id)`` sub-environments
+    for the same seeds and actions, in every autoreset mode.
+
+    Args:
+        num_envs: The number of sub-environments.
+        params: The one-element parameter record array of the physics.
+        max_episode_steps: The time limit of an episode (``None`` or 0 for none), counted in the kernel.
+        autoreset_mode: An ``AutoresetMode`` or its string value.
+        num_threads: The number of threads that step sub-environments (results do not depend on it).
+        copy: Whether ``reset``/``step`` return copies of the batch's buffers (``False``: live views
+            that the next call overwrites).
+        render_mode: The render mode of the sub-environments.
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        params: np.ndarray,
+        max_episode_steps: int | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_threads: int = 1,
+        copy: bool = True,
+        render_mode: str | None = None,
+    ) -> None:
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
+        if max_episode_steps is not None and (not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0):
+            raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
+        if not isinstance(num_threads, (int, np.integer)) or isinstance(num_threads, bool) or num_threads < 1:
+            raise ValueError(f"num_threads must be a positive int, got {num_threads!r}.")
+        self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
+        self.num_envs = int(num_envs)
+        self._params = params
+        self.max_episode_steps = max_episode_steps
+        self.copy = copy
+        self.render_mode = render_mode
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        self._kernel_mode = _KERNEL_MODES[self.autoreset_mode]
+        self._max_steps = int(max_episode_steps or 0)
+        self.single_observation_space, self.single_action_space = self._single_spaces()
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+        self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
+        rng.entropy_streams(self._batch.pcg, self._batch.buf)
+        self.num_threads = int(num_threads)
+        self._ready = False
+
+    def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
+        """The observation and action spaces of one sub-environment."""
+        raise NotImplementedError
+
+    @property
+    def num_threads(self) -> int:
+        """The number of threads stepping the sub-environments (1: no threading)."""
+        return self._batch.num_threads
+
+    @num_threads.setter
+    def num_threads(self, value: int) -> None:
+        import numba
+
+        if value > numba.config.NUMBA_NUM_THREADS:
+            raise ValueError(f"num_threads={value} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads.")
+        self._batch.num_threads = value
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset all sub-environments, or those of ``options["reset_mask"]``.
+
+        Args:
+            seed: ``None`` (fresh entropy per sub-environment), an int ``s`` (sub-environment ``i``
+                gets ``s + i``) or a list of ``num_envs`` ints/None.
+            options: Reset options of the environment, and ``"reset_mask"``: a bool array of shape
+                ``(num_envs,)`` selecting the sub-environments to reset.
+
+        Returns:
+            The batched observations and infos.
+        """
+        self._check_open()
+        batch = self._batch
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, int):
+            seeds = [seed + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+        if len(seeds) != self.num_envs:
+            raise ValueError(
+                f"If seeds are passed as a list the length must match num_envs={self.num_envs} but got length={len(seeds)}."
+            )
+        mask = batch.all_envs
+        if options is not None and "reset_mask" in options:
+            mask = options.pop("reset_mask")
+            _check_reset_mask(mask, self.num_envs)
+        for i, single_seed in enumerate(seeds):
+            if single_seed is not None and mask[i]:
+                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(single_seed)[0])
+        batch.reset(mask, self._reset_params(options))
+        self._ready = True
+        infos = self._reset_infos(mask)
+        return (batch.obs.copy() if self.copy else batch.obs), infos
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-environment with its action, in one compiled call.
+
+        Raises:
+            ResetNeeded: If called before ``reset()``.
+            InvalidAction: For a batch of the wrong shape or dtype, or an action outside the action space.
+            AssertionError: In ``AutoresetMode.DISABLED``, for a sub-environment whose episode ended
+                and was not reset (as gymnasium's vector envs do).
+        """
+        if not self._ready:
+            self._check_open()
+            raise error.ResetNeeded("Cannot call step() before calling reset() on a vector environment.")
+        batch = self._batch
+        status, index = batch.step(batch.actions_array(actions), self._kernel_mode, self._max_steps)
+        if status:
+            self._raise_step_error(status, index, actions)
+        infos = self._step_infos()
+        if self.copy:
+            return batch.obs.copy(), batch.rewards.copy(), batch.terminated.copy(), batch.truncated.copy(), infos
+        return batch.obs, batch.rewards, batch.terminated, batch.truncated, infos
+
+    def _raise_step_error(self, status: int, index: int, actions: Any) -> None:
+        if status == STATUS_INVALID_ACTION:
+            action = np.asarray(actions)[index]
+            raise error.InvalidAction(
+                f"Sub-environment {index}: {action!r} is not in the action space {self.single_action_space}."
+            )
+        if status == STATUS_ENV_DONE:
+            raise AssertionError(
+                f"Sub-environment {index} ended its episode and autoreset_mode is DISABLED: reset it with "
+                f"reset(options={{'reset_mask': mask}}) before stepping it again."
+            )
+
+    def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
+        """The infos of a reset of the sub-environments in ``mask``; envs with reset infos override this."""
+        return {}
+
+    def _step_infos(self) -> dict[str, Any]:
+        """The infos of the last step: in ``SAME_STEP`` mode, ``final_obs``/``final_info`` of the
+        sub-environments whose episode ended; envs with step infos extend this."""
+        if self._kernel_mode != SAME_STEP:
+            return {}
+        batch = self._batch
+        ended = batch.terminated | batch.truncated
+        if not ended.any():
+            return {}
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_obs[ended] = list(batch.final_obs[ended])
+        return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Marks the batch unusable: ``reset``/``step`` now raise ``ClosedEnvironmentError``."""
+        self._ready = False
+
+    def _check_open(self) -> None:
+        if self.closed:
+            raise error.ClosedEnvironmentError("Trying to operate on an environment that is closed.")
+
+
+def _check_reset_mask(mask: Any, num_envs: int) -> None:
+    if not isinstance(mask, np.ndarray):
+        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
+    if mask.shape != (num_envs,):
+        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
+    if mask.dtype != np.bool_:
+        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
+    if not np.any(mask):
+        raise ValueError(
+            f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
+        )

@@ -1,0 +1,212 @@
+"""The generic batched kernels: every env's physics runs inside these, one compiled call per step.
+
+An environment module describes its physics with four plain functions and registers them with
+``Physics``; the kernels below call them through the stubs ``physics_*``, which numba resolves by
+the *type* of the parameter record (each env has its own record dtype). That keeps the batching,
+autoreset, time-limit and validation logic here, once, while each env's physics is compiled into
+the kernel and inlined — passing functions as arguments would defeat both inlining and numba's disk
+cache, type dispatch does neither.
+
+The physics protocol (``i`` is the sub-environment's row, ``rng`` its random stream, see ``rng.py``):
+
+- ``reset(params, state, i, rng, aux)``: write a fresh ``state[i]`` (and reset infos into ``aux[i]``).
+- ``step(params, state, i, actions, rng, aux) -> (reward, terminated)``: apply ``actions[i]``.
+- ``observe(params, state, i, obs)``: write the observation of ``state[i]`` into ``obs[i]``.
+- ``action_valid(params, actions, i) -> bool``: whether ``actions[i]`` may be applied at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import inspect
+import pathlib
+from typing import Callable
+
+import numpy as np
+from numba import prange, types
+from numba.extending import overload
+
+from nbgym._engine.jit import KERNEL_OPTIONS, kernel, parallel_kernel
+
+NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
+"""Autoreset modes of the kernels; ``NO_AUTORESET`` is the single env's (episodes end in Python)."""
+
+STATUS_OK, STATUS_INVALID_ACTION, STATUS_ENV_DONE = 0, 1, 2
+
+
+def physics_reset(params, state, i, rng, aux):
+    raise NotImplementedError("resolved by type inside compiled kernels")
+
+
+def physics_step(params, state, i, actions, rng, aux):
+    raise NotImplementedError("resolved by type inside compiled kernels")
+
+
+def physics_observe(params, state, i, obs):
+    raise NotImplementedError("resolved by type inside compiled kernels")
+
+
+def physics_action_valid(params, actions, i):
+    raise NotImplementedError("resolved by type inside compiled kernels")
+
+
+_ENGINE_SOURCES = [pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py")]
+_registered: dict[str, str] = {}
+
+
+class Physics:
+    """An environment's compiled physics: its parameter record type and its four kernel functions.
+
+    Args:
+        name: A name unique among registered physics (the env's class name).
+        params: The fields ``(name, dtype)`` of the parameter record shared by all sub-environments.
+        state: ``(width, dtype)`` of one sub-environment's state row.
+        source: The ``__file__`` of the env module; its content is part of the record type, so an
+            edit of the module (or of the engine) compiles fresh kernels instead of loading stale
+            ones from numba's cache.
+        reset, step, observe, action_valid: The physics functions (see the module docstring).
+        aux_width: The number of float64 slots per sub-environment for infos written by the kernels.
+
+    Raises:
+        ValueError: If ``name`` is already registered from another source.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        *,
+        params: list[tuple[str, type]],
+        state: tuple[int, type],
+        source: str,
+        reset: Callable,
+        step: Callable,
+        observe: Callable,
+        action_valid: Callable,
+        aux_width: int = 0,
+    ) -> None:
+        if _registered.get(name, source) != source:
+            raise ValueError(f"Physics {name!r} is already registered from {_registered[name]}.")
+        _registered[name] = source
+        digest = hashlib.sha1()
+        for path in [pathlib.Path(source), *_ENGINE_SOURCES]:
+            digest.update(path.read_bytes())
+        tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint8)
+        self.name = name
+        self.params_dtype = np.dtype([tag, *params])
+        self.state_width, self.state_dtype = state
+        self.aux_width = aux_width
+        self.functions = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
+        for stub, function in (
+            (physics_reset, reset),
+            (physics_step, step),
+            (physics_observe, observe),
+            (physics_action_valid, action_valid),
+        ):
+            _bind(stub, self.params_dtype, function)
+
+    def new_params(self, **values: float) -> np.ndarray:
+        """A one-element parameter record array holding ``values``."""
+        params = np.zeros(1, dtype=self.params_dtype)
+        for field, value in values.items():
+            params[field] = value
+        return params
+
+
+def _bind(stub: Callable, params_dtype: np.dtype, function: Callable) -> None:
+    def typing(params, *args):
+        if isinstance(params, types.Record) and params.dtype == params_dtype:
+            return function
+
+    # numba requires the typing function's signature to be the implementation's.
+    typing.__signature__ = inspect.signature(function)
+    overload(stub, jit_options=KERNEL_OPTIONS)(typing)
+
+
+@kernel
+def reset_kernel(params_array, state, pcg, buf, mask, obs, elapsed, needs_reset, aux):
+    """Reset the sub-environments where ``mask`` is true and write their observations."""
+    params = params_array[0]
+    rng = (pcg, buf)
+    for i in range(state.shape[0]):
+        if mask[i]:
+            physics_reset(params, state, i, rng, aux)
+            elapsed[i] = 0
+            needs_reset[i] = False
+            physics_observe(params, state, i, obs)
+
+
+@kernel
+def _check_step(params, actions, mode, needs_reset):
+    """The status of a step before anything moves: a bad batch changes no sub-environment."""
+    for i in range(needs_reset.shape[0]):
+        if not physics_action_valid(params, actions, i):
+            return STATUS_INVALID_ACTION, i
+        if mode == DISABLED and needs_reset[i]:
+            return STATUS_ENV_DONE, i
+    return STATUS_OK, -1
+
+
+@kernel
+def _step_env(params, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
+              elapsed, needs_reset, was_reset, final_obs, aux, final_aux):
+    if mode == NEXT_STEP and needs_reset[i]:
+        physics_reset(params, state, i, rng, aux)
+        elapsed[i] = 0
+        rewards[i] = 0.0
+        terminated[i] = False
+        truncated[i] = False
+        was_reset[i] = True
+    else:
+        reward, done = physics_step(params, state, i, actions, rng, aux)
+        elapsed[i] += 1
+        rewards[i] = reward
+        terminated[i] = done
+        truncated[i] = max_steps > 0 and elapsed[i] >= max_steps
+        was_reset[i] = False
+        if mode == SAME_STEP and (done or truncated[i]):
+            physics_observe(params, state, i, final_obs)
+            final_aux[i, :] = aux[i, :]
+            physics_reset(params, state, i, rng, aux)
+            elapsed[i] = 0
+            was_reset[i] = True
+    needs_reset[i] = terminated[i] or truncated[i]
+    physics_observe(params, state, i, obs)
+
+
+@kernel
+def step_kernel(params_array, state, pcg, buf, actions, mode, max_steps, obs, rewards, terminated,
+                truncated, elapsed, needs_reset, was_reset, final_obs, aux, final_aux):
+    """One step of every sub-environment: validate, act, integrate, reward, time limit, autoreset, observe.
+
+    Returns:
+        ``(status, index)``: ``STATUS_OK`` or the reason and first sub-environment that stopped the
+        step before anything moved.
+    """
+    params = params_array[0]
+    status = _check_step(params, actions, mode, needs_reset)
+    if status[0] != STATUS_OK:
+        return status
+    rng = (pcg, buf)
+    for i in range(state.shape[0]):
+        _step_env(params, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
+                  elapsed, needs_reset, was_reset, final_obs, aux, final_aux)
+    return status
+
+
+@parallel_kernel
+def step_kernel_parallel(params_array, state, pcg, buf, actions, mode, max_steps, obs, rewards, terminated,
+                         truncated, elapsed, needs_reset, was_reset, final_obs, aux, final_aux):
+    """``step_kernel`` with the sub-environments spread over numba's threads.
+
+    Each sub-environment owns its state row and random stream, so the results do not depend on the
+    number of threads.
+    """
+    params = params_array[0]
+    status = _check_step(params, actions, mode, needs_reset)
+    if status[0] != STATUS_OK:
+        return status
+    rng = (pcg, buf)
+    for i in prange(state.shape[0]):
+        _step_env(params, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
+                  elapsed, needs_reset, was_reset, final_obs, aux, final_aux)
+    return status

@@ -1,0 +1,183 @@
+"""numpy's PCG64 random streams, one per sub-environment, drawn inside compiled kernels.
+
+A stream is what ``np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))`` holds: a
+128-bit LCG state and increment, stored as four uint64 ``[state_lo, state_hi, inc_lo, inc_hi]`` in a
+row of ``pcg``, and numpy's buffered half of a 64-bit draw, ``[has_uint32, uinteger]`` in a row of
+``buf``. Every draw below reproduces the numpy ``Generator`` method of the same name bit for bit and
+advances the stream exactly as numpy does, so a kernel env and a gymnasium env seeded alike draw
+alike. The single env binds these rows to the memory of its own ``np.random.Generator``
+(``generator_views``), so ``env.np_random`` and the kernels share one stream.
+
+Kernels receive a stream as ``rng = (pcg, buf)`` and the index ``i`` of the row to draw from.
+"""
+
+from __future__ import annotations
+
+import ctypes
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+
+_MASK32 = np.uint64(0xFFFFFFFF)
+_MULT_HI = np.uint64(0x2360ED051FC65DA4)
+_MULT_LO = np.uint64(0x4385DF649FCCF645)
+_U32 = np.uint64(32)
+_U58 = np.uint64(58)
+_U63 = np.uint64(63)
+_U11 = np.uint64(11)
+_ONE = np.uint64(1)
+_ZERO = np.uint64(0)
+_TWO_POW_MINUS_53 = 1.0 / 9007199254740992.0
+_UINT32_MAX = np.uint64(0xFFFFFFFF)
+_UINT64_MAX = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@kernel
+def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
+    """The high 64 bits of the 128-bit product ``a * b``."""
+    a_lo = a & _MASK32
+    a_hi = a >> _U32
+    b_lo = b & _MASK32
+    b_hi = b >> _U32
+    lo_lo = a_lo * b_lo
+    hi_lo = a_hi * b_lo
+    lo_hi = a_lo * b_hi
+    hi_hi = a_hi * b_hi
+    cross = (lo_lo >> _U32) + (hi_lo & _MASK32) + lo_hi
+    return hi_hi + (hi_lo >> _U32) + (cross >> _U32)
+
+
+@kernel
+def next_uint64(rng, i):
+    """numpy's ``PCG64.random_raw()``: advance the LCG, then XSL-RR output of the new state."""
+    pcg = rng[0]
+    s_lo = pcg[i, 0]
+    s_hi = pcg[i, 1]
+    new_lo = s_lo * _MULT_LO
+    new_hi = _mulhi(s_lo, _MULT_LO) + s_lo * _MULT_HI + s_hi * _MULT_LO
+    inc_lo = pcg[i, 2]
+    sum_lo = new_lo + inc_lo
+    carry = _ONE if sum_lo < new_lo else _ZERO
+    new_hi = new_hi + pcg[i, 3] + carry
+    pcg[i, 0] = sum_lo
+    pcg[i, 1] = new_hi
+    value = new_hi ^ sum_lo
+    rot = new_hi >> _U58
+    return (value >> rot) | (value << ((_ZERO - rot) & _U63))
+
+
+@kernel
+def next_uint32(rng, i):
+    """A 32-bit draw, using numpy's buffered upper half of the previous 64-bit draw first."""
+    buf = rng[1]
+    if buf[i, 0] != 0:
+        buf[i, 0] = 0
+        return np.uint64(buf[i, 1])
+    value = next_uint64(rng, i)
+    buf[i, 0] = 1
+    buf[i, 1] = np.uint32(value >> _U32)
+    return value & _MASK32
+
+
+@kernel
+def random(rng, i):
+    """``Generator.random()``: a float64 in [0, 1) from the top 53 bits of a 64-bit draw."""
+    return np.float64(next_uint64(rng, i) >> _U11) * _TWO_POW_MINUS_53
+
+
+@kernel
+def uniform(rng, i, low, high):
+    """``Generator.uniform(low, high)``: ``low + (high - low) * random()``, as numpy computes it."""
+    return low + (high - low) * random(rng, i)
+
+
+@kernel
+def integers(rng, i, low, high):
+    """``Generator.integers(low, high)`` (int64, ``high`` exclusive): numpy's Lemire bounded draw.
+
+    Ranges below 2**32 draw 32-bit values (and so use the stream's buffered half); wider ranges
+    draw 64-bit values, as numpy's ``random_bounded_uint64_fill`` does.
+    """
+    span = np.uint64(high - low - 1)
+    if span == _ZERO:
+        return low
+    if span <= _UINT32_MAX:
+        if span == _UINT32_MAX:
+            return low + np.int64(next_uint32(rng, i))
+        span_excl = span + _ONE
+        product = next_uint32(rng, i) * span_excl
+        leftover = product & _MASK32
+        if leftover < span_excl:
+            threshold = (_UINT32_MAX - span) % span_excl
+            while leftover < threshold:
+                product = next_uint32(rng, i) * span_excl
+                leftover = product & _MASK32
+        return low + np.int64(product >> _U32)
+    if span == _UINT64_MAX:
+        return low + np.int64(next_uint64(rng, i))
+    span_excl = span + _ONE
+    draw = next_uint64(rng, i)
+    leftover = draw * span_excl
+    if leftover < span_excl:
+        threshold = (_UINT64_MAX - span) % span_excl
+        while leftover < threshold:
+            draw = next_uint64(rng, i)
+            leftover = draw * span_excl
+    return low + np.int64(_mulhi(draw, span_excl))
+
+
+_LOW64 = (1 << 64) - 1
+
+
+def generator_rows(generator: np.random.Generator) -> tuple[list[int], list[int]]:
+    """The ``pcg`` and ``buf`` rows holding a PCG64 generator's current state."""
+    state = generator.bit_generator.state
+    lcg, inc = state["state"]["state"], state["state"]["inc"]
+    return [lcg & _LOW64, lcg >> 64, inc & _LOW64, inc >> 64], [state["has_uint32"], state["uinteger"]]
+
+
+def entropy_streams(pcg: np.ndarray, buf: np.ndarray) -> None:
+    """Fill every row with an independent stream from OS entropy (unseeded sub-environments).
+
+    A random 128-bit state with a random odd increment is a PCG64 stream like any seeded one; drawing
+    them in one call keeps the construction of large batches fast.
+    """
+    pcg[:] = np.random.default_rng().integers(0, 2**64, size=pcg.shape, dtype=np.uint64, endpoint=False)
+    pcg[:, 2] |= np.uint64(1)
+    buf[:] = 0
+
+
+def new_streams(num_envs: int) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed ``pcg`` (num_envs, 4) uint64 and ``buf`` (num_envs, 2) uint32 arrays."""
+    return np.zeros((num_envs, 4), dtype=np.uint64), np.zeros((num_envs, 2), dtype=np.uint32)
+
+
+def generator_views(generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """``pcg`` (1, 4) and ``buf`` (1, 2) arrays that are live views of a PCG64 generator's memory.
+
+    Kernels drawing through these views advance ``generator`` itself, and draws made from
+    ``generator`` in Python are seen by the kernels: there is one stream, not two to keep in sync.
+    The caller must keep ``generator`` alive as long as the views.
+
+    Raises:
+        TypeError: If ``generator`` is not driven by a ``PCG64`` bit generator.
+        RuntimeError: If numpy's PCG64 memory layout is not the one these views assume.
+    """
+    bit_generator = generator.bit_generator
+    if not isinstance(bit_generator, np.random.PCG64):
+        raise TypeError(
+            f"nbgym's compiled environments draw numpy's PCG64 streams; np_random must be a Generator over "
+            f"np.random.PCG64, got one over {type(bit_generator).__name__}."
+        )
+    state_address = bit_generator.ctypes.state_address
+    lcg_address = ctypes.c_void_p.from_address(state_address).value
+    pcg = np.ctypeslib.as_array((ctypes.c_uint64 * 4).from_address(lcg_address)).reshape(1, 4)
+    buf = np.ctypeslib.as_array((ctypes.c_uint32 * 2).from_address(state_address + 8)).reshape(1, 2)
+    expected_pcg, expected_buf = generator_rows(generator)
+    if pcg[0].tolist() != expected_pcg or buf[0].tolist() != expected_buf:
+        raise RuntimeError(
+            "numpy's PCG64 state is not laid out as nbgym expects (128-bit words, low half first); "
+            "please report this with your platform and numpy version."
+        )
+    return pcg, buf

@@ -1,0 +1,287 @@
+"""CartPole: balance a pole on a cart, as gymnasium's ``CartPole-v0``/``CartPole-v1``, on the compiled engine."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from nbgym import logger, spaces
+from nbgym._engine import rng
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
+from nbgym._engine.kernels import Physics
+from nbgym.envs._options import reset_bounds
+from nbgym.vector.vector_env import AutoresetMode
+
+
+def _reset(params, state, i, stream, aux):
+    for k in range(4):
+        state[i, k] = rng.uniform(stream, i, params.reset_low, params.reset_high)
+
+
+def _step(params, state, i, actions, stream, aux):
+    x = state[i, 0]
+    x_dot = state[i, 1]
+    theta = state[i, 2]
+    theta_dot = state[i, 3]
+    force = params.force_mag if actions[i] == 1 else -params.force_mag
+    costheta = math.cos(theta)
+    sintheta = math.sin(theta)
+    temp = (force + params.polemass_length * (theta_dot * theta_dot) * sintheta) / params.total_mass
+    thetaacc = (params.gravity * sintheta - costheta * temp) / (
+        params.length * (4.0 / 3.0 - params.masspole * (costheta * costheta) / params.total_mass)
+    )
+    xacc = temp - params.polemass_length * thetaacc * costheta / params.total_mass
+    if params.euler_integrator:
+        x = x + params.tau * x_dot
+        x_dot = x_dot + params.tau * xacc
+        theta = theta + params.tau * theta_dot
+        theta_dot = theta_dot + params.tau * thetaacc
+    else:
+        x_dot = x_dot + params.tau * xacc
+        x = x + params.tau * x_dot
+        theta_dot = theta_dot + params.tau * thetaacc
+        theta = theta + params.tau * theta_dot
+    state[i, 0] = x
+    state[i, 1] = x_dot
+    state[i, 2] = theta
+    state[i, 3] = theta_dot
+    terminated = (
+        x < -params.x_threshold
+        or x > params.x_threshold
+        or theta < -params.theta_threshold_radians
+        or theta > params.theta_threshold_radians
+    )
+    if params.sutton_barto_reward:
+        return (-1.0 if terminated else 0.0), terminated
+    return 1.0, terminated
+
+
+def _observe(params, state, i, obs):
+    for k in range(4):
+        obs[i, k] = np.float32(state[i, k])
+
+
+def _action_valid(params, actions, i):
+    return 0 <= actions[i] < 2
+
+
+PHYSICS = Physics(
+    "CartPole",
+    params=[
+        ("gravity", np.float64),
+        ("masscart", np.float64),
+        ("masspole", np.float64),
+        ("total_mass", np.float64),
+        ("length", np.float64),
+        ("polemass_length", np.float64),
+        ("force_mag", np.float64),
+        ("tau", np.float64),
+        ("theta_threshold_radians", np.float64),
+        ("x_threshold", np.float64),
+        ("euler_integrator", np.bool_),
+        ("sutton_barto_reward", np.bool_),
+        ("reset_low", np.float64),
+        ("reset_high", np.float64),
+    ],
+    state=(4, np.float64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_action_valid,
+)
+
+
+def _new_params(sutton_barto_reward: bool) -> np.ndarray:
+    masscart, masspole, length = 1.0, 0.1, 0.5
+    return PHYSICS.new_params(
+        gravity=9.8,
+        masscart=masscart,
+        masspole=masspole,
+        total_mass=masspole + masscart,
+        length=length,
+        polemass_length=masspole * length,
+        force_mag=10.0,
+        tau=0.02,
+        theta_threshold_radians=12 * 2 * math.pi / 360,
+        x_threshold=2.4,
+        euler_integrator=True,
+        sutton_barto_reward=bool(sutton_barto_reward),
+        reset_low=-0.05,
+        reset_high=0.05,
+    )
+
+
+def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
+    high = np.array(
+        [params["x_threshold"][0] * 2, np.inf, params["theta_threshold_radians"][0] * 2, np.inf], dtype=np.float32
+    )
+    return spaces.Box(-high, high, dtype=np.float32), spaces.Discrete(2)
+
+
+class _CartPoleAttributes:
+    """What gymnasium's CartPole envs expose beyond their physics parameters."""
+
+    _params: np.ndarray
+
+    @property
+    def kinematics_integrator(self) -> str:
+        """``"euler"`` (the default) or ``"semi-implicit euler"``: any other value means the latter, as in gymnasium."""
+        return "euler" if self._params["euler_integrator"][0] else "semi-implicit euler"
+
+    @kinematics_integrator.setter
+    def kinematics_integrator(self, value: str) -> None:
+        self._params["euler_integrator"] = value == "euler"
+
+    @property
+    def _sutton_barto_reward(self) -> bool:
+        return bool(self._params["sutton_barto_reward"][0])
+
+    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
+        if options is None:
+            return self._params
+        params = self._params.copy()
+        params["reset_low"], params["reset_high"] = reset_bounds(options, -0.05, 0.05)
+        return params
+
+
+class CartPoleEnv(_CartPoleAttributes, KernelEnv):
+    """
+    ## Description
+
+    The cart-pole problem of Barto, Sutton and Anderson, ["Neuronlike Adaptive Elements That Can Solve
+    Difficult Learning Control Problem"](https://ieeexplore.ieee.org/document/6313077): a pole is
+    attached by an un-actuated joint to a cart moving along a frictionless track. The pole starts
+    upright; the goal is to keep it balanced by pushing the cart left or right.
+
+    ## Action Space
+
+    `Discrete(2)`: the direction of the fixed force pushing the cart.
+
+    - 0: Push cart to the left
+    - 1: Push cart to the right
+
+    The velocity change caused by the force depends on the pole's angle: the pole's centre of gravity
+    changes how much energy it takes to move the cart underneath it.
+
+    ## Observation Space
+
+    An `ndarray` of shape `(4,)`, dtype `float32`:
+
+    | Num | Observation           | Min                 | Max               |
+    |-----|-----------------------|---------------------|-------------------|
+    | 0   | Cart Position         | -4.8                | 4.8               |
+    | 1   | Cart Velocity         | -Inf                | Inf               |
+    | 2   | Pole Angle            | ~ -0.418 rad (-24°) | ~ 0.418 rad (24°) |
+    | 3   | Pole Angular Velocity | -Inf                | Inf               |
+
+    These are the bounds of the observation space, not of the states an episode can reach: the
+    episode terminates when the cart position leaves `(-2.4, 2.4)` or the pole angle leaves
+    `(-.2095, .2095)` (±12°).
+
+    ## Rewards
+
+    +1 for every step taken, including the termination step (the threshold is 500 for v1, 200 for v0).
+    With `sutton_barto_reward=True`: 0 for every non-terminating step and -1 for the terminating one.
+    Stepping again after termination gives 0 (-1 with `sutton_barto_reward`) and warns once.
+
+    ## Starting State
+
+    All observations are drawn uniformly from `(-0.05, 0.05)`; `reset(options={"low": ..., "high": ...})`
+    changes that range.
+
+    ## Episode End
+
+    1. Termination: Pole Angle is greater than ±12°.
+    2. Termination: Cart Position is greater than ±2.4 (the cart's centre reaches the display's edge).
+    3. Truncation: Episode length is greater than 500 (200 for v0), applied by `make`'s `TimeLimit`.
+
+    ## Arguments
+
+    - `sutton_barto_reward` (bool, default `False`): the reward function of Sutton and Barto's paper.
+    - `render_mode`: `"human"` or `"rgb_array"`.
+
+    ```python
+    >>> import nbgym
+    >>> env = nbgym.make("CartPole-v1")
+    >>> env
+    <TimeLimit<OrderEnforcing<PassiveEnvChecker<CartPoleEnv<CartPole-v1>>>>>
+    ```
+
+    The dynamics are compiled: `nbgym.make_vec("CartPole-v1", num_envs=4096)` steps all
+    sub-environments in one call (`CartPoleVectorEnv`). The physical constants (`gravity`, `masscart`,
+    `masspole`, `length`, `force_mag`, `tau`, ...) are attributes, as in gymnasium, and changing them
+    changes the following steps.
+
+    ## Version History
+
+    * v1: `max_time_steps` raised to 500; `sutton_barto_reward` argument (gymnasium 1.0).
+    * v0: Initial version release.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
+    physics = PHYSICS
+
+    def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
+        params = _new_params(sutton_barto_reward)
+        self.observation_space, self.action_space = _spaces(params)
+        super().__init__(params, render_mode=render_mode)
+        self.steps_beyond_terminated: int | None = None
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        result = super().reset(seed=seed, options=options)
+        self.steps_beyond_terminated = None
+        return result
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        obs, reward, terminated, truncated, info = super().step(action)
+        if terminated:
+            if self.steps_beyond_terminated is None:
+                self.steps_beyond_terminated = 0
+            else:
+                if self.steps_beyond_terminated == 0:
+                    logger.warn(
+                        "You are calling 'step()' even though this environment has already returned terminated = True. "
+                        "You should always call 'reset()' once you receive 'terminated = True' -- any further steps are "
+                        "undefined behavior."
+                    )
+                self.steps_beyond_terminated += 1
+                reward = -1.0 if self._sutton_barto_reward else 0.0
+        return obs, reward, terminated, truncated, info
+
+
+class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
+    """CartPole's compiled vector environment: all sub-environments in one compiled call per step.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("CartPole-v1", num_envs,
+    vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode. See
+    ``CartPoleEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
+    physics = PHYSICS
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        sutton_barto_reward: bool = False,
+        max_episode_steps: int | None = 500,
+        render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_threads: int = 1,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(
+            num_envs,
+            _new_params(sutton_barto_reward),
+            max_episode_steps=max_episode_steps,
+            autoreset_mode=autoreset_mode,
+            num_threads=num_threads,
+            copy=copy,
+            render_mode=render_mode,
+        )
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
+        return _spaces(self._params)
