@@ -708,17 +708,18 @@ def make(
             f"The environment's wrapper spec {recreated} is different from the saved `EnvSpec` additional wrapper {expected}"
         )
 
-    from nbgym.wrappers import OrderEnforcing, PassiveEnvChecker, TimeLimit
+    # The rendering wrappers are looked up by name so that their modules are imported only when needed.
+    from nbgym import wrappers
 
     checker_disabled = env_spec.disable_env_checker if disable_env_checker is None else disable_env_checker
     if not checker_disabled:
-        env = PassiveEnvChecker(env)
+        env = wrappers.PassiveEnvChecker(env)
     if env_spec.order_enforce:
-        env = OrderEnforcing(env)
+        env = wrappers.OrderEnforcing(env)
     if max_episode_steps != -1:
         step_limit = env_spec.max_episode_steps if max_episode_steps is None else max_episode_steps
         if step_limit is not None:
-            env = TimeLimit(env, step_limit)
+            env = wrappers.TimeLimit(env, step_limit)
 
     for wrapper_spec in env_spec.additional_wrappers[num_prior_wrappers:]:
         if wrapper_spec.kwargs is None:
@@ -729,7 +730,7 @@ def make(
         env = load_env_creator(wrapper_spec.entry_point)(env=env, **wrapper_spec.kwargs)
 
     if render_wrapper_name is not None:
-        env = getattr(importlib.import_module("nbgym.wrappers"), render_wrapper_name)(env)
+        env = getattr(wrappers, render_wrapper_name)(env)
     return env
 
 

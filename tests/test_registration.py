@@ -54,7 +54,7 @@ def outcome(call: Callable[[], Any]) -> tuple[Any, list[tuple[str, str]]]:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            result: Any = ("returned", _normalise(repr(call())))
+            result: Any = ("returned", _normalise(str(call())))
         except Created as e:
             result = ("created", e.payload)
         except Exception as e:  # noqa: BLE001 - any exception is an outcome to compare
@@ -516,3 +516,300 @@ def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]
 
     nbgym.pprint_registry()
     assert capsys.readouterr().out == nbgym.pprint_registry(disable_print=True) + "\n"
+
+
+# --------------------------------------------------------------------------------------------------
+# make and make_vec of a custom Python environment, with the same class in both libraries.
+# --------------------------------------------------------------------------------------------------
+
+
+def toy_env_class(lib: Any) -> type:
+    """A small environment class for ``lib`` (gymnasium or nbgym), identical in both."""
+
+    class ToyEnv(lib.Env):
+        metadata = {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+
+        def __init__(self, size: int = 3, render_mode: str | None = None):
+            self.size = size
+            self.render_mode = render_mode
+            self.observation_space = lib.spaces.Discrete(size)
+            self.action_space = lib.spaces.Discrete(2)
+            self.position = 0
+
+        def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[int, dict]:
+            super().reset(seed=seed)
+            self.position = int(self.np_random.integers(self.size))
+            return self.position, {}
+
+        def step(self, action: int) -> tuple[int, float, bool, bool, dict]:
+            self.position = (self.position + int(action)) % self.size
+            return self.position, 1.0, self.position == self.size - 1, False, {"position": self.position}
+
+        def render(self) -> Any:
+            if self.render_mode == "ansi":
+                return str(self.position)
+            return np.full((2, 2, 3), self.position, dtype=np.uint8)
+
+    return ToyEnv
+
+
+GymToyEnv, NbToyEnv = toy_env_class(gym), toy_env_class(nbgym)
+
+
+class GymScaleReward(gym.RewardWrapper, GymRecordConstructorArgs):
+    """Scales rewards (gymnasium)."""
+
+    def __init__(self, env: Any, scale: float = 1.0):
+        GymRecordConstructorArgs.__init__(self, scale=scale)
+        gym.RewardWrapper.__init__(self, env)
+        self.scale = scale
+
+    def reward(self, reward: float) -> float:
+        return self.scale * reward
+
+
+class NbScaleReward(nbgym.RewardWrapper, NbRecordConstructorArgs):
+    """Scales rewards (nbgym)."""
+
+    def __init__(self, env: Any, scale: float = 1.0):
+        NbRecordConstructorArgs.__init__(self, scale=scale)
+        nbgym.RewardWrapper.__init__(self, env)
+        self.scale = scale
+
+    def reward(self, reward: float) -> float:
+        return self.scale * reward
+
+
+class GymPlain(gym.Wrapper):
+    """A wrapper that does not record its arguments (gymnasium)."""
+
+
+class NbPlain(nbgym.Wrapper):
+    """A wrapper that does not record its arguments (nbgym)."""
+
+
+def _same_names(text: str) -> str:
+    """Text with the two libraries' test wrappers (and gymnasium's name) given the same names."""
+    return _normalise(re.sub(r"\b(?:Gym|Nb)(ScaleReward|Plain)\b", r"\1", text))
+
+
+def assert_same_make(gym_call: Callable[[], Any], nb_call: Callable[[], Any]) -> tuple[Any, Any]:
+    """Runs both calls, asserts the same outcome (test wrapper names aside); returns both results or raises."""
+    gym_outcome, nb_outcome = outcome(gym_call), outcome(nb_call)
+    assert _same_names(repr(nb_outcome)) == _same_names(repr(gym_outcome))
+    return gym_outcome, nb_outcome
+
+
+def comparable_spec(env_spec: Any) -> dict[str, Any]:
+    """The spec's fields with callable entry points replaced by their names and wrapper names unified."""
+    fields = spec_fields(env_spec)
+    for key in ("entry_point", "vector_entry_point"):
+        if callable(fields[key]):
+            fields[key] = fields[key].__name__
+    fields["additional_wrappers"] = tuple(
+        (_same_names(name), _same_names(entry_point), kwargs) for name, entry_point, kwargs in fields["additional_wrappers"]
+    )
+    if "wrappers" in fields["kwargs"]:
+        fields["kwargs"]["wrappers"] = len(fields["kwargs"]["wrappers"])
+    return fields
+
+
+def rollout(env: Any, seed: int, steps: int) -> list[Any]:
+    """Everything a seeded episode prefix returns, with value types."""
+    obs, info = env.reset(seed=seed)
+    record: list[Any] = [(obs, type(obs), info)]
+    for step in range(steps):
+        result = env.step(step % 2)
+        record.append(tuple((value, type(value)) for value in result))
+        if result[2] or result[3]:
+            obs, info = env.reset()
+            record.append((obs, type(obs), info))
+    return record
+
+
+@contextlib.contextmanager
+def toy_registered(**register_kwargs: Any) -> Iterator[None]:
+    """``Toy-v0`` registered with ToyEnv in both (otherwise empty) registries."""
+    with empty_registries():
+        gym.register("Toy-v0", entry_point=GymToyEnv, **register_kwargs)
+        nbgym.register("Toy-v0", entry_point=NbToyEnv, **register_kwargs)
+        yield
+
+
+MAKE_KWARGS = [
+    {},
+    {"max_episode_steps": 3},
+    {"max_episode_steps": -1},
+    {"disable_env_checker": True},
+    {"disable_env_checker": False},
+    {"size": 5},
+    {"render_mode": "rgb_array"},
+    {"render_mode": "ansi"},
+    {"render_mode": "rgb_array_list"},
+    {"render_mode": "ansi_list"},
+    {"render_mode": "human"},
+    {"render_mode": "bogus"},
+    {"bad_kwarg": 1},
+]
+REGISTER_KWARGS = [
+    {},
+    {"max_episode_steps": 4, "reward_threshold": 2.5, "nondeterministic": True},
+    {"order_enforce": False},
+    {"disable_env_checker": True},
+    {"kwargs": {"size": 6}},
+]
+
+
+@pytest.mark.parametrize("register_kwargs", REGISTER_KWARGS)
+@pytest.mark.parametrize("make_kwargs", MAKE_KWARGS)
+def test_make_custom_env_matches_gymnasium(register_kwargs: dict[str, Any], make_kwargs: dict[str, Any]) -> None:
+    with toy_registered(**register_kwargs):
+        gym_outcome, nb_outcome = assert_same_make(
+            lambda: gym.make("Toy-v0", **make_kwargs), lambda: nbgym.make("Toy-v0", **make_kwargs)
+        )
+        if gym_outcome[0][0] != "returned":
+            return
+        gym_env, nb_env = gym.make("Toy-v0", **make_kwargs), nbgym.make("Toy-v0", **make_kwargs)
+        assert comparable_spec(nb_env.spec) == comparable_spec(gym_env.spec)
+        assert comparable_spec(nb_env.unwrapped.spec) == comparable_spec(gym_env.unwrapped.spec)
+        assert nb_env.render_mode == gym_env.render_mode
+        for seed in (0, 1, 7):
+            assert _same_names(repr(rollout(nb_env, seed, 8))) == _same_names(repr(rollout(gym_env, seed, 8)))
+        assert_same_outcome(gym_env.render, nb_env.render)
+        # `EnvSpec.make` and `make(spec)` make the same stack.
+        assert str(nbgym.spec("Toy-v0").make(**make_kwargs)) == str(nb_env)
+        gym_env.close()
+        nb_env.close()
+
+
+def test_make_builtin_stack_repr_without_env_modules() -> None:
+    # The wrapper stack of a built-in id, with an entry point that exists now (ToyEnv under CartPole's spec).
+    cartpole = {"entry_point": NbToyEnv, "max_episode_steps": 500}
+    env = nbgym.make(dataclasses.replace(nbgym.spec("CartPole-v1"), **cartpole))
+    assert repr(env) == "<TimeLimit<OrderEnforcing<PassiveEnvChecker<ToyEnv<CartPole-v1>>>>>"
+    env = nbgym.make(dataclasses.replace(nbgym.spec("CartPole-v1"), **cartpole), disable_env_checker=True)
+    assert repr(env) == "<TimeLimit<OrderEnforcing<ToyEnv<CartPole-v1>>>>"
+
+
+def test_make_metadata_checks_match_gymnasium() -> None:
+    for metadata in ({"render_fps": 4}, {"render_modes": 3}, ["not", "a", "dict"]):
+        gym_cls = type("MetaEnv", (GymToyEnv,), {"metadata": metadata})
+        nb_cls = type("MetaEnv", (NbToyEnv,), {"metadata": metadata})
+        with empty_registries():
+            gym.register("Meta-v0", entry_point=gym_cls)
+            nbgym.register("Meta-v0", entry_point=nb_cls)
+            for kwargs in ({}, {"render_mode": "ansi"}):
+                assert_same_make(lambda: gym.make("Meta-v0", **kwargs), lambda: nbgym.make("Meta-v0", **kwargs))
+
+
+def test_make_entry_point_errors_match_gymnasium() -> None:
+    with empty_registries():
+        register_both("Empty-v0", vector_entry_point="m:Vec")
+        assert_same_outcome(lambda: gym.make("Empty-v0"), lambda: nbgym.make("Empty-v0"))
+        register_both("Object-v0", entry_point=lambda **kwargs: object())
+        assert_same_outcome(lambda: gym.make("Object-v0"), lambda: nbgym.make("Object-v0"))
+        register_both("Missing-v0", entry_point="not_a_module_xyz:Env")
+        assert_same_outcome(lambda: gym.make("Missing-v0"), lambda: nbgym.make("Missing-v0"))
+
+        # The old rendering API: the creator does not take `render_mode`, so HumanRendering cannot be used.
+        def old_api(lib_cls: type) -> type:
+            return type("OldEnv", (lib_cls,), {"__init__": lambda self, size=3: lib_cls.__init__(self, size)})
+
+        gym.register("Old-v0", entry_point=old_api(GymToyEnv))
+        nbgym.register("Old-v0", entry_point=old_api(NbToyEnv))
+        for kwargs in ({"render_mode": "human"}, {"render_mode": "rgb_array"}):
+            assert_same_outcome(lambda: gym.make("Old-v0", **kwargs), lambda: nbgym.make("Old-v0", **kwargs))
+
+
+def test_make_rejects_a_gymnasium_env() -> None:
+    with empty_registries():
+        nbgym.register("Foreign-v0", entry_point=GymToyEnv)
+        with pytest.raises(TypeError, match="gymnasium environments are incompatible with nbgym"):
+            nbgym.make("Foreign-v0")
+
+
+def test_additional_wrappers_are_recreated_from_the_spec() -> None:
+    with toy_registered(max_episode_steps=5):
+        gym_env = GymScaleReward(gym.make("Toy-v0"), scale=2.0)
+        nb_env = NbScaleReward(nbgym.make("Toy-v0"), scale=2.0)
+        assert comparable_spec(nb_env.spec) == comparable_spec(gym_env.spec)
+        assert nb_env.spec.additional_wrappers == (
+            nb_reg.WrapperSpec("NbScaleReward", f"{__name__}:NbScaleReward", {"scale": 2.0}),
+        )
+        gym_remade, nb_remade = assert_same_make(lambda: gym.make(gym_env.spec), lambda: nbgym.make(nb_env.spec))
+        assert gym_remade[0][0] == "returned"
+        nb_env_again = nbgym.make(nb_env.spec)
+        assert repr(nb_env_again) == repr(nb_env)
+        assert nb_env_again.spec == nb_env.spec
+        assert _same_names(repr(rollout(nb_env_again, 3, 6))) == _same_names(repr(rollout(gym_env, 3, 6)))
+
+        # Through JSON as well (the wrapper is found by its entry point).
+        assert repr(nbgym.make(nb_reg.EnvSpec.from_json(
+            dataclasses.replace(nb_env.spec, entry_point=f"{__name__}:NbToyEnv").to_json()
+        ))).replace("Toy-v0", "") == repr(nb_env).replace("Toy-v0", "")
+
+        # A wrapper that does not record its arguments cannot be re-made.
+        assert_same_make(lambda: gym.make(GymPlain(gym.make("Toy-v0")).spec), lambda: nbgym.make(NbPlain(nbgym.make("Toy-v0")).spec))
+
+
+@pytest.mark.parametrize("entry_scale", [2.0, 3.0])
+def test_entry_point_wrappers_are_checked_against_the_spec(entry_scale: float) -> None:
+    with empty_registries():
+        for lib, lib_reg, env_cls, wrapper_cls in ((gym, gym_reg, GymToyEnv, GymScaleReward), (nbgym, nb_reg, NbToyEnv, NbScaleReward)):
+            wrapper_spec = wrapper_cls.wrapper_spec(scale=2.0)
+
+            def creator(env_cls: type = env_cls, wrapper_cls: type = wrapper_cls, **kwargs: Any) -> Any:
+                return wrapper_cls(env_cls(**kwargs), scale=entry_scale)
+
+            lib.register("Pre-v0", entry_point=creator, additional_wrappers=(wrapper_spec,), max_episode_steps=3)
+            lib.register("PreNone-v0", entry_point=creator)
+            del lib_reg
+        for env_id in ("Pre-v0", "PreNone-v0"):
+            assert_same_make(lambda: gym.make(env_id), lambda: nbgym.make(env_id))
+
+
+def test_make_with_wrapper_class_entry_point() -> None:
+    # A wrapper class has `metadata` as an instance property: make cannot read it from the class.
+    with empty_registries():
+        gym.register("Wrapped-v0", entry_point=GymPlain, kwargs={"env": GymToyEnv()})
+        nbgym.register("Wrapped-v0", entry_point=NbPlain, kwargs={"env": NbToyEnv()})
+        assert_same_make(lambda: gym.make("Wrapped-v0"), lambda: nbgym.make("Wrapped-v0"))
+        assert_same_make(lambda: gym.make("Wrapped-v0", render_mode="human"), lambda: nbgym.make("Wrapped-v0", render_mode="human"))
+
+
+# --------------------------------------------------------------------------------------------------
+# make_vec.
+# --------------------------------------------------------------------------------------------------
+
+
+def test_make_vec_mode_and_argument_errors_match_gymnasium() -> None:
+    with empty_registries():
+        register_both("Both-v0", entry_point=reporting_creator("Both-v0"), vector_entry_point=reporting_creator("vec"), max_episode_steps=7)
+        register_both("VecOnly-v0", vector_entry_point=reporting_creator("vec"))
+        register_both("SingleOnly-v0", entry_point=reporting_creator("SingleOnly-v0"))
+        calls: list[tuple[str, dict[str, Any]]] = [
+            ("Both-v0", {"vectorization_mode": "bogus"}),
+            ("Both-v0", {"vectorization_mode": 3}),
+            ("Both-v0", {"vector_kwargs": {"copy": False}}),
+            ("Both-v0", {"wrappers": [lambda env: env]}),
+            ("Both-v0", {"vectorization_mode": "vector_entry_point", "num_envs": 5, "render_mode": "rgb_array"}),
+            ("Both-v0", {"num_envs": 2, "max_episode_steps": 3, "autoreset_mode": "same-step", "num_threads": 2}),
+            ("Both-v0", {"vectorization_mode": nbgym.VectorizeMode.VECTOR_ENTRY_POINT}),
+            ("VecOnly-v0", {"vectorization_mode": "sync"}),
+            ("VecOnly-v0", {"vectorization_mode": "async"}),
+            ("VecOnly-v0", {"num_envs": 4}),
+            ("SingleOnly-v0", {"vectorization_mode": "vector_entry_point"}),
+        ]
+        for env_id, kwargs in calls:
+            gym_kwargs = {
+                key: gym.VectorizeMode(value.value) if isinstance(value, nbgym.VectorizeMode) else value
+                for key, value in kwargs.items()
+            }
+            assert_same_outcome(lambda: gym.make_vec(env_id, **gym_kwargs), lambda: nbgym.make_vec(env_id, **kwargs))
+
+        # A spec with additional wrappers cannot be made by a vector entry point.
+        wrapper = ("W", "m:W", {})
+        assert_same_outcome(
+            lambda: gym.make_vec(dataclasses.replace(gym.spec("Both-v0"), additional_wrappers=(gym_reg.WrapperSpec(*wrapper),))),
+            lambda: nbgym.make_vec(dataclasses.replace(nbgym.spec("Both-v0"), additional_wrappers=(nb_reg.WrapperSpec(*wrapper),))),
+        )
