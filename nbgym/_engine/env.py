@@ -49,7 +49,8 @@ class KernelBatch:
         physics: The environment's compiled physics.
         params: Its one-element parameter record array (shared with the owning env, which may change it).
         num_envs: The number of sub-environments.
-        observation_space: The space of one sub-environment's observation (gives the buffer's shape/dtype).
+        observation_space: The space of one sub-environment's observation (gives the buffer's shape and
+            dtype, unless ``physics.observation`` does).
         action_space: The space of one sub-environment's action (``Discrete`` or ``Box``).
     """
 
@@ -66,7 +67,8 @@ class KernelBatch:
         self.num_envs = num_envs
         self.state = np.zeros((num_envs, physics.state_width), dtype=physics.state_dtype)
         self.pcg, self.buf = rng.new_streams(num_envs)
-        self.obs = np.zeros((num_envs, *observation_space.shape), dtype=observation_space.dtype)
+        obs_shape, obs_dtype = physics.observation or (observation_space.shape, observation_space.dtype)
+        self.obs = np.zeros((num_envs, *obs_shape), dtype=obs_dtype)
         self.final_obs = np.zeros_like(self.obs)
         self.rewards = np.zeros(num_envs, dtype=np.float64)
         self.terminated = np.zeros(num_envs, dtype=np.bool_)

@@ -66,6 +66,9 @@ class Physics:
             ones from numba's cache.
         reset, step, observe, action_valid: The physics functions (see the module docstring).
         aux_width: The number of float64 slots per sub-environment for infos written by the kernels.
+        observation: ``(shape, dtype)`` of one sub-environment's row in the observation buffer, when
+            the observation space has no such shape (e.g. Blackjack's ``Tuple``); by default the
+            observation space's own shape and dtype.
 
     Raises:
         ValueError: If ``name`` is already registered from another source.
@@ -83,6 +86,7 @@ class Physics:
         observe: Callable,
         action_valid: Callable,
         aux_width: int = 0,
+        observation: tuple[tuple[int, ...], type] | None = None,
     ) -> None:
         if _registered.get(name, source) != source:
             raise ValueError(f"Physics {name!r} is already registered from {_registered[name]}.")
@@ -95,6 +99,7 @@ class Physics:
         self.params_dtype = np.dtype([tag, *params])
         self.state_width, self.state_dtype = state
         self.aux_width = aux_width
+        self.observation = observation
         self.functions = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
         for stub, function in (
             (physics_reset, reset),
