@@ -669,7 +669,10 @@ def test_make_custom_env_matches_gymnasium(register_kwargs: dict[str, Any], make
         )
         if gym_outcome[0][0] != "returned":
             return
-        gym_env, nb_env = gym.make("Toy-v0", **make_kwargs), nbgym.make("Toy-v0", **make_kwargs)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # compared above
+            gym_env, nb_env = gym.make("Toy-v0", **make_kwargs), nbgym.make("Toy-v0", **make_kwargs)
+            remade = nbgym.spec("Toy-v0").make(**make_kwargs)
         assert comparable_spec(nb_env.spec) == comparable_spec(gym_env.spec)
         assert comparable_spec(nb_env.unwrapped.spec) == comparable_spec(gym_env.unwrapped.spec)
         assert nb_env.render_mode == gym_env.render_mode
@@ -677,7 +680,7 @@ def test_make_custom_env_matches_gymnasium(register_kwargs: dict[str, Any], make
             assert _same_names(repr(rollout(nb_env, seed, 8))) == _same_names(repr(rollout(gym_env, seed, 8)))
         assert_same_outcome(gym_env.render, nb_env.render)
         # `EnvSpec.make` and `make(spec)` make the same stack.
-        assert str(nbgym.spec("Toy-v0").make(**make_kwargs)) == str(nb_env)
+        assert str(remade) == str(nb_env)
         gym_env.close()
         nb_env.close()
 
@@ -793,7 +796,7 @@ def test_make_vec_mode_and_argument_errors_match_gymnasium() -> None:
             ("Both-v0", {"vector_kwargs": {"copy": False}}),
             ("Both-v0", {"wrappers": [lambda env: env]}),
             ("Both-v0", {"vectorization_mode": "vector_entry_point", "num_envs": 5, "render_mode": "rgb_array"}),
-            ("Both-v0", {"num_envs": 2, "max_episode_steps": 3, "autoreset_mode": "same-step", "num_threads": 2}),
+            ("Both-v0", {"num_envs": 2, "max_episode_steps": 3, "autoreset_mode": "SameStep", "num_threads": 2}),
             ("Both-v0", {"vectorization_mode": nbgym.VectorizeMode.VECTOR_ENTRY_POINT}),
             ("VecOnly-v0", {"vectorization_mode": "sync"}),
             ("VecOnly-v0", {"vectorization_mode": "async"}),
@@ -813,3 +816,151 @@ def test_make_vec_mode_and_argument_errors_match_gymnasium() -> None:
             lambda: gym.make_vec(dataclasses.replace(gym.spec("Both-v0"), additional_wrappers=(gym_reg.WrapperSpec(*wrapper),))),
             lambda: nbgym.make_vec(dataclasses.replace(nbgym.spec("Both-v0"), additional_wrappers=(nb_reg.WrapperSpec(*wrapper),))),
         )
+
+
+def toy_vector_class(lib: Any, metadata: dict[str, Any]) -> type:
+    """A vector environment class for ``lib`` with the given metadata, recording its arguments."""
+
+    class ToyVectorEnv(lib.vector.VectorEnv):
+        def __init__(self, num_envs: int = 1, **kwargs: Any):
+            self.num_envs = num_envs
+            self.kwargs = kwargs
+            self.metadata = metadata
+            self.single_observation_space = lib.spaces.Discrete(3)
+            self.single_action_space = lib.spaces.Discrete(2)
+            self.observation_space = lib.spaces.MultiDiscrete([3] * num_envs)
+            self.action_space = lib.spaces.MultiDiscrete([2] * num_envs)
+
+    return ToyVectorEnv
+
+
+@pytest.mark.parametrize("autoreset", ["none", "enum", "string"])
+def test_make_vec_vector_entry_point_matches_gymnasium(autoreset: str) -> None:
+    def metadata(lib: Any) -> dict[str, Any]:
+        return {
+            "none": {"render_modes": []},
+            "enum": {"autoreset_mode": lib.vector.AutoresetMode.SAME_STEP},
+            "string": {"autoreset_mode": "SameStep"},
+        }[autoreset]
+
+    with empty_registries():
+        gym.register("Toy-v0", entry_point=GymToyEnv, vector_entry_point=toy_vector_class(gym, metadata(gym)), max_episode_steps=9)
+        nbgym.register("Toy-v0", entry_point=NbToyEnv, vector_entry_point=toy_vector_class(nbgym, metadata(nbgym)), max_episode_steps=9)
+        for kwargs in ({}, {"num_envs": 4, "size": 5, "render_mode": "rgb_array"}, {"max_episode_steps": 2}):
+            assert_same_outcome(lambda: gym.make_vec("Toy-v0", **kwargs), lambda: nbgym.make_vec("Toy-v0", **kwargs))
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # compared above
+                gym_env, nb_env = gym.make_vec("Toy-v0", **kwargs), nbgym.make_vec("Toy-v0", **kwargs)
+            assert nb_env.kwargs == gym_env.kwargs
+            assert comparable_spec(nb_env.spec) == comparable_spec(gym_env.spec)
+            # The vector env's spec makes the same vector env again.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                assert comparable_spec(nbgym.make_vec(nb_env.spec).spec) == comparable_spec(nb_env.spec)
+
+
+def vector_rollout(env: Any, seed: int, steps: int) -> list[Any]:
+    """What a seeded vector rollout returns, arrays with their dtypes."""
+    def describe(value: Any) -> Any:
+        if isinstance(value, dict):
+            return {key: describe(item) for key, item in value.items()}
+        if isinstance(value, np.ndarray):
+            return (value.tolist(), value.dtype.str, value.shape)
+        return (value, type(value))
+
+    obs, info = env.reset(seed=seed)
+    record = [describe(obs), describe(info)]
+    for step in range(steps):
+        actions = np.array([(step + i) % 2 for i in range(env.num_envs)])
+        record.append([describe(value) for value in env.step(actions)])
+    return record
+
+
+def scale_by_two(lib_wrapper: type) -> Callable[[Any], Any]:
+    """A `wrappers` entry of make_vec: scales the sub-environment's rewards by two."""
+    return lambda env: lib_wrapper(env, scale=2.0)
+
+
+@pytest.mark.parametrize("mode", ["sync", "async", None])
+@pytest.mark.parametrize(
+    "kwargs",
+    [{}, {"size": 5, "num_envs": 2}, {"wrappers": True}, {"vector_kwargs": {"copy": False}}, {"max_episode_steps": 2}],
+)
+def test_make_vec_sync_async_match_gymnasium(mode: str | None, kwargs: dict[str, Any]) -> None:
+    with toy_registered(max_episode_steps=4):
+        gym_kwargs, nb_kwargs = dict(kwargs), dict(kwargs)
+        if kwargs.get("wrappers"):
+            gym_kwargs["wrappers"], nb_kwargs["wrappers"] = [scale_by_two(GymScaleReward)], [scale_by_two(NbScaleReward)]
+        gym_kwargs.setdefault("num_envs", 3)
+        nb_kwargs.setdefault("num_envs", 3)
+        gym_env = gym.make_vec("Toy-v0", vectorization_mode=mode, **gym_kwargs)
+        nb_env = nbgym.make_vec("Toy-v0", vectorization_mode=mode, **nb_kwargs)
+        try:
+            assert type(nb_env).__name__ == type(gym_env).__name__
+            assert comparable_spec(nb_env.spec) == comparable_spec(gym_env.spec)
+            for seed in (0, 11):
+                assert vector_rollout(nb_env, seed, 6) == vector_rollout(gym_env, seed, 6)
+            remade = nbgym.make_vec(nb_env.spec)
+            try:
+                assert comparable_spec(remade.spec) == comparable_spec(nb_env.spec)
+                assert vector_rollout(remade, 4, 3) == vector_rollout(gym_env, 4, 3)
+            finally:
+                remade.close()
+        finally:
+            gym_env.close()
+            nb_env.close()
+
+
+# --------------------------------------------------------------------------------------------------
+# The built-in environments (their modules are written beside this one).
+# --------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
+def test_make_builtin_matches_gymnasium(env_id: str) -> None:
+    gym_env, nb_env = gym.make(env_id), nbgym.make(env_id)
+    assert str(nb_env) == str(gym_env)
+    for gym_spec, nb_spec in ((gym_env.spec, nb_env.spec), (gym_env.unwrapped.spec, nb_env.unwrapped.spec)):
+        gym_fields, nb_fields = spec_fields(gym_spec), spec_fields(nb_spec)
+        for key in ("entry_point", "vector_entry_point"):
+            del gym_fields[key]
+            assert nb_fields.pop(key) == getattr(nbgym.spec(env_id), key)
+        assert nb_fields == gym_fields
+
+
+@pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
+def test_make_vec_builtin_uses_the_compiled_vector_env(env_id: str) -> None:
+    # The arguments gymnasium's make_vec would give the vector entry point, had the spec one.
+    with pytest.raises(Created) as created:
+        gym.make_vec(dataclasses.replace(gym.spec(env_id), vector_entry_point=reporting_creator(env_id)), 3)
+    expected_kwargs = created.value.payload[1]
+
+    env = nbgym.make_vec(env_id, 3)
+    try:
+        assert type(env).__name__ == nbgym.spec(env_id).vector_entry_point.split(":")[1]
+        assert env.num_envs == 3
+        assert env.spec.kwargs == {**expected_kwargs, "num_envs": 3, "vectorization_mode": "vector_entry_point"}
+        if env_id.startswith("CartPole"):
+            assert comparable_spec(env.spec) | {"entry_point": 0, "vector_entry_point": 0} == comparable_spec(
+                gym.make_vec(env_id, 3).spec
+            ) | {"entry_point": 0, "vector_entry_point": 0}
+    finally:
+        env.close()
+
+
+def test_make_vec_builtin_passes_vector_arguments_as_kwargs() -> None:
+    env = nbgym.make_vec("CartPole-v1", 2, autoreset_mode="SameStep", max_episode_steps=7, num_threads=1)
+    try:
+        assert env.metadata["autoreset_mode"] is nbgym.vector.AutoresetMode.SAME_STEP
+        assert env.spec.kwargs == {
+            "autoreset_mode": "SameStep",
+            "max_episode_steps": 7,
+            "num_threads": 1,
+            "num_envs": 2,
+            "vectorization_mode": "vector_entry_point",
+        }
+        env.reset(seed=0)
+        truncations = [env.step(np.zeros(2, dtype=np.int64))[3] for _ in range(7)]
+        assert truncations[-1].all() and not np.any(truncations[:-1])
+    finally:
+        env.close()
