@@ -222,7 +222,8 @@ class EnvSpec:
                 else f"\n\tname={wrapper.name}, kwargs={wrapper.kwargs}"
                 for wrapper in self.additional_wrappers
             ]
-            lines.append(f"additional_wrappers=[{','.join(wrapper_lines)}\n]" if wrapper_lines else "additional_wrappers=[]")
+            listed = f"{','.join(wrapper_lines)}\n" if wrapper_lines else ""
+            lines.append(f"additional_wrappers=[{listed}]")
 
         output = "\n".join(lines)
         if disable_print:
@@ -366,7 +367,8 @@ def _check_version_exists(ns: str | None, name: str, version: int | None) -> Non
         raise error.VersionNotFound(f"{message} It provides versioned environments: [ {versions} ].")
     if version < latest_spec.version:
         raise error.DeprecatedEnv(
-            f"Environment version v{version} for `{unversioned_id}` is deprecated. Please use `{latest_spec.id}` instead."
+            f"Environment version v{version} for `{unversioned_id}` is deprecated. "
+            f"Please use `{latest_spec.id}` instead."
         )
 
 
@@ -408,7 +410,9 @@ def _check_metadata(metadata: Any) -> None:
             f"The environment creator metadata doesn't include `render_modes`, contains: {list(metadata.keys())}"
         )
     elif not isinstance(render_modes, Iterable):
-        logger.warn(f"Expects the environment metadata render_modes to be a Iterable, actual type: {type(render_modes)}")
+        logger.warn(
+            f"Expects the environment metadata render_modes to be a Iterable, actual type: {type(render_modes)}"
+        )
 
 
 def _find_spec(env_id: str) -> EnvSpec:
@@ -444,7 +448,9 @@ def _find_spec(env_id: str) -> EnvSpec:
         version = latest_version
         latest_id = get_env_id(ns, name, version)
         env_spec = registry.get(latest_id)
-        logger.warn(f"Using the latest versioned environment `{latest_id}` instead of the unversioned environment `{env_name}`.")
+        logger.warn(
+            f"Using the latest versioned environment `{latest_id}` instead of the unversioned environment `{env_name}`."
+        )
 
     if env_spec is None:
         _check_version_exists(ns, name, version)
@@ -599,14 +605,12 @@ def _render_fallback(render_mode: str | None, render_modes: Any) -> tuple[str | 
 
 def _not_an_env_message(env: object) -> str:
     """The ``TypeError`` message for an environment creator that returned something other than an ``nbgym.Env``."""
-    foreign = next(
-        (cls for cls in type(env).__mro__ if cls.__name__ in ("Env", "Wrapper") and cls.__module__ in ("gym.core", "gymnasium.core")),
-        None,
-    )
-    if foreign is not None:
+    foreign_modules = {cls.__module__ for cls in type(env).__mro__} & {"gym.core", "gymnasium.core"}
+    if foreign_modules:
+        library = min(foreign_modules).split(".")[0]
         return (
-            f"{foreign.__module__.split('.')[0]} environments are incompatible with nbgym, please update the environment "
-            f"class to `nbgym.Env`, actual class: {type(env)}. {_CUSTOM_ENV_DOCS}"
+            f"{library} environments are incompatible with nbgym, please update the environment class to "
+            f"`nbgym.Env`, actual class: {type(env)}. {_CUSTOM_ENV_DOCS}"
         )
     return f"The environment must inherit from the nbgym.Env class, actual class: {type(env)}. {_CUSTOM_ENV_DOCS}"
 
@@ -676,7 +680,9 @@ def make(
                 "nbgym tried to apply the HumanRendering wrapper but it looks like your environment is using the old "
                 "rendering API, which is not supported by the HumanRendering wrapper."
             ) from e
-        raise type(e)(f"{e} was raised from the environment creator for {env_spec.id} with kwargs ({env_spec_kwargs})") from e
+        raise type(e)(
+            f"{e} was raised from the environment creator for {env_spec.id} with kwargs ({env_spec_kwargs})"
+        ) from e
 
     from nbgym.core import Env
 
@@ -703,9 +709,12 @@ def make(
     num_prior_wrappers = len(prior_wrappers)
     expected_wrappers = env_spec.additional_wrappers[:num_prior_wrappers]
     if num_prior_wrappers <= len(env_spec.additional_wrappers) and expected_wrappers != prior_wrappers:
-        expected, recreated = next((pair for pair in zip(expected_wrappers, prior_wrappers) if pair[0] != pair[1]))
+        expected, recreated = next(
+            (pair for pair in zip(expected_wrappers, prior_wrappers, strict=True) if pair[0] != pair[1])
+        )
         raise ValueError(
-            f"The environment's wrapper spec {recreated} is different from the saved `EnvSpec` additional wrapper {expected}"
+            f"The environment's wrapper spec {recreated} is different from the saved `EnvSpec` additional wrapper "
+            f"{expected}"
         )
 
     # The rendering wrappers are looked up by name so that their modules are imported only when needed.
@@ -803,7 +812,8 @@ def make_vec(
     else:
         if env_spec.entry_point is None:
             raise error.Error(
-                f"Cannot create vectorized environment for {env_spec.id} because it doesn't have an entry point defined."
+                f"Cannot create vectorized environment for {env_spec.id} because it doesn't have an entry point "
+                "defined."
             )
         from nbgym.vector import AsyncVectorEnv, SyncVectorEnv
 
@@ -849,7 +859,9 @@ def _make_vector_entry_point(
             f"is not empty ({vector_kwargs})"
         )
     if wrappers:
-        raise error.Error(f"Cannot use `vector_entry_point` vectorization mode with the wrappers argument ({wrappers}).")
+        raise error.Error(
+            f"Cannot use `vector_entry_point` vectorization mode with the wrappers argument ({wrappers})."
+        )
     if env_spec.additional_wrappers:
         raise error.Error(
             "Cannot use `vector_entry_point` vectorization mode with the additional_wrappers parameter in spec "
@@ -858,7 +870,8 @@ def _make_vector_entry_point(
     entry_point = env_spec.vector_entry_point
     if entry_point is None:
         raise error.Error(
-            f"Cannot create vectorized environment for {env_spec.id} because it doesn't have a vector entry point defined."
+            f"Cannot create vectorized environment for {env_spec.id} because it doesn't have a vector entry point "
+            "defined."
         )
     env_creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
 

@@ -57,7 +57,7 @@ def outcome(call: Callable[[], Any]) -> tuple[Any, list[tuple[str, str]]]:
             result: Any = ("returned", _normalise(str(call())))
         except Created as e:
             result = ("created", e.payload)
-        except Exception as e:  # noqa: BLE001 - any exception is an outcome to compare
+        except Exception as e:  # any exception is an outcome to compare
             result = ("raised", type(e).__name__, _normalise(str(e)))
     return result, [(w.category.__name__, _normalise(str(w.message))) for w in caught]
 
@@ -78,7 +78,7 @@ def empty_registries() -> Iterator[None]:
     try:
         yield
     finally:
-        for registry, contents in zip((gym_reg.registry, nb_reg.registry), saved):
+        for registry, contents in zip((gym_reg.registry, nb_reg.registry), saved, strict=True):
             registry.clear()
             registry.update(contents)
 
@@ -121,7 +121,10 @@ def test_import_and_registry_do_not_import_envs_or_numba() -> None:
         " or (m.startswith('nbgym.envs.') and m != 'nbgym.envs.registration')))\n"
     )
     # The nbgym under test, wherever it is imported from (installed or from the source tree).
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(nbgym.__file__).parents[1]), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(Path(nbgym.__file__).parents[1]), os.environ.get("PYTHONPATH", "")]),
+    }
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
     assert result.stdout.strip() == "[]", result.stdout
 
@@ -139,7 +142,16 @@ def test_envs_registration_module_reexports_the_registry_api() -> None:
 
 
 def test_top_level_names() -> None:
-    for name in ("make", "make_vec", "spec", "register", "registry", "pprint_registry", "register_envs", "VectorizeMode"):
+    for name in (
+        "make",
+        "make_vec",
+        "spec",
+        "register",
+        "registry",
+        "pprint_registry",
+        "register_envs",
+        "VectorizeMode",
+    ):
         assert getattr(nbgym, name) is getattr(nb_reg, name)
     assert [m.value for m in nbgym.VectorizeMode] == [m.value for m in gym.VectorizeMode]
     assert [m.name for m in nbgym.VectorizeMode] == [m.name for m in gym.VectorizeMode]
@@ -288,7 +300,12 @@ def test_env_spec_repr_json_and_pprint_match_gymnasium(kwargs: dict[str, Any]) -
     assert restored == nb_spec
     assert repr(restored) == repr(gym_reg.EnvSpec.from_json(nb_json))
 
-    for options in ({}, {"include_entry_points": True}, {"print_all": True}, {"include_entry_points": True, "print_all": True}):
+    for options in (
+        {},
+        {"include_entry_points": True},
+        {"print_all": True},
+        {"include_entry_points": True, "print_all": True},
+    ):
         assert nb_spec.pprint(disable_print=True, **options) == gym_spec.pprint(disable_print=True, **options)
 
 
@@ -338,7 +355,11 @@ def test_parse_env_id_matches_gymnasium(env_id: str) -> None:
 
 
 @FAST
-@given(st.none() | st.text("ab:-", min_size=1, max_size=3), st.text("aB.-", min_size=1, max_size=4), st.none() | st.integers(0, 20))
+@given(
+    st.none() | st.text("ab:-", min_size=1, max_size=3),
+    st.text("aB.-", min_size=1, max_size=4),
+    st.none() | st.integers(0, 20),
+)
 def test_get_env_id_matches_gymnasium(ns: str | None, name: str, version: int | None) -> None:
     env_id = nb_reg.get_env_id(ns, name, version)
     assert env_id == gym_reg.get_env_id(ns, name, version)
@@ -370,7 +391,12 @@ queried_ids = st.builds(
 def test_id_resolution_errors_and_warnings_match_gymnasium(registered: list[str], queries: list[str]) -> None:
     with empty_registries():
         for env_id in registered:
-            register_both(env_id, entry_point=reporting_creator(env_id), max_episode_steps=4, vector_entry_point=reporting_creator(env_id))
+            register_both(
+                env_id,
+                entry_point=reporting_creator(env_id),
+                max_episode_steps=4,
+                vector_entry_point=reporting_creator(env_id),
+            )
         assert list(nb_reg.registry) == list(gym_reg.registry)
         for env_id in queries:
             assert_same_outcome(lambda: gym.make(env_id), lambda: nbgym.make(env_id))
@@ -399,7 +425,9 @@ def test_unversioned_and_versioned_registration_conflicts() -> None:
         gym_outcome, _ = register_both("Toy", entry_point="m:Toy")
         assert gym_outcome[0][:2] == ("raised", "RegistrationError")
         gym_outcome, _ = register_both("Toy-v1", entry_point="m:Other")
-        assert gym_outcome[1] == [("UserWarning", "\x1b[33mWARN: Overriding environment Toy-v1 already in registry.\x1b[0m")]
+        assert gym_outcome[1] == [
+            ("UserWarning", "\x1b[33mWARN: Overriding environment Toy-v1 already in registry.\x1b[0m")
+        ]
         assert nbgym.spec("Toy-v1").entry_point == "m:Other"
         register_both("NoEntry-v0")
         register_both("Bad id-v0", entry_point="m:Toy")
@@ -445,9 +473,7 @@ def test_namespace_context_manager() -> None:
 
 def test_module_prefix_imports_the_module_first() -> None:
     with empty_registries():
-        gym_outcome, _ = assert_same_outcome(
-            lambda: gym.make("json:Toy-v0"), lambda: nbgym.make("json:Toy-v0")
-        )
+        gym_outcome, _ = assert_same_outcome(lambda: gym.make("json:Toy-v0"), lambda: nbgym.make("json:Toy-v0"))
         assert gym_outcome[0][:2] == ("raised", "NameNotFound")
     with pytest.raises(ValueError, match="at most one `module:` prefix"):
         nbgym.make("a:b:Toy-v0")
@@ -493,7 +519,10 @@ def test_pprint_registry_matches_gymnasium(
         gym_registry[env_id] = gym_reg.EnvSpec(env_id, entry_point=entry_point or reporting_creator(env_id))
         nb_registry[env_id] = nb_reg.EnvSpec(env_id, entry_point=entry_point or reporting_creator(env_id))
     expected = gym.pprint_registry(gym_registry, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True)
-    assert nbgym.pprint_registry(nb_registry, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True) == expected
+    assert (
+        nbgym.pprint_registry(nb_registry, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True)
+        == expected
+    )
 
 
 def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -607,7 +636,8 @@ def comparable_spec(env_spec: Any) -> dict[str, Any]:
         if callable(fields[key]):
             fields[key] = fields[key].__name__
     fields["additional_wrappers"] = tuple(
-        (_same_names(name), _same_names(entry_point), kwargs) for name, entry_point, kwargs in fields["additional_wrappers"]
+        (_same_names(name), _same_names(entry_point), kwargs)
+        for name, entry_point, kwargs in fields["additional_wrappers"]
     )
     if "wrappers" in fields["kwargs"]:
         fields["kwargs"]["wrappers"] = len(fields["kwargs"]["wrappers"])
@@ -664,7 +694,7 @@ REGISTER_KWARGS = [
 @pytest.mark.parametrize("make_kwargs", MAKE_KWARGS)
 def test_make_custom_env_matches_gymnasium(register_kwargs: dict[str, Any], make_kwargs: dict[str, Any]) -> None:
     with toy_registered(**register_kwargs):
-        gym_outcome, nb_outcome = assert_same_make(
+        gym_outcome, _ = assert_same_make(
             lambda: gym.make("Toy-v0", **make_kwargs), lambda: nbgym.make("Toy-v0", **make_kwargs)
         )
         if gym_outcome[0][0] != "returned":
@@ -739,7 +769,7 @@ def test_additional_wrappers_are_recreated_from_the_spec() -> None:
         assert nb_env.spec.additional_wrappers == (
             nb_reg.WrapperSpec("NbScaleReward", f"{__name__}:NbScaleReward", {"scale": 2.0}),
         )
-        gym_remade, nb_remade = assert_same_make(lambda: gym.make(gym_env.spec), lambda: nbgym.make(nb_env.spec))
+        gym_remade, _ = assert_same_make(lambda: gym.make(gym_env.spec), lambda: nbgym.make(nb_env.spec))
         assert gym_remade[0][0] == "returned"
         nb_env_again = nbgym.make(nb_env.spec)
         assert repr(nb_env_again) == repr(nb_env)
@@ -747,18 +777,25 @@ def test_additional_wrappers_are_recreated_from_the_spec() -> None:
         assert _same_names(repr(rollout(nb_env_again, 3, 6))) == _same_names(repr(rollout(gym_env, 3, 6)))
 
         # Through JSON as well (the wrapper is found by its entry point).
-        assert repr(nbgym.make(nb_reg.EnvSpec.from_json(
-            dataclasses.replace(nb_env.spec, entry_point=f"{__name__}:NbToyEnv").to_json()
-        ))).replace("Toy-v0", "") == repr(nb_env).replace("Toy-v0", "")
+        assert repr(
+            nbgym.make(
+                nb_reg.EnvSpec.from_json(dataclasses.replace(nb_env.spec, entry_point=f"{__name__}:NbToyEnv").to_json())
+            )
+        ).replace("Toy-v0", "") == repr(nb_env).replace("Toy-v0", "")
 
         # A wrapper that does not record its arguments cannot be re-made.
-        assert_same_make(lambda: gym.make(GymPlain(gym.make("Toy-v0")).spec), lambda: nbgym.make(NbPlain(nbgym.make("Toy-v0")).spec))
+        assert_same_make(
+            lambda: gym.make(GymPlain(gym.make("Toy-v0")).spec), lambda: nbgym.make(NbPlain(nbgym.make("Toy-v0")).spec)
+        )
 
 
 @pytest.mark.parametrize("entry_scale", [2.0, 3.0])
 def test_entry_point_wrappers_are_checked_against_the_spec(entry_scale: float) -> None:
     with empty_registries():
-        for lib, lib_reg, env_cls, wrapper_cls in ((gym, gym_reg, GymToyEnv, GymScaleReward), (nbgym, nb_reg, NbToyEnv, NbScaleReward)):
+        for lib, lib_reg, env_cls, wrapper_cls in (
+            (gym, gym_reg, GymToyEnv, GymScaleReward),
+            (nbgym, nb_reg, NbToyEnv, NbScaleReward),
+        ):
             wrapper_spec = wrapper_cls.wrapper_spec(scale=2.0)
 
             def creator(env_cls: type = env_cls, wrapper_cls: type = wrapper_cls, **kwargs: Any) -> Any:
@@ -777,7 +814,9 @@ def test_make_with_wrapper_class_entry_point() -> None:
         gym.register("Wrapped-v0", entry_point=GymPlain, kwargs={"env": GymToyEnv()})
         nbgym.register("Wrapped-v0", entry_point=NbPlain, kwargs={"env": NbToyEnv()})
         assert_same_make(lambda: gym.make("Wrapped-v0"), lambda: nbgym.make("Wrapped-v0"))
-        assert_same_make(lambda: gym.make("Wrapped-v0", render_mode="human"), lambda: nbgym.make("Wrapped-v0", render_mode="human"))
+        assert_same_make(
+            lambda: gym.make("Wrapped-v0", render_mode="human"), lambda: nbgym.make("Wrapped-v0", render_mode="human")
+        )
 
 
 # --------------------------------------------------------------------------------------------------
@@ -787,7 +826,12 @@ def test_make_with_wrapper_class_entry_point() -> None:
 
 def test_make_vec_mode_and_argument_errors_match_gymnasium() -> None:
     with empty_registries():
-        register_both("Both-v0", entry_point=reporting_creator("Both-v0"), vector_entry_point=reporting_creator("vec"), max_episode_steps=7)
+        register_both(
+            "Both-v0",
+            entry_point=reporting_creator("Both-v0"),
+            vector_entry_point=reporting_creator("vec"),
+            max_episode_steps=7,
+        )
         register_both("VecOnly-v0", vector_entry_point=reporting_creator("vec"))
         register_both("SingleOnly-v0", entry_point=reporting_creator("SingleOnly-v0"))
         calls: list[tuple[str, dict[str, Any]]] = [
@@ -813,8 +857,12 @@ def test_make_vec_mode_and_argument_errors_match_gymnasium() -> None:
         # A spec with additional wrappers cannot be made by a vector entry point.
         wrapper = ("W", "m:W", {})
         assert_same_outcome(
-            lambda: gym.make_vec(dataclasses.replace(gym.spec("Both-v0"), additional_wrappers=(gym_reg.WrapperSpec(*wrapper),))),
-            lambda: nbgym.make_vec(dataclasses.replace(nbgym.spec("Both-v0"), additional_wrappers=(nb_reg.WrapperSpec(*wrapper),))),
+            lambda: gym.make_vec(
+                dataclasses.replace(gym.spec("Both-v0"), additional_wrappers=(gym_reg.WrapperSpec(*wrapper),))
+            ),
+            lambda: nbgym.make_vec(
+                dataclasses.replace(nbgym.spec("Both-v0"), additional_wrappers=(nb_reg.WrapperSpec(*wrapper),))
+            ),
         )
 
 
@@ -844,8 +892,18 @@ def test_make_vec_vector_entry_point_matches_gymnasium(autoreset: str) -> None:
         }[autoreset]
 
     with empty_registries():
-        gym.register("Toy-v0", entry_point=GymToyEnv, vector_entry_point=toy_vector_class(gym, metadata(gym)), max_episode_steps=9)
-        nbgym.register("Toy-v0", entry_point=NbToyEnv, vector_entry_point=toy_vector_class(nbgym, metadata(nbgym)), max_episode_steps=9)
+        gym.register(
+            "Toy-v0",
+            entry_point=GymToyEnv,
+            vector_entry_point=toy_vector_class(gym, metadata(gym)),
+            max_episode_steps=9,
+        )
+        nbgym.register(
+            "Toy-v0",
+            entry_point=NbToyEnv,
+            vector_entry_point=toy_vector_class(nbgym, metadata(nbgym)),
+            max_episode_steps=9,
+        )
         for kwargs in ({}, {"num_envs": 4, "size": 5, "render_mode": "rgb_array"}, {"max_episode_steps": 2}):
             assert_same_outcome(lambda: gym.make_vec("Toy-v0", **kwargs), lambda: nbgym.make_vec("Toy-v0", **kwargs))
             with warnings.catch_warnings():
@@ -861,6 +919,7 @@ def test_make_vec_vector_entry_point_matches_gymnasium(autoreset: str) -> None:
 
 def vector_rollout(env: Any, seed: int, steps: int) -> list[Any]:
     """What a seeded vector rollout returns, arrays with their dtypes."""
+
     def describe(value: Any) -> Any:
         if isinstance(value, dict):
             return {key: describe(item) for key, item in value.items()}
@@ -890,7 +949,10 @@ def test_make_vec_sync_async_match_gymnasium(mode: str | None, kwargs: dict[str,
     with toy_registered(max_episode_steps=4):
         gym_kwargs, nb_kwargs = dict(kwargs), dict(kwargs)
         if kwargs.get("wrappers"):
-            gym_kwargs["wrappers"], nb_kwargs["wrappers"] = [scale_by_two(GymScaleReward)], [scale_by_two(NbScaleReward)]
+            gym_kwargs["wrappers"], nb_kwargs["wrappers"] = (
+                [scale_by_two(GymScaleReward)],
+                [scale_by_two(NbScaleReward)],
+            )
         gym_kwargs.setdefault("num_envs", 3)
         nb_kwargs.setdefault("num_envs", 3)
         gym_env = gym.make_vec("Toy-v0", vectorization_mode=mode, **gym_kwargs)
