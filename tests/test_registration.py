@@ -978,6 +978,7 @@ def test_make_vec_sync_async_match_gymnasium(mode: str | None, kwargs: dict[str,
 # --------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.filterwarnings("ignore:.*CartPole-v0 is out of date:DeprecationWarning")
 @pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
 def test_make_builtin_matches_gymnasium(env_id: str) -> None:
     gym_env, nb_env = gym.make(env_id), nbgym.make(env_id)
@@ -990,6 +991,7 @@ def test_make_builtin_matches_gymnasium(env_id: str) -> None:
         assert nb_fields == gym_fields
 
 
+@pytest.mark.filterwarnings("ignore:.*CartPole-v0 is out of date:DeprecationWarning")
 @pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
 def test_make_vec_builtin_uses_the_compiled_vector_env(env_id: str) -> None:
     # The arguments gymnasium's make_vec would give the vector entry point, had the spec one.
