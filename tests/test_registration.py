@@ -585,36 +585,32 @@ def toy_env_class(lib: Any) -> type:
 GymToyEnv, NbToyEnv = toy_env_class(gym), toy_env_class(nbgym)
 
 
-class GymScaleReward(gym.RewardWrapper, GymRecordConstructorArgs):
-    """Scales rewards (gymnasium)."""
-
-    def __init__(self, env: Any, scale: float = 1.0):
-        GymRecordConstructorArgs.__init__(self, scale=scale)
-        gym.RewardWrapper.__init__(self, env)
-        self.scale = scale
-
-    def reward(self, reward: float) -> float:
-        return self.scale * reward
+def module_level_wrapper(cls: type, name: str) -> type:
+    """``cls`` named ``name``, so that its entry point ``f"{__name__}:{name}"`` finds it in this module."""
+    cls.__name__ = cls.__qualname__ = name
+    return cls
 
 
-class NbScaleReward(nbgym.RewardWrapper, NbRecordConstructorArgs):
-    """Scales rewards (nbgym)."""
+def scale_reward_class(lib: Any, record_args: type, name: str) -> type:
+    """A reward-scaling wrapper for ``lib`` that records its arguments, so ``make`` can re-create it."""
 
-    def __init__(self, env: Any, scale: float = 1.0):
-        NbRecordConstructorArgs.__init__(self, scale=scale)
-        nbgym.RewardWrapper.__init__(self, env)
-        self.scale = scale
+    class ScaleReward(lib.RewardWrapper, record_args):
+        def __init__(self, env: Any, scale: float = 1.0):
+            record_args.__init__(self, scale=scale)
+            lib.RewardWrapper.__init__(self, env)
+            self.scale = scale
 
-    def reward(self, reward: float) -> float:
-        return self.scale * reward
+        def reward(self, reward: float) -> float:
+            return self.scale * reward
+
+    return module_level_wrapper(ScaleReward, name)
 
 
-class GymPlain(gym.Wrapper):
-    """A wrapper that does not record its arguments (gymnasium)."""
-
-
-class NbPlain(nbgym.Wrapper):
-    """A wrapper that does not record its arguments (nbgym)."""
+GymScaleReward = scale_reward_class(gym, GymRecordConstructorArgs, "GymScaleReward")
+NbScaleReward = scale_reward_class(nbgym, NbRecordConstructorArgs, "NbScaleReward")
+# Wrappers that do not record their arguments.
+GymPlain = module_level_wrapper(type("Plain", (gym.Wrapper,), {}), "GymPlain")
+NbPlain = module_level_wrapper(type("Plain", (nbgym.Wrapper,), {}), "NbPlain")
 
 
 def _same_names(text: str) -> str:
