@@ -383,7 +383,9 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         if not ended.any():
             return {}
         final_obs = np.full(self.num_envs, None, dtype=object)
-        final_obs[ended] = list(batch.final_obs[ended])
+        ended_obs = batch.final_obs[ended]  # one copy; each env's final obs is a row of it
+        for row, i in enumerate(np.flatnonzero(ended)):
+            final_obs[i] = ended_obs[row]
         return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
 
     def close_extras(self, **kwargs: Any) -> None:

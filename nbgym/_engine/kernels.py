@@ -141,8 +141,9 @@ def reset_kernel(params_array, state, pcg, buf, mask, obs, elapsed, needs_reset,
 
 
 @kernel
-def _check_step(params, actions, mode, needs_reset):
+def _check_step(params_array, actions, mode, needs_reset):
     """The status of a step before anything moves: a bad batch changes no sub-environment."""
+    params = params_array[0]
     for i in range(needs_reset.shape[0]):
         if not physics_action_valid(params, actions, i):
             return STATUS_INVALID_ACTION, i
@@ -152,8 +153,10 @@ def _check_step(params, actions, mode, needs_reset):
 
 
 @kernel
-def _step_env(params, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
+def _step_env(params_array, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
               elapsed, needs_reset, was_reset, final_obs, aux, final_aux):
+    # The record is taken from its array here, not passed in: numba's parallel loops cannot capture a record.
+    params = params_array[0]
     if mode == NEXT_STEP and needs_reset[i]:
         physics_reset(params, state, i, rng, aux)
         elapsed[i] = 0
@@ -187,13 +190,12 @@ def step_kernel(params_array, state, pcg, buf, actions, mode, max_steps, obs, re
         ``(status, index)``: ``STATUS_OK`` or the reason and first sub-environment that stopped the
         step before anything moved.
     """
-    params = params_array[0]
-    status = _check_step(params, actions, mode, needs_reset)
+    status = _check_step(params_array, actions, mode, needs_reset)
     if status[0] != STATUS_OK:
         return status
     rng = (pcg, buf)
     for i in range(state.shape[0]):
-        _step_env(params, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
+        _step_env(params_array, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
                   elapsed, needs_reset, was_reset, final_obs, aux, final_aux)
     return status
 
@@ -206,12 +208,11 @@ def step_kernel_parallel(params_array, state, pcg, buf, actions, mode, max_steps
     Each sub-environment owns its state row and random stream, so the results do not depend on the
     number of threads.
     """
-    params = params_array[0]
-    status = _check_step(params, actions, mode, needs_reset)
+    status = _check_step(params_array, actions, mode, needs_reset)
     if status[0] != STATUS_OK:
         return status
     rng = (pcg, buf)
     for i in prange(state.shape[0]):
-        _step_env(params, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
+        _step_env(params_array, state, rng, i, actions, mode, max_steps, obs, rewards, terminated, truncated,
                   elapsed, needs_reset, was_reset, final_obs, aux, final_aux)
     return status
