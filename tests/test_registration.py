@@ -100,6 +100,7 @@ def reporting_creator(env_id: str) -> Callable[..., Any]:
 def spec_fields(env_spec: Any) -> dict[str, Any]:
     """The fields of an EnvSpec (of either library), entry points and wrapper specs as comparable values."""
     fields = {f.name: getattr(env_spec, f.name) for f in dataclasses.fields(env_spec)}
+    fields["kwargs"] = dict(fields["kwargs"])
     fields["additional_wrappers"] = tuple(dataclasses.astuple(w) for w in env_spec.additional_wrappers)
     return fields
 
