@@ -1025,3 +1025,18 @@ def test_make_vec_builtin_passes_vector_arguments_as_kwargs() -> None:
         assert truncations[-1].all() and not np.any(truncations[:-1])
     finally:
         env.close()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"apply_api_compatibility": True},
+        {"autoreset": True},
+        {"render_mode": "rgb_array"},
+        {"render_mode": "rgb_array_list"},
+        {"max_episode_steps": 10, "disable_env_checker": True},
+        {"sutton_barto_reward": True, "max_episode_steps": -1},
+    ],
+)
+def test_make_cartpole_arguments_match_gymnasium(kwargs: dict[str, Any]) -> None:
+    assert_same_outcome(lambda: gym.make("CartPole-v1", **kwargs), lambda: nbgym.make("CartPole-v1", **kwargs))
