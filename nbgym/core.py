@@ -269,6 +269,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
         The wrapper's kwargs are the ones recorded by :class:`~nbgym.utils.RecordConstructorArgs`, or
         ``None`` when the wrapper does not record them (such a spec cannot be re-made).
         """
+
         def add_wrapper(spec: EnvSpec) -> None:
             from nbgym.registration import WrapperSpec
 
@@ -279,7 +280,9 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
             else:
                 kwargs = None
             spec.additional_wrappers += (
-                WrapperSpec(name=self.class_name(), entry_point=f"{self.__module__}:{type(self).__name__}", kwargs=kwargs),
+                WrapperSpec(
+                    name=self.class_name(), entry_point=f"{self.__module__}:{type(self).__name__}", kwargs=kwargs
+                ),
             )
 
         return self._derived_spec(add_wrapper)

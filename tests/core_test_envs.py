@@ -123,7 +123,7 @@ def assert_data_equal(data_1: Any, data_2: Any) -> None:
             assert_data_equal(data_1[key], data_2[key])
     elif isinstance(data_1, (tuple, list)):
         assert len(data_1) == len(data_2)
-        for item_1, item_2 in zip(data_1, data_2):
+        for item_1, item_2 in zip(data_1, data_2, strict=True):
             assert_data_equal(item_1, item_2)
     elif isinstance(data_1, np.ndarray):
         assert data_1.dtype == data_2.dtype

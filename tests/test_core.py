@@ -283,7 +283,10 @@ def test_wrapper_forwards_as_gymnasium() -> None:
         env.env.metadata = {"render_modes": ["x"]}
         assert env.action_space is new_space and bare.action_space is not new_space
         assert env.observation_space is new_space
-        assert env.metadata == {"render_modes": ["x"]} and bare.metadata == {"render_modes": ["rgb_array", "ansi"], "render_fps": 4}
+        assert env.metadata == {"render_modes": ["x"]} and bare.metadata == {
+            "render_modes": ["rgb_array", "ansi"],
+            "render_fps": 4,
+        }
 
         bare.render_mode = "ansi"
         assert env.render_mode == "ansi"
@@ -320,7 +323,9 @@ def test_wrapper_does_not_forward_other_attributes() -> None:
         assert hasattr(nb_env, name) is hasattr(gym_env, name) is False
 
 
-@pytest.mark.parametrize("name", ["marker", "scale", "plain_attr", "size", "nope", "_np_random", "env", "np_random_seed"])
+@pytest.mark.parametrize(
+    "name", ["marker", "scale", "plain_attr", "size", "nope", "_np_random", "env", "np_random_seed"]
+)
 def test_has_and_get_wrapper_attr_as_gymnasium(name: str) -> None:
     gym_env, nb_env = both(stack)
     assert nb_env.has_wrapper_attr(name) is gym_env.has_wrapper_attr(name)

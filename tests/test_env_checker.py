@@ -221,7 +221,12 @@ def reset_signature_envs(lib: ModuleType) -> dict[str, type]:
         def reset(self, seed=None, options=None, return_info=False):
             return 0, {}
 
-    return {"no_seed_no_options": NoSeedNoOptions, "kwargs": KwargsOnly, "seed_default": SeedDefault, "return_info": ReturnInfo}
+    return {
+        "no_seed_no_options": NoSeedNoOptions,
+        "kwargs": KwargsOnly,
+        "seed_default": SeedDefault,
+        "return_info": ReturnInfo,
+    }
 
 
 @pytest.mark.parametrize("name", ["no_seed_no_options", "kwargs", "seed_default", "return_info"])
@@ -350,7 +355,9 @@ def test_data_shares_objects_as_gymnasium(name: str) -> None:
 def test_env_data_reuse_passive_checker_as_gymnasium(share: tuple[bool, bool]) -> None:
     obs, info = np.zeros(2), {"x": np.zeros(1)}
     later = (obs if share[0] else obs.copy(), info if share[1] else {"x": np.zeros(1)})
-    assert_same_outcome(lambda lib: CHECKERS[lib][0].env_data_reuse_passive_checker((obs, info), later, "reset", "step"))
+    assert_same_outcome(
+        lambda lib: CHECKERS[lib][0].env_data_reuse_passive_checker((obs, info), later, "reset", "step")
+    )
 
 
 def data_strategy() -> st.SearchStrategy:
@@ -358,7 +365,11 @@ def data_strategy() -> st.SearchStrategy:
         st.integers(-3, 3),
         st.floats(allow_nan=False, width=32),
         st.text(max_size=2),
-        st.builds(lambda n, dtype: np.arange(n, dtype=dtype), st.integers(0, 3), st.sampled_from([np.int8, np.float32, np.float64])),
+        st.builds(
+            lambda n, dtype: np.arange(n, dtype=dtype),
+            st.integers(0, 3),
+            st.sampled_from([np.int8, np.float32, np.float64]),
+        ),
     )
     return st.recursive(
         leaves,
@@ -411,7 +422,9 @@ def test_data_equivalence_edge_cases_as_gymnasium(data_1: Any, data_2: Any) -> N
 
 def test_check_env_passes_on_the_tutorial_grid_world() -> None:
     for render_mode in (None, "rgb_array", "ansi"):
-        raised, warned = assert_same_outcome(lambda lib: nbgym_or_gym_check_env(lib, grid_world(lib)(render_mode=render_mode)))
+        raised, warned = assert_same_outcome(
+            lambda lib: nbgym_or_gym_check_env(lib, grid_world(lib)(render_mode=render_mode))
+        )
         assert raised is None
         assert [message for _, message in warned] == [
             "\x1b[33mWARN: Not able to test alternative render modes due to the environment not having a spec. "
@@ -457,7 +470,9 @@ CHECK_ENV_CASES: dict[str, dict[str, Any]] = {
     "step_termination_varies": {
         "step_result": lambda self: (obs_in_box(self), 0.0, next_count(self) % 2 == 0, False, {})
     },
-    "step_reward_varies": {"step_result": lambda self: (obs_in_box(self), float(self.np_random.random()), False, False, {})},
+    "step_reward_varies": {
+        "step_result": lambda self: (obs_in_box(self), float(self.np_random.random()), False, False, {})
+    },
     "step_reward_close": {
         "step_result": lambda self: (obs_in_box(self), 1.0 + float(self.np_random.random()) * 1e-9, False, False, {})
     },
@@ -547,11 +562,15 @@ def test_check_env_on_misbehaving_envs_as_gymnasium(name: str) -> None:
 def test_check_env_rejects_non_envs_and_warns_on_wrappers_and_warn_argument() -> None:
     raised, _ = assert_same_outcome(lambda lib: CHECKERS[lib][1].check_env("env"))
     assert raised[0] == "TypeError"
-    raised, _ = assert_same_outcome(lambda lib: CHECKERS[lib][1].check_env((gymnasium if lib is nbgym else nbgym).Env()))
+    raised, _ = assert_same_outcome(
+        lambda lib: CHECKERS[lib][1].check_env((gymnasium if lib is nbgym else nbgym).Env())
+    )
     assert raised[0] == "TypeError"
 
     raised, warned = assert_same_outcome(
-        lambda lib: CHECKERS[lib][1].check_env(lib.wrappers.OrderEnforcing(grid_world(lib)()), warn=True, skip_render_check=True)
+        lambda lib: CHECKERS[lib][1].check_env(
+            lib.wrappers.OrderEnforcing(grid_world(lib)()), warn=True, skip_render_check=True
+        )
     )
     assert raised is None and len(warned) == 2
 

@@ -152,8 +152,22 @@ def variants(lib: ModuleType) -> dict[str, type]:
     }
 
 
-@pytest.mark.parametrize("variant", ["same", "extra_info", "other_info_value", "other_reward", "truncates_early", "other_obs", "other_render", "other_actions"])
-@pytest.mark.parametrize("info_comparison", ["equivalence", "superset", "keys-equivalence", "keys-superset", "skip", "bad"])
+@pytest.mark.parametrize(
+    "variant",
+    [
+        "same",
+        "extra_info",
+        "other_info_value",
+        "other_reward",
+        "truncates_early",
+        "other_obs",
+        "other_render",
+        "other_actions",
+    ],
+)
+@pytest.mark.parametrize(
+    "info_comparison", ["equivalence", "superset", "keys-equivalence", "keys-superset", "skip", "bad"]
+)
 @pytest.mark.parametrize("render_mode", [None, "rgb_array"])
 def test_check_environments_match_as_gymnasium(variant: str, info_comparison: str, render_mode: str | None) -> None:
     def run(lib: ModuleType, module: ModuleType) -> None:
@@ -164,9 +178,7 @@ def test_check_environments_match_as_gymnasium(variant: str, info_comparison: st
     assert outcome(lambda: run(nbgym, nb_env_match)) == outcome(lambda: run(gymnasium, gym_env_match))
 
 
-@pytest.mark.parametrize(
-    "skip", ["skip_obs", "skip_rew", "skip_terminal", "skip_truncated", "skip_render"]
-)
+@pytest.mark.parametrize("skip", ["skip_obs", "skip_rew", "skip_terminal", "skip_truncated", "skip_render"])
 def test_check_environments_match_skips_as_gymnasium(skip: str) -> None:
     def run(lib: ModuleType, module: ModuleType) -> None:
         for variant in ("other_obs", "other_reward", "truncates_early", "other_render"):

@@ -34,7 +34,9 @@ STACKS: dict[str, Callable[[ModuleType, Any], Any]] = {
     ),
     "make_stack": lambda lib, env: lib.wrappers.RecordEpisodeStatistics(
         lib.wrappers.Autoreset(
-            lib.wrappers.TimeLimit(lib.wrappers.OrderEnforcing(lib.wrappers.PassiveEnvChecker(env)), max_episode_steps=8)
+            lib.wrappers.TimeLimit(
+                lib.wrappers.OrderEnforcing(lib.wrappers.PassiveEnvChecker(env)), max_episode_steps=8
+            )
         ),
         stats_key="stats",
     ),
@@ -166,7 +168,9 @@ def test_order_enforcing_as_gymnasium() -> None:
         assert isinstance(relaxed.render(), str)
 
     messages = [
-        exception_outcome(pytest.raises(lib.error.ResetNeeded, lib.wrappers.OrderEnforcing(grid_world(lib)()).render).value)
+        exception_outcome(
+            pytest.raises(lib.error.ResetNeeded, lib.wrappers.OrderEnforcing(grid_world(lib)()).render).value
+        )
         for lib in LIBS
     ]
     assert messages[0] == messages[1]
@@ -381,7 +385,9 @@ def test_wrappers_module_exports() -> None:
     assert set(nbgym.wrappers.__all__) <= set(namespace)
 
 
-@pytest.mark.parametrize("name", ["AutoResetWrapper", "FrameStack", "PixelObservationWrapper", "VectorListInfo", "Nope"])
+@pytest.mark.parametrize(
+    "name", ["AutoResetWrapper", "FrameStack", "PixelObservationWrapper", "VectorListInfo", "Nope"]
+)
 def test_wrappers_module_renamed_and_unknown_names_as_gymnasium(name: str) -> None:
     def access(lib: ModuleType) -> None:
         getattr(lib.wrappers, name)

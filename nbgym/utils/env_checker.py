@@ -59,13 +59,13 @@ def data_equivalence(data_1: Any, data_2: Any, exact: bool = False) -> bool:
         return data_1.keys() == data_2.keys() and all(data_equivalence(data_1[k], data_2[k], exact) for k in data_1)
     if isinstance(data_1, (tuple, list)):
         return len(data_1) == len(data_2) and all(
-            data_equivalence(item_1, item_2, exact) for item_1, item_2 in zip(data_1, data_2)
+            data_equivalence(item_1, item_2, exact) for item_1, item_2 in zip(data_1, data_2, strict=True)
         )
     if isinstance(data_1, np.ndarray):
         if data_1.shape != data_2.shape or data_1.dtype != data_2.dtype:
             return False
         if data_1.dtype == object:
-            return all(data_equivalence(item_1, item_2, exact) for item_1, item_2 in zip(data_1, data_2))
+            return all(data_equivalence(item_1, item_2, exact) for item_1, item_2 in zip(data_1, data_2, strict=True))
         if exact:
             return bool(np.all(data_1 == data_2))
         return bool(np.allclose(data_1, data_2, rtol=1e-5, atol=1e-5))
@@ -89,9 +89,7 @@ def _peek_np_random(env: Env) -> np.random.Generator | None:
 def _accepts_keyword(signature: inspect.Signature, name: str) -> bool:
     """Whether a ``reset`` signature takes ``name`` as a parameter or through ``**kwargs``."""
     parameters = signature.parameters
-    return name in parameters or (
-        "kwargs" in parameters and parameters["kwargs"].kind is inspect.Parameter.VAR_KEYWORD
-    )
+    return name in parameters or ("kwargs" in parameters and parameters["kwargs"].kind is inspect.Parameter.VAR_KEYWORD)
 
 
 def _is_deterministic(env: Env) -> bool:
@@ -156,7 +154,9 @@ def check_reset_seed_determinism(env: Env) -> None:
             if not data_equivalence(obs_1, obs_3, exact=True):
                 logger.warn("Using `env.reset(seed=123)` observations are not equal although similar.")
             if not data_equivalence(obs_2, obs_4, exact=True):
-                logger.warn("Using `env.reset(seed=123)` then `env.reset()` observations are not equal although similar.")
+                logger.warn(
+                    "Using `env.reset(seed=123)` then `env.reset()` observations are not equal although similar."
+                )
 
         assert seed_123_state == seed_123_state_again, (
             "Most likely the environment reset function does not call `super().reset(seed=seed)` as the random "
@@ -444,4 +444,6 @@ def check_env(
         try:
             closed_env.close()
         except Exception as e:
-            logger.warn(f"Calling `env.close()` on the closed environment should be allowed, but it raised an exception: {e}")
+            logger.warn(
+                f"Calling `env.close()` on the closed environment should be allowed, but it raised an exception: {e}"
+            )

@@ -31,7 +31,8 @@ def _assert_infos_match(info_a: dict, info_b: dict, info_comparison: str, call: 
         )
     elif info_comparison == "keys-superset":
         assert info_b.keys() >= info_a.keys(), (
-            f"{call} info keys are not a superset{where}, keys not present in info_b are: {info_b.keys() - info_a.keys()}"
+            f"{call} info keys are not a superset{where}, "
+            f"keys not present in info_b are: {info_b.keys() - info_a.keys()}"
         )
 
 
@@ -71,9 +72,7 @@ def check_environments_match(
         AssertionError: The environments differ (the message says where), or ``info_comparison`` is unknown.
     """
     skip_render = (
-        skip_render
-        or env_a.unwrapped.render_mode in (None, "human")
-        or env_b.unwrapped.render_mode in (None, "human")
+        skip_render or env_a.unwrapped.render_mode in (None, "human") or env_b.unwrapped.render_mode in (None, "human")
     )
     assert info_comparison in _INFO_COMPARISONS
     assert env_a.action_space == env_b.action_space

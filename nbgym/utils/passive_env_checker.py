@@ -148,7 +148,7 @@ def check_obs(obs: Any, observation_space: spaces.Space, method_name: str) -> No
             f"{pre} length is not same as the observation space length, "
             f"obs length: {len(obs)}, space length: {len(observation_space.spaces)}"
         )
-        for sub_obs, sub_space in zip(obs, observation_space.spaces):
+        for sub_obs, sub_space in zip(obs, observation_space.spaces, strict=True):
             check_obs(sub_obs, sub_space, method_name)
     elif isinstance(observation_space, spaces.Dict):
         assert isinstance(obs, dict), f"{pre} must be a dict, actual type: {type(obs)}"
@@ -186,11 +186,11 @@ def data_shares_objects(data_1: Any, data_2: Any) -> bool:
         return data_1 is data_2 or any(data_shares_objects(data_1[k], data_2[k]) for k in data_1.keys() & data_2.keys())
     if isinstance(data_1, tuple):
         # A tuple is immutable but its items may not be; a length mismatch only leaves fewer pairs.
-        return any(data_shares_objects(item_1, item_2) for item_1, item_2 in zip(data_1, data_2))
+        return any(data_shares_objects(item_1, item_2) for item_1, item_2 in zip(data_1, data_2, strict=False))
     if isinstance(data_1, np.ndarray):
         if data_1.dtype == object:
             return data_1 is data_2 or any(
-                data_shares_objects(item_1, item_2) for item_1, item_2 in zip(data_1.flat, data_2.flat)
+                data_shares_objects(item_1, item_2) for item_1, item_2 in zip(data_1.flat, data_2.flat, strict=False)
             )
         # Memory overlap also catches a new view of a reused buffer, e.g. `buffer[:]`.
         return bool(np.shares_memory(data_1, data_2))

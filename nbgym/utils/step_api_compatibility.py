@@ -116,7 +116,8 @@ def step_api_compatibility(
     """Returns ``step_returns`` in the API chosen by ``output_truncation_bool``, whichever API it is in.
 
     Example:
-        >>> obs, reward, done, info = step_api_compatibility(env.step(0), output_truncation_bool=False)  # doctest: +SKIP
+        >>> step_returns = env.step(0)  # doctest: +SKIP
+        >>> obs, reward, done, info = step_api_compatibility(step_returns, False)  # doctest: +SKIP
 
     Args:
         step_returns: A four- or five-element step result.
