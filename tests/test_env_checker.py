@@ -653,3 +653,15 @@ def test_check_env_through_spec_as_gymnasium(registered: Any, env_id: str, rende
     assert raised is None
     if env_id == "FragileClose-v0":
         assert any("Calling `env.close()` on the closed environment" in message for _, message in warned)
+
+
+@pytest.mark.parametrize("unwrap", [True, False])
+def test_check_env_on_made_cartpole_as_gymnasium(unwrap: bool) -> None:
+    """The compiled CartPole (whose generator is shared with its kernels) passes the same checks."""
+
+    def check(lib: ModuleType) -> None:
+        env = lib.make("CartPole-v1")
+        CHECKERS[lib][1].check_env(env.unwrapped if unwrap else env, skip_render_check=True)
+
+    raised, warned = assert_same_outcome(check)
+    assert raised is None and len(warned) == (2 if unwrap else 3)

@@ -398,3 +398,21 @@ def test_wrappers_module_renamed_and_unknown_names_as_gymnasium(name: str) -> No
     assert hasattr(nbgym.wrappers, name) is False
     with pytest.raises(ImportError):
         exec(f"from nbgym.wrappers import {name}", {})
+
+
+@pytest.mark.parametrize("seed", SEEDS[:3])
+def test_common_wrappers_on_made_cartpole_as_gymnasium(seed: int) -> None:
+    """The wrappers over a made (compiled) environment: same rollouts as over gymnasium's CartPole."""
+    records = {}
+    for lib in LIBS:
+        env = lib.wrappers.RecordEpisodeStatistics(
+            lib.wrappers.Autoreset(lib.make("CartPole-v1", max_episode_steps=15)), buffer_length=5
+        )
+        steps = [env.reset(seed=seed)]
+        for action in np.random.default_rng(seed).integers(0, 2, 80):
+            obs, reward, terminated, truncated, info = env.step(int(action))
+            split_episode_time(info, "episode")
+            steps.append((obs, reward, terminated, truncated, info))
+        records[lib] = (steps, list(env.return_queue), list(env.length_queue), env.episode_count)
+    assert_data_equal(records[nbgym], records[gymnasium])
+    assert records[nbgym][3] >= 4
