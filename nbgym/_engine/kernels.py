@@ -34,20 +34,26 @@ NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
 STATUS_OK, STATUS_INVALID_ACTION, STATUS_ENV_DONE = 0, 1, 2
 
 
+# The stubs through which the kernels call an env's physics. Compiled, numba resolves each call by
+# the parameter record's type (see ``_bind``); interpreted (NUMBA_DISABLE_JIT=1, the coverage pass
+# of CI), the stubs themselves dispatch on the record's dtype.
+_interpreted: dict[np.dtype, dict[str, Callable]] = {}
+
+
 def physics_reset(params, state, i, rng, aux):
-    raise NotImplementedError("resolved by type inside compiled kernels")
+    return _interpreted[params.dtype]["reset"](params, state, i, rng, aux)
 
 
 def physics_step(params, state, i, actions, rng, aux):
-    raise NotImplementedError("resolved by type inside compiled kernels")
+    return _interpreted[params.dtype]["step"](params, state, i, actions, rng, aux)
 
 
 def physics_observe(params, state, i, obs):
-    raise NotImplementedError("resolved by type inside compiled kernels")
+    return _interpreted[params.dtype]["observe"](params, state, i, obs)
 
 
 def physics_action_valid(params, actions, i):
-    raise NotImplementedError("resolved by type inside compiled kernels")
+    return _interpreted[params.dtype]["action_valid"](params, actions, i)
 
 
 _ENGINE_SOURCES = [pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py")]
@@ -96,11 +102,12 @@ class Physics:
             digest.update(path.read_bytes())
         tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
         self.name = name
-        self.params_dtype = np.dtype([tag, *params])
+        # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
+        self.params_dtype = np.dtype((np.record, [tag, *params]))
         self.state_width, self.state_dtype = state
         self.aux_width = aux_width
         self.observation = observation
-        self.functions = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
+        _interpreted[self.params_dtype] = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
         for stub, function in (
             (physics_reset, reset),
             (physics_step, step),
