@@ -2,16 +2,13 @@
 
 Under ``NUMBA_DISABLE_JIT=1`` (CI's coverage pass) the kernels run as plain Python: numpy then warns
 about the uint64 wrap-around that numpy's PCG64 arithmetic relies on by design, so those warnings are
-silenced here; tests marked ``slow`` are skipped there with ``-m "not slow"``.
+silenced there; tests marked ``slow`` are skipped in that pass with ``-m "not slow"``.
 """
 
-import warnings
-
 import numba
-
-if numba.config.DISABLE_JIT:
-    warnings.filterwarnings("ignore", message="overflow encountered in scalar", category=RuntimeWarning)
 
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
+    if numba.config.DISABLE_JIT:
+        config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")
