@@ -1,0 +1,243 @@
+"""What the grid-world toy-text environments (FrozenLake, Taxi, CliffWalking) share on the compiled engine.
+
+Their gymnasium originals are tables ``P[s][a] = [(prob, next_state, reward, terminated), ...]``
+sampled by one ``random()`` per reset and per step: the first outcome whose cumulative probability
+exceeds the draw is taken (the first outcome when none does). The kernels make the same draw and
+the same choice. The Python types gymnasium returns (an ``int`` reset ``prob`` against a ``float``
+step ``prob``, rewards of the user's ``reward_schedule``) are kept by having the kernels write a
+*code* per sub-environment into ``aux[i, PROB]`` and ``aux[i, REWARD]`` that indexes a tuple of the
+exact Python objects (:class:`CodedValues`).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar, Sequence
+
+import numpy as np
+
+from nbgym import logger
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
+from nbgym._engine.jit import kernel
+from nbgym._engine.kernels import SAME_STEP
+
+PROB, REWARD = 0, 1
+"""The ``aux`` slots of a sub-environment's ``prob`` info code and reward code."""
+
+AUX_WIDTH = 2
+
+STATE, LAST_ACTION = 0, 1
+"""The ``state`` columns of the discrete state and of the last action (-1 after a reset), for rendering."""
+
+
+@kernel
+def first_above(cumulative, u):
+    """The index of the first of three cumulative probabilities above ``u``, or 0 when none is.
+
+    This is ``np.argmax(np.cumsum(probs) > u)`` of gymnasium's ``categorical_sample``, whose argmax of an
+    all-false array is 0 (possible when the probabilities sum to slightly less than 1).
+    """
+    for k in range(3):
+        if cumulative[k] > u:
+            return k
+    return 0
+
+
+def cumulative3(first: Any, second: Any, third: Any) -> np.ndarray:
+    """``np.cumsum`` of three outcome probabilities, as ``categorical_sample`` computes it."""
+    return np.cumsum(np.asarray([first, second, third]).astype(np.float64))
+
+
+def check_probability(name: str, value: Any) -> None:
+    """Raises ``ValueError`` unless ``value`` is a real number in ``[0, 1]``.
+
+    Raises:
+        ValueError: If ``value`` is not a number in ``[0, 1]``.
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise ValueError(f"{name} must be a probability (a number in [0, 1]), got {value!r}.")
+    if not 0.0 <= value <= 1.0:
+        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}.")
+
+
+class CodedValues:
+    """The Python values an info key (or reward) takes, indexed by the code the kernels write.
+
+    Args:
+        values: The values, as gymnasium's environment returns them (their exact Python objects).
+    """
+
+    def __init__(self, values: Sequence[Any]) -> None:
+        self.values = tuple(values)
+        self._tables: dict[type, np.ndarray] = {}
+
+    def __getitem__(self, code: float | int) -> Any:
+        return self.values[int(code)]
+
+    def batch(self, codes: np.ndarray, contributing: np.ndarray | None = None) -> np.ndarray:
+        """The values of ``codes`` batched as gymnasium's ``SyncVectorEnv`` batches a scalar info.
+
+        The array's dtype is the type of the first contributing sub-environment's value (later values are
+        cast into it, so an ``int`` first value truncates later floats, as in gymnasium); sub-environments
+        that do not contribute hold 0.
+
+        Args:
+            codes: The code of every sub-environment (float64, as the kernels' ``aux`` holds them).
+            contributing: Which sub-environments give the key (``None``: all of them).
+
+        Returns:
+            The batched values.
+        """
+        indices = codes.astype(np.intp)
+        first = 0 if contributing is None else int(np.argmax(contributing))
+        table = self._table(type(self.values[indices[first]]))
+        batched = table[indices]
+        if contributing is not None:
+            batched[~contributing] = 0
+        return batched
+
+    def _table(self, kind: type) -> np.ndarray:
+        table = self._tables.get(kind)
+        if table is None:
+            table = np.zeros(len(self.values), dtype=kind)
+            for code, value in enumerate(self.values):
+                table[code] = value
+            self._tables[kind] = table
+        return table
+
+
+class _Rendering:
+    """``render()`` of the toy-text environments: gymnasium's ANSI text; pixel modes are not available yet."""
+
+    render_mode: str | None
+    spec: Any
+
+    def _render_frame(self, index: int) -> str | None:
+        if self.render_mode is None:
+            env_id = self.spec.id if self.spec is not None else "<env id>"
+            logger.warn(
+                "You are calling render method without specifying any render mode. "
+                "You can specify the render_mode at initialization, "
+                f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
+            )
+            return None
+        if self.render_mode == "ansi":
+            return self._render_text(index)
+        raise NotImplementedError(
+            f"render_mode={self.render_mode!r} (pixel rendering) is not available yet in nbgym's "
+            f"{type(self).__name__}; use render_mode='ansi' for the text rendering."
+        )
+
+    def _render_text(self, index: int) -> str:
+        """The ANSI text of sub-environment ``index``."""
+        raise NotImplementedError
+
+
+class DiscreteToyTextEnv(_Rendering, KernelEnv):
+    """A single grid-world toy-text environment: ``int`` observations, ``{"prob": ...}`` infos.
+
+    Subclasses set ``_probs`` (the ``prob`` values by code, code 0 being the reset's) and ``_rewards``
+    (the rewards by code) in ``__init__``.
+    """
+
+    _probs: CodedValues
+    _rewards: CodedValues
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+        obs, _ = super().reset(seed=seed, options=options)
+        return obs, self._info()
+
+    def step(self, action: Any) -> tuple[int, Any, bool, bool, dict[str, Any]]:
+        obs, reward, terminated, truncated, _ = super().step(action)
+        return obs, reward, terminated, truncated, self._info()
+
+    def render(self) -> str | None:
+        """The ANSI text of the grid (``render_mode="ansi"``), as gymnasium draws it.
+
+        Raises:
+            NotImplementedError: For the pixel modes ``"rgb_array"`` and ``"human"``, not available yet.
+        """
+        return self._render_frame(0)
+
+    def _info(self) -> dict[str, Any]:
+        return {"prob": self._probs[self._batch.aux[0, PROB]]}
+
+    def _observation(self) -> int:
+        return int(self._batch.obs[0])
+
+    def _reward(self) -> Any:
+        return self._rewards[self._batch.aux[0, REWARD]]
+
+    @property
+    def s(self) -> int:
+        """The current discrete state (the last observation); assigning it moves the agent, as in gymnasium."""
+        return int(self._batch.state[0, STATE])
+
+    @s.setter
+    def s(self, value: int) -> None:
+        if not self.observation_space.contains(value):
+            raise ValueError(f"s must be a state of {self.observation_space}, got {value!r}.")
+        self._batch.state[0, STATE] = value
+        self._batch.obs[0] = value
+
+    @property
+    def lastaction(self) -> int | None:
+        """The action of the last step, ``None`` after a reset."""
+        action = int(self._batch.state[0, LAST_ACTION])
+        return None if action < 0 else action
+
+
+class DiscreteToyTextVectorEnv(_Rendering, KernelVectorEnv):
+    """The compiled vector environment of a grid-world toy-text environment.
+
+    Infos are batched as gymnasium's ``SyncVectorEnv`` batches the sub-environments' ``{"prob": ...}``
+    infos (see :meth:`CodedValues.batch`), with ``final_obs``/``final_info`` in ``SAME_STEP`` mode.
+    Subclasses set ``_probs`` in ``__init__`` and may add per-observation infos in ``_infos``.
+    """
+
+    _probs: CodedValues
+    metadata: ClassVar[dict[str, Any]]
+
+    def render(self) -> tuple[str | None, ...]:
+        """The ANSI text of every sub-environment (``render_mode="ansi"``), as a tuple.
+
+        Raises:
+            NotImplementedError: For the pixel modes ``"rgb_array"`` and ``"human"``, not available yet.
+        """
+        return tuple(self._render_frame(i) for i in range(self.num_envs))
+
+    def _infos(self, codes: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
+        """The batched infos of sub-environments with ``prob`` codes ``codes`` and observations ``obs``."""
+        mask = np.ones(self.num_envs, dtype=np.bool_) if contributing is None else contributing.copy()
+        return {"prob": self._probs.batch(codes, contributing), "_prob": mask}
+
+    def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
+        return self._infos(self._batch.aux[:, PROB], self._batch.obs, mask)
+
+    def _step_infos(self) -> dict[str, Any]:
+        batch = self._batch
+        infos: dict[str, Any] = {}
+        ended = None
+        if self._kernel_mode == SAME_STEP:
+            ended = batch.terminated | batch.truncated
+            if ended[0]:
+                self._add_final(infos, ended)
+        infos.update(self._infos(batch.aux[:, PROB], batch.obs, None))
+        if ended is not None and not ended[0] and ended.any():
+            self._add_final(infos, ended)
+        return infos
+
+    def _add_final(self, infos: dict[str, Any], ended: np.ndarray) -> None:
+        """Adds ``final_obs`` and ``final_info`` (the ended step's observation and info) to ``infos``.
+
+        The keys come in the order in which ``SyncVectorEnv`` adds them: before the sub-environments'
+        own infos when the first sub-environment ended, after them otherwise.
+        """
+        batch = self._batch
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            final_obs[i] = int(batch.final_obs[i])
+        infos["final_obs"] = final_obs
+        infos["_final_obs"] = ended
+        infos["final_info"] = self._infos(batch.final_aux[:, PROB], batch.final_obs, ended)
+        infos["_final_info"] = ended.copy()
+
