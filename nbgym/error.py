@@ -47,8 +47,12 @@ class ResetNeeded(Error):
     """``step`` or ``render`` called before ``reset``."""
 
 
-class InvalidAction(Error):
-    """An action that is not contained in the action space."""
+class InvalidAction(Error, AssertionError):
+    """An action that is not contained in the action space, or a batch of actions of the wrong shape or dtype.
+
+    It is also an ``AssertionError``: gymnasium's environments reject invalid actions with ``assert``,
+    so code written for them (``except AssertionError``) keeps working.
+    """
 
 
 class MissingArgument(Error):
