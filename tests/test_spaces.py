@@ -34,6 +34,8 @@ FUNDAMENTAL: dict[str, Builder] = {
     "box": lambda S: S.Box(-1, 1, shape=(3,)),
     "box_2d_f64": lambda S: S.Box(0.0, 2.5, shape=(2, 3), dtype=np.float64),
     "box_scalar_shape": lambda S: S.Box(0, 1, shape=()),
+    "box_scalar_shape_int": lambda S: S.Box(-3, 3, shape=(), dtype=np.int16),
+    "box_scalar_shape_int64_unbounded": lambda S: S.Box(-np.inf, 3, shape=(), dtype=np.int64),
     "box_f16": lambda S: S.Box(-2, 2, shape=(4,), dtype=np.float16),
     "box_arrays": lambda S: S.Box(np.array([-1.0, 0.0, 2.0]), np.array([1.0, 0.5, 3.0]), dtype=np.float32),
     "box_mixed_bounds": lambda S: S.Box(

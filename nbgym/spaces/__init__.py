@@ -457,6 +457,9 @@ class Box(Space[npt.NDArray[Any]]):
         np.floor(sample, out=sample)
         if self._sample_clip is not None:
             sample.clip(*self._sample_clip, out=sample)
+        if sample.ndim == 0:
+            # gymnasium's integer samples of shape () are numpy scalars, not 0-d arrays.
+            sample = sample[()]
         sample = sample.astype(self.dtype)
         if self.dtype == np.int64:
             # Near the int64 limits float64 is coarser than an integer: the cast may leave [low, high].
