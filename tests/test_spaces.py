@@ -701,6 +701,28 @@ def test_box_is_bounded_bad_manner() -> None:
         ns.Box(0, 1).is_bounded("sideways")  # type: ignore[arg-type]
 
 
+@pytest.mark.parametrize("name", ["box", "box_int64", "box_uint8_image", "box_bool", "box_arrays"])
+def test_box_samples_follow_in_place_changes_of_bounds(name: str) -> None:
+    ours, theirs = both(FUNDAMENTAL[name], seed=4)
+    assert_same(ours.sample(), theirs.sample())
+    for space in (ours, theirs):
+        space.low.flat[0] = space.high.flat[0]
+    for _ in range(2):
+        assert_same(ours.sample(), theirs.sample())
+    for space in (ours, theirs):
+        space.high = space.high.copy()
+        space.high.flat[-1] = space.low.flat[-1]
+    assert_same(ours.sample(), theirs.sample())
+
+
+def test_box_sample_overflowing_range_raises_alike() -> None:
+    huge = lambda S: S.Box(-1e308, 1e308, shape=(2,), dtype=np.float64)  # noqa: E731
+    assert_same_outcome(lambda S: huge(S).sample())
+    with pytest.raises(OverflowError, match="Range exceeds valid bounds"):
+        with np.errstate(over="ignore"):
+            huge(ns).sample()
+
+
 def test_box_int_infinite_bounds_become_dtype_limits() -> None:
     for dtype in (np.int8, np.int32, np.int64):
         ours, theirs = both(lambda S, d=dtype: S.Box(-np.inf, np.inf, shape=(2,), dtype=d))

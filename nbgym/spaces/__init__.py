@@ -376,9 +376,26 @@ class Box(Space[npt.NDArray[Any]]):
             logger.warn(f"Box {side}'s precision lowered by casting to {self.dtype}, current {side}.dtype={bound.dtype}")
         return bound.astype(self.dtype), bounded
 
+    def _sampling_high(self) -> npt.NDArray[Any]:
+        """The upper end of the uniform draws: ``high``, or ``high + 1`` (in int64) for integer and bool Boxes."""
+        return self.high if self.dtype.kind == "f" else self.high.astype(np.int64) + 1
+
     def _set_sampling_constants(self) -> None:
-        """Precomputes what :meth:`sample` needs on every call from the (fixed) boundedness and dtype."""
+        """Precomputes what :meth:`sample` needs on every call from the boundedness, dtype and bounds."""
         self._all_bounded = bool(np.all(self.bounded_below) and np.all(self.bounded_above))
+        # numpy's uniform() is several times faster with scalar bounds than with arrays, and makes the same
+        # draws with the same arithmetic. The bytes of the bounds they were taken from detect later in-place
+        # changes of low / high, for which sample() goes back to the arrays.
+        self._bounds_bytes = (self.low.tobytes(), self.high.tobytes())
+        self._uniform_scalars: tuple[float, float] | None = None
+        if self._all_bounded and self.low.size > 0:
+            high = self._sampling_high()
+            low_0, high_0 = self.low.flat[0], high.flat[0]
+            if np.all(self.low == low_0) and np.all(high == high_0):
+                low_f, high_f = float(low_0), float(high_0)
+                # A span that overflows float64 raises, with the message of the array path.
+                if np.isfinite(high_f - low_f):
+                    self._uniform_scalars = (low_f, high_f)
         if self.dtype.kind in ("i", "u"):
             iinfo = np.iinfo(self.dtype)
             clip_min, clip_max = iinfo.min, iinfo.max
@@ -443,16 +460,18 @@ class Box(Space[npt.NDArray[Any]]):
         if probability is not None:
             raise error.Error(f"Box.sample cannot be provided a probability mask, actual value: {probability}")
 
-        is_float = self.dtype.kind == "f"
-        high = self.high if is_float else self.high.astype(np.int64) + 1
         if self._all_bounded:
             # One uniform draw over the whole shape makes the same draws, in the same (C) order, as the
-            # per-interval-kind draws below do when every coordinate is bounded.
-            sample = self.np_random.uniform(self.low, high, self.shape)
+            # per-interval-kind draws of the general path do when every coordinate is bounded.
+            scalars = self._uniform_scalars
+            if scalars is not None and (self.low.tobytes(), self.high.tobytes()) == self._bounds_bytes:
+                sample = self.np_random.uniform(scalars[0], scalars[1], self.shape)
+            else:
+                sample = self.np_random.uniform(self.low, self._sampling_high(), self.shape)
         else:
-            sample = self._sample_by_interval_kind(high)
+            sample = self._sample_by_interval_kind(self._sampling_high())
 
-        if is_float:
+        if self.dtype.kind == "f":
             return sample.astype(self.dtype, copy=False)
         np.floor(sample, out=sample)
         if self._sample_clip is not None:
@@ -496,8 +515,8 @@ class Box(Space[npt.NDArray[Any]]):
         return bool(
             x.shape == self.shape
             and np.can_cast(x.dtype, self.dtype)
-            and np.all(x >= self.low)
-            and np.all(x <= self.high)
+            and (x >= self.low).all()
+            and (x <= self.high).all()
         )
 
     def to_jsonable(self, sample_n: cabc.Iterable[npt.NDArray[Any]]) -> list[list]:
@@ -610,6 +629,8 @@ class Discrete(Space[Any]):
             ValueError: If both a mask and a probability mask are given.
             AssertionError: If the mask / probability mask has the wrong type, dtype, shape or values.
         """
+        if mask is None and probability is None:
+            return self.start + self.np_random.integers(self.n, dtype=self.dtype.type)
         _check_mask_xor_probability(mask, probability)
         if mask is not None:
             if not isinstance(mask, np.ndarray):
@@ -626,30 +647,28 @@ class Discrete(Space[Any]):
             if np.any(allowed):
                 return self.start + self.dtype.type(self.np_random.choice(np.flatnonzero(allowed)))
             return self.start
-        if probability is not None:
-            if not isinstance(probability, np.ndarray):
-                raise AssertionError(
-                    f"The expected type of the sample probability is np.ndarray, actual type: {type(probability)}"
-                )
-            if probability.dtype != np.float64:
-                raise AssertionError(
-                    f"The expected dtype of the sample probability is np.float64, actual dtype: {probability.dtype}"
-                )
-            if probability.shape != (self.n,):
-                raise AssertionError(
-                    f"The expected shape of the sample probability is {(int(self.n),)}, "
-                    f"actual shape: {probability.shape}"
-                )
-            if not np.all(np.logical_and(probability >= 0, probability <= 1)):
-                raise AssertionError(
-                    f"All values of the sample probability should be between 0 and 1, actual values: {probability}"
-                )
-            if not np.isclose(np.sum(probability), 1):
-                raise AssertionError(
-                    f"The sum of the sample probability should be equal to 1, actual sum: {np.sum(probability)}"
-                )
-            return self.start + self.np_random.choice(np.arange(self.n, dtype=self.dtype), p=probability)
-        return self.start + self.np_random.integers(self.n, dtype=self.dtype.type)
+        if not isinstance(probability, np.ndarray):
+            raise AssertionError(
+                f"The expected type of the sample probability is np.ndarray, actual type: {type(probability)}"
+            )
+        if probability.dtype != np.float64:
+            raise AssertionError(
+                f"The expected dtype of the sample probability is np.float64, actual dtype: {probability.dtype}"
+            )
+        if probability.shape != (self.n,):
+            raise AssertionError(
+                f"The expected shape of the sample probability is {(int(self.n),)}, "
+                f"actual shape: {probability.shape}"
+            )
+        if not np.all(np.logical_and(probability >= 0, probability <= 1)):
+            raise AssertionError(
+                f"All values of the sample probability should be between 0 and 1, actual values: {probability}"
+            )
+        if not np.isclose(np.sum(probability), 1):
+            raise AssertionError(
+                f"The sum of the sample probability should be equal to 1, actual sum: {np.sum(probability)}"
+            )
+        return self.start + self.np_random.choice(np.arange(self.n, dtype=self.dtype), p=probability)
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is an integer (Python, or a numpy scalar / 0-d array castable to the dtype) in range."""
