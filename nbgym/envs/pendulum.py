@@ -1,0 +1,249 @@
+"""Pendulum: swing a pendulum up and keep it upright, as gymnasium's ``Pendulum-v1``, on the compiled engine."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from nbgym import spaces
+from nbgym._engine import rng
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
+from nbgym._engine.kernels import Physics
+from nbgym._engine.npmath import power
+from nbgym.envs._options import _as_float
+from nbgym.vector.vector_env import AutoresetMode
+
+DEFAULT_X = np.pi
+DEFAULT_Y = 1.0
+
+
+def _reset(params, state, i, stream, aux):
+    state[i, 0] = rng.uniform(stream, i, -params._x_init, params._x_init)
+    state[i, 1] = rng.uniform(stream, i, -params._y_init, params._y_init)
+
+
+def _step(params, state, i, actions, stream, aux):
+    th = state[i, 0]
+    thdot = state[i, 1]
+    # gymnasium computes the torque terms in the action's dtype (NumPy 2 keeps a float32 action float32
+    # against Python floats): `as_action(c) * u` is that arithmetic for both dtypes.
+    as_action = actions.dtype.type
+    u = actions[i, 0]
+    low = as_action(-params.max_torque)
+    high = as_action(params.max_torque)
+    u = u if u > low else low
+    u = u if u < high else high
+    angle = ((th + np.pi) % (2 * np.pi)) - np.pi
+    costs = power(angle, 2.0) + 0.1 * power(thdot, 2.0) + as_action(0.001) * power(u, as_action(2.0))
+    torque_gain = as_action(3.0 / (params.m * power(params.l, 2.0)))
+    newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque_gain * u) * params.dt
+    newthdot = newthdot if newthdot > -params.max_speed else -params.max_speed
+    newthdot = newthdot if newthdot < params.max_speed else params.max_speed
+    state[i, 0] = th + newthdot * params.dt
+    state[i, 1] = newthdot
+    return -costs, False
+
+
+def _observe(params, state, i, obs):
+    obs[i, 0] = np.float32(math.cos(state[i, 0]))
+    obs[i, 1] = np.float32(math.sin(state[i, 0]))
+    obs[i, 2] = np.float32(state[i, 1])
+
+
+def _action_valid(params, actions, i):
+    # gymnasium lets a NaN torque turn the state into NaN for the rest of the episode; refuse it instead.
+    return not math.isnan(actions[i, 0])
+
+
+PHYSICS = Physics(
+    "Pendulum",
+    params=[
+        ("max_speed", np.float64),
+        ("max_torque", np.float64),
+        ("dt", np.float64),
+        ("g", np.float64),
+        ("m", np.float64),
+        ("l", np.float64),
+        ("_x_init", np.float64),
+        ("_y_init", np.float64),
+    ],
+    state=(2, np.float64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_action_valid,
+)
+
+
+def _new_params(g: float) -> np.ndarray:
+    return PHYSICS.new_params(
+        max_speed=8, max_torque=2.0, dt=0.05, g=g, m=1.0, l=1.0, _x_init=DEFAULT_X, _y_init=DEFAULT_Y
+    )
+
+
+def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
+    max_torque = params["max_torque"][0].item()
+    high = np.array([1.0, 1.0, params["max_speed"][0]], dtype=np.float32)
+    return (
+        spaces.Box(low=-high, high=high, dtype=np.float32),
+        spaces.Box(low=-max_torque, high=max_torque, shape=(1,), dtype=np.float32),
+    )
+
+
+class _PendulumAttributes:
+    """Pendulum's reset options, shared by the single and the vector env."""
+
+    _params: np.ndarray
+
+    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
+        if options is None:
+            return self._params
+        x = _as_float(options["x_init"] if "x_init" in options else DEFAULT_X)
+        y = _as_float(options["y_init"] if "y_init" in options else DEFAULT_Y)
+        # The draw is `uniform(-high, high)`: numpy's checks of that range, with its errors.
+        high = np.array([x, y])
+        spans = high - -high
+        if not np.all(np.isfinite(spans)):
+            raise OverflowError("Range exceeds valid bounds")
+        if np.any(spans < 0):
+            raise ValueError("high - low < 0")
+        params = self._params.copy()
+        params["_x_init"], params["_y_init"] = x, y
+        return params
+
+
+class PendulumEnv(_PendulumAttributes, KernelEnv):
+    """
+    ## Description
+
+    The inverted pendulum swing-up problem, a classic of control theory: a pendulum hangs from a
+    fixed pivot at one end, the other end is free. It starts at a random angle; the goal is to apply
+    torque to the free end so as to swing it up into the upright position (centre of gravity right
+    above the pivot) and keep it there.
+
+    - `x-y`: cartesian coordinates of the pendulum's free end, in metres.
+    - `theta`: the angle in radians, 0 being upright.
+    - `tau`: the torque in `N m`, positive counter-clockwise.
+
+    ## Action Space
+
+    An `ndarray` of shape `(1,)`: the torque applied to the free end.
+
+    | Num | Action | Min  | Max |
+    |-----|--------|------|-----|
+    | 0   | Torque | -2.0 | 2.0 |
+
+    Torques outside the range are clipped to it; a NaN torque raises `InvalidAction`.
+
+    ## Observation Space
+
+    An `ndarray` of shape `(3,)`, dtype `float32`: the free end's coordinates and the angular velocity.
+
+    | Num | Observation      | Min  | Max |
+    |-----|------------------|------|-----|
+    | 0   | x = cos(theta)   | -1.0 | 1.0 |
+    | 1   | y = sin(theta)   | -1.0 | 1.0 |
+    | 2   | Angular Velocity | -8.0 | 8.0 |
+
+    ## Rewards
+
+    *r = -(theta<sup>2</sup> + 0.1 * theta_dt<sup>2</sup> + 0.001 * torque<sup>2</sup>)*, computed from
+    the state before the step, with `theta` normalised into *[-pi, pi]*. The lowest possible reward is
+    *-(pi<sup>2</sup> + 0.1 * 8<sup>2</sup> + 0.001 * 2<sup>2</sup>) = -16.2736044*, the highest 0
+    (upright, motionless, no torque). The reward is a `np.float64`.
+
+    ## Starting State
+
+    A random angle in *[-pi, pi]* and a random angular velocity in *[-1, 1]*.
+
+    ## Episode Truncation
+
+    The episode is truncated after 200 time steps; it never terminates.
+
+    ## Arguments
+
+    - `g`: the acceleration of gravity in *m s<sup>-2</sup>* used by the dynamics (default `10.0`).
+    - `render_mode`: `"human"` or `"rgb_array"`.
+
+    `reset(options={"x_init": ..., "y_init": ...})` changes the bounds of the starting angle
+    (default `np.pi`) and angular velocity (default `1.0`); the draw is symmetric around 0.
+
+    ```python
+    >>> import nbgym
+    >>> env = nbgym.make("Pendulum-v1", render_mode="rgb_array", g=9.81)  # default g=10.0
+    >>> env
+    <TimeLimit<OrderEnforcing<PassiveEnvChecker<PendulumEnv<Pendulum-v1>>>>>
+    >>> env.reset(seed=123, options={"x_init": np.pi/2, "y_init": 0.5})  # default x_init=np.pi, y_init=1.0
+    (array([ 0.8403459 ,  0.54205054, -0.44617897], dtype=float32), {})
+
+    ```
+
+    The dynamics are compiled: `nbgym.make_vec("Pendulum-v1", num_envs=4096)` steps all
+    sub-environments in one call (`PendulumVectorEnv`). The constants `max_speed`, `max_torque`,
+    `dt`, `g`, `m` and `l` are attributes, as in gymnasium, and changing them changes the following
+    steps.
+
+    ## Version History
+
+    * v1: Simplify the math equations, no difference in behavior.
+    * v0: Initial versions release
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    physics = PHYSICS
+
+    def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
+        params = _new_params(g)
+        self.observation_space, self.action_space = _spaces(params)
+        super().__init__(params, render_mode=render_mode)
+
+    @property
+    def state(self) -> np.ndarray:
+        """``[theta, theta_dot]`` (float64), as gymnasium's ``env.unwrapped.state``; assigning it sets the state."""
+        return self._batch.state[0].copy()
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._batch.state[0] = np.asarray(value, dtype=np.float64)
+
+    def _reward(self) -> np.float64:
+        return self._batch.rewards[0]
+
+
+class PendulumVectorEnv(_PendulumAttributes, KernelVectorEnv):
+    """Pendulum's compiled vector environment: all sub-environments in one compiled call per step.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("Pendulum-v1", num_envs,
+    vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode (float32
+    actions compute the torque terms in float32 and float64 actions in float64, as gymnasium's env
+    does). See ``PendulumEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
+    physics = PHYSICS
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        g: float = 10.0,
+        max_episode_steps: int | None = 200,
+        render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_threads: int = 1,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(
+            num_envs,
+            _new_params(g),
+            max_episode_steps=max_episode_steps,
+            autoreset_mode=autoreset_mode,
+            num_threads=num_threads,
+            copy=copy,
+            render_mode=render_mode,
+        )
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
+        return _spaces(self._params)
