@@ -1,0 +1,361 @@
+"""Blackjack: beat the dealer without going over 21, as gymnasium's ``Blackjack-v1``, on the compiled engine.
+
+Cards come from an infinite deck: each is gymnasium's ``np_random.choice`` over the 13 ranks, which
+is one ``integers(0, 13)`` draw of the stream. A hand is kept as what the rules need of it: the sum
+of its card values (aces counting 1), whether it holds an ace, and its number of cards (a natural
+is an ace and a ten, two cards).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym import spaces
+from nbgym._engine import rng
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
+from nbgym._engine.jit import kernel
+from nbgym._engine.kernels import SAME_STEP, Physics
+from nbgym.envs._toy_text import _Rendering
+from nbgym.vector.vector_env import AutoresetMode
+
+# State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
+# count), the dealer's face-up card, and that card's suit and face letter (drawn for the rendering).
+_PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS = 0, 1, 2
+_DEALER_SUM, _DEALER_ACE, _DEALER_CARDS = 3, 4, 5
+_DEALER_CARD, _SUIT, _FACE = 6, 7, 8
+_STATE_WIDTH = 9
+_NO_FACE = -1
+
+_SUITS = ("C", "D", "H", "S")
+_FACES = ("J", "Q", "K")
+
+
+@kernel
+def _draw_card(stream, i):
+    # The deck [1, 2, ..., 9, 10, 10, 10, 10]: ace to ten, then jack, queen and king worth 10.
+    return min(rng.integers(stream, i, 0, 13) + 1, 10)
+
+
+@kernel
+def _hand_value(total, ace):
+    """The best value of a hand: an ace counts 11 when that does not bust it."""
+    if ace and total + 10 <= 21:
+        return total + 10
+    return total
+
+
+@kernel
+def _is_natural(total, ace, cards):
+    return cards == 2 and ace and total == 11
+
+
+def _reset(params, state, i, stream, aux):
+    first = _draw_card(stream, i)
+    second = _draw_card(stream, i)
+    state[i, _DEALER_CARD] = first
+    state[i, _DEALER_SUM] = first + second
+    state[i, _DEALER_ACE] = 0
+    if first == 1 or second == 1:
+        state[i, _DEALER_ACE] = 1
+    state[i, _DEALER_CARDS] = 2
+    first = _draw_card(stream, i)
+    second = _draw_card(stream, i)
+    state[i, _PLAYER_SUM] = first + second
+    state[i, _PLAYER_ACE] = 0
+    if first == 1 or second == 1:
+        state[i, _PLAYER_ACE] = 1
+    state[i, _PLAYER_CARDS] = 2
+    state[i, _SUIT] = rng.integers(stream, i, 0, 4)
+    state[i, _FACE] = _NO_FACE
+    if state[i, _DEALER_CARD] == 10:
+        state[i, _FACE] = rng.integers(stream, i, 0, 3)
+
+
+def _step(params, state, i, actions, stream, aux):
+    if actions[i] == 1:
+        card = _draw_card(stream, i)
+        state[i, _PLAYER_SUM] += card
+        if card == 1:
+            state[i, _PLAYER_ACE] = 1
+        state[i, _PLAYER_CARDS] += 1
+        if state[i, _PLAYER_SUM] > 21:
+            return -1.0, True
+        return 0.0, False
+    while _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE]) < 17:
+        card = _draw_card(stream, i)
+        state[i, _DEALER_SUM] += card
+        if card == 1:
+            state[i, _DEALER_ACE] = 1
+        state[i, _DEALER_CARDS] += 1
+    player = _hand_value(state[i, _PLAYER_SUM], state[i, _PLAYER_ACE])
+    dealer = _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE])
+    if player > 21:
+        player = 0
+    if dealer > 21:
+        dealer = 0
+    reward = 0.0
+    if player > dealer:
+        reward = 1.0
+    elif player < dealer:
+        reward = -1.0
+    player_natural = _is_natural(state[i, _PLAYER_SUM], state[i, _PLAYER_ACE], state[i, _PLAYER_CARDS])
+    if params.sab:
+        if player_natural and not _is_natural(state[i, _DEALER_SUM], state[i, _DEALER_ACE], state[i, _DEALER_CARDS]):
+            reward = 1.0
+    elif params.natural and player_natural and reward == 1.0:
+        reward = 1.5
+    return reward, True
+
+
+def _observe(params, state, i, obs):
+    total = state[i, _PLAYER_SUM]
+    usable = state[i, _PLAYER_ACE] != 0 and total + 10 <= 21
+    obs[i, 0] = total + 10 if usable else total
+    obs[i, 1] = state[i, _DEALER_CARD]
+    obs[i, 2] = usable
+
+
+def _action_valid(params, actions, i):
+    return 0 <= actions[i] < 2
+
+
+PHYSICS = Physics(
+    "Blackjack",
+    params=[("natural", np.bool_), ("sab", np.bool_)],
+    state=(_STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_action_valid,
+    observation=((3,), np.int64),
+)
+
+
+def _spaces() -> tuple[spaces.Tuple, spaces.Discrete]:
+    return spaces.Tuple((spaces.Discrete(32), spaces.Discrete(11), spaces.Discrete(2))), spaces.Discrete(2)
+
+
+def _new_params(natural: bool, sab: bool) -> np.ndarray:
+    return PHYSICS.new_params(natural=bool(natural), sab=bool(sab))
+
+
+def _as_tuple(row: np.ndarray) -> tuple[int, int, int]:
+    player_sum, dealer_card, usable_ace = row.tolist()
+    return player_sum, dealer_card, usable_ace
+
+
+class _BlackjackRendering(_Rendering):
+    """Blackjack has no text rendering: only the pixel modes, not available yet."""
+
+    def _render_text(self, index: int) -> str:
+        raise NotImplementedError(
+            "Blackjack has no text rendering (its render modes are 'human' and 'rgb_array', not available yet in nbgym)."
+        )
+
+
+class BlackjackEnv(_BlackjackRendering, KernelEnv):
+    """
+    ## Description
+
+    Beat the dealer by obtaining cards that sum closer to 21 than the dealer's cards, without going
+    over 21. The dealer starts with one face-up and one face-down card, the player with two face-up
+    cards. All cards come from an infinite deck (with replacement).
+
+    Card values:
+
+    - Face cards (Jack, Queen, King) are worth 10.
+    - Aces are worth 11 (a "usable ace") or 1.
+    - Numerical cards (2-10) are worth their number.
+
+    The player sums their cards and may ask for more (hit) until they stop (stick) or exceed 21
+    (bust, an immediate loss). After the player sticks, the dealer reveals the face-down card and
+    draws until their sum is 17 or more. If the dealer busts the player wins; otherwise the sum closer
+    to 21 wins, and equal sums draw.
+
+    This is the blackjack problem of Example 5.1 of Sutton and Barto, *Reinforcement Learning: An
+    Introduction* [<a href="#blackjack_ref">1</a>].
+
+    ## Action Space
+
+    `Discrete(2)`: whether to stick or hit.
+
+    - 0: Stick
+    - 1: Hit
+
+    ## Observation Space
+
+    A 3-tuple of Python `int`s, in `Tuple((Discrete(32), Discrete(11), Discrete(2)))`: the player's
+    current sum, the value of the dealer's face-up card (1-10, 1 being an ace), and whether the
+    player holds a usable ace (0 or 1).
+
+    ## Starting State
+
+    | Observation               | Values         |
+    |---------------------------|----------------|
+    | Player current sum        |  4, 5, ..., 21 |
+    | Dealer showing card value |  1, 2, ..., 10 |
+    | Usable Ace                |  0, 1          |
+
+    ## Rewards
+
+    - win game: +1
+    - lose game: -1
+    - draw game: 0
+    - win game with natural blackjack: +1.5 if <a href="#nat">natural</a> is True, +1 if it is False
+
+    Rewards are Python `float`s.
+
+    ## Episode End
+
+    - Termination:
+        1. The player hits and the sum of their hand exceeds 21.
+        2. The player sticks.
+
+    An ace always counts as usable (11) unless that busts the player.
+
+    ## Information
+
+    No additional information is returned.
+
+    ## Arguments
+
+    ```python
+    import nbgym
+    nbgym.make("Blackjack-v1", natural=False, sab=False)
+    ```
+
+    <a id="nat"></a>`natural=False`: whether to give an additional reward for starting with a natural
+    blackjack (an ace and a ten, sum 21).
+
+    <a id="sab"></a>`sab=False`: whether to follow the rules of Sutton and Barto's book exactly; then
+    `natural` is ignored, a natural blackjack of the player against no natural of the dealer wins
+    (+1), the reverse rule does not apply, and two naturals draw (0). `Blackjack-v1` is registered
+    with `sab=True`.
+
+    The dynamics are compiled: `nbgym.make_vec("Blackjack-v1", num_envs=4096)` steps all
+    sub-environments in one call (`BlackjackVectorEnv`), whose observations are batched as a tuple
+    of three `int64` arrays.
+
+    ## References
+
+    <a id="blackjack_ref"></a>[1] R. Sutton and A. Barto, "Reinforcement Learning: An Introduction"
+    2020. [Online]. Available: [http://www.incompleteideas.net/book/RLbook2020.pdf](http://www.incompleteideas.net/book/RLbook2020.pdf)
+
+    ## Version History
+
+    * v1: Fix the natural handling in Blackjack.
+    * v0: Initial version release.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    physics = PHYSICS
+
+    def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
+        self.observation_space, self.action_space = _spaces()
+        super().__init__(_new_params(natural, sab), render_mode=render_mode)
+
+    def render(self) -> None:
+        """Renders the table in the pixel modes, which are not available yet.
+
+        Raises:
+            NotImplementedError: For ``render_mode`` ``"rgb_array"`` and ``"human"``.
+        """
+        return self._render_frame(0)
+
+    @property
+    def dealer_top_card_suit(self) -> str:
+        """The suit letter of the dealer's face-up card (``"C"``, ``"D"``, ``"H"`` or ``"S"``), drawn at reset."""
+        return _SUITS[self._batch.state[0, _SUIT]]
+
+    @property
+    def dealer_top_card_value_str(self) -> str:
+        """The rank of the dealer's face-up card: ``"A"``, ``"2"`` to ``"9"``, or ``"10"``'s face ``"J"``/``"Q"``/``"K"``."""
+        card = int(self._batch.state[0, _DEALER_CARD])
+        if card == 1:
+            return "A"
+        if card == 10:
+            return _FACES[self._batch.state[0, _FACE]]
+        return str(card)
+
+    def _observation(self) -> tuple[int, int, int]:
+        return _as_tuple(self._batch.obs[0])
+
+
+class BlackjackVectorEnv(_BlackjackRendering, KernelVectorEnv):
+    """Blackjack's compiled vector environment: all sub-environments in one compiled call per step.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("Blackjack-v1", num_envs,
+    vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode:
+    observations are a tuple of three ``int64`` arrays ``(player sums, dealer cards, usable aces)``, as
+    gymnasium batches a ``Tuple`` space, and ``final_obs`` holds tuples of ints. See ``BlackjackEnv``
+    for the environment and ``KernelVectorEnv`` for the vector arguments.
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    physics = PHYSICS
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        natural: bool = False,
+        sab: bool = False,
+        max_episode_steps: int | None = None,
+        render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_threads: int = 1,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(
+            num_envs,
+            _new_params(natural, sab),
+            max_episode_steps=max_episode_steps,
+            autoreset_mode=autoreset_mode,
+            num_threads=num_threads,
+            copy=copy,
+            render_mode=render_mode,
+        )
+
+    def _single_spaces(self) -> tuple[spaces.Tuple, spaces.Discrete]:
+        return _spaces()
+
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], dict[str, Any]]:
+        obs, infos = super().reset(seed=seed, options=options)
+        return self._batched(obs), infos
+
+    def step(
+        self, actions: Any
+    ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, rewards, terminated, truncated, infos = super().step(actions)
+        return self._batched(obs), rewards, terminated, truncated, infos
+
+    def render(self) -> tuple[None, ...]:
+        """Renders the tables in the pixel modes, which are not available yet.
+
+        Raises:
+            NotImplementedError: For ``render_mode`` ``"rgb_array"`` and ``"human"``.
+        """
+        return tuple(self._render_frame(i) for i in range(self.num_envs))
+
+    def _batched(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        # The (num_envs, 3) buffer as gymnasium batches a Tuple of three Discrete: one array per element
+        # (live views of the buffer with copy=False).
+        if self.copy:
+            return np.ascontiguousarray(obs[:, 0]), np.ascontiguousarray(obs[:, 1]), np.ascontiguousarray(obs[:, 2])
+        return obs[:, 0], obs[:, 1], obs[:, 2]
+
+    def _step_infos(self) -> dict[str, Any]:
+        if self._kernel_mode != SAME_STEP:
+            return {}
+        batch = self._batch
+        ended = batch.terminated | batch.truncated
+        if not ended.any():
+            return {}
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(ended):
+            final_obs[i] = _as_tuple(batch.final_obs[i])
+        return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
