@@ -10,6 +10,7 @@ import functools
 import math
 import os
 import time
+import traceback
 from types import ModuleType
 from typing import Any
 
@@ -106,8 +107,19 @@ def toy_env_class(lib: ModuleType) -> type:
         def step(self, action: Any):
             if self.step_delay:
                 time.sleep(self.step_delay)
-            if self.fail_on == "step" and self.steps == 1:
-                raise ValueError(f"Error in step of env {self.idx}")
+            if self.steps == 1 and self.fail_on is not None:
+                if self.fail_on == "step":
+                    raise ValueError(f"Error in step of env {self.idx}")
+                if self.fail_on == "unpicklable-error":
+
+                    class LocalError(Exception):
+                        pass
+
+                    raise LocalError(f"local error of env {self.idx}")
+                if self.fail_on == "unpicklable-info":
+                    return _observation(self.kind, self.np_random), 0.0, False, False, {"f": lambda: None}
+                if self.fail_on == "exit":
+                    os._exit(3)
             self.steps += 1
             self.log.append(("step", np.asarray(action).tolist(), type(action).__name__))
             draw = float(self.np_random.random())
@@ -202,6 +214,15 @@ def assert_same(expected: Any, actual: Any, path: str = "value") -> None:
         assert actual == expected, f"{path}: {actual!r} != {expected!r}"
 
 
+def sorted_keys(value: Any) -> Any:
+    """``value`` with every dict's keys sorted (sync and async envs order ``final_obs``/``final_info`` differently)."""
+    if isinstance(value, dict):
+        return {key: sorted_keys(value[key]) for key in sorted(value)}
+    if isinstance(value, (tuple, list)):
+        return type(value)(sorted_keys(item) for item in value)
+    return value
+
+
 def rollout(env: Any, seed: int, steps: int, action_seed: int) -> list[Any]:
     """Reset ``env`` with ``seed``, then step it ``steps`` times with actions drawn from ``action_seed``.
 
@@ -219,3 +240,66 @@ def rollout(env: Any, seed: int, steps: int, action_seed: int) -> list[Any]:
             if ended.any():
                 outputs.append(env.reset(options={"reset_mask": ended}))
     return outputs
+
+
+def queue_reporting_worker(
+    index: int,
+    env_fn: Any,
+    pipe: Any,
+    parent_pipe: Any,
+    shared_memory: Any,
+    error_queue: Any,
+    autoreset_mode: Any,
+    semaphore: Any,
+) -> None:
+    """A custom worker that reports errors through ``error_queue`` as gymnasium's workers do (no autoreset)."""
+    parent_pipe.close()
+    env = env_fn()
+    try:
+        while True:
+            command, data = pipe.recv()
+            if command == "_check_spaces":
+                pipe.send(((True, True), True))
+            elif command == "reset":
+                pipe.send((env.reset(**data), True))
+            elif command == "step":
+                pipe.send((env.step(data), True))
+            elif command == "close":
+                pipe.send((None, True))
+                break
+            else:
+                raise RuntimeError(f"unexpected command {command}")
+    except Exception as e:  # noqa: BLE001 - reported to the main process
+        error_queue.put((index, type(e), e, traceback.format_exc()))
+        pipe.send((None, False))
+    finally:
+        env.close()
+
+
+class CustomSpace(nbgym.spaces.Space):
+    """A space type that the vector utilities know nothing about."""
+
+    def sample(self, mask: Any = None, probability: Any = None) -> int:
+        return 0
+
+    def contains(self, x: Any) -> bool:
+        return True
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, CustomSpace)
+
+    def __hash__(self) -> int:
+        return hash(CustomSpace)
+
+
+class CustomSpaceEnv(nbgym.Env):
+    """An environment observing a :class:`CustomSpace` (which shared memory cannot hold)."""
+
+    observation_space = CustomSpace()
+    action_space = nbgym.spaces.Discrete(2)
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> Any:
+        return 0, {}
+
+    def step(self, action: Any) -> Any:
+        return 0, 0.0, False, False, {}
