@@ -78,6 +78,23 @@ def _check_mask_xor_probability(mask: Any, probability: Any) -> None:
         )
 
 
+def _subspace_tuple(spaces: cabc.Iterable[Any]) -> tuple[Space[Any], ...]:
+    """``spaces`` as a tuple, checking that each is a :class:`Space` (for Tuple and OneOf)."""
+    subspaces = tuple(spaces)
+    for space in subspaces:
+        if not isinstance(space, Space):
+            raise TypeError(f"{space} does not inherit from `gymnasium.Space`. Actual Type: {type(space)}")
+    return subspaces
+
+
+def _check_sub_masks(masks: Any, n_spaces: int, name: str, verb: str) -> None:
+    """Checks that ``masks`` is a tuple with one entry per subspace (``verb`` words gymnasium's message)."""
+    if not isinstance(masks, tuple):
+        raise AssertionError(f"Expected type of `{name}` {verb} tuple, actual type: {type(masks)}")
+    if len(masks) != n_spaces:
+        raise AssertionError(f"Expected length of `{name}` {verb} {n_spaces}, actual length: {len(masks)}")
+
+
 class Space(Generic[T_co]):
     """The base class of observation and action spaces.
 
@@ -1285,10 +1302,7 @@ class Tuple(Space[tuple], cabc.Sequence):
         Raises:
             TypeError: If a subspace is not a :class:`Space`.
         """
-        self.spaces = tuple(spaces)
-        for space in self.spaces:
-            if not isinstance(space, Space):
-                raise TypeError(f"{space} does not inherit from `gymnasium.Space`. Actual Type: {type(space)}")
+        self.spaces = _subspace_tuple(spaces)
         super().__init__(None, None, seed)
 
     @property
@@ -1341,21 +1355,14 @@ class Tuple(Space[tuple], cabc.Sequence):
         """
         _check_mask_xor_probability(mask, probability)
         if mask is not None:
-            self._check_sub_masks(mask, "mask")
+            _check_sub_masks(mask, len(self.spaces), "mask", "to be")
             return tuple(space.sample(mask=sub) for space, sub in zip(self.spaces, mask, strict=True))
         if probability is not None:
-            self._check_sub_masks(probability, "probability")
+            _check_sub_masks(probability, len(self.spaces), "probability", "to be")
             return tuple(
                 space.sample(probability=sub) for space, sub in zip(self.spaces, probability, strict=True)
             )
         return tuple(space.sample() for space in self.spaces)
-
-    def _check_sub_masks(self, masks: Any, name: str) -> None:
-        """Checks that ``masks`` is a tuple with one entry per subspace."""
-        if not isinstance(masks, tuple):
-            raise AssertionError(f"Expected type of `{name}` to be tuple, actual type: {type(masks)}")
-        if len(masks) != len(self.spaces):
-            raise AssertionError(f"Expected length of `{name}` to be {len(self.spaces)}, actual length: {len(masks)}")
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` (a tuple, or a list / array promoted to one) has an element of each subspace."""
@@ -1807,9 +1814,7 @@ class OneOf(Space[tuple[Any, Any]]):
         self.spaces = tuple(spaces)
         if len(self.spaces) == 0:
             raise ValueError("Empty `OneOf` spaces are not supported.")
-        for space in self.spaces:
-            if not isinstance(space, Space):
-                raise TypeError(f"{space} does not inherit from `gymnasium.Space`. Actual Type: {type(space)}")
+        self.spaces = _subspace_tuple(self.spaces)
         super().__init__(None, None, seed)
 
     @property
@@ -1873,19 +1878,12 @@ class OneOf(Space[tuple[Any, Any]]):
         subspace = self.spaces[index]
         _check_mask_xor_probability(mask, probability)
         if mask is not None:
-            self._check_sub_masks(mask, "mask")
+            _check_sub_masks(mask, len(self.spaces), "mask", "is")
             return index, subspace.sample(mask=mask[index])
         if probability is not None:
-            self._check_sub_masks(probability, "probability")
+            _check_sub_masks(probability, len(self.spaces), "probability", "is")
             return index, subspace.sample(probability=probability[index])
         return index, subspace.sample()
-
-    def _check_sub_masks(self, masks: Any, name: str) -> None:
-        """Checks that ``masks`` is a tuple with one entry per subspace."""
-        if not isinstance(masks, tuple):
-            raise AssertionError(f"Expected type of `{name}` is tuple, actual type: {type(masks)}")
-        if len(masks) != len(self.spaces):
-            raise AssertionError(f"Expected length of `{name}` is {len(self.spaces)}, actual length: {len(masks)}")
 
     def contains(self, x: Any) -> bool:
         """Whether ``x`` is ``(index, value)`` with a valid int index and a value of that subspace."""

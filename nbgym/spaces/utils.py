@@ -1,5 +1,5 @@
 """The space utilities, importable as ``nbgym.spaces.utils`` as they are from ``gymnasium.spaces.utils``."""
 
-from nbgym.spaces import flatdim, flatten, flatten_space, is_space_dtype_shape_equiv, unflatten
+from nbgym.spaces import FlatType, flatdim, flatten, flatten_space, is_space_dtype_shape_equiv, unflatten
 
-__all__ = ["flatdim", "flatten_space", "flatten", "unflatten", "is_space_dtype_shape_equiv"]
+__all__ = ["FlatType", "flatdim", "flatten_space", "flatten", "unflatten", "is_space_dtype_shape_equiv"]
