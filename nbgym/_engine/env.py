@@ -12,8 +12,10 @@ results) and the info builders.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import functools
+from typing import Any, Callable, ClassVar
 
+import numba
 import numpy as np
 
 from nbgym import error, spaces
@@ -23,8 +25,8 @@ from nbgym._engine.kernels import (
     NEXT_STEP,
     NO_AUTORESET,
     SAME_STEP,
-    STATUS_ENV_DONE,
-    STATUS_INVALID_ACTION,
+    STEP_OK,
+    ended_index,
     Physics,
     reset_kernel,
     step_kernel,
@@ -68,16 +70,16 @@ class KernelBatch:
         self.state = np.zeros((num_envs, physics.state_width), dtype=physics.state_dtype)
         self.pcg, self.buf = rng.new_streams(num_envs)
         obs_shape, obs_dtype = physics.observation or (observation_space.shape, observation_space.dtype)
-        self.obs = np.zeros((num_envs, *obs_shape), dtype=obs_dtype)
-        self.final_obs = np.zeros_like(self.obs)
+        # Buffers of one dtype are stacked on a leading axis (each row stays contiguous): every array
+        # is one more argument for numba's dispatcher to check on each step.
+        self.observations = np.zeros((2, num_envs, *obs_shape), dtype=obs_dtype)
+        self.obs, self.final_obs = self.observations
         self.rewards = np.zeros(num_envs, dtype=np.float64)
-        self.terminated = np.zeros(num_envs, dtype=np.bool_)
-        self.truncated = np.zeros(num_envs, dtype=np.bool_)
+        self.flags = np.zeros((4, num_envs), dtype=np.bool_)
+        self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
         self.elapsed = np.zeros(num_envs, dtype=np.int64)
-        self.needs_reset = np.zeros(num_envs, dtype=np.bool_)
-        self.was_reset = np.zeros(num_envs, dtype=np.bool_)
-        self.aux = np.zeros((num_envs, physics.aux_width), dtype=np.float64)
-        self.final_aux = np.zeros_like(self.aux)
+        self.auxes = np.zeros((2, num_envs, physics.aux_width), dtype=np.float64)
+        self.aux, self.final_aux = self.auxes
         self.all_envs = np.ones(num_envs, dtype=np.bool_)
         self.discrete_actions = isinstance(action_space, spaces.Discrete)
         self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
@@ -86,17 +88,18 @@ class KernelBatch:
     def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
         """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
         carrying reset options)."""
-        reset_kernel(params, self.state, self.pcg, self.buf, mask, self.obs, self.elapsed, self.needs_reset, self.aux)
-        self.terminated[mask] = False
-        self.truncated[mask] = False
+        reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
 
-    def step(self, actions: np.ndarray, mode: int, max_steps: int) -> tuple[int, int]:
-        """One compiled step of every sub-environment; returns the kernel's ``(status, index)``."""
-        step = step_kernel if self.num_threads == 1 else step_kernel_parallel
-        return step(
-            self.params, self.state, self.pcg, self.buf, actions, mode, max_steps, self.obs, self.rewards,
-            self.terminated, self.truncated, self.elapsed, self.needs_reset, self.was_reset, self.final_obs,
-            self.aux, self.final_aux,
+    def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
+        """The step kernel with every argument but the actions bound: ``step(actions) -> status``.
+
+        Binding once keeps a step to one call with one argument from Python. Bind again after
+        replacing any array of the batch (the random stream views) or changing ``num_threads``.
+        """
+        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
+        return functools.partial(
+            kernel, self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
+            self.flags, self.elapsed, self.auxes,
         )
 
     def actions_array(self, actions: Any) -> np.ndarray:
@@ -168,7 +171,9 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self.render_mode = render_mode
         self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
         self._discrete_action = np.zeros(1, dtype=np.int64)
+        self._obs_row = self._batch.obs[0]
         self._ready = False
+        self._step_kernel: Callable[[np.ndarray], int] | None = None
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -184,7 +189,9 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self._np_random_seed = -1
 
     def _bind(self, generator: np.random.Generator) -> None:
-        self._batch.pcg, self._batch.buf = rng.generator_views(generator)
+        batch = self._batch
+        batch.pcg, batch.buf = rng.generator_views(generator)
+        self._step_kernel = batch.bind_step(NO_AUTORESET, 0)
         self._np_random = generator
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
@@ -194,16 +201,35 @@ class KernelEnv(_ParamsAsAttributes, Env):
         batch = self._batch
         batch.reset(batch.all_envs, self._reset_params(options))
         self._ready = True
-        return self._observation(), {}
+        return self._observation(), self._reset_info()
 
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
         if not self._ready:
             raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
-        batch = self._batch
-        status, _ = batch.step(self._action_batch(action), NO_AUTORESET, 0)
-        if status == STATUS_INVALID_ACTION:
+        if type(action) is int and self._batch.discrete_actions:
+            self._discrete_action[0] = action
+            status = self._step_kernel(self._discrete_action)
+        else:
+            status = self._step_kernel(self._action_batch(action))
+        if status != STEP_OK:
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
-        return self._observation(), self._reward(), bool(batch.terminated[0]), False, {}
+        reward = self._reward()
+        terminated = self._batch.terminated.item(0)
+        if terminated:
+            reward = self._terminal_reward(reward)
+        return self._observation(), reward, terminated, False, self._step_info()
+
+    def _terminal_reward(self, reward: Any) -> Any:
+        """The reward of a terminating step; envs that treat steps after termination apart override this."""
+        return reward
+
+    def _reset_info(self) -> dict[str, Any]:
+        """The info of a reset; envs with reset infos override this."""
+        return {}
+
+    def _step_info(self) -> dict[str, Any]:
+        """The info of a step; envs with step infos override this."""
+        return {}
 
     def _action_batch(self, action: Any) -> np.ndarray:
         if self._batch.discrete_actions:
@@ -224,11 +250,11 @@ class KernelEnv(_ParamsAsAttributes, Env):
 
     def _observation(self) -> Any:
         """The observation of the single env, as gymnasium's env returns it (a new array by default)."""
-        return self._batch.obs[0].copy()
+        return self._obs_row.copy()
 
     def _reward(self) -> Any:
         """The reward of the last step, of the Python type gymnasium's env returns (float by default)."""
-        return float(self._batch.rewards[0])
+        return self._batch.rewards.item(0)
 
 
 class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
@@ -292,11 +318,10 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
-        import numba
-
         if value > numba.config.NUMBA_NUM_THREADS:
             raise ValueError(f"num_threads={value} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads.")
         self._batch.num_threads = value
+        self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -349,25 +374,24 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             self._check_open()
             raise error.ResetNeeded("Cannot call step() before calling reset() on a vector environment.")
         batch = self._batch
-        status, index = batch.step(batch.actions_array(actions), self._kernel_mode, self._max_steps)
-        if status:
-            self._raise_step_error(status, index, actions)
+        status = self._step_kernel(batch.actions_array(actions))
+        if status != STEP_OK:
+            self._raise_step_error(status, actions)
         infos = self._step_infos()
         if self.copy:
             return batch.obs.copy(), batch.rewards.copy(), batch.terminated.copy(), batch.truncated.copy(), infos
         return batch.obs, batch.rewards, batch.terminated, batch.truncated, infos
 
-    def _raise_step_error(self, status: int, index: int, actions: Any) -> None:
-        if status == STATUS_INVALID_ACTION:
-            action = np.asarray(actions)[index]
+    def _raise_step_error(self, status: int, actions: Any) -> None:
+        if status >= 0:
+            action = np.asarray(actions)[status]
             raise error.InvalidAction(
-                f"Sub-environment {index}: {action!r} is not in the action space {self.single_action_space}."
+                f"Sub-environment {status}: {action!r} is not in the action space {self.single_action_space}."
             )
-        if status == STATUS_ENV_DONE:
-            raise AssertionError(
-                f"Sub-environment {index} ended its episode and autoreset_mode is DISABLED: reset it with "
-                f"reset(options={{'reset_mask': mask}}) before stepping it again."
-            )
+        raise AssertionError(
+            f"Sub-environment {ended_index(status)} ended its episode and autoreset_mode is DISABLED: reset it "
+            f"with reset(options={{'reset_mask': mask}}) before stepping it again."
+        )
 
     def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
         """The infos of a reset of the sub-environments in ``mask``; envs with reset infos override this."""

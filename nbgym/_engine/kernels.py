@@ -31,7 +31,19 @@ from nbgym._engine.jit import KERNEL_OPTIONS, kernel, parallel_kernel
 NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
 """Autoreset modes of the kernels; ``NO_AUTORESET`` is the single env's (episodes end in Python)."""
 
-STATUS_OK, STATUS_INVALID_ACTION, STATUS_ENV_DONE = 0, 1, 2
+STEP_OK = -1
+"""The step kernel's status when every sub-environment stepped. Otherwise nothing moved, and the
+status is ``i`` for an invalid action of sub-environment ``i``, or ``-2 - i`` for a step of
+sub-environment ``i`` whose episode ended in ``DISABLED`` mode (see ``ended_index``). (One int, not a tuple: fewer objects
+to box on the hot path.)"""
+
+TERMINATED, TRUNCATED, NEEDS_RESET, WAS_RESET = 0, 1, 2, 3
+"""Rows of a batch's ``flags`` array (4, num_envs): one array, one kernel argument, four contiguous rows."""
+
+
+def ended_index(status: int) -> int:
+    """The sub-environment that was stepped after its episode ended (``DISABLED``), from the step's status."""
+    return -2 - status
 
 
 # The stubs through which the kernels call an env's physics. Compiled, numba resolves each call by
@@ -135,15 +147,18 @@ def _bind(stub: Callable, params_dtype: np.dtype, function: Callable) -> None:
 
 
 @kernel
-def reset_kernel(params_array, state, pcg, buf, mask, obs, elapsed, needs_reset, aux):
+def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elapsed, auxes):
     """Reset the sub-environments where ``mask`` is true and write their observations."""
     params = params_array[0]
     rng = (pcg, buf)
+    obs = observations[0]
+    aux = auxes[0]
     for i in range(state.shape[0]):
         if mask[i]:
             physics_reset(params, state, i, rng, aux)
             elapsed[i] = 0
-            needs_reset[i] = False
+            for row in range(4):
+                flags[row, i] = False
             physics_observe(params, state, i, obs)
 
 
@@ -153,10 +168,10 @@ def _check_step(params_array, actions, mode, needs_reset):
     params = params_array[0]
     for i in range(needs_reset.shape[0]):
         if not physics_action_valid(params, actions, i):
-            return STATUS_INVALID_ACTION, i
+            return i
         if mode == DISABLED and needs_reset[i]:
-            return STATUS_ENV_DONE, i
-    return STATUS_OK, -1
+            return -2 - i
+    return STEP_OK
 
 
 def _make_step_kernel(threaded: bool):
@@ -171,46 +186,54 @@ def _make_step_kernel(threaded: bool):
     decorator = parallel_kernel if threaded else kernel
 
     @decorator
-    def step_kernel(params_array, state, pcg, buf, actions, mode, max_steps, obs, rewards, terminated,
-                    truncated, elapsed, needs_reset, was_reset, final_obs, aux, final_aux):
+    def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed,
+                    auxes, actions):
         """One step of every sub-environment: validate, act, integrate, reward, time limit, autoreset, observe.
 
         Each sub-environment owns its state row and random stream, so the results do not depend on
-        the number of threads.
+        the number of threads. ``actions`` comes last so that callers can bind every other argument
+        once (``functools.partial``) and pass only the actions per step.
+
+        ``observations`` holds the observations (row 0) and the final observations of ``SAME_STEP``
+        (row 1), ``auxes`` the kernels' infos likewise, ``flags`` the rows named by ``TERMINATED``...
 
         Returns:
-            ``(status, index)``: ``STATUS_OK``, or the reason and the first sub-environment that
-            stopped the step before anything moved.
+            ``STEP_OK``, or the status of the sub-environment that stopped the step before anything moved.
         """
-        status = _check_step(params_array, actions, mode, needs_reset)
-        if status[0] != STATUS_OK:
+        obs, final_obs = observations[0], observations[1]
+        aux, final_aux = auxes[0], auxes[1]
+        status = _check_step(params_array, actions, mode, flags[NEEDS_RESET])
+        if status != STEP_OK:
             return status
         rng = (pcg, buf)
         for i in loop(state.shape[0]):
-            # The record is taken from its array in the loop: numba's parallel loops cannot capture records.
+            # The record is taken from its array in the loop, and flags are indexed in 2-D rather than
+            # through row views: numba's parallel loops cannot capture records and lose writes to views.
             params = params_array[0]
-            if mode == NEXT_STEP and needs_reset[i]:
+            if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
                 physics_reset(params, state, i, rng, aux)
                 elapsed[i] = 0
                 rewards[i] = 0.0
-                terminated[i] = False
-                truncated[i] = False
-                was_reset[i] = True
+                terminated = False
+                truncated = False
+                was_reset = True
             else:
-                reward, done = physics_step(params, state, i, actions, rng, aux)
+                reward, terminated = physics_step(params, state, i, actions, rng, aux)
                 elapsed[i] += 1
                 rewards[i] = reward
-                terminated[i] = done
-                truncated[i] = max_steps > 0 and elapsed[i] >= max_steps
-                was_reset[i] = False
-                if mode == SAME_STEP and (done or truncated[i]):
+                truncated = max_steps > 0 and elapsed[i] >= max_steps
+                was_reset = False
+                if mode == SAME_STEP and (terminated or truncated):
                     physics_observe(params, state, i, final_obs)
                     for k in range(aux.shape[1]):
                         final_aux[i, k] = aux[i, k]
                     physics_reset(params, state, i, rng, aux)
                     elapsed[i] = 0
-                    was_reset[i] = True
-            needs_reset[i] = terminated[i] or truncated[i]
+                    was_reset = True
+            flags[TERMINATED, i] = terminated
+            flags[TRUNCATED, i] = truncated
+            flags[NEEDS_RESET, i] = terminated or truncated
+            flags[WAS_RESET, i] = was_reset
             physics_observe(params, state, i, obs)
         return status
 

@@ -235,21 +235,18 @@ class CartPoleEnv(_CartPoleAttributes, KernelEnv):
         self.steps_beyond_terminated = None
         return result
 
-    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
-        obs, reward, terminated, truncated, info = super().step(action)
-        if terminated:
-            if self.steps_beyond_terminated is None:
-                self.steps_beyond_terminated = 0
-            else:
-                if self.steps_beyond_terminated == 0:
-                    logger.warn(
-                        "You are calling 'step()' even though this environment has already returned terminated = True. "
-                        "You should always call 'reset()' once you receive 'terminated = True' -- any further steps are "
-                        "undefined behavior."
-                    )
-                self.steps_beyond_terminated += 1
-                reward = -1.0 if self._sutton_barto_reward else 0.0
-        return obs, reward, terminated, truncated, info
+    def _terminal_reward(self, reward: float) -> float:
+        if self.steps_beyond_terminated is None:
+            self.steps_beyond_terminated = 0
+            return reward
+        if self.steps_beyond_terminated == 0:
+            logger.warn(
+                "You are calling 'step()' even though this environment has already returned terminated = True. "
+                "You should always call 'reset()' once you receive 'terminated = True' -- any further steps are "
+                "undefined behavior."
+            )
+        self.steps_beyond_terminated += 1
+        return -1.0 if self._sutton_barto_reward else 0.0
 
 
 class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
