@@ -18,7 +18,7 @@ from typing import Any, Callable, ClassVar
 import numba
 import numpy as np
 
-from nbgym import error, spaces
+from nbgym import error, logger, spaces
 from nbgym._engine import rng
 from nbgym._engine.kernels import (
     DISABLED,
@@ -174,6 +174,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self._obs_row = self._batch.obs[0]
         self._ready = False
         self._step_kernel: Callable[[np.ndarray], int] | None = None
+        self._render_state: Any = None
+        """What ``nbgym.envs._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -201,6 +203,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
         batch = self._batch
         batch.reset(batch.all_envs, self._reset_params(options))
         self._ready = True
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), self._reset_info()
 
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
@@ -217,6 +221,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
         terminated = self._batch.terminated.item(0)
         if terminated:
             reward = self._terminal_reward(reward)
+        if self.render_mode == "human":
+            self.render()
         return self._observation(), reward, terminated, False, self._step_info()
 
     def _terminal_reward(self, reward: Any) -> Any:
@@ -244,9 +250,31 @@ class KernelEnv(_ParamsAsAttributes, Env):
         except error.InvalidAction:
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: expected {self.action_space}") from None
 
+    def render(self) -> Any:
+        """A frame of the current state in ``render_mode`` (``None`` for ``"human"``, which draws in a window).
+
+        Drawing lives in ``nbgym.envs._render`` (imported, with pygame, on the first call), so that
+        stepping without rendering never pays for it.
+        """
+        if self.render_mode is None:
+            env_id = self.spec.id if self.spec is not None else type(self).__name__
+            logger.warn(
+                "You are calling render method without specifying any render mode. "
+                "You can specify the render_mode at initialization, "
+                f'e.g. nbgym.make("{env_id}", render_mode="rgb_array")'
+            )
+            return None
+        from nbgym.envs._render import render_env
+
+        return render_env(self)
+
     def close(self) -> None:
-        """Closes the environment; ``step()`` needs a ``reset()`` again."""
+        """Closes the environment and its window, if any; ``step()`` needs a ``reset()`` again."""
         self._ready = False
+        if self._render_state is not None:
+            from nbgym.envs._render import close_env
+
+            close_env(self)
 
     def _observation(self) -> Any:
         """The observation of the single env, as gymnasium's env returns it (a new array by default)."""
@@ -306,6 +334,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         rng.entropy_streams(self._batch.pcg, self._batch.buf)
         self.num_threads = int(num_threads)
         self._ready = False
+        self._render_state: Any = None
 
     def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
         """The observation and action spaces of one sub-environment."""
@@ -412,9 +441,26 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             final_obs[i] = ended_obs[row]
         return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
 
+    def render(self) -> tuple[Any, ...] | None:
+        """The frames of every sub-environment in ``render_mode``, as gymnasium's vector envs return them."""
+        if self.render_mode is None:
+            logger.warn(
+                "You are calling render method without specifying any render mode. "
+                "You can specify the render_mode at initialization, "
+                f'e.g. nbgym.make_vec("{self.spec.id if self.spec else type(self).__name__}", render_mode="rgb_array")'
+            )
+            return None
+        from nbgym.envs._render import render_vector_env
+
+        return render_vector_env(self)
+
     def close_extras(self, **kwargs: Any) -> None:
-        """Marks the batch unusable: ``reset``/``step`` now raise ``ClosedEnvironmentError``."""
+        """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows."""
         self._ready = False
+        if self._render_state is not None:
+            from nbgym.envs._render import close_env
+
+            close_env(self)
 
     def _check_open(self) -> None:
         if self.closed:
