@@ -11,11 +11,10 @@ exact Python objects (:class:`CodedValues`).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from nbgym import logger
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import SAME_STEP
@@ -34,12 +33,11 @@ def first_above(cumulative, u):
     """The index of the first of three cumulative probabilities above ``u``, or 0 when none is.
 
     This is ``np.argmax(np.cumsum(probs) > u)`` of gymnasium's ``categorical_sample``, whose argmax of an
-    all-false array is 0 (possible when the probabilities sum to slightly less than 1).
+    all-false array is 0 (possible when the probabilities sum to slightly less than 1). The cumulative
+    probabilities do not decrease, so the first one above ``u`` comes after those at or below it:
+    counting those avoids a branch on the random draw (mispredicted half of the time).
     """
-    for k in range(3):
-        if cumulative[k] > u:
-            return k
-    return 0
+    return ((cumulative[0] <= u) + (cumulative[1] <= u) + (cumulative[2] <= u)) % 3
 
 
 def cumulative3(first: Any, second: Any, third: Any) -> np.ndarray:
@@ -105,64 +103,30 @@ class CodedValues:
         return table
 
 
-class _Rendering:
-    """``render()`` of the toy-text environments: gymnasium's ANSI text; pixel modes are not available yet."""
-
-    render_mode: str | None
-    spec: Any
-
-    def _render_frame(self, index: int) -> str | None:
-        if self.render_mode is None:
-            env_id = self.spec.id if self.spec is not None else "<env id>"
-            logger.warn(
-                "You are calling render method without specifying any render mode. "
-                "You can specify the render_mode at initialization, "
-                f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
-            )
-            return None
-        if self.render_mode == "ansi":
-            return self._render_text(index)
-        raise NotImplementedError(
-            f"render_mode={self.render_mode!r} (pixel rendering) is not available yet in nbgym's "
-            f"{type(self).__name__}; use render_mode='ansi' for the text rendering."
-        )
-
-    def _render_text(self, index: int) -> str:
-        """The ANSI text of sub-environment ``index``."""
-        raise NotImplementedError
-
-
-class DiscreteToyTextEnv(_Rendering, KernelEnv):
+class DiscreteToyTextEnv(KernelEnv):
     """A single grid-world toy-text environment: ``int`` observations, ``{"prob": ...}`` infos.
 
-    Subclasses set ``_probs`` (the ``prob`` values by code, code 0 being the reset's) and ``_rewards``
-    (the rewards by code) in ``__init__``.
+    Subclasses set ``_probs`` (the ``prob`` values by code) and ``_rewards`` (the rewards by code) in
+    ``__init__``, and define ``_render_text(index)``, the ANSI text of the grid.
     """
 
     _probs: CodedValues
     _rewards: CodedValues
+    _render_text: Callable[[int], str]
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
-        obs, _ = super().reset(seed=seed, options=options)
-        return obs, self._info()
+    def render(self) -> Any:
+        """The ANSI text of the grid for ``render_mode="ansi"``, as gymnasium draws it; else the engine's frame."""
+        if self.render_mode == "ansi":
+            return self._render_text(0)
+        return super().render()
 
-    def step(self, action: Any) -> tuple[int, Any, bool, bool, dict[str, Any]]:
-        obs, reward, terminated, truncated, _ = super().step(action)
-        return obs, reward, terminated, truncated, self._info()
-
-    def render(self) -> str | None:
-        """The ANSI text of the grid (``render_mode="ansi"``), as gymnasium draws it.
-
-        Raises:
-            NotImplementedError: For the pixel modes ``"rgb_array"`` and ``"human"``, not available yet.
-        """
-        return self._render_frame(0)
-
-    def _info(self) -> dict[str, Any]:
+    def _reset_info(self) -> dict[str, Any]:
         return {"prob": self._probs[self._batch.aux[0, PROB]]}
 
+    _step_info = _reset_info
+
     def _observation(self) -> int:
-        return int(self._batch.obs[0])
+        return self._batch.obs.item(0)
 
     def _reward(self) -> Any:
         return self._rewards[self._batch.aux[0, REWARD]]
@@ -186,24 +150,23 @@ class DiscreteToyTextEnv(_Rendering, KernelEnv):
         return None if action < 0 else action
 
 
-class DiscreteToyTextVectorEnv(_Rendering, KernelVectorEnv):
+class DiscreteToyTextVectorEnv(KernelVectorEnv):
     """The compiled vector environment of a grid-world toy-text environment.
 
     Infos are batched as gymnasium's ``SyncVectorEnv`` batches the sub-environments' ``{"prob": ...}``
     infos (see :meth:`CodedValues.batch`), with ``final_obs``/``final_info`` in ``SAME_STEP`` mode.
-    Subclasses set ``_probs`` in ``__init__`` and may add per-observation infos in ``_infos``.
+    Subclasses set ``_probs`` in ``__init__``, define ``_render_text(index)`` and may add
+    per-observation infos in ``_infos``.
     """
 
     _probs: CodedValues
-    metadata: ClassVar[dict[str, Any]]
+    _render_text: Callable[[int], str]
 
-    def render(self) -> tuple[str | None, ...]:
-        """The ANSI text of every sub-environment (``render_mode="ansi"``), as a tuple.
-
-        Raises:
-            NotImplementedError: For the pixel modes ``"rgb_array"`` and ``"human"``, not available yet.
-        """
-        return tuple(self._render_frame(i) for i in range(self.num_envs))
+    def render(self) -> Any:
+        """The ANSI texts of the sub-environments for ``render_mode="ansi"`` (a tuple); else the engine's frames."""
+        if self.render_mode == "ansi":
+            return tuple(self._render_text(i) for i in range(self.num_envs))
+        return super().render()
 
     def _infos(self, codes: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
         """The batched infos of sub-environments with ``prob`` codes ``codes`` and observations ``obs``."""

@@ -17,7 +17,6 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import SAME_STEP, Physics
-from nbgym.envs._toy_text import _Rendering
 from nbgym.vector.vector_env import AutoresetMode
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
@@ -147,16 +146,7 @@ def _as_tuple(row: np.ndarray) -> tuple[int, int, int]:
     return player_sum, dealer_card, usable_ace
 
 
-class _BlackjackRendering(_Rendering):
-    """Blackjack has no text rendering: only the pixel modes, not available yet."""
-
-    def _render_text(self, index: int) -> str:
-        raise NotImplementedError(
-            "Blackjack has no text rendering (its render modes are 'human' and 'rgb_array', not available yet in nbgym)."
-        )
-
-
-class BlackjackEnv(_BlackjackRendering, KernelEnv):
+class BlackjackEnv(KernelEnv):
     """
     ## Description
 
@@ -257,14 +247,6 @@ class BlackjackEnv(_BlackjackRendering, KernelEnv):
         self.observation_space, self.action_space = _spaces()
         super().__init__(_new_params(natural, sab), render_mode=render_mode)
 
-    def render(self) -> None:
-        """Renders the table in the pixel modes, which are not available yet.
-
-        Raises:
-            NotImplementedError: For ``render_mode`` ``"rgb_array"`` and ``"human"``.
-        """
-        return self._render_frame(0)
-
     @property
     def dealer_top_card_suit(self) -> str:
         """The suit letter of the dealer's face-up card (``"C"``, ``"D"``, ``"H"`` or ``"S"``), drawn at reset."""
@@ -284,7 +266,7 @@ class BlackjackEnv(_BlackjackRendering, KernelEnv):
         return _as_tuple(self._batch.obs[0])
 
 
-class BlackjackVectorEnv(_BlackjackRendering, KernelVectorEnv):
+class BlackjackVectorEnv(KernelVectorEnv):
     """Blackjack's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Blackjack-v1", num_envs,
@@ -332,14 +314,6 @@ class BlackjackVectorEnv(_BlackjackRendering, KernelVectorEnv):
     ) -> tuple[tuple[np.ndarray, np.ndarray, np.ndarray], np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         obs, rewards, terminated, truncated, infos = super().step(actions)
         return self._batched(obs), rewards, terminated, truncated, infos
-
-    def render(self) -> tuple[None, ...]:
-        """Renders the tables in the pixel modes, which are not available yet.
-
-        Raises:
-            NotImplementedError: For ``render_mode`` ``"rgb_array"`` and ``"human"``.
-        """
-        return tuple(self._render_frame(i) for i in range(self.num_envs))
 
     def _batched(self, obs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         # The (num_envs, 3) buffer as gymnasium batches a Tuple of three Discrete: one array per element

@@ -56,6 +56,8 @@ _REWARD_ENDED = 3
 _PROB_RESET, _PROB_ONE, _PROB_SUCCESS, _PROB_FAIL = 0, 1, 2, 3
 
 _ACTION_NAMES = ("Left", "Down", "Right", "Up")
+_ROW_STEPS = (0, 1, 0, -1)  # indexed by direction
+_COL_STEPS = (-1, 0, 1, 0)
 _MIN_CAPACITY = 64
 
 
@@ -90,16 +92,8 @@ def _step(params, state, i, actions, stream, aux):
         aux[i, PROB] = _PROB_SUCCESS
         if outcome != 1:
             aux[i, PROB] = _PROB_FAIL
-    row = s // params.ncol
-    col = s % params.ncol
-    if direction == LEFT:
-        col = max(col - 1, 0)
-    elif direction == DOWN:
-        row = min(row + 1, params.nrow - 1)
-    elif direction == RIGHT:
-        col = min(col + 1, params.ncol - 1)
-    else:
-        row = max(row - 1, 0)
+    row = min(max(s // params.ncol + _ROW_STEPS[direction], 0), params.nrow - 1)
+    col = min(max(s % params.ncol + _COL_STEPS[direction], 0), params.ncol - 1)
     new_state = row * params.ncol + col
     state[i, STATE] = new_state
     tile = params.tiles[new_state]

@@ -553,13 +553,15 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
         """Whether the passenger will still change destination on the taxi's next move with them on board."""
         return bool(self._batch.state[0, _FICKLE])
 
-    def _info(self) -> dict[str, Any]:
-        info = super()._info()
-        info["action_mask"] = _ACTION_MASKS[self._batch.obs[0]].copy()
+    def _reset_info(self) -> dict[str, Any]:
+        info = super()._reset_info()
+        info["action_mask"] = _ACTION_MASKS[self._batch.obs.item(0)].copy()
         return info
 
+    _step_info = _reset_info
+
     def _reward(self) -> int:
-        return int(self._batch.rewards[0])
+        return int(self._batch.rewards.item(0))
 
 
 class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
@@ -604,7 +606,7 @@ class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
 
     def _infos(self, codes: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
         infos = super()._infos(codes, obs, contributing)
-        masks = _ACTION_MASKS[obs]
+        masks = np.take(_ACTION_MASKS, obs, axis=0)
         if contributing is not None:
             masks[~contributing] = 0
         infos["action_mask"] = masks
