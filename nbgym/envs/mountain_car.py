@@ -1,0 +1,261 @@
+"""MountainCar: drive an underpowered car up a hill, as gymnasium's ``MountainCar-v0``, on the compiled engine."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from nbgym import spaces
+from nbgym._engine import rng
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
+from nbgym._engine.kernels import Physics
+from nbgym.envs._options import reset_bounds
+from nbgym.vector.vector_env import AutoresetMode
+
+
+def _reset(params, state, i, stream, aux):
+    state[i, 0] = rng.uniform(stream, i, params._reset_low, params._reset_high)
+    state[i, 1] = 0.0
+
+
+def _step(params, state, i, actions, stream, aux):
+    position = state[i, 0]
+    velocity = state[i, 1]
+    velocity = velocity + ((actions[i] - 1) * params.force + math.cos(3 * position) * (-params.gravity))
+    velocity = velocity if velocity > -params.max_speed else -params.max_speed
+    velocity = velocity if velocity < params.max_speed else params.max_speed
+    position = position + velocity
+    position = position if position > params.min_position else params.min_position
+    position = position if position < params.max_position else params.max_position
+    if position == params.min_position and velocity < 0:
+        velocity = 0.0
+    state[i, 0] = position
+    state[i, 1] = velocity
+    return -1.0, position >= params.goal_position and velocity >= params.goal_velocity
+
+
+def _observe(params, state, i, obs):
+    obs[i, 0] = np.float32(state[i, 0])
+    obs[i, 1] = np.float32(state[i, 1])
+
+
+def _action_valid(params, actions, i):
+    return 0 <= actions[i] < 3
+
+
+PHYSICS = Physics(
+    "MountainCar",
+    params=[
+        ("min_position", np.float64),
+        ("max_position", np.float64),
+        ("max_speed", np.float64),
+        ("goal_position", np.float64),
+        ("goal_velocity", np.float64),
+        ("force", np.float64),
+        ("gravity", np.float64),
+        ("_reset_low", np.float64),
+        ("_reset_high", np.float64),
+    ],
+    state=(2, np.float64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_action_valid,
+)
+
+
+def _new_params(goal_velocity: float) -> np.ndarray:
+    return PHYSICS.new_params(
+        min_position=-1.2,
+        max_position=0.6,
+        max_speed=0.07,
+        goal_position=0.5,
+        goal_velocity=goal_velocity,
+        force=0.001,
+        gravity=0.0025,
+        _reset_low=-0.6,
+        _reset_high=-0.4,
+    )
+
+
+def _state_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    low = np.array([params["min_position"][0], -params["max_speed"][0]], dtype=np.float32)
+    high = np.array([params["max_position"][0], params["max_speed"][0]], dtype=np.float32)
+    return low, high
+
+
+def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
+    low, high = _state_bounds(params)
+    return spaces.Box(low, high, dtype=np.float32), spaces.Discrete(3)
+
+
+def checked_reset_bounds(options: dict[str, Any] | None, default_low: float, default_high: float) -> tuple[float, float]:
+    """``reset_bounds`` plus numpy's check of ``uniform(low, high)``, which gymnasium's reset calls with them.
+
+    Raises:
+        ValueError: If a bound is not a number, or ``low > high``.
+        OverflowError: If ``high - low`` is not finite (an infinite or NaN bound), as numpy raises it.
+    """
+    low, high = reset_bounds(options, default_low, default_high)
+    if not math.isfinite(high - low):
+        raise OverflowError("high - low range exceeds valid bounds")
+    return low, high
+
+
+class _MountainCarOptions:
+    """MountainCar's reset options, shared by the single and the vector env."""
+
+    _params: np.ndarray
+
+    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
+        if options is None:
+            return self._params
+        params = self._params.copy()
+        params["_reset_low"], params["_reset_high"] = checked_reset_bounds(options, -0.6, -0.4)
+        return params
+
+
+class MountainCarEnv(_MountainCarOptions, KernelEnv):
+    """
+    ## Description
+
+    The Mountain Car MDP: a car is placed stochastically at the bottom of a sinusoidal valley, and the
+    only possible actions are accelerations in either direction. The goal is to accelerate the car
+    strategically so that it reaches the goal on top of the right hill; its engine is too weak to
+    drive straight up, so it has to build momentum by swinging back and forth. gymnasium has two
+    versions of the domain, with discrete and with continuous actions; this is the discrete one.
+
+    The MDP first appeared in [Andrew Moore's PhD Thesis (1990)](https://www.cl.cam.ac.uk/techreports/UCAM-CL-TR-209.pdf)
+
+    ```
+    @TECHREPORT{Moore90efficientmemory-based,
+        author = {Andrew William Moore},
+        title = {Efficient Memory-based Learning for Robot Control},
+        institution = {University of Cambridge},
+        year = {1990}
+    }
+    ```
+
+    ## Observation Space
+
+    An `ndarray` of shape `(2,)`, dtype `float32`:
+
+    | Num | Observation                          | Min   | Max  | Unit         |
+    |-----|--------------------------------------|-------|------|--------------|
+    | 0   | position of the car along the x-axis | -1.2  | 0.6  | position (m) |
+    | 1   | velocity of the car                  | -0.07 | 0.07 | velocity (v) |
+
+    ## Action Space
+
+    `Discrete(3)`, deterministic accelerations:
+
+    - 0: Accelerate to the left
+    - 1: Don't accelerate
+    - 2: Accelerate to the right
+
+    ## Transition Dynamics:
+
+    *velocity<sub>t+1</sub> = velocity<sub>t</sub> + (action - 1) * force - cos(3 * position<sub>t</sub>) * gravity*
+
+    *position<sub>t+1</sub> = position<sub>t</sub> + velocity<sub>t+1</sub>*
+
+    with force = 0.001 and gravity = 0.0025. The velocity is clipped to `[-0.07, 0.07]` and the
+    position to `[-1.2, 0.6]`; the collision with the left wall is inelastic (the velocity is set to 0
+    there).
+
+    ## Reward:
+
+    -1 for every time step: the goal is to reach the flag on top of the right hill as quickly as
+    possible.
+
+    ## Starting State
+
+    The position is drawn uniformly from *[-0.6 , -0.4]*; the velocity is 0.
+
+    ## Episode End
+
+    1. Termination: the position is at least 0.5 (the flag) and the velocity at least `goal_velocity`.
+    2. Truncation: the episode lasts 200 steps.
+
+    ## Arguments
+
+    - `goal_velocity` (default `0`): the velocity the car must (at least) have at the flag.
+    - `render_mode`: `"human"` or `"rgb_array"`.
+
+    `reset(options={"low": ..., "high": ...})` changes the range of the starting position.
+
+    ```python
+    >>> import nbgym
+    >>> env = nbgym.make("MountainCar-v0", render_mode="rgb_array", goal_velocity=0.05)  # default goal_velocity=0
+    >>> env
+    <TimeLimit<OrderEnforcing<PassiveEnvChecker<MountainCarEnv<MountainCar-v0>>>>>
+    >>> env.reset(seed=123, options={"low": -0.7, "high": 0.5})  # default low=-0.6, high=-0.4
+    (array([0.11882224, 0.        ], dtype=float32), {})
+
+    ```
+
+    The dynamics are compiled: `nbgym.make_vec("MountainCar-v0", num_envs=4096)` steps all
+    sub-environments in one call (`MountainCarVectorEnv`). The constants `min_position`,
+    `max_position`, `max_speed`, `goal_position`, `goal_velocity`, `force` and `gravity` are
+    attributes, as in gymnasium, and changing them changes the following steps.
+
+    ## Version History
+
+    * v0: Initial versions release
+    """
+
+    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    physics = PHYSICS
+
+    def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
+        params = _new_params(goal_velocity)
+        self.low, self.high = _state_bounds(params)
+        self.observation_space, self.action_space = _spaces(params)
+        super().__init__(params, render_mode=render_mode)
+
+    @property
+    def state(self) -> np.ndarray:
+        """``[position, velocity]`` (float64), as gymnasium's ``env.unwrapped.state``; assigning it sets the state."""
+        return self._batch.state[0].copy()
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._batch.state[0] = np.asarray(value, dtype=np.float64)
+
+
+class MountainCarVectorEnv(_MountainCarOptions, KernelVectorEnv):
+    """MountainCar's compiled vector environment: all sub-environments in one compiled call per step.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("MountainCar-v0", num_envs,
+    vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode. See
+    ``MountainCarEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
+    """
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
+    physics = PHYSICS
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        goal_velocity: float = 0,
+        max_episode_steps: int | None = 200,
+        render_mode: str | None = None,
+        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
+        num_threads: int = 1,
+        copy: bool = True,
+    ) -> None:
+        super().__init__(
+            num_envs,
+            _new_params(goal_velocity),
+            max_episode_steps=max_episode_steps,
+            autoreset_mode=autoreset_mode,
+            num_threads=num_threads,
+            copy=copy,
+            render_mode=render_mode,
+        )
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
+        return _spaces(self._params)
