@@ -14,6 +14,25 @@ if TYPE_CHECKING:
 # Wrapper name -> the module of this package that defines it.
 _WRAPPER_MODULES = {
     "DictInfoToList": "dict_info_to_list",
+    "RecordEpisodeStatistics": "common",
+    "NormalizeObservation": "stateful_observation",
+    "NormalizeReward": "stateful_reward",
+    "TransformObservation": "vectorize_observation",
+    "VectorizeTransformObservation": "vectorize_observation",
+    "FilterObservation": "vectorize_observation",
+    "FlattenObservation": "vectorize_observation",
+    "GrayscaleObservation": "vectorize_observation",
+    "ResizeObservation": "vectorize_observation",
+    "ReshapeObservation": "vectorize_observation",
+    "RescaleObservation": "vectorize_observation",
+    "DtypeObservation": "vectorize_observation",
+    "TransformAction": "vectorize_action",
+    "VectorizeTransformAction": "vectorize_action",
+    "ClipAction": "vectorize_action",
+    "RescaleAction": "vectorize_action",
+    "TransformReward": "vectorize_reward",
+    "VectorizeTransformReward": "vectorize_reward",
+    "ClipReward": "vectorize_reward",
 }
 
 __all__ = list(_WRAPPER_MODULES)
