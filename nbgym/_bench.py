@@ -1,0 +1,712 @@
+"""Throughput measurement of nbgym beside gymnasium and envpool.
+
+Shared by ``nbgym bench`` and ``nbgym warmup``, the asv suite (``benchmarks/benchmarks/``) and the
+benchmark scripts, so that every number nbgym publishes is measured the same way:
+
+- Every contender is made, reset with a seed and stepped before anything is timed (nbgym compiles
+  its kernels, or loads them from numba's cache, on its first steps).
+- Random actions are drawn ahead of time from nbgym's action space with a fixed seed, and the same
+  actions go to every library: the timed loop only indexes a list.
+- Contenders are timed in alternation, each sample a loop of ``steps`` steps, the order rotated
+  from one repeat to the next, so that a burst of load from other processes hits all of them
+  alike. The best sample (the least disturbed) is reported, the median is kept beside it.
+- The garbage collector is off during a timed sample, as in :mod:`timeit`.
+- A vector step counts ``num_envs`` env-steps, autoreset steps included, for every library alike.
+
+gymnasium and envpool are optional: only this module imports them, only when they are asked for,
+and a missing one is reported as skipped. The rest of nbgym never imports them.
+"""
+
+from __future__ import annotations
+
+import gc
+import importlib
+import importlib.metadata
+import importlib.util
+import os
+import platform
+import statistics
+import sys
+import time
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Sequence, TextIO
+
+import numpy as np
+
+from nbgym import __version__
+from nbgym.registration import EnvSpec, make, make_vec, registry, spec
+from nbgym.spaces import Box, Space
+from nbgym.vector.utils import batch_space
+
+LIBRARIES = ("nbgym", "gymnasium", "envpool")
+"""The libraries that can be measured; nbgym is always measured, the others where installed."""
+
+DEFAULT_NUM_ENVS = (1, 16, 256, 4096, 65536)
+"""The batch sizes of ``nbgym bench`` (1 is the single environment of ``make``)."""
+
+DEFAULT_MAX_SYNC_ENVS = 4096
+"""Above this many sub-environments a ``SyncVectorEnv`` (a Python loop over envs) is not measured:
+making and stepping it would take minutes."""
+
+# The precomputed actions: at most this many batches, and at most this many action scalars in all
+# (65536 envs x 64 batches of int64 is 32 MiB), cycled through by the timed loop.
+_MAX_ACTION_BATCHES = 256
+_MAX_ACTION_SCALARS = 1 << 22
+
+
+class Unavailable(Exception):
+    """A contender that is not measured here: its library is not installed, does not have the
+    environment, or would be absurdly slow at that size. The message says which."""
+
+
+def library_version(name: str) -> str | None:
+    """The installed version of the distribution ``name``, or ``None`` if it is not installed."""
+    if importlib.util.find_spec(name) is None:
+        return None
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _import_library(name: str) -> Any:
+    if importlib.util.find_spec(name) is None:
+        raise Unavailable(f"{name} is not installed (pip install {name})")
+    return importlib.import_module(name)
+
+
+def is_compiled(env_spec: EnvSpec) -> bool:
+    """Whether ``env_spec`` has one of nbgym's compiled vector environments as vector entry point."""
+    entry_point = env_spec.vector_entry_point
+    return isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.")
+
+
+def import_failure(env_spec: EnvSpec) -> str | None:
+    """Why the modules of ``env_spec``'s entry points cannot be imported, or ``None`` if they can."""
+    for entry_point in (env_spec.entry_point, env_spec.vector_entry_point):
+        if isinstance(entry_point, str):
+            try:
+                importlib.import_module(entry_point.split(":")[0])
+            # An environment module that is missing or half-written may fail in any way: report it.
+            except Exception as e:
+                return f"{type(e).__name__}: {e}"
+    return None
+
+
+def nbgym_env_ids() -> list[str]:
+    """The registered ids whose entry point is one of nbgym's environments, in registration order."""
+    return [
+        env_id
+        for env_id, env_spec in registry.items()
+        if isinstance(env_spec.entry_point, str) and env_spec.entry_point.startswith("nbgym.envs.")
+    ]
+
+
+def compiled_env_ids(latest_only: bool = False) -> list[str]:
+    """The registered ids with a compiled vector environment whose modules import.
+
+    Args:
+        latest_only: Keep only the highest version of each name (``CartPole-v1``, not ``CartPole-v0``).
+
+    Returns:
+        The ids, in registration order.
+    """
+    specs = [s for s in registry.values() if is_compiled(s) and import_failure(s) is None]
+    if latest_only:
+        latest: dict[tuple[str | None, str], EnvSpec] = {}
+        for env_spec in specs:
+            key = (env_spec.namespace, env_spec.name)
+            if key not in latest or (env_spec.version or 0) > (latest[key].version or 0):
+                latest[key] = env_spec
+        specs = [s for s in specs if latest[(s.namespace, s.name)] is s]
+    return [s.id for s in specs]
+
+
+def size_label(num_envs: int) -> str:
+    """``"single"`` for 1 (the single environment of ``make``), else the number of sub-environments."""
+    return "single" if num_envs == 1 else str(num_envs)
+
+
+def action_pool(env_id: str, num_envs: int, seed: int = 0) -> list[Any]:
+    """Random actions drawn ahead of timing from nbgym's action space, the same for every library.
+
+    Args:
+        env_id: The environment id.
+        num_envs: 1 for actions of the single environment, else the batch size.
+        seed: The seed of the action space.
+
+    Returns:
+        Single actions, or batches of ``num_envs`` actions, to cycle through.
+    """
+    env = make(env_id)
+    space: Space[Any] = env.action_space if num_envs == 1 else batch_space(env.action_space, num_envs)
+    env.close()
+    space.seed(seed)
+    first = space.sample()
+    count = max(1, min(_MAX_ACTION_BATCHES, _MAX_ACTION_SCALARS // max(1, np.size(first))))
+    return [first, *(space.sample() for _ in range(count - 1))]
+
+
+class Runner:
+    """A made, reset and warmed-up environment that steps through a precomputed action pool.
+
+    Args:
+        library: The library that made the environment.
+        implementation: What was measured, e.g. ``"CartPoleVectorEnv"`` or ``"CartPoleEnv via make()"``.
+        num_envs: 1 for a single environment, else the number of sub-environments.
+        env: The environment, already reset.
+        actions: The actions to cycle through (see :func:`action_pool`).
+    """
+
+    def __init__(self, library: str, implementation: str, num_envs: int, env: Any, actions: list[Any]) -> None:
+        self.library = library
+        self.implementation = implementation
+        self.num_envs = num_envs
+        self.env = env
+        self._actions = actions
+        self._next = 0
+        # The first steps compile (or load from cache) nbgym's kernels, or warm any library's caches.
+        self.run(2)
+
+    def run(self, steps: int) -> None:
+        """Steps the environment ``steps`` times with the next actions of the pool."""
+        step, actions, k = self.env.step, self._actions, self._next
+        for _ in range(steps):
+            step(actions[k])
+            k = k + 1 if k + 1 < len(actions) else 0
+        self._next = k
+
+    def close(self) -> None:
+        """Closes the environment."""
+        self.env.close()
+
+
+class SingleRunner(Runner):
+    """A single environment: it is reset when an episode ends, inside the timed loop, as an agent would."""
+
+    def run(self, steps: int) -> None:
+        """Steps the environment ``steps`` times with the next actions of the pool, resetting ended episodes."""
+        env, actions, k = self.env, self._actions, self._next
+        step, reset = env.step, env.reset
+        for _ in range(steps):
+            _, _, terminated, truncated, _ = step(actions[k])
+            if terminated or truncated:
+                reset()
+            k = k + 1 if k + 1 < len(actions) else 0
+        self._next = k
+
+
+def _check_sync_size(num_envs: int, max_sync_envs: int) -> None:
+    if num_envs > max_sync_envs:
+        raise Unavailable(
+            f"a SyncVectorEnv (a Python loop over sub-environments) is not measured above "
+            f"{max_sync_envs} envs (max_sync_envs)"
+        )
+
+
+def _nbgym_runner(env_id: str, num_envs: int, actions: list[Any], threads: int, max_sync_envs: int, seed: int) -> Runner:
+    if num_envs == 1:
+        env = make(env_id)
+        env.reset(seed=seed)
+        return SingleRunner("nbgym", f"{type(env.unwrapped).__name__} via make()", 1, env, actions)
+    if is_compiled(spec(env_id)):
+        env = make_vec(env_id, num_envs, num_threads=threads)
+        implementation = type(env).__name__ + (f", {threads} threads" if threads > 1 else "")
+    else:
+        _check_sync_size(num_envs, max_sync_envs)
+        env = make_vec(env_id, num_envs, vectorization_mode="sync")
+        implementation = type(env).__name__
+    env.reset(seed=seed)
+    return Runner("nbgym", implementation, num_envs, env, actions)
+
+
+def _gymnasium_runner(env_id: str, num_envs: int, actions: list[Any], max_sync_envs: int, seed: int) -> Runner:
+    gymnasium = _import_library("gymnasium")
+    try:
+        gym_spec = gymnasium.spec(env_id)
+    except gymnasium.error.Error as e:
+        raise Unavailable(f"gymnasium has no {env_id} ({e})") from None
+    if num_envs == 1:
+        env = gymnasium.make(env_id)
+        env.reset(seed=seed)
+        return SingleRunner("gymnasium", f"{type(env.unwrapped).__name__} via make()", 1, env, actions)
+    if gym_spec.vector_entry_point is not None:
+        env = gymnasium.make_vec(env_id, num_envs, vectorization_mode="vector_entry_point")
+        implementation = f"{type(env).__name__} (native vector env)"
+    else:
+        _check_sync_size(num_envs, max_sync_envs)
+        env = gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync")
+        implementation = type(env).__name__
+    env.reset(seed=seed)
+    return Runner("gymnasium", implementation, num_envs, env, actions)
+
+
+def _envpool_runner(env_id: str, num_envs: int, actions: list[Any], threads: int, seed: int) -> Runner:
+    envpool = _import_library("envpool")
+    if num_envs == 1:
+        raise Unavailable("envpool has no single-environment API")
+    if env_id not in envpool.list_all_envs():
+        raise Unavailable(f"envpool has no {env_id}")
+    with warnings.catch_warnings():
+        # envpool builds its gymnasium spaces on the first reset, and they warn about float32 casts
+        warnings.simplefilter("ignore")
+        env = envpool.make_gymnasium(env_id, num_envs=num_envs, num_threads=threads, seed=seed)
+        env.reset()
+        return Runner("envpool", f"envpool, {threads} thread{'s' if threads > 1 else ''}", num_envs, env, actions)
+
+
+def make_runner(
+    library: str,
+    env_id: str,
+    num_envs: int,
+    actions: list[Any],
+    *,
+    threads: int = 1,
+    max_sync_envs: int = DEFAULT_MAX_SYNC_ENVS,
+    seed: int = 0,
+) -> Runner:
+    """Makes, seeds and warms up ``library``'s version of an environment for timing.
+
+    nbgym: ``make`` for one env, else ``make_vec`` (its compiled vector env, with ``threads``).
+    gymnasium: ``make`` for one env, else ``make_vec`` with its native vector env if the spec has a
+    vector entry point, else ``SyncVectorEnv``. envpool: ``make_gymnasium`` with ``threads``.
+
+    Args:
+        library: One of :data:`LIBRARIES`.
+        env_id: The environment id (the same in every library).
+        num_envs: 1 for the single environment, else the number of sub-environments.
+        actions: The precomputed actions (see :func:`action_pool`).
+        threads: The threads of nbgym's compiled vector env and of envpool.
+        max_sync_envs: The largest ``SyncVectorEnv`` that is measured.
+        seed: The seed of the first reset.
+
+    Returns:
+        The runner, after its first steps.
+
+    Raises:
+        Unavailable: If the contender cannot be measured (the message says why).
+        ValueError: If ``library`` is unknown.
+    """
+    if library == "nbgym":
+        return _nbgym_runner(env_id, num_envs, actions, threads, max_sync_envs, seed)
+    if library == "gymnasium":
+        return _gymnasium_runner(env_id, num_envs, actions, max_sync_envs, seed)
+    if library == "envpool":
+        return _envpool_runner(env_id, num_envs, actions, threads, seed)
+    raise ValueError(f"Unknown library {library!r}, expected one of {LIBRARIES}.")
+
+
+def time_steps(runner: Runner, steps: int) -> float:
+    """The seconds ``runner.run(steps)`` takes, with the garbage collector off."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.perf_counter()
+        runner.run(steps)
+        return time.perf_counter() - start
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def calibrate(runner: Runner, sample_time: float) -> int:
+    """The number of steps that ``runner`` takes about ``sample_time`` seconds to run (at least 1)."""
+    steps = 1
+    while True:
+        elapsed = time_steps(runner, steps)
+        if elapsed >= sample_time / 8:
+            return max(1, round(steps * sample_time / elapsed))
+        steps *= 10 if elapsed < sample_time / 100 else 2
+
+
+def env_steps_per_second(runner: Runner, sample_time: float) -> float:
+    """One calibrated sample of ``runner``'s throughput, in env-steps per second."""
+    steps = calibrate(runner, sample_time)
+    return steps * runner.num_envs / time_steps(runner, steps)
+
+
+@dataclass
+class Measurement:
+    """The timed samples of one contender.
+
+    Attributes:
+        env_id: The environment id.
+        num_envs: 1 for the single environment, else the number of sub-environments.
+        library: The library.
+        implementation: What was measured (see :class:`Runner`).
+        threads: The threads it was asked to use.
+        steps: The steps of each sample.
+        samples: The throughput of each sample, in env-steps per second.
+    """
+
+    env_id: str
+    num_envs: int
+    library: str
+    implementation: str
+    threads: int
+    steps: int
+    samples: list[float] = field(default_factory=list)
+
+    @property
+    def best(self) -> float:
+        """The highest throughput of the samples (of the least disturbed one)."""
+        return max(self.samples)
+
+    @property
+    def median(self) -> float:
+        """The median throughput of the samples."""
+        return statistics.median(self.samples)
+
+    def to_json(self) -> dict[str, Any]:
+        """The measurement as a JSON-able dict, with ``best`` and ``median``."""
+        return {
+            "env_id": self.env_id,
+            "num_envs": self.num_envs,
+            "library": self.library,
+            "implementation": self.implementation,
+            "threads": self.threads,
+            "steps": self.steps,
+            "samples": self.samples,
+            "best": self.best,
+            "median": self.median,
+        }
+
+
+@dataclass
+class Skip:
+    """A contender that was not measured, and why."""
+
+    env_id: str
+    num_envs: int
+    library: str
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The skip as a JSON-able dict."""
+        return {"env_id": self.env_id, "num_envs": self.num_envs, "library": self.library, "reason": self.reason}
+
+
+class ProgressBar:
+    """A plain-text progress bar redrawn in place on a terminal stream (stderr by default).
+
+    Args:
+        total: The number of units of work.
+        stream: Where to draw; ``None`` draws nothing.
+        width: The number of characters of the bar.
+    """
+
+    def __init__(self, total: int, stream: TextIO | None = None, width: int = 24) -> None:
+        self.total = max(1, total)
+        self.done = 0
+        self.stream = stream
+        self.width = width
+        self._start = time.perf_counter()
+        self._drawn = 0
+
+    def advance(self, units: int = 1, label: str = "") -> None:
+        """Marks ``units`` more units done and redraws with ``label``."""
+        self.done = min(self.total, self.done + units)
+        self.show(label)
+
+    def show(self, label: str) -> None:
+        """Redraws the bar with ``label`` (what is running now)."""
+        if self.stream is None:
+            return
+        filled = self.width * self.done // self.total
+        elapsed = time.perf_counter() - self._start
+        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {100 * self.done // self.total:3d}% {elapsed:5.1f}s {label}"
+        self.stream.write("\r" + line.ljust(self._drawn))
+        self.stream.flush()
+        self._drawn = len(line)
+
+    def close(self) -> None:
+        """Erases the bar."""
+        if self.stream is not None and self._drawn:
+            self.stream.write("\r" + " " * self._drawn + "\r")
+            self.stream.flush()
+            self._drawn = 0
+
+
+def measure_alternating(
+    runners: Sequence[Runner],
+    env_id: str,
+    *,
+    repeats: int,
+    threads: int,
+    steps: int | None = None,
+    sample_time: float = 0.2,
+    progress: ProgressBar | None = None,
+) -> list[Measurement]:
+    """Times ``runners`` in alternation: ``repeats`` rounds, one sample of each per round.
+
+    Args:
+        runners: The contenders, made and warmed up, all for the same environment and size.
+        env_id: The environment id (for the measurements).
+        repeats: The number of samples of each contender.
+        threads: The threads the contenders were asked to use (for the measurements).
+        steps: The steps of each sample; ``None`` calibrates each contender to ``sample_time``.
+        sample_time: The target duration of a sample in seconds when ``steps`` is ``None``.
+        progress: Advanced by one unit per calibration and per sample.
+
+    Returns:
+        One measurement per runner, in the order of ``runners``.
+    """
+    measurements = []
+    for runner in runners:
+        label = f"{env_id} {size_label(runner.num_envs)}: {runner.library}"
+        if progress is not None:
+            progress.show(f"{label} (calibrating)")
+        runner_steps = steps if steps is not None else calibrate(runner, sample_time)
+        measurements.append(
+            Measurement(env_id, runner.num_envs, runner.library, runner.implementation, threads, runner_steps)
+        )
+        if progress is not None:
+            progress.advance(1, label)
+    for repeat in range(repeats):
+        # Rotating the order spreads any drift in the machine's load over every contender.
+        for index in np.roll(np.arange(len(runners)), -repeat):
+            runner, measurement = runners[index], measurements[index]
+            elapsed = time_steps(runner, measurement.steps)
+            measurement.samples.append(measurement.steps * runner.num_envs / elapsed)
+            if progress is not None:
+                progress.advance(1, f"{env_id} {size_label(runner.num_envs)}: {runner.library} {repeat + 1}/{repeats}")
+    return measurements
+
+
+@dataclass
+class BenchConfig:
+    """What ``nbgym bench`` measures.
+
+    Attributes:
+        env_ids: The environment ids (registered in nbgym; compared where the other library has them).
+        num_envs: The sizes; 1 is the single environment of ``make``.
+        libraries: The libraries, nbgym first.
+        threads: The threads of nbgym's compiled vector envs and of envpool.
+        repeats: The samples of each contender.
+        steps: The steps of each sample, or ``None`` to calibrate to ``sample_time``.
+        sample_time: The target duration of a sample in seconds.
+        max_sync_envs: The largest ``SyncVectorEnv`` measured.
+        seed: The seed of the actions and of the first resets.
+    """
+
+    env_ids: list[str]
+    num_envs: list[int] = field(default_factory=lambda: list(DEFAULT_NUM_ENVS))
+    libraries: list[str] = field(default_factory=lambda: list(LIBRARIES))
+    threads: int = 1
+    repeats: int = 5
+    steps: int | None = None
+    sample_time: float = 0.2
+    max_sync_envs: int = DEFAULT_MAX_SYNC_ENVS
+    seed: int = 0
+
+
+@dataclass
+class Report:
+    """The measurements of a benchmark run and the contenders it skipped."""
+
+    config: BenchConfig
+    measurements: list[Measurement] = field(default_factory=list)
+    skipped: list[Skip] = field(default_factory=list)
+
+    def find(self, env_id: str, num_envs: int, library: str) -> Measurement | None:
+        """The measurement of one contender, if it was measured."""
+        for measurement in self.measurements:
+            if (measurement.env_id, measurement.num_envs, measurement.library) == (env_id, num_envs, library):
+                return measurement
+        return None
+
+    def ratio(self, env_id: str, num_envs: int, against: str) -> float | None:
+        """nbgym's best throughput over ``against``'s, where both were measured."""
+        ours, theirs = self.find(env_id, num_envs, "nbgym"), self.find(env_id, num_envs, against)
+        if ours is None or theirs is None:
+            return None
+        return ours.best / theirs.best
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as a JSON-able dict: the machine, the settings, the measurements, the ratios and the skips."""
+        config = self.config
+        ratios = [
+            {"env_id": env_id, "num_envs": n, "against": library, "ratio": ratio}
+            for env_id in config.env_ids
+            for n in config.num_envs
+            for library in config.libraries[1:]
+            if (ratio := self.ratio(env_id, n, library)) is not None
+        ]
+        return {
+            "nbgym_version": __version__,
+            "machine": machine_info(),
+            "settings": {
+                "threads": config.threads,
+                "repeats": config.repeats,
+                "steps": config.steps,
+                "sample_time": config.sample_time,
+                "max_sync_envs": config.max_sync_envs,
+                "seed": config.seed,
+                "statistic": "best",
+            },
+            "results": [m.to_json() for m in self.measurements],
+            "ratios": ratios,
+            "skipped": [s.to_json() for s in self.skipped],
+        }
+
+
+def machine_info() -> dict[str, Any]:
+    """The interpreter, platform, CPU count and library versions, for the record of a benchmark."""
+    import numba
+
+    return {
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "cpu_count": os.cpu_count(),
+        "numba_threads": numba.config.NUMBA_NUM_THREADS,
+        "numpy": np.__version__,
+        "numba": numba.__version__,
+        **{library: library_version(library) for library in LIBRARIES[1:]},
+    }
+
+
+def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) -> Report:
+    """Measures every library at every size for every environment of ``config``.
+
+    Sizes are measured one after the other (only one size's environments exist at a time); at each
+    size the libraries are timed in alternation (see :func:`measure_alternating`).
+
+    Args:
+        config: What to measure.
+        progress_stream: Where to draw a progress bar (``None``: no bar).
+
+    Returns:
+        The report.
+    """
+    report = Report(config)
+    units_per_cell = 1 + config.repeats
+    progress = ProgressBar(
+        len(config.env_ids) * len(config.num_envs) * len(config.libraries) * units_per_cell, progress_stream
+    )
+    try:
+        for env_id in config.env_ids:
+            for num_envs in config.num_envs:
+                actions = action_pool(env_id, num_envs, config.seed)
+                runners: list[Runner] = []
+                try:
+                    for library in config.libraries:
+                        progress.show(f"{env_id} {size_label(num_envs)}: making {library}")
+                        try:
+                            runners.append(
+                                make_runner(
+                                    library, env_id, num_envs, actions, threads=config.threads,
+                                    max_sync_envs=config.max_sync_envs, seed=config.seed,
+                                )
+                            )
+                        except Unavailable as e:
+                            report.skipped.append(Skip(env_id, num_envs, library, str(e)))
+                            progress.advance(units_per_cell)
+                    report.measurements += measure_alternating(
+                        runners, env_id, repeats=config.repeats, threads=config.threads, steps=config.steps,
+                        sample_time=config.sample_time, progress=progress,
+                    )
+                finally:
+                    for runner in runners:
+                        runner.close()
+    finally:
+        progress.close()
+    return report
+
+
+def format_rate(value: float) -> str:
+    """A throughput with 3 significant digits and an SI suffix: ``"98.1k"``, ``"41.2M"``."""
+    for threshold, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
+        if value >= threshold:
+            return f"{value / threshold:.3g}{suffix}"
+    return f"{value:.3g}"
+
+
+def format_report(report: Report) -> str:
+    """The report as a text table per environment: throughput of each library and nbgym's ratios.
+
+    Libraries that were skipped everywhere get no column; every skip is listed under the table with
+    its reason, and every implementation measured is named.
+    """
+    config = report.config
+    threads = f"{config.threads} thread{'s' if config.threads > 1 else ''}"
+    blocks = []
+    for env_id in config.env_ids:
+        libraries = [lib for lib in config.libraries if any(m.library == lib and m.env_id == env_id for m in report.measurements)]
+        others = [lib for lib in libraries if lib != "nbgym"]
+        header = ["num_envs", *libraries, *(f"nbgym/{lib}" for lib in others)]
+        rows = []
+        for num_envs in config.num_envs:
+            row = [size_label(num_envs)]
+            for library in libraries:
+                measurement = report.find(env_id, num_envs, library)
+                row.append("-" if measurement is None else format_rate(measurement.best))
+            for library in others:
+                ratio = report.ratio(env_id, num_envs, library)
+                row.append("-" if ratio is None else f"{ratio:.3g}x")
+            rows.append(row)
+        widths = [max(len(line[c]) for line in [header, *rows]) for c in range(len(header))]
+        lines = [
+            f"{env_id}: env-steps/s, best of {config.repeats} interleaved samples, {threads}",
+            *("  " + "  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(line, widths)))
+              for line in [header, *rows]),
+        ]
+        for library in libraries:
+            implementations = list(dict.fromkeys(m.implementation for m in report.measurements
+                                                 if m.library == library and m.env_id == env_id))
+            lines.append(f"  {library}: {', '.join(implementations)}")
+        reasons: dict[tuple[str, str], list[str]] = {}
+        for skip in report.skipped:
+            if skip.env_id == env_id:
+                reasons.setdefault((skip.library, skip.reason), []).append(size_label(skip.num_envs))
+        for (library, reason), sizes in reasons.items():
+            lines.append(f"  not measured: {library} at {', '.join(sizes)}: {reason}")
+        blocks.append("\n".join(lines))
+    return "\n\n".join(blocks)
+
+
+def warm_up(env_id: str) -> float:
+    """Compiles the kernels of an environment into numba's cache (or loads them from it).
+
+    Makes, resets and steps the single environment and, for a compiled vector environment, the
+    serial and the threaded vector kernels; continuous actions in the action space's dtype and in
+    float64 (each dtype is its own compiled specialisation).
+
+    Args:
+        env_id: A registered environment id.
+
+    Returns:
+        The seconds it took.
+    """
+    import numba
+
+    start = time.perf_counter()
+    env = make(env_id)
+    env.reset(seed=0)
+    for action in _warm_actions(env.action_space):
+        env.step(action)
+    env.close()
+    if is_compiled(spec(env_id)):
+        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+            vector_env = make_vec(env_id, 2, num_threads=threads)
+            vector_env.reset(seed=0)
+            for actions in _warm_actions(vector_env.action_space):
+                vector_env.step(actions)
+            vector_env.close()
+    return time.perf_counter() - start
+
+
+def _warm_actions(space: Space[Any]) -> list[Any]:
+    space.seed(0)
+    action = space.sample()
+    if isinstance(space, Box) and space.dtype != np.float64:
+        return [action, action.astype(np.float64)]
+    return [action]
+
+
+def progress_stream(enabled: bool | None) -> TextIO | None:
+    """stderr if ``enabled``, or if ``enabled`` is ``None`` and stderr is a terminal; else ``None``."""
+    if enabled is None:
+        enabled = sys.stderr.isatty()
+    return sys.stderr if enabled else None
+

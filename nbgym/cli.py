@@ -1,0 +1,292 @@
+"""The ``nbgym`` command: list the registry, benchmark against gymnasium and envpool, warm the kernel cache.
+
+Run ``nbgym --help`` (or ``python -m nbgym --help``) for the commands, ``nbgym COMMAND --help`` for
+their options. An unknown environment id prints the registry's message (with its "Did you mean"
+hint) and exits with status 2, as a usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections import defaultdict
+from typing import Callable, Sequence
+
+from nbgym import __version__, error
+
+_COMPILED_MARK = "*"
+
+
+class _UsageError(Exception):
+    """A bad argument found after parsing (e.g. an unregistered id): its message is printed, exit status 2."""
+
+
+def _resolve_env_id(env_id: str) -> str:
+    """The registered id that ``env_id`` names (``"CartPole"`` -> ``"CartPole-v1"``, ``"module:Env-v0"``
+    imports ``module`` first), as :func:`nbgym.make` resolves it.
+
+    Raises:
+        _UsageError: With the registry's message if the id is not registered.
+    """
+    from nbgym.registration import _find_spec
+
+    try:
+        return _find_spec(env_id).id
+    except (error.Error, ImportError, ValueError) as e:
+        raise _UsageError(str(e)) from None
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+    return value
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a positive number, got {value}")
+    return value
+
+
+def _library_list(text: str) -> list[str]:
+    from nbgym._bench import LIBRARIES
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    unknown = [name for name in names if name not in LIBRARIES[1:]]
+    if unknown:
+        raise argparse.ArgumentTypeError(
+            f"unknown library {', '.join(unknown)}; choose among {', '.join(LIBRARIES[1:])} (comma-separated)"
+        )
+    return list(dict.fromkeys(names))
+
+
+# Commands
+# ----------------------------------------
+
+
+def _list(args: argparse.Namespace) -> int:
+    from nbgym._bench import is_compiled
+    from nbgym.registration import _display_namespace, registry
+
+    groups: dict[str | None, list[str]] = defaultdict(list)
+    for env_spec in registry.values():
+        mark = f" {_COMPILED_MARK}" if is_compiled(env_spec) else ""
+        groups[_display_namespace(env_spec)].append(env_spec.id + mark)
+    width = max((len(cell) for cells in groups.values() for cell in cells), default=0) + 2
+    for group, cells in groups.items():
+        print(f"===== {group} =====")
+        cells = sorted(cells)
+        for start in range(0, len(cells), args.num_cols):
+            print("".join(cell.ljust(width) for cell in cells[start : start + args.num_cols]).rstrip())
+    print(
+        f"\n{_COMPILED_MARK} compiled vector environment: nbgym.make_vec(id, num_envs) steps every "
+        "sub-environment in one compiled call"
+    )
+    return 0
+
+
+def _bench(args: argparse.Namespace) -> int:
+    from nbgym import _bench
+
+    env_ids = [_resolve_env_id(env_id) for env_id in args.env_ids]
+    if args.threads > 1:
+        import numba
+
+        if args.threads > numba.config.NUMBA_NUM_THREADS:
+            raise _UsageError(
+                f"--threads {args.threads} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads "
+                "(set NUMBA_NUM_THREADS to allow more)"
+            )
+    config = _bench.BenchConfig(
+        env_ids=env_ids,
+        num_envs=list(dict.fromkeys(args.num_envs)),
+        libraries=["nbgym", *args.against],
+        threads=args.threads,
+        repeats=args.repeats,
+        steps=args.steps,
+        sample_time=args.sample_time,
+        max_sync_envs=args.max_sync_envs,
+        seed=args.seed,
+    )
+    report = _bench.run_benchmark(config, _bench.progress_stream(args.progress))
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print(_bench.format_report(report))
+    return 0
+
+
+def _warmup(args: argparse.Namespace) -> int:
+    import numba
+
+    from nbgym import _bench
+    from nbgym.registration import spec
+
+    if args.env_ids:
+        env_ids = [_resolve_env_id(env_id) for env_id in args.env_ids]
+        failures = {env_id: _bench.import_failure(spec(env_id)) for env_id in env_ids}
+        broken = {env_id: failure for env_id, failure in failures.items() if failure is not None}
+        if broken:
+            for env_id, failure in broken.items():
+                print(f"nbgym warmup: error: {env_id}: {failure}", file=sys.stderr)
+            return 1
+    else:
+        env_ids = []
+        for env_id in _bench.nbgym_env_ids():
+            failure = _bench.import_failure(spec(env_id))
+            if failure is None:
+                env_ids.append(env_id)
+            else:
+                print(f"skipped {env_id}: its module does not import ({failure})", file=sys.stderr)
+    cache = numba.config.CACHE_DIR or "__pycache__ beside each environment module"
+    print(f"Compiling the kernels into numba's cache ({cache}):")
+    width = max((len(env_id) for env_id in env_ids), default=0)
+    start = time.perf_counter()
+    for env_id in env_ids:
+        print(f"  {env_id.ljust(width)}  {_bench.warm_up(env_id):6.2f} s", flush=True)
+    print(f"{len(env_ids)} environment{'s' if len(env_ids) != 1 else ''} in {time.perf_counter() - start:.2f} s")
+    return 0
+
+
+# The parser
+# ----------------------------------------
+
+
+def _parser() -> argparse.ArgumentParser:
+    from nbgym._bench import DEFAULT_MAX_SYNC_ENVS, DEFAULT_NUM_ENVS
+
+    parser = argparse.ArgumentParser(
+        prog="nbgym",
+        description="nbgym: the Gymnasium API rebuilt around Numba. Environments, benchmarks and the kernel cache.",
+    )
+    parser.add_argument("--version", action="version", version=f"nbgym {__version__}")
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+
+    listing = commands.add_parser(
+        "list",
+        help="list the registered environments",
+        description="List the registered environments, grouped as nbgym.pprint_registry() groups them; "
+        f"'{_COMPILED_MARK}' marks those with a compiled vector environment.",
+    )
+    listing.add_argument("--num-cols", type=_positive_int, default=3, metavar="N", help="ids per line (default: 3)")
+    listing.set_defaults(run=_list)
+
+    bench = commands.add_parser(
+        "bench",
+        help="env-steps per second of nbgym beside gymnasium and envpool",
+        description="Measure env-steps per second of nbgym and, where installed, gymnasium (its native vector env "
+        "when the spec has one, else SyncVectorEnv) and envpool, in this process and in alternation "
+        "(interleaved samples; the best of each is reported), and print a table with nbgym's ratios. "
+        "Every contender is compiled/warmed up before timing; the random actions are drawn beforehand "
+        "and are the same for every library. With no arguments: CartPole-v1 at "
+        f"{', '.join(map(str, DEFAULT_NUM_ENVS))} envs (1 is the single env of make(), with its wrappers).",
+    )
+    bench.add_argument(
+        "env_ids", nargs="*", default=["CartPole-v1"], metavar="ENV_ID", help="environment ids (default: CartPole-v1)"
+    )
+    bench.add_argument(
+        "--num-envs",
+        nargs="+",
+        type=_positive_int,
+        default=list(DEFAULT_NUM_ENVS),
+        metavar="N",
+        help="numbers of sub-environments; 1 measures the single env of make() against gymnasium.make() "
+        f"(default: {' '.join(map(str, DEFAULT_NUM_ENVS))})",
+    )
+    bench.add_argument(
+        "--steps",
+        type=_positive_int,
+        metavar="K",
+        help="steps per timed sample (default: calibrated to --sample-time for each library)",
+    )
+    bench.add_argument(
+        "--threads",
+        type=_positive_int,
+        default=1,
+        metavar="T",
+        help="threads of nbgym's compiled vector envs and of envpool (default: 1)",
+    )
+    bench.add_argument(
+        "--against",
+        type=_library_list,
+        default=["gymnasium", "envpool"],
+        metavar="LIBS",
+        help="comma-separated libraries to compare with, those installed are measured; '' for none "
+        "(default: gymnasium,envpool)",
+    )
+    bench.add_argument(
+        "--repeats", type=_positive_int, default=5, metavar="R", help="timed samples of each library (default: 5)"
+    )
+    bench.add_argument(
+        "--sample-time",
+        type=_positive_float,
+        default=0.2,
+        metavar="S",
+        help="seconds per sample when --steps is not given (default: 0.2)",
+    )
+    bench.add_argument(
+        "--max-sync-envs",
+        type=_positive_int,
+        default=DEFAULT_MAX_SYNC_ENVS,
+        metavar="N",
+        help=f"largest SyncVectorEnv (a Python loop over envs) to measure (default: {DEFAULT_MAX_SYNC_ENVS})",
+    )
+    bench.add_argument("--seed", type=int, default=0, help="seed of the actions and of the first resets (default: 0)")
+    bench.add_argument("--json", action="store_true", help="print the results as JSON (for scripts) instead of a table")
+    bench.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="draw a progress bar on stderr (default: when stderr is a terminal)",
+    )
+    bench.set_defaults(run=_bench)
+
+    warmup = commands.add_parser(
+        "warmup",
+        help="compile the kernels into numba's cache ahead of time",
+        description="Compile the kernels of environments into numba's on-disk cache (make, reset and step of the "
+        "single env and of the compiled vector env, serial and threaded), so that later processes load "
+        "them instead of compiling. Prints the time per environment.",
+    )
+    warmup.add_argument(
+        "env_ids",
+        nargs="*",
+        metavar="ENV_ID",
+        help="environment ids (default: every registered nbgym environment whose module imports)",
+    )
+    warmup.set_defaults(run=_warmup)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the ``nbgym`` command.
+
+    Args:
+        argv: The arguments (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status: 0 on success, 2 for a usage error (argparse's errors exit with 2 too), 1 for a
+        failure, 130 if interrupted.
+    """
+    parser = _parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    command = f"nbgym {run.__name__.strip('_')}"
+    try:
+        return run(args)
+    except _UsageError as e:
+        print(f"{command}: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\n{command}: interrupted", file=sys.stderr)
+        return 130
