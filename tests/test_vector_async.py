@@ -376,9 +376,10 @@ def test_error_while_making_the_env_in_the_worker() -> None:
         return toy_env_class(nbgym)()
 
     # The first call (the dummy env in this process) succeeds, the workers' calls fail.
+    before = set(multiprocessing.active_children())
     with deadline(10), pytest.raises(RuntimeError, match="cannot make this env here"):
         AsyncVectorEnv([make, make])
-    assert not multiprocessing.active_children()
+    assert set(multiprocessing.active_children()) <= before
 
 
 def test_unpicklable_exception_and_info() -> None:

@@ -208,7 +208,7 @@ def assert_same(expected: Any, actual: Any, path: str = "value") -> None:
         assert len(actual) == len(expected), f"{path}: length {len(actual)} != {len(expected)}"
         for i, (e, a) in enumerate(zip(expected, actual)):
             assert_same(e, a, f"{path}[{i}]")
-    elif isinstance(expected, float) and math.isnan(expected):
+    elif isinstance(expected, (float, np.floating)) and math.isnan(expected):
         assert math.isnan(actual), f"{path}: {actual} is not nan"
     else:
         assert actual == expected, f"{path}: {actual!r} != {expected!r}"

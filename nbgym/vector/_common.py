@@ -23,7 +23,7 @@ def copy_batch(batch: Any) -> Any:
         A copy sharing no memory with ``batch``.
     """
     if type(batch) is np.ndarray and batch.dtype != object:
-        return batch.copy()
+        return batch.copy(order="K")
     if type(batch) is tuple:
         return tuple(copy_batch(item) for item in batch)
     if type(batch) is dict:
@@ -100,16 +100,13 @@ def seeds_for(seed: int | Sequence[int | None] | None, num_envs: int) -> list[in
     return list(seed)
 
 
-def pop_reset_mask(options: dict[str, Any] | None, num_envs: int) -> np.ndarray | None:
-    """Remove ``"reset_mask"`` from ``options`` and return it, after checking it (``None`` if absent).
+def check_reset_mask(reset_mask: Any, num_envs: int) -> None:
+    """Check ``options["reset_mask"]`` of a vector reset, with gymnasium's errors.
 
     Raises:
         TypeError: If the mask is not a numpy array of ``np.bool_``.
         ValueError: If it does not have shape ``(num_envs,)`` or selects no sub-environment.
     """
-    if options is None or "reset_mask" not in options:
-        return None
-    reset_mask = options.pop("reset_mask")
     if not isinstance(reset_mask, np.ndarray):
         raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(reset_mask)}")
     if reset_mask.shape != (num_envs,):
@@ -121,6 +118,19 @@ def pop_reset_mask(options: dict[str, Any] | None, num_envs: int) -> np.ndarray 
             "`options['reset_mask']` must contain a boolean array with at least one True value, "
             f"got reset_mask={reset_mask}"
         )
+
+
+def pop_reset_mask(options: dict[str, Any] | None, num_envs: int) -> np.ndarray | None:
+    """Remove ``"reset_mask"`` from ``options`` and return it, checked (``None`` if absent).
+
+    Raises:
+        TypeError: If the mask is not a numpy array of ``np.bool_``.
+        ValueError: If it does not have shape ``(num_envs,)`` or selects no sub-environment.
+    """
+    if options is None or "reset_mask" not in options:
+        return None
+    reset_mask = options.pop("reset_mask")
+    check_reset_mask(reset_mask, num_envs)
     return reset_mask
 
 
