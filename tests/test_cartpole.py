@@ -1,12 +1,15 @@
 """CartPole on the compiled engine against gymnasium 1.4.0: single env and vector env, bit for bit."""
 
 import copy
+import pickle
 import warnings
 
 import gymnasium
 import numba
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
@@ -300,3 +303,43 @@ def test_vector_copy_false_returns_live_buffers():
 def test_vector_bad_arguments(bad):
     with pytest.raises(ValueError):
         CartPoleVectorEnv(**{"num_envs": 2, **bad})
+
+
+@pytest.mark.parametrize("duplicate", [copy.deepcopy, lambda env: pickle.loads(pickle.dumps(env))])
+def test_copies_continue_like_the_original(duplicate):
+    """Copies must not keep stale views of the original's buffers or of its generator's memory."""
+    env, reference = nbgym.make("CartPole-v1"), gymnasium.make("CartPole-v1")
+    env.reset(seed=1)
+    reference.reset(seed=1)
+    env.step(1)
+    reference.step(1)
+    twin = duplicate(env)
+    for action in [0, 1, 1, 0, 0, 1]:
+        expected = reference.step(action)
+        assert_same_step(env.step(action), expected)
+        assert_same_step(twin.step(action), expected)
+    np.testing.assert_array_equal(twin.reset()[0], reference.reset()[0])
+
+    vector, vector_reference = _vector_pair(3, "SameStep")
+    vector.reset(seed=2)
+    vector_reference.reset(seed=2)
+    vector_twin = duplicate(vector)
+    for actions in np.random.default_rng(0).integers(0, 2, (80, 3)):
+        expected = vector_reference.step(actions)
+        assert_same_batch(vector_twin.step(actions), expected)
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**63), action_seed=st.integers(0, 2**32 - 1), num_envs=st.integers(1, 9),
+       mode=st.sampled_from(MODES))
+def test_long_random_runs_match_gymnasium(seed, action_seed, num_envs, mode):
+    env, reference = _vector_pair(num_envs, mode, max_episode_steps=200)
+    np.testing.assert_array_equal(env.reset(seed=seed)[0], reference.reset(seed=seed)[0])
+    for step_actions in np.random.default_rng(action_seed).integers(0, 2, (2000, num_envs)):
+        got, expected = env.step(step_actions), reference.step(step_actions)
+        assert_same_batch(got, expected)
+        ended = got[2] | got[3]
+        if mode == "Disabled" and ended.any():
+            np.testing.assert_array_equal(env.reset(options={"reset_mask": ended.copy()})[0],
+                                          reference.reset(options={"reset_mask": ended.copy()})[0])

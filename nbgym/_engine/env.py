@@ -73,17 +73,30 @@ class KernelBatch:
         # Buffers of one dtype are stacked on a leading axis (each row stays contiguous): every array
         # is one more argument for numba's dispatcher to check on each step.
         self.observations = np.zeros((2, num_envs, *obs_shape), dtype=obs_dtype)
-        self.obs, self.final_obs = self.observations
         self.rewards = np.zeros(num_envs, dtype=np.float64)
         self.flags = np.zeros((4, num_envs), dtype=np.bool_)
-        self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
         self.elapsed = np.zeros(num_envs, dtype=np.int64)
         self.auxes = np.zeros((2, num_envs, physics.aux_width), dtype=np.float64)
-        self.aux, self.final_aux = self.auxes
+        self._make_views()
         self.all_envs = np.ones(num_envs, dtype=np.bool_)
         self.discrete_actions = isinstance(action_space, spaces.Discrete)
         self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
         self.num_threads = 1
+
+    _VIEWS = ("obs", "final_obs", "terminated", "truncated", "needs_reset", "was_reset", "aux", "final_aux")
+
+    def _make_views(self) -> None:
+        self.obs, self.final_obs = self.observations
+        self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
+        self.aux, self.final_aux = self.auxes
+
+    def __getstate__(self) -> dict[str, Any]:
+        # A copy or a pickle would turn the views into independent arrays: rebuild them instead.
+        return {name: value for name, value in self.__dict__.items() if name not in self._VIEWS}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_views()
 
     def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
         """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
@@ -189,6 +202,21 @@ class KernelEnv(_ParamsAsAttributes, Env):
     def np_random(self, value: np.random.Generator) -> None:
         self._bind(value)
         self._np_random_seed = -1
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        # Views of the batch and of the generator's memory, and the kernel bound to them, are rebuilt
+        # over the copies; a window is not copied.
+        del state["_obs_row"]
+        state["_step_kernel"] = None
+        state["_render_state"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._obs_row = self._batch.obs[0]
+        if self._np_random is not None:
+            self._bind(self._np_random)
 
     def _bind(self, generator: np.random.Generator) -> None:
         batch = self._batch
@@ -335,6 +363,16 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         self.num_threads = int(num_threads)
         self._ready = False
         self._render_state: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        state["_step_kernel"] = None  # bound to the arrays of this batch, rebound to those of the copy
+        state["_render_state"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 
     def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
         """The observation and action spaces of one sub-environment."""
