@@ -10,11 +10,8 @@ import time
 import traceback
 from collections.abc import Callable, Sequence
 from enum import Enum
-from multiprocessing import Queue
-from multiprocessing.connection import Connection
 from multiprocessing.reduction import ForkingPickler
-from multiprocessing.synchronize import Semaphore
-from typing import Any, Generic
+from typing import TYPE_CHECKING, Any, Generic
 
 import numpy as np
 
@@ -43,6 +40,11 @@ from nbgym.vector.utils import (
     write_to_shared_memory,
 )
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
+
+if TYPE_CHECKING:
+    from multiprocessing import Queue
+    from multiprocessing.connection import Connection
+    from multiprocessing.synchronize import Semaphore
 
 __all__ = ["AsyncVectorEnv", "AsyncState"]
 
