@@ -16,7 +16,7 @@ import subprocess
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 import gymnasium
@@ -31,6 +31,7 @@ from vector_test_envs import (
     env_fns,
     queue_reporting_worker,
     rollout,
+    same_error,
     sorted_keys,
     toy_env_class,
 )
@@ -65,17 +66,6 @@ def assert_no_worker_left(env: AsyncVectorEnv) -> None:
     for process in env.processes:
         process.join(5)
         assert not process.is_alive(), f"{process.name} is still alive"
-
-
-def same_error(gym_call: Callable[[], Any], nb_call: Callable[[], Any]) -> BaseException:
-    """Assert both calls raise the same exception type with the same message; return nbgym's exception."""
-    with pytest.raises(Exception) as gym_info:
-        gym_call()
-    with pytest.raises(Exception) as nb_info:
-        nb_call()
-    assert type(nb_info.value).__name__ == type(gym_info.value).__name__
-    assert str(nb_info.value) == str(gym_info.value)
-    return nb_info.value
 
 
 # ---------------------------------------------------------------------------------------------------

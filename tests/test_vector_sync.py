@@ -11,7 +11,6 @@ import gc
 import subprocess
 import sys
 import warnings
-from collections.abc import Callable
 from typing import Any
 
 import gymnasium
@@ -27,6 +26,7 @@ from vector_test_envs import (
     different_space_env_class,
     env_fns,
     rollout,
+    same_error,
     toy_env_class,
 )
 
@@ -52,17 +52,6 @@ def sync_pair(num_envs: int = 3, kind: str = "box", **kwargs: Any) -> tuple[Any,
         gymnasium.vector.SyncVectorEnv(env_fns(gymnasium, num_envs, kind, **kwargs), **vector_kwargs),
         SyncVectorEnv(env_fns(nbgym, num_envs, kind, **kwargs), **vector_kwargs),
     )
-
-
-def same_error(gym_call: Callable[[], Any], nb_call: Callable[[], Any]) -> BaseException:
-    """Assert both calls raise the same exception type with the same message; return nbgym's exception."""
-    with pytest.raises(Exception) as gym_info:
-        gym_call()
-    with pytest.raises(Exception) as nb_info:
-        nb_call()
-    assert type(nb_info.value).__name__ == type(gym_info.value).__name__
-    assert str(nb_info.value) == str(gym_info.value)
-    return nb_info.value
 
 
 # ---------------------------------------------------------------------------------------------------

@@ -11,11 +11,13 @@ import math
 import os
 import time
 import traceback
+from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
 import gymnasium
 import numpy as np
+import pytest
 
 import nbgym
 
@@ -212,6 +214,17 @@ def assert_same(expected: Any, actual: Any, path: str = "value") -> None:
         assert math.isnan(actual), f"{path}: {actual} is not nan"
     else:
         assert actual == expected, f"{path}: {actual!r} != {expected!r}"
+
+
+def same_error(gym_call: Callable[[], Any], nb_call: Callable[[], Any]) -> BaseException:
+    """Assert both calls raise the same exception type with the same message; return nbgym's exception."""
+    with pytest.raises(Exception) as gym_info:
+        gym_call()
+    with pytest.raises(Exception) as nb_info:
+        nb_call()
+    assert type(nb_info.value).__name__ == type(gym_info.value).__name__
+    assert str(nb_info.value) == str(gym_info.value)
+    return nb_info.value
 
 
 def sorted_keys(value: Any) -> Any:
