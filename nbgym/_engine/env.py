@@ -34,6 +34,7 @@ from nbgym._engine.kernels import (
 )
 from nbgym.core import Env
 from nbgym.utils import seeding
+from nbgym.vector._common import pop_reset_mask, seeds_for
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
 
@@ -406,20 +407,10 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         """
         self._check_open()
         batch = self._batch
-        if seed is None:
-            seeds = [None] * self.num_envs
-        elif isinstance(seed, int):
-            seeds = [seed + i for i in range(self.num_envs)]
-        else:
-            seeds = list(seed)
-        if len(seeds) != self.num_envs:
-            raise ValueError(
-                f"If seeds are passed as a list the length must match num_envs={self.num_envs} but got length={len(seeds)}."
-            )
-        mask = batch.all_envs
-        if options is not None and "reset_mask" in options:
-            mask = options.pop("reset_mask")
-            _check_reset_mask(mask, self.num_envs)
+        seeds = seeds_for(seed, self.num_envs)
+        mask = pop_reset_mask(options, self.num_envs)
+        if mask is None:
+            mask = batch.all_envs
         for i, single_seed in enumerate(seeds):
             if single_seed is not None and mask[i]:
                 batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(single_seed)[0])
@@ -503,16 +494,3 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
     def _check_open(self) -> None:
         if self.closed:
             raise error.ClosedEnvironmentError("Trying to operate on an environment that is closed.")
-
-
-def _check_reset_mask(mask: Any, num_envs: int) -> None:
-    if not isinstance(mask, np.ndarray):
-        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(mask)}")
-    if mask.shape != (num_envs,):
-        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {mask.shape}")
-    if mask.dtype != np.bool_:
-        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {mask.dtype}")
-    if not np.any(mask):
-        raise ValueError(
-            f"`options['reset_mask']` must contain a boolean array with at least one True value, got reset_mask={mask}"
-        )
