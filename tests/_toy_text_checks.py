@@ -5,15 +5,26 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import gymnasium
+import numba
 import numpy as np
 
 import nbgym
 
+INTERPRETED = numba.config.DISABLE_JIT
 MODES = ("NextStep", "SameStep", "Disabled")
+
+Policy = Callable[[np.random.Generator, Any, dict], Any]
+"""Chooses a single env's action from a generator, the last observation and info."""
+
+
+def steps(count: int) -> int:
+    """``count`` steps compiled, a fifth of them interpreted (``NUMBA_DISABLE_JIT=1``, where kernels run as Python)."""
+    return count // 5 if INTERPRETED else count
 
 
 def assert_same_value(ours: Any, theirs: Any, where: str = "") -> None:
-    """Equal values of the same type: arrays by dtype, shape and elements, containers element by element."""
+    """Equal values of the same type: arrays by dtype, shape and elements, containers element by element,
+    dict keys in the same order."""
     assert type(ours) is type(theirs), f"{where}: type {type(ours)} != {type(theirs)} ({ours!r} vs {theirs!r})"
     if isinstance(theirs, np.ndarray):
         assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != {theirs.dtype}"
@@ -35,39 +46,64 @@ def assert_same_value(ours: Any, theirs: Any, where: str = "") -> None:
         assert ours == theirs, f"{where}: {ours!r} != {theirs!r}"
 
 
+def uniform_policy(num_actions: int) -> Policy:
+    """Uniformly random actions, alternately as ``np.int64`` and Python ``int``."""
+
+    def policy(rng: np.random.Generator, obs: Any, info: dict) -> Any:
+        action = rng.integers(0, num_actions)
+        return action if rng.random() < 0.5 else int(action)
+
+    return policy
+
+
 def compare_single(
     env_id: str,
     kwargs: dict[str, Any],
     seeds: range,
-    steps: int,
-    num_actions: int,
+    num_steps: int,
+    policy: Policy,
     render: bool = True,
     bare: bool = False,
-) -> None:
+) -> list[tuple]:
     """Runs ``nbgym.make(env_id)`` and ``gymnasium.make(env_id)`` (or their bare classes) side by side.
 
     Every reset and step result (values and Python types, infos included) and, with ``render``, the ANSI
-    text must be identical; episodes that end are reset without a seed, continuing the stream.
+    text must be identical, and the random streams must end in the same state. Ended episodes are reset
+    without a seed (continuing the stream); bare classes first take three more steps after the end.
+
+    Returns:
+        Every step result, for the caller to check that the run covered what it meant to.
     """
     render_kwargs = {"render_mode": "ansi"} if render else {}
+    results = []
     for seed in seeds:
         ours = nbgym.make(env_id, **render_kwargs, **kwargs)
         theirs = gymnasium.make(env_id, **render_kwargs, **kwargs)
         if bare:
             ours, theirs = ours.unwrapped, theirs.unwrapped
-        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed), f"seed {seed} reset")
-        if render:
-            assert ours.render() == theirs.render()
-        actions = np.random.default_rng(seed).integers(0, num_actions, steps)
-        for t, action in enumerate(actions):
-            action = int(action) if t % 2 else action
-            result = ours.step(action)
-            assert_same_value(result, theirs.step(action), f"seed {seed} step {t}")
+        else:
+            assert str(ours) == str(theirs).replace("gymnasium", "nbgym")
+        result = ours.reset(seed=seed)
+        assert_same_value(result, theirs.reset(seed=seed), f"seed {seed} reset")
+        obs, info = result
+        rng = np.random.default_rng(seed)
+        ended_for = 0
+        for t in range(num_steps):
             if render:
-                assert ours.render() == theirs.render(), f"seed {seed} step {t}"
-            if result[2] or result[3]:
-                assert_same_value(ours.reset(), theirs.reset(), f"seed {seed} step {t} reset")
+                assert_same_value(ours.render(), theirs.render(), f"seed {seed} step {t} render")
+            action = policy(rng, obs, info)
+            result = ours.step(action)
+            assert_same_value(result, theirs.step(action), f"seed {seed} step {t} action {action!r}")
+            results.append(result)
+            obs, info = result[0], result[4]
+            ended_for = ended_for + 1 if result[2] or result[3] else 0
+            if ended_for > (3 if bare else 0):
+                ended_for = 0
+                result = ours.reset()
+                assert_same_value(result, theirs.reset(), f"seed {seed} step {t} reset")
+                obs, info = result
         assert ours.unwrapped.np_random.bit_generator.state == theirs.unwrapped.np_random.bit_generator.state
+    return results
 
 
 def compare_vector(
@@ -76,35 +112,69 @@ def compare_vector(
     num_envs: int,
     mode: str,
     seed: int,
-    steps: int,
+    num_steps: int,
     sample: Callable[[np.random.Generator, int], np.ndarray],
-) -> None:
+    render: bool = False,
+) -> list[tuple]:
     """Runs ``nbgym.make_vec(env_id)`` and gymnasium's sync vector env side by side in an autoreset mode.
 
     Observations, rewards, flags and infos (keys in order, dtypes, masks, ``final_obs``/``final_info``)
-    must be identical. In ``Disabled`` mode, ended sub-environments are reset with a ``reset_mask``.
+    must be identical. In ``Disabled`` mode, ended sub-environments are reset with a ``reset_mask``; in
+    the other modes, a random half of the sub-environments is reset with a ``reset_mask`` from time to time.
+
+    Returns:
+        Every step result, for the caller to check that the run covered what it meant to.
     """
-    ours = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, **kwargs)
+    render_kwargs = {"render_mode": "ansi"} if render else {}
+    ours = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, **render_kwargs, **kwargs)
     theirs = gymnasium.make_vec(
-        env_id, num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **kwargs
+        env_id, num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **render_kwargs, **kwargs
     )
     assert ours.metadata["autoreset_mode"].value == theirs.metadata["autoreset_mode"].value
+    assert repr(ours.single_observation_space) == repr(theirs.single_observation_space)
+    assert repr(ours.observation_space) == repr(theirs.observation_space)
+    assert repr(ours.action_space) == repr(theirs.action_space)
     assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed), "reset")
-    action_rng = np.random.default_rng(seed)
-    for t in range(steps):
-        actions = sample(action_rng, num_envs)
+    rng = np.random.default_rng(seed)
+    results = []
+    for t in range(num_steps):
+        if render:
+            assert_same_value(ours.render(), theirs.render(), f"{mode} step {t} render")
+        actions = sample(rng, num_envs)
         result = ours.step(actions)
         assert_same_value(result, theirs.step(actions), f"{mode} step {t}")
-        ended = result[2] | result[3]
-        if mode == "Disabled" and ended.any():
-            options = {"reset_mask": ended}
+        results.append(result)
+        mask = result[2] | result[3] if mode == "Disabled" else rng.random(num_envs) < 0.5
+        if mask.any() and (mode == "Disabled" or t % 50 == 49):
             assert_same_value(
-                ours.reset(options=dict(options)), theirs.reset(options=dict(options)), f"{mode} step {t} masked reset"
+                ours.reset(options={"reset_mask": mask.copy()}),
+                theirs.reset(options={"reset_mask": mask.copy()}),
+                f"{mode} step {t} masked reset",
             )
     ours.close()
     theirs.close()
+    return results
 
 
 def discrete_actions(n: int) -> Callable[[np.random.Generator, int], np.ndarray]:
     """A sampler of batches of actions in ``Discrete(n)``."""
     return lambda rng, num_envs: rng.integers(0, n, num_envs)
+
+
+def assert_same_error(ours: Callable[[], Any], theirs: Callable[[], Any]) -> None:
+    """Both calls raise the same exception type (nbgym's counterpart of a gymnasium error) and message."""
+    try:
+        theirs()
+    except Exception as e:  # noqa: BLE001 - whatever gymnasium raises is the expectation
+        expected = e
+    else:
+        raise AssertionError("gymnasium raised nothing")
+    expected_type = type(expected)
+    if isinstance(expected, gymnasium.error.Error):
+        expected_type = getattr(nbgym.error, type(expected).__name__)
+    try:
+        ours()
+    except expected_type as e:
+        assert str(e) == str(expected).replace("gymnasium", "nbgym"), (str(e), str(expected))
+    else:
+        raise AssertionError(f"nbgym did not raise {expected_type.__name__}")

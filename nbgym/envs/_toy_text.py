@@ -37,7 +37,7 @@ def first_above(cumulative, u):
     probabilities do not decrease, so the first one above ``u`` comes after those at or below it:
     counting those avoids a branch on the random draw (mispredicted half of the time).
     """
-    return ((cumulative[0] <= u) + (cumulative[1] <= u) + (cumulative[2] <= u)) % 3
+    return (np.int64(cumulative[0] <= u) + np.int64(cumulative[1] <= u) + np.int64(cumulative[2] <= u)) % 3
 
 
 def cumulative3(first: Any, second: Any, third: Any) -> np.ndarray:

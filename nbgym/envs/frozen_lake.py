@@ -256,10 +256,9 @@ class _Lake:
         self.initial_state_distrib = starts.astype(np.float64)
         self.initial_state_distrib /= self.initial_state_distrib.sum()
         num_states = self.nrow * self.ncol
-        capacity = max(_MIN_CAPACITY, 1 << (num_states - 1).bit_length())
-        self.physics = _physics(capacity)
+        self.capacity = max(_MIN_CAPACITY, 1 << (num_states - 1).bit_length())
         start_states = np.flatnonzero(starts)
-        self.params = self.physics.new_params(
+        self.params = _physics(self.capacity).new_params(
             nrow=self.nrow,
             ncol=self.ncol,
             is_slippery=bool(is_slippery),
@@ -273,6 +272,16 @@ class _Lake:
         params["start_cumulative"][: len(start_states)] = np.cumsum(self.initial_state_distrib)[start_states]
         self.probs = CodedValues((1, 1.0, success_rate, self.fail_rate))
         self.rewards = CodedValues((*self.reward_schedule, 0))
+
+    @property
+    def physics(self) -> Physics:
+        """The physics of lakes of this lake's capacity."""
+        return _physics(self.capacity)
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        # A lake unpickled in another process registers its record type before a kernel meets it.
+        self.__dict__.update(state)
+        _physics(self.capacity)
 
     def transitions(self) -> dict[int, dict[int, list[tuple[Any, int, Any, bool]]]]:
         """The table ``P[s][a] = [(prob, next_state, reward, terminated), ...]`` of the lake."""
@@ -319,6 +328,11 @@ class _LakeAttributes:
 
     _lake: _Lake
     _P: dict | None = None
+
+    @property
+    def physics(self) -> Physics:
+        """The compiled physics, of the lake's capacity."""
+        return self._lake.physics
 
     @property
     def desc(self) -> np.ndarray:
@@ -485,7 +499,6 @@ class FrozenLakeEnv(_LakeAttributes, DiscreteToyTextEnv):
         reward_schedule: tuple[Any, Any, Any] = (1, 0, 0),
     ) -> None:
         self._lake = _Lake(desc, map_name, is_slippery, success_rate, reward_schedule)
-        self.physics = self._lake.physics
         self._probs, self._rewards = self._lake.probs, self._lake.rewards
         self.observation_space = spaces.Discrete(self._lake.nrow * self._lake.ncol)
         self.action_space = spaces.Discrete(4)
@@ -518,7 +531,6 @@ class FrozenLakeVectorEnv(_LakeAttributes, DiscreteToyTextVectorEnv):
         copy: bool = True,
     ) -> None:
         self._lake = _Lake(desc, map_name, is_slippery, success_rate, reward_schedule)
-        self.physics = self._lake.physics
         self._probs = self._lake.probs
         super().__init__(
             num_envs,
