@@ -39,7 +39,7 @@ _RENDERERS = {
     "CartPole": "cartpole",
     "Pendulum": "pendulum",
     "MountainCar": "mountain_car",
-    "MountainCarContinuous": "mountain_car",
+    "Continuous_MountainCar": "mountain_car",
     "Acrobot": "acrobot",
     "FrozenLake": "frozen_lake",
     "Taxi": "taxi",

@@ -1,7 +1,7 @@
 """Acrobot's frame: the two links, their joints and the target line, as gymnasium 1.4.0 draws them (500x500).
 
-gymnasium's Acrobot state is float32 right after a reset and float64 after a step, and the drawing's
-arithmetic follows that dtype; the frames here do the same, so that they stay identical.
+gymnasium's Acrobot state is float32 right after a reset and float64 after a step (the env marks which
+in its state), and the drawing's arithmetic follows that dtype; so do the frames here, to stay identical.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import numpy as np
 
 from nbgym.envs._render import RenderState, import_pygame
 from nbgym.envs._render._classic import disc, finish, new_canvas, polygon, rotated
+from nbgym.envs.acrobot import _FRESH
 
 CAPTION = None
 SCREEN_DIM = 500
@@ -25,10 +26,9 @@ def frame_size(env: Any) -> tuple[int, int]:
 
 
 def _state(env: Any, index: int) -> np.ndarray:
-    """Sub-environment ``index``'s state in gymnasium's dtype: float32 until its first step."""
-    batch = env._batch
-    row = batch.state[index]
-    return row.astype(np.float32) if batch.elapsed[index] == 0 else row
+    """Sub-environment ``index``'s ``[theta1, theta2, dtheta1, dtheta2]`` in gymnasium's dtype (float32 after a reset)."""
+    row = env._batch.state[index]
+    return np.array(row[:4], dtype=np.float32 if row[_FRESH] else np.float64)
 
 
 def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:

@@ -34,11 +34,14 @@ def _height(xs: Any) -> Any:
 
 def _position(env: Any, index: int) -> Any:
     """The car's position as gymnasium's state holds it: float32 after a step of the continuous car."""
-    batch = env._batch
-    position = batch.state[index, 0]
-    if not batch.discrete_actions and batch.elapsed[index] > 0:
-        return np.float32(position)
-    return position
+    row = env._batch.state[index]
+    if env.physics.name == "Continuous_MountainCar":
+        from nbgym.envs.continuous_mountain_car import _FLOAT32
+
+        # The continuous car's kernel keeps the kind of gymnasium's state values in its third column.
+        if row[2] == _FLOAT32:
+            return np.float32(row[0])
+    return row[0]
 
 
 def _hill(min_position: float, max_position: float, scale: float) -> list[tuple[Any, Any]]:
