@@ -24,6 +24,8 @@ SEEDS = (0, 1, 7, 123, 2**31 + 5)
 SPACES: dict[str, Callable[[Any], Any]] = {
     "box": lambda s: s.Box(-2.0, 3.0, shape=(3,), dtype=np.float32),
     "box64": lambda s: s.Box(np.array([-1.0, 0.5, -np.inf]), np.array([1.0, 4.0, np.inf]), dtype=np.float64),
+    "box1": lambda s: s.Box(-1.0, 1.0, shape=(1,), dtype=np.float32),
+    "scalar": lambda s: s.Box(-1.0, 1.0, shape=(), dtype=np.float32),
     "box2d": lambda s: s.Box(-1.0, 1.0, shape=(2, 3), dtype=np.float32),
     "box_int": lambda s: s.Box(0, 10, shape=(4,), dtype=np.int64),
     "image": lambda s: s.Box(0, 255, shape=(12, 10, 3), dtype=np.uint8),
@@ -121,11 +123,29 @@ def rollout(env: Any, seed: int, actions: list[Any]) -> list[Any]:
     return outputs
 
 
+def assert_same(data_1: Any, data_2: Any) -> None:
+    """:func:`core_test_envs.assert_data_equal`, also for object arrays (compared element by element)."""
+    if isinstance(data_1, np.ndarray) and data_1.dtype == object:
+        assert isinstance(data_2, np.ndarray) and data_2.dtype == object and data_1.shape == data_2.shape
+        for item_1, item_2 in zip(data_1.ravel(), data_2.ravel(), strict=True):
+            assert_same(item_1, item_2)
+    elif isinstance(data_1, dict):
+        assert type(data_1) is type(data_2) and list(data_1) == list(data_2), (data_1, data_2)
+        for key in data_1:
+            assert_same(data_1[key], data_2[key])
+    elif isinstance(data_1, (tuple, list)):
+        assert type(data_1) is type(data_2) and len(data_1) == len(data_2)
+        for item_1, item_2 in zip(data_1, data_2, strict=True):
+            assert_same(item_1, item_2)
+    else:
+        assert_data_equal(data_1, data_2)
+
+
 def assert_outputs_equal(outputs_1: list[Any], outputs_2: list[Any]) -> None:
     """Asserts that two rollouts returned the same data, step by step."""
     assert len(outputs_1) == len(outputs_2)
     for step, (output_1, output_2) in enumerate(zip(outputs_1, outputs_2, strict=True)):
         try:
-            assert_data_equal(output_1, output_2)
+            assert_same(output_1, output_2)
         except AssertionError as e:
             raise AssertionError(f"outputs differ at output {step}: {output_1!r} != {output_2!r}") from e

@@ -105,16 +105,20 @@ class NormalizeObservation(VectorObservationWrapper[np.ndarray, ActType, np.ndar
         if self._fast_path_applies(observations):
             rows = observations.reshape(observations.shape[0], -1)
             out = np.empty(observations.shape, dtype=np.float32)
-            mean, var, rms.count = _kernels.normalize_observations_f32(
+            mean, var, count = _kernels.normalize_observations_f32(
                 rows,
-                rms.mean.reshape(-1),
-                rms.var.reshape(-1),
+                np.asarray(rms.mean).reshape(-1),
+                np.asarray(rms.var).reshape(-1),
                 rms.count,
                 self.epsilon,
                 self._update_running_mean,
                 out.reshape(rows.shape),
             )
-            rms.mean, rms.var = mean.reshape(rms.mean.shape), var.reshape(rms.var.shape)
+            if self._update_running_mean:
+                shape = self.single_observation_space.shape
+                # numpy's arithmetic on 0-d statistics gives scalars.
+                rms.mean, rms.var = (mean[0], var[0]) if shape == () else (mean.reshape(shape), var.reshape(shape))
+                rms.count = count
             return out
         if self._update_running_mean:
             rms.update(observations)
@@ -124,18 +128,19 @@ class NormalizeObservation(VectorObservationWrapper[np.ndarray, ActType, np.ndar
         """Whether the compiled kernel computes exactly what numpy would: float32 observations and
         statistics, and Python-number count and epsilon (numpy scalars would change the dtypes)."""
         rms = self.obs_rms
+        shape = self.single_observation_space.shape
         return (
             isinstance(observations, np.ndarray)
             and observations.dtype == np.float32
-            and observations.ndim >= 1
+            and observations.shape[1:] == shape
             and observations.shape[0] > 0
             and observations.flags.c_contiguous
-            and observations.shape[1:] == rms.mean.shape
-            and isinstance(rms.mean, np.ndarray)
-            and isinstance(rms.var, np.ndarray)
+            and isinstance(rms.mean, (np.ndarray, np.float32))
+            and isinstance(rms.var, (np.ndarray, np.float32))
+            and np.shape(rms.mean) == shape
+            and np.shape(rms.var) == shape
             and rms.mean.dtype == np.float32
             and rms.var.dtype == np.float32
-            and rms.var.shape == rms.mean.shape
             and type(rms.count) is float
             and type(self.epsilon) in (float, int)
         )

@@ -122,10 +122,18 @@ class ClipReward(VectorizeTransformReward[ObsType, ActType]):
         super().__init__(env, transform_reward.ClipReward, min_reward=min_reward, max_reward=max_reward)
         self._bounds = (min_reward, max_reward)
 
-    def _transform_batch(self, rewards: np.ndarray) -> np.ndarray | None:
+    def _transform_batch(self, rewards: np.ndarray) -> np.ndarray:
+        """The clipped rewards.
+
+        Raises:
+            ValueError: A bound is an array (clipping one reward with it would give an array, which a
+                reward slot cannot hold; gymnasium fails there too).
+        """
         min_reward, max_reward = self._bounds
         if np.ndim(min_reward) or np.ndim(max_reward):
-            # Array bounds clip each reward against the whole array: only the per-reward form says
-            # what that means (as in gymnasium, it fails unless the bounds have a single element).
-            return None
+            raise ValueError(
+                f"ClipReward of a vector environment clips every reward with scalar bounds, got min_reward="
+                f"{min_reward!r} and max_reward={max_reward!r}; for bounds per sub-environment use "
+                "`TransformReward(env, lambda rewards: np.clip(rewards, min_reward, max_reward))`."
+            )
         return np.clip(rewards, min_reward, max_reward)
