@@ -343,3 +343,9 @@ def test_long_random_runs_match_gymnasium(seed, action_seed, num_envs, mode):
         if mode == "Disabled" and ended.any():
             np.testing.assert_array_equal(env.reset(options={"reset_mask": ended.copy()})[0],
                                           reference.reset(options={"reset_mask": ended.copy()})[0])
+
+
+def test_vector_seeds_beyond_64_bits_match_gymnasium():
+    env, reference = _vector_pair(2, "NextStep")
+    for seed in [2**64 - 1, 2**70, [2**80, 3]]:
+        np.testing.assert_array_equal(env.reset(seed=seed)[0], reference.reset(seed=seed)[0])

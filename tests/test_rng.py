@@ -116,3 +116,28 @@ def test_entropy_streams_are_distinct_valid_streams():
     assert len({tuple(row) for row in pcg.tolist()}) == 64
     assert (pcg[:, 2] & np.uint64(1)).all(), "PCG64 increments are odd"
     assert not buf.any()
+
+
+@settings(max_examples=50, deadline=None)
+@given(seeds=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=20), mask_seed=st.integers(0, 2**16))
+def test_seed_streams_is_numpys_seed_sequence(seeds, mask_seed):
+    mask = np.random.default_rng(mask_seed).random(len(seeds)) < 0.7
+    pcg, buf = rng.new_streams(len(seeds))
+    buf[:] = 1
+    rng.seed_streams(pcg, buf, np.array(seeds, dtype=np.uint64), mask)
+    for i, seed in enumerate(seeds):
+        if mask[i]:
+            expected = rng.generator_rows(np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))))
+            assert (pcg[i].tolist(), buf[i].tolist()) == expected
+        else:
+            assert not pcg[i].any() and buf[i].tolist() == [1, 1]
+
+
+def test_seed_streams_edge_seeds():
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+    pcg, buf = rng.new_streams(len(seeds))
+    rng.seed_streams(pcg, buf, np.array(seeds, dtype=np.uint64), np.ones(len(seeds), dtype=bool))
+    for i, seed in enumerate(seeds):
+        assert (pcg[i].tolist(), buf[i].tolist()) == rng.generator_rows(
+            np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))
+        )

@@ -411,13 +411,27 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         mask = pop_reset_mask(options, self.num_envs)
         if mask is None:
             mask = batch.all_envs
-        for i, single_seed in enumerate(seeds):
-            if single_seed is not None and mask[i]:
-                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(single_seed)[0])
+        self._seed_streams(seeds, mask)
         batch.reset(mask, self._reset_params(options))
         self._ready = True
         infos = self._reset_infos(mask)
         return (batch.obs.copy() if self.copy else batch.obs), infos
+
+    def _seed_streams(self, seeds: list[int | None], mask: np.ndarray) -> None:
+        """Seed the stream of each sub-environment in ``mask`` whose seed is not ``None``, as
+        ``np.random.SeedSequence(seed)`` does (in a kernel: 65536 streams take milliseconds)."""
+        batch = self._batch
+        chosen = np.zeros(self.num_envs, dtype=np.bool_)
+        values = np.zeros(self.num_envs, dtype=np.uint64)
+        for i, seed in enumerate(seeds):
+            if seed is None or not mask[i]:
+                continue
+            seeding.check_seed(seed)
+            if seed < 2**64:
+                chosen[i], values[i] = True, seed
+            else:  # numpy's SeedSequence takes any int; the kernel takes 64-bit ones
+                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(seed)[0])
+        rng.seed_streams(batch.pcg, batch.buf, values, chosen)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-environment with its action, in one compiled call.

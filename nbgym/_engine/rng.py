@@ -49,17 +49,20 @@ def _mulhi(a: np.uint64, b: np.uint64) -> np.uint64:
 
 
 @kernel
+def _lcg_step(s_lo, s_hi, inc_lo, inc_hi):
+    """``state * MULT + inc`` modulo 2**128, as ``(low, high)`` words."""
+    new_lo = s_lo * _MULT_LO
+    new_hi = _mulhi(s_lo, _MULT_LO) + s_lo * _MULT_HI + s_hi * _MULT_LO
+    sum_lo = new_lo + inc_lo
+    carry = _ONE if sum_lo < new_lo else _ZERO
+    return sum_lo, new_hi + inc_hi + carry
+
+
+@kernel
 def next_uint64(rng, i):
     """numpy's ``PCG64.random_raw()``: advance the LCG, then XSL-RR output of the new state."""
     pcg = rng[0]
-    s_lo = pcg[i, 0]
-    s_hi = pcg[i, 1]
-    new_lo = s_lo * _MULT_LO
-    new_hi = _mulhi(s_lo, _MULT_LO) + s_lo * _MULT_HI + s_hi * _MULT_LO
-    inc_lo = pcg[i, 2]
-    sum_lo = new_lo + inc_lo
-    carry = _ONE if sum_lo < new_lo else _ZERO
-    new_hi = new_hi + pcg[i, 3] + carry
+    sum_lo, new_hi = _lcg_step(pcg[i, 0], pcg[i, 1], pcg[i, 2], pcg[i, 3])
     pcg[i, 0] = sum_lo
     pcg[i, 1] = new_hi
     value = new_hi ^ sum_lo
@@ -128,6 +131,82 @@ def integers(rng, i, low, high):
 
 
 _LOW64 = (1 << 64) - 1
+
+# numpy's SeedSequence constants (numpy/random/bit_generator.pyx).
+_INIT_A = np.uint64(0x43B0D7E5)
+_MULT_A = np.uint64(0x931E8875)
+_INIT_B = np.uint64(0x8B51F9DD)
+_MULT_B = np.uint64(0x58F38DED)
+_MIX_MULT_L = np.uint64(0xCA01F9DD)
+_MIX_MULT_R = np.uint64(0x4973F715)
+_U16 = np.uint64(16)
+_POOL_SIZE = 4
+
+
+@kernel
+def _hashmix(value, hash_const):
+    """SeedSequence's ``hashmix`` in 32-bit arithmetic; returns ``(value, next hash_const)``."""
+    value = (value ^ hash_const) & _MASK32
+    hash_const = (hash_const * _MULT_A) & _MASK32
+    value = (value * hash_const) & _MASK32
+    return value ^ (value >> _U16), hash_const
+
+
+@kernel
+def _mix(x, y):
+    result = (_MIX_MULT_L * x - _MIX_MULT_R * y) & _MASK32
+    return result ^ (result >> _U16)
+
+
+@kernel
+def seed_streams(pcg, buf, seeds, mask):
+    """Row ``i`` becomes the stream of ``PCG64(SeedSequence(seeds[i]))`` where ``mask[i]``, as numpy seeds it.
+
+    numpy's algorithm, for seeds below 2**64: the seed's 32-bit words are hash-mixed into a pool of
+    four words, which yields four 64-bit words; the first two are the 128-bit initial state, the
+    last two the stream selector, installed by PCG64's ``set_seed``. About a thousand times faster
+    than building the numpy objects, for large batches.
+    """
+    entropy = np.zeros(2, dtype=np.uint64)
+    pool = np.zeros(_POOL_SIZE, dtype=np.uint64)
+    words = np.zeros(2 * _POOL_SIZE, dtype=np.uint64)
+    for i in range(seeds.shape[0]):
+        if not mask[i]:
+            continue
+        seed = seeds[i]
+        entropy[0] = seed & _MASK32
+        entropy[1] = seed >> _U32
+        num_words = 2 if entropy[1] != _ZERO else 1
+        hash_const = _INIT_A
+        for k in range(_POOL_SIZE):
+            pool[k], hash_const = _hashmix(entropy[k] if k < num_words else _ZERO, hash_const)
+        for src in range(_POOL_SIZE):
+            for dst in range(_POOL_SIZE):
+                if src != dst:
+                    mixed, hash_const = _hashmix(pool[src], hash_const)
+                    pool[dst] = _mix(pool[dst], mixed)
+        hash_const = _INIT_B
+        for k in range(2 * _POOL_SIZE):
+            value = (pool[k % _POOL_SIZE] ^ hash_const) & _MASK32
+            hash_const = (hash_const * _MULT_B) & _MASK32
+            value = (value * hash_const) & _MASK32
+            words[k] = value ^ (value >> _U16)
+        init_hi = words[0] | (words[1] << _U32)
+        init_lo = words[2] | (words[3] << _U32)
+        seq_hi = words[4] | (words[5] << _U32)
+        seq_lo = words[6] | (words[7] << _U32)
+        inc_hi = (seq_hi << _ONE) | (seq_lo >> _U63)
+        inc_lo = (seq_lo << _ONE) | _ONE
+        s_lo, s_hi = _lcg_step(_ZERO, _ZERO, inc_lo, inc_hi)
+        sum_lo = s_lo + init_lo
+        carry = _ONE if sum_lo < s_lo else _ZERO
+        s_lo, s_hi = _lcg_step(sum_lo, s_hi + init_hi + carry, inc_lo, inc_hi)
+        pcg[i, 0] = s_lo
+        pcg[i, 1] = s_hi
+        pcg[i, 2] = inc_lo
+        pcg[i, 3] = inc_hi
+        buf[i, 0] = 0
+        buf[i, 1] = 0
 
 
 def generator_rows(generator: np.random.Generator) -> tuple[list[int], list[int]]:

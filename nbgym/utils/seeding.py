@@ -9,6 +9,18 @@ from nbgym import error
 RNG = RandomNumberGenerator = np.random.Generator
 
 
+def check_seed(seed: object) -> None:
+    """Checks that ``seed`` is a seed gymnasium accepts: a non-negative Python int.
+
+    Raises:
+        nbgym.error.Error: ``seed`` is not a Python int, or is negative.
+    """
+    if not isinstance(seed, int):
+        raise error.Error(f"Seed must be a python integer, actual type: {type(seed)}")
+    if seed < 0:
+        raise error.Error(f"Seed must be greater or equal to zero, actual value: {seed}")
+
+
 def np_random(seed: int | None = None) -> tuple[np.random.Generator, int]:
     """Returns a PCG64 generator seeded through ``np.random.SeedSequence(seed)``, and its seed.
 
