@@ -60,6 +60,11 @@ class Unavailable(Exception):
     environment, or would be absurdly slow at that size. The message says which."""
 
 
+def installed_libraries() -> list[str]:
+    """The libraries of :data:`LIBRARIES` that are installed here, nbgym first."""
+    return [library for library in LIBRARIES if importlib.util.find_spec(library) is not None]
+
+
 def library_version(name: str) -> str | None:
     """The installed version of the distribution ``name``, or ``None`` if it is not installed."""
     if importlib.util.find_spec(name) is None:
@@ -128,19 +133,21 @@ def size_label(num_envs: int) -> str:
     return "single" if num_envs == 1 else str(num_envs)
 
 
-def action_pool(env_id: str, num_envs: int, seed: int = 0) -> list[Any]:
+def action_pool(env_id: str, num_envs: int, seed: int = 0, *, single: bool | None = None) -> list[Any]:
     """Random actions drawn ahead of timing from nbgym's action space, the same for every library.
 
     Args:
         env_id: The environment id.
-        num_envs: 1 for actions of the single environment, else the batch size.
+        num_envs: The batch size (1 for the single environment).
         seed: The seed of the action space.
+        single: Actions of the single environment rather than batches; by default when ``num_envs`` is 1.
 
     Returns:
         Single actions, or batches of ``num_envs`` actions, to cycle through.
     """
     env = make(env_id)
-    space: Space[Any] = env.action_space if num_envs == 1 else batch_space(env.action_space, num_envs)
+    single = num_envs == 1 if single is None else single
+    space: Space[Any] = env.action_space if single else batch_space(env.action_space, num_envs)
     env.close()
     space.seed(seed)
     first = space.sample()
@@ -205,8 +212,10 @@ def _check_sync_size(num_envs: int, max_sync_envs: int) -> None:
         )
 
 
-def _nbgym_runner(env_id: str, num_envs: int, actions: list[Any], threads: int, max_sync_envs: int, seed: int) -> Runner:
-    if num_envs == 1:
+def _nbgym_runner(
+    env_id: str, num_envs: int, actions: list[Any], single: bool, threads: int, max_sync_envs: int, seed: int
+) -> Runner:
+    if single:
         env = make(env_id)
         env.reset(seed=seed)
         return SingleRunner("nbgym", f"{type(env.unwrapped).__name__} via make()", 1, env, actions)
@@ -221,13 +230,15 @@ def _nbgym_runner(env_id: str, num_envs: int, actions: list[Any], threads: int, 
     return Runner("nbgym", implementation, num_envs, env, actions)
 
 
-def _gymnasium_runner(env_id: str, num_envs: int, actions: list[Any], max_sync_envs: int, seed: int) -> Runner:
+def _gymnasium_runner(
+    env_id: str, num_envs: int, actions: list[Any], single: bool, max_sync_envs: int, seed: int
+) -> Runner:
     gymnasium = _import_library("gymnasium")
     try:
         gym_spec = gymnasium.spec(env_id)
     except gymnasium.error.Error as e:
         raise Unavailable(f"gymnasium has no {env_id} ({e})") from None
-    if num_envs == 1:
+    if single:
         env = gymnasium.make(env_id)
         env.reset(seed=seed)
         return SingleRunner("gymnasium", f"{type(env.unwrapped).__name__} via make()", 1, env, actions)
@@ -242,9 +253,9 @@ def _gymnasium_runner(env_id: str, num_envs: int, actions: list[Any], max_sync_e
     return Runner("gymnasium", implementation, num_envs, env, actions)
 
 
-def _envpool_runner(env_id: str, num_envs: int, actions: list[Any], threads: int, seed: int) -> Runner:
+def _envpool_runner(env_id: str, num_envs: int, actions: list[Any], single: bool, threads: int, seed: int) -> Runner:
     envpool = _import_library("envpool")
-    if num_envs == 1:
+    if single:
         raise Unavailable("envpool has no single-environment API")
     if env_id not in envpool.list_all_envs():
         raise Unavailable(f"envpool has no {env_id}")
@@ -262,6 +273,7 @@ def make_runner(
     num_envs: int,
     actions: list[Any],
     *,
+    single: bool | None = None,
     threads: int = 1,
     max_sync_envs: int = DEFAULT_MAX_SYNC_ENVS,
     seed: int = 0,
@@ -275,8 +287,10 @@ def make_runner(
     Args:
         library: One of :data:`LIBRARIES`.
         env_id: The environment id (the same in every library).
-        num_envs: 1 for the single environment, else the number of sub-environments.
+        num_envs: The number of sub-environments (1 for the single environment).
         actions: The precomputed actions (see :func:`action_pool`).
+        single: Measure the single environment of ``make`` rather than a vector environment; by default
+            when ``num_envs`` is 1.
         threads: The threads of nbgym's compiled vector env and of envpool.
         max_sync_envs: The largest ``SyncVectorEnv`` that is measured.
         seed: The seed of the first reset.
@@ -288,12 +302,13 @@ def make_runner(
         Unavailable: If the contender cannot be measured (the message says why).
         ValueError: If ``library`` is unknown.
     """
+    single = num_envs == 1 if single is None else single
     if library == "nbgym":
-        return _nbgym_runner(env_id, num_envs, actions, threads, max_sync_envs, seed)
+        return _nbgym_runner(env_id, num_envs, actions, single, threads, max_sync_envs, seed)
     if library == "gymnasium":
-        return _gymnasium_runner(env_id, num_envs, actions, max_sync_envs, seed)
+        return _gymnasium_runner(env_id, num_envs, actions, single, max_sync_envs, seed)
     if library == "envpool":
-        return _envpool_runner(env_id, num_envs, actions, threads, seed)
+        return _envpool_runner(env_id, num_envs, actions, single, threads, seed)
     raise ValueError(f"Unknown library {library!r}, expected one of {LIBRARIES}.")
 
 
@@ -523,6 +538,15 @@ class Report:
             return None
         return ours.best / theirs.best
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Report:
+        """The report that :meth:`to_json` wrote (``nbgym bench --json``)."""
+        return cls(
+            BenchConfig(**data["settings"]),
+            [Measurement(**{k: v for k, v in m.items() if k not in ("best", "median")}) for m in data["results"]],
+            [Skip(**skip) for skip in data["skipped"]],
+        )
+
     def to_json(self) -> dict[str, Any]:
         """The report as a JSON-able dict: the machine, the settings, the measurements, the ratios and the skips."""
         config = self.config
@@ -537,14 +561,17 @@ class Report:
             "nbgym_version": __version__,
             "machine": machine_info(),
             "settings": {
+                "env_ids": config.env_ids,
+                "num_envs": config.num_envs,
+                "libraries": config.libraries,
                 "threads": config.threads,
                 "repeats": config.repeats,
                 "steps": config.steps,
                 "sample_time": config.sample_time,
                 "max_sync_envs": config.max_sync_envs,
                 "seed": config.seed,
-                "statistic": "best",
             },
+            "statistic": "best",
             "results": [m.to_json() for m in self.measurements],
             "ratios": ratios,
             "skipped": [s.to_json() for s in self.skipped],
@@ -622,19 +649,29 @@ def format_rate(value: float) -> str:
     return f"{value:.3g}"
 
 
-def format_report(report: Report) -> str:
-    """The report as a text table per environment: throughput of each library and nbgym's ratios.
+@dataclass
+class _Table:
+    """The rows of one environment's table, before they are rendered as text or Markdown."""
 
-    Libraries that were skipped everywhere get no column; every skip is listed under the table with
-    its reason, and every implementation measured is named.
+    title: str
+    header: list[str]
+    rows: list[list[str]]
+    notes: list[str]
+
+
+def _tables(report: Report) -> list[_Table]:
+    """One table per environment: the best throughput of each library per size and nbgym's ratios.
+
+    Libraries never measured for an environment get no column; the notes name every implementation
+    measured and every skip with its reason.
     """
     config = report.config
     threads = f"{config.threads} thread{'s' if config.threads > 1 else ''}"
-    blocks = []
+    tables = []
     for env_id in config.env_ids:
-        libraries = [lib for lib in config.libraries if any(m.library == lib and m.env_id == env_id for m in report.measurements)]
-        others = [lib for lib in libraries if lib != "nbgym"]
-        header = ["num_envs", *libraries, *(f"nbgym/{lib}" for lib in others)]
+        measured = [m for m in report.measurements if m.env_id == env_id]
+        libraries = [library for library in config.libraries if any(m.library == library for m in measured)]
+        others = [library for library in libraries if library != "nbgym"]
         rows = []
         for num_envs in config.num_envs:
             row = [size_label(num_envs)]
@@ -645,22 +682,54 @@ def format_report(report: Report) -> str:
                 ratio = report.ratio(env_id, num_envs, library)
                 row.append("-" if ratio is None else f"{ratio:.3g}x")
             rows.append(row)
-        widths = [max(len(line[c]) for line in [header, *rows]) for c in range(len(header))]
-        lines = [
-            f"{env_id}: env-steps/s, best of {config.repeats} interleaved samples, {threads}",
-            *("  " + "  ".join(cell.rjust(w) if c else cell.ljust(w) for c, (cell, w) in enumerate(zip(line, widths)))
-              for line in [header, *rows]),
-        ]
+        notes = []
         for library in libraries:
-            implementations = list(dict.fromkeys(m.implementation for m in report.measurements
-                                                 if m.library == library and m.env_id == env_id))
-            lines.append(f"  {library}: {', '.join(implementations)}")
-        reasons: dict[tuple[str, str], list[str]] = {}
+            implementations = dict.fromkeys(m.implementation for m in measured if m.library == library)
+            notes.append(f"{library}: {', '.join(implementations)}")
+        skipped: dict[tuple[str, str], list[str]] = {}
         for skip in report.skipped:
             if skip.env_id == env_id:
-                reasons.setdefault((skip.library, skip.reason), []).append(size_label(skip.num_envs))
-        for (library, reason), sizes in reasons.items():
-            lines.append(f"  not measured: {library} at {', '.join(sizes)}: {reason}")
+                skipped.setdefault((skip.library, skip.reason), []).append(size_label(skip.num_envs))
+        notes += [f"not measured: {library} at {', '.join(sizes)}: {reason}" for (library, reason), sizes in skipped.items()]
+        tables.append(
+            _Table(
+                f"{env_id}: env-steps/s, best of {config.repeats} interleaved samples, {threads}",
+                ["num_envs", *libraries, *(f"nbgym/{library}" for library in others)],
+                rows,
+                notes,
+            )
+        )
+    return tables
+
+
+def format_report(report: Report) -> str:
+    """The report as aligned text: one table per environment (see :func:`format_markdown`)."""
+    blocks = []
+    for table in _tables(report):
+        lines = [table.header, *table.rows]
+        widths = [max(len(line[c]) for line in lines) for c in range(len(table.header))]
+        body = [
+            "  " + "  ".join(cell.rjust(width) if c else cell.ljust(width) for c, (cell, width) in enumerate(zip(line, widths)))
+            for line in lines
+        ]
+        blocks.append("\n".join([table.title, *body, *(f"  {note}" for note in table.notes)]))
+    return "\n\n".join(blocks)
+
+
+def format_markdown(report: Report) -> str:
+    """The report as Markdown: per environment a heading, a table of the best env-steps/s of each
+    library per size with nbgym's ratios, and notes naming the implementations and the skips."""
+    blocks = []
+    for table in _tables(report):
+        lines = [
+            f"#### {table.title}",
+            "",
+            "| " + " | ".join(table.header) + " |",
+            "|" + "|".join([":---", *["---:"] * (len(table.header) - 1)]) + "|",
+            *("| " + " | ".join(row) + " |" for row in table.rows),
+            "",
+            *(f"- {note}" for note in table.notes),
+        ]
         blocks.append("\n".join(lines))
     return "\n\n".join(blocks)
 
