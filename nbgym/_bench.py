@@ -164,12 +164,16 @@ class Runner:
         num_envs: 1 for a single environment, else the number of sub-environments.
         env: The environment, already reset.
         actions: The actions to cycle through (see :func:`action_pool`).
+        threads: The threads the environment steps with.
     """
 
-    def __init__(self, library: str, implementation: str, num_envs: int, env: Any, actions: list[Any]) -> None:
+    def __init__(
+        self, library: str, implementation: str, num_envs: int, env: Any, actions: list[Any], threads: int = 1
+    ) -> None:
         self.library = library
         self.implementation = implementation
         self.num_envs = num_envs
+        self.threads = threads
         self.env = env
         self._actions = actions
         self._next = 0
@@ -225,9 +229,9 @@ def _nbgym_runner(
     else:
         _check_sync_size(num_envs, max_sync_envs)
         env = make_vec(env_id, num_envs, vectorization_mode="sync")
-        implementation = type(env).__name__
+        implementation, threads = type(env).__name__, 1
     env.reset(seed=seed)
-    return Runner("nbgym", implementation, num_envs, env, actions)
+    return Runner("nbgym", implementation, num_envs, env, actions, threads)
 
 
 def _gymnasium_runner(
@@ -264,7 +268,7 @@ def _envpool_runner(env_id: str, num_envs: int, actions: list[Any], single: bool
         warnings.simplefilter("ignore")
         env = envpool.make_gymnasium(env_id, num_envs=num_envs, num_threads=threads, seed=seed)
         env.reset()
-        return Runner("envpool", f"envpool, {threads} thread{'s' if threads > 1 else ''}", num_envs, env, actions)
+        return Runner("envpool", f"envpool, {threads} thread{'s' if threads > 1 else ''}", num_envs, env, actions, threads)
 
 
 def make_runner(
@@ -350,7 +354,7 @@ class Measurement:
         num_envs: 1 for the single environment, else the number of sub-environments.
         library: The library.
         implementation: What was measured (see :class:`Runner`).
-        threads: The threads it was asked to use.
+        threads: The threads it stepped with (1 for gymnasium, single envs and sync vector envs).
         steps: The steps of each sample.
         samples: The throughput of each sample, in env-steps per second.
     """
@@ -448,7 +452,6 @@ def measure_alternating(
     env_id: str,
     *,
     repeats: int,
-    threads: int,
     steps: int | None = None,
     sample_time: float = 0.2,
     progress: ProgressBar | None = None,
@@ -459,7 +462,6 @@ def measure_alternating(
         runners: The contenders, made and warmed up, all for the same environment and size.
         env_id: The environment id (for the measurements).
         repeats: The number of samples of each contender.
-        threads: The threads the contenders were asked to use (for the measurements).
         steps: The steps of each sample; ``None`` calibrates each contender to ``sample_time``.
         sample_time: The target duration of a sample in seconds when ``steps`` is ``None``.
         progress: Advanced by one unit per calibration and per sample.
@@ -474,7 +476,7 @@ def measure_alternating(
             progress.show(f"{label} (calibrating)")
         runner_steps = steps if steps is not None else calibrate(runner, sample_time)
         measurements.append(
-            Measurement(env_id, runner.num_envs, runner.library, runner.implementation, threads, runner_steps)
+            Measurement(env_id, runner.num_envs, runner.library, runner.implementation, runner.threads, runner_steps)
         )
         if progress is not None:
             progress.advance(1, label)
@@ -630,7 +632,7 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
                             report.skipped.append(Skip(env_id, num_envs, library, str(e)))
                             progress.advance(units_per_cell)
                     report.measurements += measure_alternating(
-                        runners, env_id, repeats=config.repeats, threads=config.threads, steps=config.steps,
+                        runners, env_id, repeats=config.repeats, steps=config.steps,
                         sample_time=config.sample_time, progress=progress,
                     )
                 finally:
