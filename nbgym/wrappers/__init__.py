@@ -55,6 +55,10 @@ _wrapper_to_module: dict[str, str] = {
     "NormalizeReward": "stateful_reward",
     "AddWhiteNoise": "rendering",
     "ObstructView": "rendering",
+    "RenderCollection": "rendering",
+    "RecordVideo": "rendering",
+    "HumanRendering": "rendering",
+    "AddRenderObservation": "rendering",
 }
 
 # Old names of wrappers that gymnasium renamed: accessing one says what it is called now.
