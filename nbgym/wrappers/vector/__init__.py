@@ -33,6 +33,8 @@ _WRAPPER_MODULES = {
     "TransformReward": "vectorize_reward",
     "VectorizeTransformReward": "vectorize_reward",
     "ClipReward": "vectorize_reward",
+    "HumanRendering": "rendering",
+    "RecordVideo": "rendering",
 }
 
 __all__ = list(_WRAPPER_MODULES)
