@@ -28,6 +28,8 @@ from nbgym._engine.jit import kernel
 _PAIRWISE_BLOCK = 128
 # Room for the explicit recursion of the pairwise sum: 2 entries per level, 64 levels.
 _STACK_SIZE = 130
+# Rows normalised per vectorised run by `normalize_observations_f32`.
+_ROWS_PER_BLOCK = 64
 
 
 @kernel
@@ -89,18 +91,41 @@ def pairwise_sum(values: np.ndarray, start: int, count: int) -> float:
 
 
 @kernel
-def column_sums(rows: np.ndarray) -> np.ndarray:
-    """``np.add.reduce(rows, axis=0)`` of a C-contiguous 2-D float array, with numpy's summation order."""
+def _term(rows: np.ndarray, i: int, j: int, center: np.ndarray, squared: bool) -> float:
+    """``rows[i, j]``, or its squared deviation from ``center[j]``."""
+    value = rows[i, j]
+    if squared:
+        deviation = value - center[j]
+        return deviation * deviation
+    return value
+
+
+@kernel
+def column_sums(rows: np.ndarray, center: np.ndarray, squared: bool) -> np.ndarray:
+    """``np.add.reduce(x, axis=0)`` of ``x = rows`` (or ``x = (rows - center)**2``), for a C-contiguous
+    2-D float array, with numpy's summation order."""
     n, k = rows.shape
     sums = np.zeros_like(rows[0])
     if n == 0:
         return sums
     if k == 1:
-        sums[0] += pairwise_sum(rows[:, 0], 0, n)
+        terms = np.empty(n, dtype=rows.dtype)
+        for i in range(n):
+            terms[i] = _term(rows, i, 0, center, squared)
+        sums[0] += pairwise_sum(terms, 0, n)
         return sums
-    for i in range(n):
-        for j in range(k):
-            sums[j] += rows[i, j]
+    # Each column is summed row after row, as numpy does; four columns at a time keep four independent
+    # chains of additions in flight (the last block repeats the last column to stay four wide).
+    zero = np.zeros(1, dtype=rows.dtype)[0]
+    for first in range(0, k, 4):
+        col_0, col_1, col_2, col_3 = first, min(first + 1, k - 1), min(first + 2, k - 1), min(first + 3, k - 1)
+        sum_0, sum_1, sum_2, sum_3 = zero, zero, zero, zero
+        for i in range(n):
+            sum_0 += _term(rows, i, col_0, center, squared)
+            sum_1 += _term(rows, i, col_1, center, squared)
+            sum_2 += _term(rows, i, col_2, center, squared)
+            sum_3 += _term(rows, i, col_3, center, squared)
+        sums[col_0], sums[col_1], sums[col_2], sums[col_3] = sum_0, sum_1, sum_2, sum_3
     return sums
 
 
@@ -108,15 +133,10 @@ def column_sums(rows: np.ndarray) -> np.ndarray:
 def column_moments(rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``(np.mean(rows, axis=0), np.var(rows, axis=0))`` of a C-contiguous 2-D float array, exactly."""
     n = rows.shape[0]
-    mean = column_sums(rows)
+    mean = column_sums(rows, rows[0], False)
     for j in range(mean.shape[0]):
         mean[j] = mean[j] / n
-    squares = np.empty_like(rows)
-    for i in range(n):
-        for j in range(mean.shape[0]):
-            deviation = rows[i, j] - mean[j]
-            squares[i, j] = deviation * deviation
-    var = column_sums(squares)
+    var = column_sums(rows, mean, True)
     for j in range(var.shape[0]):
         var[j] = var[j] / n
     return mean, var
@@ -159,14 +179,29 @@ def normalize_observations_f32(
             sum_of_squares = var[j] * count32 + batch_var[j] * n32 + delta * delta * count32 * n32 / total32
             new_var[j] = sum_of_squares / total32
         mean, var, count = new_mean, new_var, total
+    # The mean and scale of each column, repeated for a block of rows: a block is then one contiguous
+    # run of identical operations, which the compiler vectorises.
+    k = mean.shape[0]
     epsilon32 = np.float32(epsilon)
-    scales = np.empty_like(var)
-    for j in range(var.shape[0]):
-        scales[j] = np.float32(math.sqrt(var[j] + epsilon32))
-    for i in range(n):
-        for j in range(var.shape[0]):
-            out[i, j] = (observations[i, j] - mean[j]) / scales[j]
+    block_mean = np.empty(_ROWS_PER_BLOCK * k, dtype=np.float32)
+    block_scale = np.empty(_ROWS_PER_BLOCK * k, dtype=np.float32)
+    for j in range(k):
+        scale = np.float32(math.sqrt(var[j] + epsilon32))
+        for row in range(_ROWS_PER_BLOCK):
+            block_mean[row * k + j] = mean[j]
+            block_scale[row * k + j] = scale
+    flat_observations, flat_out = observations.reshape(-1), out.reshape(-1)
+    for start in range(0, n * k, _ROWS_PER_BLOCK * k):
+        stop = min(start + _ROWS_PER_BLOCK * k, n * k)
+        _normalize_run(flat_observations[start:stop], block_mean, block_scale, flat_out[start:stop])
     return mean, var, count
+
+
+@kernel
+def _normalize_run(values: np.ndarray, mean: np.ndarray, scale: np.ndarray, out: np.ndarray) -> None:
+    """``out = (values - mean) / scale`` elementwise over ``len(values)`` entries."""
+    for i in range(values.shape[0]):
+        out[i] = (values[i] - mean[i]) / scale[i]
 
 
 @kernel
@@ -237,6 +272,7 @@ def normalize_rewards(
     scale = math.sqrt(var + epsilon)
     for i in range(accumulated.shape[0]):
         out[i] = np.float64(rewards[i]) / scale
+    for i in range(accumulated.shape[0]):
         done = terminated[i] or truncated[i]
         new_prev_dones[i] = np.float32(1.0) if done else np.float32(0.0)
         if same_step and done:
@@ -256,15 +292,29 @@ def episode_statistics_step(
     same_step: bool,
     now: float,
     dones: np.ndarray,
+    info_returns: np.ndarray,
+    info_lengths: np.ndarray,
+    info_times: np.ndarray,
 ) -> int:
-    """Accumulates one step of the vector ``RecordEpisodeStatistics`` in place.
+    """One step of the vector ``RecordEpisodeStatistics``: accumulates the statistics in place and fills
+    the info arrays.
 
     In ``SAME_STEP`` mode every step counts; otherwise a sub-environment that ended at the previous
     step was autoreset by this one, which starts its next episode's statistics (return 0, length 0,
     start time ``now``) without counting.
 
+    Args:
+        returns, lengths, start_times: The statistics of the current episodes, updated in place.
+        prev_dones: Which sub-environments ended at the previous step.
+        rewards, terminated, truncated: The step's results.
+        same_step: Whether the autoreset mode is ``SAME_STEP``.
+        now: The current ``time.perf_counter()``.
+        dones: Receives which sub-environments ended at this step.
+        info_returns, info_lengths, info_times: Receive the ``r``/``l``/``t`` entries of the info (0
+            where no episode ended; the time rounded to microseconds as ``np.round(t, 6)``).
+
     Returns:
-        The number of sub-environments whose episode ended at this step (``dones`` marks them).
+        The number of episodes that ended.
     """
     num_dones = 0
     for i in range(returns.shape[0]):
@@ -275,27 +325,10 @@ def episode_statistics_step(
         else:
             returns[i] += rewards[i]
             lengths[i] += 1
-        dones[i] = terminated[i] or truncated[i]
-        if dones[i]:
+        done = terminated[i] or truncated[i]
+        dones[i] = done
+        if done:
             num_dones += 1
-    return num_dones
-
-
-@kernel
-def episode_statistics_info(
-    dones: np.ndarray,
-    returns: np.ndarray,
-    lengths: np.ndarray,
-    start_times: np.ndarray,
-    now: float,
-    info_returns: np.ndarray,
-    info_lengths: np.ndarray,
-    info_times: np.ndarray,
-) -> None:
-    """Fills the ``r``/``l``/``t`` arrays of the episode-statistics info (zeros where not done); the
-    time is rounded to microseconds as ``np.round(t, 6)`` does."""
-    for i in range(dones.shape[0]):
-        if dones[i]:
             info_returns[i] = returns[i]
             info_lengths[i] = lengths[i]
             info_times[i] = np.rint((now - start_times[i]) * 1e6) / 1e6
@@ -303,3 +336,4 @@ def episode_statistics_info(
             info_returns[i] = 0.0
             info_lengths[i] = 0
             info_times[i] = 0.0
+    return num_dones

@@ -158,7 +158,9 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         )
 
         same_step = self._autoreset_mode == AutoresetMode.SAME_STEP
-        dones = np.empty(self.num_envs, dtype=bool)
+        num_envs = self.num_envs
+        dones = np.empty(num_envs, dtype=bool)
+        returns, lengths, times = np.empty(num_envs), np.empty(num_envs, dtype=self.episode_lengths.dtype), np.empty(num_envs)
         num_dones = _kernels.episode_statistics_step(
             self.episode_returns,
             self.episode_lengths,
@@ -170,6 +172,9 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
             same_step,
             time.perf_counter(),
             dones,
+            returns,
+            lengths,
+            times,
         )
         self.prev_dones = dones
 
@@ -179,17 +184,11 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
                     f"Attempted to add episode stats with key '{self._stats_key}' but this key already exists in "
                     f"info: {list(infos.keys())}"
                 )
-            returns = np.empty(self.num_envs)
-            lengths = np.empty(self.num_envs, dtype=self.episode_lengths.dtype)
-            times = np.empty(self.num_envs)
-            _kernels.episode_statistics_info(
-                dones, self.episode_returns, self.episode_lengths, self.episode_start_times, time.perf_counter(),
-                returns, lengths, times,
-            )
             infos[self._stats_key] = {"r": returns, "l": lengths, "t": times}
             infos[f"_{self._stats_key}"] = dones
 
-            self.episode_count += np.sum(dones)
+            # A count of numpy's integer type, as `np.sum(dones)` gives in gymnasium.
+            self.episode_count += np.int64(num_dones)
             ended = np.flatnonzero(dones)
             if self.return_queue.maxlen:
                 # Only the last `maxlen` episodes would stay in the queues anyway.
