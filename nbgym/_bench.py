@@ -23,6 +23,7 @@ import gc
 import importlib
 import importlib.metadata
 import importlib.util
+import math
 import os
 import platform
 import statistics
@@ -643,12 +644,19 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
     return report
 
 
+def _three_digits(value: float) -> str:
+    """``value`` with 3 significant digits, trailing zeros kept (``"64.0"``, ``"1.50"``, ``"950"``)."""
+    if value <= 0:
+        return f"{value:g}"
+    return f"{value:.{max(0, 2 - math.floor(math.log10(value)))}f}"
+
+
 def format_rate(value: float) -> str:
     """A throughput with 3 significant digits and an SI suffix: ``"98.1k"``, ``"41.2M"``."""
     for threshold, suffix in ((1e9, "G"), (1e6, "M"), (1e3, "k")):
         if value >= threshold:
-            return f"{value / threshold:.3g}{suffix}"
-    return f"{value:.3g}"
+            return _three_digits(value / threshold) + suffix
+    return _three_digits(value)
 
 
 @dataclass
@@ -682,7 +690,7 @@ def _tables(report: Report) -> list[_Table]:
                 row.append("-" if measurement is None else format_rate(measurement.best))
             for library in others:
                 ratio = report.ratio(env_id, num_envs, library)
-                row.append("-" if ratio is None else f"{ratio:.3g}x")
+                row.append("-" if ratio is None else _three_digits(ratio) + "x")
             rows.append(row)
         notes = []
         for library in libraries:
@@ -752,18 +760,21 @@ def warm_up(env_id: str) -> float:
     import numba
 
     start = time.perf_counter()
-    env = make(env_id)
-    env.reset(seed=0)
-    for action in _warm_actions(env.action_space):
-        env.step(action)
-    env.close()
-    if is_compiled(spec(env_id)):
-        for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
-            vector_env = make_vec(env_id, 2, num_threads=threads)
-            vector_env.reset(seed=0)
-            for actions in _warm_actions(vector_env.action_space):
-                vector_env.step(actions)
-            vector_env.close()
+    with warnings.catch_warnings():
+        # Deprecated versions and the env checker may warn; that says nothing about compiling.
+        warnings.simplefilter("ignore")
+        env = make(env_id)
+        env.reset(seed=0)
+        for action in _warm_actions(env.action_space):
+            env.step(action)
+        env.close()
+        if is_compiled(spec(env_id)):
+            for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
+                vector_env = make_vec(env_id, 2, num_threads=threads)
+                vector_env.reset(seed=0)
+                for actions in _warm_actions(vector_env.action_space):
+                    vector_env.step(actions)
+                vector_env.close()
     return time.perf_counter() - start
 
 

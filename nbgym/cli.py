@@ -98,7 +98,7 @@ def _list(args: argparse.Namespace) -> int:
 def _bench(args: argparse.Namespace) -> int:
     from nbgym import _bench
 
-    env_ids = [_resolve_env_id(env_id) for env_id in args.env_ids]
+    env_ids = list(dict.fromkeys(_resolve_env_id(env_id) for env_id in args.env_ids))
     if args.threads > 1:
         import numba
 
@@ -133,7 +133,7 @@ def _warmup(args: argparse.Namespace) -> int:
     from nbgym.registration import spec
 
     if args.env_ids:
-        env_ids = [_resolve_env_id(env_id) for env_id in args.env_ids]
+        env_ids = list(dict.fromkeys(_resolve_env_id(env_id) for env_id in args.env_ids))
         failures = {env_id: _bench.import_failure(spec(env_id)) for env_id in env_ids}
         broken = {env_id: failure for env_id, failure in failures.items() if failure is not None}
         if broken:

@@ -1,0 +1,550 @@
+"""The ``nbgym`` command (nbgym.cli) and the measurement code behind it (nbgym._bench).
+
+Benchmarks run with a few fixed steps, so the file stays fast; the measuring logic (action cycling,
+alternation, calibration) is checked exactly with fake environments and a fake clock.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import nbgym
+from nbgym import _bench, error
+from nbgym.cli import main
+from nbgym.registration import registry
+
+ROOT = pathlib.Path(nbgym.__file__).resolve().parent.parent
+GYMNASIUM = _bench.library_version("gymnasium") is not None
+ENVPOOL = _bench.library_version("envpool") is not None
+
+
+def run_module(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m nbgym ARGS`` with this process's nbgym first on the path."""
+    environ = {**os.environ, **(env or {})}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    return subprocess.run(
+        [sys.executable, "-m", "nbgym", *args], capture_output=True, text=True, env=environ, timeout=300
+    )
+
+
+@pytest.fixture
+def temporary_env():
+    """Registers envs for one test and removes them afterwards."""
+    added = []
+
+    def register(env_id: str, **kwargs) -> str:
+        nbgym.register(id=env_id, **kwargs)
+        added.append(env_id)
+        return env_id
+
+    yield register
+    for env_id in added:
+        del registry[env_id]
+
+
+def registry_message(env_id: str) -> str:
+    """What ``nbgym.make(env_id)`` says about an id it cannot make."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(error.Error) as info:
+            nbgym.make(env_id)
+    return str(info.value)
+
+
+# Help and errors
+# ----------------------------------------
+
+
+@pytest.mark.parametrize(
+    "command, expected",
+    [([], "COMMAND"), (["list"], "--num-cols"), (["bench"], "--num-envs"), (["warmup"], "ENV_ID")],
+)
+def test_help_of_every_command(command, expected, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--help"])
+    assert exit_info.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"usage: nbgym {' '.join(command)}".rstrip())
+    assert expected in out
+
+
+def test_no_command_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main([])
+    assert exit_info.value.code == 2
+    assert "required: COMMAND" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", ["bench", "warmup"])
+@pytest.mark.parametrize("env_id", ["CartPol-v1", "CartPole-v9", "Taxi-v3", "nbgym_no_such_module:Env-v0"])
+def test_unknown_ids_print_the_registrys_message(command, env_id, capsys):
+    if ":" in env_id:
+        expected = "No module named 'nbgym_no_such_module'. Environment registration via importing a module failed."
+    else:
+        expected = registry_message(env_id)
+    assert main([command, env_id]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"nbgym {command}: error: " in captured.err
+    assert expected in captured.err
+    assert "Traceback" not in captured.err
+
+
+def test_unknown_id_hint_in_a_subprocess():
+    result = run_module("bench", "CartPol-v1")
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr == f"nbgym bench: error: {registry_message('CartPol-v1')}\n"
+
+
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        (["--against", "gymnasium,foo"], "unknown library foo"),
+        (["--num-envs", "0"], "expected a positive integer, got 0"),
+        (["--num-envs", "many"], "expected a positive integer, got 'many'"),
+        (["--sample-time", "-1"], "expected a positive number"),
+        (["--repeats", "0"], "expected a positive integer"),
+    ],
+)
+def test_bad_bench_options(arguments, message, capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["bench", *arguments])
+    assert exit_info.value.code == 2
+    assert message in capsys.readouterr().err
+
+
+def test_more_threads_than_numba_has(capsys):
+    import numba
+
+    too_many = numba.config.NUMBA_NUM_THREADS + 1
+    assert main(["bench", "--threads", str(too_many)]) == 2
+    assert f"--threads {too_many} exceeds numba's maximum" in capsys.readouterr().err
+
+
+# list
+# ----------------------------------------
+
+
+def listed(out: str) -> dict[str, bool]:
+    """The ids of ``nbgym list``'s output, each with whether it is marked as compiled."""
+    cells = [
+        cell
+        for line in out.splitlines()
+        if line and not line.startswith(("=====", "* "))
+        for cell in re.split(r"\s{2,}", line.strip())
+    ]
+    return {cell.removesuffix(" *"): cell.endswith(" *") for cell in cells}
+
+
+def test_list_groups_like_pprint_registry_and_marks_compiled_envs(temporary_env, capsys):
+    temporary_env("PlainListed-v0", entry_point="nbgym.envs.cartpole:CartPoleEnv")
+    temporary_env(
+        "CompiledListed-v0",
+        entry_point="nbgym.envs.cartpole:CartPoleEnv",
+        vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv",
+    )
+    assert main(["list"]) == 0
+    out = capsys.readouterr().out
+    headers = [line for line in out.splitlines() if line.startswith("=====")]
+    pprinted = nbgym.pprint_registry(disable_print=True).splitlines()
+    assert headers == [line for line in pprinted if line.startswith("=====")]
+    assert listed(out) == {env_id: _bench.is_compiled(env_spec) for env_id, env_spec in registry.items()}
+    assert listed(out)["PlainListed-v0"] is False and listed(out)["CompiledListed-v0"] is True
+    assert out.endswith("\n* compiled vector environment: nbgym.make_vec(id, num_envs) steps every sub-environment in one compiled call\n")
+
+
+def test_list_columns(capsys):
+    main(["list", "--num-cols", "1"])
+    rows = [line for line in capsys.readouterr().out.splitlines() if line and not line.startswith(("=====", "* "))]
+    assert len(rows) == len(registry)
+
+
+def test_python_dash_m_runs_the_command():
+    result = run_module("list")
+    assert result.returncode == 0, result.stderr
+    assert listed(result.stdout)["CartPole-v1"] is True
+
+
+# bench
+# ----------------------------------------
+
+TINY = ["--steps", "5", "--repeats", "2", "--no-progress"]
+
+
+def test_bench_prints_a_table_with_ratios(capsys):
+    assert main(["bench", "CartPole-v1", "--num-envs", "1", "8", "--against", "gymnasium", *TINY]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == ""
+    lines = captured.out.splitlines()
+    assert lines[0] == "CartPole-v1: env-steps/s, best of 2 interleaved samples, 1 thread"
+    if not GYMNASIUM:
+        assert lines[1].split() == ["num_envs", "nbgym"]
+        return
+    assert lines[1].split() == ["num_envs", "nbgym", "gymnasium", "nbgym/gymnasium"]
+    for line, size in zip(lines[2:4], ["single", "8"]):
+        label, ours, theirs, ratio = line.split()
+        assert label == size
+        assert ours[-1] in "kMG" and theirs[-1] in "kMG"
+        assert ratio.endswith("x") and float(ratio[:-1]) > 0
+    assert lines[4].strip() == "nbgym: CartPoleEnv via make(), CartPoleVectorEnv"
+    assert lines[5].strip() == "gymnasium: CartPoleEnv via make(), CartPoleVectorEnv (native vector env)"
+
+
+def test_bench_json(capsys):
+    assert main(["bench", "CartPole-v1", "--num-envs", "1", "8", "--against", "gymnasium", "--json", *TINY]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["settings"] == {
+        "env_ids": ["CartPole-v1"],
+        "num_envs": [1, 8],
+        "libraries": ["nbgym", "gymnasium"],
+        "threads": 1,
+        "repeats": 2,
+        "steps": 5,
+        "sample_time": 0.2,
+        "max_sync_envs": _bench.DEFAULT_MAX_SYNC_ENVS,
+        "seed": 0,
+    }
+    assert report["statistic"] == "best"
+    assert report["machine"]["numba_threads"] >= 1
+    libraries = ["nbgym", "gymnasium"] if GYMNASIUM else ["nbgym"]
+    results = {(r["library"], r["num_envs"]): r for r in report["results"]}
+    assert sorted(results) == sorted((library, n) for library in libraries for n in (1, 8))
+    for result in results.values():
+        assert result["env_id"] == "CartPole-v1"
+        assert result["steps"] == 5
+        assert len(result["samples"]) == 2
+        assert result["best"] == max(result["samples"])
+        assert result["median"] == pytest.approx(np.median(result["samples"]))
+    assert results[("nbgym", 1)]["implementation"] == "CartPoleEnv via make()"
+    assert results[("nbgym", 8)]["implementation"] == "CartPoleVectorEnv"
+    if GYMNASIUM:
+        assert results[("gymnasium", 8)]["implementation"] == "CartPoleVectorEnv (native vector env)"
+        assert report["ratios"] == [
+            {"env_id": "CartPole-v1", "num_envs": n, "against": "gymnasium",
+             "ratio": results[("nbgym", n)]["best"] / results[("gymnasium", n)]["best"]}
+            for n in (1, 8)
+        ]
+        assert report["skipped"] == []
+
+
+@pytest.mark.skipif(ENVPOOL, reason="envpool is installed here: its absence cannot be checked")
+def test_bench_reports_a_missing_library_as_skipped(capsys):
+    assert main(["bench", "--num-envs", "8", "--against", "envpool", "--json", *TINY]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert report["skipped"] == [
+        {"env_id": "CartPole-v1", "num_envs": 8, "library": "envpool",
+         "reason": "envpool is not installed (pip install envpool)"}
+    ]
+    main(["bench", "--num-envs", "8", "--against", "envpool", *TINY])
+    assert "not measured: envpool at 8: envpool is not installed" in capsys.readouterr().out
+
+
+def test_bench_sync_vector_env_and_its_size_limit(temporary_env, capsys):
+    env_id = temporary_env("SyncOnlyCartPole-v0", entry_point="nbgym.envs.cartpole:CartPoleEnv", max_episode_steps=500)
+    arguments = ["bench", env_id, "--num-envs", "4", "16", "--max-sync-envs", "8", "--json", *TINY]
+    assert main([*arguments, "--against", "gymnasium"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [(r["library"], r["num_envs"], r["implementation"]) for r in report["results"]] == [
+        ("nbgym", 4, "SyncVectorEnv")
+    ]
+    skipped = {(s["library"], s["num_envs"]): s["reason"] for s in report["skipped"]}
+    assert skipped[("nbgym", 16)] == (
+        "a SyncVectorEnv (a Python loop over sub-environments) is not measured above 8 envs (max_sync_envs)"
+    )
+    if GYMNASIUM:
+        assert skipped[("gymnasium", 4)].startswith(f"gymnasium has no {env_id}")
+
+
+def test_bench_progress_bar_on_stderr(capsys):
+    assert main(["bench", "--num-envs", "4", "--against", "", "--steps", "3", "--repeats", "2", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert "\r[" in err
+    assert "100%" in err
+    assert "CartPole-v1 4: nbgym 2/2" in err
+    assert err.endswith("\r")  # the bar erases itself before the table is printed
+
+
+def test_bench_unversioned_id_resolves_to_the_latest(capsys):
+    with pytest.warns(UserWarning, match="Using the latest versioned environment `CartPole-v1`"):
+        assert main(["bench", "CartPole", "--num-envs", "4", "--against", "", "--json", *TINY]) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["env_ids"] == ["CartPole-v1"]
+
+
+# warmup
+# ----------------------------------------
+
+
+def test_warmup_named_envs(capsys):
+    assert main(["warmup", "CartPole-v1", "CartPole-v0", "CartPole-v1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Compiling the kernels into numba's cache (")
+    assert [line.split()[0] for line in lines[1:3]] == ["CartPole-v1", "CartPole-v0"]
+    for line in lines[1:3]:
+        _, seconds, unit = line.split()
+        assert float(seconds) >= 0 and unit == "s"
+    assert lines[3].startswith("2 environments in ")
+    assert len(lines) == 4
+
+
+def test_warmup_default_skips_envs_whose_module_does_not_import(temporary_env, monkeypatch, capsys):
+    broken = temporary_env("BrokenModule-v0", entry_point="nbgym.envs._no_such_module:Env")
+    assert broken in _bench.nbgym_env_ids()
+    monkeypatch.setattr(_bench, "nbgym_env_ids", lambda: ["CartPole-v1", broken])
+    assert main(["warmup"]) == 0
+    captured = capsys.readouterr()
+    assert "CartPole-v1" in captured.out and broken not in captured.out
+    assert captured.out.splitlines()[-1].startswith("1 environment in ")
+    assert captured.err == (
+        f"skipped {broken}: its module does not import "
+        "(ModuleNotFoundError: No module named 'nbgym.envs._no_such_module')\n"
+    )
+
+
+def test_warmup_of_a_named_env_whose_module_does_not_import_fails(temporary_env, capsys):
+    broken = temporary_env("BrokenModule-v0", entry_point="nbgym.envs._no_such_module:Env")
+    assert main(["warmup", broken]) == 1
+    assert capsys.readouterr().err == (
+        f"nbgym warmup: error: {broken}: ModuleNotFoundError: No module named 'nbgym.envs._no_such_module'\n"
+    )
+
+
+def test_nbgym_env_ids_are_the_registered_nbgym_envs(temporary_env):
+    temporary_env("ForeignEnv-v0", entry_point="some_package.envs:Env")
+    expected = [i for i, s in registry.items() if str(s.entry_point).startswith("nbgym.envs.")]
+    assert _bench.nbgym_env_ids() == expected
+    assert "CartPole-v1" in expected and "ForeignEnv-v0" not in expected
+
+
+@pytest.mark.slow
+def test_warmup_fills_the_cache_a_new_process_loads(tmp_path):
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    result = run_module("warmup", "Pendulum-v1", env=cache)
+    assert result.returncode == 0, result.stderr
+    assert f"numba's cache ({tmp_path})" in result.stdout
+    files = {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*") if path.is_file()}
+    assert any(path.suffix == ".nbc" for path in files)
+    # A new process doing what an agent does (single env, vector env, threaded vector env, float32
+    # and float64 actions) compiles nothing: the cache gains no file and rewrites none.
+    script = (
+        "import nbgym, numpy as np\n"
+        "env = nbgym.make('Pendulum-v1'); env.reset(seed=1); env.step(np.array([0.5], np.float32))\n"
+        "env.step(np.array([0.5]))\n"
+        "for threads in sorted({1, min(2, __import__('numba').config.NUMBA_NUM_THREADS)}):\n"
+        "    vec = nbgym.make_vec('Pendulum-v1', 5, num_threads=threads); vec.reset(seed=1)\n"
+        "    vec.step(np.zeros((5, 1), np.float32)); vec.step(np.zeros((5, 1)))\n"
+    )
+    environ = {**os.environ, **cache, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", script], check=True, env=environ, timeout=300)
+    assert {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*") if path.is_file()} == files
+
+
+# The measuring
+# ----------------------------------------
+
+
+class RecordingEnv:
+    """Records the actions it is stepped with; terminates every ``episode`` steps."""
+
+    def __init__(self, episode: int = 1000) -> None:
+        self.actions: list = []
+        self.resets = 0
+        self.episode = episode
+        self.closed = False
+
+    def step(self, action):
+        self.actions.append(action)
+        return None, 0.0, len(self.actions) % self.episode == 0, False, {}
+
+    def reset(self, **kwargs):
+        self.resets += 1
+        return None, {}
+
+    def close(self):
+        self.closed = True
+
+
+def test_runner_cycles_through_the_actions_in_order():
+    env = RecordingEnv()
+    runner = _bench.Runner("lib", "impl", 4, env, ["a", "b", "c"])
+    assert env.actions == ["a", "b"]  # the warm-up steps
+    runner.run(5)
+    assert env.actions == ["a", "b", "c", "a", "b", "c", "a"]
+    runner.close()
+    assert env.closed
+
+
+def test_single_runner_resets_ended_episodes():
+    env = RecordingEnv(episode=3)
+    runner = _bench.SingleRunner("lib", "impl", 1, env, [0, 1])
+    runner.run(7)
+    assert env.actions == [0, 1] * 4 + [0]
+    assert env.resets == 3
+
+
+class FakeClock:
+    """``perf_counter`` of a world where ``runner.run(k)`` takes ``k * step_time`` seconds."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        return self.now
+
+
+class ClockedRunner(_bench.Runner):
+    def __init__(self, clock: FakeClock, step_time: float, name: str, log: list) -> None:
+        self.clock, self.step_time, self.log = clock, step_time, log
+        super().__init__(name, f"{name} impl", 10, RecordingEnv(), [0])
+
+    def run(self, steps: int) -> None:
+        self.log.append((self.library, steps))
+        self.clock.now += steps * self.step_time
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr(_bench.time, "perf_counter", fake.perf_counter)
+    return fake
+
+
+def test_calibrate_finds_the_steps_of_a_sample(clock):
+    runner = ClockedRunner(clock, 0.001, "lib", [])
+    assert _bench.calibrate(runner, 0.2) == 200
+    slow = ClockedRunner(clock, 1.0, "lib", [])
+    assert _bench.calibrate(slow, 0.2) == 1
+    assert _bench.env_steps_per_second(ClockedRunner(clock, 0.001, "lib", []), 0.2) == pytest.approx(10 / 0.001)
+
+
+def test_samples_alternate_in_rotating_order(clock):
+    log: list = []
+    runners = [ClockedRunner(clock, t, name, log) for name, t in (("a", 0.001), ("b", 0.002), ("c", 0.004))]
+    log.clear()
+    measurements = _bench.measure_alternating(runners, "Env-v0", repeats=3, steps=50)
+    assert log == [("a", 50), ("b", 50), ("c", 50), ("b", 50), ("c", 50), ("a", 50), ("c", 50), ("a", 50), ("b", 50)]
+    assert [m.library for m in measurements] == ["a", "b", "c"]
+    for m, step_time in zip(measurements, (0.001, 0.002, 0.004)):
+        assert m.steps == 50 and m.num_envs == 10 and m.threads == 1 and m.implementation == f"{m.library} impl"
+        assert m.samples == pytest.approx([10 / step_time] * 3)
+
+
+def test_gc_is_off_while_timing(monkeypatch):
+    import gc
+
+    states = []
+
+    class GcRunner(_bench.Runner):
+        def run(self, steps):
+            states.append(gc.isenabled())
+
+    runner = GcRunner("lib", "impl", 1, RecordingEnv(), [0])
+    states.clear()
+    _bench.time_steps(runner, 1)
+    assert states == [False] and gc.isenabled()
+
+
+def test_every_library_gets_the_same_actions(monkeypatch):
+    seen = []
+
+    def fake_make_runner(library, env_id, num_envs, actions, **kwargs):
+        seen.append((library, num_envs, actions))
+        raise _bench.Unavailable("not measured in this test")
+
+    monkeypatch.setattr(_bench, "make_runner", fake_make_runner)
+    config = _bench.BenchConfig(["CartPole-v1"], num_envs=[1, 6], repeats=1)
+    report = _bench.run_benchmark(config)
+    assert [(library, n) for library, n, _ in seen] == [(lib, n) for n in (1, 6) for lib in _bench.LIBRARIES]
+    for n in (1, 6):
+        pools = [actions for _, size, actions in seen if size == n]
+        assert all(pool is pools[0] for pool in pools)
+    assert len(report.skipped) == 6 and report.measurements == []
+
+
+def test_action_pool_is_seeded_and_in_the_action_space():
+    env = nbgym.make("Pendulum-v1")
+    single = _bench.action_pool("Pendulum-v1", 1, seed=3)
+    assert len(single) == 256
+    assert all(env.action_space.contains(action) for action in single)
+    np.testing.assert_array_equal(single, _bench.action_pool("Pendulum-v1", 1, seed=3))
+    assert not np.array_equal(single, _bench.action_pool("Pendulum-v1", 1, seed=4))
+    batches = _bench.action_pool("CartPole-v1", 65536)
+    assert len(batches) == 64  # 2**22 action scalars at most
+    assert batches[0].shape == (65536,) and batches[0].dtype == np.int64
+    vector_of_one = _bench.action_pool("CartPole-v1", 1, single=False)
+    assert vector_of_one[0].shape == (1,)
+
+
+def test_format_rate():
+    assert [_bench.format_rate(v) for v in (950.0, 98_149.0, 41_249_000.0, 1.5e9, 3.14159)] == [
+        "950", "98.1k", "41.2M", "1.50G", "3.14"
+    ]
+
+
+def test_report_round_trips_through_json():
+    config = _bench.BenchConfig(["A-v0", "B-v1"], num_envs=[1, 64], libraries=["nbgym", "gymnasium", "envpool"], threads=2)
+    report = _bench.Report(
+        config,
+        [
+            _bench.Measurement("A-v0", 1, "nbgym", "AEnv via make()", 1, 10, [2e5, 3e5]),
+            _bench.Measurement("A-v0", 1, "gymnasium", "AEnv via make()", 1, 10, [1e5, 5e4]),
+            _bench.Measurement("A-v0", 64, "nbgym", "AVectorEnv, 2 threads", 2, 100, [6.4e7]),
+            _bench.Measurement("B-v1", 64, "nbgym", "BVectorEnv, 2 threads", 2, 100, [1e6]),
+        ],
+        [_bench.Skip("A-v0", 64, "gymnasium", "too slow"), _bench.Skip("A-v0", 1, "envpool", "missing"),
+         _bench.Skip("A-v0", 64, "envpool", "missing")],
+    )
+    data = json.loads(json.dumps(report.to_json()))
+    assert data["ratios"] == [{"env_id": "A-v0", "num_envs": 1, "against": "gymnasium", "ratio": 3.0}]
+    again = _bench.Report.from_json(data)
+    assert again == report
+    assert _bench.format_report(again) == (
+        "A-v0: env-steps/s, best of 5 interleaved samples, 2 threads\n"
+        "  num_envs  nbgym  gymnasium  nbgym/gymnasium\n"
+        "  single     300k       100k            3.00x\n"
+        "  64        64.0M          -                -\n"
+        "  nbgym: AEnv via make(), AVectorEnv, 2 threads\n"
+        "  gymnasium: AEnv via make()\n"
+        "  not measured: gymnasium at 64: too slow\n"
+        "  not measured: envpool at single, 64: missing\n"
+        "\n"
+        "B-v1: env-steps/s, best of 5 interleaved samples, 2 threads\n"
+        "  num_envs  nbgym\n"
+        "  single        -\n"
+        "  64        1.00M\n"
+        "  nbgym: BVectorEnv, 2 threads"
+    )
+    assert _bench.format_markdown(again).splitlines()[:6] == [
+        "#### A-v0: env-steps/s, best of 5 interleaved samples, 2 threads",
+        "",
+        "| num_envs | nbgym | gymnasium | nbgym/gymnasium |",
+        "|:---|---:|---:|---:|",
+        "| single | 300k | 100k | 3.00x |",
+        "| 64 | 64.0M | - | - |",
+    ]
+
+
+def test_progress_bar_draws_in_place_and_erases_itself():
+    stream = io.StringIO()
+    bar = _bench.ProgressBar(4, stream, width=8)
+    bar.advance(1, "first")
+    bar.advance(3, "x")
+    assert stream.getvalue().startswith("\r[##......]  25%")
+    drawn = stream.getvalue().split("\r")[2]
+    assert drawn.startswith("[########] 100%") and drawn.rstrip().endswith(" x")
+    assert len(drawn) == len(stream.getvalue().split("\r")[1])  # padded over the longer previous line
+    bar.close()
+    assert stream.getvalue().endswith("\r" + " " * len(drawn.rstrip()) + "\r")
+    silent = _bench.ProgressBar(4, None)
+    silent.advance(1, "nothing drawn")
+    silent.close()
