@@ -1,0 +1,203 @@
+"""The asv benchmark suite (benchmarks/) and the benchmark scripts: ``asv check``, a quick ``asv run`` of
+one small benchmark in this environment, the suite's parameters, and ``plot_results.py``."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import nbgym
+from nbgym import _bench
+from nbgym.registration import registry
+
+REPO = pathlib.Path(__file__).resolve().parent.parent
+BENCHMARKS = REPO / "benchmarks"
+NBGYM_PATH = str(pathlib.Path(nbgym.__file__).resolve().parent.parent)
+
+needs_asv = pytest.mark.skipif(
+    importlib.util.find_spec("asv") is None, reason="asv is not installed (pip install 'nbgym[bench]')"
+)
+
+
+def asv(*args: str, home: pathlib.Path) -> subprocess.CompletedProcess[str]:
+    """``asv ARGS`` in benchmarks/, with its machine file under ``home`` and this nbgym importable."""
+    # asv drops PYTHONPATH from the benchmark processes and passes ASV_PYTHONPATH instead.
+    environ = {**os.environ, "HOME": str(home), "ASV_PYTHONPATH": NBGYM_PATH}
+    return subprocess.run(
+        [sys.executable, "-m", "asv", *args], cwd=BENCHMARKS, capture_output=True, text=True, env=environ, timeout=600
+    )
+
+
+@pytest.fixture
+def asv_home(tmp_path):
+    """A home directory holding the machine description that ``asv run`` needs."""
+    result = asv("machine", "--yes", home=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return tmp_path
+
+
+@needs_asv
+def test_asv_check(tmp_path):
+    result = asv("check", "--python=same", home=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "No problems found." in result.stdout
+
+
+@needs_asv
+def test_asv_quick_run_of_one_benchmark(asv_home):
+    benchmark = r"VectorStep\.time_step\('CartPole-v1', 16, 'nbgym'\)"
+    result = asv("run", "--python=same", "--quick", "--dry-run", "--show-stderr", "--bench", benchmark, home=asv_home)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "Running 1 total benchmarks" in output
+    assert "bench_step.VectorStep.time_step" in output and " ok" in output
+    # asv lists the whole parameter grid, n/a where not selected
+    rows = [line.split() for line in result.stdout.splitlines() if "CartPole-v1" in line and "nbgym" in line]
+    measured = [row for row in rows if row[3] != "n/a"]
+    assert len(measured) == 1 and measured[0][:3] == ["CartPole-v1", "16", "nbgym"]
+    assert measured[0][3] != "failed" and measured[0][3][-1] == "s"  # a time, e.g. 21.8±0μs
+
+
+def test_asv_config():
+    text = (BENCHMARKS / "asv.conf.json").read_text()
+    # asv reads the file with // comments
+    config = json.loads("\n".join(line for line in text.splitlines() if not line.lstrip().startswith("//")))
+    assert config["repo"] == ".."
+    assert config["environment_type"] == "virtualenv"
+    assert config["benchmark_dir"] == "benchmarks"
+    assert set(config["matrix"]["req"]) == {"numpy", "numba"}
+    assert "{wheel_file}[bench]" in config["install_command"][0]
+    assert (BENCHMARKS / "benchmarks" / "__init__.py").exists()
+
+
+@pytest.fixture
+def suite(monkeypatch):
+    """The benchmarks package, imported as asv imports it."""
+    monkeypatch.syspath_prepend(str(BENCHMARKS))
+    for name in [name for name in sys.modules if name == "benchmarks" or name.startswith("benchmarks.")]:
+        monkeypatch.delitem(sys.modules, name)
+    import benchmarks._common
+
+    return benchmarks
+
+
+def test_suite_parameters_come_from_the_registry(suite):
+    from benchmarks import _common, bench_compile, bench_memory, bench_reset, bench_single, bench_step
+
+    assert _common.ENV_IDS == _bench.compiled_env_ids(latest_only=True)
+    assert "CartPole-v1" in _common.ENV_IDS and "CartPole-v0" not in _common.ENV_IDS
+    assert _common.LIBRARIES == _bench.installed_libraries()
+    assert ("gymnasium" in _common.LIBRARIES) == (importlib.util.find_spec("gymnasium") is not None)
+    assert bench_step.VectorStep.params == (_common.ENV_IDS, [1, 16, 256, 4096, 65536], _common.LIBRARIES)
+    assert bench_single.SingleStep.params == (_common.ENV_IDS, _common.LIBRARIES)
+    for benchmark in (bench_reset.ResetWithSeed, bench_memory.Memory, bench_compile.FirstStep):
+        assert benchmark.params[0] == _common.ENV_IDS
+
+
+def test_compiled_env_ids_pick_up_new_envs_and_skip_broken_ones():
+    added = {
+        "NewCompiled-v0": dict(vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv"),
+        "NewCompiled-v1": dict(vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv"),
+        "BrokenCompiled-v0": dict(vector_entry_point="nbgym.envs._no_such_module:VectorEnv"),
+        "NotCompiled-v0": dict(),
+    }
+    try:
+        for env_id, kwargs in added.items():
+            nbgym.register(id=env_id, entry_point="nbgym.envs.cartpole:CartPoleEnv", **kwargs)
+        assert {"NewCompiled-v0", "NewCompiled-v1"} <= set(_bench.compiled_env_ids())
+        latest = _bench.compiled_env_ids(latest_only=True)
+        assert "NewCompiled-v1" in latest and "NewCompiled-v0" not in latest
+        assert not {"BrokenCompiled-v0", "NotCompiled-v0"} & set(_bench.compiled_env_ids())
+        assert _bench.import_failure(registry["BrokenCompiled-v0"]) == (
+            "ModuleNotFoundError: No module named 'nbgym.envs._no_such_module'"
+        )
+    finally:
+        for env_id in added:
+            del registry[env_id]
+
+
+def test_unavailable_contenders_are_skipped_by_asv(suite):
+    from benchmarks import _common
+
+    with pytest.raises(NotImplementedError, match="envpool has no single-environment API|envpool is not installed"):
+        _common.runner("envpool", "CartPole-v1", 1, single=True)
+    made = _common.runner("nbgym", "CartPole-v1", 1)
+    assert made.implementation == "CartPoleVectorEnv" and made.env.num_envs == 1
+    made.close()
+
+
+def report_file(tmp_path: pathlib.Path, threads: int) -> pathlib.Path:
+    config = _bench.BenchConfig(["CartPole-v1"], num_envs=[1, 8], libraries=["nbgym"], threads=threads, repeats=1)
+    report = _bench.Report(
+        config,
+        [
+            _bench.Measurement("CartPole-v1", 1, "nbgym", "CartPoleEnv via make()", 1, 10, [3e5]),
+            _bench.Measurement("CartPole-v1", 8, "nbgym", "CartPoleVectorEnv", threads, 10, [4e6 * threads]),
+        ],
+    )
+    path = tmp_path / f"threads-{threads}.json"
+    path.write_text(json.dumps(report.to_json()))
+    return path
+
+
+def plot_results(*args: str) -> subprocess.CompletedProcess[str]:
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [NBGYM_PATH, os.environ.get("PYTHONPATH")]))}
+    return subprocess.run(
+        [sys.executable, str(BENCHMARKS / "plot_results.py"), *args], capture_output=True, text=True, env=environ
+    )
+
+
+def test_plot_results_markdown(tmp_path):
+    paths = [report_file(tmp_path, 1), report_file(tmp_path, 2)]
+    result = plot_results(*map(str, paths), "--no-png")
+    assert result.returncode == 0, result.stderr
+    reports = [_bench.Report.from_json(json.loads(path.read_text())) for path in paths]
+    blocks = result.stdout.split("Measured on ")[1:]
+    assert len(blocks) == 2
+    for block, report in zip(blocks, reports):
+        assert block.rstrip().endswith(_bench.format_markdown(report))
+        assert "| 8 | 4.00M |" in block or "| 8 | 8.00M |" in block
+    out = tmp_path / "tables.md"
+    assert plot_results(str(paths[0]), "--no-png", "--markdown", str(out)).stdout == ""
+    assert out.read_text().rstrip().endswith(_bench.format_markdown(reports[0]))
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="matplotlib is not installed")
+def test_plot_results_png(tmp_path):
+    paths = [report_file(tmp_path, 1), report_file(tmp_path, 2)]
+    result = plot_results(*map(str, paths), "--markdown", str(tmp_path / "tables.md"))
+    assert result.returncode == 0, result.stderr
+    png = paths[0].with_suffix(".png")
+    assert result.stderr == f"plot written to {png}\n"
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import plot_results as module
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    lines = module.series([_bench.Report.from_json(json.loads(path.read_text())) for path in paths])
+    assert lines == {
+        "CartPole-v1": {"nbgym": {1: 3e5, 8: 4e6}, "nbgym, 2 threads": {8: 8e6}},
+    }
+
+
+def test_bench_cartpole_script(tmp_path):
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [NBGYM_PATH, os.environ.get("PYTHONPATH")]))}
+    arguments = ["--out", str(tmp_path), "--num-envs", "1", "4", "--repeats", "1", "--sample-time", "0.01", "--threads", "1"]
+    result = subprocess.run(
+        [sys.executable, str(BENCHMARKS / "bench_cartpole.py"), *arguments],
+        capture_output=True, text=True, env=environ, timeout=300,
+    )
+    assert result.returncode in (0, 1), result.stderr  # 1: no matplotlib for the PNG
+    report = _bench.Report.from_json(json.loads((tmp_path / "threads-1.json").read_text()))
+    assert report.config.env_ids == ["CartPole-v1"] and report.config.num_envs == [1, 4]
+    assert {(m.library, m.num_envs) for m in report.measurements} >= {("nbgym", 1), ("nbgym", 4)}
+    assert result.stdout.startswith(_bench.format_report(report))
+    assert (tmp_path / "cartpole.md").read_text().rstrip().endswith(_bench.format_markdown(report))
+    assert (tmp_path / "cartpole.png").exists() == (result.returncode == 0)
