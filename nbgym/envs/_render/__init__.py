@@ -137,7 +137,8 @@ def render_frame(env: Any, index: int) -> np.ndarray | None:
             clock = state.clocks[index] = pygame.time.Clock()
         clock.tick(env.metadata["render_fps"])
         return None
-    return np.transpose(pygame.surfarray.array3d(state.surface), axes=(1, 0, 2))
+    # A copy of the pixels (pixels3d is a view, which locks the surface while it lives).
+    return np.transpose(np.array(pygame.surfarray.pixels3d(state.surface)), axes=(1, 0, 2))
 
 
 def render_env(env: Any) -> np.ndarray | None:
