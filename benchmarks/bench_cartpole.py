@@ -17,7 +17,7 @@ import argparse
 import json
 import pathlib
 import sys
-from typing import Sequence
+from collections.abc import Sequence
 
 import numba
 import plot_results  # beside this script: the script's directory is first on sys.path

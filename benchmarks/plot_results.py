@@ -20,7 +20,8 @@ import json
 import pathlib
 import sys
 from collections import defaultdict
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from nbgym._bench import Report, format_markdown, size_label
 
@@ -57,7 +58,9 @@ def markdown(reports: Sequence[tuple[Report, dict[str, Any]]]) -> str:
     blocks = []
     for report, machine in reports:
         versions = ", ".join(
-            f"{library} {machine[library]}" for library in ("numpy", "numba", "gymnasium", "envpool") if machine.get(library)
+            f"{library} {machine[library]}"
+            for library in ("numpy", "numba", "gymnasium", "envpool")
+            if machine.get(library)
         )
         blocks.append(
             f"Measured on {machine['cpu_count']} CPU cores ({machine['platform']}), Python {machine['python']}, "
@@ -75,7 +78,7 @@ def plot(reports: Sequence[Report], path: pathlib.Path) -> None:
 
     lines = series(reports)
     fig, axes = plt.subplots(1, len(lines), figsize=(6.4 * len(lines), 4.8), squeeze=False)
-    for ax, (env_id, by_label) in zip(axes[0], lines.items()):
+    for ax, (env_id, by_label) in zip(axes[0], lines.items(), strict=True):
         sizes = sorted({n for points in by_label.values() for n in points})
         for label, points in by_label.items():
             xs = sorted(points)
@@ -102,7 +105,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="+", type=pathlib.Path, help="output files of `nbgym bench --json`")
-    parser.add_argument("--png", type=pathlib.Path, help="where to write the plot (default: the first file's name, .png)")
+    parser.add_argument(
+        "--png", type=pathlib.Path, help="where to write the plot (default: the first file's name, .png)"
+    )
     parser.add_argument("--no-png", action="store_true", help="write no plot (needs no matplotlib)")
     parser.add_argument("--markdown", type=pathlib.Path, help="where to write the Markdown tables (default: stdout)")
     args = parser.parse_args(argv)
@@ -115,7 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.markdown.write_text(text)
     if not args.no_png:
         if importlib.util.find_spec("matplotlib") is None:
-            print("plot_results.py: error: the plot needs matplotlib (pip install matplotlib), or pass --no-png", file=sys.stderr)
+            print(
+                "plot_results.py: error: the plot needs matplotlib (pip install matplotlib), or pass --no-png",
+                file=sys.stderr,
+            )
             return 1
         png = args.png or args.results[0].with_suffix(".png")
         plot([report for report, _ in reports], png)

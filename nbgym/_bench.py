@@ -30,8 +30,9 @@ import statistics
 import sys
 import time
 import warnings
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, Sequence, TextIO
+from typing import Any, TextIO
 
 import numpy as np
 
@@ -269,7 +270,9 @@ def _envpool_runner(env_id: str, num_envs: int, actions: list[Any], single: bool
         warnings.simplefilter("ignore")
         env = envpool.make_gymnasium(env_id, num_envs=num_envs, num_threads=threads, seed=seed)
         env.reset()
-        return Runner("envpool", f"envpool, {threads} thread{'s' if threads > 1 else ''}", num_envs, env, actions, threads)
+        return Runner(
+            "envpool", f"envpool, {threads} thread{'s' if threads > 1 else ''}", num_envs, env, actions, threads
+        )
 
 
 def make_runner(
@@ -435,7 +438,9 @@ class ProgressBar:
             return
         filled = self.width * self.done // self.total
         elapsed = time.perf_counter() - self._start
-        line = f"[{'#' * filled}{'.' * (self.width - filled)}] {100 * self.done // self.total:3d}% {elapsed:5.1f}s {label}"
+        line = (
+            f"[{'#' * filled}{'.' * (self.width - filled)}] {100 * self.done // self.total:3d}% {elapsed:5.1f}s {label}"
+        )
         self.stream.write("\r" + line.ljust(self._drawn))
         self.stream.flush()
         self._drawn = len(line)
@@ -625,16 +630,25 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
                         try:
                             runners.append(
                                 make_runner(
-                                    library, env_id, num_envs, actions, threads=config.threads,
-                                    max_sync_envs=config.max_sync_envs, seed=config.seed,
+                                    library,
+                                    env_id,
+                                    num_envs,
+                                    actions,
+                                    threads=config.threads,
+                                    max_sync_envs=config.max_sync_envs,
+                                    seed=config.seed,
                                 )
                             )
                         except Unavailable as e:
                             report.skipped.append(Skip(env_id, num_envs, library, str(e)))
                             progress.advance(units_per_cell)
                     report.measurements += measure_alternating(
-                        runners, env_id, repeats=config.repeats, steps=config.steps,
-                        sample_time=config.sample_time, progress=progress,
+                        runners,
+                        env_id,
+                        repeats=config.repeats,
+                        steps=config.steps,
+                        sample_time=config.sample_time,
+                        progress=progress,
                     )
                 finally:
                     for runner in runners:
@@ -700,7 +714,9 @@ def _tables(report: Report) -> list[_Table]:
         for skip in report.skipped:
             if skip.env_id == env_id:
                 skipped.setdefault((skip.library, skip.reason), []).append(size_label(skip.num_envs))
-        notes += [f"not measured: {library} at {', '.join(sizes)}: {reason}" for (library, reason), sizes in skipped.items()]
+        notes += [
+            f"not measured: {library} at {', '.join(sizes)}: {reason}" for (library, reason), sizes in skipped.items()
+        ]
         tables.append(
             _Table(
                 f"{env_id}: env-steps/s, best of {config.repeats} interleaved samples, {threads}",
@@ -719,7 +735,11 @@ def format_report(report: Report) -> str:
         lines = [table.header, *table.rows]
         widths = [max(len(line[c]) for line in lines) for c in range(len(table.header))]
         body = [
-            "  " + "  ".join(cell.rjust(width) if c else cell.ljust(width) for c, (cell, width) in enumerate(zip(line, widths)))
+            "  "
+            + "  ".join(
+                cell.rjust(width) if c else cell.ljust(width)
+                for c, (cell, width) in enumerate(zip(line, widths, strict=True))
+            )
             for line in lines
         ]
         blocks.append("\n".join([table.title, *body, *(f"  {note}" for note in table.notes)]))
@@ -791,4 +811,3 @@ def progress_stream(enabled: bool | None) -> TextIO | None:
     if enabled is None:
         enabled = sys.stderr.isatty()
     return sys.stderr if enabled else None
-

@@ -12,7 +12,7 @@ import json
 import sys
 import time
 from collections import defaultdict
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from nbgym import __version__, error
 

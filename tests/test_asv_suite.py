@@ -160,7 +160,7 @@ def test_plot_results_markdown(tmp_path):
     reports = [_bench.Report.from_json(json.loads(path.read_text())) for path in paths]
     blocks = result.stdout.split("Measured on ")[1:]
     assert len(blocks) == 2
-    for block, report in zip(blocks, reports):
+    for block, report in zip(blocks, reports, strict=True):
         assert block.rstrip().endswith(_bench.format_markdown(report))
         assert "| 8 | 4.00M |" in block or "| 8 | 8.00M |" in block
     out = tmp_path / "tables.md"
@@ -189,10 +189,25 @@ def test_plot_results_png(tmp_path):
 
 def test_bench_cartpole_script(tmp_path):
     environ = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [NBGYM_PATH, os.environ.get("PYTHONPATH")]))}
-    arguments = ["--out", str(tmp_path), "--num-envs", "1", "4", "--repeats", "1", "--sample-time", "0.01", "--threads", "1"]
+    arguments = [
+        "--out",
+        str(tmp_path),
+        "--num-envs",
+        "1",
+        "4",
+        "--repeats",
+        "1",
+        "--sample-time",
+        "0.01",
+        "--threads",
+        "1",
+    ]
     result = subprocess.run(
         [sys.executable, str(BENCHMARKS / "bench_cartpole.py"), *arguments],
-        capture_output=True, text=True, env=environ, timeout=300,
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
     )
     assert result.returncode in (0, 1), result.stderr  # 1: no matplotlib for the PNG
     report = _bench.Report.from_json(json.loads((tmp_path / "threads-1.json").read_text()))

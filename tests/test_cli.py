@@ -161,7 +161,10 @@ def test_list_groups_like_pprint_registry_and_marks_compiled_envs(temporary_env,
     assert headers == [line for line in pprinted if line.startswith("=====")]
     assert listed(out) == {env_id: _bench.is_compiled(env_spec) for env_id, env_spec in registry.items()}
     assert listed(out)["PlainListed-v0"] is False and listed(out)["CompiledListed-v0"] is True
-    assert out.endswith("\n* compiled vector environment: nbgym.make_vec(id, num_envs) steps every sub-environment in one compiled call\n")
+    legend = (
+        "* compiled vector environment: nbgym.make_vec(id, num_envs) steps every sub-environment in one compiled call"
+    )
+    assert out.endswith(f"\n{legend}\n")
 
 
 def test_list_columns(capsys):
@@ -192,7 +195,7 @@ def test_bench_prints_a_table_with_ratios(capsys):
         assert lines[1].split() == ["num_envs", "nbgym"]
         return
     assert lines[1].split() == ["num_envs", "nbgym", "gymnasium", "nbgym/gymnasium"]
-    for line, size in zip(lines[2:4], ["single", "8"]):
+    for line, size in zip(lines[2:4], ["single", "8"], strict=True):
         label, ours, theirs, ratio = line.split()
         assert label == size
         assert ours[-1] in "kMG" and theirs[-1] in "kMG"
@@ -231,8 +234,12 @@ def test_bench_json(capsys):
     if GYMNASIUM:
         assert results[("gymnasium", 8)]["implementation"] == "CartPoleVectorEnv (native vector env)"
         assert report["ratios"] == [
-            {"env_id": "CartPole-v1", "num_envs": n, "against": "gymnasium",
-             "ratio": results[("nbgym", n)]["best"] / results[("gymnasium", n)]["best"]}
+            {
+                "env_id": "CartPole-v1",
+                "num_envs": n,
+                "against": "gymnasium",
+                "ratio": results[("nbgym", n)]["best"] / results[("gymnasium", n)]["best"],
+            }
             for n in (1, 8)
         ]
         assert report["skipped"] == []
@@ -243,8 +250,12 @@ def test_bench_reports_a_missing_library_as_skipped(capsys):
     assert main(["bench", "--num-envs", "8", "--against", "envpool", "--json", *TINY]) == 0
     report = json.loads(capsys.readouterr().out)
     assert report["skipped"] == [
-        {"env_id": "CartPole-v1", "num_envs": 8, "library": "envpool",
-         "reason": "envpool is not installed (pip install envpool)"}
+        {
+            "env_id": "CartPole-v1",
+            "num_envs": 8,
+            "library": "envpool",
+            "reason": "envpool is not installed (pip install envpool)",
+        }
     ]
     main(["bench", "--num-envs", "8", "--against", "envpool", *TINY])
     assert "not measured: envpool at 8: envpool is not installed" in capsys.readouterr().out
@@ -434,7 +445,7 @@ def test_samples_alternate_in_rotating_order(clock):
     measurements = _bench.measure_alternating(runners, "Env-v0", repeats=3, steps=50)
     assert log == [("a", 50), ("b", 50), ("c", 50), ("b", 50), ("c", 50), ("a", 50), ("c", 50), ("a", 50), ("b", 50)]
     assert [m.library for m in measurements] == ["a", "b", "c"]
-    for m, step_time in zip(measurements, (0.001, 0.002, 0.004)):
+    for m, step_time in zip(measurements, (0.001, 0.002, 0.004), strict=True):
         assert m.steps == 50 and m.num_envs == 10 and m.threads == 1 and m.implementation == f"{m.library} impl"
         assert m.samples == pytest.approx([10 / step_time] * 3)
 
@@ -487,12 +498,18 @@ def test_action_pool_is_seeded_and_in_the_action_space():
 
 def test_format_rate():
     assert [_bench.format_rate(v) for v in (950.0, 98_149.0, 41_249_000.0, 1.5e9, 3.14159)] == [
-        "950", "98.1k", "41.2M", "1.50G", "3.14"
+        "950",
+        "98.1k",
+        "41.2M",
+        "1.50G",
+        "3.14",
     ]
 
 
 def test_report_round_trips_through_json():
-    config = _bench.BenchConfig(["A-v0", "B-v1"], num_envs=[1, 64], libraries=["nbgym", "gymnasium", "envpool"], threads=2)
+    config = _bench.BenchConfig(
+        ["A-v0", "B-v1"], num_envs=[1, 64], libraries=["nbgym", "gymnasium", "envpool"], threads=2
+    )
     report = _bench.Report(
         config,
         [
@@ -501,8 +518,11 @@ def test_report_round_trips_through_json():
             _bench.Measurement("A-v0", 64, "nbgym", "AVectorEnv, 2 threads", 2, 100, [6.4e7]),
             _bench.Measurement("B-v1", 64, "nbgym", "BVectorEnv, 2 threads", 2, 100, [1e6]),
         ],
-        [_bench.Skip("A-v0", 64, "gymnasium", "too slow"), _bench.Skip("A-v0", 1, "envpool", "missing"),
-         _bench.Skip("A-v0", 64, "envpool", "missing")],
+        [
+            _bench.Skip("A-v0", 64, "gymnasium", "too slow"),
+            _bench.Skip("A-v0", 1, "envpool", "missing"),
+            _bench.Skip("A-v0", 64, "envpool", "missing"),
+        ],
     )
     data = json.loads(json.dumps(report.to_json()))
     assert data["ratios"] == [{"env_id": "A-v0", "num_envs": 1, "against": "gymnasium", "ratio": 3.0}]

@@ -46,4 +46,3 @@ def runner(
         return _bench.make_runner(library, env_id, num_envs, actions, single=single)
     except _bench.Unavailable as e:
         raise NotImplementedError(str(e)) from None
-
