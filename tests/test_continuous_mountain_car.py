@@ -246,3 +246,15 @@ def test_reset_draws_as_numpy(seed, low, span):
     env = Continuous_MountainCarEnv()
     env.reset(seed=seed, options={"low": low, "high": low + span})
     assert_same_value(env.state, np.array([np.random.default_rng(seed).uniform(low, low + span), 0.0]))
+
+
+def test_reward_squares_with_libm_pow_not_a_product():
+    """The reward's ``math.pow(action[0], 2)`` is libm ``pow``, which is not always ``x * x``."""
+    candidates = np.random.default_rng(0).uniform(-1.5, 1.5, 100_000)
+    forces = [f for f in candidates if math.pow(f, 2) != f * f][:20]
+    env, reference = Continuous_MountainCarEnv(), gymnasium.make(ENV_ID).unwrapped
+    env.reset(seed=0)
+    reference.reset(seed=0)
+    for k, force in enumerate(forces):
+        action = np.array([force]) if k % 2 else [float(force)]
+        assert_same_value(env.step(action), reference.step(action))
