@@ -83,10 +83,13 @@ def _import_library(name: str) -> Any:
     return importlib.import_module(name)
 
 
+def _in_nbgym_envs(entry_point: Any) -> bool:
+    return isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.")
+
+
 def is_compiled(env_spec: EnvSpec) -> bool:
     """Whether ``env_spec`` has one of nbgym's compiled vector environments as vector entry point."""
-    entry_point = env_spec.vector_entry_point
-    return isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.")
+    return _in_nbgym_envs(env_spec.vector_entry_point)
 
 
 def import_failure(env_spec: EnvSpec) -> str | None:
@@ -103,11 +106,7 @@ def import_failure(env_spec: EnvSpec) -> str | None:
 
 def nbgym_env_ids() -> list[str]:
     """The registered ids whose entry point is one of nbgym's environments, in registration order."""
-    return [
-        env_id
-        for env_id, env_spec in registry.items()
-        if isinstance(env_spec.entry_point, str) and env_spec.entry_point.startswith("nbgym.envs.")
-    ]
+    return [env_id for env_id, env_spec in registry.items() if _in_nbgym_envs(env_spec.entry_point)]
 
 
 def compiled_env_ids(latest_only: bool = False) -> list[str]:
@@ -184,10 +183,10 @@ class Runner:
 
     def run(self, steps: int) -> None:
         """Steps the environment ``steps`` times with the next actions of the pool."""
-        step, actions, k = self.env.step, self._actions, self._next
+        step, actions, count, k = self.env.step, self._actions, len(self._actions), self._next
         for _ in range(steps):
             step(actions[k])
-            k = k + 1 if k + 1 < len(actions) else 0
+            k = k + 1 if k + 1 < count else 0
         self._next = k
 
     def close(self) -> None:
@@ -200,13 +199,12 @@ class SingleRunner(Runner):
 
     def run(self, steps: int) -> None:
         """Steps the environment ``steps`` times with the next actions of the pool, resetting ended episodes."""
-        env, actions, k = self.env, self._actions, self._next
-        step, reset = env.step, env.reset
+        step, reset, actions, count, k = self.env.step, self.env.reset, self._actions, len(self._actions), self._next
         for _ in range(steps):
             _, _, terminated, truncated, _ = step(actions[k])
             if terminated or truncated:
                 reset()
-            k = k + 1 if k + 1 < len(actions) else 0
+            k = k + 1 if k + 1 < count else 0
         self._next = k
 
 
