@@ -21,7 +21,7 @@ from nbgym.error import InvalidBound
 from nbgym.utils.record_constructor import RecordConstructorArgs
 from nbgym.vector.utils import batch_space, concatenate, create_empty_array
 from nbgym.wrappers.common import TimeLimit
-from nbgym.wrappers.utils import RunningMeanStd, create_zero_array
+from nbgym.wrappers.utils import RunningMeanStd, RunningStatisticsSwitch, create_zero_array
 
 __all__ = [
     "DelayObservation",
@@ -309,7 +309,9 @@ def check_epsilon(epsilon: float) -> None:
         raise InvalidBound(f"`epsilon` should be strictly positive. Received {epsilon}")
 
 
-class NormalizeObservation(ObservationWrapper[WrapperObsType, ActType, ObsType], RecordConstructorArgs):
+class NormalizeObservation(
+    ObservationWrapper[WrapperObsType, ActType, ObsType], RecordConstructorArgs, RunningStatisticsSwitch
+):
     """Normalises observations to zero mean and unit variance with running statistics, as ``float32``.
 
     Each observation (of ``reset`` and ``step``) is added to :attr:`obs_rms`, then returned as
@@ -351,15 +353,6 @@ class NormalizeObservation(ObservationWrapper[WrapperObsType, ActType, ObsType],
         self.obs_rms = RunningMeanStd(shape=self.observation_space.shape, dtype=self.observation_space.dtype)
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether each observation updates :attr:`obs_rms` (``False`` freezes the statistics)."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def observation(self, observation: ObsType) -> WrapperObsType:
         """Adds ``observation`` to the statistics and returns it normalised."""

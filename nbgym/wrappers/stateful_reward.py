@@ -9,7 +9,7 @@ import numpy as np
 from nbgym.core import ActType, Env, ObsType, Wrapper
 from nbgym.error import InvalidBound
 from nbgym.utils.record_constructor import RecordConstructorArgs
-from nbgym.wrappers.utils import RunningMeanStd
+from nbgym.wrappers.utils import RunningMeanStd, RunningStatisticsSwitch
 
 __all__ = ["NormalizeReward"]
 
@@ -28,7 +28,7 @@ def check_normalize_reward_args(gamma: float, epsilon: float) -> None:
         raise InvalidBound(f"`epsilon` should be strictly positive. Received {epsilon}")
 
 
-class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs, RunningStatisticsSwitch):
     """Scales rewards so that their exponential moving average has an approximately fixed variance.
 
     Each step updates the discounted sum of rewards ``G = gamma * G * (1 - terminated) + reward``, adds
@@ -72,15 +72,6 @@ class NormalizeReward(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstru
         self.gamma = gamma
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether each step updates :attr:`return_rms` (``False`` freezes the statistics)."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Steps the environment and returns the normalised reward (a ``np.float64``)."""

@@ -19,7 +19,7 @@ from nbgym.core import ActionWrapper, ActType, Env, ObsType, WrapperActType
 from nbgym.error import InvalidBound
 from nbgym.spaces import Box, Discrete, MultiDiscrete, Space
 from nbgym.utils.record_constructor import RecordConstructorArgs
-from nbgym.wrappers.utils import rescale_box
+from nbgym.wrappers.utils import bin_counts, finite_flat_bounds, rescale_box
 
 __all__ = ["TransformAction", "ClipAction", "RescaleAction", "DiscretizeAction"]
 
@@ -172,26 +172,12 @@ class DiscretizeAction(TransformAction[ObsType, WrapperActType, ActType], Record
             TypeError: The action space is not a ``Box``.
             ValueError: A bound is infinite, or ``bins`` has the wrong length.
         """
-        if not isinstance(env.action_space, Box):
-            raise TypeError("DiscretizeAction is only compatible with Box continuous actions.")
-        self.low = np.ravel(env.action_space.low)
-        self.high = np.ravel(env.action_space.high)
+        self.low, self.high = finite_flat_bounds(env.action_space, "action", "DiscretizeAction")
         self.n_dims = int(self.low.size)
-        if np.any(np.isinf(self.low)) or np.any(np.isinf(self.high)):
-            raise ValueError(
-                f"Discretization requires action space to be finite. Found: low={self.low}, high={self.high}"
-            )
-
         self.multidiscrete = multidiscrete
         RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
         ActionWrapper.__init__(self, env)
-
-        if isinstance(bins, int):
-            self.bins = np.array([bins] * self.n_dims)
-        else:
-            if len(bins) != self.n_dims:
-                raise ValueError(f"bins must match action dimensions: expected {self.n_dims}, got {len(bins)}")
-            self.bins = np.array(bins)
+        self.bins = bin_counts(bins, self.n_dims)
 
         self.bin_centers = []
         for i in range(self.n_dims):

@@ -24,7 +24,7 @@ from nbgym import spaces
 from nbgym.core import ActType, Env, ObservationWrapper, ObsType, WrapperObsType
 from nbgym.error import DependencyNotInstalled
 from nbgym.utils.record_constructor import RecordConstructorArgs
-from nbgym.wrappers.utils import rescale_box
+from nbgym.wrappers.utils import bin_counts, finite_flat_bounds, rescale_box
 
 __all__ = [
     "TransformObservation",
@@ -496,26 +496,12 @@ class DiscretizeObservation(TransformObservation[WrapperObsType, ActType, ObsTyp
             TypeError: The observation space is not a ``Box``.
             ValueError: A bound is infinite, or ``bins`` has the wrong length.
         """
-        if not isinstance(env.observation_space, spaces.Box):
-            raise TypeError("DiscretizeObservation is only compatible with Box continuous observations.")
-        self.low = np.ravel(env.observation_space.low)
-        self.high = np.ravel(env.observation_space.high)
+        self.low, self.high = finite_flat_bounds(env.observation_space, "observation", "DiscretizeObservation")
         self.n_dims = int(self.low.size)
-        if np.any(np.isinf(self.low)) or np.any(np.isinf(self.high)):
-            raise ValueError(
-                f"Discretization requires observation space to be finite. Found: low={self.low}, high={self.high}"
-            )
-
         self.multidiscrete = multidiscrete
         RecordConstructorArgs.__init__(self, bins=bins, multidiscrete=multidiscrete)
         ObservationWrapper.__init__(self, env)
-
-        if isinstance(bins, int):
-            self.bins = np.array([bins] * self.n_dims)
-        else:
-            if len(bins) != self.n_dims:
-                raise ValueError(f"bins must match action dimensions: expected {self.n_dims}, got {len(bins)}")
-            self.bins = np.array(bins)
+        self.bins = bin_counts(bins, self.n_dims)
         # The inner edges of each dimension's bins.
         self.bin_edges = [self._edges(i)[1:-1] for i in range(self.n_dims)]
 

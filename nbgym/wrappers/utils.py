@@ -73,6 +73,21 @@ class RunningMeanStd:
         )
 
 
+class RunningStatisticsSwitch:
+    """The ``update_running_mean`` switch of the normalisation wrappers (stored in ``_update_running_mean``)."""
+
+    _update_running_mean: bool
+
+    @property
+    def update_running_mean(self) -> bool:
+        """Whether new values update the running statistics (``False`` freezes them, e.g. for evaluation)."""
+        return self._update_running_mean
+
+    @update_running_mean.setter
+    def update_running_mean(self, setting: bool) -> None:
+        self._update_running_mean = setting
+
+
 def update_mean_var_count_from_moments(
     mean: Any, var: Any, count: Any, batch_mean: Any, batch_var: Any, batch_count: Any
 ) -> tuple[Any, Any, Any]:
@@ -179,6 +194,39 @@ def _zero_graph(space: Graph) -> GraphInstance:
 @create_zero_array.register(OneOf)
 def _zero_one_of(space: OneOf) -> tuple[int, Any]:
     return 0, create_zero_array(space.spaces[0])
+
+
+def finite_flat_bounds(box: Space, space_name: str, wrapper_name: str) -> tuple[np.ndarray, np.ndarray]:
+    """The flattened bounds of a ``Box`` to discretise.
+
+    Args:
+        box: The space.
+        space_name: ``"action"`` or ``"observation"``, for the messages.
+        wrapper_name: The discretising wrapper, for the messages.
+
+    Raises:
+        TypeError: ``box`` is not a ``Box``.
+        ValueError: A bound is infinite.
+    """
+    if not isinstance(box, Box):
+        raise TypeError(f"{wrapper_name} is only compatible with Box continuous {space_name}s.")
+    low, high = np.ravel(box.low), np.ravel(box.high)
+    if np.any(np.isinf(low)) or np.any(np.isinf(high)):
+        raise ValueError(f"Discretization requires {space_name} space to be finite. Found: low={low}, high={high}")
+    return low, high
+
+
+def bin_counts(bins: int | tuple[int, ...], n_dims: int) -> np.ndarray:
+    """The number of bins of each of ``n_dims`` dimensions: ``bins`` for all, or one count per dimension.
+
+    Raises:
+        ValueError: ``bins`` is a sequence of another length.
+    """
+    if isinstance(bins, int):
+        return np.array([bins] * n_dims)
+    if len(bins) != n_dims:
+        raise ValueError(f"bins must match action dimensions: expected {n_dims}, got {len(bins)}")
+    return np.array(bins)
 
 
 def _bound_array(name: str, bound: Any, shape: tuple[int, ...]) -> np.ndarray:

@@ -10,6 +10,7 @@ import numpy as np
 
 from nbgym.core import ActType, ObsType
 from nbgym.logger import warn
+from nbgym.vector._common import pop_reset_mask
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
 from nbgym.wrappers.vector import _kernels
 
@@ -29,26 +30,6 @@ def autoreset_mode_of(env: VectorEnv, missing_message: str) -> AutoresetMode:
     if not isinstance(mode, AutoresetMode):
         raise TypeError(f"Expected env.metadata['autoreset_mode'] to be an AutoresetMode, got {type(mode)}")
     return mode
-
-
-def check_reset_mask(reset_mask: Any, num_envs: int) -> None:
-    """Checks ``options["reset_mask"]`` of a vector reset.
-
-    Raises:
-        TypeError: It is not a bool numpy array.
-        ValueError: Its shape is not ``(num_envs,)``, or it selects no sub-environment.
-    """
-    if not isinstance(reset_mask, np.ndarray):
-        raise TypeError(f"`options['reset_mask']` must be a numpy array, got {type(reset_mask)}")
-    if reset_mask.shape != (num_envs,):
-        raise ValueError(f"`options['reset_mask']` must have shape `({num_envs},)`, got {reset_mask.shape}")
-    if reset_mask.dtype != np.bool_:
-        raise TypeError(f"`options['reset_mask']` must have `dtype=np.bool_`, got {reset_mask.dtype}")
-    if not np.any(reset_mask):
-        raise ValueError(
-            "`options['reset_mask']` must contain a boolean array with at least one True value, "
-            f"got reset_mask={reset_mask}"
-        )
 
 
 class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, np.ndarray]):
@@ -133,9 +114,8 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         obs, info = super().reset(seed=seed, options=options)
         # The vector envs take the mask out of `options`: when one did, every sub-environment's
         # statistics restart (gymnasium's behaviour); a mask left behind resets only its envs.
-        if options is not None and "reset_mask" in options:
-            reset_mask = options.pop("reset_mask")
-            check_reset_mask(reset_mask, self.num_envs)
+        reset_mask = pop_reset_mask(options, self.num_envs)
+        if reset_mask is not None:
             self.episode_start_times[reset_mask] = time.perf_counter()
             self.episode_returns[reset_mask] = 0
             self.episode_lengths[reset_mask] = 0

@@ -13,13 +13,15 @@ from nbgym.utils.record_constructor import RecordConstructorArgs
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import ArrayType, AutoresetMode, VectorEnv, VectorObservationWrapper
 from nbgym.wrappers.stateful_observation import check_epsilon
-from nbgym.wrappers.utils import RunningMeanStd
+from nbgym.wrappers.utils import RunningMeanStd, RunningStatisticsSwitch
 from nbgym.wrappers.vector import _kernels
 
 __all__ = ["NormalizeObservation"]
 
 
-class NormalizeObservation(VectorObservationWrapper[np.ndarray, ActType, np.ndarray, ArrayType], RecordConstructorArgs):
+class NormalizeObservation(
+    VectorObservationWrapper[np.ndarray, ActType, np.ndarray, ArrayType], RecordConstructorArgs, RunningStatisticsSwitch
+):
     """Normalises the batched observations to zero mean and unit variance with running statistics, as ``float32``.
 
     Each batch (of ``reset`` and ``step``) is added to :attr:`obs_rms`, then returned as
@@ -75,15 +77,6 @@ class NormalizeObservation(VectorObservationWrapper[np.ndarray, ActType, np.ndar
         self.obs_rms = RunningMeanStd(shape=single_space.shape, dtype=single_space.dtype)
         self.epsilon = epsilon
         self._update_running_mean = True
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether each batch updates :attr:`obs_rms` (``False`` freezes the statistics)."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None

@@ -10,13 +10,15 @@ from nbgym.core import ActType, ObsType
 from nbgym.utils.record_constructor import RecordConstructorArgs
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
 from nbgym.wrappers.stateful_reward import check_normalize_reward_args
-from nbgym.wrappers.utils import RunningMeanStd
+from nbgym.wrappers.utils import RunningMeanStd, RunningStatisticsSwitch
 from nbgym.wrappers.vector import _kernels
 
 __all__ = ["NormalizeReward"]
 
 
-class NormalizeReward(VectorWrapper[ObsType, ActType, ObsType, ActType, np.ndarray], RecordConstructorArgs):
+class NormalizeReward(
+    VectorWrapper[ObsType, ActType, ObsType, ActType, np.ndarray], RecordConstructorArgs, RunningStatisticsSwitch
+):
     """Scales rewards so that their exponential moving average has an approximately fixed variance.
 
     Each sub-environment keeps a float32 discounted return ``G = gamma * G * (1 - terminated) + reward``
@@ -64,15 +66,6 @@ class NormalizeReward(VectorWrapper[ObsType, ActType, ObsType, ActType, np.ndarr
         self._prev_dones = np.zeros((self.num_envs,), dtype=np.float32)
         self._autoreset_mode = self.env.metadata.get("autoreset_mode", AutoresetMode.NEXT_STEP)
         self._active_returns = np.empty(self.num_envs, dtype=np.float32)
-
-    @property
-    def update_running_mean(self) -> bool:
-        """Whether each step updates :attr:`return_rms` (``False`` freezes the statistics)."""
-        return self._update_running_mean
-
-    @update_running_mean.setter
-    def update_running_mean(self, setting: bool) -> None:
-        self._update_running_mean = setting
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
