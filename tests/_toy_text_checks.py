@@ -114,7 +114,7 @@ def compare_vector(
     mode: str,
     seed: int,
     num_steps: int,
-    sample: Callable[[np.random.Generator, int], np.ndarray],
+    sample: Callable[[np.random.Generator, int, Any], np.ndarray],
     render: bool = False,
 ) -> list[tuple]:
     """Runs ``nbgym.make_vec(env_id)`` and gymnasium's sync vector env side by side in an autoreset mode.
@@ -135,31 +135,32 @@ def compare_vector(
     assert repr(ours.single_observation_space) == repr(theirs.single_observation_space)
     assert repr(ours.observation_space) == repr(theirs.observation_space)
     assert repr(ours.action_space) == repr(theirs.action_space)
-    assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed), "reset")
+    result = ours.reset(seed=seed)
+    assert_same_value(result, theirs.reset(seed=seed), "reset")
+    obs = result[0]
     rng = np.random.default_rng(seed)
     results = []
     for t in range(num_steps):
         if render:
             assert_same_value(ours.render(), theirs.render(), f"{mode} step {t} render")
-        actions = sample(rng, num_envs)
+        actions = sample(rng, num_envs, obs)
         result = ours.step(actions)
         assert_same_value(result, theirs.step(actions), f"{mode} step {t}")
         results.append(result)
+        obs = result[0]
         mask = result[2] | result[3] if mode == "Disabled" else rng.random(num_envs) < 0.5
         if mask.any() and (mode == "Disabled" or t % 50 == 49):
-            assert_same_value(
-                ours.reset(options={"reset_mask": mask.copy()}),
-                theirs.reset(options={"reset_mask": mask.copy()}),
-                f"{mode} step {t} masked reset",
-            )
+            result = ours.reset(options={"reset_mask": mask.copy()})
+            assert_same_value(result, theirs.reset(options={"reset_mask": mask.copy()}), f"{mode} step {t} masked reset")
+            obs = result[0]
     ours.close()
     theirs.close()
     return results
 
 
-def discrete_actions(n: int) -> Callable[[np.random.Generator, int], np.ndarray]:
-    """A sampler of batches of actions in ``Discrete(n)``."""
-    return lambda rng, num_envs: rng.integers(0, n, num_envs)
+def discrete_actions(n: int) -> Callable[[np.random.Generator, int, Any], np.ndarray]:
+    """A sampler of batches of uniformly random actions in ``Discrete(n)``."""
+    return lambda rng, num_envs, obs: rng.integers(0, n, num_envs)
 
 
 def assert_same_error(ours: Callable[[], Any], theirs: Callable[[], Any], same_message: bool = True) -> None:
