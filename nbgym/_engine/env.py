@@ -185,6 +185,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self.render_mode = render_mode
         self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
         self._discrete_action = np.zeros(1, dtype=np.int64)
+        self._discrete = self._batch.discrete_actions
         self._obs_row = self._batch.obs[0]
         self._ready = False
         self._step_kernel: Callable[[np.ndarray], int] | None = None
@@ -239,12 +240,12 @@ class KernelEnv(_ParamsAsAttributes, Env):
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
         if not self._ready:
             raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
-        if type(action) is int and self._batch.discrete_actions:
-            self._discrete_action[0] = action
-            status = self._step_kernel(self._discrete_action)
+        if type(action) is int and self._discrete:
+            actions = self._discrete_action
+            actions[0] = action
         else:
-            status = self._step_kernel(self._action_batch(action))
-        if status != STEP_OK:
+            actions = self._action_batch(action)
+        if self._step_kernel(actions) != STEP_OK:
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
         reward = self._reward()
         terminated = self._batch.terminated.item(0)
