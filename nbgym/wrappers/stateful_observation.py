@@ -98,7 +98,9 @@ def _find_time_limit(env: Env) -> int:
         if isinstance(layer, TimeLimit):
             return layer._max_episode_steps
         layer = layer.env
-    raise ValueError("The environment must be wrapped by a TimeLimit wrapper or the spec specify a `max_episode_steps`.")
+    raise ValueError(
+        "The environment must be wrapped by a TimeLimit wrapper or the spec specify a `max_episode_steps`."
+    )
 
 
 class TimeAwareObservation(ObservationWrapper[WrapperObsType, ActType, ObsType], RecordConstructorArgs):
@@ -192,7 +194,8 @@ class TimeAwareObservation(ObservationWrapper[WrapperObsType, ActType, ObsType],
 
     def observation(self, observation: ObsType) -> WrapperObsType:
         """Returns ``observation`` with the current time added."""
-        return self._obs_postprocess_func(self._append_data_func(observation, self._time_preprocess_func(self.timesteps)))
+        timed = self._append_data_func(observation, self._time_preprocess_func(self.timesteps))
+        return self._obs_postprocess_func(timed)
 
     def step(self, action: ActType) -> tuple[WrapperObsType, SupportsFloat, bool, bool, dict[str, Any]]:
         """Counts the step, then steps the environment."""
@@ -349,7 +352,8 @@ class NormalizeObservation(
 
         if env.observation_space.shape is None:
             raise ValueError("NormalizeObservation wrapper requires the observation space to have a shape.")
-        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=env.observation_space.shape, dtype=np.float32)
+        shape = env.observation_space.shape
+        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=shape, dtype=np.float32)
         self.obs_rms = RunningMeanStd(shape=self.observation_space.shape, dtype=self.observation_space.dtype)
         self.epsilon = epsilon
         self._update_running_mean = True

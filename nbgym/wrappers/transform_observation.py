@@ -157,7 +157,8 @@ class FilterObservation(TransformObservation[WrapperObsType, ActType, ObsType], 
 
         else:
             raise ValueError(
-                f"FilterObservation wrapper is only usable with `Dict` and `Tuple` observations, actual type: {type(space)}"
+                "FilterObservation wrapper is only usable with `Dict` and `Tuple` observations, "
+                f"actual type: {type(space)}"
             )
 
         TransformObservation.__init__(self, env=env, func=func, observation_space=new_space)
@@ -461,7 +462,7 @@ class DtypeObservation(TransformObservation[WrapperObsType, ActType, ObsType], R
 
 
 class DiscretizeObservation(TransformObservation[WrapperObsType, ActType, ObsType], RecordConstructorArgs):
-    """Maps a bounded ``Box`` observation to uniform bins: one ``Discrete`` index, or a ``MultiDiscrete`` one per dimension.
+    """Maps a bounded ``Box`` observation to uniform bins: one ``Discrete`` index, or ``MultiDiscrete`` bins.
 
     Each dimension ``i`` of the (flattened) box is cut into ``bins[i]`` equal intervals between its
     bounds. A value on the upper bound belongs to the last bin.

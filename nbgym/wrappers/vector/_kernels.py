@@ -46,7 +46,9 @@ def _block_sum(values: np.ndarray, start: int, count: int) -> float:
         for j in range(8):
             partial[j] += values[start + i + j]
         i += 8
-    total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + ((partial[4] + partial[5]) + (partial[6] + partial[7]))
+    total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
+        (partial[4] + partial[5]) + (partial[6] + partial[7])
+    )
     while i < count:
         total += values[start + i]
         i += 1
@@ -83,9 +85,9 @@ def pairwise_sum(values: np.ndarray, start: int, count: int) -> float:
             half = size // 2
             half -= half % 8
             # Pushed in reverse: the first half is summed first, then the second, then both added.
-            range_start[n_ranges], range_count[n_ranges], combine[n_ranges] = first, size, True
-            range_start[n_ranges + 1], range_count[n_ranges + 1], combine[n_ranges + 1] = first + half, size - half, False
-            range_start[n_ranges + 2], range_count[n_ranges + 2], combine[n_ranges + 2] = first, half, False
+            range_start[n_ranges : n_ranges + 3] = (first, first + half, first)
+            range_count[n_ranges : n_ranges + 3] = (size, size - half, half)
+            combine[n_ranges : n_ranges + 3] = (True, False, False)
             n_ranges += 3
     return sums[0]
 

@@ -70,7 +70,9 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         time_queue: The durations (seconds) of the latest episodes.
     """
 
-    def __init__(self, env: VectorEnv[ObsType, ActType, np.ndarray], buffer_length: int = 100, stats_key: str = "episode"):
+    def __init__(
+        self, env: VectorEnv[ObsType, ActType, np.ndarray], buffer_length: int = 100, stats_key: str = "episode"
+    ):
         """Wraps ``env``.
 
         Args:
@@ -140,7 +142,8 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         same_step = self._autoreset_mode == AutoresetMode.SAME_STEP
         num_envs = self.num_envs
         dones = np.empty(num_envs, dtype=bool)
-        returns, lengths, times = np.empty(num_envs), np.empty(num_envs, dtype=self.episode_lengths.dtype), np.empty(num_envs)
+        returns, times = np.empty(num_envs), np.empty(num_envs)
+        lengths = np.empty(num_envs, dtype=self.episode_lengths.dtype)
         num_dones = _kernels.episode_statistics_step(
             self.episode_returns,
             self.episode_lengths,

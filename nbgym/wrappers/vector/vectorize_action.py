@@ -157,7 +157,9 @@ class ClipAction(VectorizeTransformAction[ObsType, WrapperActType, ActType, Arra
         >>> from nbgym.spaces import Box
         >>> from nbgym.wrappers.vector import ClipAction, TransformAction
         >>> envs = TransformAction(
-        ...     nbgym.make_vec("CartPole-v1", num_envs=2), lambda a: (a[:, 0] > 0).astype(np.int64), single_action_space=Box(-1.0, 1.0, (1,))
+        ...     nbgym.make_vec("CartPole-v1", num_envs=2),
+        ...     lambda a: (a[:, 0] > 0).astype(np.int64),
+        ...     single_action_space=Box(-1.0, 1.0, (1,)),
         ... )
         >>> ClipAction(envs).action_space
         Box(-inf, inf, (2, 1), float32)
@@ -177,7 +179,7 @@ class ClipAction(VectorizeTransformAction[ObsType, WrapperActType, ActType, Arra
 
 
 class RescaleAction(VectorizeTransformAction[ObsType, WrapperActType, ActType, ArrayType]):
-    """Accepts actions in ``[min_action, max_action]`` and maps them affinely onto the ``Box`` action space, for a whole batch.
+    """Accepts batches of actions in ``[min_action, max_action]`` and maps them affinely onto the ``Box`` action space.
 
     The batched counterpart of :class:`nbgym.wrappers.RescaleAction`.
     """

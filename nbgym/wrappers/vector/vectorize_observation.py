@@ -116,7 +116,10 @@ class VectorizeTransformObservation(VectorObservationWrapper[WrapperObsType, Act
         >>> from nbgym.wrappers import TransformObservation as SingleTransform
         >>> from nbgym.wrappers.vector import VectorizeTransformObservation
         >>> envs = VectorizeTransformObservation(
-        ...     nbgym.make_vec("CartPole-v1", num_envs=2), SingleTransform, func=lambda obs: obs[:2], observation_space=nbgym.spaces.Box(-5.0, 5.0, (2,))
+        ...     nbgym.make_vec("CartPole-v1", num_envs=2),
+        ...     SingleTransform,
+        ...     func=lambda obs: obs[:2],
+        ...     observation_space=nbgym.spaces.Box(-5.0, 5.0, (2,)),
         ... )
         >>> envs.reset(seed=123)[0].shape
         (2, 2)
@@ -145,7 +148,9 @@ class VectorizeTransformObservation(VectorObservationWrapper[WrapperObsType, Act
             ValueError: The environment autoresets in ``SAME_STEP`` mode.
         """
         super().__init__(env)
-        self.autoreset_mode = autoreset_mode_of(env, f"Vector environment ({env}) is missing `autoreset_mode` metadata key.")
+        self.autoreset_mode = autoreset_mode_of(
+            env, f"Vector environment ({env}) is missing `autoreset_mode` metadata key."
+        )
         self.wrapper = wrapper(_SingleObservationEnv(self.env.single_observation_space), **kwargs)
         self.single_observation_space = self.wrapper.observation_space
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
