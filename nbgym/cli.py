@@ -1,4 +1,5 @@
-"""The ``nbgym`` command: list the registry, benchmark against gymnasium and envpool, warm the kernel cache.
+"""The ``nbgym`` command: list the registry, benchmark against gymnasium and envpool, warm the kernel cache,
+play an environment with the keyboard, record a video of it.
 
 Run ``nbgym --help`` (or ``python -m nbgym --help``) for the commands, ``nbgym COMMAND --help`` for
 their options. An unknown environment id prints the registry's message (with its "Did you mean"
@@ -9,10 +10,16 @@ from __future__ import annotations
 
 import argparse
 import json
+import pathlib
+import shutil
 import sys
+import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
 
 from nbgym import __version__, error
 
@@ -158,6 +165,85 @@ def _warmup(args: argparse.Namespace) -> int:
     return 0
 
 
+def _json_actions(text: str, option: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise _UsageError(f"{option} is not valid JSON ({e}): {text!r}") from None
+
+
+def _as_action(value: Any, space: Any) -> Any:
+    """A JSON action as the action space takes it: an array of its dtype for a ``Box``, else as is."""
+    from nbgym.spaces import Box
+
+    return np.asarray(value, dtype=space.dtype) if isinstance(space, Box) else value
+
+
+def _play(args: argparse.Namespace) -> int:
+    from nbgym.registration import make
+
+    env_id = _resolve_env_id(args.env_id)
+    from nbgym.utils.play import MissingKeysToAction, play
+
+    env = make(env_id, render_mode="rgb_array")
+    keys = None
+    if args.keys is not None:
+        keys = _json_actions(args.keys, "--keys")
+        if not isinstance(keys, dict):
+            raise _UsageError(f"--keys must be a JSON object of keys to actions, got {args.keys!r}")
+        keys = {key: _as_action(action, env.action_space) for key, action in keys.items()}
+    noop = _as_action(_json_actions(args.noop, "--noop"), env.action_space)
+    try:
+        play(
+            env,
+            fps=args.fps,
+            zoom=args.zoom,
+            keys_to_action=keys,
+            seed=args.seed,
+            noop=noop,
+            wait_on_player=args.wait_on_player,
+        )
+    except MissingKeysToAction as e:
+        raise _UsageError(f'{e}: pass --keys, e.g. --keys \'{{"a": 0, "d": 1}}\'') from None
+    except (TypeError, ValueError) as e:  # a bad --keys mapping, as play reports it
+        raise _UsageError(str(e)) from None
+    finally:
+        env.close()
+    return 0
+
+
+def _record(args: argparse.Namespace) -> int:
+    from nbgym.registration import make
+
+    env_id = _resolve_env_id(args.env_id)
+    out = pathlib.Path(args.out)
+    if out.suffix != ".mp4":
+        raise _UsageError(f"--out must name an .mp4 file (RecordVideo writes MP4), got {args.out!r}")
+    from nbgym.wrappers import RecordVideo
+
+    env = make(env_id, render_mode="rgb_array")
+    with tempfile.TemporaryDirectory(dir=out.parent if out.parent.exists() else None) as folder:
+        # A folder of its own: RecordVideo warns about overwriting when its folder exists.
+        videos = pathlib.Path(folder) / "videos"
+        try:
+            recorder = RecordVideo(env, str(videos), episode_trigger=lambda episode: episode == 0, fps=args.fps)
+            recorder.reset(seed=args.seed)
+            recorder.action_space.seed(args.seed)
+            steps, start = 0, time.perf_counter()
+            while steps < args.max_steps:
+                _, _, terminated, truncated, _ = recorder.step(recorder.action_space.sample())
+                steps += 1
+                if terminated or truncated:
+                    break
+            recorder.close()
+        finally:
+            env.close()
+        out.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(videos / "rl-video-episode-0.mp4", out)
+    print(f"{out}: {env_id}, {steps} random steps (seed {args.seed}), recorded in {time.perf_counter() - start:.1f} s")
+    return 0
+
+
 # The parser
 # ----------------------------------------
 
@@ -265,6 +351,41 @@ def _parser() -> argparse.ArgumentParser:
         help="environment ids (default: every registered nbgym environment whose module imports)",
     )
     warmup.set_defaults(run=_warmup)
+
+    play = commands.add_parser(
+        "play",
+        help="play an environment with the keyboard",
+        description="Play an environment with the keyboard in a window (nbgym.utils.play; needs pygame-ce, "
+        "pip install 'nbgym[render]'). Escape or closing the window quits; an ended episode is reset.",
+    )
+    play.add_argument("env_id", metavar="ENV_ID", help="environment id")
+    play.add_argument(
+        "--keys",
+        metavar="JSON",
+        help='the action of each key (or string of keys held together), e.g. \'{"a": 0, "d": 1}\' '
+        "(default: the environment's get_keys_to_action())",
+    )
+    play.add_argument("--noop", default="0", metavar="JSON", help="the action when no mapped key is held (default: 0)")
+    play.add_argument("--fps", type=_positive_int, help="steps per second (default: the env's render_fps)")
+    play.add_argument("--zoom", type=_positive_float, help="window size as a multiple of the frame size")
+    play.add_argument("--seed", type=int, help="seed of every reset")
+    play.add_argument("--wait-on-player", action="store_true", help="step only while a key is held")
+    play.set_defaults(run=_play)
+
+    record = commands.add_parser(
+        "record",
+        help="record a video of an episode with random actions",
+        description="Record one episode of an environment, with random actions, as an MP4 video (RecordVideo; "
+        "needs pygame-ce and moviepy, pip install 'nbgym[render,video]').",
+    )
+    record.add_argument("env_id", metavar="ENV_ID", help="environment id")
+    record.add_argument("--out", required=True, metavar="FILE", help="the video file to write (.mp4)")
+    record.add_argument("--seed", type=int, default=0, help="seed of the reset and of the actions (default: 0)")
+    record.add_argument(
+        "--max-steps", type=_positive_int, default=1000, metavar="N", help="end the video after N steps (default: 1000)"
+    )
+    record.add_argument("--fps", type=_positive_int, help="frame rate of the video (default: the env's render_fps)")
+    record.set_defaults(run=_record)
     return parser
 
 
@@ -276,7 +397,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     Returns:
         The exit status: 0 on success, 2 for a usage error (argparse's errors exit with 2 too), 1 for a
-        failure, 130 if interrupted.
+        failure (e.g. a missing optional dependency), 130 if interrupted.
     """
     parser = _parser()
     args = parser.parse_args(argv)
@@ -287,6 +408,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as e:
         print(f"{command}: error: {e}", file=sys.stderr)
         return 2
+    except error.DependencyNotInstalled as e:
+        print(f"{command}: error: {e}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print(f"\n{command}: interrupted", file=sys.stderr)
         return 130

@@ -6,6 +6,7 @@ alternation, calibration) is checked exactly with fake environments and a fake c
 
 from __future__ import annotations
 
+import importlib.util
 import io
 import json
 import os
@@ -67,7 +68,14 @@ def registry_message(env_id: str) -> str:
 
 @pytest.mark.parametrize(
     "command, expected",
-    [([], "COMMAND"), (["list"], "--num-cols"), (["bench"], "--num-envs"), (["warmup"], "ENV_ID")],
+    [
+        ([], "COMMAND"),
+        (["list"], "--num-cols"),
+        (["bench"], "--num-envs"),
+        (["warmup"], "ENV_ID"),
+        (["play"], "--keys"),
+        (["record"], "--out"),
+    ],
 )
 def test_help_of_every_command(command, expected, capsys):
     with pytest.raises(SystemExit) as exit_info:
@@ -85,14 +93,14 @@ def test_no_command_is_a_usage_error(capsys):
     assert "required: COMMAND" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("command", ["bench", "warmup"])
+@pytest.mark.parametrize("command", ["bench", "warmup", "play", "record"])
 @pytest.mark.parametrize("env_id", ["CartPol-v1", "CartPole-v9", "Taxi-v3", "nbgym_no_such_module:Env-v0"])
 def test_unknown_ids_print_the_registrys_message(command, env_id, capsys):
     if ":" in env_id:
         expected = "No module named 'nbgym_no_such_module'. Environment registration via importing a module failed."
     else:
         expected = registry_message(env_id)
-    assert main([command, env_id]) == 2
+    assert main([command, env_id, *(["--out", "video.mp4"] if command == "record" else [])]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
     assert f"nbgym {command}: error: " in captured.err
@@ -568,3 +576,115 @@ def test_progress_bar_draws_in_place_and_erases_itself():
     silent = _bench.ProgressBar(4, None)
     silent.advance(1, "nothing drawn")
     silent.close()
+
+
+# play and record
+# ----------------------------------------
+
+HAS_PYGAME = importlib.util.find_spec("pygame") is not None
+HAS_MOVIEPY = importlib.util.find_spec("moviepy") is not None
+
+
+def hide_modules(monkeypatch, *packages: str) -> None:
+    """Makes ``packages`` (and their submodules) unimportable, as if not installed, for one test."""
+    for name in [name for name in sys.modules if name.split(".")[0] in packages]:
+        monkeypatch.setitem(sys.modules, name, None)
+    for package in packages:
+        monkeypatch.setitem(sys.modules, package, None)
+    # nbgym.utils.play holds pygame from its own import
+    monkeypatch.delitem(sys.modules, "nbgym.utils.play", raising=False)
+
+
+def test_play_without_pygame_says_what_to_install(monkeypatch, capsys):
+    hide_modules(monkeypatch, "pygame")
+    assert main(["play", "CartPole-v1", "--keys", '{"a": 0, "d": 1}']) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("nbgym play: error: ") and "pip install" in err and "pygame" in err
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+def test_play_passes_the_options_to_utils_play(monkeypatch):
+    import nbgym.utils.play
+
+    calls = []
+    monkeypatch.setattr(nbgym.utils.play, "play", lambda env, **kwargs: calls.append((env, kwargs)))
+    arguments = ["--keys", '{"a": [-2.0], "d": [2], "ad": [0.5]}', "--noop", "[0.0]", "--fps", "12", "--zoom", "2"]
+    assert main(["play", "Pendulum-v1", *arguments, "--seed", "4", "--wait-on-player"]) == 0
+    [(env, kwargs)] = calls
+    assert env.spec.id == "Pendulum-v1" and env.render_mode == "rgb_array"
+    keys = kwargs.pop("keys_to_action")
+    assert list(keys) == ["a", "d", "ad"]
+    for key, value in zip(keys, ([-2.0], [2.0], [0.5]), strict=True):
+        assert keys[key].dtype == np.float32 and keys[key].tolist() == value
+    noop = kwargs.pop("noop")
+    assert noop.dtype == np.float32 and noop.tolist() == [0.0]
+    assert kwargs == {"fps": 12, "zoom": 2.0, "seed": 4, "wait_on_player": True}
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+def test_play_in_a_window_until_quit(monkeypatch):
+    import pygame
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    events = iter([[], [pygame.event.Event(pygame.KEYDOWN, key=ord("d"))], [], [pygame.event.Event(pygame.QUIT)]])
+    monkeypatch.setattr(pygame.event, "get", lambda: next(events))
+    assert main(["play", "CartPole-v1", "--keys", '{"a": 0, "d": 1}', "--fps", "1000"]) == 0
+    assert next(events, "all events consumed") == "all events consumed"
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+@pytest.mark.parametrize(
+    "arguments, message",
+    [
+        ([], "CartPole-v1 does not have explicit key to action mapping, please specify one manually: pass --keys"),
+        (["--keys", '{"a": 7}'], "Action 7 is not a valid action in the environment action space: Discrete(2)"),
+        (["--keys", '{"a": 0'], "--keys is not valid JSON (Expecting ',' delimiter"),
+        (["--keys", "[0, 1]"], "--keys must be a JSON object of keys to actions, got '[0, 1]'"),
+    ],
+)
+def test_play_usage_errors(arguments, message, capsys):
+    assert main(["play", "CartPole-v1", *arguments]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"nbgym play: error: {message}")
+
+
+def test_record_needs_an_mp4_file(tmp_path, capsys):
+    assert main(["record", "CartPole-v1", "--out", str(tmp_path / "video.gif")]) == 2
+    assert "--out must name an .mp4 file" in capsys.readouterr().err
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("missing", ["moviepy", "pygame"])
+def test_record_without_its_dependencies_says_what_to_install(missing, monkeypatch, tmp_path, capsys):
+    hide_modules(monkeypatch, missing)
+    assert main(["record", "CartPole-v1", "--out", str(tmp_path / "video.mp4")]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("nbgym record: error: ") and "pip install" in err and missing.lower() in err.lower()
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.skipif(not (HAS_PYGAME and HAS_MOVIEPY), reason="needs pygame and moviepy (nbgym[render,video])")
+def test_record_writes_the_video_of_one_episode(tmp_path, capsys):
+    from moviepy import VideoFileClip
+
+    out = tmp_path / "videos" / "cartpole.mp4"
+    assert main(["record", "CartPole-v1", "--out", str(out), "--seed", "5", "--max-steps", "12", "--fps", "10"]) == 0
+    line = capsys.readouterr().out
+    assert line.startswith(f"{out}: CartPole-v1, ") and "(seed 5)" in line
+    steps = int(line.split(", ")[1].split()[0])
+    assert 1 <= steps <= 12
+    # The random episode is the one the seeded action space plays in a plain loop.
+    env = nbgym.make("CartPole-v1")
+    env.reset(seed=5)
+    env.action_space.seed(5)
+    expected = 0
+    while expected < 12:
+        expected += 1
+        _, _, terminated, truncated, _ = env.step(env.action_space.sample())
+        if terminated or truncated:
+            break
+    assert steps == expected
+    clip = VideoFileClip(str(out))
+    assert clip.fps == 10 and tuple(clip.size) == (600, 400)
+    clip.close()
+    assert sorted(path.name for path in out.parent.iterdir()) == ["cartpole.mp4"]
