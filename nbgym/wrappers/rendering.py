@@ -263,6 +263,7 @@ class VideoRecorder:
 
     recording: bool
     recorded_frames: list[Any]
+    env: Any
     metadata: dict[str, Any]
 
     def _setup_recording(
@@ -278,6 +279,11 @@ class VideoRecorder:
     ) -> None:
         from nbgym.utils.save_video import capped_cubic_video_schedule, check_video_dependency
 
+        if self.env.render_mode in {None, "human", "ansi"}:
+            raise ValueError(
+                f"Render mode is {self.env.render_mode}, which is incompatible with RecordVideo. "
+                "Initialize your environment with a render_mode that returns an image, such as rgb_array."
+            )
         if episode_trigger is None and step_trigger is None:
             episode_trigger = capped_cubic_video_schedule
         self.episode_trigger = episode_trigger
@@ -431,11 +437,6 @@ class RecordVideo(VideoRecorder, Wrapper[ObsType, ActType, ObsType, ActType], Re
             gc_trigger=gc_trigger,
         )
         Wrapper.__init__(self, env)
-        if env.render_mode in {None, "human", "ansi"}:
-            raise ValueError(
-                f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. "
-                "Initialize your environment with a render_mode that returns an image, such as rgb_array."
-            )
         self._setup_recording(
             video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, disable_logger, gc_trigger
         )
@@ -526,35 +527,16 @@ class Window:
             self.surface = None
 
 
-class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
-    """Shows the frames of an environment that renders RGB arrays in a window, after every ``reset`` and ``step``.
-
-    ``make(id, render_mode="human")`` applies it to environments without a ``"human"`` mode of their
-    own. The environment's metadata must have ``"render_fps"``. With an ``"rgb_array_list"``
-    environment, the wrapper takes its frames, so ``env.render()`` of that environment returns ``[]``.
-    Needs pygame-ce (``pip install "nbgym[render]"``).
-
-    Example:
-        >>> import nbgym
-        >>> from nbgym.wrappers import HumanRendering
-        >>> env = HumanRendering(nbgym.make("CartPole-v1", render_mode="rgb_array"))
-        >>> obs, _ = env.reset()  # doctest: +SKIP
-    """
+class WindowDisplay:
+    """What the ``HumanRendering`` wrappers share: the checks of the wrapped environment, the ``"human"``
+    render mode, and a frame shown after every ``reset`` and ``step`` (by the class's ``_render_frame``)."""
 
     ACCEPTED_RENDER_MODES = ["rgb_array", "rgb_array_list", "depth_array", "depth_array_list"]
 
-    def __init__(self, env: Env[ObsType, ActType]):
-        """Wraps ``env``.
+    env: Any
+    metadata: dict[str, Any]
 
-        Args:
-            env: The environment to show.
-
-        Raises:
-            ValueError: If its render mode is not one of ``ACCEPTED_RENDER_MODES`` or its metadata has no
-                ``"render_fps"``.
-        """
-        RecordConstructorArgs.__init__(self)
-        Wrapper.__init__(self, env)
+    def _setup_window(self) -> None:
         self.window = Window()
         if self.env.render_mode not in self.ACCEPTED_RENDER_MODES:
             raise ValueError(
@@ -571,17 +553,56 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
         """Always ``"human"``."""
         return "human"
 
-    def step(self, action: ActType) -> tuple[ObsType, SupportsFloat, bool, bool, dict[str, Any]]:
+    def step(self, action: Any) -> Any:
         """Steps the environment and shows the new frame."""
-        result = super().step(action)
+        result = super().step(action)  # type: ignore[misc]
         self._render_frame()
         return result
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsType, dict[str, Any]]:
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> Any:
         """Resets the environment and shows its first frame."""
-        result = super().reset(seed=seed, options=options)
+        result = super().reset(seed=seed, options=options)  # type: ignore[misc]
         self._render_frame()
         return result
+
+    def _render_frame(self) -> None:
+        """Shows the wrapped environment's current frame in the window."""
+        raise NotImplementedError
+
+    def close(self, **kwargs: Any) -> None:
+        """Closes the window, then the environment."""
+        self.window.close()
+        super().close(**kwargs)  # type: ignore[misc]
+
+
+class HumanRendering(WindowDisplay, Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
+    """Shows the frames of an environment that renders RGB arrays in a window, after every ``reset`` and ``step``.
+
+    ``make(id, render_mode="human")`` applies it to environments without a ``"human"`` mode of their
+    own. The environment's metadata must have ``"render_fps"``. With an ``"rgb_array_list"``
+    environment, the wrapper takes its frames, so ``env.render()`` of that environment returns ``[]``.
+    Needs pygame-ce (``pip install "nbgym[render]"``).
+
+    Example:
+        >>> import nbgym
+        >>> from nbgym.wrappers import HumanRendering
+        >>> env = HumanRendering(nbgym.make("CartPole-v1", render_mode="rgb_array"))
+        >>> obs, _ = env.reset()  # doctest: +SKIP
+    """
+
+    def __init__(self, env: Env[ObsType, ActType]):
+        """Wraps ``env``.
+
+        Args:
+            env: The environment to show.
+
+        Raises:
+            ValueError: If its render mode is not one of ``ACCEPTED_RENDER_MODES`` or its metadata has no
+                ``"render_fps"``.
+        """
+        RecordConstructorArgs.__init__(self)
+        Wrapper.__init__(self, env)
+        self._setup_window()
 
     def render(self) -> None:
         """Nothing to return: the frames are shown by ``reset`` and ``step``."""
@@ -596,11 +617,6 @@ class HumanRendering(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstruc
             f"Expected `env.render()` to return a numpy array, actually returned {type(frame)}"
         )
         self.window.show(frame, self.metadata["render_fps"])
-
-    def close(self) -> None:
-        """Closes the window, then the environment."""
-        self.window.close()
-        super().close()
 
 
 class AddRenderObservation(TransformObservation[Any, ActType, ObsType], RecordConstructorArgs):

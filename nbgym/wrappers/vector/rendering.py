@@ -15,12 +15,12 @@ import numpy as np
 from nbgym import logger
 from nbgym.utils.record_constructor import RecordConstructorArgs
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv, VectorWrapper
-from nbgym.wrappers.rendering import VideoRecorder, Window
+from nbgym.wrappers.rendering import VideoRecorder, WindowDisplay
 
 __all__ = ["HumanRendering", "RecordVideo"]
 
 
-class HumanRendering(VectorWrapper, RecordConstructorArgs):
+class HumanRendering(WindowDisplay, VectorWrapper, RecordConstructorArgs):
     """Shows the frames of a vector environment's sub-environments in one window, after every ``reset`` and ``step``.
 
     The frames are scaled to fit a grid of ``num_rows`` x ``num_cols`` tiles in a window of
@@ -34,8 +34,6 @@ class HumanRendering(VectorWrapper, RecordConstructorArgs):
         >>> envs = HumanRendering(nbgym.make_vec("CartPole-v1", num_envs=4, render_mode="rgb_array"))
         >>> _ = envs.reset(seed=0)  # doctest: +SKIP
     """
-
-    ACCEPTED_RENDER_MODES = ["rgb_array", "rgb_array_list", "depth_array", "depth_array_list"]
 
     def __init__(self, env: VectorEnv, screen_size: tuple[int, int] | None = None):
         """Wraps ``env``.
@@ -54,33 +52,7 @@ class HumanRendering(VectorWrapper, RecordConstructorArgs):
         self.scaled_subenv_size: tuple[int, int] | None = None
         self.num_rows: int | None = None
         self.num_cols: int | None = None
-        self.window = Window()
-        if self.env.render_mode not in self.ACCEPTED_RENDER_MODES:
-            raise ValueError(
-                f"Expected env.render_mode to be one of {self.ACCEPTED_RENDER_MODES} but got '{self.env.render_mode}'"
-            )
-        if "render_fps" not in self.env.metadata:
-            raise ValueError("The base environment must specify 'render_fps' to be used with the HumanRendering wrapper")
-        if "human" not in self.metadata["render_modes"]:
-            self.metadata = deepcopy(self.env.metadata)
-            self.metadata["render_modes"].append("human")
-
-    @property
-    def render_mode(self) -> str:
-        """Always ``"human"``."""
-        return "human"
-
-    def step(self, actions: Any) -> tuple[Any, Any, Any, Any, dict[str, Any]]:
-        """Steps the sub-environments and shows their new frames."""
-        result = super().step(actions)
-        self._render_frame()
-        return result
-
-    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
-        """Resets the sub-environments and shows their first frames."""
-        result = super().reset(seed=seed, options=options)
-        self._render_frame()
-        return result
+        self._setup_window()
 
     def _layout(self, frame_size: tuple[int, int]) -> None:
         """Chooses the grid (rows, columns) and the tiles' size for frames of ``frame_size`` (width, height)."""
@@ -125,11 +97,6 @@ class HumanRendering(VectorWrapper, RecordConstructorArgs):
             top, left = row * tile_height, col * tile_width
             merged[top : top + tile_height, left : left + tile_width] = np.transpose(pygame.surfarray.array3d(tile), (1, 0, 2))
         self.window.show(merged, self.metadata["render_fps"])
-
-    def close(self, **kwargs: Any) -> None:
-        """Closes the window, then the vector environment."""
-        self.window.close()
-        super().close(**kwargs)
 
 
 class RecordVideo(VideoRecorder, VectorWrapper, RecordConstructorArgs):
@@ -191,11 +158,9 @@ class RecordVideo(VideoRecorder, VectorWrapper, RecordConstructorArgs):
             name_prefix=name_prefix,
             disable_logger=disable_logger,
         )
-        if env.render_mode in {None, "human", "ansi"}:
-            raise ValueError(
-                f"Render mode is {env.render_mode}, which is incompatible with RecordVideo. "
-                "Initialize your environment with a render_mode that returns an image, such as rgb_array."
-            )
+        self._setup_recording(
+            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, disable_logger, gc_trigger
+        )
         autoreset_mode = env.metadata.get("autoreset_mode", None)
         if autoreset_mode is None:
             logger.warn(
@@ -213,9 +178,6 @@ class RecordVideo(VideoRecorder, VectorWrapper, RecordConstructorArgs):
         self.video_aspect_ratio = video_aspect_ratio
         self.frame_cols = -1
         self.frame_rows = -1
-        self._setup_recording(
-            video_folder, episode_trigger, step_trigger, video_length, name_prefix, fps, disable_logger, gc_trigger
-        )
 
     def _get_concat_frame_shape(self, n_frames: int, h: int, w: int) -> None:
         """Chooses ``frame_rows`` x ``frame_cols`` (a divisor pair of ``n_frames``) closest to the aspect ratio."""
