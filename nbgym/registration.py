@@ -710,7 +710,7 @@ def make(
     expected_wrappers = env_spec.additional_wrappers[:num_prior_wrappers]
     if num_prior_wrappers <= len(env_spec.additional_wrappers) and expected_wrappers != prior_wrappers:
         expected, recreated = next(
-            (pair for pair in zip(expected_wrappers, prior_wrappers, strict=True) if pair[0] != pair[1])
+            pair for pair in zip(expected_wrappers, prior_wrappers, strict=True) if pair[0] != pair[1]
         )
         raise ValueError(
             f"The environment's wrapper spec {recreated} is different from the saved `EnvSpec` additional wrapper "
