@@ -40,15 +40,21 @@ def _block_sum(values: np.ndarray, start: int, count: int) -> float:
         for i in range(start + 1, start + count):
             total += values[i]
         return total
-    partial = values[start : start + 8].copy()
+    sum_0, sum_1, sum_2, sum_3 = values[start], values[start + 1], values[start + 2], values[start + 3]
+    sum_4, sum_5, sum_6, sum_7 = values[start + 4], values[start + 5], values[start + 6], values[start + 7]
     i = 8
     while i < count - count % 8:
-        for j in range(8):
-            partial[j] += values[start + i + j]
+        at = start + i
+        sum_0 += values[at]
+        sum_1 += values[at + 1]
+        sum_2 += values[at + 2]
+        sum_3 += values[at + 3]
+        sum_4 += values[at + 4]
+        sum_5 += values[at + 5]
+        sum_6 += values[at + 6]
+        sum_7 += values[at + 7]
         i += 8
-    total = ((partial[0] + partial[1]) + (partial[2] + partial[3])) + (
-        (partial[4] + partial[5]) + (partial[6] + partial[7])
-    )
+    total = ((sum_0 + sum_1) + (sum_2 + sum_3)) + ((sum_4 + sum_5) + (sum_6 + sum_7))
     while i < count:
         total += values[start + i]
         i += 1
@@ -297,6 +303,7 @@ def episode_statistics_step(
     info_returns: np.ndarray,
     info_lengths: np.ndarray,
     info_times: np.ndarray,
+    ended: np.ndarray,
 ) -> int:
     """One step of the vector ``RecordEpisodeStatistics``: accumulates the statistics in place and fills
     the info arrays.
@@ -314,6 +321,7 @@ def episode_statistics_step(
         dones: Receives which sub-environments ended at this step.
         info_returns, info_lengths, info_times: Receive the ``r``/``l``/``t`` entries of the info (0
             where no episode ended; the time rounded to microseconds as ``np.round(t, 6)``).
+        ended: Receives the indexes of the sub-environments that ended, in its first entries.
 
     Returns:
         The number of episodes that ended.
@@ -330,6 +338,7 @@ def episode_statistics_step(
         done = terminated[i] or truncated[i]
         dones[i] = done
         if done:
+            ended[num_dones] = i
             num_dones += 1
             info_returns[i] = returns[i]
             info_lengths[i] = lengths[i]

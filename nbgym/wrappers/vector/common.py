@@ -92,6 +92,7 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
             "`https://farama.org/Vector-Autoreset-Mode` for more information on autoreset modes.",
         )
 
+        self._num_envs = self.num_envs
         self.episode_count: int = 0
         self._reset_statistics()
         self.time_queue: deque[np.float64] = deque(maxlen=buffer_length)
@@ -140,8 +141,9 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
         )
 
         same_step = self._autoreset_mode == AutoresetMode.SAME_STEP
-        num_envs = self.num_envs
+        num_envs = self._num_envs
         dones = np.empty(num_envs, dtype=bool)
+        ended = np.empty(num_envs, dtype=np.intp)
         returns, times = np.empty(num_envs), np.empty(num_envs)
         lengths = np.empty(num_envs, dtype=self.episode_lengths.dtype)
         num_dones = _kernels.episode_statistics_step(
@@ -158,6 +160,7 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
             returns,
             lengths,
             times,
+            ended,
         )
         self.prev_dones = dones
 
@@ -172,10 +175,9 @@ class RecordEpisodeStatistics(VectorWrapper[ObsType, ActType, ObsType, ActType, 
 
             # A count of numpy's integer type, as `np.sum(dones)` gives in gymnasium.
             self.episode_count += np.int64(num_dones)
-            ended = np.flatnonzero(dones)
-            if self.return_queue.maxlen:
-                # Only the last `maxlen` episodes would stay in the queues anyway.
-                ended = ended[-self.return_queue.maxlen :]
+            # Only the last `maxlen` episodes would stay in the queues anyway.
+            maxlen = self.return_queue.maxlen
+            ended = ended[num_dones - min(num_dones, maxlen) if maxlen is not None else 0 : num_dones]
             self.time_queue.extend(times[ended])
             self.return_queue.extend(self.episode_returns[ended])
             self.length_queue.extend(self.episode_lengths[ended])

@@ -83,8 +83,8 @@ class NormalizeReward(
             return obs, self._normalize_with_numpy(rewards, terminated, truncated), terminated, truncated, info
 
         rms = self.return_rms
-        normalized = np.empty(self.num_envs)
-        new_prev_dones = np.empty(self.num_envs, dtype=np.float32)
+        normalized = np.empty(rewards.shape[0])
+        new_prev_dones = np.empty(rewards.shape[0], dtype=np.float32)
         updated, mean, var, count = _kernels.normalize_rewards(
             self.accumulated_reward,
             self._prev_dones,
@@ -113,7 +113,7 @@ class NormalizeReward(
         and Python-number parameters (numpy scalars would change the dtypes)."""
         rms = self.return_rms
         return (
-            rewards.shape == (self.num_envs,)
+            rewards.shape == self.accumulated_reward.shape
             and rewards.dtype.kind in "fiub"
             and rewards.dtype.itemsize <= 8
             and np.asarray(rms.mean).dtype == np.float64
@@ -124,7 +124,7 @@ class NormalizeReward(
             and type(self.gamma) in (float, int)
             and type(self.epsilon) in (float, int)
             and self.accumulated_reward.dtype == np.float32
-            and self.accumulated_reward.shape == (self.num_envs,)
+            and self.accumulated_reward.ndim == 1
         )
 
     def _normalize_with_numpy(self, rewards: np.ndarray, terminated: np.ndarray, truncated: np.ndarray) -> np.ndarray:
