@@ -17,6 +17,8 @@ import gymnasium
 import numpy as np
 import pytest
 from core_test_envs import assert_data_equal, outcome
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wrappers_test_envs import LIBS, SEEDS, assert_same, assert_spaces_equal, space_env
 
 import nbgym
@@ -464,3 +466,32 @@ def test_vector_wrappers_are_listed_in_the_package() -> None:
     for name in sorted(set(gymnasium.wrappers.vector.__all__) - skipped):
         assert name in nbgym.wrappers.vector.__all__, name
         assert getattr(nbgym.wrappers.vector, name).__name__ == name
+
+
+# --- the compiled statistics against numpy itself ---
+@st.composite
+def float_batches(draw: st.DrawFn) -> np.ndarray:
+    """Random 2-D float batches: both dtypes, sizes around numpy's 8/128 pairwise blocks, wide magnitudes,
+    and now and then signed zeros, infinities or NaNs."""
+    dtype = draw(st.sampled_from([np.float32, np.float64]))
+    n = draw(st.one_of(st.integers(1, 20), st.integers(120, 140), st.integers(250, 1100)))
+    k = draw(st.integers(1, 6))
+    rng = np.random.default_rng(draw(st.integers(0, 2**32 - 1)))
+    values = rng.standard_normal((n, k)) * 10.0 ** rng.uniform(-4, 4, (n, k))
+    special = draw(st.sampled_from([None, -0.0, np.inf, np.nan]))
+    if special is not None:
+        values[rng.integers(0, n, size=max(1, n // 50)), rng.integers(0, k)] = special
+    return values.astype(dtype)
+
+
+@settings(max_examples=50, deadline=None)
+@given(float_batches())
+def test_column_moments_are_numpys(batch: np.ndarray) -> None:
+    from nbgym.wrappers.vector import _kernels
+
+    mean, var = _kernels.column_moments(batch)
+    with np.errstate(invalid="ignore"):
+        expected = (np.mean(batch, axis=0), np.var(batch, axis=0))
+    assert_data_equal((mean, var), expected)
+    column = np.ascontiguousarray(batch[:, 0])
+    assert_data_equal(column.dtype.type(0) + _kernels.pairwise_sum(column, 0, column.size), np.add.reduce(column))
