@@ -7,10 +7,6 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
-import matplotlib
-
-matplotlib.use("Agg")
-
 import numpy as np
 import pygame
 import pytest
@@ -118,6 +114,7 @@ def test_display_arr_centres_the_scaled_frame():
 
 
 def test_play_plot_keeps_the_horizon():
+    pytest.importorskip("matplotlib").use("Agg")
     plotter = PlayPlot(lambda obs_t, obs_tp1, action, rew, *rest: [rew, action], 3, ["reward", "action"])
     for t in range(5):
         plotter.callback(None, None, t, float(t), False, False, {})
