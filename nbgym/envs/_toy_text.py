@@ -15,6 +15,7 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import SAME_STEP
@@ -38,6 +39,41 @@ def first_above(cumulative, u):
     counting those avoids a branch on the random draw (mispredicted half of the time).
     """
     return (np.int64(cumulative[0] <= u) + np.int64(cumulative[1] <= u) + np.int64(cumulative[2] <= u)) % 3
+
+
+@kernel
+def slip(cumulative, action, u):
+    """``(direction, outcome)`` on slippery ground: outcome ``k`` of the moves ``(action - 1, action, action + 1)``
+    mod 4, drawn with ``u`` against their cumulative probabilities."""
+    outcome = first_above(cumulative, u)
+    return (action + outcome + 3) % 4, outcome
+
+
+@kernel
+def grid_move(s, row_step, col_step, nrow, ncol):
+    """``(row, col)`` one step away from state ``s`` of an ``nrow`` x ``ncol`` grid, kept inside its edges."""
+    row = min(max(s // ncol + row_step, 0), nrow - 1)
+    col = min(max(s % ncol + col_step, 0), ncol - 1)
+    return row, col
+
+
+@kernel
+def begin_step(state, i, actions, stream):
+    """``(s, action, u)`` of sub-environment ``i``'s step: its state, its action (recorded for rendering) and the
+    step's ``random()`` draw, which gymnasium's ``categorical_sample`` makes at every step."""
+    action = actions[i]
+    state[i, LAST_ACTION] = action
+    return state[i, STATE], action, rng.random(stream, i)
+
+
+@kernel
+def sample_start(starts, cumulative, count, u):
+    """The start state drawn with ``u``: the first of ``starts[:count]`` whose cumulative probability is above
+    ``u``, or state 0 when none is (gymnasium's ``categorical_sample`` over the initial distribution)."""
+    for j in range(count):
+        if cumulative[j] > u:
+            return starts[j]
+    return 0
 
 
 def cumulative3(first: Any, second: Any, third: Any) -> np.ndarray:

@@ -16,7 +16,7 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import SAME_STEP, Physics
+from nbgym._engine.kernels import Physics
 from nbgym.vector.vector_env import AutoresetMode
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
@@ -323,13 +323,9 @@ class BlackjackVectorEnv(KernelVectorEnv):
         return obs[:, 0], obs[:, 1], obs[:, 2]
 
     def _step_infos(self) -> dict[str, Any]:
-        if self._kernel_mode != SAME_STEP:
-            return {}
-        batch = self._batch
-        ended = batch.terminated | batch.truncated
-        if not ended.any():
-            return {}
-        final_obs = np.full(self.num_envs, None, dtype=object)
-        for i in np.flatnonzero(ended):
-            final_obs[i] = _as_tuple(batch.final_obs[i])
-        return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
+        infos = super()._step_infos()
+        if "final_obs" in infos:
+            final_obs = infos["final_obs"]
+            for i in np.flatnonzero(infos["_final_obs"]):
+                final_obs[i] = _as_tuple(final_obs[i])
+        return infos

@@ -22,8 +22,10 @@ from nbgym.envs._toy_text import (
     CodedValues,
     DiscreteToyTextEnv,
     DiscreteToyTextVectorEnv,
+    begin_step,
     cumulative3,
-    first_above,
+    grid_move,
+    slip,
 )
 from nbgym.vector.vector_env import AutoresetMode
 
@@ -50,18 +52,12 @@ def _reset(params, state, i, stream, aux):
 
 
 def _step(params, state, i, actions, stream, aux):
-    s = state[i, STATE]
-    action = actions[i]
-    state[i, LAST_ACTION] = action
-    u = rng.random(stream, i)
-    direction = action
+    s, direction, u = begin_step(state, i, actions, stream)
     aux[i, PROB] = _PROB_ONE
     if params._is_slippery:
-        # The outcomes are the directions (action - 1, action, action + 1) mod 4.
-        direction = (action + first_above(params._cumulative, u) + 3) % 4
+        direction, _ = slip(params._cumulative, direction, u)
         aux[i, PROB] = _PROB_THIRD
-    row = min(max(s // _NCOL + _ROW_STEPS[direction], 0), _NROW - 1)
-    col = min(max(s % _NCOL + _COL_STEPS[direction], 0), _NCOL - 1)
+    row, col = grid_move(s, _ROW_STEPS[direction], _COL_STEPS[direction], _NROW, _NCOL)
     if row == _NROW - 1 and 0 < col < _NCOL - 1:
         state[i, STATE] = _START
         aux[i, REWARD] = _REWARD_CLIFF

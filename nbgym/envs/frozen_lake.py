@@ -24,9 +24,12 @@ from nbgym.envs._toy_text import (
     CodedValues,
     DiscreteToyTextEnv,
     DiscreteToyTextVectorEnv,
+    begin_step,
     check_probability,
     cumulative3,
-    first_above,
+    grid_move,
+    sample_start,
+    slip,
 )
 from nbgym.utils import colorize, seeding
 from nbgym.vector.vector_env import AutoresetMode
@@ -63,37 +66,25 @@ _MIN_CAPACITY = 64
 
 def _reset(params, state, i, stream, aux):
     u = rng.random(stream, i)
-    start = 0
-    for j in range(params.num_starts):
-        if params.start_cumulative[j] > u:
-            start = params.starts[j]
-            break
-    state[i, STATE] = start
+    state[i, STATE] = sample_start(params.starts, params.start_cumulative, params.num_starts, u)
     state[i, LAST_ACTION] = -1
     aux[i, PROB] = _PROB_RESET
     aux[i, REWARD] = _REWARD_ENDED
 
 
 def _step(params, state, i, actions, stream, aux):
-    s = state[i, STATE]
-    action = actions[i]
-    state[i, LAST_ACTION] = action
-    u = rng.random(stream, i)
+    s, direction, u = begin_step(state, i, actions, stream)
     if params.tiles[s] != FROZEN:
         aux[i, PROB] = _PROB_ONE
         aux[i, REWARD] = _REWARD_ENDED
         return 0.0, True
-    direction = action
     aux[i, PROB] = _PROB_ONE
     if params.is_slippery:
-        outcome = first_above(params.cumulative, u)
-        # The outcomes are the directions (action - 1, action, action + 1) mod 4.
-        direction = (action + outcome + 3) % 4
+        direction, outcome = slip(params.cumulative, direction, u)
         aux[i, PROB] = _PROB_SUCCESS
         if outcome != 1:
             aux[i, PROB] = _PROB_FAIL
-    row = min(max(s // params.ncol + _ROW_STEPS[direction], 0), params.nrow - 1)
-    col = min(max(s % params.ncol + _COL_STEPS[direction], 0), params.ncol - 1)
+    row, col = grid_move(s, _ROW_STEPS[direction], _COL_STEPS[direction], params.nrow, params.ncol)
     new_state = row * params.ncol + col
     state[i, STATE] = new_state
     tile = params.tiles[new_state]

@@ -24,9 +24,11 @@ from nbgym.envs._toy_text import (
     CodedValues,
     DiscreteToyTextEnv,
     DiscreteToyTextVectorEnv,
+    begin_step,
     check_probability,
     cumulative3,
     first_above,
+    sample_start,
 )
 from nbgym.utils import colorize
 from nbgym.vector.vector_env import AutoresetMode
@@ -63,12 +65,7 @@ _PROB_ONE, _PROB_RAINY, _PROB_LATERAL = 0, 1, 2
 
 def _reset(params, state, i, stream, aux):
     u = rng.random(stream, i)
-    start = 0
-    for j in range(params._starts.shape[0]):
-        if params._start_cumulative[j] > u:
-            start = params._starts[j]
-            break
-    state[i, STATE] = start
+    state[i, STATE] = sample_start(params._starts, params._start_cumulative, params._starts.shape[0], u)
     state[i, LAST_ACTION] = -1
     state[i, _FICKLE] = 0
     if params._fickle_passenger:
@@ -78,10 +75,7 @@ def _reset(params, state, i, stream, aux):
 
 
 def _step(params, state, i, actions, stream, aux):
-    s = state[i, STATE]
-    action = actions[i]
-    state[i, LAST_ACTION] = action
-    u = rng.random(stream, i)
+    s, action, u = begin_step(state, i, actions, stream)
     outcome = 0
     aux[i, PROB] = _PROB_ONE
     if params._is_rainy and action < _PICKUP:
