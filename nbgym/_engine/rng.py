@@ -232,31 +232,54 @@ def new_streams(num_envs: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((num_envs, 4), dtype=np.uint64), np.zeros((num_envs, 2), dtype=np.uint32)
 
 
+_capsule_pointer = ctypes.pythonapi.PyCapsule_GetPointer
+_capsule_pointer.restype = ctypes.c_void_p
+_capsule_pointer.argtypes = [ctypes.py_object, ctypes.c_char_p]
+
+
+class _Memory:
+    """Raw memory presented to numpy through the array interface (no copy; numpy keeps this alive)."""
+
+    __slots__ = ("__array_interface__",)
+
+    def __init__(self, address: int, shape: tuple[int, ...], typestr: str) -> None:
+        self.__array_interface__ = {"data": (address, False), "shape": shape, "typestr": typestr, "version": 3}
+
+
+_layout_checked = False
+
+
 def generator_views(generator: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """``pcg`` (1, 4) and ``buf`` (1, 2) arrays that are live views of a PCG64 generator's memory.
 
     Kernels drawing through these views advance ``generator`` itself, and draws made from
     ``generator`` in Python are seen by the kernels: there is one stream, not two to keep in sync.
-    The caller must keep ``generator`` alive as long as the views.
+    The caller must keep ``generator`` alive as long as the views. (numpy's ``bitgen_t`` starts with
+    a pointer to its ``pcg64_state``: a pointer to the 128-bit state and increment, then
+    ``has_uint32`` and ``uinteger``.)
 
     Raises:
         TypeError: If ``generator`` is not driven by a ``PCG64`` bit generator.
         RuntimeError: If numpy's PCG64 memory layout is not the one these views assume.
     """
+    global _layout_checked
     bit_generator = generator.bit_generator
-    if not isinstance(bit_generator, np.random.PCG64):
+    if type(bit_generator) is not np.random.PCG64:
         raise TypeError(
             f"nbgym's compiled environments draw numpy's PCG64 streams; np_random must be a Generator over "
             f"np.random.PCG64, got one over {type(bit_generator).__name__}."
         )
-    state_address = bit_generator.ctypes.state_address
+    bitgen_address = _capsule_pointer(bit_generator.capsule, b"BitGenerator")
+    state_address = ctypes.c_void_p.from_address(bitgen_address).value
     lcg_address = ctypes.c_void_p.from_address(state_address).value
-    pcg = np.ctypeslib.as_array((ctypes.c_uint64 * 4).from_address(lcg_address)).reshape(1, 4)
-    buf = np.ctypeslib.as_array((ctypes.c_uint32 * 2).from_address(state_address + 8)).reshape(1, 2)
-    expected_pcg, expected_buf = generator_rows(generator)
-    if pcg[0].tolist() != expected_pcg or buf[0].tolist() != expected_buf:
-        raise RuntimeError(
-            "numpy's PCG64 state is not laid out as nbgym expects (128-bit words, low half first); "
-            "please report this with your platform and numpy version."
-        )
+    pcg = np.asarray(_Memory(lcg_address, (1, 4), "<u8"))
+    buf = np.asarray(_Memory(state_address + 8, (1, 2), "<u4"))
+    if not _layout_checked:
+        # The layout is the numpy build's: checking it once per process is enough.
+        if (pcg[0].tolist(), buf[0].tolist()) != generator_rows(generator):
+            raise RuntimeError(
+                "numpy's PCG64 state is not laid out as nbgym expects (128-bit words, low half first); "
+                "please report this with your platform and numpy version."
+            )
+        _layout_checked = True
     return pcg, buf
