@@ -120,6 +120,26 @@ def test_any_lake_matches_gymnasium(rows, width, success_rate, seed):
         assert ours.render() == theirs.render()
 
 
+def test_float32_success_rates_compare_draws_in_float32():
+    """numpy compares a draw with float32 probabilities in float32: success rates that make it decide a step."""
+    decided = 0
+    for seed in range(80):
+        draws = np.random.default_rng(seed)
+        draws.random()  # the reset's
+        u = draws.random()
+        if u >= 0.5:  # the first outcome's probability, (1 - success_rate) / 2, is u
+            continue
+        success_rate = np.float32(1 - 2 * u)
+        fail_rate = (1.0 - success_rate) / 2.0
+        decided += (fail_rate > u) != (float(fail_rate) > u)
+        ours, theirs = FrozenLakeEnv(success_rate=success_rate), gym_frozen_lake.FrozenLakeEnv(success_rate=success_rate)
+        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
+        assert_same_value(ours.step(1), theirs.step(1))
+    assert decided > 0
+    with pytest.raises(ValueError, match="float64 or float32"):
+        FrozenLakeEnv(success_rate=np.float16(0.5))
+
+
 @pytest.mark.parametrize("kwargs", [{}, {"map_name": "8x8", "is_slippery": False}, {"reward_schedule": (5, -1.5, 0)}])
 def test_attributes_spaces_and_metadata_match_gymnasium(kwargs):
     ours, theirs = FrozenLakeEnv(**kwargs), gym_frozen_lake.FrozenLakeEnv(**kwargs)

@@ -124,6 +124,29 @@ def test_tables_attributes_and_methods_match_gymnasium(kwargs):
     assert_same_value(vector.P, theirs.P)
 
 
+def test_float32_probabilities_compare_draws_in_float32():
+    """numpy compares a draw with float32 probabilities in float32: probabilities that make it decide."""
+    decided_fickle = decided_rain = 0
+    for seed in range(40):
+        draws = np.random.default_rng(seed)
+        draws.random()  # the start's
+        u = draws.random()
+        fickle_probability = np.float32(u)
+        decided_fickle += (u < fickle_probability) != (u < float(fickle_probability))
+        kwargs = {"fickle_passenger": True, "fickle_probability": fickle_probability}
+        ours, theirs = TaxiEnv(**kwargs), gym_taxi.TaxiEnv(**kwargs)
+        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
+        assert ours.fickle_step == bool(theirs.fickle_step)
+        rainy_probability = np.float32(u)  # the first step's draw, without a fickle passenger
+        decided_rain += (rainy_probability > u) != (float(rainy_probability) > u)
+        kwargs = {"is_rainy": True, "rainy_probability": rainy_probability}
+        ours, theirs = TaxiEnv(**kwargs), gym_taxi.TaxiEnv(**kwargs)
+        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
+        action = 0 if ours.decode(ours.s)[0] < 4 else 1
+        assert_same_value(ours.step(action), theirs.step(action))
+    assert decided_fickle > 0 and decided_rain > 0
+
+
 def test_state_attributes_follow_the_episode():
     ours, theirs = TaxiEnv(fickle_passenger=True), gym_taxi.TaxiEnv(fickle_passenger=True)
     for seed in range(20):

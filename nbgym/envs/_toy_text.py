@@ -76,21 +76,38 @@ def sample_start(starts, cumulative, count, u):
     return 0
 
 
+@kernel
+def as_compared(u, float32):
+    """The draw ``u`` as numpy compares it with the probabilities: a Python float meets ``np.float32`` numbers
+    as a float32 (NEP 50), so it is rounded to float32 first when they are float32."""
+    if float32:
+        return np.float64(np.float32(u))
+    return u
+
+
 def cumulative3(first: Any, second: Any, third: Any) -> np.ndarray:
-    """``np.cumsum`` of three outcome probabilities, as ``categorical_sample`` computes it."""
-    return np.cumsum(np.asarray([first, second, third]).astype(np.float64))
+    """``np.cumsum`` of three outcome probabilities, as ``categorical_sample`` computes it (float32 numbers add up
+    in float32), held exactly as float64."""
+    return np.cumsum(np.asarray([first, second, third])).astype(np.float64)
 
 
-def check_probability(name: str, value: Any) -> None:
-    """Raises ``ValueError`` unless ``value`` is a real number in ``[0, 1]``.
+def check_probability(name: str, value: Any) -> bool:
+    """Checks that ``value`` is a probability, and tells whether draws are compared with it in float32.
+
+    Returns:
+        Whether ``value`` is an ``np.float32`` (see :func:`as_compared`).
 
     Raises:
-        ValueError: If ``value`` is not a number in ``[0, 1]``.
+        ValueError: If ``value`` is not a real number in ``[0, 1]``, or is a numpy float of another precision
+            than 64 or 32 bits.
     """
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise ValueError(f"{name} must be a probability (a number in [0, 1]), got {value!r}.")
     if not 0.0 <= value <= 1.0:
         raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}.")
+    if isinstance(value, np.floating) and not isinstance(value, (np.float64, np.float32)):
+        raise ValueError(f"{name} must be a Python, float64 or float32 number, got {type(value).__name__} {value!r}.")
+    return isinstance(value, np.float32)
 
 
 class CodedValues:

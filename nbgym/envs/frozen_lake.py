@@ -24,6 +24,7 @@ from nbgym.envs._toy_text import (
     CodedValues,
     DiscreteToyTextEnv,
     DiscreteToyTextVectorEnv,
+    as_compared,
     begin_step,
     check_probability,
     cumulative3,
@@ -80,7 +81,7 @@ def _step(params, state, i, actions, stream, aux):
         return 0.0, True
     aux[i, PROB] = _PROB_ONE
     if params.is_slippery:
-        direction, outcome = slip(params.cumulative, direction, u)
+        direction, outcome = slip(params.cumulative, direction, as_compared(u, params.float32))
         aux[i, PROB] = _PROB_SUCCESS
         if outcome != 1:
             aux[i, PROB] = _PROB_FAIL
@@ -113,6 +114,7 @@ def _physics(capacity: int) -> Physics:
                 ("nrow", np.int64),
                 ("ncol", np.int64),
                 ("is_slippery", np.bool_),
+                ("float32", np.bool_),
                 ("cumulative", np.float64, (3,)),
                 ("rewards", np.float64, (3,)),
                 ("tiles", np.uint8, (capacity,)),
@@ -226,7 +228,7 @@ class _Lake:
             if map_name not in MAPS:
                 raise KeyError(f"Unknown map_name {map_name!r}: use one of {sorted(MAPS)}, or give desc.")
             desc = MAPS[map_name]
-        check_probability("success_rate", success_rate)
+        float32 = check_probability("success_rate", success_rate)
         try:
             rewards = np.array(reward_schedule, dtype=np.float64)
         except (TypeError, ValueError) as e:
@@ -253,6 +255,7 @@ class _Lake:
             nrow=self.nrow,
             ncol=self.ncol,
             is_slippery=bool(is_slippery),
+            float32=float32,
             num_starts=len(start_states),
         )
         params = self.params[0]

@@ -24,6 +24,7 @@ from nbgym.envs._toy_text import (
     CodedValues,
     DiscreteToyTextEnv,
     DiscreteToyTextVectorEnv,
+    as_compared,
     begin_step,
     check_probability,
     cumulative3,
@@ -69,7 +70,7 @@ def _reset(params, state, i, stream, aux):
     state[i, LAST_ACTION] = -1
     state[i, _FICKLE] = 0
     if params._fickle_passenger:
-        if rng.random(stream, i) < params.fickle_probability:
+        if as_compared(rng.random(stream, i), params._fickle_float32) < params._fickle_probability:
             state[i, _FICKLE] = 1
     aux[i, PROB] = _PROB_ONE
 
@@ -79,7 +80,7 @@ def _step(params, state, i, actions, stream, aux):
     outcome = 0
     aux[i, PROB] = _PROB_ONE
     if params._is_rainy and action < _PICKUP:
-        outcome = first_above(params._cumulative, u)
+        outcome = first_above(params._cumulative, as_compared(u, params._rain_float32))
         aux[i, PROB] = _PROB_RAINY
         if outcome != 0:
             aux[i, PROB] = _PROB_LATERAL
@@ -109,7 +110,9 @@ PHYSICS = Physics(
     params=[
         ("_is_rainy", np.bool_),
         ("_fickle_passenger", np.bool_),
-        ("fickle_probability", np.float64),
+        ("_fickle_probability", np.float64),
+        ("_rain_float32", np.bool_),
+        ("_fickle_float32", np.bool_),
         ("_cumulative", np.float64, (3,)),
         ("_next_state", np.int16, (_NUM_STATES, _NUM_ACTIONS, 3)),
         ("_reward", np.float64, (_NUM_STATES, _NUM_ACTIONS)),
@@ -261,8 +264,8 @@ class _Taxi:
     """
 
     def __init__(self, is_rainy: bool, fickle_passenger: bool, rainy_probability: float, fickle_probability: float) -> None:
-        check_probability("rainy_probability", rainy_probability)
-        check_probability("fickle_probability", fickle_probability)
+        rain_float32 = check_probability("rainy_probability", rainy_probability)
+        fickle_float32 = check_probability("fickle_probability", fickle_probability)
         self.is_rainy = is_rainy
         self.fickle_passenger = fickle_passenger
         self.rainy_probability = rainy_probability
@@ -271,7 +274,11 @@ class _Taxi:
         self.tables = _tables(bool(is_rainy))
         starts = np.flatnonzero(_INITIAL_STATE_DISTRIB)
         self.params = PHYSICS.new_params(
-            _is_rainy=bool(is_rainy), _fickle_passenger=bool(fickle_passenger), fickle_probability=fickle_probability
+            _is_rainy=bool(is_rainy),
+            _fickle_passenger=bool(fickle_passenger),
+            _fickle_probability=fickle_probability,
+            _rain_float32=rain_float32,
+            _fickle_float32=fickle_float32,
         )
         params = self.params[0]
         params["_cumulative"] = cumulative3(
@@ -358,6 +365,11 @@ class _TaxiAttributes:
     def rainy_probability(self) -> float:
         """The probability of moving in the intended direction in the rain."""
         return self._taxi.rainy_probability
+
+    @property
+    def fickle_probability(self) -> float:
+        """The probability that a fickle passenger changes destination."""
+        return self._taxi.fickle_probability
 
     @property
     def _rainy_lateral_probability(self) -> float:
