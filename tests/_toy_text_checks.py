@@ -151,7 +151,8 @@ def compare_vector(
         mask = result[2] | result[3] if mode == "Disabled" else rng.random(num_envs) < 0.5
         if mask.any() and (mode == "Disabled" or t % 50 == 49):
             result = ours.reset(options={"reset_mask": mask.copy()})
-            assert_same_value(result, theirs.reset(options={"reset_mask": mask.copy()}), f"{mode} step {t} masked reset")
+            expected = theirs.reset(options={"reset_mask": mask.copy()})
+            assert_same_value(result, expected, f"{mode} step {t} masked reset")
             obs = result[0]
     ours.close()
     theirs.close()

@@ -112,7 +112,8 @@ def test_any_lake_matches_gymnasium(rows, width, success_rate, seed):
     desc[0] = "S" + desc[0][1:]
     desc[-1] = desc[-1][:-1] + "G"
     kwargs = {"desc": desc, "success_rate": success_rate}
-    ours, theirs = FrozenLakeEnv(render_mode="ansi", **kwargs), gym_frozen_lake.FrozenLakeEnv(render_mode="ansi", **kwargs)
+    ours = FrozenLakeEnv(render_mode="ansi", **kwargs)
+    theirs = gym_frozen_lake.FrozenLakeEnv(render_mode="ansi", **kwargs)
     assert_same_value(ours.P, theirs.P)
     assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
     for action in np.random.default_rng(seed).integers(0, 4, 60):
@@ -132,7 +133,8 @@ def test_float32_success_rates_compare_draws_in_float32():
         success_rate = np.float32(1 - 2 * u)
         fail_rate = (1.0 - success_rate) / 2.0
         decided += (fail_rate > u) != (float(fail_rate) > u)
-        ours, theirs = FrozenLakeEnv(success_rate=success_rate), gym_frozen_lake.FrozenLakeEnv(success_rate=success_rate)
+        ours = FrozenLakeEnv(success_rate=success_rate)
+        theirs = gym_frozen_lake.FrozenLakeEnv(success_rate=success_rate)
         assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
         assert_same_value(ours.step(1), theirs.step(1))
     assert decided > 0
@@ -185,9 +187,8 @@ def test_copies_and_pickles_continue_identically():
     expected = [env.step(action) for action in actions]
     assert [copied.step(action) for action in actions] == expected
     script = f"import pickle, sys; env = pickle.loads(sys.stdin.buffer.read()); print([env.step(a) for a in {actions}])"
-    run = subprocess.run(
-        [sys.executable, "-c", script], input=data, capture_output=True, check=True, cwd=pathlib.Path(__file__).parents[1]
-    )
+    repository = pathlib.Path(__file__).parents[1]
+    run = subprocess.run([sys.executable, "-c", script], input=data, capture_output=True, check=True, cwd=repository)
     assert run.stdout.decode().strip() == repr(expected)
     vector = FrozenLakeVectorEnv(3, map_name="8x8")
     vector.reset(seed=2)

@@ -46,9 +46,11 @@ def driver(rng, obs, info):
     if info["action_mask"][4]:
         return 4
     target = LOCS[passenger] if passenger < 4 else LOCS[dest]
+    distance = abs(row - target[0]) + abs(col - target[1])
     closer = [
-        a for a, (dr, dc) in MOVES.items()
-        if info["action_mask"][a] and abs(row + dr - target[0]) + abs(col + dc - target[1]) < abs(row - target[0]) + abs(col - target[1])
+        a
+        for a, (dr, dc) in MOVES.items()
+        if info["action_mask"][a] and abs(row + dr - target[0]) + abs(col + dc - target[1]) < distance
     ]
     if closer and rng.random() < 0.5:
         return closer[rng.integers(0, len(closer))]

@@ -254,7 +254,7 @@ class BlackjackEnv(KernelEnv):
 
     @property
     def dealer_top_card_value_str(self) -> str:
-        """The rank of the dealer's face-up card: ``"A"``, ``"2"`` to ``"9"``, or ``"10"``'s face ``"J"``/``"Q"``/``"K"``."""
+        """The rank of the dealer's face-up card: ``"A"``, ``"2"`` to ``"9"``, or a ten's ``"J"``, ``"Q"`` or ``"K"``."""
         card = int(self._batch.state[0, _DEALER_CARD])
         if card == 1:
             return "A"

@@ -1,4 +1,4 @@
-"""FrozenLake: cross a frozen lake without falling into a hole, as gymnasium's ``FrozenLake-v1``, on the compiled engine.
+"""FrozenLake: cross a frozen lake without falling into a hole, as gymnasium's ``FrozenLake-v1``, compiled.
 
 The lake's map is data of each environment instance, held in its parameter record: tile kinds and
 start states in arrays of a fixed *capacity*. A record type (and so a compiled kernel) exists per

@@ -263,7 +263,9 @@ class _Taxi:
         ValueError: If ``rainy_probability`` or ``fickle_probability`` is not in ``[0, 1]``.
     """
 
-    def __init__(self, is_rainy: bool, fickle_passenger: bool, rainy_probability: float, fickle_probability: float) -> None:
+    def __init__(
+        self, is_rainy: bool, fickle_passenger: bool, rainy_probability: float, fickle_probability: float
+    ) -> None:
         rain_float32 = check_probability("rainy_probability", rainy_probability)
         fickle_float32 = check_probability("fickle_probability", fickle_probability)
         self.is_rainy = is_rainy
@@ -304,7 +306,8 @@ class _Taxi:
                 else:
                     probs = (self.rainy_probability, self.rainy_lateral_probability, self.rainy_lateral_probability)
                     table[s][a] = [
-                        (p, int(next_state), reward, terminated) for p, next_state in zip(probs, tables.next_state[s, a])
+                        (p, int(next_state), reward, terminated)
+                        for p, next_state in zip(probs, tables.next_state[s, a])
                     ]
         return table
 
