@@ -5,8 +5,8 @@ Two operations of the reference environments do not compile to what numpy comput
 - ``x ** 2`` on a numpy float (and on a Python float, and ``math.pow``) calls the C library's
   ``pow``/``powf``, which is not always correctly rounded: it differs from ``x * x`` in about one
   case in a thousand. numba (and LLVM, for a constant exponent) compile ``x ** 2`` to ``x * x``.
-  ``power`` calls the C library's function itself, under a private symbol name that LLVM does not
-  recognise and so cannot rewrite.
+  ``square`` calls the C library's function itself, under a private symbol name that LLVM does not
+  recognise and so cannot rewrite, whenever its result could differ from ``x * x`` (see ``square``).
 - ``np.cos``/``np.sin`` of a float32 run numpy's own SIMD approximation on CPUs with fused
   multiply-add (x86-64 with AVX2 and FMA3, AArch64): a Cody-Waite range reduction and two
   polynomials evaluated with FMA, which differs from the correctly rounded ``cosf`` in about one
@@ -59,16 +59,56 @@ def _libm_pow(typingctx, x, y):
     return None
 
 
-def power(x, y):
-    """``x ** y`` as numpy computes it for two numpy floats of one dtype: the C library's ``pow``
-    (float64) or ``powf`` (float32), never rewritten to multiplications."""
-    return x**y
+@intrinsic
+def _fma(typingctx, x, y, z):
+    if isinstance(x, types.Float) and x == y == z:
+
+        def codegen(context, builder, signature, args):
+            float_type = args[0].type
+            fnty = ir.FunctionType(float_type, [float_type] * 3)
+            return builder.call(builder.module.declare_intrinsic("llvm.fma", [float_type], fnty), args)
+
+        return x(x, y, z), codegen
+    return None
 
 
-@overload(power, jit_options=KERNEL_OPTIONS)
-def _power_overload(x, y):
-    if x in _POW_SYMBOLS and y == x:
-        return lambda x, y: _libm_pow(x, y)
+def square(x):
+    """``x ** 2`` as numpy (and Python, and ``math.pow``) computes it for a float32 or float64 scalar:
+    the C library's ``pow``/``powf``, never rewritten to a multiplication where that could differ.
+
+    In compiled kernels a float64 square is ``x * x`` when that product's rounding error (exact, by a
+    fused multiply-add) is below 0.45 units in the last place: ``pow`` returns the same double then, as
+    long as its own error before rounding stays below 0.05 units (glibc's and musl's ``pow``, accurate
+    to 0.52 units after rounding, are within 0.0002). Near a rounding tie, and for extreme magnitudes,
+    ``pow`` itself is called. float32 squares always call ``powf`` unless the square is exact.
+    """
+    return x**2
+
+
+_HALF_ULP_BOUND = 0.45 * 2.0**-53  # times p: at most 0.45 units in the last place of p
+
+
+@overload(square, jit_options=KERNEL_OPTIONS)
+def _square_overload(x):
+    if x == types.float64:
+
+        def square_float64(x):
+            product = x * x
+            if 1e-150 < abs(x) < 1e150 and abs(_fma(x, x, -product)) < _HALF_ULP_BOUND * product:
+                return product
+            return _libm_pow(x, 2.0)
+
+        return square_float64
+    if x == types.float32:
+
+        def square_float32(x):
+            exact = np.float64(x) * np.float64(x)
+            rounded = np.float32(exact)
+            if rounded == exact:
+                return rounded
+            return _libm_pow(x, np.float32(2.0))
+
+        return square_float32
     return None
 
 

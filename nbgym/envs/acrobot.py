@@ -18,7 +18,7 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import cos32, float32_trig_is_simd, power, sin32
+from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, square
 from nbgym.envs.mountain_car import checked_reset_bounds
 from nbgym.vector.vector_env import AutoresetMode
 
@@ -37,27 +37,23 @@ def _dsdt(params, theta1, theta2, dtheta1, dtheta2, a):
     lc2 = params.LINK_COM_POS_2
     inertia = params.LINK_MOI
     g = _GRAVITY
-    d1 = (
-        m1 * power(lc1, 2.0)
-        + m2 * (power(l1, 2.0) + power(lc2, 2.0) + 2 * l1 * lc2 * math.cos(theta2))
-        + inertia
-        + inertia
-    )
-    d2 = m2 * (power(lc2, 2.0) + l1 * lc2 * math.cos(theta2)) + inertia
+    # gymnasium evaluates cos(theta2) twice and sin(theta2) three times: the same values.
+    cos2 = math.cos(theta2)
+    sin2 = math.sin(theta2)
+    d1 = m1 * square(lc1) + m2 * (square(l1) + square(lc2) + 2 * l1 * lc2 * cos2) + inertia + inertia
+    d2 = m2 * (square(lc2) + l1 * lc2 * cos2) + inertia
     phi2 = m2 * lc2 * g * math.cos(theta1 + theta2 - math.pi / 2.0)
     phi1 = (
-        -m2 * l1 * lc2 * power(dtheta2, 2.0) * math.sin(theta2)
-        - 2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * math.sin(theta2)
+        -m2 * l1 * lc2 * square(dtheta2) * sin2
+        - 2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * sin2
         + (m1 * lc1 + m2 * l1) * g * math.cos(theta1 - math.pi / 2)
         + phi2
     )
-    denominator = m2 * power(lc2, 2.0) + inertia - power(d2, 2.0) / d1
+    denominator = m2 * square(lc2) + inertia - square(d2) / d1
     if params._nips:
         ddtheta2 = (a + d2 / d1 * phi1 - phi2) / denominator
     else:
-        ddtheta2 = (
-            a + d2 / d1 * phi1 - m2 * l1 * lc2 * power(dtheta1, 2.0) * math.sin(theta2) - phi2
-        ) / denominator
+        ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * square(dtheta1) * sin2 - phi2) / denominator
     ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
     return dtheta1, dtheta2, ddtheta1, ddtheta2
 

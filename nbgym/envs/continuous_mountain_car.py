@@ -22,7 +22,7 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import power
+from nbgym._engine.npmath import square
 from nbgym.envs.mountain_car import checked_reset_bounds
 from nbgym.vector.vector_env import AutoresetMode
 
@@ -125,7 +125,7 @@ def _step(params, state, i, actions, stream, aux):
         velocity, velocity_kind, params.goal_velocity, _PYFLOAT
     )
     # The reward uses the action as given, not the clipped force, in double precision (math.pow).
-    reward = (100.0 if terminated else 0.0) - power(action, 2.0) * 0.1
+    reward = (100.0 if terminated else 0.0) - square(action) * 0.1
     state[i, 0] = np.float32(position)
     state[i, 1] = np.float32(velocity)
     state[i, 2] = _FLOAT32
@@ -305,6 +305,7 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
         self.low_state, self.high_state = _state_bounds(params)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
+        self._python_float_action = False
 
     @property
     def state(self) -> np.ndarray:
@@ -321,10 +322,11 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
 
     def _action_batch(self, action: Any) -> np.ndarray:
         # A list of Python numbers reaches gymnasium's arithmetic as Python floats, which NumPy
-        # treats unlike a float64 array's elements.
-        self._params["_python_float_action"] = isinstance(action, (list, tuple)) and bool(action) and (
-            type(action[0]) in (float, int, bool)
-        )
+        # treats unlike a float64 array's elements: the kernel is told through a parameter.
+        python_float = type(action) in (list, tuple) and len(action) > 0 and type(action[0]) in (float, int, bool)
+        if python_float is not self._python_float_action:
+            self._python_float_action = python_float
+            self._params["_python_float_action"] = python_float
         return super()._action_batch(action)
 
 

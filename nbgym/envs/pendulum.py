@@ -11,7 +11,7 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import power
+from nbgym._engine.npmath import square
 from nbgym.envs._options import _as_float
 from nbgym.vector.vector_env import AutoresetMode
 
@@ -36,8 +36,8 @@ def _step(params, state, i, actions, stream, aux):
     u = u if u > low else low
     u = u if u < high else high
     angle = ((th + np.pi) % (2 * np.pi)) - np.pi
-    costs = power(angle, 2.0) + 0.1 * power(thdot, 2.0) + as_action(0.001) * power(u, as_action(2.0))
-    torque_gain = as_action(3.0 / (params.m * power(params.l, 2.0)))
+    costs = square(angle) + 0.1 * square(thdot) + as_action(0.001) * square(u)
+    torque_gain = as_action(3.0 / (params.m * square(params.l)))
     newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque_gain * u) * params.dt
     newthdot = newthdot if newthdot > -params.max_speed else -params.max_speed
     newthdot = newthdot if newthdot < params.max_speed else params.max_speed
