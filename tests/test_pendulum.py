@@ -4,6 +4,7 @@ plain-NumPy reference of its physics."""
 from __future__ import annotations
 
 import gymnasium
+import numba
 import numpy as np
 import pytest
 from _classic_control_checks import INTERPRETED, MODES, assert_same_error, compare_single, compare_vector
@@ -13,6 +14,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
+from nbgym._engine.npmath import square
 from nbgym.envs.pendulum import PendulumEnv, PendulumVectorEnv
 
 STEPS = 150 if INTERPRETED else 1500
@@ -236,3 +238,23 @@ def test_squares_are_libm_pow_not_products():
         env.state = reference.state = np.array(state)
         action = np.array(action, dtype=np.float32)
         assert_same_value(env.step(action), reference.step(action))
+
+
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_square_is_numpys_scalar_power(dtype):
+    """The kernels' ``square`` (a product where that cannot differ, else libm) equals numpy's scalar ``** 2``."""
+    rng = np.random.default_rng(1)
+    exponent = 140 if dtype == np.float64 else 18  # squares within the dtype's normal range
+    magnitudes = 10.0 ** rng.uniform(-exponent, exponent, 20_000)
+    values = np.concatenate([rng.uniform(-12.0, 12.0, 80_000), magnitudes, -magnitudes, [0.0, -0.0, np.inf, 0.5]])
+    values = values.astype(dtype)
+    expected = np.array([v**2 for v in values], dtype=dtype)
+    np.testing.assert_array_equal(squares(values), expected)
+
+
+@numba.njit
+def squares(values: np.ndarray) -> np.ndarray:
+    out = np.empty_like(values)
+    for i in range(values.shape[0]):
+        out[i] = square(values[i])
+    return out
