@@ -85,7 +85,8 @@ def square(x):
     return x**2
 
 
-_HALF_ULP_BOUND = 0.45 * 2.0**-53  # times p: at most 0.45 units in the last place of p
+_TIE_MARGIN = 0.45  # in units in the last place: products nearer a rounding tie go to libm
+_THREE_QUARTERS_ULP = 0.75 * 2.0**-52  # times a double: 0.75 to 1.5 units in its last place
 
 
 @overload(square, jit_options=KERNEL_OPTIONS)
@@ -94,8 +95,12 @@ def _square_overload(x):
 
         def square_float64(x):
             product = x * x
-            if 1e-150 < abs(x) < 1e150 and abs(_fma(x, x, -product)) < _HALF_ULP_BOUND * product:
-                return product
+            if 1e-150 < abs(x) < 1e150:
+                # The unit in the last place of product, exactly: product plus 0.75 to 1.5 of them
+                # rounds to the next double.
+                ulp = (product + product * _THREE_QUARTERS_ULP) - product
+                if abs(_fma(x, x, -product)) < _TIE_MARGIN * ulp:
+                    return product
             return _libm_pow(x, 2.0)
 
         return square_float64
