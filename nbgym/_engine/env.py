@@ -180,6 +180,9 @@ class KernelEnv(_ParamsAsAttributes, Env):
     exactly as they do in gymnasium.
     """
 
+    _render_state: Any = None
+    """What ``nbgym.envs._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
+
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
         self.render_mode = render_mode
@@ -189,8 +192,6 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self._obs_row = self._batch.obs[0]
         self._ready = False
         self._step_kernel: Callable[[np.ndarray], int] | None = None
-        self._render_state: Any = None
-        """What ``nbgym.envs._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -332,6 +333,10 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         render_mode: The render mode of the sub-environments.
     """
 
+    _render_state: Any = None
+    """What ``nbgym.envs._render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
+    _ready = False
+
     def __init__(
         self,
         num_envs: int,
@@ -363,8 +368,6 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
         rng.entropy_streams(self._batch.pcg, self._batch.buf)
         self.num_threads = int(num_threads)
-        self._ready = False
-        self._render_state: Any = None
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -486,14 +489,15 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
 
     def render(self) -> tuple[Any, ...] | None:
-        """The frames of every sub-environment in ``render_mode``, as gymnasium's vector envs return them."""
+        """The frames of every sub-environment in ``render_mode``, as gymnasium's sync vector env returns them
+        (a tuple of ``None`` without a render mode, after one warning)."""
         if self.render_mode is None:
             logger.warn(
                 "You are calling render method without specifying any render mode. "
                 "You can specify the render_mode at initialization, "
                 f'e.g. nbgym.make_vec("{self.spec.id if self.spec else type(self).__name__}", render_mode="rgb_array")'
             )
-            return None
+            return (None,) * self.num_envs
         from nbgym.envs._render import render_vector_env
 
         return render_vector_env(self)
