@@ -113,6 +113,18 @@ def test_state_attribute_matches_gymnasium():
     assert_same_value(env.state, reference.state)
 
 
+def test_last_u_matches_gymnasium():
+    env, reference = PendulumEnv(), gymnasium.make("Pendulum-v1").unwrapped
+    assert_same_value(env.reset(seed=1), reference.reset(seed=1))
+    assert env.last_u is reference.last_u is None
+    for action in [np.array([2.5], dtype=np.float32), np.array([-0.75]), [1.25], np.array([-1], dtype=np.int64)]:
+        assert_same_value(env.step(action), reference.step(action))
+        assert_same_value(env.last_u, reference.last_u)
+    env.reset()
+    reference.reset()
+    assert env.last_u is reference.last_u is None
+
+
 @pytest.mark.parametrize(
     "options", [{"x_init": 0.1}, {"y_init": "0.3"}, {"x_init": 2, "y_init": np.float32(0.5)}, {}, {"unrelated": 1}]
 )

@@ -17,6 +17,8 @@ from nbgym.vector.vector_env import AutoresetMode
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
+_LAST_TORQUE = 2  # state column: the clipped torque of the last step (gymnasium's `last_u`, drawn by render)
+_LAST_TORQUE_FLOAT32 = 3  # state column: 1.0 if that torque was a float32, 0.0 if a float64
 
 
 def _reset(params, state, i, stream, aux):
@@ -43,6 +45,8 @@ def _step(params, state, i, actions, stream, aux):
     newthdot = newthdot if newthdot < params.max_speed else params.max_speed
     state[i, 0] = th + newthdot * params.dt
     state[i, 1] = newthdot
+    state[i, _LAST_TORQUE] = u
+    state[i, _LAST_TORQUE_FLOAT32] = 1.0 if actions.itemsize == 4 else 0.0
     return -costs, False
 
 
@@ -69,7 +73,7 @@ PHYSICS = Physics(
         ("_x_init", np.float64),
         ("_y_init", np.float64),
     ],
-    state=(2, np.float64),
+    state=(4, np.float64),
     source=__file__,
     reset=_reset,
     step=_step,
@@ -203,11 +207,20 @@ class PendulumEnv(_PendulumAttributes, KernelEnv):
     @property
     def state(self) -> np.ndarray:
         """``[theta, theta_dot]`` (float64), as gymnasium's ``env.unwrapped.state``; assigning it sets the state."""
-        return self._batch.state[0].copy()
+        return self._batch.state[0, :2].copy()
 
     @state.setter
     def state(self, value: Any) -> None:
-        self._batch.state[0] = np.asarray(value, dtype=np.float64)
+        self._batch.state[0, :2] = np.asarray(value, dtype=np.float64)
+
+    @property
+    def last_u(self) -> np.floating | None:
+        """The clipped torque of the last step, in the action's dtype (``None`` after a reset), as gymnasium's."""
+        batch = self._batch
+        if batch.elapsed[0] == 0:
+            return None
+        torque = batch.state[0, _LAST_TORQUE]
+        return np.float32(torque) if batch.state[0, _LAST_TORQUE_FLOAT32] else np.float64(torque)
 
     def _reward(self) -> np.float64:
         return self._batch.rewards[0]
