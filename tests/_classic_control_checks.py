@@ -101,11 +101,13 @@ def compare_vector(
         actions = policy(rng, observations)
         expected = theirs.step(actions)
         assert_same_value(ours.step(actions), expected, f"{mode} step {t}")
-        observations, terminations, truncations = expected[0], terminations + expected[2].sum(), truncations + expected[3].sum()
+        observations = expected[0]
+        terminations, truncations = terminations + expected[2].sum(), truncations + expected[3].sum()
         ended = expected[2] | expected[3]
         if mode == "Disabled" and ended.any():
             expected = theirs.reset(options={"reset_mask": ended.copy()})
-            assert_same_value(ours.reset(options={"reset_mask": ended.copy()}), expected, f"{mode} step {t} masked reset")
+            got = ours.reset(options={"reset_mask": ended.copy()})
+            assert_same_value(got, expected, f"{mode} step {t} masked reset")
             observations = expected[0]
     ours.close()
     theirs.close()
@@ -125,3 +127,47 @@ def assert_same_error(theirs: Callable[[], Any], ours: Callable[[], Any]) -> Bas
             return got
         raise AssertionError(f"nbgym did not raise, gymnasium raised {expected!r}") from None
     raise AssertionError("gymnasium did not raise")
+
+
+def compare_vector_resets(
+    env_id: str,
+    options: dict[str, Any],
+    sample: Callable[[np.random.Generator, int], np.ndarray],
+    setup: Callable[[Any, Any], None] | None = None,
+) -> Any:
+    """Seed lists (with ``None``), then a masked reset with ``options``, then 50 steps, against gymnasium's
+    sync vector env of 3 sub-environments; ``setup(ours, theirs)`` runs before the steps.
+
+    Returns:
+        nbgym's vector env.
+    """
+    ours = nbgym.make_vec(env_id, 3)
+    theirs = gymnasium.make_vec(env_id, 3, vectorization_mode="sync")
+    for seed in [[1, 2, 3], [4, None, 6]]:
+        expected = theirs.reset(seed=seed)
+        got = ours.reset(seed=seed)
+        if None not in seed:
+            assert_same_value(got, expected, f"reset(seed={seed})")
+    mask = np.array([False, True, True])
+    assert_same_value(
+        ours.reset(seed=9, options={"reset_mask": mask.copy(), **options}),
+        theirs.reset(seed=9, options={"reset_mask": mask.copy(), **options}),
+        "masked reset",
+    )
+    if setup is not None:
+        setup(ours, theirs)
+    rng = np.random.default_rng(0)
+    for t in range(50):
+        actions = sample(rng, 3)
+        assert_same_value(ours.step(actions), theirs.step(actions), f"step {t}")
+    return ours
+
+
+def setting(changes: dict[str, Any]) -> Callable[[Any], None]:
+    """A ``setup`` for ``compare_single`` that sets the attributes ``changes`` on an unwrapped env."""
+
+    def setup(env: Any) -> None:
+        for name, value in changes.items():
+            setattr(env, name, value)
+
+    return setup

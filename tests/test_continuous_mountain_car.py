@@ -8,12 +8,19 @@ import math
 import gymnasium
 import numpy as np
 import pytest
-from _classic_control_checks import INTERPRETED, MODES, assert_same_error, compare_single, compare_vector
+from _classic_control_checks import (
+    INTERPRETED,
+    MODES,
+    assert_same_error,
+    compare_single,
+    compare_vector,
+    compare_vector_resets,
+    setting,
+)
 from _toy_text_checks import assert_same_value
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-import nbgym
 from nbgym import error
 from nbgym.envs.continuous_mountain_car import Continuous_MountainCarEnv, Continuous_MountainCarVectorEnv
 
@@ -46,7 +53,8 @@ def batch_policy(dtype: type) -> object:
 
 @pytest.mark.parametrize("kwargs", [{}, {"goal_velocity": 0.02}])
 def test_make_matches_gymnasium(kwargs):
-    terminations = compare_single(ENV_ID, momentum_policy, range(3), STEPS, kwargs, reset_options={"low": -1.0, "high": -0.3})
+    options = {"low": -1.0, "high": -0.3}
+    terminations = compare_single(ENV_ID, momentum_policy, range(3), STEPS, kwargs, reset_options=options)
     assert terminations > (0 if INTERPRETED else 10)
 
 
@@ -76,21 +84,9 @@ def test_vector_matches_gymnasium_sync_at_length(mode):
 
 
 def test_vector_seeds_and_reset_options_match_gymnasium():
-    ours = nbgym.make_vec(ENV_ID, 3)
-    theirs = gymnasium.make_vec(ENV_ID, 3, vectorization_mode="sync")
-    assert isinstance(ours.unwrapped, Continuous_MountainCarVectorEnv)
-    for seed in [[1, 2, 3], [4, None, 6]]:
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-    mask = np.array([False, True, True])
-    assert_same_value(
-        ours.reset(seed=9, options={"reset_mask": mask.copy(), "low": -0.2, "high": 0.3}),
-        theirs.reset(seed=9, options={"reset_mask": mask.copy(), "low": -0.2, "high": 0.3}),
-    )
-    rng = np.random.default_rng(0)
-    for _ in range(50):
-        actions = rng.uniform(-2.0, 2.0, (3, 1)).astype(np.float32)
-        assert_same_value(ours.step(actions), theirs.step(actions))
+    sample = lambda rng, n: rng.uniform(-2.0, 2.0, (n, 1)).astype(np.float32)  # noqa: E731
+    vector = compare_vector_resets(ENV_ID, {"low": -0.2, "high": 0.3}, sample)
+    assert isinstance(vector.unwrapped, Continuous_MountainCarVectorEnv)
 
 
 def test_spaces_metadata_and_attributes_match_gymnasium():
@@ -114,11 +110,7 @@ def test_spaces_metadata_and_attributes_match_gymnasium():
     "changes", [{"power": 0.003}, {"max_speed": 0.03, "min_position": -0.8}, {"max_action": 0.5, "goal_position": 0.2}]
 )
 def test_changed_attributes_change_the_dynamics_as_in_gymnasium(changes):
-    def setup(env):
-        for name, value in changes.items():
-            setattr(env, name, value)
-
-    compare_single(ENV_ID, momentum_policy, [4], 300, setup=setup)
+    compare_single(ENV_ID, momentum_policy, [4], 300, setup=setting(changes))
 
 
 def test_state_attribute_has_gymnasiums_dtypes():

@@ -6,7 +6,15 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from _classic_control_checks import INTERPRETED, MODES, assert_same_error, compare_single, compare_vector
+from _classic_control_checks import (
+    INTERPRETED,
+    MODES,
+    assert_same_error,
+    compare_single,
+    compare_vector,
+    compare_vector_resets,
+    setting,
+)
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -66,21 +74,9 @@ def test_vector_matches_gymnasium_sync_at_length(mode):
 
 
 def test_vector_seeds_and_reset_options_match_gymnasium():
-    ours = nbgym.make_vec("MountainCar-v0", 3)
-    theirs = gymnasium.make_vec("MountainCar-v0", 3, vectorization_mode="sync")
-    assert isinstance(ours.unwrapped, MountainCarVectorEnv)
-    for seed in [[1, 2, 3], [4, None, 6]]:
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-    mask = np.array([False, True, True])
-    assert_same_value(
-        ours.reset(seed=9, options={"reset_mask": mask.copy(), "low": -0.2, "high": 0.3}),
-        theirs.reset(seed=9, options={"reset_mask": mask.copy(), "low": -0.2, "high": 0.3}),
-    )
-    rng = np.random.default_rng(0)
-    for _ in range(50):
-        actions = rng.integers(0, 3, 3)
-        assert_same_value(ours.step(actions), theirs.step(actions))
+    sample = lambda rng, n: rng.integers(0, 3, n)  # noqa: E731
+    vector = compare_vector_resets("MountainCar-v0", {"low": -0.2, "high": 0.3}, sample)
+    assert isinstance(vector.unwrapped, MountainCarVectorEnv)
 
 
 def test_spaces_metadata_and_attributes_match_gymnasium():
@@ -102,11 +98,7 @@ def test_spaces_metadata_and_attributes_match_gymnasium():
     "changes", [{"force": 0.002, "gravity": 0.002}, {"max_speed": 0.03, "min_position": -0.8}, {"goal_position": 0.1}]
 )
 def test_changed_attributes_change_the_dynamics_as_in_gymnasium(changes):
-    def setup(env):
-        for name, value in changes.items():
-            setattr(env, name, value)
-
-    compare_single("MountainCar-v0", momentum_policy, [4], 300, setup=setup)
+    compare_single("MountainCar-v0", momentum_policy, [4], 300, setup=setting(changes))
 
 
 def test_state_attribute_matches_gymnasium():

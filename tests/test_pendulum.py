@@ -7,12 +7,19 @@ import gymnasium
 import numba
 import numpy as np
 import pytest
-from _classic_control_checks import INTERPRETED, MODES, assert_same_error, compare_single, compare_vector
+from _classic_control_checks import (
+    INTERPRETED,
+    MODES,
+    assert_same_error,
+    compare_single,
+    compare_vector,
+    compare_vector_resets,
+    setting,
+)
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import nbgym
 from nbgym import error
 from nbgym._engine.npmath import square
 from nbgym.envs.pendulum import PendulumEnv, PendulumVectorEnv
@@ -61,22 +68,9 @@ def test_vector_matches_gymnasium_sync_at_length(mode):
 
 
 def test_vector_seeds_and_reset_options_match_gymnasium():
-    ours = nbgym.make_vec("Pendulum-v1", 3)
-    theirs = gymnasium.make_vec("Pendulum-v1", 3, vectorization_mode="sync")
-    assert isinstance(ours.unwrapped, PendulumVectorEnv)
-    for seed in [[1, 2, 3], [4, None, 6]]:
-        ours.reset(seed=seed)
-        theirs.reset(seed=seed)
-    mask = np.array([True, False, True])
-    options = {"x_init": 0.25, "y_init": 3.0}
-    assert_same_value(
-        ours.reset(seed=9, options={"reset_mask": mask.copy(), **options}),
-        theirs.reset(seed=9, options={"reset_mask": mask.copy(), **options}),
-    )
-    rng = np.random.default_rng(0)
-    for _ in range(20):
-        actions = rng.uniform(-2.0, 2.0, (3, 1)).astype(np.float32)
-        assert_same_value(ours.step(actions), theirs.step(actions))
+    sample = lambda rng, n: rng.uniform(-2.0, 2.0, (n, 1)).astype(np.float32)  # noqa: E731
+    vector = compare_vector_resets("Pendulum-v1", {"x_init": 0.25, "y_init": 3.0}, sample)
+    assert isinstance(vector.unwrapped, PendulumVectorEnv)
 
 
 def test_spaces_metadata_and_attributes_match_gymnasium():
@@ -93,13 +87,11 @@ def test_spaces_metadata_and_attributes_match_gymnasium():
     assert vector.g == 9.5
 
 
-@pytest.mark.parametrize("changes", [{"g": 3.0, "m": 2.0}, {"l": 0.7, "dt": 0.01}, {"max_speed": 2.5, "max_torque": 0.5}])
+@pytest.mark.parametrize(
+    "changes", [{"g": 3.0, "m": 2.0}, {"l": 0.7, "dt": 0.01}, {"max_speed": 2.5, "max_torque": 0.5}]
+)
 def test_changed_attributes_change_the_dynamics_as_in_gymnasium(changes):
-    def setup(env):
-        for name, value in changes.items():
-            setattr(env, name, value)
-
-    compare_single("Pendulum-v1", torque_policy, [4], 100, bare=True, setup=setup)
+    compare_single("Pendulum-v1", torque_policy, [4], 100, bare=True, setup=setting(changes))
 
 
 def test_state_attribute_matches_gymnasium():

@@ -130,7 +130,9 @@ _RINT_MAGIC = _f32("0x1.800000p+23")
 _COS_8, _COS_6, _COS_4, _COS_2, _COS_0 = (
     _f32(h) for h in ("0x1.98e616p-16", "-0x1.6c06dcp-10", "0x1.55553cp-05", "-0x1.000000p-01", "0x1.000000p+00")
 )
-_SIN_9, _SIN_7, _SIN_5, _SIN_3 = (_f32(h) for h in ("0x1.7d3bbcp-19", "-0x1.a06bbap-13", "0x1.11119ap-07", "-0x1.555556p-03"))
+_SIN_9, _SIN_7, _SIN_5, _SIN_3 = (
+    _f32(h) for h in ("0x1.7d3bbcp-19", "-0x1.a06bbap-13", "0x1.11119ap-07", "-0x1.555556p-03")
+)
 _ZERO = np.float32(0.0)
 # Beyond these magnitudes numpy calls the C library instead: the reduction loses too much there.
 _COS_REDUCTION_LIMIT = np.float32(71476.0625)

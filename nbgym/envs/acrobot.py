@@ -19,7 +19,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, square
-from nbgym.envs.mountain_car import checked_reset_bounds
+from nbgym.envs.mountain_car import ResetBoundsOption
 from nbgym.vector.vector_env import AutoresetMode
 
 _GRAVITY = 9.8
@@ -183,10 +183,10 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
     return spaces.Box(low=-high, high=high, dtype=np.float32), spaces.Discrete(3)
 
 
-class _AcrobotAttributes:
+class _AcrobotAttributes(ResetBoundsOption):
     """gymnasium's Acrobot attributes beyond the physical constants, and the reset options."""
 
-    _params: np.ndarray
+    _default_reset_bounds = (-0.1, 0.1)
 
     SCREEN_DIM = 500
     action_arrow = None
@@ -216,13 +216,6 @@ class _AcrobotAttributes:
     def AVAIL_TORQUE(self, value: list[float]) -> None:
         self._params["_avail_torque"] = value
         self._avail_torque = value
-
-    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
-        if options is None:
-            return self._params
-        params = self._params.copy()
-        params["_reset_low"], params["_reset_high"] = checked_reset_bounds(options, -0.1, 0.1)
-        return params
 
 
 class AcrobotEnv(_AcrobotAttributes, KernelEnv):

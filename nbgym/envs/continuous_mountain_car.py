@@ -23,7 +23,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import square
-from nbgym.envs.mountain_car import checked_reset_bounds
+from nbgym.envs.mountain_car import MountainCarResetOptions, state_bounds
 from nbgym.vector.vector_env import AutoresetMode
 
 _FLOAT64 = 0  # a numpy float64 scalar (or numpy integer): float64 arithmetic against anything
@@ -182,14 +182,8 @@ def _new_params(goal_velocity: float) -> np.ndarray:
     )
 
 
-def _state_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    low = np.array([params["min_position"][0], -params["max_speed"][0]], dtype=np.float32)
-    high = np.array([params["max_position"][0], params["max_speed"][0]], dtype=np.float32)
-    return low, high
-
-
 def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
-    low, high = _state_bounds(params)
+    low, high = state_bounds(params)
     min_action, max_action = params["min_action"][0].item(), params["max_action"][0].item()
     return (
         spaces.Box(low=low, high=high, dtype=np.float32),
@@ -197,20 +191,7 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
     )
 
 
-class _ContinuousMountainCarOptions:
-    """The reset options, shared by the single and the vector env."""
-
-    _params: np.ndarray
-
-    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
-        if options is None:
-            return self._params
-        params = self._params.copy()
-        params["_reset_low"], params["_reset_high"] = checked_reset_bounds(options, -0.6, -0.4)
-        return params
-
-
-class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
+class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
     """
     ## Description
 
@@ -220,7 +201,7 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
     drive straight up, so it has to build momentum by swinging back and forth. gymnasium has two
     versions of the domain, with discrete and with continuous actions; this is the continuous one.
 
-    The MDP first appeared in [Andrew Moore's PhD Thesis (1990)](https://www.cl.cam.ac.uk/techreports/UCAM-CL-TR-209.pdf)
+    The MDP first appeared in Moore's [PhD thesis (1990)](https://www.cl.cam.ac.uk/techreports/UCAM-CL-TR-209.pdf)
 
     ```
     @TECHREPORT{Moore90efficientmemory-based,
@@ -279,7 +260,7 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
 
     ```python
     >>> import nbgym
-    >>> env = nbgym.make("MountainCarContinuous-v0", render_mode="rgb_array", goal_velocity=0.1)  # default goal_velocity=0
+    >>> env = nbgym.make("MountainCarContinuous-v0", render_mode="rgb_array", goal_velocity=0.1)  # default 0
     >>> env
     <TimeLimit<OrderEnforcing<PassiveEnvChecker<Continuous_MountainCarEnv<MountainCarContinuous-v0>>>>>
     >>> env.reset(seed=123, options={"low": -0.7, "high": -0.5})  # default low=-0.6, high=-0.4
@@ -302,7 +283,7 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         params = _new_params(goal_velocity)
-        self.low_state, self.high_state = _state_bounds(params)
+        self.low_state, self.high_state = state_bounds(params)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
         self._python_float_action = False
@@ -330,7 +311,7 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarOptions, KernelEnv):
         return super()._action_batch(action)
 
 
-class Continuous_MountainCarVectorEnv(_ContinuousMountainCarOptions, KernelVectorEnv):
+class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
     """MountainCarContinuous's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("MountainCarContinuous-v0", num_envs,

@@ -81,44 +81,46 @@ def _new_params(goal_velocity: float) -> np.ndarray:
     )
 
 
-def _state_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def state_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The float32 ``[position, velocity]`` bounds of the mountain cars' observation spaces."""
     low = np.array([params["min_position"][0], -params["max_speed"][0]], dtype=np.float32)
     high = np.array([params["max_position"][0], params["max_speed"][0]], dtype=np.float32)
     return low, high
 
 
 def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
-    low, high = _state_bounds(params)
+    low, high = state_bounds(params)
     return spaces.Box(low, high, dtype=np.float32), spaces.Discrete(3)
 
 
-def checked_reset_bounds(options: dict[str, Any] | None, default_low: float, default_high: float) -> tuple[float, float]:
-    """``reset_bounds`` plus numpy's check of ``uniform(low, high)``, which gymnasium's reset calls with them.
-
-    Raises:
-        ValueError: If a bound is not a number, or ``low > high``.
-        OverflowError: If ``high - low`` is not finite (an infinite or NaN bound), as numpy raises it.
+class ResetBoundsOption:
+    """The ``low``/``high`` reset options of an initial state drawn by ``uniform(low, high)`` (the mountain
+    cars' and Acrobot's), for the single and the vector env: the draw's range in the ``_reset_low`` and
+    ``_reset_high`` parameters, with gymnasium's parsing and numpy's checks of the range.
     """
-    low, high = reset_bounds(options, default_low, default_high)
-    if not math.isfinite(high - low):
-        raise OverflowError("high - low range exceeds valid bounds")
-    return low, high
-
-
-class _MountainCarOptions:
-    """MountainCar's reset options, shared by the single and the vector env."""
 
     _params: np.ndarray
+    _default_reset_bounds: tuple[float, float]
+    """The default ``(low, high)``."""
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         if options is None:
             return self._params
+        low, high = reset_bounds(options, *self._default_reset_bounds)
+        if not math.isfinite(high - low):
+            raise OverflowError("high - low range exceeds valid bounds")
         params = self._params.copy()
-        params["_reset_low"], params["_reset_high"] = checked_reset_bounds(options, -0.6, -0.4)
+        params["_reset_low"], params["_reset_high"] = low, high
         return params
 
 
-class MountainCarEnv(_MountainCarOptions, KernelEnv):
+class MountainCarResetOptions(ResetBoundsOption):
+    """The mountain cars' reset options: the starting position is drawn from ``[-0.6, -0.4]`` by default."""
+
+    _default_reset_bounds = (-0.6, -0.4)
+
+
+class MountainCarEnv(MountainCarResetOptions, KernelEnv):
     """
     ## Description
 
@@ -128,7 +130,7 @@ class MountainCarEnv(_MountainCarOptions, KernelEnv):
     drive straight up, so it has to build momentum by swinging back and forth. gymnasium has two
     versions of the domain, with discrete and with continuous actions; this is the discrete one.
 
-    The MDP first appeared in [Andrew Moore's PhD Thesis (1990)](https://www.cl.cam.ac.uk/techreports/UCAM-CL-TR-209.pdf)
+    The MDP first appeared in Moore's [PhD thesis (1990)](https://www.cl.cam.ac.uk/techreports/UCAM-CL-TR-209.pdf)
 
     ```
     @TECHREPORT{Moore90efficientmemory-based,
@@ -212,7 +214,7 @@ class MountainCarEnv(_MountainCarOptions, KernelEnv):
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         params = _new_params(goal_velocity)
-        self.low, self.high = _state_bounds(params)
+        self.low, self.high = state_bounds(params)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
 
@@ -226,7 +228,7 @@ class MountainCarEnv(_MountainCarOptions, KernelEnv):
         self._batch.state[0] = np.asarray(value, dtype=np.float64)
 
 
-class MountainCarVectorEnv(_MountainCarOptions, KernelVectorEnv):
+class MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
     """MountainCar's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("MountainCar-v0", num_envs,
