@@ -105,7 +105,7 @@ def _step(params, state, i, actions, stream, aux):
         force, force_kind = params.max_action, _PYFLOAT
 
     push, push_kind = _multiply(force, force_kind, params.power, _PYFLOAT)
-    angle, angle_kind = _multiply(3.0, _PYFLOAT, position, position_kind)
+    angle, _ = _multiply(3.0, _PYFLOAT, position, position_kind)
     slope = 0.0025 * math.cos(angle)
     change, change_kind = _subtract(push, push_kind, slope, _PYFLOAT)
     velocity, velocity_kind = _add(velocity, velocity_kind, change, change_kind)

@@ -97,7 +97,7 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
     )
 
 
-class _PendulumAttributes:
+class _PendulumResetOptions:
     """Pendulum's reset options, shared by the single and the vector env."""
 
     _params: np.ndarray
@@ -119,7 +119,7 @@ class _PendulumAttributes:
         return params
 
 
-class PendulumEnv(_PendulumAttributes, KernelEnv):
+class PendulumEnv(_PendulumResetOptions, KernelEnv):
     """
     ## Description
 
@@ -226,7 +226,7 @@ class PendulumEnv(_PendulumAttributes, KernelEnv):
         return self._batch.rewards[0]
 
 
-class PendulumVectorEnv(_PendulumAttributes, KernelVectorEnv):
+class PendulumVectorEnv(_PendulumResetOptions, KernelVectorEnv):
     """Pendulum's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Pendulum-v1", num_envs,
