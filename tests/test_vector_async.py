@@ -46,6 +46,21 @@ pytestmark = pytest.mark.filterwarnings("ignore:.*(ERROR|WARN).*:UserWarning")
 ZEROS = np.zeros(2, dtype=np.int64)
 
 
+@pytest.fixture(autouse=True)
+def stop_leftover_workers() -> Iterator[None]:
+    """Stop the workers a test leaves behind, then collect the objects that own them, now.
+
+    gymnasium's ``AsyncVectorEnv`` leaves its workers running when its constructor fails, and the
+    half-built object's ``__del__`` later waits for them forever: if the garbage collector gets to
+    it during another test, that test hangs. (nbgym's stops its workers; the tests check that.)
+    """
+    yield
+    for process in multiprocessing.active_children():
+        process.terminate()
+        process.join(5)
+    gc.collect()
+
+
 @contextlib.contextmanager
 def deadline(seconds: float) -> Iterator[None]:
     """Fail (instead of hanging) if the block takes longer than ``seconds``."""
