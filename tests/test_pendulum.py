@@ -4,6 +4,7 @@ plain-NumPy reference of its physics."""
 from __future__ import annotations
 
 import gymnasium
+import nbgym
 import numba
 import numpy as np
 import pytest
@@ -262,3 +263,15 @@ def squares(values: np.ndarray) -> np.ndarray:
     for i in range(values.shape[0]):
         out[i] = square(values[i])
     return out
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.longdouble])
+def test_actions_of_dtypes_the_kernels_cannot_reproduce_are_refused(dtype):
+    env = nbgym.make("Pendulum-v1")
+    env.reset(seed=0)
+    with pytest.raises(error.InvalidAction, match="float32 or float64"):
+        env.step(np.array([0.5], dtype=dtype))
+    vector = nbgym.make_vec("Pendulum-v1", 2)
+    vector.reset(seed=0)
+    with pytest.raises(error.InvalidAction, match="float32 or float64"):
+        vector.step(np.zeros((2, 1), dtype=dtype))

@@ -45,6 +45,10 @@ _KERNEL_MODES = {
 }
 
 
+_KERNEL_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+"""Float dtypes of actions the kernels compute with as numpy does (others would change the arithmetic)."""
+
+
 class KernelBatch:
     """The arrays of a batch of sub-environments, allocated once, and the kernel calls over them.
 
@@ -116,6 +120,20 @@ class KernelBatch:
             self.flags, self.elapsed, self.auxes,
         )
 
+    def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
+        """The step kernel's compiled entry point with every argument bound, ``actions`` included.
+
+        Calling the entry point skips numba's dispatcher (the type of each argument, the signature
+        lookup): about half the cost of a small step. That is only safe because every argument is an
+        array of this batch's own, whose type never changes; bind again after replacing one.
+        """
+        args = (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
+                self.flags, self.elapsed, self.auxes, actions)
+        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
+        if numba.config.DISABLE_JIT:
+            return functools.partial(kernel, *args)
+        return functools.partial(kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
+
     def actions_array(self, actions: Any) -> np.ndarray:
         """``actions`` as the array the kernels read, without copying when it already is one.
 
@@ -134,11 +152,16 @@ class KernelBatch:
                     f"cast them with `.astype(np.int64)` if the values are whole numbers."
                 )
             return array if array.dtype == np.int64 else array.astype(np.int64)
-        if array.dtype.kind != "f":
-            if array.dtype.kind not in "iub":
-                raise error.InvalidAction(f"Expected numeric actions, got dtype {array.dtype} from {actions!r}.")
-            return array.astype(np.float64)
-        return array
+        if array.dtype in _KERNEL_FLOATS:
+            return array
+        if array.dtype.kind == "f":
+            raise error.InvalidAction(
+                f"Expected float32 or float64 actions, got dtype {array.dtype} from {actions!r}: the compiled "
+                f"kernels cannot reproduce {array.dtype} arithmetic; cast the actions with `.astype(np.float32)`."
+            )
+        if array.dtype.kind not in "iub":
+            raise error.InvalidAction(f"Expected numeric actions, got dtype {array.dtype} from {actions!r}.")
+        return array.astype(np.float64)
 
 
 def _param_property(field: str) -> property:
@@ -192,6 +215,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self._obs_row = self._batch.obs[0]
         self._ready = False
         self._step_kernel: Callable[[np.ndarray], int] | None = None
+        self._step_discrete: Callable[[], int] | None = None
+        self._box_action_shape = None if self._discrete else self.action_space.shape
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -211,7 +236,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         # Views of the batch and of the generator's memory, and the kernel bound to them, are rebuilt
         # over the copies; a window is not copied.
         del state["_obs_row"]
-        state["_step_kernel"] = None
+        state["_step_kernel"] = state["_step_discrete"] = None
         state["_render_state"] = None
         return state
 
@@ -225,6 +250,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
         batch = self._batch
         batch.pcg, batch.buf = rng.generator_views(generator)
         self._step_kernel = batch.bind_step(NO_AUTORESET, 0)
+        if self._discrete:
+            self._step_discrete = batch.bind_step_entry(NO_AUTORESET, 0, self._discrete_action)
         self._np_random = generator
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
@@ -242,11 +269,11 @@ class KernelEnv(_ParamsAsAttributes, Env):
         if not self._ready:
             raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
         if type(action) is int and self._discrete:
-            actions = self._discrete_action
-            actions[0] = action
+            self._discrete_action[0] = action
+            status = self._step_discrete()
         else:
-            actions = self._action_batch(action)
-        if self._step_kernel(actions) != STEP_OK:
+            status = self._step_kernel(self._action_batch(action))
+        if status != STEP_OK:
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
         reward = self._reward()
         terminated = self._batch.terminated.item(0)
@@ -276,10 +303,14 @@ class KernelEnv(_ParamsAsAttributes, Env):
                 self._discrete_action[0] = action
                 return self._discrete_action
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+        if type(action) is np.ndarray and action.dtype in _KERNEL_FLOATS and action.shape == self._box_action_shape:
+            return action[None]
         try:
             return self._batch.actions_array(np.asarray(action)[None])
-        except error.InvalidAction:
-            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: expected {self.action_space}") from None
+        except error.InvalidAction as reason:
+            raise error.InvalidAction(
+                f"{action!r} ({type(action)}) invalid for the action space {self.action_space}: {reason}"
+            ) from None
 
     def render(self) -> Any:
         """A frame of the current state in ``render_mode`` (``None`` for ``"human"``, which draws in a window).

@@ -68,7 +68,7 @@ def physics_action_valid(params, actions, i):
     return _interpreted[params.dtype]["action_valid"](params, actions, i)
 
 
-_ENGINE_SOURCES = [pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py")]
+_ENGINE_SOURCES = [pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py", "npmath.py")]
 _registered: dict[str, str] = {}
 
 
