@@ -349,3 +349,10 @@ def test_vector_seeds_beyond_64_bits_match_gymnasium():
     env, reference = _vector_pair(2, "NextStep")
     for seed in [2**64 - 1, 2**70, [2**80, 3]]:
         np.testing.assert_array_equal(env.reset(seed=seed)[0], reference.reset(seed=seed)[0])
+
+
+def test_reset_bounds_of_infinite_range_raise_as_gymnasium():
+    with pytest.raises(OverflowError) as expected:
+        gymnasium.make("CartPole-v1").reset(options={"low": -np.inf, "high": 0.0})
+    with pytest.raises(OverflowError, match=str(expected.value)):
+        nbgym.make("CartPole-v1").reset(options={"low": -np.inf, "high": 0.0})

@@ -19,7 +19,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, square
-from nbgym.envs.mountain_car import ResetBoundsOption
+from nbgym.envs._options import ResetBoundsOption
 from nbgym.vector.vector_env import AutoresetMode
 
 _GRAVITY = 9.8

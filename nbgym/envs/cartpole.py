@@ -11,13 +11,13 @@ from nbgym import logger, spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym.envs._options import reset_bounds
+from nbgym.envs._options import ResetBoundsOption
 from nbgym.vector.vector_env import AutoresetMode
 
 
 def _reset(params, state, i, stream, aux):
     for k in range(4):
-        state[i, k] = rng.uniform(stream, i, params.reset_low, params.reset_high)
+        state[i, k] = rng.uniform(stream, i, params._reset_low, params._reset_high)
 
 
 def _step(params, state, i, actions, stream, aux):
@@ -82,8 +82,8 @@ PHYSICS = Physics(
         ("x_threshold", np.float64),
         ("euler_integrator", np.bool_),
         ("sutton_barto_reward", np.bool_),
-        ("reset_low", np.float64),
-        ("reset_high", np.float64),
+        ("_reset_low", np.float64),
+        ("_reset_high", np.float64),
     ],
     state=(4, np.float64),
     source=__file__,
@@ -109,8 +109,8 @@ def _new_params(sutton_barto_reward: bool) -> np.ndarray:
         x_threshold=2.4,
         euler_integrator=True,
         sutton_barto_reward=bool(sutton_barto_reward),
-        reset_low=-0.05,
-        reset_high=0.05,
+        _reset_low=-0.05,
+        _reset_high=0.05,
     )
 
 
@@ -121,10 +121,11 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
     return spaces.Box(-high, high, dtype=np.float32), spaces.Discrete(2)
 
 
-class _CartPoleAttributes:
-    """What gymnasium's CartPole envs expose beyond their physics parameters."""
+class _CartPoleAttributes(ResetBoundsOption):
+    """What gymnasium's CartPole envs expose beyond their physics parameters, and their reset options."""
 
     _params: np.ndarray
+    _default_reset_bounds = (-0.05, 0.05)
 
     @property
     def kinematics_integrator(self) -> str:
@@ -139,12 +140,6 @@ class _CartPoleAttributes:
     def _sutton_barto_reward(self) -> bool:
         return bool(self._params["sutton_barto_reward"][0])
 
-    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
-        if options is None:
-            return self._params
-        params = self._params.copy()
-        params["reset_low"], params["reset_high"] = reset_bounds(options, -0.05, 0.05)
-        return params
 
 
 class CartPoleEnv(_CartPoleAttributes, KernelEnv):

@@ -11,7 +11,7 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym.envs._options import reset_bounds
+from nbgym.envs._options import ResetBoundsOption
 from nbgym.vector.vector_env import AutoresetMode
 
 
@@ -91,27 +91,6 @@ def state_bounds(params: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
     low, high = state_bounds(params)
     return spaces.Box(low, high, dtype=np.float32), spaces.Discrete(3)
-
-
-class ResetBoundsOption:
-    """The ``low``/``high`` reset options of an initial state drawn by ``uniform(low, high)`` (the mountain
-    cars' and Acrobot's), for the single and the vector env: the draw's range in the ``_reset_low`` and
-    ``_reset_high`` parameters, with gymnasium's parsing and numpy's checks of the range.
-    """
-
-    _params: np.ndarray
-    _default_reset_bounds: tuple[float, float]
-    """The default ``(low, high)``."""
-
-    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
-        if options is None:
-            return self._params
-        low, high = reset_bounds(options, *self._default_reset_bounds)
-        if not math.isfinite(high - low):
-            raise OverflowError("high - low range exceeds valid bounds")
-        params = self._params.copy()
-        params["_reset_low"], params["_reset_high"] = low, high
-        return params
 
 
 class MountainCarResetOptions(ResetBoundsOption):
