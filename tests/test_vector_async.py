@@ -56,7 +56,7 @@ def stop_leftover_workers() -> Iterator[None]:
     """
     yield
     for process in multiprocessing.active_children():
-        process.terminate()
+        process.kill()  # SIGTERM can be caught: forked workers inherit the test runner's handlers
         process.join(5)
     gc.collect()
 
