@@ -5,7 +5,13 @@ about the uint64 wrap-around that numpy's PCG64 arithmetic relies on by design, 
 silenced there; tests marked ``slow`` are skipped in that pass with ``-m "not slow"``.
 """
 
+import os
+
 import numba
+
+# gymnasium's renderers initialise SDL too: keep SDL from taking over SIGTERM in this process, or the
+# async tests' forked workers inherit a SIGTERM that does not stop them (see nbgym.envs._render).
+os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 
 def pytest_configure(config):

@@ -11,6 +11,7 @@ import os
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 
+import subprocess
 import sys
 import types
 import warnings
@@ -293,7 +294,6 @@ def test_missing_pygame_names_the_install_command(monkeypatch):
 
 def test_stepping_without_rendering_does_not_import_pygame():
     """render_mode=None never touches the rendering package (a fresh interpreter imports neither)."""
-    import subprocess
 
     code = (
         "import sys, nbgym\n"
@@ -305,3 +305,19 @@ def test_stepping_without_rendering_does_not_import_pygame():
     with warnings.catch_warnings():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.split() == ["False", "False"]
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc/self/status")
+def test_rendering_leaves_the_process_signal_handling_alone():
+    """SDL's own SIGTERM handler would be inherited by forked async workers and stop SIGTERM from ending them."""
+
+    code = (
+        "import os, nbgym\n"
+        "os.environ.pop('SDL_NO_SIGNAL_HANDLERS', None)\n"
+        "env = nbgym.make('CartPole-v1', render_mode='rgb_array'); env.reset(seed=0); env.render()\n"
+        "caught = int([l for l in open('/proc/self/status') if l.startswith('SigCgt')][0].split()[1], 16)\n"
+        "print(caught >> 14 & 1)\n"
+    )
+    environment = {k: v for k, v in os.environ.items() if k != "SDL_NO_SIGNAL_HANDLERS"}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)
+    assert result.stdout.strip().splitlines()[-1] == "0"

@@ -331,6 +331,8 @@ def test_timeout_error_type_matches_gymnasium() -> None:
         env.reset(seed=0)
         env.step_async(np.zeros(1, dtype=np.int64))
     same_error(lambda: gym_env.step_wait(timeout=0.01), lambda: nb_env.step_wait(timeout=0.01))
+    for process in gym_env.processes:
+        process.kill()  # gymnasium's close() sends SIGTERM and then waits without a limit
     gym_env.close(terminate=True)
     with deadline(5):
         nb_env.close(timeout=0.01)

@@ -59,6 +59,10 @@ def import_pygame() -> ModuleType:
     """
     # pygame prints a greeting on import, into the user's stdout (and an "ansi" frame's neighbours).
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # SDL would otherwise replace the process's SIGINT/SIGTERM handling with its own (signals become quit
+    # events): Ctrl-C would stop raising KeyboardInterrupt, and forked workers (AsyncVectorEnv) would
+    # inherit a SIGTERM that no longer stops them, so terminating them would hang.
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
     try:
         import pygame
         import pygame.gfxdraw  # noqa: F401  (the classic-control drawings use it)
