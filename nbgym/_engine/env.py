@@ -268,8 +268,13 @@ class KernelEnv(_ParamsAsAttributes, Env):
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
         if not self._ready:
             raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
-        if type(action) is int and self._discrete:
-            self._discrete_action[0] = action
+        if self._discrete:
+            # Python ints and numpy's int64 (what Discrete.sample() returns) go straight in; other
+            # values are checked by _action_batch, which fills the same buffer or raises.
+            if type(action) is int or type(action) is np.int64:
+                self._discrete_action[0] = action
+            else:
+                self._action_batch(action)
             status = self._step_discrete()
         else:
             status = self._step_kernel(self._action_batch(action))
