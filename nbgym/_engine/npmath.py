@@ -33,14 +33,30 @@ from nbgym._engine.jit import KERNEL_OPTIONS, kernel
 _POW_SYMBOLS = {types.float64: "nbgym_libm_pow", types.float32: "nbgym_libm_powf"}
 
 
-def _register_libm_symbols() -> None:
+def _register_libm_symbols() -> bool:
+    """Registers libm's functions under private names; returns whether ``sincos`` may replace sin and cos."""
     path = ctypes.util.find_library("m") or ctypes.util.find_library("c") or "ucrtbase"
     libm = ctypes.CDLL(path)
     for name, symbol in (("pow", "nbgym_libm_pow"), ("powf", "nbgym_libm_powf")):
         binding.add_symbol(symbol, ctypes.cast(getattr(libm, name), ctypes.c_void_p).value)
+    libm_sincos = getattr(libm, "sincos", None)
+    if libm_sincos is None:
+        return False
+    libm_sincos.restype = None
+    libm_sincos.argtypes = [ctypes.c_double, ctypes.POINTER(ctypes.c_double), ctypes.POINTER(ctypes.c_double)]
+    sine, cosine = ctypes.c_double(), ctypes.c_double()
+    probe = np.random.default_rng(0)
+    for x in [*probe.uniform(-1.0, 1.0, 2000), *probe.uniform(-1e3, 1e3, 2000), 1e22, -3e300, 5e-324]:
+        libm_sincos(float(x), ctypes.byref(sine), ctypes.byref(cosine))
+        if sine.value != math.sin(x) or cosine.value != math.cos(x):
+            return False
+    binding.add_symbol("nbgym_libm_sincos", ctypes.cast(libm_sincos, ctypes.c_void_p).value)
+    return True
 
 
-_register_libm_symbols()
+SINCOS_IS_SIN_AND_COS = _register_libm_symbols()
+"""Whether this C library's ``sincos`` gives exactly its ``sin`` and ``cos`` (glibc's does: one argument
+reduction instead of two); where it does not, or has none, ``sincos`` below calls both."""
 
 
 @intrinsic
@@ -114,6 +130,42 @@ def _square_overload(x):
             return _libm_pow(x, np.float32(2.0))
 
         return square_float32
+    return None
+
+
+def sincos(x):
+    """``(math.sin(x), math.cos(x))`` of a float64, bit for bit, for about the price of one of them."""
+    return math.sin(x), math.cos(x)
+
+
+@intrinsic
+def _libm_sincos(typingctx, x):
+    if x == types.float64:
+
+        def codegen(context, builder, signature, args):
+            double = ir.DoubleType()
+            function = builder.module.globals.get("nbgym_libm_sincos")
+            if function is None:
+                function = ir.Function(
+                    builder.module,
+                    ir.FunctionType(ir.VoidType(), [double, double.as_pointer(), double.as_pointer()]),
+                    "nbgym_libm_sincos",
+                )
+            sine = builder.alloca(double)
+            cosine = builder.alloca(double)
+            builder.call(function, [args[0], sine, cosine])
+            return context.make_tuple(builder, signature.return_type, [builder.load(sine), builder.load(cosine)])
+
+        return types.UniTuple(types.float64, 2)(x), codegen
+    return None
+
+
+@overload(sincos, jit_options=KERNEL_OPTIONS)
+def _sincos_overload(x):
+    if x == types.float64:
+        if SINCOS_IS_SIN_AND_COS:
+            return lambda x: _libm_sincos(x)
+        return lambda x: (math.sin(x), math.cos(x))
     return None
 
 

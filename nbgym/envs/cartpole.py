@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import logger, spaces
-from nbgym._engine import rng
+from nbgym._engine import npmath, rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym.envs._options import ResetBoundsOption
@@ -26,8 +26,7 @@ def _step(params, state, i, actions, stream, aux):
     theta = state[i, 2]
     theta_dot = state[i, 3]
     force = params.force_mag if actions[i] == 1 else -params.force_mag
-    costheta = math.cos(theta)
-    sintheta = math.sin(theta)
+    sintheta, costheta = npmath.sincos(theta)
     temp = (force + params.polemass_length * (theta_dot * theta_dot) * sintheta) / params.total_mass
     thetaacc = (params.gravity * sintheta - costheta * temp) / (
         params.length * (4.0 / 3.0 - params.masspole * (costheta * costheta) / params.total_mass)
