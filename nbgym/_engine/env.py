@@ -355,6 +355,9 @@ class KernelEnv(_ParamsAsAttributes, Env):
 class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
     """A vector environment whose ``step()`` is one compiled call over all sub-environments.
 
+    Each environment's vector class takes its environment's own arguments and passes the vector
+    options below through (``**vector_options``): ``max_episode_steps`` defaults to the registered limit.
+
     Bit for bit the same as gymnasium's ``SyncVectorEnv`` over ``gymnasium.make(id)`` sub-environments
     for the same seeds and actions, in every autoreset mode.
 

@@ -20,7 +20,6 @@ from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, square
 from nbgym.envs._options import ResetBoundsOption
-from nbgym.vector.vector_env import AutoresetMode
 
 _GRAVITY = 9.8
 _AVAIL_TORQUE = [-1.0, 0.0, +1]
@@ -370,19 +369,13 @@ class AcrobotVectorEnv(_AcrobotAttributes, KernelVectorEnv):
         self,
         num_envs: int = 1,
         max_episode_steps: int | None = 500,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         super().__init__(
             num_envs,
             _new_params(),
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:

@@ -17,7 +17,6 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
-from nbgym.vector.vector_env import AutoresetMode
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
 # count), the dealer's face-up card, and that card's suit and face letter (drawn for the rendering).
@@ -285,19 +284,13 @@ class BlackjackVectorEnv(KernelVectorEnv):
         natural: bool = False,
         sab: bool = False,
         max_episode_steps: int | None = None,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         super().__init__(
             num_envs,
             _new_params(natural, sab),
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Tuple, spaces.Discrete]:

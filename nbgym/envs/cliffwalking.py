@@ -27,7 +27,6 @@ from nbgym.envs._toy_text import (
     grid_move,
     slip,
 )
-from nbgym.vector.vector_env import AutoresetMode
 
 UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 
@@ -275,20 +274,14 @@ class CliffWalkingVectorEnv(_CliffWalkingAttributes, DiscreteToyTextVectorEnv):
         num_envs: int = 1,
         is_slippery: bool = False,
         max_episode_steps: int | None = None,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         self._probs = _PROBS
         super().__init__(
             num_envs,
             _new_params(is_slippery),
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:

@@ -24,7 +24,6 @@ from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import square
 from nbgym.envs.mountain_car import MountainCarResetOptions, state_bounds
-from nbgym.vector.vector_env import AutoresetMode
 
 _FLOAT64 = 0  # a numpy float64 scalar (or numpy integer): float64 arithmetic against anything
 _PYFLOAT = 1  # a Python float (or int): takes the precision of the numpy scalar it meets
@@ -328,19 +327,13 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
         num_envs: int = 1,
         goal_velocity: float = 0,
         max_episode_steps: int | None = 999,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         super().__init__(
             num_envs,
             _new_params(goal_velocity),
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:

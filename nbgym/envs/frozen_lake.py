@@ -33,7 +33,6 @@ from nbgym.envs._toy_text import (
     slip,
 )
 from nbgym.utils import colorize, seeding
-from nbgym.vector.vector_env import AutoresetMode
 
 LEFT, DOWN, RIGHT, UP = 0, 1, 2, 3
 
@@ -519,10 +518,7 @@ class FrozenLakeVectorEnv(_LakeAttributes, DiscreteToyTextVectorEnv):
         success_rate: float = 1.0 / 3.0,
         reward_schedule: tuple[Any, Any, Any] = (1, 0, 0),
         max_episode_steps: int | None = 100,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         self._lake = _Lake(desc, map_name, is_slippery, success_rate, reward_schedule)
         self._probs = self._lake.probs
@@ -530,10 +526,7 @@ class FrozenLakeVectorEnv(_LakeAttributes, DiscreteToyTextVectorEnv):
             num_envs,
             self._lake.params,
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:

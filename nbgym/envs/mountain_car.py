@@ -12,7 +12,6 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym.envs._options import ResetBoundsOption
-from nbgym.vector.vector_env import AutoresetMode
 
 
 def _reset(params, state, i, stream, aux):
@@ -223,19 +222,13 @@ class MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
         num_envs: int = 1,
         goal_velocity: float = 0,
         max_episode_steps: int | None = 200,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         super().__init__(
             num_envs,
             _new_params(goal_velocity),
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:

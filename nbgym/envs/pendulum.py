@@ -13,7 +13,6 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import square
 from nbgym.envs._options import _as_float
-from nbgym.vector.vector_env import AutoresetMode
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
@@ -243,19 +242,13 @@ class PendulumVectorEnv(_PendulumResetOptions, KernelVectorEnv):
         num_envs: int = 1,
         g: float = 10.0,
         max_episode_steps: int | None = 200,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         super().__init__(
             num_envs,
             _new_params(g),
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:

@@ -32,7 +32,6 @@ from nbgym.envs._toy_text import (
     sample_start,
 )
 from nbgym.utils import colorize
-from nbgym.vector.vector_env import AutoresetMode
 
 MAP = [
     "+---------+",
@@ -593,10 +592,7 @@ class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
         rainy_probability: float = 0.8,
         fickle_probability: float = 0.3,
         max_episode_steps: int | None = 200,
-        render_mode: str | None = None,
-        autoreset_mode: str | AutoresetMode = AutoresetMode.NEXT_STEP,
-        num_threads: int = 1,
-        copy: bool = True,
+        **vector_options: Any,
     ) -> None:
         self._taxi = _Taxi(is_rainy, fickle_passenger, rainy_probability, fickle_probability)
         self._probs = self._taxi.probs
@@ -604,10 +600,7 @@ class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
             num_envs,
             self._taxi.params,
             max_episode_steps=max_episode_steps,
-            autoreset_mode=autoreset_mode,
-            num_threads=num_threads,
-            copy=copy,
-            render_mode=render_mode,
+            **vector_options,
         )
 
     def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
