@@ -356,3 +356,13 @@ def test_reset_bounds_of_infinite_range_raise_as_gymnasium():
         gymnasium.make("CartPole-v1").reset(options={"low": -np.inf, "high": 0.0})
     with pytest.raises(OverflowError, match=str(expected.value)):
         nbgym.make("CartPole-v1").reset(options={"low": -np.inf, "high": 0.0})
+
+
+def test_vector_reset_checks_the_seed_list_before_the_mask_as_gymnasium():
+    env, reference = _vector_pair(3, "NextStep")
+    bad = {"seed": [1, 2], "options": {"reset_mask": np.zeros(3, dtype=bool)}}
+    with pytest.raises(ValueError) as expected:
+        reference.reset(**copy.deepcopy(bad))
+    with pytest.raises(ValueError) as got:
+        env.reset(**copy.deepcopy(bad))
+    assert str(got.value) == str(expected.value)

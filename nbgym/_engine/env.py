@@ -108,17 +108,20 @@ class KernelBatch:
         carrying reset options)."""
         reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
 
+    def _step_kernel_and_args(self, mode: int, max_steps: int) -> tuple[Callable, tuple]:
+        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
+        args = (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
+                self.flags, self.elapsed, self.auxes)
+        return kernel, args
+
     def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
         """The step kernel with every argument but the actions bound: ``step(actions) -> status``.
 
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
-        return functools.partial(
-            kernel, self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
-            self.flags, self.elapsed, self.auxes,
-        )
+        kernel, args = self._step_kernel_and_args(mode, max_steps)
+        return functools.partial(kernel, *args)
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
         """The step kernel's compiled entry point with every argument bound, ``actions`` included.
@@ -127,9 +130,8 @@ class KernelBatch:
         lookup): about half the cost of a small step. That is only safe because every argument is an
         array of this batch's own, whose type never changes; bind again after replacing one.
         """
-        args = (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
-                self.flags, self.elapsed, self.auxes, actions)
-        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
+        kernel, args = self._step_kernel_and_args(mode, max_steps)
+        args = (*args, actions)
         if numba.config.DISABLE_JIT:
             return functools.partial(kernel, *args)
         return functools.partial(kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
@@ -450,30 +452,41 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         """
         self._check_open()
         batch = self._batch
-        seeds = seeds_for(seed, self.num_envs)
+        if not isinstance(seed, int):
+            seed = seeds_for(seed, self.num_envs)  # a list's length is checked before the mask, as gymnasium does
         mask = pop_reset_mask(options, self.num_envs)
         if mask is None:
             mask = batch.all_envs
-        self._seed_streams(seeds, mask)
+        self._seed_streams(seed, mask)
         batch.reset(mask, self._reset_params(options))
         self._ready = True
         infos = self._reset_infos(mask)
         return (batch.obs.copy() if self.copy else batch.obs), infos
 
-    def _seed_streams(self, seeds: list[int | None], mask: np.ndarray) -> None:
-        """Seed the stream of each sub-environment in ``mask`` whose seed is not ``None``, as
-        ``np.random.SeedSequence(seed)`` does (in a kernel: 65536 streams take milliseconds)."""
+    def _seed_streams(self, seed: int | list[int | None] | None, mask: np.ndarray) -> None:
+        """Seed the stream of each sub-environment in ``mask`` whose seed (``seed + i``, or the list's
+        ``seed[i]``) is not ``None``, as ``np.random.SeedSequence`` does (in a kernel: 65536 streams
+        take milliseconds).
+
+        Raises:
+            ValueError: If a list does not hold one seed per sub-environment.
+            nbgym.error.Error: If a seed is not a non-negative int.
+        """
         batch = self._batch
+        if isinstance(seed, int) and 0 <= seed and seed + self.num_envs <= 2**64:
+            values = np.arange(seed, seed + self.num_envs, dtype=np.uint64)
+            rng.seed_streams(batch.pcg, batch.buf, values, mask)
+            return
         chosen = np.zeros(self.num_envs, dtype=np.bool_)
         values = np.zeros(self.num_envs, dtype=np.uint64)
-        for i, seed in enumerate(seeds):
-            if seed is None or not mask[i]:
+        for i, single_seed in enumerate(seeds_for(seed, self.num_envs)):
+            if single_seed is None or not mask[i]:
                 continue
-            seeding.check_seed(seed)
-            if seed < 2**64:
-                chosen[i], values[i] = True, seed
+            seeding.check_seed(single_seed)
+            if single_seed < 2**64:
+                chosen[i], values[i] = True, single_seed
             else:  # numpy's SeedSequence takes any int; the kernel takes 64-bit ones
-                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(seed)[0])
+                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(single_seed)[0])
         rng.seed_streams(batch.pcg, batch.buf, values, chosen)
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
