@@ -366,3 +366,14 @@ def test_vector_reset_checks_the_seed_list_before_the_mask_as_gymnasium():
     with pytest.raises(ValueError) as got:
         env.reset(**copy.deepcopy(bad))
     assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("action", [2**70, np.uint64(2**63), -(2**70)])
+def test_integer_actions_beyond_int64_are_invalid_actions(action):
+    env, reference = CartPoleEnv(), gymnasium.make("CartPole-v1").unwrapped
+    env.reset(seed=0)
+    reference.reset(seed=0)
+    with pytest.raises((AssertionError, OverflowError)):
+        reference.step(action)
+    with pytest.raises(error.InvalidAction, match="invalid"):
+        env.step(action)

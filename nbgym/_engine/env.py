@@ -273,10 +273,13 @@ class KernelEnv(_ParamsAsAttributes, Env):
         if self._discrete:
             # Python ints and numpy's int64 (what Discrete.sample() returns) go straight in; other
             # values are checked by _action_batch, which fills the same buffer or raises.
-            if type(action) is int or type(action) is np.int64:
-                self._discrete_action[0] = action
-            else:
-                self._action_batch(action)
+            try:
+                if type(action) is int or type(action) is np.int64:
+                    self._discrete_action[0] = action
+                else:
+                    self._action_batch(action)
+            except OverflowError:
+                raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: out of the int64 range") from None
             status = self._step_discrete()
         else:
             status = self._step_kernel(self._action_batch(action))
