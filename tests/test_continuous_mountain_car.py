@@ -171,7 +171,10 @@ def test_integer_and_python_number_forces_match_gymnasium():
     env, reference = Continuous_MountainCarEnv(), gymnasium.make(ENV_ID).unwrapped
     env.reset(seed=2)
     reference.reset(seed=2)
-    for action in [np.array([1]), [1], [True], (0.25,), np.array([-3], dtype=np.int8), [np.float32(0.3)], [2]] * 3:
+    # Float arrays take the single env's direct path, lists its Python-number path: alternate them.
+    actions = [np.array([1]), [1], [True], (0.25,), np.array([-3], dtype=np.int8), [np.float32(0.3)], [2]]
+    actions += [np.array([0.4], dtype=np.float32), [0.25], np.array([0.6]), (0.1,), np.array([-2.0], dtype=np.float32)]
+    for action in actions * 3:
         assert_same_value(env.step(action), reference.step(action))
 
 

@@ -219,6 +219,13 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self._step_kernel: Callable[[np.ndarray], int] | None = None
         self._step_discrete: Callable[[], int] | None = None
         self._box_action_shape = None if self._discrete else self.action_space.shape
+        self._box_actions = {} if self._discrete else {
+            dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in _KERNEL_FLOATS
+        }
+        self._step_box: dict[np.dtype, Callable[[], int]] = {}
+        self._array_actions_direct = True
+        """Whether an array action of a kernel float dtype may skip ``_action_batch`` (an env whose
+        ``_action_batch`` tracks more than the values, as MountainCarContinuous's, clears it)."""
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -239,6 +246,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         # over the copies; a window is not copied.
         del state["_obs_row"]
         state["_step_kernel"] = state["_step_discrete"] = None
+        state["_step_box"] = {}
         state["_render_state"] = None
         return state
 
@@ -254,7 +262,13 @@ class KernelEnv(_ParamsAsAttributes, Env):
         self._step_kernel = batch.bind_step(NO_AUTORESET, 0)
         if self._discrete:
             self._step_discrete = batch.bind_step_entry(NO_AUTORESET, 0, self._discrete_action)
+        self._step_box = {}  # compiled on the first action of each dtype: a kernel load costs ~0.1 s
         self._np_random = generator
+
+    def _bind_box(self, dtype: np.dtype) -> Callable[[], int]:
+        step = self._batch.bind_step_entry(NO_AUTORESET, 0, self._box_actions[dtype])
+        self._step_box[dtype] = step
+        return step
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         super().reset(seed=seed)
@@ -281,6 +295,17 @@ class KernelEnv(_ParamsAsAttributes, Env):
             except OverflowError:
                 raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: out of the int64 range") from None
             status = self._step_discrete()
+        elif (
+            type(action) is np.ndarray
+            and action.shape == self._box_action_shape
+            and action.dtype in _KERNEL_FLOATS
+            and self._array_actions_direct
+        ):
+            # The array is copied into a buffer of the env's own whose kernel entry point is bound: no
+            # dispatch on the argument types, no new array per step.
+            self._box_actions[action.dtype][0] = action
+            step = self._step_box.get(action.dtype) or self._bind_box(action.dtype)
+            status = step()
         else:
             status = self._step_kernel(self._action_batch(action))
         if status != STEP_OK:

@@ -169,6 +169,47 @@ def _sincos_overload(x):
     return None
 
 
+_DIRECT_QUOTIENT_LIMIT = 2.0**52  # beyond, x / y may not hold the integer quotient
+_DIRECT_DIVISOR_MIN = 2.0**-960  # below, x - q * y could fall into subnormals
+
+
+def remainder(x, y):
+    """``x % y`` of two float64 (numpy's ``np.remainder``, and Python's ``%``), bit for bit.
+
+    Compiled, it avoids the C library's ``fmod`` that ``%`` calls, which is slow: the truncated
+    remainder ``x - n * y`` is exactly representable, so one fused multiply-add computes it exactly
+    once the integer quotient ``n`` is known. ``trunc(x / y)`` is ``n``, or one unit further from zero
+    when the division rounds up to the next integer, which the remainder's sign then shows. Outside
+    the range where that holds (and for infinities, NaN, zero divisors) it is ``%`` itself.
+    """
+    return x % y
+
+
+@overload(remainder, jit_options=KERNEL_OPTIONS)
+def _remainder_overload(x, y):
+    if x == types.float64 and y == types.float64:
+
+        def remainder_float64(x, y):
+            quotient = x / y
+            if not (abs(quotient) < _DIRECT_QUOTIENT_LIMIT and _DIRECT_DIVISOR_MIN < abs(y) < math.inf
+                    and abs(x) < math.inf):
+                return x % y
+            whole = float(math.trunc(quotient))
+            mod = _fma(-whole, y, x)
+            if mod != 0.0 and (mod < 0.0) != (x < 0.0):
+                whole -= math.copysign(1.0, quotient)
+                mod = _fma(-whole, y, x)
+            # numpy's (and Python's) adjustment of fmod to the sign of the divisor, rounding included.
+            if mod == 0.0:
+                return math.copysign(0.0, y)
+            if (y < 0.0) != (mod < 0.0):
+                return mod + y
+            return mod
+
+        return remainder_float64
+    return None
+
+
 def _f32(hex_literal: str) -> np.float32:
     return np.float32(float.fromhex(hex_literal))
 

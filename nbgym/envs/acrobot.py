@@ -18,7 +18,7 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, square
+from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
 from nbgym.envs._options import ResetBoundsOption
 
 _GRAVITY = 9.8
@@ -27,8 +27,15 @@ _FRESH = 4  # state column: 1.0 while the state is the float32 one of a reset, 0
 
 
 @kernel
-def _dsdt(params, theta1, theta2, dtheta1, dtheta2, a):
-    """The time derivatives of ``(theta1, theta2, dtheta1, dtheta2)`` under torque ``a`` (the torque's is 0)."""
+def _link_squares(params):
+    """``(lc1**2, l1**2, lc2**2)``: the same in each of a step's four derivatives, so computed once per step."""
+    return square(params.LINK_COM_POS_1), square(params.LINK_LENGTH_1), square(params.LINK_COM_POS_2)
+
+
+@kernel
+def _dsdt(params, squares, theta1, theta2, dtheta1, dtheta2, a):
+    """The time derivatives of ``(theta1, theta2, dtheta1, dtheta2)`` under torque ``a`` (the torque's is 0);
+    ``squares`` is ``_link_squares(params)``."""
     m1 = params.LINK_MASS_1
     m2 = params.LINK_MASS_2
     l1 = params.LINK_LENGTH_1
@@ -37,10 +44,10 @@ def _dsdt(params, theta1, theta2, dtheta1, dtheta2, a):
     inertia = params.LINK_MOI
     g = _GRAVITY
     # gymnasium evaluates cos(theta2) twice and sin(theta2) three times: the same values.
-    cos2 = math.cos(theta2)
-    sin2 = math.sin(theta2)
-    d1 = m1 * square(lc1) + m2 * (square(l1) + square(lc2) + 2 * l1 * lc2 * cos2) + inertia + inertia
-    d2 = m2 * (square(lc2) + l1 * lc2 * cos2) + inertia
+    sin2, cos2 = sincos(theta2)
+    lc1_squared, l1_squared, lc2_squared = squares
+    d1 = m1 * lc1_squared + m2 * (l1_squared + lc2_squared + 2 * l1 * lc2 * cos2) + inertia + inertia
+    d2 = m2 * (lc2_squared + l1 * lc2 * cos2) + inertia
     phi2 = m2 * lc2 * g * math.cos(theta1 + theta2 - math.pi / 2.0)
     phi1 = (
         -m2 * l1 * lc2 * square(dtheta2) * sin2
@@ -48,7 +55,7 @@ def _dsdt(params, theta1, theta2, dtheta1, dtheta2, a):
         + (m1 * lc1 + m2 * l1) * g * math.cos(theta1 - math.pi / 2)
         + phi2
     )
-    denominator = m2 * square(lc2) + inertia - square(d2) / d1
+    denominator = m2 * lc2_squared + inertia - square(d2) / d1
     if params._nips:
         ddtheta2 = (a + d2 / d1 * phi1 - phi2) / denominator
     else:
@@ -87,10 +94,11 @@ def _step(params, state, i, actions, stream, aux):
     dt = params.dt
     dt2 = dt / 2.0
     # k[4], the torque's derivative, is 0.0: `y5 + h * 0.0` keeps gymnasium's (signed-zero) arithmetic.
-    k11, k12, k13, k14 = _dsdt(params, y1, y2, y3, y4, y5)
-    k21, k22, k23, k24 = _dsdt(params, y1 + dt2 * k11, y2 + dt2 * k12, y3 + dt2 * k13, y4 + dt2 * k14, y5 + dt2 * 0.0)
-    k31, k32, k33, k34 = _dsdt(params, y1 + dt2 * k21, y2 + dt2 * k22, y3 + dt2 * k23, y4 + dt2 * k24, y5 + dt2 * 0.0)
-    k41, k42, k43, k44 = _dsdt(params, y1 + dt * k31, y2 + dt * k32, y3 + dt * k33, y4 + dt * k34, y5 + dt * 0.0)
+    squares = _link_squares(params)
+    k11, k12, k13, k14 = _dsdt(params, squares, y1, y2, y3, y4, y5)
+    k21, k22, k23, k24 = _dsdt(params, squares, y1 + dt2 * k11, y2 + dt2 * k12, y3 + dt2 * k13, y4 + dt2 * k14, y5 + dt2 * 0.0)
+    k31, k32, k33, k34 = _dsdt(params, squares, y1 + dt2 * k21, y2 + dt2 * k22, y3 + dt2 * k23, y4 + dt2 * k24, y5 + dt2 * 0.0)
+    k41, k42, k43, k44 = _dsdt(params, squares, y1 + dt * k31, y2 + dt * k32, y3 + dt * k33, y4 + dt * k34, y5 + dt * 0.0)
     h = dt / 6.0
     theta1 = _wrap(y1 + h * (k11 + 2 * k21 + 2 * k31 + k41), -math.pi, math.pi)
     theta2 = _wrap(y2 + h * (k12 + 2 * k22 + 2 * k32 + k42), -math.pi, math.pi)
@@ -114,10 +122,12 @@ def _observe(params, state, i, obs):
         obs[i, 2] = cos32(theta2, params._simd_trig)
         obs[i, 3] = sin32(theta2, params._simd_trig)
     else:
-        obs[i, 0] = np.float32(math.cos(state[i, 0]))
-        obs[i, 1] = np.float32(math.sin(state[i, 0]))
-        obs[i, 2] = np.float32(math.cos(state[i, 1]))
-        obs[i, 3] = np.float32(math.sin(state[i, 1]))
+        sin1, cos1 = sincos(state[i, 0])
+        sin2, cos2 = sincos(state[i, 1])
+        obs[i, 0] = np.float32(cos1)
+        obs[i, 1] = np.float32(sin1)
+        obs[i, 2] = np.float32(cos2)
+        obs[i, 3] = np.float32(sin2)
     obs[i, 4] = np.float32(state[i, 2])
     obs[i, 5] = np.float32(state[i, 3])
 

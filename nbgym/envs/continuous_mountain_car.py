@@ -307,6 +307,8 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
         if python_float is not self._python_float_action:
             self._python_float_action = python_float
             self._params["_python_float_action"] = python_float
+            # Arrays must come back here while the parameter says Python floats, to clear it.
+            self._array_actions_direct = not python_float
         return super()._action_batch(action)
 
 

@@ -11,7 +11,7 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import square
+from nbgym._engine.npmath import remainder, sincos, square
 from nbgym.envs._options import _as_float
 
 DEFAULT_X = np.pi
@@ -36,7 +36,7 @@ def _step(params, state, i, actions, stream, aux):
     high = as_action(params.max_torque)
     u = u if u > low else low
     u = u if u < high else high
-    angle = ((th + np.pi) % (2 * np.pi)) - np.pi
+    angle = remainder(th + np.pi, 2 * np.pi) - np.pi
     costs = square(angle) + 0.1 * square(thdot) + as_action(0.001) * square(u)
     torque_gain = as_action(3.0 / (params.m * square(params.l)))
     newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque_gain * u) * params.dt
@@ -50,8 +50,9 @@ def _step(params, state, i, actions, stream, aux):
 
 
 def _observe(params, state, i, obs):
-    obs[i, 0] = np.float32(math.cos(state[i, 0]))
-    obs[i, 1] = np.float32(math.sin(state[i, 0]))
+    sine, cosine = sincos(state[i, 0])
+    obs[i, 0] = np.float32(cosine)
+    obs[i, 1] = np.float32(sine)
     obs[i, 2] = np.float32(state[i, 1])
 
 
