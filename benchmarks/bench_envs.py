@@ -1,9 +1,10 @@
 """Env-steps per second of nbgym's compiled environments beside gymnasium's, one family of environments at a time.
 
 For every environment of the chosen families: nbgym's compiled vector env (``make_vec``) against
-gymnasium's ``SyncVectorEnv`` at 1024 and 4096 sub-environments, and nbgym's single env (``make``, with
-its wrappers) against ``gymnasium.make`` — in one process, timed in alternation, with the same random
-actions (the measuring of ``nbgym bench``, see :mod:`nbgym._bench`). The ratios are nbgym's speed-ups::
+gymnasium's ``SyncVectorEnv`` and, where it is installed, envpool at 1024 and 4096 sub-environments, and
+nbgym's single env (``make``, with its wrappers) against ``gymnasium.make`` — in one process, timed in
+alternation, with the same random actions (the measuring of ``nbgym bench``, see :mod:`nbgym._bench`).
+The ratios are nbgym's speed-ups::
 
     python benchmarks/bench_envs.py                      # every family
     python benchmarks/bench_envs.py classic-control --repeats 5
@@ -57,7 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     config = BenchConfig(
         env_ids=env_ids,
         num_envs=args.num_envs,
-        libraries=["nbgym", "gymnasium"],
+        libraries=["nbgym", "gymnasium", "envpool"],
         repeats=args.repeats,
         sample_time=args.sample_time,
     )

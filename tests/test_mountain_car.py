@@ -187,3 +187,8 @@ def test_reset_draws_as_numpy(seed, low, span):
     env = MountainCarEnv()
     env.reset(seed=seed, options={"low": low, "high": low + span})
     assert_same_value(env.state, np.array([np.random.default_rng(seed).uniform(low, low + span), 0.0]))
+
+
+def test_keys_to_action_are_gymnasiums():
+    reference = gymnasium.make("MountainCar-v0").unwrapped
+    assert MountainCarEnv().get_keys_to_action() == reference.get_keys_to_action()

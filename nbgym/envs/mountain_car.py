@@ -205,6 +205,12 @@ class MountainCarEnv(MountainCarResetOptions, KernelEnv):
     def state(self, value: Any) -> None:
         self._batch.state[0] = np.asarray(value, dtype=np.float64)
 
+    def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
+        """The keys of ``nbgym.utils.play``: the left and right arrows (gymnasium's mapping, whose key codes
+        275 and 276 are pygame 1's; pygame 2 numbers the arrows differently, so pass ``keys_to_action``
+        to ``play`` there, e.g. ``{"a": 0, "d": 2}``)."""
+        return {(): 1, (276,): 0, (275,): 2, (275, 276): 1}
+
 
 class MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
     """MountainCar's compiled vector environment: all sub-environments in one compiled call per step.
