@@ -102,14 +102,14 @@ def test_suite_parameters_come_from_the_registry(suite):
 
 def test_compiled_env_ids_pick_up_new_envs_and_skip_broken_ones():
     added = {
-        "NewCompiled-v0": dict(vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv"),
-        "NewCompiled-v1": dict(vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv"),
+        "NewCompiled-v0": dict(vector_entry_point="nbgym.envs.classic_control.cartpole:CartPoleVectorEnv"),
+        "NewCompiled-v1": dict(vector_entry_point="nbgym.envs.classic_control.cartpole:CartPoleVectorEnv"),
         "BrokenCompiled-v0": dict(vector_entry_point="nbgym.envs._no_such_module:VectorEnv"),
         "NotCompiled-v0": dict(),
     }
     try:
         for env_id, kwargs in added.items():
-            nbgym.register(id=env_id, entry_point="nbgym.envs.cartpole:CartPoleEnv", **kwargs)
+            nbgym.register(id=env_id, entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", **kwargs)
         assert {"NewCompiled-v0", "NewCompiled-v1"} <= set(_bench.compiled_env_ids())
         latest = _bench.compiled_env_ids(latest_only=True)
         assert "NewCompiled-v1" in latest and "NewCompiled-v0" not in latest

@@ -19,7 +19,7 @@ from gymnasium.envs.toy_text import blackjack as gym_blackjack
 
 import nbgym
 from nbgym import error
-from nbgym.envs.blackjack import BlackjackEnv, BlackjackVectorEnv
+from nbgym.envs.toy_text.blackjack import BlackjackEnv, BlackjackVectorEnv
 
 VARIANTS = [{}, {"sab": False}, {"sab": False, "natural": True}, {"sab": True, "natural": True}]
 

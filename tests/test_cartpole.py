@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
-from nbgym.envs.cartpole import CartPoleEnv, CartPoleVectorEnv
+from nbgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
 
 INTERPRETED = numba.config.DISABLE_JIT
 MODES = ["NextStep", "SameStep", "Disabled"]

@@ -156,11 +156,11 @@ def listed(out: str) -> dict[str, bool]:
 
 
 def test_list_groups_like_pprint_registry_and_marks_compiled_envs(temporary_env, capsys):
-    temporary_env("PlainListed-v0", entry_point="nbgym.envs.cartpole:CartPoleEnv")
+    temporary_env("PlainListed-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv")
     temporary_env(
         "CompiledListed-v0",
-        entry_point="nbgym.envs.cartpole:CartPoleEnv",
-        vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv",
+        entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv",
+        vector_entry_point="nbgym.envs.classic_control.cartpole:CartPoleVectorEnv",
     )
     assert main(["list"]) == 0
     out = capsys.readouterr().out
@@ -270,7 +270,7 @@ def test_bench_reports_a_missing_library_as_skipped(capsys):
 
 
 def test_bench_sync_vector_env_and_its_size_limit(temporary_env, capsys):
-    env_id = temporary_env("SyncOnlyCartPole-v0", entry_point="nbgym.envs.cartpole:CartPoleEnv", max_episode_steps=500)
+    env_id = temporary_env("SyncOnlyCartPole-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", max_episode_steps=500)
     arguments = ["bench", env_id, "--num-envs", "4", "16", "--max-sync-envs", "8", "--json", *TINY]
     assert main([*arguments, "--against", "gymnasium"]) == 0
     report = json.loads(capsys.readouterr().out)

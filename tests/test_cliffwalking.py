@@ -20,7 +20,7 @@ from gymnasium.envs.toy_text import cliffwalking as gym_cliffwalking
 
 import nbgym
 from nbgym import error
-from nbgym.envs.cliffwalking import CliffWalkingEnv, CliffWalkingVectorEnv
+from nbgym.envs.toy_text.cliffwalking import CliffWalkingEnv, CliffWalkingVectorEnv
 
 ENV_IDS = ["CliffWalking-v1", "CliffWalkingSlippery-v1"]
 

@@ -22,7 +22,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nbgym import error
-from nbgym.envs.continuous_mountain_car import Continuous_MountainCarEnv, Continuous_MountainCarVectorEnv
+from nbgym.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv, Continuous_MountainCarVectorEnv
 
 ENV_ID = "MountainCarContinuous-v0"
 STEPS = 200 if INTERPRETED else 2000

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
-from nbgym.envs.frozen_lake import FrozenLakeEnv, FrozenLakeVectorEnv, generate_random_map
+from nbgym.envs.toy_text.frozen_lake import FrozenLakeEnv, FrozenLakeVectorEnv, generate_random_map
 
 VARIANTS = [
     ("FrozenLake-v1", {}),

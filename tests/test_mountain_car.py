@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
-from nbgym.envs.mountain_car import MountainCarEnv, MountainCarVectorEnv
+from nbgym.envs.classic_control.mountain_car import MountainCarEnv, MountainCarVectorEnv
 
 STEPS = 200 if INTERPRETED else 2000
 VECTOR_STEPS = 300 if INTERPRETED else 1000

@@ -183,7 +183,8 @@ def test_registered_spec_fields_match_gymnasium(env_id: str) -> None:
     gym_fields, nb_fields = spec_fields(gym.spec(env_id)), spec_fields(nbgym.spec(env_id))
     gym_module, gym_attr = gym_fields.pop("entry_point").split(":")
     nb_module, nb_attr = nb_fields.pop("entry_point").split(":")
-    assert (nb_module, nb_attr) == (f"nbgym.envs.{gym_module.rsplit('.', 1)[1]}", gym_attr)
+    # gymnasium's module path under nbgym's name: gymnasium.envs.classic_control.cartpole -> nbgym.envs.classic_control.cartpole
+    assert (nb_module, nb_attr) == (gym_module.replace("gymnasium.", "nbgym.", 1), gym_attr)
 
     gym_vector, nb_vector = gym_fields.pop("vector_entry_point"), nb_fields.pop("vector_entry_point")
     # Every nbgym env has a compiled vector env; gymnasium has one only for CartPole.
@@ -525,6 +526,22 @@ def test_pprint_registry_matches_gymnasium(
         nbgym.pprint_registry(nb_registry, num_cols=num_cols, exclude_namespaces=exclude, disable_print=True)
         == expected
     )
+
+
+def test_pprint_registry_groups_the_environments_as_gymnasium() -> None:
+    """nbgym's environments are listed under gymnasium's groups, with the ids gymnasium lists there."""
+
+    def groups(text: str) -> dict[str, set[str]]:
+        grouped: dict[str, set[str]] = {}
+        for block in text.split("===== ")[1:]:
+            name, ids = block.split(" =====\n", 1)
+            grouped[name] = set(ids.split())
+        return grouped
+
+    ours = groups(nbgym.pprint_registry(disable_print=True))
+    theirs = groups(gym.pprint_registry(disable_print=True))
+    assert set(ours) == {"classic_control", "toy_text"}
+    assert all(ours[name] == theirs[name] for name in ours)
 
 
 def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -20,7 +20,7 @@ from gymnasium.envs.toy_text import taxi as gym_taxi
 
 import nbgym
 from nbgym import error
-from nbgym.envs.taxi import TaxiEnv, TaxiVectorEnv
+from nbgym.envs.toy_text.taxi import TaxiEnv, TaxiVectorEnv
 
 VARIANTS = [
     {},

@@ -16,47 +16,47 @@ __all__ = ["make", "make_vec", "pprint_registry", "register", "registry", "spec"
 
 register(
     id="CartPole-v0",
-    entry_point="nbgym.envs.cartpole:CartPoleEnv",
-    vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv",
+    entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv",
+    vector_entry_point="nbgym.envs.classic_control.cartpole:CartPoleVectorEnv",
     max_episode_steps=200,
     reward_threshold=195.0,
 )
 
 register(
     id="CartPole-v1",
-    entry_point="nbgym.envs.cartpole:CartPoleEnv",
-    vector_entry_point="nbgym.envs.cartpole:CartPoleVectorEnv",
+    entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv",
+    vector_entry_point="nbgym.envs.classic_control.cartpole:CartPoleVectorEnv",
     max_episode_steps=500,
     reward_threshold=475.0,
 )
 
 register(
     id="MountainCar-v0",
-    entry_point="nbgym.envs.mountain_car:MountainCarEnv",
-    vector_entry_point="nbgym.envs.mountain_car:MountainCarVectorEnv",
+    entry_point="nbgym.envs.classic_control.mountain_car:MountainCarEnv",
+    vector_entry_point="nbgym.envs.classic_control.mountain_car:MountainCarVectorEnv",
     max_episode_steps=200,
     reward_threshold=-110.0,
 )
 
 register(
     id="MountainCarContinuous-v0",
-    entry_point="nbgym.envs.continuous_mountain_car:Continuous_MountainCarEnv",
-    vector_entry_point="nbgym.envs.continuous_mountain_car:Continuous_MountainCarVectorEnv",
+    entry_point="nbgym.envs.classic_control.continuous_mountain_car:Continuous_MountainCarEnv",
+    vector_entry_point="nbgym.envs.classic_control.continuous_mountain_car:Continuous_MountainCarVectorEnv",
     max_episode_steps=999,
     reward_threshold=90.0,
 )
 
 register(
     id="Pendulum-v1",
-    entry_point="nbgym.envs.pendulum:PendulumEnv",
-    vector_entry_point="nbgym.envs.pendulum:PendulumVectorEnv",
+    entry_point="nbgym.envs.classic_control.pendulum:PendulumEnv",
+    vector_entry_point="nbgym.envs.classic_control.pendulum:PendulumVectorEnv",
     max_episode_steps=200,
 )
 
 register(
     id="Acrobot-v1",
-    entry_point="nbgym.envs.acrobot:AcrobotEnv",
-    vector_entry_point="nbgym.envs.acrobot:AcrobotVectorEnv",
+    entry_point="nbgym.envs.classic_control.acrobot:AcrobotEnv",
+    vector_entry_point="nbgym.envs.classic_control.acrobot:AcrobotVectorEnv",
     reward_threshold=-100.0,
     max_episode_steps=500,
 )
@@ -66,15 +66,15 @@ register(
 
 register(
     id="Blackjack-v1",
-    entry_point="nbgym.envs.blackjack:BlackjackEnv",
-    vector_entry_point="nbgym.envs.blackjack:BlackjackVectorEnv",
+    entry_point="nbgym.envs.toy_text.blackjack:BlackjackEnv",
+    vector_entry_point="nbgym.envs.toy_text.blackjack:BlackjackVectorEnv",
     kwargs={"sab": True, "natural": False},
 )
 
 register(
     id="FrozenLake-v1",
-    entry_point="nbgym.envs.frozen_lake:FrozenLakeEnv",
-    vector_entry_point="nbgym.envs.frozen_lake:FrozenLakeVectorEnv",
+    entry_point="nbgym.envs.toy_text.frozen_lake:FrozenLakeEnv",
+    vector_entry_point="nbgym.envs.toy_text.frozen_lake:FrozenLakeVectorEnv",
     kwargs={"map_name": "4x4"},
     max_episode_steps=100,
     reward_threshold=0.70,  # optimum = 0.74
@@ -82,8 +82,8 @@ register(
 
 register(
     id="FrozenLake8x8-v1",
-    entry_point="nbgym.envs.frozen_lake:FrozenLakeEnv",
-    vector_entry_point="nbgym.envs.frozen_lake:FrozenLakeVectorEnv",
+    entry_point="nbgym.envs.toy_text.frozen_lake:FrozenLakeEnv",
+    vector_entry_point="nbgym.envs.toy_text.frozen_lake:FrozenLakeVectorEnv",
     kwargs={"map_name": "8x8"},
     max_episode_steps=200,
     reward_threshold=0.85,  # optimum = 0.91
@@ -91,14 +91,14 @@ register(
 
 register(
     id="CliffWalking-v1",
-    entry_point="nbgym.envs.cliffwalking:CliffWalkingEnv",
-    vector_entry_point="nbgym.envs.cliffwalking:CliffWalkingVectorEnv",
+    entry_point="nbgym.envs.toy_text.cliffwalking:CliffWalkingEnv",
+    vector_entry_point="nbgym.envs.toy_text.cliffwalking:CliffWalkingVectorEnv",
 )
 
 register(
     id="CliffWalkingSlippery-v1",
-    entry_point="nbgym.envs.cliffwalking:CliffWalkingEnv",
-    vector_entry_point="nbgym.envs.cliffwalking:CliffWalkingVectorEnv",
+    entry_point="nbgym.envs.toy_text.cliffwalking:CliffWalkingEnv",
+    vector_entry_point="nbgym.envs.toy_text.cliffwalking:CliffWalkingVectorEnv",
     kwargs={"is_slippery": True},
 )
 
@@ -106,8 +106,8 @@ register(
 # raises DeprecatedEnv pointing to it, exactly as in gymnasium.
 register(
     id="Taxi-v4",
-    entry_point="nbgym.envs.taxi:TaxiEnv",
-    vector_entry_point="nbgym.envs.taxi:TaxiVectorEnv",
+    entry_point="nbgym.envs.toy_text.taxi:TaxiEnv",
+    vector_entry_point="nbgym.envs.toy_text.taxi:TaxiVectorEnv",
     reward_threshold=8,  # optimum = 8.46
     max_episode_steps=200,
 )

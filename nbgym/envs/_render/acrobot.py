@@ -12,7 +12,7 @@ import numpy as np
 
 from nbgym.envs._render import RenderState, import_pygame
 from nbgym.envs._render._classic import disc, finish, new_canvas, polygon, rotated
-from nbgym.envs.acrobot import _FRESH
+from nbgym.envs.classic_control.acrobot import _FRESH
 
 CAPTION = None
 SCREEN_DIM = 500

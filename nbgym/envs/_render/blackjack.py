@@ -12,7 +12,7 @@ from typing import Any
 
 from nbgym.envs._render import RenderState
 from nbgym.envs._render._pixel_art import ART_PIXEL, INK, cached, sprite, text
-from nbgym.envs.blackjack import _DEALER_CARD, _FACE, _FACES, _SUIT, _SUITS
+from nbgym.envs.toy_text.blackjack import _DEALER_CARD, _FACE, _FACES, _SUIT, _SUITS
 
 CAPTION = None
 SCREEN_SIZE = (384, 376)

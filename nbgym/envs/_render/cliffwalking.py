@@ -20,7 +20,7 @@ from nbgym.envs._render._pixel_art import (
     sprite,
     text,
 )
-from nbgym.envs._toy_text import STATE
+from nbgym.envs.toy_text._common import STATE
 
 CAPTION = "CliffWalking"
 CELL = 64

@@ -22,7 +22,7 @@ from nbgym.envs._render._pixel_art import (
     sprite,
     text,
 )
-from nbgym.envs._toy_text import STATE
+from nbgym.envs.toy_text._common import STATE
 
 CAPTION = "Frozen Lake"
 ART_CELL = 64

@@ -36,7 +36,7 @@ def _position(env: Any, index: int) -> Any:
     """The car's position as gymnasium's state holds it: float32 after a step of the continuous car."""
     row = env._batch.state[index]
     if env.physics.name == "Continuous_MountainCar":
-        from nbgym.envs.continuous_mountain_car import _FLOAT32
+        from nbgym.envs.classic_control.continuous_mountain_car import _FLOAT32
 
         # The continuous car's kernel keeps the kind of gymnasium's state values in its third column.
         if row[2] == _FLOAT32:

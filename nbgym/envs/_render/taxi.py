@@ -14,8 +14,8 @@ from typing import Any
 
 from nbgym.envs._render import RenderState, import_pygame
 from nbgym.envs._render._pixel_art import INK, cached, sprite, text
-from nbgym.envs._toy_text import LAST_ACTION, STATE
-from nbgym.envs.taxi import MAP, decode
+from nbgym.envs.toy_text._common import LAST_ACTION, STATE
+from nbgym.envs.toy_text.taxi import MAP, decode
 
 CAPTION = "Taxi"
 WINDOW_SIZE = (536, 456)

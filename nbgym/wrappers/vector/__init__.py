@@ -5,8 +5,9 @@ Each wrapper is imported when first used, so importing this package stays cheap.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from nbgym._lazy import lazy_attributes
 
 if TYPE_CHECKING:
     from nbgym.wrappers.vector.dict_info_to_list import DictInfoToList
@@ -39,14 +40,4 @@ _WRAPPER_MODULES = {
 
 __all__ = list(_WRAPPER_MODULES)
 
-
-def __getattr__(name: str) -> Any:
-    if name not in _WRAPPER_MODULES:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{_WRAPPER_MODULES[name]}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_attributes(__name__, _WRAPPER_MODULES)

@@ -19,7 +19,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
-from nbgym.envs._options import ResetBoundsOption
+from nbgym.envs.classic_control._options import ResetBoundsOption
 
 _GRAVITY = 9.8
 _AVAIL_TORQUE = [-1.0, 0.0, +1]

@@ -13,7 +13,7 @@ import numpy as np
 from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.kernels import Physics
-from nbgym.envs._toy_text import (
+from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
     PROB,

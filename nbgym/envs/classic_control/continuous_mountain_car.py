@@ -23,7 +23,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import square
-from nbgym.envs.mountain_car import MountainCarResetOptions, state_bounds
+from nbgym.envs.classic_control.mountain_car import MountainCarResetOptions, state_bounds
 
 _FLOAT64 = 0  # a numpy float64 scalar (or numpy integer): float64 arithmetic against anything
 _PYFLOAT = 1  # a Python float (or int): takes the precision of the numpy scalar it meets

@@ -12,7 +12,7 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import remainder, sincos, square
-from nbgym.envs._options import _as_float
+from nbgym.envs.classic_control._options import _as_float
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0

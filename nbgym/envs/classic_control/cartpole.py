@@ -11,7 +11,7 @@ from nbgym import logger, spaces
 from nbgym._engine import npmath, rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym.envs._options import ResetBoundsOption
+from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
 def _reset(params, state, i, stream, aux):

@@ -15,7 +15,7 @@ import numpy as np
 from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.kernels import Physics
-from nbgym.envs._toy_text import (
+from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
     PROB,
@@ -440,7 +440,7 @@ class FrozenLakeEnv(_LakeAttributes, DiscreteToyTextEnv):
       this module) draws one:
 
       ```python
-      from nbgym.envs.frozen_lake import generate_random_map
+      from nbgym.envs.toy_text.frozen_lake import generate_random_map
       nbgym.make("FrozenLake-v1", desc=generate_random_map(size=8))
       ```
 
