@@ -338,8 +338,6 @@ class KernelEnv(_ParamsAsAttributes, Env):
                 self._discrete_action[0] = action
                 return self._discrete_action
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
-        if type(action) is np.ndarray and action.dtype in _KERNEL_FLOATS and action.shape == self._box_action_shape:
-            return action[None]
         try:
             return self._batch.actions_array(np.asarray(action)[None])
         except error.InvalidAction as reason:
