@@ -67,6 +67,12 @@ class InvalidBound(Error):
     """Invalid lower and/or upper bounds."""
 
 
+class PhysicsError(Error):
+    """A compiled environment's physics that nbgym cannot run: a function numba cannot compile, a signature
+    that is not the protocol's, a layout that does not fit the spaces, a draw from a global random state,
+    object mode (nbgym's own; see ``nbgym.engine.Physics``)."""
+
+
 class DeprecatedWrapper(ImportError):
     """The import of a wrapper that was renamed or removed."""
 

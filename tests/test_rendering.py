@@ -23,7 +23,8 @@ import pytest
 
 import nbgym
 from nbgym import error
-from nbgym.envs._render import _assets, import_pygame, render_frame
+from nbgym._engine.render import import_pygame, render_frame
+from nbgym.envs._render import _assets
 from nbgym.envs._render.pendulum import LAST_TORQUE
 
 CLASSIC = ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
@@ -105,7 +106,7 @@ def test_pendulum_frames_are_gymnasiums_with_the_same_arrow(monkeypatch):
     theirs.reset(seed=5)
     theirs.action_space.seed(5)
     stand_in = types.SimpleNamespace(
-        physics=pendulum.physics, metadata=pendulum.metadata, render_mode="rgb_array", _render_state=None
+        renderer=pendulum.renderer, metadata=pendulum.metadata, render_mode="rgb_array", _render_state=None
     )
     for t in range(60):
         last_u = theirs.unwrapped.last_u

@@ -74,7 +74,7 @@ class KernelBatch:
         self.num_envs = num_envs
         self.state = np.zeros((num_envs, physics.state_width), dtype=physics.state_dtype)
         self.pcg, self.buf = rng.new_streams(num_envs)
-        obs_shape, obs_dtype = physics.observation or (observation_space.shape, observation_space.dtype)
+        obs_shape, obs_dtype = _observation_layout(physics, observation_space)
         # Buffers of one dtype are stacked on a leading axis (each row stays contiguous): every array
         # is one more argument for numba's dispatcher to check on each step.
         self.observations = np.zeros((2, num_envs, *obs_shape), dtype=obs_dtype)
@@ -85,7 +85,15 @@ class KernelBatch:
         self._make_views()
         self.all_envs = np.ones(num_envs, dtype=np.bool_)
         self.discrete_actions = isinstance(action_space, spaces.Discrete)
+        if not self.discrete_actions and not (isinstance(action_space, spaces.Box) and action_space.dtype.kind in "fiu"):
+            raise error.PhysicsError(
+                f"Physics {physics.name!r}: the kernels take Discrete or numeric Box actions, got the action space "
+                f"{action_space}."
+            )
         self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
+        self.action_dtype = np.dtype(np.int64) if self.discrete_actions else (
+            action_space.dtype if action_space.dtype in _KERNEL_FLOATS else np.dtype(np.float64)
+        )
         self.num_threads = 1
 
     _VIEWS = ("obs", "final_obs", "terminated", "truncated", "needs_reset", "was_reset", "aux", "final_aux")
@@ -107,6 +115,25 @@ class KernelBatch:
         """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
         carrying reset options)."""
         reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
+
+    def compile(self) -> None:
+        """Compiles the kernels this batch calls (or loads them from numba's cache) before its first use.
+
+        Done at construction, so that a physics numba cannot compile fails at ``make`` with an error
+        that names its function and line, rather than at some later step.
+
+        Raises:
+            nbgym.error.PhysicsError: If numba cannot compile the physics into the kernels.
+        """
+        if numba.config.DISABLE_JIT:
+            return
+        actions = np.zeros(self.action_shape, dtype=self.action_dtype)
+        reset_args = (self.params, self.state, self.pcg, self.buf, self.all_envs, self.observations, self.flags,
+                      self.elapsed, self.auxes)
+        kernel, step_args = self._step_kernel_and_args(NEXT_STEP, 0)
+        with self.physics.compile_errors():
+            reset_kernel.compile(tuple(numba.typeof(arg) for arg in reset_args))
+            kernel.compile(tuple(numba.typeof(arg) for arg in (*step_args, actions)))
 
     def _step_kernel_and_args(self, mode: int, max_steps: int) -> tuple[Callable, tuple]:
         kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
@@ -166,6 +193,41 @@ class KernelBatch:
         return array.astype(np.float64)
 
 
+def _observation_layout(physics: Physics, observation_space: spaces.Space) -> tuple[tuple[int, ...], np.dtype]:
+    """``(shape, dtype)`` of one sub-environment's row of the observation buffer.
+
+    Raises:
+        nbgym.error.PhysicsError: If the physics' declared layout does not fit a ``Box`` observation space, the
+            space has no layout of its own and the physics declares none, or ``observe`` writes a literal
+            column past the row.
+    """
+    if physics.observation is not None:
+        shape, dtype = tuple(physics.observation[0]), np.dtype(physics.observation[1])
+        if isinstance(observation_space, spaces.Box) and (shape, dtype) != (observation_space.shape, observation_space.dtype):
+            raise error.PhysicsError(
+                f"Physics {physics.name!r} declares observations of shape {shape} and dtype {dtype}, but the "
+                f"observation space is {observation_space}: make them agree (or leave `observation` out: the "
+                f"buffer then takes the space's shape and dtype)."
+            )
+    elif isinstance(observation_space, (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)):
+        shape, dtype = observation_space.shape, observation_space.dtype
+    else:
+        raise error.PhysicsError(
+            f"Physics {physics.name!r}: the observation space {observation_space} has no array layout of its own; "
+            f"declare the buffer row that observe writes with Physics(..., observation=(shape, dtype)) and convert "
+            f"it in the env's _observation (see Blackjack)."
+        )
+    width = shape[0] if shape else 0
+    for column, line in physics.observation_columns:
+        if not 0 <= column < width:
+            raise error.PhysicsError(
+                f"Physics {physics.name!r}: observe (line {line}) writes column {column} of an observation row of "
+                f"shape {shape}, from the observation space {observation_space}: the kernels do not check bounds, "
+                f"so this would write another sub-environment's memory. Make the space and observe agree."
+            )
+    return shape, dtype
+
+
 def _param_property(field: str) -> property:
     def get(self):
         return self._params[field][0].item()
@@ -205,13 +267,19 @@ class KernelEnv(_ParamsAsAttributes, Env):
     exactly as they do in gymnasium.
     """
 
+    renderer: ClassVar[Any] = None
+    """What draws the env's frames in the pixel render modes: a module, or the name of one imported on the first
+    frame, with ``frame_size(env)``, ``draw(surface, env, index, state)`` and ``CAPTION`` (see
+    ``nbgym._engine.render``); ``None``: no pixel rendering."""
+
     _render_state: Any = None
-    """What ``nbgym.envs._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
+    """What ``nbgym._engine.render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
 
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
         self.render_mode = render_mode
         self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
+        self._batch.compile()
         self._discrete_action = np.zeros(1, dtype=np.int64)
         self._discrete = self._batch.discrete_actions
         self._obs_row = self._batch.obs[0]
@@ -348,7 +416,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
     def render(self) -> Any:
         """A frame of the current state in ``render_mode`` (``None`` for ``"human"``, which draws in a window).
 
-        Drawing lives in ``nbgym.envs._render`` (imported, with pygame, on the first call), so that
+        The class's ``renderer`` draws (imported, with pygame, on the first call), so that
         stepping without rendering never pays for it.
         """
         if self.render_mode is None:
@@ -359,7 +427,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
                 f'e.g. nbgym.make("{env_id}", render_mode="rgb_array")'
             )
             return None
-        from nbgym.envs._render import render_env
+        from nbgym._engine.render import render_env
 
         return render_env(self)
 
@@ -367,7 +435,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         """Closes the environment and its window, if any; ``step()`` needs a ``reset()`` again."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym.envs._render import close_env
+            from nbgym._engine.render import close_env
 
             close_env(self)
 
@@ -400,8 +468,11 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         render_mode: The render mode of the sub-environments.
     """
 
+    renderer: ClassVar[Any] = None
+    """What draws each sub-environment's frame (see ``KernelEnv.renderer``)."""
+
     _render_state: Any = None
-    """What ``nbgym.envs._render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
+    """What ``nbgym._engine.render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
     _ready = False
 
     def __init__(
@@ -460,6 +531,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         if value > numba.config.NUMBA_NUM_THREADS:
             raise ValueError(f"num_threads={value} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads.")
         self._batch.num_threads = value
+        self._batch.compile()
         self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 
     def reset(
@@ -576,7 +648,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
                 f'e.g. nbgym.make_vec("{self.spec.id if self.spec else type(self).__name__}", render_mode="rgb_array")'
             )
             return (None,) * self.num_envs
-        from nbgym.envs._render import render_vector_env
+        from nbgym._engine.render import render_vector_env
 
         return render_vector_env(self)
 
@@ -584,7 +656,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym.envs._render import close_env
+            from nbgym._engine.render import close_env
 
             close_env(self)
 

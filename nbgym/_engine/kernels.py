@@ -17,6 +17,7 @@ The physics protocol (``i`` is the sub-environment's row, ``rng`` its random str
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import inspect
 import pathlib
@@ -26,6 +27,8 @@ import numpy as np
 from numba import prange, types
 from numba.extending import overload
 
+from nbgym import error
+from nbgym._engine import checks
 from nbgym._engine.jit import KERNEL_OPTIONS, kernel, parallel_kernel
 
 NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
@@ -78,18 +81,21 @@ class Physics:
     Args:
         name: A name unique among registered physics (the env's class name).
         params: The fields ``(name, dtype)`` of the parameter record shared by all sub-environments.
-        state: ``(width, dtype)`` of one sub-environment's state row.
-        source: The ``__file__`` of the env module; its content is part of the record type, so an
-            edit of the module (or of the engine) compiles fresh kernels instead of loading stale
-            ones from numba's cache.
-        reset, step, observe, action_valid: The physics functions (see the module docstring).
+        state: ``(width, dtype)`` of one sub-environment's state row (any numeric dtype).
+        reset, step, observe, action_valid: The physics functions (see the module docstring); plain
+            Python functions, which numba compiles into the kernels.
         aux_width: The number of float64 slots per sub-environment for infos written by the kernels.
         observation: ``(shape, dtype)`` of one sub-environment's row in the observation buffer, when
             the observation space has no such shape (e.g. Blackjack's ``Tuple``); by default the
             observation space's own shape and dtype.
+        source: The file defining the physics (default: the file of ``step``); its content is part of
+            the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
+            of loading stale ones from numba's cache.
 
     Raises:
-        ValueError: If ``name`` is already registered from another source.
+        nbgym.error.PhysicsError: If a function does not take the protocol's arguments, draws from a
+            global random state, uses object mode, or indexes a literal column past the state row or
+            the info slots; or if ``name`` is already registered from another source.
     """
 
     def __init__(
@@ -98,42 +104,94 @@ class Physics:
         *,
         params: list[tuple[str, type]],
         state: tuple[int, type],
-        source: str,
         reset: Callable,
         step: Callable,
         observe: Callable,
         action_valid: Callable,
         aux_width: int = 0,
         observation: tuple[tuple[int, ...], type] | None = None,
+        source: str | None = None,
     ) -> None:
-        if _registered.get(name, source) != source:
-            raise ValueError(f"Physics {name!r} is already registered from {_registered[name]}.")
-        _registered[name] = source
-        digest = hashlib.sha1()
-        for path in [pathlib.Path(source), *_ENGINE_SOURCES]:
-            digest.update(path.read_bytes())
-        tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
+        roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
+        functions = {role: checks.physics_function(name, role, function) for role, function in roles.items()}
+        self.code = {role: checks.scan(name, role, function) for role, function in functions.items()}
+        """The Python functions of each physics function and of the compiled helpers it calls."""
+        width, state_dtype = state
+        if not isinstance(width, (int, np.integer)) or width < 1 or np.dtype(state_dtype).kind not in "biuf":
+            raise error.PhysicsError(
+                f"Physics {name!r}: state must be (width, dtype) with a positive int width and a numeric dtype, "
+                f"got {state!r}."
+            )
         self.name = name
-        # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
-        self.params_dtype = np.dtype((np.record, [tag, *params]))
-        self.state_width, self.state_dtype = state
+        self.state_width, self.state_dtype = int(width), np.dtype(state_dtype)
         self.aux_width = aux_width
         self.observation = observation
-        _interpreted[self.params_dtype] = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
-        for stub, function, inline in (
-            (physics_reset, reset, "never"),
-            (physics_step, step, "always"),
-            (physics_observe, observe, "never"),
-            (physics_action_valid, action_valid, "never"),
+        self._check_columns(functions, "state", 1, self.state_width, f"the state row's width ({self.state_width})")
+        self._check_columns(
+            {"reset": functions["reset"]}, "aux", 4, aux_width, f"aux_width ({aux_width})"
+        )
+        self._check_columns({"step": functions["step"]}, "aux", 5, aux_width, f"aux_width ({aux_width})")
+        self.observation_columns = checks.literal_columns(functions["observe"], _argument(functions["observe"], 3))
+        """The literal columns ``observe`` writes, checked against the observation buffer at make."""
+        source = source if source is not None else functions["step"].__code__.co_filename
+        if _registered.get(name, source) != source:
+            raise error.PhysicsError(f"Physics {name!r} is already registered from {_registered[name]}.")
+        _registered[name] = source
+        digest = hashlib.sha1()
+        if pathlib.Path(source).is_file():
+            digest.update(pathlib.Path(source).read_bytes())
+        else:  # defined interactively (a notebook's cell): its bytecode stands for the file
+            for function in functions.values():
+                digest.update(function.__code__.co_code)
+        for path in _ENGINE_SOURCES:
+            digest.update(path.read_bytes())
+        tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
+        # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
+        self.params_dtype = np.dtype((np.record, [tag, *params]))
+        _interpreted[self.params_dtype] = functions
+        for stub, role, inline in (
+            (physics_reset, "reset", "never"),
+            (physics_step, "step", "always"),
+            (physics_observe, "observe", "never"),
+            (physics_action_valid, "action_valid", "never"),
         ):
-            _bind(stub, self.params_dtype, function, inline)
+            _bind(stub, self.params_dtype, functions[role], inline)
+
+    def _check_columns(
+        self, functions: dict[str, Callable], what: str, position: int, width: int, bound: str
+    ) -> None:
+        for role, function in functions.items():
+            for column, line in checks.literal_columns(function, _argument(function, position)):
+                if not 0 <= column < width:
+                    raise error.PhysicsError(
+                        f"Physics {self.name!r}: {role} ({function.__code__.co_filename}, line {line}) indexes "
+                        f"column {column} of {what}, beyond {bound}: the kernels do not check bounds, so this "
+                        f"would read or write another sub-environment's memory. Widen the {what} or fix the index."
+                    )
+
+    def compile_errors(self) -> contextlib.AbstractContextManager[None]:
+        """A context in which numba's errors compiling this physics become ``PhysicsError`` naming its function and line."""
+        return checks.compile_errors(self.name, self.code)
 
     def new_params(self, **values: float) -> np.ndarray:
-        """A one-element parameter record array holding ``values``."""
+        """A one-element parameter record array holding ``values``.
+
+        Raises:
+            nbgym.error.PhysicsError: If a name is not a field of the parameter record.
+        """
         params = np.zeros(1, dtype=self.params_dtype)
         for field, value in values.items():
+            if field not in self.params_dtype.names[1:]:
+                raise error.PhysicsError(
+                    f"Physics {self.name!r} has no parameter {field!r}; its parameters are {list(self.params_dtype.names[1:])}."
+                )
             params[field] = value
         return params
+
+
+def _argument(function: Callable, position: int) -> str:
+    """The name of ``function``'s argument at ``position``."""
+    return function.__code__.co_varnames[position]
 
 
 def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: str) -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from nbgym.core import Env
-from nbgym.envs._render import import_pygame
+from nbgym._engine.render import import_pygame
 from nbgym.error import DependencyNotInstalled
 
 pygame = import_pygame()

@@ -344,6 +344,7 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.acrobot"
 
     def __init__(self, render_mode: str | None = None) -> None:
         params = _new_params()
@@ -374,6 +375,7 @@ class AcrobotVectorEnv(_AcrobotAttributes, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 15}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.acrobot"
 
     def __init__(
         self,

@@ -216,6 +216,7 @@ class CartPoleEnv(_CartPoleAttributes, KernelEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.cartpole"
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
         params = _new_params(sutton_barto_reward)
@@ -252,6 +253,7 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.cartpole"
 
     def __init__(
         self,

@@ -189,6 +189,7 @@ class MountainCarEnv(MountainCarResetOptions, KernelEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.mountain_car"
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         params = _new_params(goal_velocity)
@@ -222,6 +223,7 @@ class MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.mountain_car"
 
     def __init__(
         self,

@@ -198,6 +198,7 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.pendulum"
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
         params = _new_params(g)
@@ -237,6 +238,7 @@ class PendulumVectorEnv(_PendulumResetOptions, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.pendulum"
 
     def __init__(
         self,

@@ -241,6 +241,7 @@ class BlackjackEnv(KernelEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.blackjack"
 
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
         self.observation_space, self.action_space = _spaces()
@@ -277,6 +278,7 @@ class BlackjackVectorEnv(KernelVectorEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.blackjack"
 
     def __init__(
         self,

@@ -251,6 +251,7 @@ class CliffWalkingEnv(_CliffWalkingAttributes, DiscreteToyTextEnv):
 
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.cliffwalking"
 
     def __init__(self, render_mode: str | None = None, is_slippery: bool = False) -> None:
         self.observation_space, self.action_space = _spaces()
@@ -268,6 +269,7 @@ class CliffWalkingVectorEnv(_CliffWalkingAttributes, DiscreteToyTextVectorEnv):
 
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.cliffwalking"
 
     def __init__(
         self,

@@ -481,6 +481,7 @@ class FrozenLakeEnv(_LakeAttributes, DiscreteToyTextEnv):
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
+    renderer = "nbgym.envs._render.frozen_lake"
 
     def __init__(
         self,
@@ -508,6 +509,7 @@ class FrozenLakeVectorEnv(_LakeAttributes, DiscreteToyTextVectorEnv):
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
+    renderer = "nbgym.envs._render.frozen_lake"
 
     def __init__(
         self,

@@ -541,6 +541,7 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.taxi"
 
     def __init__(
         self,
@@ -583,6 +584,7 @@ class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
     physics = PHYSICS
+    renderer = "nbgym.envs._render.taxi"
 
     def __init__(
         self,

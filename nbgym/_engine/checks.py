@@ -1,0 +1,259 @@
+"""Checks of an environment's physics that turn numba's failures, and silent wrong answers, into errors that teach.
+
+A physics function is compiled into nbgym's kernels, where a mistake either stops numba with a long
+traceback that names the kernels rather than the function, or — worse — compiles into something
+that runs and gives wrong answers: an index past a state row writes another sub-environment's
+memory, ``np.random`` inside a kernel draws from one stream that every sub-environment and thread
+shares (results follow neither the seeds nor the thread count), object mode calls back into Python
+for every sub-environment. These checks run when a ``Physics`` is defined (signatures, draws, object
+mode, literal indices past the state row) and when it is first compiled for an environment
+(numba's errors, re-raised naming the physics function and its line).
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import dis
+import inspect
+import linecache
+import random as stdlib_random
+import re
+import types
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+import numpy as np
+from numba.core.errors import NumbaError
+from numba.core.registry import CPUDispatcher
+
+from nbgym import error
+
+PROTOCOL: dict[str, tuple[tuple[str, ...], str]] = {
+    "reset": (("params", "state", "i", "rng", "aux"), "returns nothing: writes state[i] (and aux[i])"),
+    "step": (("params", "state", "i", "actions", "rng", "aux"), "returns (reward, terminated)"),
+    "observe": (("params", "state", "i", "obs"), "returns nothing: writes obs[i]"),
+    "action_valid": (("params", "actions", "i"), "returns whether actions[i] is valid"),
+}
+"""Each physics function's arguments and what it returns (the protocol of ``nbgym.engine.Physics``)."""
+
+
+@dataclass(frozen=True)
+class _Code:
+    """A function whose bytecode the checks read: its name, code and globals."""
+
+    name: str
+    code: types.CodeType
+    globals: dict
+
+
+def physics_function(physics: str, role: str, function: Callable) -> types.FunctionType:
+    """The plain Python function of a physics function, checked against the protocol.
+
+    Args:
+        physics: The physics' name, for messages.
+        role: ``"reset"``, ``"step"``, ``"observe"`` or ``"action_valid"``.
+        function: The function (a plain function, or one decorated with ``@njit``).
+
+    Returns:
+        The plain Python function (numba compiles it into the kernels itself).
+
+    Raises:
+        PhysicsError: If ``function`` is not a Python function, is compiled in object mode, or does not
+            take the protocol's arguments.
+    """
+    expected, returns = PROTOCOL[role]
+    usage = f"{role}({', '.join(expected)}) that {returns}"
+    if isinstance(function, CPUDispatcher):
+        _refuse_object_mode(physics, role, function)
+        function = function.py_func
+    if not isinstance(function, types.FunctionType):
+        raise error.PhysicsError(
+            f"Physics {physics!r}: {role} must be a Python function {usage}; got {function!r}."
+        )
+    parameters = list(inspect.signature(function).parameters.values())
+    positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if len(parameters) != len(expected) or len(positional) != len(expected) or any(
+        p.default is not p.empty for p in parameters
+    ):
+        raise error.PhysicsError(
+            f"Physics {physics!r}: {role} must be {usage}; {function.__name__} is defined as "
+            f"{function.__name__}{inspect.signature(function)} (the kernels call it with {len(expected)} "
+            f"positional arguments, without defaults)."
+        )
+    return function
+
+
+def _refuse_object_mode(physics: str, where: str, dispatcher: CPUDispatcher) -> None:
+    options = dispatcher.targetoptions
+    if options.get("forceobj") or options.get("nopython") is False:
+        raise error.PhysicsError(
+            f"Physics {physics!r}: {where} uses {dispatcher.py_func.__name__}, compiled in numba's object mode: "
+            f"every call would go back to the Python interpreter (and hold the GIL). Compile it in "
+            f"nopython mode with `@nbgym.engine.njit`."
+        )
+
+
+def _is_global_random(value: object) -> bool:
+    """Whether ``value`` is numpy's or Python's global random state, or one of its functions."""
+    if isinstance(value, types.ModuleType):
+        return value.__name__ == "random" or value.__name__.startswith("numpy.random")
+    owner = getattr(value, "__self__", None)
+    if isinstance(owner, (np.random.RandomState, np.random.Generator, stdlib_random.Random)):
+        return True
+    module = getattr(value, "__module__", None) or ""
+    return callable(value) and (module == "random" or module.startswith("numpy.random"))
+
+
+def _instructions(code: types.CodeType) -> Iterator[tuple[dis.Instruction, int | None]]:
+    """The instructions of ``code`` and of the code nested in it (comprehensions), with their line numbers."""
+    line = code.co_firstlineno
+    for instruction in dis.get_instructions(code):
+        if instruction.positions is not None and instruction.positions.lineno is not None:
+            line = instruction.positions.lineno
+        yield instruction, line
+    for constant in code.co_consts:
+        if isinstance(constant, types.CodeType):
+            yield from _instructions(constant)
+
+
+def _globals_used(code: _Code) -> Iterator[tuple[object, str, int | None]]:
+    """The objects that ``code`` loads from its globals, attribute chains resolved (``np.random.rand``)."""
+    current: object = None
+    for instruction, line in _instructions(code.code):
+        if instruction.opname == "LOAD_GLOBAL":
+            name = instruction.argval
+            current = code.globals.get(name, getattr(builtins, name, None))
+            path = name
+        elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and current is not None:
+            current = getattr(current, instruction.argval, None)
+            path = f"{path}.{instruction.argval}"
+        else:
+            current = None
+            continue
+        if current is not None:
+            yield current, path, line
+
+
+def scan(physics: str, role: str, function: types.FunctionType) -> list[types.FunctionType]:
+    """Refuses draws that are not per sub-environment, and object mode, in ``function`` and its helpers.
+
+    Args:
+        physics: The physics' name, for messages.
+        role: The physics function's role, for messages.
+        function: The plain Python function of the physics function.
+
+    Returns:
+        ``function`` and the Python functions of every compiled helper it calls, directly or not (the
+        code in which numba's errors are looked up).
+
+    Raises:
+        PhysicsError: If the code draws from ``np.random`` or Python's ``random``, uses ``numba.objmode``,
+            or calls a helper compiled in object mode.
+    """
+    import numba
+
+    seen: dict[types.CodeType, types.FunctionType] = {}
+    pending = [function]
+    while pending:
+        current = pending.pop()
+        if current.__code__ in seen:
+            continue
+        seen[current.__code__] = current
+        where = role if current is function else f"{role} (through {current.__name__})"
+        for value, path, line in _globals_used(_Code(current.__name__, current.__code__, current.__globals__)):
+            location = f"{current.__code__.co_filename}, line {line}"
+            if _is_global_random(value):
+                raise error.PhysicsError(
+                    f"Physics {physics!r}: {where} draws from a global random state (`{path}`, {location}): "
+                    f"all sub-environments and threads would share one stream, so results would follow neither "
+                    f"the seeds nor the thread count. Draw from the sub-environment's own stream instead, "
+                    f"e.g. `nbgym.engine.rng.random(rng, i)` (also uniform, integers, next_uint64)."
+                )
+            if value is numba.objmode:
+                raise error.PhysicsError(
+                    f"Physics {physics!r}: {where} uses numba.objmode (`{path}`, {location}): an object-mode "
+                    f"block goes back to the Python interpreter for every sub-environment and step, and holds "
+                    f"the GIL. Write the block in nopython code, or compute the value outside the kernels "
+                    f"and pass it in the parameter record."
+                )
+            if isinstance(value, CPUDispatcher):
+                _refuse_object_mode(physics, where, value)
+                pending.append(value.py_func)
+    return list(seen.values())
+
+
+def literal_columns(function: types.FunctionType, argument: str) -> list[tuple[int, int | None]]:
+    """The literal columns ``k`` of the subscripts ``argument[i, k]`` in ``function``, with their lines.
+
+    ``k`` is a literal or a global int (``state[i, VELOCITY]``); other subscripts are not read.
+    """
+    found = []
+    window: list[dis.Instruction] = []
+    for instruction, line in _instructions(function.__code__):
+        window = [*window[-3:], instruction]
+        if len(window) < 4 or instruction.opname != "BUILD_TUPLE" or instruction.arg != 2:
+            continue
+        array, index, column = window[:3]
+        if array.opname != "LOAD_FAST" or array.argval != argument or index.opname != "LOAD_FAST":
+            continue
+        value = None
+        if column.opname == "LOAD_CONST":
+            value = column.argval
+        elif column.opname == "LOAD_GLOBAL":
+            value = function.__globals__.get(column.argval)
+        if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+            found.append((int(value), line))
+    return found
+
+
+_LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
+
+
+@contextlib.contextmanager
+def compile_errors(physics_name: str, functions: dict[str, list[types.FunctionType]]) -> Iterator[None]:
+    """Re-raises numba's errors while compiling a physics into the kernels as ``PhysicsError``.
+
+    The error names the physics function (or its helper) and the line that numba could not compile,
+    and carries numba's own message.
+
+    Args:
+        physics_name: The physics' name.
+        functions: The Python functions of each physics function and of the helpers it calls (``scan``).
+
+    Raises:
+        PhysicsError: From numba's ``NumbaError`` (typing, lowering, unsupported features).
+    """
+    try:
+        yield
+    except NumbaError as numba_error:
+        raise error.PhysicsError(_explain(physics_name, functions, str(numba_error))) from numba_error
+
+
+def _explain(physics_name: str, functions: dict[str, list[types.FunctionType]], message: str) -> str:
+    for filename, line_text in _LOCATION.findall(message):
+        line = int(line_text)
+        for role, codes in functions.items():
+            for function in codes:
+                code = function.__code__
+                lines = [start for _, start in dis.findlinestarts(code) if start is not None]
+                if code.co_filename == filename and lines and code.co_firstlineno <= line <= max(lines):
+                    name = function.__name__ if function is codes[0] else f"{function.__name__} (called by {role})"
+                    source = linecache.getline(filename, line).strip()
+                    hint = ""
+                    if "Untyped global name" in message:
+                        hint = (
+                            " A function called from the physics must be compiled as well: decorate it with "
+                            "`@nbgym.engine.njit`."
+                        )
+                    return (
+                        f"Physics {physics_name!r}: numba cannot compile {role} function {name}, "
+                        f"{filename}, line {line}: `{source}`.{hint} Run with NUMBA_DISABLE_JIT=1 to debug it as "
+                        f"Python.\n\nnumba's message:\n{message}"
+                    )
+    protocol = "; ".join(f"{role}({', '.join(args)}) {returns}" for role, (args, returns) in PROTOCOL.items())
+    return (
+        f"Physics {physics_name!r} cannot be compiled into nbgym's kernels. Check that its functions follow the "
+        f"protocol ({protocol}) and that the parameter record, state, observation and action dtypes are those "
+        f"the functions expect.\n\nnumba's message:\n{message}"
+    )

@@ -1,0 +1,158 @@
+"""Pixel rendering of compiled environments: ``render_mode="rgb_array"`` and ``"human"``.
+
+The engine calls :func:`render_env`, :func:`render_vector_env` and :func:`close_env` (this module is
+imported on the first ``render()``, so stepping without rendering never imports pygame). An
+environment class names its *renderer* in its ``renderer`` class attribute: a module (or the name
+of one, imported on the first frame, or any object) that draws one sub-environment's current state
+onto a pygame surface:
+
+- ``frame_size(env) -> (width, height)``: the size of the frame;
+- ``draw(surface, env, index, state)``: draws sub-environment ``index`` (its row of ``env._batch``)
+  onto ``surface``; ``state`` is the :class:`RenderState` kept between frames, for cached sprites
+  and whatever the drawing remembers (Taxi's heading);
+- ``CAPTION``: the window title, or ``None``.
+
+The engine knows no environment: nbgym's own (``nbgym.envs._render.*``) and a user's are found the
+same way.
+
+"human" mode draws into the pygame window and waits on a clock to keep ``metadata["render_fps"]``;
+a vector environment's sub-environments share the one window, each with its own clock, as the
+sub-environments of gymnasium's ``SyncVectorEnv`` do.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from dataclasses import dataclass, field
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from nbgym import error
+
+__all__ = ["RenderState", "close_env", "import_pygame", "render_env", "render_frame", "render_vector_env"]
+
+PIXEL_MODES = ("rgb_array", "human")
+"""The render modes this package draws (``"ansi"`` is the toy-text environments' own)."""
+
+
+def import_pygame() -> ModuleType:
+    """``pygame`` (pygame-ce), imported quietly.
+
+    Raises:
+        DependencyNotInstalled: If pygame-ce is not installed, with the command that installs it.
+    """
+    # pygame prints a greeting on import, into the user's stdout (and an "ansi" frame's neighbours).
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    # SDL would otherwise replace the process's SIGINT/SIGTERM handling with its own (signals become quit
+    # events): Ctrl-C would stop raising KeyboardInterrupt, and forked workers (AsyncVectorEnv) would
+    # inherit a SIGTERM that no longer stops them, so terminating them would hang.
+    os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
+    try:
+        import pygame
+        import pygame.gfxdraw  # noqa: F401  (the classic-control drawings use it)
+    except ImportError as e:
+        raise error.DependencyNotInstalled(
+            'pygame-ce is not installed, run `pip install "nbgym[render]"` (or `pip install pygame-ce`)'
+        ) from e
+    return pygame
+
+
+@dataclass
+class RenderState:
+    """What an environment keeps between frames (``env._render_state``).
+
+    Attributes:
+        surface: The frame surface of ``"rgb_array"`` mode, or the window's surface in ``"human"`` mode.
+        clocks: The clock of each sub-environment in ``"human"`` mode.
+        sprites: The renderer's cached surfaces, by name.
+        memory: What the renderer remembers per sub-environment between frames.
+    """
+
+    surface: Any = None
+    clocks: dict[int, Any] = field(default_factory=dict)
+    sprites: dict[str, Any] = field(default_factory=dict)
+    memory: dict[Any, Any] = field(default_factory=dict)
+
+
+def _renderer(env: Any) -> Any:
+    """The renderer of ``env``: its class's ``renderer`` attribute, a module imported on first use."""
+    renderer = getattr(env, "renderer", None)
+    if renderer is None:
+        raise error.Error(
+            f"{type(env).__name__} has no pixel rendering: set its class attribute `renderer` to a module (or its "
+            f"name) with frame_size(env), draw(surface, env, index, state) and CAPTION (see nbgym.engine)."
+        )
+    return importlib.import_module(renderer) if isinstance(renderer, str) else renderer
+
+
+def render_frame(env: Any, index: int) -> np.ndarray | None:
+    """Draws sub-environment ``index`` of ``env`` in ``env.render_mode`` (``"rgb_array"`` or ``"human"``).
+
+    Args:
+        env: A compiled single environment (``index`` 0) or vector environment.
+        index: The sub-environment.
+
+    Returns:
+        The frame as a ``(height, width, 3)`` uint8 array in ``"rgb_array"`` mode, ``None`` in ``"human"``
+        mode (the frame is shown in the window).
+
+    Raises:
+        DependencyNotInstalled: If pygame-ce is not installed.
+        Error: If ``env.render_mode`` is not a pixel mode of ``env``.
+    """
+    mode = env.render_mode
+    if mode not in PIXEL_MODES or mode not in env.metadata.get("render_modes", ()):
+        raise error.Error(
+            f"{type(env).__name__} cannot render in render_mode={mode!r}; its render modes are "
+            f"{env.metadata.get('render_modes')}."
+        )
+    pygame = import_pygame()
+    renderer = _renderer(env)
+    state = env._render_state
+    if state is None:
+        state = env._render_state = RenderState()
+    if state.surface is None:
+        pygame.display.init()
+        size = renderer.frame_size(env)
+        if mode == "human":
+            if renderer.CAPTION is not None:
+                pygame.display.set_caption(renderer.CAPTION)
+            state.surface = pygame.display.set_mode(size)
+        else:
+            state.surface = pygame.Surface(size)
+    renderer.draw(state.surface, env, index, state)
+    if mode == "human":
+        pygame.event.pump()
+        pygame.display.flip()
+        clock = state.clocks.get(index)
+        if clock is None:
+            clock = state.clocks[index] = pygame.time.Clock()
+        clock.tick(env.metadata["render_fps"])
+        return None
+    # A copy of the pixels (pixels3d is a view, which locks the surface while it lives).
+    return np.transpose(np.array(pygame.surfarray.pixels3d(state.surface)), axes=(1, 0, 2))
+
+
+def render_env(env: Any) -> np.ndarray | None:
+    """The frame of a compiled single environment (see :func:`render_frame`)."""
+    return render_frame(env, 0)
+
+
+def render_vector_env(env: Any) -> tuple[np.ndarray | None, ...]:
+    """The frames of every sub-environment of a compiled vector environment, as a tuple (as gymnasium's
+    ``SyncVectorEnv.render()`` returns them; ``None`` for each in ``"human"`` mode)."""
+    return tuple(render_frame(env, index) for index in range(env.num_envs))
+
+
+def close_env(env: Any) -> None:
+    """Closes ``env``'s window (in ``"human"`` mode) and drops what its frames kept.
+
+    Only the display is shut down, not all of pygame: other environments may still be drawing.
+    """
+    state = env._render_state
+    env._render_state = None
+    if state is not None and state.surface is not None and env.render_mode == "human":
+        import_pygame().display.quit()
