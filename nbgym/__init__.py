@@ -31,7 +31,7 @@ _LAZY_NAMES = {
     "register_envs": "nbgym.registration",
     "VectorizeMode": "nbgym.registration",
 }
-_SUBMODULES = ("envs", "spaces", "utils", "vector", "wrappers", "error", "logger", "registration", "core")
+_SUBMODULES = ("envs", "spaces", "utils", "vector", "wrappers", "error", "logger", "registration", "core", "engine")
 
 __all__ = [*_LAZY_NAMES, *_SUBMODULES]
 

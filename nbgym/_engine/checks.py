@@ -210,8 +210,28 @@ def literal_columns(function: types.FunctionType, argument: str) -> list[tuple[i
 _LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
 
 
+@dataclass(frozen=True)
+class CodeSpan:
+    """Where a function's code is: what numba's error locations are matched against (plain data: picklable)."""
+
+    name: str
+    filename: str
+    first_line: int
+    last_line: int
+
+
+def code_spans(functions: list[types.FunctionType]) -> tuple[CodeSpan, ...]:
+    """The spans of ``functions`` (a physics function first, then its helpers)."""
+    spans = []
+    for function in functions:
+        code = function.__code__
+        lines = [line for _, line in dis.findlinestarts(code) if line is not None]
+        spans.append(CodeSpan(function.__name__, code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno)))
+    return tuple(spans)
+
+
 @contextlib.contextmanager
-def compile_errors(physics_name: str, functions: dict[str, list[types.FunctionType]]) -> Iterator[None]:
+def compile_errors(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]]) -> Iterator[None]:
     """Re-raises numba's errors while compiling a physics into the kernels as ``PhysicsError``.
 
     The error names the physics function (or its helper) and the line that numba could not compile,
@@ -219,7 +239,7 @@ def compile_errors(physics_name: str, functions: dict[str, list[types.FunctionTy
 
     Args:
         physics_name: The physics' name.
-        functions: The Python functions of each physics function and of the helpers it calls (``scan``).
+        spans: The code of each physics function and of the helpers it calls (``code_spans``).
 
     Raises:
         PhysicsError: From numba's ``NumbaError`` (typing, lowering, unsupported features).
@@ -227,18 +247,16 @@ def compile_errors(physics_name: str, functions: dict[str, list[types.FunctionTy
     try:
         yield
     except NumbaError as numba_error:
-        raise error.PhysicsError(_explain(physics_name, functions, str(numba_error))) from numba_error
+        raise error.PhysicsError(_explain(physics_name, spans, str(numba_error))) from numba_error
 
 
-def _explain(physics_name: str, functions: dict[str, list[types.FunctionType]], message: str) -> str:
+def _explain(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]], message: str) -> str:
     for filename, line_text in _LOCATION.findall(message):
         line = int(line_text)
-        for role, codes in functions.items():
-            for function in codes:
-                code = function.__code__
-                lines = [start for _, start in dis.findlinestarts(code) if start is not None]
-                if code.co_filename == filename and lines and code.co_firstlineno <= line <= max(lines):
-                    name = function.__name__ if function is codes[0] else f"{function.__name__} (called by {role})"
+        for role, role_spans in spans.items():
+            for span in role_spans:
+                if span.filename == filename and span.first_line <= line <= span.last_line:
+                    name = span.name if span is role_spans[0] else f"{span.name} (called by {role})"
                     source = linecache.getline(filename, line).strip()
                     hint = ""
                     if "Untyped global name" in message:

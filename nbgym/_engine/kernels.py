@@ -114,8 +114,8 @@ class Physics:
     ) -> None:
         roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
         functions = {role: checks.physics_function(name, role, function) for role, function in roles.items()}
-        self.code = {role: checks.scan(name, role, function) for role, function in functions.items()}
-        """The Python functions of each physics function and of the compiled helpers it calls."""
+        self.code = {role: checks.code_spans(checks.scan(name, role, function)) for role, function in functions.items()}
+        """Where the code of each physics function, and of the compiled helpers it calls, is."""
         width, state_dtype = state
         if not isinstance(width, (int, np.integer)) or width < 1 or np.dtype(state_dtype).kind not in "biuf":
             raise error.PhysicsError(

@@ -13,7 +13,7 @@ import math
 import pathlib
 from typing import Any
 
-from nbgym._engine.render import import_pygame
+from nbgym.engine import import_pygame
 
 ASSETS = pathlib.Path(__file__).with_name("assets")
 

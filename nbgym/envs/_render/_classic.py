@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from nbgym._engine.render import import_pygame
+from nbgym.engine import import_pygame
 
 WHITE = (255, 255, 255)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from nbgym._engine.render import import_pygame
+from nbgym.engine import import_pygame
 
 Color = tuple[int, int, int]
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine.render import RenderState, import_pygame
+from nbgym.engine import RenderState, import_pygame
 from nbgym.envs._render._classic import disc, finish, new_canvas, polygon, rotated
 from nbgym.envs.classic_control.acrobot import _FRESH
 

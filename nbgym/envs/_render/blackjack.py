@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbgym._engine.render import RenderState
+from nbgym.engine import RenderState
 from nbgym.envs._render._pixel_art import ART_PIXEL, INK, cached, sprite, text
 from nbgym.envs.toy_text.blackjack import _DEALER_CARD, _FACE, _FACES, _SUIT, _SUITS
 

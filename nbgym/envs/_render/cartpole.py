@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbgym._engine.render import RenderState, import_pygame
+from nbgym.engine import RenderState, import_pygame
 from nbgym.envs._render._classic import disc, finish, new_canvas, polygon, rotated
 
 CAPTION = None

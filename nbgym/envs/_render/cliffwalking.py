@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine.render import RenderState
+from nbgym.engine import RenderState
 from nbgym.envs._render._pixel_art import (
     AGENT_PALETTE,
     AGENT_ROWS,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbgym._engine.render import RenderState, import_pygame
+from nbgym.engine import RenderState, import_pygame
 from nbgym.envs._render._pixel_art import (
     AGENT_PALETTE,
     AGENT_ROWS,

@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine.render import RenderState, import_pygame
+from nbgym.engine import RenderState, import_pygame
 from nbgym.envs._render._assets import ASSETS
 from nbgym.envs._render._classic import disc, finish, new_canvas, polygon, rotated
 

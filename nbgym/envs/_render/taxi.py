@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from nbgym._engine.render import RenderState, import_pygame
+from nbgym.engine import RenderState, import_pygame
 from nbgym.envs._render._pixel_art import INK, cached, sprite, text
 from nbgym.envs.toy_text._common import LAST_ACTION, STATE
 from nbgym.envs.toy_text.taxi import MAP, decode

@@ -14,11 +14,8 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 _GRAVITY = 9.8
@@ -26,13 +23,13 @@ _AVAIL_TORQUE = [-1.0, 0.0, +1]
 _FRESH = 4  # state column: 1.0 while the state is the float32 one of a reset, 0.0 after a step
 
 
-@kernel
+@njit
 def _link_squares(params):
     """``(lc1**2, l1**2, lc2**2)``: the same in each of a step's four derivatives, so computed once per step."""
     return square(params.LINK_COM_POS_1), square(params.LINK_LENGTH_1), square(params.LINK_COM_POS_2)
 
 
-@kernel
+@njit
 def _dsdt(params, squares, theta1, theta2, dtheta1, dtheta2, a):
     """The time derivatives of ``(theta1, theta2, dtheta1, dtheta2)`` under torque ``a`` (the torque's is 0);
     ``squares`` is ``_link_squares(params)``."""
@@ -64,7 +61,7 @@ def _dsdt(params, squares, theta1, theta2, dtheta1, dtheta2, a):
     return dtheta1, dtheta2, ddtheta1, ddtheta2
 
 
-@kernel
+@njit
 def _wrap(x, low, high):
     span = high - low
     while x > high:
@@ -74,7 +71,7 @@ def _wrap(x, low, high):
     return x
 
 
-@kernel
+@njit
 def _bound(x, low, high):
     x = low if low > x else x
     return high if high < x else x
@@ -157,7 +154,6 @@ PHYSICS = Physics(
         ("_simd_trig", np.bool_),
     ],
     state=(5, np.float64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

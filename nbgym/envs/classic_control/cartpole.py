@@ -8,9 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import logger, spaces
-from nbgym._engine import npmath, rng
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.kernels import Physics
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, npmath, rng
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
@@ -84,7 +82,6 @@ PHYSICS = Physics(
         ("_reset_high", np.float64),
     ],
     state=(4, np.float64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

@@ -18,11 +18,8 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import square
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine.npmath import square
 from nbgym.envs.classic_control.mountain_car import MountainCarResetOptions, state_bounds
 
 _FLOAT64 = 0  # a numpy float64 scalar (or numpy integer): float64 arithmetic against anything
@@ -30,20 +27,20 @@ _PYFLOAT = 1  # a Python float (or int): takes the precision of the numpy scalar
 _FLOAT32 = 2  # a numpy float32 scalar: float32 arithmetic against itself and Python floats
 
 
-@kernel
+@njit
 def _float32_op(kind_a, kind_b):
     """Whether NumPy computes an operation between values of these kinds in float32."""
     return (kind_a == _FLOAT32 and kind_b != _FLOAT64) or (kind_b == _FLOAT32 and kind_a != _FLOAT64)
 
 
-@kernel
+@njit
 def _result_kind(kind_a, kind_b):
     if _float32_op(kind_a, kind_b):
         return _FLOAT32
     return _PYFLOAT if kind_a == _PYFLOAT and kind_b == _PYFLOAT else _FLOAT64
 
 
-@kernel
+@njit
 def _add(a, kind_a, b, kind_b):
     """``a + b`` and its kind; float32 values are held exactly in float64."""
     if _float32_op(kind_a, kind_b):
@@ -51,21 +48,21 @@ def _add(a, kind_a, b, kind_b):
     return a + b, _result_kind(kind_a, kind_b)
 
 
-@kernel
+@njit
 def _subtract(a, kind_a, b, kind_b):
     if _float32_op(kind_a, kind_b):
         return np.float64(np.float32(a) - np.float32(b)), _FLOAT32
     return a - b, _result_kind(kind_a, kind_b)
 
 
-@kernel
+@njit
 def _multiply(a, kind_a, b, kind_b):
     if _float32_op(kind_a, kind_b):
         return np.float64(np.float32(a) * np.float32(b)), _FLOAT32
     return a * b, _result_kind(kind_a, kind_b)
 
 
-@kernel
+@njit
 def _less(a, kind_a, b, kind_b):
     """``a < b`` compared as NumPy compares the two kinds (a Python float is rounded to float32 against float32)."""
     if _float32_op(kind_a, kind_b):
@@ -73,7 +70,7 @@ def _less(a, kind_a, b, kind_b):
     return a < b
 
 
-@kernel
+@njit
 def _equal(a, kind_a, b, kind_b):
     if _float32_op(kind_a, kind_b):
         return np.float32(a) == np.float32(b)
@@ -157,7 +154,6 @@ PHYSICS = Physics(
         ("_python_float_action", np.bool_),
     ],
     state=(3, np.float64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

@@ -8,10 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import remainder, sincos, square
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, rng
+from nbgym.engine.npmath import remainder, sincos, square
 from nbgym.envs.classic_control._options import _as_float
 
 DEFAULT_X = np.pi
@@ -74,7 +72,6 @@ PHYSICS = Physics(
         ("_y_init", np.float64),
     ],
     state=(4, np.float64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

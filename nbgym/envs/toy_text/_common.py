@@ -15,10 +15,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
-from nbgym._engine import rng
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import SAME_STEP
+from nbgym.engine import KernelEnv, KernelVectorEnv, njit, rng
+from nbgym.vector import AutoresetMode
 
 PROB, REWARD = 0, 1
 """The ``aux`` slots of a sub-environment's ``prob`` info code and reward code."""
@@ -29,7 +27,7 @@ STATE, LAST_ACTION = 0, 1
 """The ``state`` columns of the discrete state and of the last action (-1 after a reset), for rendering."""
 
 
-@kernel
+@njit
 def first_above(cumulative, u):
     """The index of the first of three cumulative probabilities above ``u``, or 0 when none is.
 
@@ -41,7 +39,7 @@ def first_above(cumulative, u):
     return (np.int64(cumulative[0] <= u) + np.int64(cumulative[1] <= u) + np.int64(cumulative[2] <= u)) % 3
 
 
-@kernel
+@njit
 def slip(cumulative, action, u):
     """``(direction, outcome)`` on slippery ground: outcome ``k`` of the moves ``(action - 1, action, action + 1)``
     mod 4, drawn with ``u`` against their cumulative probabilities."""
@@ -49,7 +47,7 @@ def slip(cumulative, action, u):
     return (action + outcome + 3) % 4, outcome
 
 
-@kernel
+@njit
 def grid_move(s, row_step, col_step, nrow, ncol):
     """``(row, col)`` one step away from state ``s`` of an ``nrow`` x ``ncol`` grid, kept inside its edges."""
     row = min(max(s // ncol + row_step, 0), nrow - 1)
@@ -57,7 +55,7 @@ def grid_move(s, row_step, col_step, nrow, ncol):
     return row, col
 
 
-@kernel
+@njit
 def begin_step(state, i, actions, stream):
     """``(s, action, u)`` of sub-environment ``i``'s step: its state, its action (recorded for rendering) and the
     step's ``random()`` draw, which gymnasium's ``categorical_sample`` makes at every step."""
@@ -66,7 +64,7 @@ def begin_step(state, i, actions, stream):
     return state[i, STATE], action, rng.random(stream, i)
 
 
-@kernel
+@njit
 def sample_start(starts, cumulative, count, u):
     """The start state drawn with ``u``: the first of ``starts[:count]`` whose cumulative probability is above
     ``u``, or state 0 when none is (gymnasium's ``categorical_sample`` over the initial distribution)."""
@@ -76,7 +74,7 @@ def sample_start(starts, cumulative, count, u):
     return 0
 
 
-@kernel
+@njit
 def as_compared(u, float32):
     """The draw ``u`` as numpy compares it with the probabilities: a Python float meets ``np.float32`` numbers
     as a float32 (NEP 50), so it is rounded to float32 first when they are float32."""
@@ -233,7 +231,7 @@ class DiscreteToyTextVectorEnv(KernelVectorEnv):
         batch = self._batch
         infos: dict[str, Any] = {}
         ended = None
-        if self._kernel_mode == SAME_STEP:
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
             ended = batch.terminated | batch.truncated
             if ended[0]:
                 self._add_final(infos, ended)

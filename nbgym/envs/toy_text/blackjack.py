@@ -13,10 +13,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
 # count), the dealer's face-up card, and that card's suit and face letter (drawn for the rendering).
@@ -30,13 +27,13 @@ _SUITS = ("C", "D", "H", "S")
 _FACES = ("J", "Q", "K")
 
 
-@kernel
+@njit
 def _draw_card(stream, i):
     # The deck [1, 2, ..., 9, 10, 10, 10, 10]: ace to ten, then jack, queen and king worth 10.
     return min(rng.integers(stream, i, 0, 13) + 1, 10)
 
 
-@kernel
+@njit
 def _hand_value(total, ace):
     """The best value of a hand: an ace counts 11 when that does not bust it."""
     if ace and total + 10 <= 21:
@@ -44,7 +41,7 @@ def _hand_value(total, ace):
     return total
 
 
-@kernel
+@njit
 def _is_natural(total, ace, cards):
     return cards == 2 and ace and total == 11
 
@@ -123,7 +120,6 @@ PHYSICS = Physics(
     "Blackjack",
     params=[("natural", np.bool_), ("sab", np.bool_)],
     state=(_STATE_WIDTH, np.int64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

@@ -11,8 +11,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, rng
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
@@ -79,7 +78,6 @@ PHYSICS = Physics(
     "CliffWalking",
     params=[("_is_slippery", np.bool_), ("_cumulative", np.float64, (3,))],
     state=(2, np.int64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

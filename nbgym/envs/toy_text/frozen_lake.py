@@ -13,8 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, rng
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
@@ -122,8 +121,7 @@ def _physics(capacity: int) -> Physics:
                 ("start_cumulative", np.float64, (capacity,)),
             ],
             state=(2, np.int64),
-            source=__file__,
-            reset=_reset,
+                    reset=_reset,
             step=_step,
             observe=_observe,
             action_valid=_action_valid,

@@ -14,8 +14,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine import rng
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, rng
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
@@ -120,7 +119,6 @@ PHYSICS = Physics(
         ("_start_cumulative", np.float64, (300,)),
     ],
     state=(3, np.int64),
-    source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,

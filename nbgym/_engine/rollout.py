@@ -1,0 +1,237 @@
+"""Compiled rollouts: a numba policy and a compiled vector env stepped together, ``num_steps`` steps in one call.
+
+The rollout calls the vector env's own step kernel, with the arrays of its own batch, so a rollout is
+the same computation as stepping the env from Python with the same policy, bit for bit, at any
+thread count: only the Python around each step is gone.
+
+A policy is an ``@njit`` function ``policy(observations, params) -> actions`` over the whole batch
+(``observations`` is the batch's observation buffer, ``(num_envs, *obs_shape)``; ``params`` anything
+numba can pass, e.g. an array of weights, per sub-environment if it likes). numba compiles the
+rollout loop for each policy in each process (~1 s): a function passed as an argument is not kept
+in numba's disk cache. The vector env's kernels are, as always.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+import numba
+import numpy as np
+from numba.core.registry import CPUDispatcher
+
+from nbgym import error
+from nbgym._engine.kernels import NEXT_STEP, STEP_OK, TERMINATED, TRUNCATED, WAS_RESET
+
+_BAD_ACTIONS = -(2**62)
+"""The rollout loop's status when the policy returned actions of another number of sub-environments."""
+
+
+@dataclass
+class Trajectory:
+    """Preallocated arrays that a rollout fills step by step: what the policy saw, what it did, what followed.
+
+    Attributes:
+        observations: ``(num_steps, num_envs, *obs_shape)``: the observation each action was chosen from.
+        actions: ``(num_steps, num_envs, *action_shape)``: the policy's actions, as the env received them.
+        rewards: ``(num_steps, num_envs)`` float64: the rewards of the steps.
+        terminations: ``(num_steps, num_envs)`` bool.
+        truncations: ``(num_steps, num_envs)`` bool.
+    """
+
+    observations: np.ndarray
+    actions: np.ndarray
+    rewards: np.ndarray
+    terminations: np.ndarray
+    truncations: np.ndarray
+
+    @classmethod
+    def new(cls, envs: Any, num_steps: int, action_dtype: np.dtype | type | None = None) -> Trajectory:
+        """Zeroed arrays for ``num_steps`` steps of the compiled vector env ``envs``.
+
+        Args:
+            envs: A compiled vector environment (``nbgym.engine.KernelVectorEnv``).
+            num_steps: The number of steps to hold.
+            action_dtype: The dtype of the policy's actions (default: int64 for discrete actions, the
+                action space's float dtype otherwise).
+        """
+        batch = envs._batch
+        steps = (int(num_steps), batch.num_envs)
+        dtype = batch.action_dtype if action_dtype is None else np.dtype(action_dtype)
+        return cls(
+            observations=np.zeros((*steps, *batch.obs.shape[1:]), dtype=batch.obs.dtype),
+            actions=np.zeros((int(num_steps), *batch.action_shape), dtype=dtype),
+            rewards=np.zeros(steps, dtype=np.float64),
+            terminations=np.zeros(steps, dtype=np.bool_),
+            truncations=np.zeros(steps, dtype=np.bool_),
+        )
+
+
+@dataclass
+class RolloutResult:
+    """The episodes that ended during a rollout, per sub-environment.
+
+    Episodes are counted from the rollout's first step: start a rollout right after ``reset()`` for
+    whole episodes (an episode in progress when the rollout starts contributes only its remaining steps).
+
+    Attributes:
+        episode_returns: ``(num_envs, max_episodes)`` float64: the undiscounted return of each sub-environment's
+            first ``max_episodes`` ended episodes, in order (NaN where fewer ended).
+        episode_lengths: ``(num_envs, max_episodes)`` int64: their numbers of steps (0 where fewer ended).
+        episodes: ``(num_envs,)`` int64: how many episodes of each sub-environment ended (may exceed
+            ``max_episodes``).
+    """
+
+    episode_returns: np.ndarray
+    episode_lengths: np.ndarray
+    episodes: np.ndarray
+
+
+def _rollout_loop(policy, policy_params, num_steps, step, kernel_args, mode, returns, lengths, episodes, running_return,
+                  running_length, record, trajectory):
+    """``num_steps`` steps of policy and env; returns ``(steps done, status)`` (``STEP_OK`` when all were done)."""
+    params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags, elapsed, auxes = kernel_args
+    traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
+    obs = observations[0]
+    num_envs = state.shape[0]
+    max_episodes = returns.shape[1]
+    for t in range(num_steps):
+        actions = policy(obs, policy_params)
+        if actions.shape[0] != num_envs:
+            return t, _BAD_ACTIONS
+        if record:
+            traj_obs[t] = obs
+            traj_actions[t] = actions
+        status = step(params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags, elapsed, auxes,
+                      actions)
+        if status != STEP_OK:
+            return t, status
+        for i in range(num_envs):
+            if mode == NEXT_STEP and flags[WAS_RESET, i]:
+                continue  # the step that reset an ended episode: not part of any episode
+            running_return[i] += rewards[i]
+            running_length[i] += 1
+            if flags[TERMINATED, i] or flags[TRUNCATED, i]:
+                k = episodes[i]
+                if k < max_episodes:
+                    returns[i, k] = running_return[i]
+                    lengths[i, k] = running_length[i]
+                episodes[i] = k + 1
+                running_return[i] = 0.0
+                running_length[i] = 0
+        if record:
+            traj_rewards[t] = rewards
+            traj_terminations[t] = flags[TERMINATED]
+            traj_truncations[t] = flags[TRUNCATED]
+    return num_steps, STEP_OK
+
+
+# Not cached on disk: its argument ``policy`` is a function, whose type numba's cache cannot key on.
+_compiled_loop = numba.njit(nogil=True, error_model="numpy")(_rollout_loop)
+
+
+def rollout(
+    envs: Any,
+    policy: Callable,
+    policy_params: Any,
+    num_steps: int,
+    *,
+    max_episodes: int = 1,
+    trajectory: Trajectory | None = None,
+) -> RolloutResult:
+    """Steps every sub-environment of a compiled vector env ``num_steps`` times with a numba policy, in one call.
+
+    Each step is ``actions = policy(observations, policy_params)`` then the vector env's step kernel:
+    the results (observations, rewards, flags, random streams, the env's state after the rollout) are
+    those of ``envs.step(policy(obs, policy_params))`` called ``num_steps`` times from Python, bit for
+    bit, with the env's ``num_threads`` and autoreset mode. The env stays usable from Python afterwards.
+
+    Args:
+        envs: A compiled vector environment (``nbgym.make_vec(id, n)`` of a compiled env, or a
+            ``KernelVectorEnv`` of your own), reset, not wrapped, with autoreset (not ``DISABLED``).
+        policy: An ``@njit`` function ``policy(observations, params) -> actions``: ``observations`` is the
+            ``(num_envs, *obs_shape)`` observation buffer (read it, do not keep it), ``actions`` an array of
+            ``num_envs`` actions as ``envs.step`` takes them (int64 for discrete actions, float32 or float64
+            for boxes). It must not draw random numbers from numpy's global state.
+        policy_params: The policy's parameters (an array, a tuple of arrays, ...).
+        num_steps: The number of steps of every sub-environment.
+        max_episodes: How many ended episodes to record per sub-environment.
+        trajectory: Arrays to fill with each step's observations, actions, rewards and flags (``Trajectory.new``).
+
+    Returns:
+        The returns and lengths of the episodes that ended.
+
+    Raises:
+        TypeError: If ``envs`` is not a compiled vector env, or ``policy`` is not compiled with ``@njit``.
+        ValueError: For a ``DISABLED`` autoreset mode, or a trajectory of other shapes or dtypes.
+        ResetNeeded: If ``envs`` was not reset.
+        InvalidAction: If the policy returns actions of the wrong shape, dtype or value (the step that
+            got them did not move; the steps before it did).
+    """
+    from nbgym._engine.env import KernelVectorEnv
+
+    if not isinstance(envs, KernelVectorEnv):
+        raise TypeError(
+            f"rollout() steps a compiled vector env (nbgym.engine.KernelVectorEnv), got {type(envs).__name__}: make it "
+            f"with nbgym.make_vec(id, num_envs) of a compiled env, and pass it unwrapped (wrappers would be bypassed)."
+        )
+    if not numba.config.DISABLE_JIT and not isinstance(policy, CPUDispatcher):
+        raise TypeError(f"The policy must be compiled with @numba.njit (or @nbgym.engine.njit), got {policy!r}.")
+    if envs.autoreset_mode.value == "Disabled":
+        raise ValueError(
+            "rollout() needs sub-environments that reset themselves: make the env with autoreset_mode 'NextStep' or "
+            "'SameStep' (with 'Disabled', the first ended episode would stop the rollout)."
+        )
+    if not envs._ready:
+        envs._check_open()
+        raise error.ResetNeeded("Cannot run a rollout before calling reset() on the vector environment.")
+    if not isinstance(num_steps, (int, np.integer)) or num_steps < 0:
+        raise ValueError(f"num_steps must be a non-negative int, got {num_steps!r}.")
+    if not isinstance(max_episodes, (int, np.integer)) or max_episodes < 1:
+        raise ValueError(f"max_episodes must be a positive int, got {max_episodes!r}.")
+    batch = envs._batch
+    first_actions = policy(batch.obs, policy_params)
+    checked = batch.actions_array(first_actions)
+    if checked is not first_actions:
+        raise error.InvalidAction(
+            f"The policy returned actions of dtype {np.asarray(first_actions).dtype}; return {batch.action_dtype} "
+            f"arrays (or float32 for a float32 box), as envs.step takes them without conversion."
+        )
+    num_envs = batch.num_envs
+    returns = np.full((num_envs, int(max_episodes)), np.nan)
+    lengths = np.zeros((num_envs, int(max_episodes)), dtype=np.int64)
+    episodes = np.zeros(num_envs, dtype=np.int64)
+    record = trajectory is not None
+    if trajectory is None:
+        trajectory = Trajectory.new(envs, 0, first_actions.dtype)
+    else:
+        _check_trajectory(trajectory, Trajectory.new(envs, num_steps, first_actions.dtype))
+    step, kernel_args = batch._step_kernel_and_args(envs._kernel_mode, envs._max_steps)
+    loop = _rollout_loop if numba.config.DISABLE_JIT else _compiled_loop
+    done, status = loop(
+        policy, policy_params, int(num_steps), step, kernel_args, envs._kernel_mode, returns, lengths, episodes,
+        np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64), record,
+        (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
+         trajectory.truncations),
+    )
+    if status != STEP_OK:
+        if status == _BAD_ACTIONS:
+            raise error.InvalidAction(
+                f"Step {done} of the rollout: the policy returned actions for another number of sub-environments "
+                f"than {num_envs}."
+            )
+        try:
+            envs._raise_step_error(status, trajectory.actions[done] if record else policy(batch.obs, policy_params))
+        except error.InvalidAction as invalid:
+            raise error.InvalidAction(f"Step {done} of the rollout: {invalid}") from None
+    return RolloutResult(returns, lengths, episodes)
+
+
+def _check_trajectory(given: Trajectory, expected: Trajectory) -> None:
+    for name in ("observations", "actions", "rewards", "terminations", "truncations"):
+        array, wanted = getattr(given, name), getattr(expected, name)
+        if not isinstance(array, np.ndarray) or array.shape != wanted.shape or array.dtype != wanted.dtype:
+            raise ValueError(
+                f"trajectory.{name} must be an array of shape {wanted.shape} and dtype {wanted.dtype} (see "
+                f"Trajectory.new(envs, num_steps)), got {getattr(array, 'shape', None)} {getattr(array, 'dtype', type(array))}."
+            )

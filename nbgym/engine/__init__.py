@@ -1,0 +1,76 @@
+"""Write your own compiled environments: nbgym's engine, public.
+
+An environment is its *physics* — four plain Python functions over a batch of state rows, which numba
+compiles into nbgym's batched kernels — and two small classes around it. You get a single ``Env`` and
+a vector env that steps every sub-environment in one compiled call, with everything nbgym's own
+environments have: gymnasium's three autoreset modes, a time limit counted in the kernel, results that
+do not depend on ``num_threads``, validation of a whole batch of actions before anything moves,
+pickling, numba's disk cache, and numpy-exact random streams (one per sub-environment, seeded as
+gymnasium's ``SyncVectorEnv`` seeds its sub-environments). nbgym's classic-control and toy-text
+environments are written with exactly this API; ``docs/custom_environments.md`` walks through one.
+
+The physics protocol (``i`` is the sub-environment's row, ``rng`` its random stream):
+
+- ``reset(params, state, i, rng, aux)``: write a fresh ``state[i]`` (and reset infos into ``aux[i]``);
+- ``step(params, state, i, actions, rng, aux) -> (reward, terminated)``: apply ``actions[i]``;
+- ``observe(params, state, i, obs)``: write the observation of ``state[i]`` into ``obs[i]``;
+- ``action_valid(params, actions, i) -> bool``: whether ``actions[i]`` may be applied at all.
+
+``params`` is the parameter record (its fields are attributes: ``params.gravity``), ``state`` the
+``(num_envs, width)`` state array, ``obs`` the ``(num_envs, *obs_shape)`` observation buffer,
+``aux`` ``(num_envs, aux_width)`` float64 info slots. Draw random numbers only with
+:mod:`nbgym.engine.rng` (``rng.uniform(rng_, i, low, high)``...); helpers called from the physics
+are compiled with :func:`njit`.
+
+Names:
+
+- :class:`Physics`: declares the parameter record, the state row, the four functions (and the info
+  slots and observation row, where the spaces do not give them).
+- :class:`KernelEnv`, :class:`KernelVectorEnv`: subclass them (set ``physics``, the spaces, and
+  optionally ``renderer``); register them with ``nbgym.register(id, entry_point=...,
+  vector_entry_point=...)``.
+- :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath).
+- :mod:`nbgym.engine.rng`: per-sub-environment draws; :mod:`nbgym.engine.npmath`: numpy's scalar
+  math bit for bit where numba's differs.
+- :func:`rollout`, :class:`Trajectory`, :class:`RolloutResult`: a numba policy and a compiled vector
+  env stepped together, many steps in one call.
+- :class:`RenderState`, :func:`import_pygame`: for a ``renderer`` that draws with pygame.
+
+``import nbgym.engine`` is cheap: each name is imported on first use.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_NAMES = {  # public name: (module, name there)
+    "Physics": ("nbgym._engine.kernels", "Physics"),
+    "KernelEnv": ("nbgym._engine.env", "KernelEnv"),
+    "KernelVectorEnv": ("nbgym._engine.env", "KernelVectorEnv"),
+    "njit": ("nbgym._engine.jit", "kernel"),
+    "rollout": ("nbgym._engine.rollout", "rollout"),
+    "Trajectory": ("nbgym._engine.rollout", "Trajectory"),
+    "RolloutResult": ("nbgym._engine.rollout", "RolloutResult"),
+    "RenderState": ("nbgym._engine.render", "RenderState"),
+    "import_pygame": ("nbgym._engine.render", "import_pygame"),
+}
+_SUBMODULES = ("rng", "npmath")
+
+__all__ = [*_NAMES, *_SUBMODULES]
+
+
+def __getattr__(name: str) -> Any:
+    if name in _NAMES:
+        module, attribute = _NAMES[name]
+        value = getattr(importlib.import_module(module), attribute)
+    elif name in _SUBMODULES:
+        value = importlib.import_module(f"nbgym.engine.{name}")
+    else:
+        raise AttributeError(f"module 'nbgym.engine' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])
