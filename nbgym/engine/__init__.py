@@ -41,36 +41,20 @@ Names:
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from nbgym._lazy import lazy_attributes
 
-_NAMES = {  # public name: (module, name there)
-    "Physics": ("nbgym._engine.kernels", "Physics"),
-    "KernelEnv": ("nbgym._engine.env", "KernelEnv"),
-    "KernelVectorEnv": ("nbgym._engine.env", "KernelVectorEnv"),
-    "njit": ("nbgym._engine.jit", "kernel"),
-    "rollout": ("nbgym._engine.rollout", "rollout"),
-    "Trajectory": ("nbgym._engine.rollout", "Trajectory"),
-    "RolloutResult": ("nbgym._engine.rollout", "RolloutResult"),
-    "RenderState": ("nbgym._engine.render", "RenderState"),
-    "import_pygame": ("nbgym._engine.render", "import_pygame"),
-}
-_SUBMODULES = ("rng", "npmath")
+__all__ = [
+    "KernelEnv",
+    "KernelVectorEnv",
+    "Physics",
+    "RenderState",
+    "RolloutResult",
+    "Trajectory",
+    "import_pygame",
+    "njit",
+    "npmath",
+    "rng",
+    "rollout",
+]
 
-__all__ = [*_NAMES, *_SUBMODULES]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _NAMES:
-        module, attribute = _NAMES[name]
-        value = getattr(importlib.import_module(module), attribute)
-    elif name in _SUBMODULES:
-        value = importlib.import_module(f"nbgym.engine.{name}")
-    else:
-        raise AttributeError(f"module 'nbgym.engine' has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+__getattr__, __dir__ = lazy_attributes(__name__, dict.fromkeys(__all__, "_api"))
