@@ -267,6 +267,10 @@ class KernelEnv(_ParamsAsAttributes, Env):
     exactly as they do in gymnasium.
     """
 
+    info_keys: ClassVar[tuple[str, ...]] = ()
+    """The info key of each of the physics' ``aux`` slots: the value the kernels write into slot ``k`` of a
+    sub-environment is its info ``info_keys[k]`` (a Python float; batched as gymnasium batches infos)."""
+
     renderer: ClassVar[Any] = None
     """What draws the env's frames in the pixel render modes: a module, or the name of one imported on the first
     frame, with ``frame_size(env)``, ``draw(surface, env, index, state)`` and ``CAPTION`` (see
@@ -391,12 +395,12 @@ class KernelEnv(_ParamsAsAttributes, Env):
         return reward
 
     def _reset_info(self) -> dict[str, Any]:
-        """The info of a reset; envs with reset infos override this."""
-        return {}
+        """The info of a reset: each of ``info_keys`` with its slot's value (a Python float); envs with other
+        infos override this."""
+        aux = self._batch.aux
+        return {key: aux.item(0, slot) for slot, key in enumerate(self.info_keys)}
 
-    def _step_info(self) -> dict[str, Any]:
-        """The info of a step; envs with step infos override this."""
-        return {}
+    _step_info = _reset_info
 
     def _action_batch(self, action: Any) -> np.ndarray:
         if self._batch.discrete_actions:
@@ -467,6 +471,9 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             that the next call overwrites).
         render_mode: The render mode of the sub-environments.
     """
+
+    info_keys: ClassVar[tuple[str, ...]] = ()
+    """The info key of each ``aux`` slot (see ``KernelEnv.info_keys``)."""
 
     renderer: ClassVar[Any] = None
     """What draws each sub-environment's frame (see ``KernelEnv.renderer``)."""
@@ -619,24 +626,71 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             f"with reset(options={{'reset_mask': mask}}) before stepping it again."
         )
 
+    def _infos(self, aux: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
+        """The infos of sub-environments whose info slots are ``aux`` and observations ``obs``, batched as
+        gymnasium's ``SyncVectorEnv`` batches them: each of ``info_keys`` as a float64 array (0 where a
+        sub-environment does not contribute) with its mask ``_key``. Envs with other infos override this.
+
+        Args:
+            aux: The ``(num_envs, aux_width)`` info slots.
+            obs: The ``(num_envs, ...)`` observation buffer they go with.
+            contributing: Which sub-environments give infos (``None``: all of them).
+        """
+        infos: dict[str, Any] = {}
+        for slot, key in enumerate(self.info_keys):
+            values = aux[:, slot].copy()
+            if contributing is None:
+                mask = np.ones(self.num_envs, dtype=np.bool_)
+            else:
+                values[~contributing] = 0.0
+                mask = contributing.copy()
+            infos[key], infos[f"_{key}"] = values, mask
+        return infos
+
     def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
-        """The infos of a reset of the sub-environments in ``mask``; envs with reset infos override this."""
-        return {}
+        """The infos of a reset of the sub-environments in ``mask``."""
+        return self._infos(self._batch.aux, self._batch.obs, mask)
 
     def _step_infos(self) -> dict[str, Any]:
-        """The infos of the last step: in ``SAME_STEP`` mode, ``final_obs``/``final_info`` of the
-        sub-environments whose episode ended; envs with step infos extend this."""
-        if self._kernel_mode != SAME_STEP:
-            return {}
+        """The infos of the last step, and in ``SAME_STEP`` mode ``final_obs``/``final_info`` of the
+        sub-environments whose episode ended (the ended step's observation and infos).
+
+        The keys come in the order in which ``SyncVectorEnv`` adds them: the final ones before the
+        sub-environments' own infos when the first sub-environment ended, after them otherwise.
+        """
         batch = self._batch
+        if self._kernel_mode != SAME_STEP:
+            return self._infos(batch.aux, batch.obs, None)
         ended = batch.terminated | batch.truncated
-        if not ended.any():
-            return {}
+        infos: dict[str, Any] = {}
+        first_ended = bool(ended[0])
+        if first_ended:
+            self._add_final(infos, ended)
+        infos.update(self._infos(batch.aux, batch.obs, None))
+        if not first_ended and ended.any():
+            self._add_final(infos, ended)
+        return infos
+
+    def _add_final(self, infos: dict[str, Any], ended: np.ndarray) -> None:
+        batch = self._batch
+        infos["final_obs"] = self._final_observations(ended)
+        infos["_final_obs"] = ended
+        infos["final_info"] = self._infos(batch.final_aux, batch.final_obs, ended)
+        infos["_final_info"] = ended.copy()
+
+    def _final_observations(self, ended: np.ndarray) -> np.ndarray:
+        """The ``final_obs`` info: an object array holding the final observation of each ended sub-environment
+        (``None`` elsewhere)."""
         final_obs = np.full(self.num_envs, None, dtype=object)
-        ended_obs = batch.final_obs[ended]  # one copy; each env's final obs is a row of it
+        ended_obs = self._batch.final_obs[ended]  # one copy; each env's final obs is a row of it
         for row, i in enumerate(np.flatnonzero(ended)):
-            final_obs[i] = ended_obs[row]
-        return {"final_obs": final_obs, "_final_obs": ended, "final_info": {}, "_final_info": ended.copy()}
+            final_obs[i] = self._final_observation(ended_obs[row])
+        return final_obs
+
+    def _final_observation(self, row: Any) -> Any:
+        """One ended sub-environment's final observation from its buffer row, as its single env returns
+        observations; envs whose observations are not arrays override this."""
+        return row
 
     def render(self) -> tuple[Any, ...] | None:
         """The frames of every sub-environment in ``render_mode``, as gymnasium's sync vector env returns them

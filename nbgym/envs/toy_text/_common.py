@@ -16,7 +16,6 @@ from typing import Any, Callable, Sequence
 import numpy as np
 
 from nbgym.engine import KernelEnv, KernelVectorEnv, njit, rng
-from nbgym.vector import AutoresetMode
 
 PROB, REWARD = 0, 1
 """The ``aux`` slots of a sub-environment's ``prob`` info code and reward code."""
@@ -205,7 +204,7 @@ class DiscreteToyTextVectorEnv(KernelVectorEnv):
     """The compiled vector environment of a grid-world toy-text environment.
 
     Infos are batched as gymnasium's ``SyncVectorEnv`` batches the sub-environments' ``{"prob": ...}``
-    infos (see :meth:`CodedValues.batch`), with ``final_obs``/``final_info`` in ``SAME_STEP`` mode.
+    infos (see :meth:`CodedValues.batch`), with ``final_obs`` (ints) and ``final_info`` in ``SAME_STEP`` mode.
     Subclasses set ``_probs`` in ``__init__``, define ``_render_text(index)`` and may add
     per-observation infos in ``_infos``.
     """
@@ -219,39 +218,9 @@ class DiscreteToyTextVectorEnv(KernelVectorEnv):
             return tuple(self._render_text(i) for i in range(self.num_envs))
         return super().render()
 
-    def _infos(self, codes: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
-        """The batched infos of sub-environments with ``prob`` codes ``codes`` and observations ``obs``."""
+    def _infos(self, aux: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
         mask = np.ones(self.num_envs, dtype=np.bool_) if contributing is None else contributing.copy()
-        return {"prob": self._probs.batch(codes, contributing), "_prob": mask}
+        return {"prob": self._probs.batch(aux[:, PROB], contributing), "_prob": mask}
 
-    def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
-        return self._infos(self._batch.aux[:, PROB], self._batch.obs, mask)
-
-    def _step_infos(self) -> dict[str, Any]:
-        batch = self._batch
-        infos: dict[str, Any] = {}
-        ended = None
-        if self.autoreset_mode == AutoresetMode.SAME_STEP:
-            ended = batch.terminated | batch.truncated
-            if ended[0]:
-                self._add_final(infos, ended)
-        infos.update(self._infos(batch.aux[:, PROB], batch.obs, None))
-        if ended is not None and not ended[0] and ended.any():
-            self._add_final(infos, ended)
-        return infos
-
-    def _add_final(self, infos: dict[str, Any], ended: np.ndarray) -> None:
-        """Adds ``final_obs`` and ``final_info`` (the ended step's observation and info) to ``infos``.
-
-        The keys come in the order in which ``SyncVectorEnv`` adds them: before the sub-environments'
-        own infos when the first sub-environment ended, after them otherwise.
-        """
-        batch = self._batch
-        final_obs = np.full(self.num_envs, None, dtype=object)
-        for i in np.flatnonzero(ended):
-            final_obs[i] = int(batch.final_obs[i])
-        infos["final_obs"] = final_obs
-        infos["_final_obs"] = ended
-        infos["final_info"] = self._infos(batch.final_aux[:, PROB], batch.final_obs, ended)
-        infos["_final_info"] = ended.copy()
-
+    def _final_observation(self, row: np.ndarray) -> int:
+        return int(row)

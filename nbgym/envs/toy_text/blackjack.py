@@ -313,10 +313,5 @@ class BlackjackVectorEnv(KernelVectorEnv):
             return np.ascontiguousarray(obs[:, 0]), np.ascontiguousarray(obs[:, 1]), np.ascontiguousarray(obs[:, 2])
         return obs[:, 0], obs[:, 1], obs[:, 2]
 
-    def _step_infos(self) -> dict[str, Any]:
-        infos = super()._step_infos()
-        if "final_obs" in infos:
-            final_obs = infos["final_obs"]
-            for i in np.flatnonzero(infos["_final_obs"]):
-                final_obs[i] = _as_tuple(final_obs[i])
-        return infos
+    def _final_observation(self, row: np.ndarray) -> tuple[int, int, int]:
+        return _as_tuple(row)

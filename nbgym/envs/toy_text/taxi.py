@@ -606,8 +606,8 @@ class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
     def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
         return spaces.Discrete(_NUM_STATES), spaces.Discrete(_NUM_ACTIONS)
 
-    def _infos(self, codes: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
-        infos = super()._infos(codes, obs, contributing)
+    def _infos(self, aux: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
+        infos = super()._infos(aux, obs, contributing)
         masks = np.take(_ACTION_MASKS, obs, axis=0)
         if contributing is not None:
             masks[~contributing] = 0
