@@ -17,6 +17,7 @@ import contextlib
 import dis
 import inspect
 import linecache
+import os
 import random as stdlib_random
 import re
 import types
@@ -118,21 +119,24 @@ def _instructions(code: types.CodeType) -> Iterator[tuple[dis.Instruction, int |
 
 
 def _globals_used(code: _Code) -> Iterator[tuple[object, str, int | None]]:
-    """The objects that ``code`` loads from its globals, attribute chains resolved (``np.random.rand``)."""
+    """The objects that ``code`` loads from its globals, each attribute chain resolved to its end
+    (``np.random.rand``), with its dotted path and line."""
     current: object = None
+    path, start = "", None
     for instruction, line in _instructions(code.code):
+        if instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and current is not None:
+            current = getattr(current, instruction.argval, None)
+            path = f"{path}.{instruction.argval}"
+            continue
+        if current is not None:
+            yield current, path, start
+            current = None
         if instruction.opname == "LOAD_GLOBAL":
             name = instruction.argval
             current = code.globals.get(name, getattr(builtins, name, None))
-            path = name
-        elif instruction.opname in ("LOAD_ATTR", "LOAD_METHOD") and current is not None:
-            current = getattr(current, instruction.argval, None)
-            path = f"{path}.{instruction.argval}"
-        else:
-            current = None
-            continue
-        if current is not None:
-            yield current, path, line
+            path, start = name, line
+    if current is not None:
+        yield current, path, start
 
 
 def scan(physics: str, role: str, function: types.FunctionType) -> list[types.FunctionType]:
@@ -207,7 +211,9 @@ def literal_columns(function: types.FunctionType, argument: str) -> list[tuple[i
     return found
 
 
-_LOCATION = re.compile(r'File "([^"]+)", line (\d+)')
+_LOCATION = re.compile(r'File "([^"]+)", line (\d+)|at (\S+\.py) \((\d+)\)')
+"""numba's two ways of naming a source line: ``File "path", line N`` and ``at path (N)``; paths may be relative
+to the working directory."""
 
 
 @dataclass(frozen=True)
@@ -251,13 +257,14 @@ def compile_errors(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]]) ->
 
 
 def _explain(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]], message: str) -> str:
-    for filename, line_text in _LOCATION.findall(message):
-        line = int(line_text)
+    for match in _LOCATION.finditer(message):
+        filename = os.path.realpath(match.group(1) or match.group(3))
+        line = int(match.group(2) or match.group(4))
         for role, role_spans in spans.items():
             for span in role_spans:
-                if span.filename == filename and span.first_line <= line <= span.last_line:
+                if os.path.realpath(span.filename) == filename and span.first_line <= line <= span.last_line:
                     name = span.name if span is role_spans[0] else f"{span.name} (called by {role})"
-                    source = linecache.getline(filename, line).strip()
+                    source = linecache.getline(span.filename, line).strip()
                     hint = ""
                     if "Untyped global name" in message:
                         hint = (
@@ -266,7 +273,7 @@ def _explain(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]], message:
                         )
                     return (
                         f"Physics {physics_name!r}: numba cannot compile {role} function {name}, "
-                        f"{filename}, line {line}: `{source}`.{hint} Run with NUMBA_DISABLE_JIT=1 to debug it as "
+                        f"{span.filename}, line {line}: `{source}`.{hint} Run with NUMBA_DISABLE_JIT=1 to debug it as "
                         f"Python.\n\nnumba's message:\n{message}"
                     )
     protocol = "; ".join(f"{role}({', '.join(args)}) {returns}" for role, (args, returns) in PROTOCOL.items())

@@ -1,0 +1,319 @@
+"""nbgym's public engine API: environments defined with it match the same environments written in plain Python
+(gymnasium ``Env``s, under gymnasium's ``SyncVectorEnv`` for the vector envs) exactly; it keeps its guarantees
+(autoreset modes, time limit, threads, pickling); mistakes in a physics raise errors that teach."""
+
+from __future__ import annotations
+
+import math
+import pathlib
+import pickle
+import random
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+from _classic_control_checks import MODES, compare_single, compare_vector
+from _toy_text_checks import steps
+from custom_envs import ENVS, DriftEnv, DriftVectorEnv
+
+import nbgym
+from nbgym import error, spaces
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit
+from nbgym.engine import rng as engine_rng
+
+INTERPRETED = numba.config.DISABLE_JIT
+
+
+def _policy(name: str):
+    if name == "Drift":
+        # Away from the origin when far from it, towards it when near: both kinds of termination happen.
+        def drift(rng: np.random.Generator, obs):
+            obs = np.asarray(obs, dtype=np.float64)
+            direction = np.where(obs[..., 2:] > 0.6, 1.0, -1.0)
+            noise = rng.uniform(-1.0, 1.0, size=obs[..., :2].shape)
+            return np.clip(direction * 0.5 * obs[..., :2] + noise, -1.0, 1.0).astype(np.float32)
+
+        return drift
+    actions = {"Counter": 3, "Lights": 4, "Walk": 2}[name]
+
+    def policy(rng: np.random.Generator, obs):
+        if np.ndim(obs) == 0 or (name != "Walk" and np.ndim(obs) == 1):
+            return int(rng.integers(0, actions))
+        return rng.integers(0, actions, size=len(obs))
+
+    return policy
+
+
+@pytest.mark.parametrize("name", ENVS)
+def test_single_env_matches_its_python_reference(name):
+    """``nbgym.make`` of each test env gives the plain-Python env's results, types included, over episodes."""
+    terminations = compare_single(f"test/{name}-v0", _policy(name), range(3), steps(150))
+    assert terminations > 0
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("name", ENVS)
+def test_vector_env_matches_sync_vector_env_of_its_reference(name, mode):
+    """The compiled vector env gives gymnasium's ``SyncVectorEnv`` results over the plain-Python env, in each
+    autoreset mode, with terminations and time-limit truncations."""
+    terminations, truncations = compare_vector(f"test/{name}-v0", _policy(name), 5, mode, 7, steps(120))
+    assert terminations > 0 and (truncations > 0 or name == "Walk")
+
+
+def test_reset_options_and_infos_of_a_custom_env():
+    """A reset option handled by ``_reset_params``, and info slots named by ``info_keys``."""
+    ours = nbgym.make_vec("test/Drift-v0", 3, autoreset_mode="SameStep")
+    obs, infos = ours.reset(seed=1, options={"spread": 0.05})
+    assert np.all(np.abs(obs[:, :2]) <= 0.05)
+    np.testing.assert_array_equal(infos["distance"].astype(np.float32), obs[:, 2])
+    assert list(infos) == ["distance", "_distance"] and infos["_distance"].all()
+    single = nbgym.make("test/Drift-v0").unwrapped
+    _, info = single.reset(seed=2, options={"spread": 0.5})
+    assert type(info["distance"]) is float and info["distance"] <= math.sqrt(0.5)
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_threads_and_pickling_keep_results(num_threads):
+    """A custom vector env gives the same results at any thread count, and a pickled copy continues alike."""
+    if num_threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("numba has one thread here")
+    one = DriftVectorEnv(64, max_episode_steps=30)
+    many = DriftVectorEnv(64, max_episode_steps=30, num_threads=num_threads)
+    for env in (one, many):
+        env.reset(seed=3)
+    actions = np.random.default_rng(0).uniform(-1, 1, (50, 64, 2)).astype(np.float32)
+    for t in range(25):
+        for a, b in zip(one.step(actions[t]), many.step(actions[t])):
+            if isinstance(a, np.ndarray):
+                np.testing.assert_array_equal(a, b)
+    copy = pickle.loads(pickle.dumps(many))
+    for t in range(25, 50):
+        expected, got = many.step(actions[t]), copy.step(actions[t])
+        np.testing.assert_array_equal(expected[0], got[0])
+        np.testing.assert_array_equal(expected[1], got[1])
+
+
+def test_a_custom_env_renders_with_its_class_renderer():
+    """The engine takes the drawing from the env class's ``renderer``: a user's env renders as nbgym's own do."""
+    pytest.importorskip("pygame")
+
+    class Dot:
+        CAPTION = None
+
+        @staticmethod
+        def frame_size(env):
+            return 20, 10
+
+        @staticmethod
+        def draw(surface, env, index, state):
+            state.memory[index] = state.memory.get(index, 0) + 1
+            x = int(env._batch.state[index, 0] * 5 + 10)
+            surface.fill((0, 0, 0))
+            surface.fill((255, 255, 255), (x, 5, 1, 1))
+
+    class RenderedDrift(DriftEnv):
+        renderer = Dot
+
+    env = RenderedDrift(render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.shape == (10, 20, 3) and frame.sum() == 255 * 3
+    with pytest.raises(error.Error, match="no pixel rendering"):
+        DriftEnv(render_mode="rgb_array").render()
+
+
+def test_the_engine_imports_no_environment():
+    """``nbgym/_engine`` imports nothing of ``nbgym.envs``; ``import nbgym.engine`` imports neither numba nor an env."""
+    engine = pathlib.Path(nbgym.__file__).parent / "_engine"
+    for path in engine.glob("*.py"):
+        source = path.read_text()
+        assert "from nbgym.envs" not in source and "import nbgym.envs" not in source, path
+    code = "import sys, nbgym.engine; print(any(m.startswith(('numba', 'nbgym.envs.')) for m in sys.modules))"
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+
+
+# ------------------------------------------------------------------------------------------ errors that teach
+
+
+def _reset(params, state, i, stream, aux):
+    state[i, 0] = engine_rng.random(stream, i)
+
+
+def _step(params, state, i, actions, stream, aux):
+    state[i, 0] += 1.0
+    return 1.0, False
+
+
+def _observe(params, state, i, obs):
+    obs[i, 0] = np.float32(state[i, 0])
+
+
+def _action_valid(params, actions, i):
+    return 0 <= actions[i] < 2
+
+
+def _physics(name: str, **functions) -> Physics:
+    return Physics(
+        name,
+        params=[("scale", np.float64)],
+        state=(1, np.float64),
+        **{"reset": _reset, "step": _step, "observe": _observe, "action_valid": _action_valid, **functions},
+    )
+
+
+def _env_class(physics: Physics, observation_space=None, action_space=None) -> type[KernelEnv]:
+    class Probe(KernelEnv):
+        metadata = {"render_modes": []}
+
+        def __init__(self) -> None:
+            self.observation_space = observation_space or spaces.Box(-np.inf, np.inf, (1,), np.float32)
+            self.action_space = action_space or spaces.Discrete(2)
+            super().__init__(physics.new_params(scale=1.0))
+
+    Probe.physics = physics
+    return Probe
+
+
+def test_a_wrong_signature_is_refused_at_definition():
+    def step(params, state, i):
+        return 1.0, False
+
+    with pytest.raises(error.PhysicsError, match=r"step must be step\(params, state, i, actions, rng, aux\).*step\(params, state, i\)"):
+        _physics("BadSignature", step=step)
+    with pytest.raises(error.PhysicsError, match="observe must be a Python function"):
+        _physics("NotAFunction", observe=len)
+
+
+def _bad_typing_step(params, state, i, actions, stream, aux):
+    state[i, 0] = "fast" + state[i, 0]
+    return 1.0, False
+
+
+def _plain_helper(x):
+    return x + 1.0
+
+
+def _untyped_helper_step(params, state, i, actions, stream, aux):
+    state[i, 0] = _plain_helper(state[i, 0])
+    return 1.0, False
+
+
+@pytest.mark.skipif(INTERPRETED, reason="numba compiles nothing with NUMBA_DISABLE_JIT=1")
+def test_a_physics_numba_cannot_compile_fails_at_make_naming_its_function_and_line():
+    env_class = _env_class(_physics("BadTyping", step=_bad_typing_step))
+    with pytest.raises(error.PhysicsError) as raised:
+        env_class()
+    message = str(raised.value)
+    line = _bad_typing_step.__code__.co_firstlineno + 1
+    assert "step function _bad_typing_step" in message and f"line {line}" in message
+    assert '"fast" + state[i, 0]' in message and "numba's message" in message and "NUMBA_DISABLE_JIT=1" in message
+    assert isinstance(raised.value.__cause__, numba.core.errors.TypingError)
+    with pytest.raises(error.PhysicsError, match="decorate it with `@nbgym.engine.njit`"):
+        _env_class(_physics("UntypedHelper", step=_untyped_helper_step))()
+
+
+def _numpy_random_step(params, state, i, actions, stream, aux):
+    state[i, 0] += np.random.random()
+    return 1.0, False
+
+
+def _python_random_reset(params, state, i, stream, aux):
+    state[i, 0] = random.random()
+
+
+@njit
+def _helper_with_global_random(x):
+    return x + np.random.normal()
+
+
+def _helper_random_step(params, state, i, actions, stream, aux):
+    state[i, 0] = _helper_with_global_random(state[i, 0])
+    return 1.0, False
+
+
+@pytest.mark.parametrize(
+    ("functions", "culprit"),
+    [
+        ({"step": _numpy_random_step}, "np.random.random"),
+        ({"reset": _python_random_reset}, "random.random"),
+        ({"step": _helper_random_step}, "through _helper_with_global_random"),
+    ],
+)
+def test_a_draw_from_a_global_random_state_is_refused_at_definition(functions, culprit):
+    with pytest.raises(error.PhysicsError, match="global random state") as raised:
+        _physics("GlobalRandom", **functions)
+    assert culprit in str(raised.value) and "nbgym.engine.rng.random(rng, i)" in str(raised.value)
+
+
+def _objmode_step(params, state, i, actions, stream, aux):
+    with numba.objmode(value="float64"):
+        value = float(len("python"))
+    state[i, 0] = value
+    return 1.0, False
+
+
+@numba.jit(forceobj=True)
+def _object_mode_helper(x):
+    return x
+
+
+def _object_helper_step(params, state, i, actions, stream, aux):
+    state[i, 0] = _object_mode_helper(state[i, 0])
+    return 1.0, False
+
+
+def test_object_mode_is_refused_at_definition():
+    with pytest.raises(error.PhysicsError, match="numba.objmode"):
+        _physics("ObjectMode", step=_objmode_step)
+    with pytest.raises(error.PhysicsError, match="object mode"):
+        _physics("ObjectModeHelper", step=_object_helper_step)
+    with pytest.raises(error.PhysicsError, match="object mode"):
+        _physics("ObjectModeFunction", step=numba.jit(forceobj=True)(_step))
+
+
+def _wide_step(params, state, i, actions, stream, aux):
+    state[i, 1] = 2.0
+    return 1.0, False
+
+
+def _wide_observe(params, state, i, obs):
+    obs[i, 0] = np.float32(state[i, 0])
+    obs[i, 2] = np.float32(state[i, 0])
+
+
+def test_shape_mismatches_are_refused():
+    """A literal column past the state row (at definition), past the observation row of the space (at make),
+    a declared observation layout that is not the space's, an unsupported action space, an unknown parameter."""
+    with pytest.raises(error.PhysicsError, match="column 1 of state, beyond the state row.s width \\(1\\)"):
+        _physics("WideState", step=_wide_step)
+    with pytest.raises(error.PhysicsError, match="writes column 2 of an observation row of shape \\(1,\\)"):
+        _env_class(_physics("WideObservation", observe=_wide_observe))()
+    declared = Physics(
+        "DeclaredObservation", params=[("scale", np.float64)], state=(1, np.float64), reset=_reset, step=_step,
+        observe=_observe, action_valid=_action_valid, observation=((2,), np.float32),
+    )
+    with pytest.raises(error.PhysicsError, match="declares observations of shape \\(2,\\)"):
+        _env_class(declared)()
+    with pytest.raises(error.PhysicsError, match="Discrete or numeric Box actions"):
+        _env_class(_physics("MultiDiscreteActions"), action_space=spaces.MultiDiscrete([2, 2]))()
+    with pytest.raises(error.PhysicsError, match="has no parameter 'gravity'"):
+        _physics("UnknownParameter").new_params(gravity=9.8)
+    with pytest.raises(error.PhysicsError, match="state must be"):
+        Physics("NoState", params=[], state=(0, np.float64), reset=_reset, step=_step, observe=_observe,
+                action_valid=_action_valid)
+
+
+def test_the_vector_class_of_a_physics_is_checked_like_the_single_one():
+    class ProbeVector(KernelVectorEnv):
+        physics = _physics("WideObservationVector", observe=_wide_observe)
+
+        def __init__(self, num_envs: int = 2) -> None:
+            super().__init__(num_envs, self.physics.new_params(scale=1.0))
+
+        def _single_spaces(self):
+            return spaces.Box(-1, 1, (2,), np.float32), spaces.Discrete(2)
+
+    with pytest.raises(error.PhysicsError, match="writes column 2"):
+        ProbeVector()
