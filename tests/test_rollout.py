@@ -1,0 +1,174 @@
+"""Compiled rollouts (``nbgym.engine.rollout``) equal stepping the same vector env from Python with the same policy,
+bit for bit, at 1 and 2 threads, in both autoreset modes that reset by themselves."""
+
+from __future__ import annotations
+
+import re
+
+import custom_envs  # noqa: F401  (registers the test envs)
+import numba
+import numpy as np
+import pytest
+
+import nbgym
+from nbgym import error
+from nbgym.engine import Trajectory, rollout
+
+
+@numba.njit
+def linear_discrete(obs, weights):
+    """argmax over actions of ``obs @ weights`` (weights: (obs_dim, num_actions))."""
+    actions = np.empty(obs.shape[0], dtype=np.int64)
+    for i in range(obs.shape[0]):
+        best, best_value = 0, -np.inf
+        for a in range(weights.shape[1]):
+            value = 0.0
+            for k in range(obs.shape[1]):
+                value += obs[i, k] * weights[k, a]
+            if value > best_value:
+                best, best_value = a, value
+        actions[i] = best
+    return actions
+
+
+@numba.njit
+def linear_box(obs, weights):
+    """``clip(obs @ weights, -1, 1)`` as float32 (weights: (obs_dim, action_dim))."""
+    actions = np.empty((obs.shape[0], weights.shape[1]), dtype=np.float32)
+    for i in range(obs.shape[0]):
+        for a in range(weights.shape[1]):
+            value = 0.0
+            for k in range(obs.shape[1]):
+                value += obs[i, k] * weights[k, a]
+            actions[i, a] = min(max(value, -1.0), 1.0)
+    return actions
+
+
+CASES = {
+    "CartPole-v1": (linear_discrete, (4, 2)),
+    "test/Drift-v0": (linear_box, (3, 2)),
+}
+
+
+def python_rollout(envs, policy, weights, num_steps, max_episodes):
+    """The rollout stepped from Python: trajectory and episode statistics."""
+    num_envs = envs.num_envs
+    obs = envs._batch.obs.copy()
+    returns = np.full((num_envs, max_episodes), np.nan)
+    lengths = np.zeros((num_envs, max_episodes), dtype=np.int64)
+    episodes = np.zeros(num_envs, dtype=np.int64)
+    running_return, running_length = np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64)
+    was_done = np.zeros(num_envs, dtype=bool)
+    steps = []
+    next_step = envs.autoreset_mode.value == "NextStep"
+    for _ in range(num_steps):
+        actions = policy(obs, weights)
+        new_obs, rewards, terminated, truncated, _ = envs.step(actions)
+        steps.append((obs, actions, rewards, terminated, truncated))
+        for i in range(num_envs):
+            if next_step and was_done[i]:
+                continue
+            running_return[i] += rewards[i]
+            running_length[i] += 1
+            if terminated[i] or truncated[i]:
+                if episodes[i] < max_episodes:
+                    returns[i, episodes[i]], lengths[i, episodes[i]] = running_return[i], running_length[i]
+                episodes[i] += 1
+                running_return[i], running_length[i] = 0.0, 0
+        was_done = terminated | truncated
+        obs = new_obs
+    return steps, returns, lengths, episodes
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+@pytest.mark.parametrize("env_id", CASES)
+def test_rollout_equals_python_stepping(env_id, mode, num_threads):
+    if num_threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("numba has one thread here")
+    policy, shape = CASES[env_id]
+    weights = np.random.default_rng(1).normal(size=shape)
+    num_envs, num_steps, max_episodes = 37, 120, 4
+    compiled = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, num_threads=num_threads, max_episode_steps=45)
+    stepped = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, max_episode_steps=45)
+    compiled.reset(seed=11)
+    stepped.reset(seed=11)
+    trajectory = Trajectory.new(compiled, num_steps, np.int64 if policy is linear_discrete else np.float32)
+    result = rollout(compiled, policy, weights, num_steps, max_episodes=max_episodes, trajectory=trajectory)
+    steps, returns, lengths, episodes = python_rollout(stepped, policy, weights, num_steps, max_episodes)
+    for t, (obs, actions, rewards, terminated, truncated) in enumerate(steps):
+        np.testing.assert_array_equal(trajectory.observations[t], obs, err_msg=f"step {t}")
+        np.testing.assert_array_equal(trajectory.actions[t], actions, err_msg=f"step {t}")
+        np.testing.assert_array_equal(trajectory.rewards[t], rewards, err_msg=f"step {t}")
+        np.testing.assert_array_equal(trajectory.terminations[t], terminated, err_msg=f"step {t}")
+        np.testing.assert_array_equal(trajectory.truncations[t], truncated, err_msg=f"step {t}")
+    np.testing.assert_array_equal(result.episode_returns, returns)
+    np.testing.assert_array_equal(result.episode_lengths, lengths)
+    np.testing.assert_array_equal(result.episodes, episodes)
+    assert episodes.sum() > num_envs  # episodes ended, several per sub-environment
+    for name in ("state", "pcg", "buf", "obs", "flags", "elapsed"):
+        np.testing.assert_array_equal(getattr(compiled._batch, name), getattr(stepped._batch, name), err_msg=name)
+    # The env goes on from Python as the stepped one does.
+    actions = policy(stepped._batch.obs, weights)
+    np.testing.assert_array_equal(compiled.step(actions)[0], stepped.step(actions)[0])
+
+
+def test_rollout_refuses_what_it_cannot_run():
+    weights = np.zeros((4, 2))
+    envs = nbgym.make_vec("CartPole-v1", 3)
+    with pytest.raises(error.ResetNeeded):
+        rollout(envs, linear_discrete, weights, 5)
+    envs.reset(seed=0)
+    with pytest.raises(TypeError, match="@numba.njit"):
+        rollout(envs, linear_discrete.py_func, weights, 5)
+    with pytest.raises(TypeError, match="compiled vector env"):
+        rollout(nbgym.make_vec("CartPole-v1", 3, vectorization_mode="sync"), linear_discrete, weights, 5)
+    disabled = nbgym.make_vec("CartPole-v1", 3, autoreset_mode="Disabled")
+    disabled.reset(seed=0)
+    with pytest.raises(ValueError, match="'NextStep' or 'SameStep'"):
+        rollout(disabled, linear_discrete, weights, 5)
+
+    @numba.njit
+    def int32_actions(obs, weights):
+        return np.zeros(obs.shape[0], dtype=np.int32)
+
+    with pytest.raises(error.InvalidAction, match="dtype int32; return int64"):
+        rollout(envs, int32_actions, weights, 5)
+
+    @numba.njit
+    def too_few_actions(obs, weights):
+        return np.zeros(obs.shape[0] - 1, dtype=np.int64)
+
+    with pytest.raises(error.InvalidAction, match="shape"):
+        rollout(envs, too_few_actions, weights, 5)
+    with pytest.raises(ValueError, match="trajectory.rewards"):
+        bad = Trajectory.new(envs, 5)
+        bad.rewards = np.zeros((4, 3))
+        rollout(envs, linear_discrete, weights, 5, trajectory=bad)
+
+
+def test_an_invalid_action_mid_rollout_stops_before_that_step_moves():
+    """A policy that turns invalid at some step: the rollout raises naming the step and sub-environment; the
+    steps before it happened, that one did not."""
+
+    @numba.njit
+    def invalid_when_far(obs, weights):
+        actions = np.zeros(obs.shape[0], dtype=np.int64)
+        for i in range(obs.shape[0]):
+            actions[i] = 1 if obs[i, 0] < weights[0] else 7
+        return actions
+
+    compiled, stepped = nbgym.make_vec("CartPole-v1", 4), nbgym.make_vec("CartPole-v1", 4)
+    compiled.reset(seed=0)
+    stepped.reset(seed=0)
+    limit = np.array([0.2])
+    with pytest.raises(error.InvalidAction, match=r"Step (\d+) of the rollout: Sub-environment \d: np.int64\(7\) is not in the action space") as raised:
+        rollout(compiled, invalid_when_far, limit, 200)
+    failing_step = int(re.search(r"Step (\d+) ", str(raised.value)).group(1))
+    assert failing_step > 0
+    for _ in range(failing_step):
+        stepped.step(invalid_when_far(stepped._batch.obs, limit))
+    with pytest.raises(error.InvalidAction):
+        stepped.step(invalid_when_far(stepped._batch.obs, limit))
+    np.testing.assert_array_equal(compiled._batch.state, stepped._batch.state)
+    np.testing.assert_array_equal(compiled._batch.pcg, stepped._batch.pcg)
