@@ -38,33 +38,42 @@ def linear_discrete(obs, weights):
 
 
 @numba.njit(nogil=True)
-def linear_torque(obs, weights):
-    """``clip(obs @ weights, -2, 2)`` as float32, Pendulum's torque."""
-    actions = np.empty((obs.shape[0], 1), dtype=np.float32)
+def linear_box(obs, params):
+    """``clip(obs @ weights, -bound, bound)`` as float32, for ``params = (weights, bound)``."""
+    weights, bound = params
+    actions = np.empty((obs.shape[0], weights.shape[1]), dtype=np.float32)
     for i in range(obs.shape[0]):
-        value = 0.0
-        for k in range(obs.shape[1]):
-            value += obs[i, k] * weights[k, 0]
-        actions[i, 0] = min(max(value, -2.0), 2.0)
+        for a in range(weights.shape[1]):
+            value = 0.0
+            for k in range(obs.shape[1]):
+                value += obs[i, k] * weights[k, a]
+            actions[i, a] = min(max(value, -bound), bound)
     return actions
 
 
 POLICIES = {
     "CartPole-v1": (linear_discrete, (4, 2), lambda obs, w: np.argmax(obs @ w, axis=1)),
-    "Pendulum-v1": (linear_torque, (3, 1), lambda obs, w: np.clip(obs @ w, -2.0, 2.0).astype(np.float32)),
+    "Pendulum-v1": (linear_box, (3, 1), lambda obs, w: np.clip(obs @ w, -2.0, 2.0).astype(np.float32)),
 }
+"""Each env's compiled policy, weight shape and numpy policy (Pendulum's torque is bounded by 2)."""
+
+
+def policy_params(env_id: str) -> object:
+    """The parameters of ``env_id``'s compiled policy: random weights (and Pendulum's torque bound)."""
+    weights = np.random.default_rng(0).normal(size=POLICIES[env_id][1])
+    return weights if env_id == "CartPole-v1" else (weights, 2.0)
 
 
 def nbgym_rollout(env_id: str, num_envs: int, steps: int, threads: int) -> Callable[[], float]:
-    policy, shape, _ = POLICIES[env_id]
-    weights = np.random.default_rng(0).normal(size=shape)
+    policy = POLICIES[env_id][0]
+    params = policy_params(env_id)
     envs = nbgym.make_vec(env_id, num_envs, num_threads=threads)
     envs.reset(seed=0)
-    rollout(envs, policy, weights, 2)
+    rollout(envs, policy, params, 2)
 
     def sample() -> float:
         start = time.perf_counter()
-        rollout(envs, policy, weights, steps)
+        rollout(envs, policy, params, steps)
         return time.perf_counter() - start
 
     return sample
@@ -111,9 +120,10 @@ def gymnax_rollout(env_id: str, num_envs: int, steps: int, threads: int) -> Call
             obs, state, key, total = carry
             key, step_key = jax.random.split(key)
             actions = jax.vmap(policy, in_axes=(0, None))(obs, w)
-            obs, state, reward, _, _ = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
+            # gymnax's step gives (obs, state, reward, done, ...) and resets ended envs itself.
+            obs, state, reward = jax.vmap(env.step, in_axes=(0, 0, 0, None))(
                 jax.random.split(step_key, num_envs), state, actions, env_params
-            )
+            )[:3]
             return (obs, state, key, total + reward.sum()), None
 
         carry, _ = jax.lax.scan(body, (obs, state, key, jnp.float32(0.0)), None, length=steps)

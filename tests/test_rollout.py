@@ -3,7 +3,10 @@ bit for bit, at 1 and 2 threads, in both autoreset modes that reset by themselve
 
 from __future__ import annotations
 
+import importlib.util
+import pathlib
 import re
+from types import ModuleType
 
 import custom_envs  # noqa: F401  (registers the test envs)
 import numba
@@ -15,39 +18,21 @@ from nbgym import error
 from nbgym.engine import Trajectory, rollout
 
 
-@numba.njit
-def linear_discrete(obs, weights):
-    """argmax over actions of ``obs @ weights`` (weights: (obs_dim, num_actions))."""
-    actions = np.empty(obs.shape[0], dtype=np.int64)
-    for i in range(obs.shape[0]):
-        best, best_value = 0, -np.inf
-        for a in range(weights.shape[1]):
-            value = 0.0
-            for k in range(obs.shape[1]):
-                value += obs[i, k] * weights[k, a]
-            if value > best_value:
-                best, best_value = a, value
-        actions[i] = best
-    return actions
+def _bench_rollout() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_rollout", pathlib.Path(__file__).parent.parent / "benchmarks" / "bench_rollout.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
-@numba.njit
-def linear_box(obs, weights):
-    """``clip(obs @ weights, -1, 1)`` as float32 (weights: (obs_dim, action_dim))."""
-    actions = np.empty((obs.shape[0], weights.shape[1]), dtype=np.float32)
-    for i in range(obs.shape[0]):
-        for a in range(weights.shape[1]):
-            value = 0.0
-            for k in range(obs.shape[1]):
-                value += obs[i, k] * weights[k, a]
-            actions[i, a] = min(max(value, -1.0), 1.0)
-    return actions
-
+_bench = _bench_rollout()
+linear_discrete, linear_box = _bench.linear_discrete, _bench.linear_box
 
 CASES = {
-    "CartPole-v1": (linear_discrete, (4, 2)),
-    "test/Drift-v0": (linear_box, (3, 2)),
+    "CartPole-v1": (linear_discrete, lambda weights: weights, (4, 2)),
+    "test/Drift-v0": (linear_box, lambda weights: (weights, 1.0), (3, 2)),
 }
+"""Each env's policy (the benchmark's), how its parameters wrap the weights, and the weights' shape."""
 
 
 def python_rollout(envs, policy, weights, num_steps, max_episodes):
@@ -86,8 +71,8 @@ def python_rollout(envs, policy, weights, num_steps, max_episodes):
 def test_rollout_equals_python_stepping(env_id, mode, num_threads):
     if num_threads > numba.config.NUMBA_NUM_THREADS:
         pytest.skip("numba has one thread here")
-    policy, shape = CASES[env_id]
-    weights = np.random.default_rng(1).normal(size=shape)
+    policy, wrap, shape = CASES[env_id]
+    weights = wrap(np.random.default_rng(1).normal(size=shape))
     num_envs, num_steps, max_episodes = 37, 120, 4
     compiled = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, num_threads=num_threads, max_episode_steps=45)
     stepped = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, max_episode_steps=45)
