@@ -12,6 +12,8 @@ import custom_envs  # noqa: F401  (registers the test envs)
 import numba
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
@@ -155,5 +157,35 @@ def test_an_invalid_action_mid_rollout_stops_before_that_step_moves():
         stepped.step(invalid_when_far(stepped._batch.obs, limit))
     with pytest.raises(error.InvalidAction):
         stepped.step(invalid_when_far(stepped._batch.obs, limit))
+    np.testing.assert_array_equal(compiled._batch.state, stepped._batch.state)
+    np.testing.assert_array_equal(compiled._batch.pcg, stepped._batch.pcg)
+
+
+@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    num_envs=st.integers(1, 9),
+    num_steps=st.integers(0, 60),
+    seed=st.integers(0, 2**32),
+    mode=st.sampled_from(["NextStep", "SameStep"]),
+    max_episode_steps=st.integers(1, 30),
+)
+def test_rollout_equals_python_stepping_for_any_batch(num_envs, num_steps, seed, mode, max_episode_steps):
+    """Any batch size, length, seed, autoreset mode and time limit: the rollout's episodes, trajectory and final
+    state are those of Python stepping."""
+    policy, wrap, shape = CASES["CartPole-v1"]
+    weights = wrap(np.random.default_rng(seed).normal(size=shape))
+    compiled, stepped = (
+        nbgym.make_vec("CartPole-v1", num_envs, autoreset_mode=mode, max_episode_steps=max_episode_steps)
+        for _ in range(2)
+    )
+    compiled.reset(seed=seed)
+    stepped.reset(seed=seed)
+    trajectory = Trajectory.new(compiled, num_steps)
+    result = rollout(compiled, policy, weights, num_steps, max_episodes=2, trajectory=trajectory)
+    steps, returns, lengths, episodes = python_rollout(stepped, policy, weights, num_steps, 2)
+    np.testing.assert_array_equal(result.episode_returns, returns)
+    np.testing.assert_array_equal(result.episode_lengths, lengths)
+    np.testing.assert_array_equal(result.episodes, episodes)
+    np.testing.assert_array_equal(trajectory.rewards, np.array([s[2] for s in steps]).reshape(num_steps, num_envs))
     np.testing.assert_array_equal(compiled._batch.state, stepped._batch.state)
     np.testing.assert_array_equal(compiled._batch.pcg, stepped._batch.pcg)
