@@ -132,7 +132,7 @@ def train(task: Task, max_seconds: float = 120.0, max_generations: int | None = 
     centered = np.linspace(-0.5, 0.5, 2 * half)
     curve = Curve()
     compile_start = time.perf_counter()
-    evaluate(evaluation, task, theta, seed=0)  # numba compiles the rollout of this policy (once per process)
+    evaluate(evaluation, task, theta, seed=0)  # numba compiles the rollout of this policy, or loads it from its cache
     curve.compile_seconds = time.perf_counter() - compile_start
     env_steps, start = 0, time.perf_counter()
     generation = 0
@@ -190,7 +190,7 @@ def main(env_ids: list[str], max_seconds: float, png: str | None, seed: int = 0)
         curves[env_id] = curve
         outcome = f"solved in {curve.solved_after:.1f} s" if curve.solved_after else "not solved within the budget"
         print(f"{env_id}: {outcome} ({curve.generations[-1]} generations, {curve.env_steps[-1]:,} env-steps; "
-              f"mean return {curve.mean_returns[-1]:.1f}; compiling the rollout took {curve.compile_seconds:.1f} s before)")
+              f"mean return {curve.mean_returns[-1]:.1f}; compiling or loading the rollout took {curve.compile_seconds:.1f} s before)")
     if png:
         plot(curves, png)
     return curves

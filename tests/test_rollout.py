@@ -6,6 +6,8 @@ from __future__ import annotations
 import importlib.util
 import pathlib
 import re
+import subprocess
+import sys
 from types import ModuleType
 
 import custom_envs  # noqa: F401  (registers the test envs)
@@ -23,8 +25,10 @@ from nbgym.engine import Trajectory, rollout
 def _bench_rollout() -> ModuleType:
     spec = importlib.util.spec_from_file_location("bench_rollout", pathlib.Path(__file__).parent.parent / "benchmarks" / "bench_rollout.py")
     module = importlib.util.module_from_spec(spec)
+    # Importable by name, as numba's cache refers to the policies' module by it.
+    sys.modules.setdefault("bench_rollout", module)
     spec.loader.exec_module(module)
-    return module
+    return sys.modules["bench_rollout"]
 
 
 _bench = _bench_rollout()
@@ -106,8 +110,8 @@ def test_rollout_refuses_what_it_cannot_run():
     with pytest.raises(error.ResetNeeded):
         rollout(envs, linear_discrete, weights, 5)
     envs.reset(seed=0)
-    with pytest.raises(TypeError, match="@numba.njit"):
-        rollout(envs, linear_discrete.py_func, weights, 5)
+    with pytest.raises(TypeError, match=r"policy\(observations, params\) -> actions"):
+        rollout(envs, len, weights, 5)
     with pytest.raises(TypeError, match="compiled vector env"):
         rollout(nbgym.make_vec("CartPole-v1", 3, vectorization_mode="sync"), linear_discrete, weights, 5)
     disabled = nbgym.make_vec("CartPole-v1", 3, autoreset_mode="Disabled")
@@ -189,3 +193,21 @@ def test_rollout_equals_python_stepping_for_any_batch(num_envs, num_steps, seed,
     np.testing.assert_array_equal(trajectory.rewards, np.array([s[2] for s in steps]).reshape(num_steps, num_envs))
     np.testing.assert_array_equal(compiled._batch.state, stepped._batch.state)
     np.testing.assert_array_equal(compiled._batch.pcg, stepped._batch.pcg)
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
+def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process():
+    """The loop, compiled with the policy inside, is kept on disk (a policy passed as an argument would not be)."""
+    envs = nbgym.make_vec("CartPole-v1", 3)
+    envs.reset(seed=0)
+    rollout(envs, linear_discrete, np.ones((4, 2)), 3)  # compiled here (or loaded), and saved
+    code = (
+        "import sys, numpy as np, nbgym; sys.path[:0] = sys.argv[1:]; import test_rollout as t\n"
+        "from nbgym._engine.rollout import _rollout_loops\n"
+        "envs = nbgym.make_vec('CartPole-v1', 3); envs.reset(seed=0)\n"
+        "t.rollout(envs, t.linear_discrete, np.ones((4, 2)), 3)\n"
+        "print(sum(_rollout_loops[False].stats.cache_hits.values()), sum(_rollout_loops[False].stats.cache_misses.values()))"
+    )
+    tests = str(pathlib.Path(__file__).parent)
+    output = subprocess.run([sys.executable, "-c", code, tests], capture_output=True, text=True, check=True).stdout
+    assert output.split() == ["1", "0"], output

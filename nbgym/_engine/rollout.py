@@ -4,24 +4,43 @@ The rollout calls the vector env's own step kernel, with the arrays of its own b
 the same computation as stepping the env from Python with the same policy, bit for bit, at any
 thread count: only the Python around each step is gone.
 
-A policy is an ``@njit`` function ``policy(observations, params) -> actions`` over the whole batch
-(``observations`` is the batch's observation buffer, ``(num_envs, *obs_shape)``; ``params`` anything
-numba can pass, e.g. an array of weights, per sub-environment if it likes). numba compiles the
-rollout loop for each policy in each process (~1 s): a function passed as an argument is not kept
-in numba's disk cache. The vector env's kernels are, as always.
+A policy is a function ``policy(observations, params) -> actions`` over the whole batch (``observations``
+is the batch's observation buffer, ``(num_envs, *obs_shape)``; ``params`` anything numba can pass, e.g.
+an array of weights, per sub-environment if it likes), plain or ``@njit``. A function passed to a
+compiled function as an argument cannot be kept in numba's disk cache, so the rollout loop does not
+take it as one: each policy is bound, as each env's physics is, to a stub that numba resolves by the
+type of a *tag* record of the policy's own (``policy_act``). The loop, compiled with the policy and
+the env's step kernel inside, is then cached on disk like every kernel: compiling it takes seconds
+the first time, loading it a fraction of one in the next process.
 """
 
 from __future__ import annotations
 
+import hashlib
+import inspect
+import pathlib
+import re
+import sys
+import types
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numba
 import numpy as np
 from numba.core.registry import CPUDispatcher
+from numba.extending import overload
 
 from nbgym import error
-from nbgym._engine.kernels import NEXT_STEP, STEP_OK, TERMINATED, TRUNCATED, WAS_RESET
+from nbgym._engine.jit import KERNEL_OPTIONS, kernel
+from nbgym._engine.kernels import (
+    NEXT_STEP,
+    STEP_OK,
+    TERMINATED,
+    TRUNCATED,
+    WAS_RESET,
+    step_kernel,
+    step_kernel_parallel,
+)
 
 _BAD_ACTIONS = -(2**62)
 """The rollout loop's status when the policy returned actions of another number of sub-environments."""
@@ -87,47 +106,129 @@ class RolloutResult:
     episodes: np.ndarray
 
 
-def _rollout_loop(policy, policy_params, num_steps, step, kernel_args, mode, returns, lengths, episodes, running_return,
-                  running_length, record, trajectory):
-    """``num_steps`` steps of policy and env; returns ``(steps done, status)`` (``STEP_OK`` when all were done)."""
-    params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags, elapsed, auxes = kernel_args
-    traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
-    obs = observations[0]
-    num_envs = state.shape[0]
-    max_episodes = returns.shape[1]
-    for t in range(num_steps):
-        actions = policy(obs, policy_params)
-        if actions.shape[0] != num_envs:
-            return t, _BAD_ACTIONS
-        if record:
-            traj_obs[t] = obs
-            traj_actions[t] = actions
-        status = step(params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                      actions)
-        if status != STEP_OK:
-            return t, status
-        for i in range(num_envs):
-            if mode == NEXT_STEP and flags[WAS_RESET, i]:
-                continue  # the step that reset an ended episode: not part of any episode
-            running_return[i] += rewards[i]
-            running_length[i] += 1
-            if flags[TERMINATED, i] or flags[TRUNCATED, i]:
-                k = episodes[i]
-                if k < max_episodes:
-                    returns[i, k] = running_return[i]
-                    lengths[i, k] = running_length[i]
-                episodes[i] = k + 1
-                running_return[i] = 0.0
-                running_length[i] = 0
-        if record:
-            traj_rewards[t] = rewards
-            traj_terminations[t] = flags[TERMINATED]
-            traj_truncations[t] = flags[TRUNCATED]
-    return num_steps, STEP_OK
+_policies: dict[np.dtype, Callable] = {}
+"""Each policy's function by its tag's dtype, for the interpreted stub (``NUMBA_DISABLE_JIT=1``)."""
 
 
-# Not cached on disk: its argument ``policy`` is a function, whose type numba's cache cannot key on.
-_compiled_loop = numba.njit(nogil=True, error_model="numpy")(_rollout_loop)
+def policy_act(tag, obs, params):
+    """The stub through which the rollout loop calls a policy; compiled, numba resolves it by the tag's record
+    type (as the kernels resolve an env's physics), so the loop can be kept in numba's disk cache."""
+    return _policies[tag.dtype](obs, params)
+
+
+class _Policy:
+    """A policy function bound to the stub ``policy_act`` under a record type of its own (its *tag*)."""
+
+    def __init__(self, function: types.FunctionType) -> None:
+        code = function.__code__
+        digest = hashlib.sha1(code.co_code)
+        if pathlib.Path(code.co_filename).is_file():
+            digest.update(pathlib.Path(code.co_filename).read_bytes())
+        name = re.sub(r"\W", "_", f"{function.__module__}_{function.__qualname__}_{code.co_firstlineno}")
+        self.tag = np.zeros(1, dtype=np.dtype((np.record, [(f"_policy_{name}_{digest.hexdigest()[:16]}", np.uint8)])))
+        tag_dtype = self.tag.dtype
+        _policies[tag_dtype] = function
+        # Not cached by itself: it is compiled into the rollout loop, which is.
+        compiled = numba.njit(**{**KERNEL_OPTIONS, "cache": False})(function)
+
+        def act(tag, obs, params):
+            return compiled(obs, params)
+
+        def typing(tag, obs, params):
+            if isinstance(tag, numba.types.Record) and tag.dtype == tag_dtype:
+                return act
+
+        overload(policy_act, jit_options={**KERNEL_OPTIONS, "cache": False}, inline="never")(typing)
+
+
+_bound_policies: dict[types.FunctionType, _Policy] = {}
+
+
+def _bind_policy(policy: Callable) -> _Policy:
+    """The bound policy of an ``@njit`` (or plain) function ``policy(observations, params) -> actions``.
+
+    Raises:
+        TypeError: If ``policy`` is not a Python function of two arguments defined in an importable module.
+    """
+    function = policy.py_func if isinstance(policy, CPUDispatcher) else policy
+    if not isinstance(function, types.FunctionType) or len(inspect.signature(function).parameters) != 2:
+        raise TypeError(
+            f"The policy must be a function policy(observations, params) -> actions (plain or @numba.njit), got {policy!r}."
+        )
+    module = sys.modules.get(function.__module__)
+    if module is None or module.__dict__ is not function.__globals__:
+        raise TypeError(
+            f"The policy {function.__qualname__} must be defined in an importable module (its module "
+            f"{function.__module__!r} is not sys.modules[{function.__module__!r}]): numba's disk cache refers to "
+            f"the policy's module by name."
+        )
+    bound = _bound_policies.get(function)
+    if bound is None:
+        bound = _bound_policies[function] = _Policy(function)
+    return bound
+
+
+@kernel
+def _policy_actions(tag, obs, params):
+    """The policy's actions for ``obs``, called from Python (to check them before the loop), compiled and cached."""
+    return policy_act(tag[0], obs, params)
+
+
+def _make_rollout_loop(threaded: bool):
+    """The rollout loop over the serial or the threaded step kernel; one source for both (as the step kernel).
+
+    ``threaded`` is a closure variable that numba prunes the other branch by; a closure variable holding the
+    kernel itself would not do: numba's cache key pickles closure variables, and a pickled dispatcher
+    differs in every process (the loop would never be loaded from the cache).
+    """
+
+    @kernel
+    def rollout_loop(tag, policy_params, num_steps, kernel_args, mode, returns, lengths, episodes, running_return,
+                     running_length, record, trajectory):
+        """``num_steps`` steps of policy and env; returns ``(steps done, status)`` (``STEP_OK`` when all were done)."""
+        params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags, elapsed, auxes = kernel_args
+        traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
+        obs = observations[0]
+        num_envs = state.shape[0]
+        max_episodes = returns.shape[1]
+        for t in range(num_steps):
+            actions = policy_act(tag[0], obs, policy_params)
+            if actions.shape[0] != num_envs:
+                return t, _BAD_ACTIONS
+            if record:
+                traj_obs[t] = obs
+                traj_actions[t] = actions
+            if threaded:
+                status = step_kernel_parallel(params, state, pcg, buf, kernel_mode, max_steps, observations, rewards,
+                                              flags, elapsed, auxes, actions)
+            else:
+                status = step_kernel(params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags,
+                                     elapsed, auxes, actions)
+            if status != STEP_OK:
+                return t, status
+            for i in range(num_envs):
+                if mode == NEXT_STEP and flags[WAS_RESET, i]:
+                    continue  # the step that reset an ended episode: not part of any episode
+                running_return[i] += rewards[i]
+                running_length[i] += 1
+                if flags[TERMINATED, i] or flags[TRUNCATED, i]:
+                    k = episodes[i]
+                    if k < max_episodes:
+                        returns[i, k] = running_return[i]
+                        lengths[i, k] = running_length[i]
+                    episodes[i] = k + 1
+                    running_return[i] = 0.0
+                    running_length[i] = 0
+            if record:
+                traj_rewards[t] = rewards
+                traj_terminations[t] = flags[TERMINATED]
+                traj_truncations[t] = flags[TRUNCATED]
+        return num_steps, STEP_OK
+
+    return rollout_loop
+
+
+_rollout_loops = {False: _make_rollout_loop(threaded=False), True: _make_rollout_loop(threaded=True)}
 
 
 def rollout(
@@ -149,10 +250,10 @@ def rollout(
     Args:
         envs: A compiled vector environment (``nbgym.make_vec(id, n)`` of a compiled env, or a
             ``KernelVectorEnv`` of your own), reset, not wrapped, with autoreset (not ``DISABLED``).
-        policy: An ``@njit`` function ``policy(observations, params) -> actions``: ``observations`` is the
-            ``(num_envs, *obs_shape)`` observation buffer (read it, do not keep it), ``actions`` an array of
-            ``num_envs`` actions as ``envs.step`` takes them (int64 for discrete actions, float32 or float64
-            for boxes). It must not draw random numbers from numpy's global state.
+        policy: A function ``policy(observations, params) -> actions``, plain or ``@numba.njit`` (numba compiles
+            it into the rollout loop either way): ``observations`` is the ``(num_envs, *obs_shape)`` observation
+            buffer (read it, do not keep it), ``actions`` an array of ``num_envs`` actions as ``envs.step`` takes
+            them (int64 for discrete actions, float32 or float64 for boxes).
         policy_params: The policy's parameters (an array, a tuple of arrays, ...).
         num_steps: The number of steps of every sub-environment.
         max_episodes: How many ended episodes to record per sub-environment.
@@ -162,7 +263,7 @@ def rollout(
         The returns and lengths of the episodes that ended.
 
     Raises:
-        TypeError: If ``envs`` is not a compiled vector env, or ``policy`` is not compiled with ``@njit``.
+        TypeError: If ``envs`` is not a compiled vector env, or ``policy`` is not a function of two arguments.
         ValueError: For a ``DISABLED`` autoreset mode, or a trajectory of other shapes or dtypes.
         ResetNeeded: If ``envs`` was not reset.
         InvalidAction: If the policy returns actions of the wrong shape, dtype or value (the step that
@@ -175,8 +276,7 @@ def rollout(
             f"rollout() steps a compiled vector env (nbgym.engine.KernelVectorEnv), got {type(envs).__name__}: make it "
             f"with nbgym.make_vec(id, num_envs) of a compiled env, and pass it unwrapped (wrappers would be bypassed)."
         )
-    if not numba.config.DISABLE_JIT and not isinstance(policy, CPUDispatcher):
-        raise TypeError(f"The policy must be compiled with @numba.njit (or @nbgym.engine.njit), got {policy!r}.")
+    bound_policy = _bind_policy(policy)
     if envs.autoreset_mode.value == "Disabled":
         raise ValueError(
             "rollout() needs sub-environments that reset themselves: make the env with autoreset_mode 'NextStep' or "
@@ -190,7 +290,7 @@ def rollout(
     if not isinstance(max_episodes, (int, np.integer)) or max_episodes < 1:
         raise ValueError(f"max_episodes must be a positive int, got {max_episodes!r}.")
     batch = envs._batch
-    first_actions = policy(batch.obs, policy_params)
+    first_actions = _policy_actions(bound_policy.tag, batch.obs, policy_params)
     checked = batch.actions_array(first_actions)
     if checked is not first_actions:
         raise error.InvalidAction(
@@ -206,10 +306,9 @@ def rollout(
         trajectory = Trajectory.new(envs, 0, first_actions.dtype)
     else:
         _check_trajectory(trajectory, Trajectory.new(envs, num_steps, first_actions.dtype))
-    step, kernel_args = batch._step_kernel_and_args(envs._kernel_mode, envs._max_steps)
-    loop = _rollout_loop if numba.config.DISABLE_JIT else _compiled_loop
-    done, status = loop(
-        policy, policy_params, int(num_steps), step, kernel_args, envs._kernel_mode, returns, lengths, episodes,
+    _, kernel_args = batch._step_kernel_and_args(envs._kernel_mode, envs._max_steps)
+    done, status = _rollout_loops[batch.num_threads > 1](
+        bound_policy.tag, policy_params, int(num_steps), kernel_args, envs._kernel_mode, returns, lengths, episodes,
         np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64), record,
         (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
          trajectory.truncations),
@@ -221,7 +320,7 @@ def rollout(
                 f"than {num_envs}."
             )
         try:
-            envs._raise_step_error(status, trajectory.actions[done] if record else policy(batch.obs, policy_params))
+            envs._raise_step_error(status, trajectory.actions[done] if record else _policy_actions(bound_policy.tag, batch.obs, policy_params))
         except error.InvalidAction as invalid:
             raise error.InvalidAction(f"Step {done} of the rollout: {invalid}") from None
     return RolloutResult(returns, lengths, episodes)
