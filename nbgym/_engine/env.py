@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from nbgym import error, logger, spaces
-from nbgym._engine import rng
+from nbgym._engine import rng, threads
 from nbgym._engine.kernels import (
     DISABLED,
     NEXT_STEP,
@@ -28,9 +28,10 @@ from nbgym._engine.kernels import (
     STEP_OK,
     ended_index,
     Physics,
+    check_step,
     reset_kernel,
+    step_chunks,
     step_kernel,
-    step_kernel_parallel,
 )
 from nbgym.core import Env
 from nbgym.utils import seeding
@@ -108,33 +109,38 @@ class KernelBatch:
         carrying reset options)."""
         reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
 
-    def _step_kernel_and_args(self, mode: int, max_steps: int) -> tuple[Callable, tuple]:
-        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
-        args = (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
+    def _step_args(self, mode: int, max_steps: int) -> tuple:
+        return (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
                 self.flags, self.elapsed, self.auxes)
-        return kernel, args
 
     def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
-        """The step kernel with every argument but the actions bound: ``step(actions) -> status``.
+        """The step with every argument but the actions bound: ``step(actions) -> status``, in ``num_threads``.
 
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        kernel, args = self._step_kernel_and_args(mode, max_steps)
-        return functools.partial(kernel, *args)
+        if self.num_threads == 1:
+            return functools.partial(step_kernel, *self._step_args(mode, max_steps))
+        return functools.partial(self._step_in_threads, mode, max_steps, self.num_threads)
+
+    def _step_in_threads(self, mode: int, max_steps: int, num_threads: int, actions: np.ndarray) -> int:
+        status = check_step(self.params, actions, mode, self.needs_reset)
+        if status == STEP_OK:
+            chunk_size = threads.chunk_size(self.num_envs, num_threads)
+            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_threads)
+        return status
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
-        """The step kernel's compiled entry point with every argument bound, ``actions`` included.
+        """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.
 
         Calling the entry point skips numba's dispatcher (the type of each argument, the signature
         lookup): about half the cost of a small step. That is only safe because every argument is an
         array of this batch's own, whose type never changes; bind again after replacing one.
         """
-        kernel, args = self._step_kernel_and_args(mode, max_steps)
-        args = (*args, actions)
+        args = (*self._step_args(mode, max_steps), actions)
         if numba.config.DISABLE_JIT:
-            return functools.partial(kernel, *args)
-        return functools.partial(kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
+            return functools.partial(step_kernel, *args)
+        return functools.partial(step_kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
 
     def actions_array(self, actions: Any) -> np.ndarray:
         """``actions`` as the array the kernels read, without copying when it already is one.

@@ -1,0 +1,128 @@
+"""The engine's stepping threads: plain Python threads that run ``nogil`` kernels beside the caller.
+
+Why not numba's ``parallel=True``: its threading layer here is GNU OpenMP, whose threads spin at the
+end of every parallel region and wait for each other. Beside another busy process, or torch's own
+threads in the same process, a descheduled OpenMP thread holds the whole step up for a time slice
+(2-thread steps fell to 0.03-0.6x of gymnasium at 4096 envs), and a process forked after a parallel
+step is killed by libgomp when it runs one. Its settings (``OMP_WAIT_POLICY``, the threading layer)
+are process-wide and would change the user's own OpenMP code too.
+
+Here a step is split into chunks that threads claim from a shared atomic counter (``step_chunks``):
+the calling thread always works, ``num_threads - 1`` workers help when the OS runs them, and the
+caller waits on a lock (asleep, not spinning) only for a chunk a worker is still stepping. A worker
+that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
+shared by every vector env of the process, and created afresh in a forked child.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import threading
+from typing import Callable
+
+import numpy as np
+
+_CHUNKS_PER_THREAD = 8
+"""Chunks per thread and step: small enough that a worker stalled mid-chunk holds up little, large
+enough that claiming a chunk (one atomic addition) costs nothing next to stepping it."""
+_MIN_CHUNK_SIZE = 64
+
+
+class _Job:
+    """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
+
+    __slots__ = ("kernel", "args", "done", "error")
+
+    def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
+        self.kernel = kernel
+        self.args = args
+        self.done = threading.Lock()
+        self.done.acquire()
+        self.error: BaseException | None = None
+
+    def run(self) -> bool:
+        """Run the kernel; whether this call completed the last chunk (or failed, which ends the job too)."""
+        try:
+            return self.kernel(*self.args)
+        except BaseException as failure:  # noqa: BLE001 - handed to the caller, who would otherwise wait forever
+            self.error = failure
+            return True
+
+    def wake_caller(self) -> None:
+        """Release the caller waiting for the last chunk (once: only a second failing worker could try twice)."""
+        with contextlib.suppress(RuntimeError):
+            self.done.release()
+
+
+class _Workers:
+    """Daemon threads that take jobs from one queue; grows to the most workers any call has asked for."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.threads: list[threading.Thread] = []
+        self.lock = threading.Lock()
+
+    def ensure(self, count: int) -> None:
+        with self.lock:
+            while len(self.threads) < count:
+                thread = threading.Thread(target=self._work, name=f"nbgym-step-{len(self.threads)}", daemon=True)
+                thread.start()
+                self.threads.append(thread)
+
+    def _work(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job.run():
+                job.wake_caller()
+
+
+_workers: _Workers | None = None
+_workers_lock = threading.Lock()
+
+
+def _forget_workers() -> None:
+    """In a forked child: the parent's worker threads do not exist here, and its queue may be locked."""
+    global _workers, _workers_lock
+    _workers = None
+    _workers_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_workers)
+
+
+def _shared_workers(count: int) -> _Workers:
+    global _workers
+    with _workers_lock:
+        if _workers is None:
+            _workers = _Workers()
+    _workers.ensure(count)
+    return _workers
+
+
+def chunk_size(num_envs: int, num_threads: int) -> int:
+    """The number of sub-environments per chunk of a step of ``num_envs`` over ``num_threads`` threads."""
+    return max(_MIN_CHUNK_SIZE, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+
+
+def run_chunks(kernel: Callable[..., bool], args: tuple, num_threads: int) -> None:
+    """Run ``kernel(*args, progress)`` in the calling thread and in ``num_threads - 1`` workers until done.
+
+    Args:
+        kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
+            here: chunks claimed, chunks completed) and returns whether it completed the last one.
+        args: Its other arguments.
+        num_threads: The number of threads, the caller's included.
+
+    Raises:
+        RuntimeError: If the kernel failed in a worker thread.
+    """
+    job = _Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
+    workers = _shared_workers(num_threads - 1)
+    for _ in range(num_threads - 1):
+        workers.jobs.put(job)
+    if not job.run():
+        job.done.acquire()  # a worker is completing the last chunk: sleep until it has
+    if job.error is not None:
+        raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
