@@ -119,15 +119,15 @@ class KernelBatch:
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        if self.num_threads == 1:
+        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads)
+        if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
-        return functools.partial(self._step_in_threads, mode, max_steps, self.num_threads)
+        return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
 
-    def _step_in_threads(self, mode: int, max_steps: int, num_threads: int, actions: np.ndarray) -> int:
+    def _step_in_threads(self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray) -> int:
         status = check_step(self.params, actions, mode, self.needs_reset)
         if status == STEP_OK:
-            chunk_size = threads.chunk_size(self.num_envs, num_threads)
-            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_threads)
+            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_helpers)
         return status
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
@@ -424,8 +424,6 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         if max_episode_steps is not None and (not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0):
             raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
-        if not isinstance(num_threads, (int, np.integer)) or isinstance(num_threads, bool) or num_threads < 1:
-            raise ValueError(f"num_threads must be a positive int, got {num_threads!r}.")
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
         self.num_envs = int(num_envs)
         self._params = params
@@ -440,7 +438,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
         rng.entropy_streams(self._batch.pcg, self._batch.buf)
-        self.num_threads = int(num_threads)
+        self.num_threads = num_threads
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -463,8 +461,14 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"num_threads must be a positive int, got {value!r}.")
+        value = int(value)
         if value > numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"num_threads={value} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads.")
+            raise ValueError(
+                f"num_threads={value} exceeds NUMBA_NUM_THREADS={numba.config.NUMBA_NUM_THREADS} (the number of CPUs "
+                f"unless the environment variable sets it)."
+            )
         self._batch.num_threads = value
         self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 

@@ -27,7 +27,8 @@ import numpy as np
 _CHUNKS_PER_THREAD = 8
 """Chunks per thread and step: small enough that a worker stalled mid-chunk holds up little, large
 enough that claiming a chunk (one atomic addition) costs nothing next to stepping it."""
-_MIN_CHUNK_SIZE = 64
+_MIN_CHUNK_SIZE = 256
+"""Waking a worker costs tens of microseconds: a batch of fewer than two such chunks steps in the caller."""
 
 
 class _Job:
@@ -101,27 +102,35 @@ def _shared_workers(count: int) -> _Workers:
     return _workers
 
 
-def chunk_size(num_envs: int, num_threads: int) -> int:
-    """The number of sub-environments per chunk of a step of ``num_envs`` over ``num_threads`` threads."""
-    return max(_MIN_CHUNK_SIZE, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+def split(num_envs: int, num_threads: int) -> tuple[int, int]:
+    """How a step of ``num_envs`` sub-environments is spread over up to ``num_threads`` threads.
+
+    Returns:
+        The sub-environments per chunk, and the number of workers worth waking to help the calling
+        thread (fewer than ``num_threads - 1`` when there are too few chunks to share).
+    """
+    chunk_size = max(_MIN_CHUNK_SIZE, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+    num_chunks = -(-num_envs // chunk_size)
+    return chunk_size, min(num_threads, num_chunks) - 1
 
 
-def run_chunks(kernel: Callable[..., bool], args: tuple, num_threads: int) -> None:
-    """Run ``kernel(*args, progress)`` in the calling thread and in ``num_threads - 1`` workers until done.
+def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> None:
+    """Run ``kernel(*args, progress)`` in the calling thread and in ``num_helpers`` workers until done.
 
     Args:
         kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
             here: chunks claimed, chunks completed) and returns whether it completed the last one.
         args: Its other arguments.
-        num_threads: The number of threads, the caller's included.
+        num_helpers: The number of workers that help the calling thread (0: it steps every chunk).
 
     Raises:
         RuntimeError: If the kernel failed in a worker thread.
     """
     job = _Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
-    workers = _shared_workers(num_threads - 1)
-    for _ in range(num_threads - 1):
-        workers.jobs.put(job)
+    if num_helpers > 0:
+        workers = _shared_workers(num_helpers)
+        for _ in range(num_helpers):
+            workers.jobs.put(job)
     if not job.run():
         job.done.acquire()  # a worker is completing the last chunk: sleep until it has
     if job.error is not None:
