@@ -8,18 +8,24 @@ fork tests fork this process after threaded steps, as multiprocessing and ``Asyn
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import multiprocessing
 import os
+import pathlib
+import re
 import threading
+import time
 
 import numba
 import numpy as np
 import pytest
 
 import nbgym
-from nbgym import error
+from nbgym import _bench, error
 from nbgym._engine import threads
 from nbgym.vector import AsyncVectorEnv, AutoresetMode
+
+ROOT = pathlib.Path(nbgym.__file__).resolve().parent.parent
 
 needs_two_threads = pytest.mark.skipif(
     numba.config.NUMBA_NUM_THREADS < 2, reason="num_threads is capped by NUMBA_NUM_THREADS"
@@ -186,3 +192,40 @@ def test_a_failure_in_a_worker_reaches_the_caller():
     with pytest.raises(RuntimeError, match="failed in a thread") as info:
         threads.run_chunks(kernel, (), 1)
     assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+# The benchmark of threads beside a busy learner
+# ----------------------------------------
+
+
+@pytest.mark.parametrize("load", ["numpy-thread", "numpy-process"])
+def test_matmul_load_keeps_busy_until_stopped(load):
+    busy = _bench.MatmulLoad(load)
+    try:
+        first = busy.products()
+        assert first > 0  # busy before anything is measured
+        deadline = time.monotonic() + 60
+        while busy.products() == first and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert busy.products() > first
+    finally:
+        busy.stop()
+    assert busy.products() == 0
+
+
+def test_matmul_load_names():
+    assert _bench.MatmulLoad("none").products() == 0
+    with pytest.raises(ValueError, match="Unknown load 'gpu'"):
+        _bench.MatmulLoad("gpu")
+
+
+@needs_two_threads
+def test_bench_threads_script(capsys):
+    spec = importlib.util.spec_from_file_location("bench_threads", ROOT / "benchmarks" / "bench_threads.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    arguments = ["--num-envs", "600", "--loads", "none", "numpy-thread", "--repeats", "2", "--sample-time", "0.01"]
+    assert script.main(arguments) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| none") or line.startswith("| numpy")]
+    assert [row.split(" | ")[:2] for row in rows] == [["| none", "600"], ["| numpy-thread", "600"]]
+    assert all(re.search(r"\| \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\) \|", row) for row in rows)

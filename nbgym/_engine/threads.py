@@ -30,6 +30,9 @@ enough that claiming a chunk (one atomic addition) costs nothing next to steppin
 _MIN_CHUNK_SIZE = 256
 """Waking a worker costs tens of microseconds: a batch of fewer than two such chunks steps in the caller."""
 
+SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
+"""The fewest sub-environments whose steps are shared between threads (smaller batches step in the caller)."""
+
 
 class _Job:
     """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
