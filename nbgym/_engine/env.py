@@ -271,11 +271,12 @@ class KernelEnv(_ParamsAsAttributes, Env):
         return step
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
+        params = self._reset_params(options)  # bad options raise before the seed moves the stream
         super().reset(seed=seed)
         if self._np_random is None:
             self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
         batch = self._batch
-        batch.reset(batch.all_envs, self._reset_params(options))
+        batch.reset(batch.all_envs, params)
         self._ready = True
         if self.render_mode == "human":
             self.render()
@@ -433,7 +434,10 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
-        rng.entropy_streams(self._batch.pcg, self._batch.buf)
+        self._seed_words = rng.entropy_streams(self._batch.pcg, self._batch.buf)
+        """The low and high 64 bits of each sub-environment's seed (see ``np_random_seed``)."""
+        self._large_seeds: dict[int, int] = {}
+        """The seeds of ``2**128`` or more, by sub-environment (numpy seeds those outside the kernel)."""
         self.num_threads = int(num_threads)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -483,8 +487,9 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         mask = pop_reset_mask(options, self.num_envs)
         if mask is None:
             mask = batch.all_envs
+        params = self._reset_params(options)  # bad options raise before any stream moves
         self._seed_streams(seed, mask)
-        batch.reset(mask, self._reset_params(options))
+        batch.reset(mask, params)
         self._ready = True
         infos = self._reset_infos(mask)
         return (batch.obs.copy() if self.copy else batch.obs), infos
@@ -492,7 +497,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
     def _seed_streams(self, seed: int | list[int | None] | None, mask: np.ndarray) -> None:
         """Seed the stream of each sub-environment in ``mask`` whose seed (``seed + i``, or the list's
         ``seed[i]``) is not ``None``, as ``np.random.SeedSequence`` does (in a kernel: 65536 streams
-        take milliseconds).
+        take milliseconds), and record the seeds for ``np_random_seed``.
 
         Raises:
             ValueError: If a list does not hold one seed per sub-environment.
@@ -500,20 +505,35 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         """
         batch = self._batch
         if isinstance(seed, int) and 0 <= seed and seed + self.num_envs <= 2**64:
-            values = np.arange(seed, seed + self.num_envs, dtype=np.uint64)
-            rng.seed_streams(batch.pcg, batch.buf, values, mask)
-            return
-        chosen = np.zeros(self.num_envs, dtype=np.bool_)
-        values = np.zeros(self.num_envs, dtype=np.uint64)
-        for i, single_seed in enumerate(seeds_for(seed, self.num_envs)):
-            if single_seed is None or not mask[i]:
-                continue
-            seeding.check_seed(single_seed)
-            if single_seed < 2**64:
-                chosen[i], values[i] = True, single_seed
-            else:  # numpy's SeedSequence takes any int; the kernel takes 64-bit ones
-                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(single_seed)[0])
-        rng.seed_streams(batch.pcg, batch.buf, values, chosen)
+            words = np.zeros((self.num_envs, 2), dtype=np.uint64)
+            words[:, 0] = np.arange(seed, seed + self.num_envs, dtype=np.uint64)
+            chosen = mask
+        else:
+            seeds = seeds_for(seed, self.num_envs)
+            chosen = np.array([single_seed is not None for single_seed in seeds]) & mask
+            for i in np.flatnonzero(chosen):
+                seeding.check_seed(seeds[i])
+            words = np.zeros((self.num_envs, 2), dtype=np.uint64)
+            for i in np.flatnonzero(chosen):
+                if seeds[i] < rng.MAX_KERNEL_SEED:
+                    words[i] = rng.seed_words([seeds[i]])[0]
+                else:  # numpy's SeedSequence takes any int; the kernel takes 128-bit ones
+                    batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(seeds[i])[0])
+                    self._large_seeds[i] = seeds[i]
+                    chosen[i] = False
+        rng.seed_streams(batch.pcg, batch.buf, words, chosen)
+        self._seed_words[chosen] = words[chosen]
+        for i in [i for i in self._large_seeds if chosen[i]]:
+            del self._large_seeds[i]
+
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:
+        """The seed of each sub-environment's stream, as gymnasium's ``SyncVectorEnv`` reports its
+        sub-environments' ``np_random_seed``: ``(s, s + 1, ...)`` after ``reset(seed=s)``, and the OS
+        entropy an unseeded stream was seeded with (as ``SeedSequence().entropy``)."""
+        return tuple(
+            self._large_seeds.get(i, low | high << 64) for i, (low, high) in enumerate(self._seed_words.tolist())
+        )
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-environment with its action, in one compiled call.

@@ -1,0 +1,82 @@
+"""Silent wrong results found by the hardening review (issue 13), each compared with gymnasium 1.4.0.
+
+Seeds of the compiled vector envs (``np_random_seed``), reset options rejected before any stream
+moves, live state attributes (single and vector), NaN propagation and overflow in the kernels, and
+Python-list actions of the vector envs.
+"""
+
+from __future__ import annotations
+
+import warnings
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pytest
+
+import nbgym
+
+pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::DeprecationWarning")
+
+
+def sync_vector_pair(env_id: str, num_envs: int, **kwargs: Any) -> tuple[Any, Any]:
+    """nbgym's compiled vector env and gymnasium's sync vector env of ``env_id``."""
+    ours = nbgym.make_vec(env_id, num_envs, **kwargs)
+    theirs = gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync", vector_kwargs=kwargs or None)
+    return ours, theirs
+
+
+# --- np_random_seed of a compiled vector env ---------------------------------------------------------
+
+
+def test_vector_np_random_seed_follows_seeded_resets_like_sync() -> None:
+    ours, theirs = sync_vector_pair("Pendulum-v1", 3)
+    for seed in (42, [1, None, 3], None, [None, None, None], 2**64 - 2, [2**100, 5, 2**130]):
+        ours.reset(seed=seed)
+        theirs.reset(seed=seed)
+        assert ours.np_random_seed == theirs.np_random_seed, seed
+    ours.reset(seed=7, options={"reset_mask": np.array([True, False, True])})
+    theirs.reset(seed=7, options={"reset_mask": np.array([True, False, True])})
+    assert ours.np_random_seed == theirs.np_random_seed == (7, 5, 9)
+    ours.step(np.zeros((3, 1), dtype=np.float32))
+    theirs.step(np.zeros((3, 1), dtype=np.float32))
+    assert ours.np_random_seed == theirs.np_random_seed  # autoreset and steps keep the seeds
+
+
+def test_vector_np_random_seed_of_unseeded_streams_is_their_entropy() -> None:
+    # gymnasium reports the OS entropy of an unseeded env's SeedSequence: reseeding with it replays the stream.
+    ours = nbgym.make_vec("CartPole-v1", 2)
+    seeds = ours.np_random_seed
+    assert all(type(seed) is int and 0 <= seed < 2**128 for seed in seeds) and seeds[0] != seeds[1]
+    first_obs, _ = ours.reset()
+    assert ours.np_random_seed == seeds  # an unseeded reset keeps them, as gymnasium's sync env does
+    replayed, _ = nbgym.make_vec("CartPole-v1", 2).reset(seed=list(seeds))
+    np.testing.assert_array_equal(first_obs, replayed)
+
+
+# --- reset options are validated before anything is reseeded ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("env_id", "options", "exception"),
+    [
+        ("CartPole-v1", {"low": 1.0, "high": -1.0}, ValueError),
+        ("Pendulum-v1", {"x_init": "left"}, ValueError),
+        ("MountainCar-v0", {"low": -np.inf}, OverflowError),
+    ],
+)
+def test_rejected_reset_options_reseed_nothing(env_id: str, options: dict[str, Any], exception: type) -> None:
+    vector = nbgym.make_vec(env_id, 2)
+    vector.reset(seed=1)
+    seeds, streams = vector.np_random_seed, vector._batch.pcg.copy()
+    with pytest.raises(exception):
+        vector.reset(seed=99, options=dict(options))
+    assert vector.np_random_seed == seeds
+    np.testing.assert_array_equal(vector._batch.pcg, streams)
+
+    single = nbgym.make(env_id).unwrapped
+    single.reset(seed=1)
+    state = single.np_random.bit_generator.state
+    with pytest.raises(exception):
+        single.reset(seed=99, options=dict(options))
+    assert single.np_random.bit_generator.state == state and single.np_random_seed == 1
