@@ -20,9 +20,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::UserWarning", "ignore::Deprecat
 
 
 def sync_vector_pair(env_id: str, num_envs: int, **kwargs: Any) -> tuple[Any, Any]:
-    """nbgym's compiled vector env and gymnasium's sync vector env of ``env_id``."""
+    """nbgym's compiled vector env and gymnasium's sync vector env of ``env_id`` (``kwargs``: the env's)."""
     ours = nbgym.make_vec(env_id, num_envs, **kwargs)
-    theirs = gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync", vector_kwargs=kwargs or None)
+    theirs = gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync", **kwargs)
     return ours, theirs
 
 
@@ -80,3 +80,53 @@ def test_rejected_reset_options_reseed_nothing(env_id: str, options: dict[str, A
     with pytest.raises(exception):
         single.reset(seed=99, options=dict(options))
     assert single.np_random.bit_generator.state == state and single.np_random_seed == 1
+
+
+# --- NaN goes through the clips as through numpy's ---------------------------------------------------
+
+
+def _same_steps(ours: Any, theirs: Any, actions: list[Any]) -> None:
+    for action in actions:
+        expected = theirs.step(action)
+        result = ours.step(action)
+        for mine, their in zip(result[:4], expected[:4]):
+            assert type(mine) is type(their)
+            np.testing.assert_array_equal(mine, their)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "state", "actions"),
+    [
+        ("Pendulum-v1", {"g": float("nan")}, None, [np.array([0.5], dtype=np.float32)] * 3),
+        ("Pendulum-v1", {}, np.array([0.3, np.nan]), [np.array([0.5], dtype=np.float32)] * 3),
+        ("Pendulum-v1", {}, np.array([np.nan, 1.0]), [np.array([-2.5], dtype=np.float32)] * 2),
+        ("MountainCar-v0", {}, np.array([-0.5, np.nan]), [2, 0]),
+        ("MountainCar-v0", {}, np.array([np.nan, 0.01]), [1, 1]),
+        ("MountainCarContinuous-v0", {}, np.array([-0.5, np.nan]), [np.array([0.5], dtype=np.float32)] * 2),
+        ("Acrobot-v1", {}, np.array([0.1, 0.2, np.nan, 0.0]), [0, 2]),
+    ],
+)
+def test_nan_state_or_parameter_propagates_like_gymnasium(env_id, kwargs, state, actions) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        ours, theirs = nbgym.make(env_id, **kwargs).unwrapped, gymnasium.make(env_id, **kwargs).unwrapped
+        ours.reset(seed=3)
+        theirs.reset(seed=3)
+        if state is not None:
+            ours.state = state.copy()
+            theirs.state = state.copy()
+        _same_steps(ours, theirs, actions)
+        assert np.isnan(ours.state).any()
+
+
+def test_nan_parameter_propagates_in_the_vector_env() -> None:
+    ours, theirs = sync_vector_pair("Pendulum-v1", 2, g=float("nan"))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        np.testing.assert_array_equal(ours.reset(seed=5)[0], theirs.reset(seed=5)[0])
+        actions = np.full((2, 1), 0.25, dtype=np.float32)
+        for _ in range(2):
+            expected, result = theirs.step(actions), ours.step(actions)
+            for mine, their in zip(result[:4], expected[:4]):
+                np.testing.assert_array_equal(mine, their)
+        assert np.isnan(result[0][:, 2]).all()

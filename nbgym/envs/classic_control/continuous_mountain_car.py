@@ -74,6 +74,14 @@ def _less(a, kind_a, b, kind_b):
 
 
 @kernel
+def _at_least(a, kind_a, b, kind_b):
+    """``a >= b`` (false when either is NaN, which ``not a < b`` would not be)."""
+    if _float32_op(kind_a, kind_b):
+        return np.float32(a) >= np.float32(b)
+    return a >= b
+
+
+@kernel
 def _equal(a, kind_a, b, kind_b):
     if _float32_op(kind_a, kind_b):
         return np.float32(a) == np.float32(b)
@@ -120,7 +128,7 @@ def _step(params, state, i, actions, stream, aux):
     if _equal(position, position_kind, params.min_position, _PYFLOAT) and _less(velocity, velocity_kind, 0.0, _PYFLOAT):
         velocity, velocity_kind = 0.0, _PYFLOAT
 
-    terminated = not _less(position, position_kind, params.goal_position, _PYFLOAT) and not _less(
+    terminated = _at_least(position, position_kind, params.goal_position, _PYFLOAT) and _at_least(
         velocity, velocity_kind, params.goal_velocity, _PYFLOAT
     )
     # The reward uses the action as given, not the clipped force, in double precision (math.pow).
