@@ -130,3 +130,34 @@ def test_nan_parameter_propagates_in_the_vector_env() -> None:
             for mine, their in zip(result[:4], expected[:4]):
                 np.testing.assert_array_equal(mine, their)
         assert np.isnan(result[0][:, 2]).all()
+
+
+# --- overflow raises where gymnasium's does ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("action", [np.array([1e200]), [1e200], np.array([-2e154]), [-1.5e154]])
+def test_continuous_mountain_car_overflowing_action_raises_like_gymnasium(action: Any) -> None:
+    ours, theirs = nbgym.make("MountainCarContinuous-v0").unwrapped, gymnasium.make("MountainCarContinuous-v0").unwrapped
+    ours.reset(seed=0)
+    theirs.reset(seed=0)
+    with pytest.raises(OverflowError):
+        theirs.step(action)
+    state = ours.state
+    with pytest.raises(OverflowError, match="action space's bounds"):
+        ours.step(action)
+    np.testing.assert_array_equal(ours.state, state)  # nothing moved
+    # Just below the overflow, and an infinite action (math.pow(inf, 2) is inf), step as in gymnasium.
+    _same_steps(ours, theirs, [np.array([1.3e154]), np.array([np.inf], dtype=np.float32), [-1e150]])
+
+
+def test_continuous_mountain_car_vector_overflowing_action_raises() -> None:
+    ours, theirs = sync_vector_pair("MountainCarContinuous-v0", 2)
+    ours.reset(seed=0)
+    theirs.reset(seed=0)
+    actions = np.array([[0.5], [1e200]])
+    with pytest.raises(OverflowError):
+        theirs.step(actions)
+    with pytest.raises(OverflowError, match="Sub-environment 1"):
+        ours.step(actions)
+    with pytest.raises(nbgym.error.InvalidAction):
+        ours.step(np.array([[0.5], [np.nan]]))

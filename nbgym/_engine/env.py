@@ -196,6 +196,19 @@ class _ParamsAsAttributes:
         ignore options, as gymnasium's do)."""
         return self._params
 
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        """The exception for an action the physics refused (``action_valid`` false), before anything moved.
+
+        Args:
+            action: The refused action of one sub-environment.
+            message: What the env or vector env says about it.
+
+        Returns:
+            ``InvalidAction``; an env whose gymnasium original raises another type for some actions
+            (say ``OverflowError``) overrides this to raise that type.
+        """
+        return error.InvalidAction(message)
+
 
 class KernelEnv(_ParamsAsAttributes, Env):
     """A single environment run by the compiled kernels as a batch of one.
@@ -310,7 +323,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         else:
             status = self._step_kernel(self._action_batch(action))
         if status != STEP_OK:
-            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+            raise self._refused_action_error(action, f"{action!r} ({type(action)}) invalid")
         reward = self._reward()
         terminated = self._batch.terminated.item(0)
         if terminated:
@@ -559,8 +572,8 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
     def _raise_step_error(self, status: int, actions: Any) -> None:
         if status >= 0:
             action = np.asarray(actions)[status]
-            raise error.InvalidAction(
-                f"Sub-environment {status}: {action!r} is not in the action space {self.single_action_space}."
+            raise self._refused_action_error(
+                action, f"Sub-environment {status}: {action!r} is not in the action space {self.single_action_space}."
             )
         raise AssertionError(
             f"Sub-environment {ended_index(status)} ended its episode and autoreset_mode is DISABLED: reset it "

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import spaces
+from nbgym import error, spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
@@ -146,7 +146,26 @@ def _observe(params, state, i, obs):
 
 def _action_valid(params, actions, i):
     # gymnasium lets a NaN force turn the state into NaN for the rest of the episode; refuse it instead.
-    return not math.isnan(actions[i, 0])
+    # An action whose square overflows makes gymnasium's `math.pow(action, 2)` raise OverflowError.
+    return not math.isnan(actions[i, 0]) and not _square_overflows(np.float64(actions[i, 0]))
+
+
+@kernel
+def _square_overflows(action):
+    """Whether ``math.pow(action, 2)`` raises ``OverflowError`` (a finite action whose square is not)."""
+    return not math.isinf(action) and math.isinf(square(action))
+
+
+def _refused_action_error(action: Any, message: str) -> Exception:
+    """``OverflowError`` for an action whose square overflows, as gymnasium's reward raises; else ``InvalidAction``."""
+    try:
+        math.pow(np.asarray(action, dtype=np.float64).reshape(-1)[0], 2)
+    except OverflowError:
+        return OverflowError(
+            f"math range error: {message} The reward's action**2 overflows (gymnasium's math.pow raises this "
+            f"error); keep actions in the action space's bounds, [-1, 1]."
+        )
+    return error.InvalidAction(message)
 
 
 PHYSICS = Physics(
@@ -308,6 +327,9 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
         self._batch.state[0, :2] = array
         self._batch.state[0, 2] = _FLOAT32 if array.dtype == np.float32 else _FLOAT64
 
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return _refused_action_error(action, message)
+
     def _action_batch(self, action: Any) -> np.ndarray:
         # A list of Python numbers reaches gymnasium's arithmetic as Python floats, which NumPy
         # treats unlike a float64 array's elements: the kernel is told through a parameter.
@@ -348,3 +370,6 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
         return _spaces(self._params)
+
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return _refused_action_error(action, message)
