@@ -161,3 +161,53 @@ def test_continuous_mountain_car_vector_overflowing_action_raises() -> None:
         ours.step(actions)
     with pytest.raises(nbgym.error.InvalidAction):
         ours.step(np.array([[0.5], [np.nan]]))
+
+
+# --- Python-list actions of a vector env: each sub-env sees its element, as in gymnasium's sync env --
+
+
+def _list_actions(rng: np.random.Generator, kind: str) -> Any:
+    values = rng.uniform(-1.2, 1.2, size=2)
+    if kind == "lists":
+        return [[float(values[0])], [float(values[1])]]
+    if kind == "tuples":
+        return ((float(values[0]),), (float(values[1]),))
+    if kind == "ints":
+        return [[int(values[0] > 0)], [-1]]
+    if kind == "float32 rows":
+        return [values[:1].astype(np.float32), values[1:].astype(np.float32)]
+    return [[np.float64(values[0])], [np.float64(values[1])]]
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep", "Disabled"])
+@pytest.mark.parametrize("kind", ["lists", "tuples", "ints", "float32 rows", "numpy scalars"])
+def test_vector_python_list_actions_match_gymnasium(mode: str, kind: str) -> None:
+    env_id = "MountainCarContinuous-v0"
+    ours = nbgym.make_vec(env_id, 2, autoreset_mode=mode, max_episode_steps=40)
+    theirs = gymnasium.vector.SyncVectorEnv(
+        [lambda: gymnasium.make(env_id, max_episode_steps=40)] * 2, autoreset_mode=gymnasium.vector.AutoresetMode(mode)
+    )
+    rng = np.random.default_rng(0)
+    np.testing.assert_array_equal(ours.reset(seed=4)[0], theirs.reset(seed=4)[0])
+    for t in range(90):
+        actions = _list_actions(rng, kind)
+        expected, result = theirs.step(actions), ours.step(actions)
+        for mine, their in zip(result[:4], expected[:4]):
+            assert mine.dtype == their.dtype
+            np.testing.assert_array_equal(mine, their, err_msg=f"step {t}")
+        if mode == "Disabled" and (expected[2] | expected[3]).any():
+            mask = expected[2] | expected[3]
+            np.testing.assert_array_equal(
+                ours.reset(options={"reset_mask": mask.copy()})[0], theirs.reset(options={"reset_mask": mask.copy()})[0]
+            )
+    # A float64 array after the lists is float64 arithmetic again, in both.
+    for _ in range(3):
+        actions = rng.uniform(-1, 1, size=(2, 1))
+        np.testing.assert_array_equal(ours.step(actions)[0], theirs.step(actions)[0])
+
+
+def test_vector_actions_of_mixed_kinds_are_refused() -> None:
+    ours = nbgym.make_vec("Pendulum-v1", 2)
+    ours.reset(seed=0)
+    with pytest.raises(nbgym.error.InvalidAction, match="one kind"):
+        ours.step([np.array([0.1], dtype=np.float32), [0.2]])

@@ -48,6 +48,22 @@ _KERNEL_MODES = {
 _KERNEL_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 """Float dtypes of actions the kernels compute with as numpy does (others would change the arithmetic)."""
 
+_PYTHON_NUMBERS = (float, int, bool)
+
+
+def action_kind(action: Any) -> tuple[np.dtype, bool]:
+    """How an environment's arithmetic sees one (sub-environment's) Box action: its dtype as an array, and
+    whether its elements are Python numbers (a list or tuple of them), which NumPy 2 computes with in the
+    precision of the numpy value they meet, unlike the elements of a float64 array.
+
+    gymnasium's ``SyncVectorEnv`` hands sub-environment ``i`` the ``i``-th element of a batch as it is
+    (``iterate`` over a list yields its items), so a vector env sees each element as a single env would.
+    """
+    first = action
+    while isinstance(first, (list, tuple)) and len(first) > 0:
+        first = first[0]
+    return np.asarray(action).dtype, type(first) in _PYTHON_NUMBERS
+
 
 class KernelBatch:
     """The arrays of a batch of sub-environments, allocated once, and the kernel calls over them.
@@ -182,6 +198,9 @@ class _ParamsAsAttributes:
 
     physics: ClassVar[Physics]
     _params: np.ndarray
+    _python_number_actions_param: ClassVar[str | None] = None
+    """The bool parameter that tells the physics its actions came as Python numbers (see ``action_kind``),
+    for an env whose arithmetic depends on it; ``None`` for the others."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -195,6 +214,16 @@ class _ParamsAsAttributes:
         """The parameters of a reset with ``options``; envs with reset options override this (others
         ignore options, as gymnasium's do)."""
         return self._params
+
+    _python_number_actions = False
+    """The value of the ``_python_number_actions_param`` parameter (false without one)."""
+
+    def _note_python_number_actions(self, python_numbers: bool) -> None:
+        """Tells the physics (``_python_number_actions_param``) whether the coming actions are Python numbers."""
+        field = self._python_number_actions_param
+        if field is not None and self._python_number_actions is not python_numbers:
+            self._params[field] = python_numbers
+            self._python_number_actions = python_numbers
 
     def _refused_action_error(self, action: Any, message: str) -> Exception:
         """The exception for an action the physics refused (``action_valid`` false), before anything moved.
@@ -236,9 +265,6 @@ class KernelEnv(_ParamsAsAttributes, Env):
             dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in _KERNEL_FLOATS
         }
         self._step_box: dict[np.dtype, Callable[[], int]] = {}
-        self._array_actions_direct = True
-        """Whether an array action of a kernel float dtype may skip ``_action_batch`` (an env whose
-        ``_action_batch`` tracks more than the values, as MountainCarContinuous's, clears it)."""
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -313,7 +339,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
             type(action) is np.ndarray
             and action.shape == self._box_action_shape
             and action.dtype in _KERNEL_FLOATS
-            and self._array_actions_direct
+            and not self._python_number_actions  # else _action_batch must tell the physics of the array
         ):
             # The array is copied into a buffer of the env's own whose kernel entry point is bound: no
             # dispatch on the argument types, no new array per step.
@@ -352,6 +378,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
                 self._discrete_action[0] = action
                 return self._discrete_action
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+        self._note_python_number_actions(action_kind(action)[1])
         try:
             return self._batch.actions_array(np.asarray(action)[None])
         except error.InvalidAction as reason:
@@ -561,6 +588,11 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             self._check_open()
             raise error.ResetNeeded("Cannot call step() before calling reset() on a vector environment.")
         batch = self._batch
+        if type(actions) is not np.ndarray:
+            if not batch.discrete_actions:
+                self._note_python_number_actions(self._batch_action_kind(actions)[1])
+        elif self._python_number_actions:
+            self._note_python_number_actions(False)
         status = self._step_kernel(batch.actions_array(actions))
         if status != STEP_OK:
             self._raise_step_error(status, actions)
@@ -568,6 +600,25 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         if self.copy:
             return batch.obs.copy(), batch.rewards.copy(), batch.terminated.copy(), batch.truncated.copy(), infos
         return batch.obs, batch.rewards, batch.terminated, batch.truncated, infos
+
+    def _batch_action_kind(self, actions: Any) -> tuple[np.dtype, bool]:
+        """The one ``action_kind`` of every element of a batch that is not an array.
+
+        Raises:
+            InvalidAction: If the elements differ in kind: gymnasium's sync env would compute each
+                sub-environment in its own element's precision, which one batch array cannot hold.
+        """
+        try:
+            kinds = {action_kind(action) for action in actions}
+        except TypeError:  # not iterable: actions_array says what is wrong with it
+            return np.asarray(actions).dtype, False
+        if len(kinds) > 1:
+            described = ", ".join(f"{dtype}{' (Python numbers)' if python else ''}" for dtype, python in sorted(kinds, key=str))
+            raise error.InvalidAction(
+                f"The actions of one batch must be of one kind, got {described}: each sub-environment would compute in "
+                f"its own action's precision. Pass one array, e.g. `np.asarray(actions, dtype=np.float32)`."
+            )
+        return kinds.pop() if kinds else (np.dtype(np.float64), False)
 
     def _raise_step_error(self, status: int, actions: Any) -> None:
         if status >= 0:

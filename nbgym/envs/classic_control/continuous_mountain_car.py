@@ -306,13 +306,13 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    _python_number_actions_param = "_python_float_action"
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         params = _new_params(goal_velocity)
         self.low_state, self.high_state = state_bounds(params)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
-        self._python_float_action = False
 
     @property
     def state(self) -> np.ndarray:
@@ -330,17 +330,6 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
     def _refused_action_error(self, action: Any, message: str) -> Exception:
         return _refused_action_error(action, message)
 
-    def _action_batch(self, action: Any) -> np.ndarray:
-        # A list of Python numbers reaches gymnasium's arithmetic as Python floats, which NumPy
-        # treats unlike a float64 array's elements: the kernel is told through a parameter.
-        python_float = type(action) in (list, tuple) and len(action) > 0 and type(action[0]) in (float, int, bool)
-        if python_float is not self._python_float_action:
-            self._python_float_action = python_float
-            self._params["_python_float_action"] = python_float
-            # Arrays must come back here while the parameter says Python floats, to clear it.
-            self._array_actions_direct = not python_float
-        return super()._action_batch(action)
-
 
 class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
     """MountainCarContinuous's compiled vector environment: all sub-environments in one compiled call per step.
@@ -353,6 +342,7 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    _python_number_actions_param = "_python_float_action"
 
     def __init__(
         self,
