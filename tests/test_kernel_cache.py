@@ -151,3 +151,41 @@ def test_an_index_in_numbas_plain_format_is_stale_not_damaged(filled_cache, tmp_
     assert report["results"] == reports["clean"]["results"]
     assert report["cache_warnings"] == []
     assert report["healthy"]
+
+
+def test_every_cache_file_is_checked(filled_cache):
+    """No kernel (nor a function the kernels call through ``overload``) writes numba's plain, unchecked files."""
+    import pickle
+
+    from nbgym._engine.cache import _FORMAT_TAG
+
+    source, _ = filled_cache
+    indexes = list(source.rglob("*.nbi"))
+    assert len(indexes) > 10
+    for index in indexes:
+        with open(index, "rb") as file:
+            assert pickle.load(file) == numba.__version__ + _FORMAT_TAG, index
+
+
+def test_every_compiled_function_uses_the_checked_cache():
+    import importlib
+    import pkgutil
+
+    from numba.core.dispatcher import Dispatcher
+
+    from nbgym._engine.cache import CheckedFunctionCache
+
+    modules = ["nbgym._engine.kernels", "nbgym._engine.rng", "nbgym._engine.npmath", "nbgym._engine.atomic",
+               "nbgym.wrappers.vector._kernels"]
+    for package in ("nbgym.envs.classic_control", "nbgym.envs.toy_text"):
+        path = importlib.import_module(package).__path__
+        modules += [f"{package}.{info.name}" for info in pkgutil.iter_modules(path)]
+    dispatchers = [
+        value
+        for name in modules
+        for value in vars(importlib.import_module(name)).values()
+        if isinstance(value, Dispatcher)
+    ]
+    assert len(dispatchers) > 20
+    for dispatcher in dispatchers:
+        assert isinstance(dispatcher._cache, CheckedFunctionCache), dispatcher

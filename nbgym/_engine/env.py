@@ -441,7 +441,8 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         params: The one-element parameter record array of the physics.
         max_episode_steps: The time limit of an episode (``None`` or 0 for none), counted in the kernel.
         autoreset_mode: An ``AutoresetMode`` or its string value.
-        num_threads: The number of threads that step sub-environments (results do not depend on it).
+        num_threads: The number of threads that step sub-environments, at most ``NUMBA_NUM_THREADS`` (results
+            do not depend on it; batches under ``threads.SMALLEST_SHARED_BATCH`` step in the caller).
         copy: Whether ``reset``/``step`` return copies of the batch's buffers (``False``: live views
             that the next call overwrites).
         render_mode: The render mode of the sub-environments.
