@@ -194,6 +194,18 @@ def test_a_failure_in_a_worker_reaches_the_caller():
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
+def test_a_failure_in_the_caller_propagates_as_it_is():
+    caller = threading.current_thread()
+
+    def kernel(progress: np.ndarray) -> bool:
+        if threading.current_thread() is caller:
+            raise KeyError("in the caller")
+        return False
+
+    with pytest.raises(KeyError, match="in the caller"):
+        threads.run_chunks(kernel, (), 1)
+
+
 # The benchmark of threads beside a busy learner
 # ----------------------------------------
 

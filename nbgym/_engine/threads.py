@@ -46,11 +46,12 @@ class _Job:
         self.done.acquire()
         self.error: BaseException | None = None
 
-    def run(self) -> bool:
-        """Run the kernel; whether this call completed the last chunk (or failed, which ends the job too)."""
+    def run_in_worker(self) -> bool:
+        """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
+        the job too: the caller would otherwise wait forever for the chunk that failed)."""
         try:
             return self.kernel(*self.args)
-        except BaseException as failure:  # noqa: BLE001 - handed to the caller, who would otherwise wait forever
+        except Exception as failure:  # noqa: BLE001 - handed to the caller, who raises it
             self.error = failure
             return True
 
@@ -78,8 +79,9 @@ class _Workers:
     def _work(self) -> None:
         while True:
             job = self.jobs.get()
-            if job.run():
+            if job.run_in_worker():
                 job.wake_caller()
+            job = None  # an idle worker keeps no batch's arrays alive
 
 
 _workers: _Workers | None = None
@@ -134,7 +136,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         workers = _shared_workers(num_helpers)
         for _ in range(num_helpers):
             workers.jobs.put(job)
-    if not job.run():
+    if not kernel(*job.args):
         job.done.acquire()  # a worker is completing the last chunk: sleep until it has
     if job.error is not None:
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
