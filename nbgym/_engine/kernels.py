@@ -69,7 +69,9 @@ def physics_action_valid(params, actions, i):
     return _interpreted[params.dtype]["action_valid"](params, actions, i)
 
 
-_ENGINE_SOURCES = [pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py", "npmath.py")]
+_ENGINE_SOURCES = [
+    pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py", "npmath.py", "atomic.py")
+]
 _registered: dict[str, str] = {}
 
 
