@@ -79,7 +79,8 @@ def test_rollout_equals_python_stepping(env_id, mode, num_threads):
         pytest.skip("numba has one thread here")
     policy, wrap, shape = CASES[env_id]
     weights = wrap(np.random.default_rng(1).normal(size=shape))
-    num_envs, num_steps, max_episodes = 37, 120, 4
+    # Two threads share batches of 512 sub-environments or more (smaller ones step in the calling thread).
+    num_envs, num_steps, max_episodes = (37 if num_threads == 1 else 600), 120, 4
     compiled = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, num_threads=num_threads, max_episode_steps=45)
     stepped = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, max_episode_steps=45)
     compiled.reset(seed=11)
@@ -97,6 +98,7 @@ def test_rollout_equals_python_stepping(env_id, mode, num_threads):
     np.testing.assert_array_equal(result.episode_lengths, lengths)
     np.testing.assert_array_equal(result.episodes, episodes)
     assert episodes.sum() > num_envs  # episodes ended, several per sub-environment
+    assert compiled._batch.num_threads == num_threads
     for name in ("state", "pcg", "buf", "obs", "flags", "elapsed"):
         np.testing.assert_array_equal(getattr(compiled._batch, name), getattr(stepped._batch, name), err_msg=name)
     # The env goes on from Python as the stepped one does.
@@ -203,10 +205,10 @@ def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process():
     rollout(envs, linear_discrete, np.ones((4, 2)), 3)  # compiled here (or loaded), and saved
     code = (
         "import sys, numpy as np, nbgym; sys.path[:0] = sys.argv[1:]; import test_rollout as t\n"
-        "from nbgym._engine.rollout import _rollout_loops\n"
+        "from nbgym._engine.rollout import _rollout_loop\n"
         "envs = nbgym.make_vec('CartPole-v1', 3); envs.reset(seed=0)\n"
         "t.rollout(envs, t.linear_discrete, np.ones((4, 2)), 3)\n"
-        "print(sum(_rollout_loops[False].stats.cache_hits.values()), sum(_rollout_loops[False].stats.cache_misses.values()))"
+        "print(sum(_rollout_loop.stats.cache_hits.values()), sum(_rollout_loop.stats.cache_misses.values()))"
     )
     tests = str(pathlib.Path(__file__).parent)
     output = subprocess.run([sys.executable, "-c", code, tests], capture_output=True, text=True, check=True).stdout

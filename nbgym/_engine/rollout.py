@@ -2,7 +2,9 @@
 
 The rollout calls the vector env's own step kernel, with the arrays of its own batch, so a rollout is
 the same computation as stepping the env from Python with the same policy, bit for bit, at any
-thread count: only the Python around each step is gone.
+thread count: only the Python around each step is gone. (A batch that ``num_threads`` share — 512
+sub-environments or more — steps through the engine's stepping threads, which run from Python: its
+rollout calls the compiled policy, the threaded step and the compiled accounting once per step.)
 
 A policy is a function ``policy(observations, params) -> actions`` over the whole batch (``observations``
 is the batch's observation buffer, ``(num_envs, *obs_shape)``; ``params`` anything numba can pass, e.g.
@@ -31,16 +33,9 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from nbgym import error
-from nbgym._engine.jit import KERNEL_OPTIONS, kernel
-from nbgym._engine.kernels import (
-    NEXT_STEP,
-    STEP_OK,
-    TERMINATED,
-    TRUNCATED,
-    WAS_RESET,
-    step_kernel,
-    step_kernel_parallel,
-)
+from nbgym._engine import threads
+from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
+from nbgym._engine.kernels import NEXT_STEP, STEP_OK, TERMINATED, TRUNCATED, WAS_RESET, step_kernel
 
 _BAD_ACTIONS = -(2**62)
 """The rollout loop's status when the policy returned actions of another number of sub-environments."""
@@ -129,7 +124,7 @@ class _Policy:
         tag_dtype = self.tag.dtype
         _policies[tag_dtype] = function
         # Not cached by itself: it is compiled into the rollout loop, which is.
-        compiled = numba.njit(**{**KERNEL_OPTIONS, "cache": False})(function)
+        compiled = numba.njit(**OVERLOAD_OPTIONS)(function)
 
         def act(tag, obs, params):
             return compiled(obs, params)
@@ -138,7 +133,7 @@ class _Policy:
             if isinstance(tag, numba.types.Record) and tag.dtype == tag_dtype:
                 return act
 
-        overload(policy_act, jit_options={**KERNEL_OPTIONS, "cache": False}, inline="never")(typing)
+        overload(policy_act, jit_options=OVERLOAD_OPTIONS, inline="never")(typing)
 
 
 _bound_policies: dict[types.FunctionType, _Policy] = {}
@@ -174,61 +169,76 @@ def _policy_actions(tag, obs, params):
     return policy_act(tag[0], obs, params)
 
 
-def _make_rollout_loop(threaded: bool):
-    """The rollout loop over the serial or the threaded step kernel; one source for both (as the step kernel).
-
-    ``threaded`` is a closure variable that numba prunes the other branch by; a closure variable holding the
-    kernel itself would not do: numba's cache key pickles closure variables, and a pickled dispatcher
-    differs in every process (the loop would never be loaded from the cache).
-    """
-
-    @kernel
-    def rollout_loop(tag, policy_params, num_steps, kernel_args, mode, returns, lengths, episodes, running_return,
-                     running_length, record, trajectory):
-        """``num_steps`` steps of policy and env; returns ``(steps done, status)`` (``STEP_OK`` when all were done)."""
-        params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags, elapsed, auxes = kernel_args
-        traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
-        obs = observations[0]
-        num_envs = state.shape[0]
-        max_episodes = returns.shape[1]
-        for t in range(num_steps):
-            actions = policy_act(tag[0], obs, policy_params)
-            if actions.shape[0] != num_envs:
-                return t, _BAD_ACTIONS
-            if record:
-                traj_obs[t] = obs
-                traj_actions[t] = actions
-            if threaded:
-                status = step_kernel_parallel(params, state, pcg, buf, kernel_mode, max_steps, observations, rewards,
-                                              flags, elapsed, auxes, actions)
-            else:
-                status = step_kernel(params, state, pcg, buf, kernel_mode, max_steps, observations, rewards, flags,
-                                     elapsed, auxes, actions)
-            if status != STEP_OK:
-                return t, status
-            for i in range(num_envs):
-                if mode == NEXT_STEP and flags[WAS_RESET, i]:
-                    continue  # the step that reset an ended episode: not part of any episode
-                running_return[i] += rewards[i]
-                running_length[i] += 1
-                if flags[TERMINATED, i] or flags[TRUNCATED, i]:
-                    k = episodes[i]
-                    if k < max_episodes:
-                        returns[i, k] = running_return[i]
-                        lengths[i, k] = running_length[i]
-                    episodes[i] = k + 1
-                    running_return[i] = 0.0
-                    running_length[i] = 0
-            if record:
-                traj_rewards[t] = rewards
-                traj_terminations[t] = flags[TERMINATED]
-                traj_truncations[t] = flags[TRUNCATED]
-        return num_steps, STEP_OK
-
-    return rollout_loop
+@kernel
+def _account(mode, rewards, flags, returns, lengths, episodes, running_return, running_length):
+    """Adds a step's rewards to each sub-environment's running episode, and records the episodes that ended."""
+    max_episodes = returns.shape[1]
+    for i in range(rewards.shape[0]):
+        if mode == NEXT_STEP and flags[WAS_RESET, i]:
+            continue  # the step that reset an ended episode: not part of any episode
+        running_return[i] += rewards[i]
+        running_length[i] += 1
+        if flags[TERMINATED, i] or flags[TRUNCATED, i]:
+            k = episodes[i]
+            if k < max_episodes:
+                returns[i, k] = running_return[i]
+                lengths[i, k] = running_length[i]
+            episodes[i] = k + 1
+            running_return[i] = 0.0
+            running_length[i] = 0
 
 
-_rollout_loops = {False: _make_rollout_loop(threaded=False), True: _make_rollout_loop(threaded=True)}
+@kernel
+def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, trajectory):
+    """``num_steps`` steps of policy and env in the calling thread; returns ``(steps done, status)`` (``STEP_OK``
+    when all were done)."""
+    params, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes = kernel_args
+    returns, lengths, episodes, running_return, running_length = stats
+    traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
+    obs = observations[0]
+    num_envs = state.shape[0]
+    for t in range(num_steps):
+        actions = policy_act(tag[0], obs, policy_params)
+        if actions.shape[0] != num_envs:
+            return t, _BAD_ACTIONS
+        if record:
+            traj_obs[t] = obs
+            traj_actions[t] = actions
+        status = step_kernel(params, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
+                             actions)
+        if status != STEP_OK:
+            return t, status
+        _account(mode, rewards, flags, returns, lengths, episodes, running_return, running_length)
+        if record:
+            traj_rewards[t] = rewards
+            traj_terminations[t] = flags[TERMINATED]
+            traj_truncations[t] = flags[TRUNCATED]
+    return num_steps, STEP_OK
+
+
+def _threaded_loop(envs: Any, tag: np.ndarray, policy_params: Any, num_steps: int, stats: tuple, record: bool,
+                   trajectory: tuple) -> tuple[int, int]:
+    """``_rollout_loop`` for a batch that ``num_threads`` share: each step is the vector env's own threaded step
+    (the engine's stepping threads run from Python), between compiled calls of the policy and the accounting."""
+    batch = envs._batch
+    step = envs._step_kernel
+    traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
+    for t in range(num_steps):
+        actions = _policy_actions(tag, batch.obs, policy_params)
+        if actions.shape[0] != batch.num_envs:
+            return t, _BAD_ACTIONS
+        if record:
+            traj_obs[t] = batch.obs
+            traj_actions[t] = actions
+        status = step(actions)
+        if status != STEP_OK:
+            return t, status
+        _account(envs._kernel_mode, batch.rewards, batch.flags, *stats)
+        if record:
+            traj_rewards[t] = batch.rewards
+            traj_terminations[t] = batch.terminated
+            traj_truncations[t] = batch.truncated
+    return num_steps, STEP_OK
 
 
 def rollout(
@@ -306,13 +316,14 @@ def rollout(
         trajectory = Trajectory.new(envs, 0, first_actions.dtype)
     else:
         _check_trajectory(trajectory, Trajectory.new(envs, num_steps, first_actions.dtype))
-    _, kernel_args = batch._step_kernel_and_args(envs._kernel_mode, envs._max_steps)
-    done, status = _rollout_loops[batch.num_threads > 1](
-        bound_policy.tag, policy_params, int(num_steps), kernel_args, envs._kernel_mode, returns, lengths, episodes,
-        np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64), record,
-        (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
-         trajectory.truncations),
-    )
+    stats = (returns, lengths, episodes, np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64))
+    arrays = (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
+              trajectory.truncations)
+    if threads.split(num_envs, batch.num_threads)[1] == 0:
+        kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
+        done, status = _rollout_loop(bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays)
+    else:
+        done, status = _threaded_loop(envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays)
     if status != STEP_OK:
         if status == _BAD_ACTIONS:
             raise error.InvalidAction(

@@ -9,6 +9,7 @@ import numpy as np
 
 from nbgym import spaces
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, rng
+from nbgym.engine.npmath import clip
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
@@ -21,11 +22,8 @@ def _step(params, state, i, actions, stream, aux):
     position = state[i, 0]
     velocity = state[i, 1]
     velocity = velocity + ((actions[i] - 1) * params.force + math.cos(3 * position) * (-params.gravity))
-    velocity = velocity if velocity > -params.max_speed else -params.max_speed
-    velocity = velocity if velocity < params.max_speed else params.max_speed
-    position = position + velocity
-    position = position if position > params.min_position else params.min_position
-    position = position if position < params.max_position else params.max_position
+    velocity = clip(velocity, -params.max_speed, params.max_speed)
+    position = clip(position + velocity, params.min_position, params.max_position)
     if position == params.min_position and velocity < 0:
         velocity = 0.0
     state[i, 0] = position
