@@ -388,6 +388,7 @@ class OffScreenViewer(BaseRender):
             ValueError: If the frame is larger than the model's offscreen buffer.
             GLBackendUnavailable: If no OpenGL backend can render.
         """
+        self.opengl_context = None
         offwidth, offheight = model.vis.global_.offwidth, model.vis.global_.offheight
         if width > offwidth or height > offheight:
             raise ValueError(
@@ -395,7 +396,6 @@ class OffScreenViewer(BaseRender):
                 "set model.vis.global_.offwidth/offheight at least that large before rendering "
                 "(MujocoEnv does so for its width and height), or render a smaller frame."
             )
-        self.opengl_context = None
         self.backend, self.opengl_context = create_gl_context(width, height)
         super().__init__(model, data, width, height, max_geom, visual_options)
         self._init_camera()
