@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -326,3 +327,48 @@ def test_missing_gl_libraries_name_the_packages_then_headless_default_renders() 
     assert "libosmesa6" in osmesa[0] and "libegl1" not in osmesa[0]
     assert report["frame"] == [8, 8, 3]
     assert report["backend"][0] in ("egl", "osmesa") and report["backend"][0] == report["backend"][1]
+
+
+# Under a virtual X display, one renderer per process (a second GLFW window in a process draws black
+# on Xvfb, gymnasium's as well as nbgym's): the window takes key presses (hide the menu, whose FPS
+# line depends on timing; the model camera; contact points; reference frames) and the pixels drawn
+# into it are read back.
+HUMAN_SCRIPT = """
+import json, sys, glfw, mujoco, numpy as np, gymnasium, pathlib
+if sys.argv[1] == "nbgym":
+    from nbgym.envs.mujoco.mujoco_rendering import MujocoRenderer
+else:
+    from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer
+model = mujoco.MjModel.from_xml_path(str(pathlib.Path(gymnasium.__file__).parent / "envs/mujoco/assets/hopper.xml"))
+data = mujoco.MjData(model)
+mujoco.mj_forward(model, data)
+renderer = MujocoRenderer(model, data, {"distance": 3.0}, 64, 48)
+returned = renderer.render("human")
+viewer = renderer.viewer
+for key in (glfw.KEY_H, glfw.KEY_TAB, glfw.KEY_C, glfw.KEY_E):
+    viewer._key_callback(viewer.window, key, 0, glfw.RELEASE, 0)
+renderer.render("human")
+pixels = np.zeros((viewer.viewport.height, viewer.viewport.width, 3), np.uint8)
+mujoco.mjr_readPixels(pixels, None, viewer.viewport, viewer.con)
+print(json.dumps([returned, pixels.tolist(), viewer.cam.fixedcamid]))
+renderer.close()
+"""
+
+
+@pytest.mark.skipif(
+    shutil.which("xvfb-run") is None, reason="needs xvfb-run (apt-get install xvfb xauth), which .ci/run installs"
+)
+def test_human_windows_equal_gymnasium() -> None:
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    reports = []
+    for implementation in ("nbgym", "gymnasium"):
+        result = subprocess.run(
+            ["xvfb-run", "-a", "-s", "-screen 0 320x240x24", sys.executable, "-c", HUMAN_SCRIPT, implementation],
+            capture_output=True, text=True, env=environment, timeout=300,
+        )
+        assert result.returncode == 0, result.stderr
+        reports.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    (ours, our_pixels, our_camera), (theirs, their_pixels, their_camera) = reports
+    assert ours is None and theirs is None and our_camera == their_camera == 0
+    assert np.array(our_pixels).shape == (48, 64, 3) and np.unique(our_pixels).size > 10
+    assert our_pixels == their_pixels

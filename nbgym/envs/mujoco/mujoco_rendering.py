@@ -529,6 +529,8 @@ class WindowViewer(BaseRender):
         """
         import glfw
 
+        # Kept for the methods, __del__ included (at interpreter exit an import would fail).
+        self._glfw = glfw
         self.window = None
         if not _has_display() or not glfw.init():
             raise GLBackendUnavailable(
@@ -571,16 +573,13 @@ class WindowViewer(BaseRender):
 
     def make_context_current(self) -> None:
         """Makes the window's OpenGL context the current one."""
-        import glfw
-
-        glfw.make_context_current(self.window)
+        self._glfw.make_context_current(self.window)
 
     def free(self) -> None:
         """Destroys the window (idempotent)."""
-        import glfw
-
-        if self.window is None:
+        if getattr(self, "window", None) is None:
             return
+        glfw = self._glfw
         try:
             if glfw.get_current_context() == self.window:
                 glfw.make_context_current(None)
@@ -595,7 +594,7 @@ class WindowViewer(BaseRender):
 
     def render(self) -> None:
         """Draws :attr:`data` into the window (several times per call when slowed down; waits while paused)."""
-        import glfw
+        glfw = self._glfw
 
         def update() -> None:
             self._create_overlay()
@@ -632,14 +631,12 @@ class WindowViewer(BaseRender):
 
     def close(self) -> None:
         """Destroys the window and ends GLFW."""
-        import glfw
-
+        glfw = self._glfw
         self.free()
         glfw.terminate()
 
     def _key_callback(self, window: Any, key: int, scancode: int, action: int, mods: int) -> None:
-        import glfw
-
+        glfw = self._glfw
         if action != glfw.RELEASE:
             return
         if key == glfw.KEY_TAB:
@@ -678,8 +675,9 @@ class WindowViewer(BaseRender):
             self.close()
 
     def _save_screenshot(self) -> None:
-        import glfw
         import imageio
+
+        glfw = self._glfw
 
         width, height = glfw.get_framebuffer_size(self.window)
         image = np.zeros((height, width, 3), dtype=np.uint8)
@@ -694,8 +692,7 @@ class WindowViewer(BaseRender):
             mujoco.mjv_moveCamera(self.model, action, rel_dx, rel_dy, self.cam)
 
     def _cursor_pos_callback(self, window: Any, xpos: float, ypos: float) -> None:
-        import glfw
-
+        glfw = self._glfw
         if not (self._button_left_pressed or self._button_right_pressed):
             return
         shift = glfw.PRESS in (glfw.get_key(window, glfw.KEY_LEFT_SHIFT), glfw.get_key(window, glfw.KEY_RIGHT_SHIFT))
@@ -709,8 +706,7 @@ class WindowViewer(BaseRender):
         self._last_mouse_x, self._last_mouse_y = x, y
 
     def _mouse_button_callback(self, window: Any, button: int, act: int, mods: int) -> None:
-        import glfw
-
+        glfw = self._glfw
         self._button_left_pressed = glfw.get_mouse_button(window, glfw.MOUSE_BUTTON_LEFT) == glfw.PRESS
         self._button_right_pressed = glfw.get_mouse_button(window, glfw.MOUSE_BUTTON_RIGHT) == glfw.PRESS
         x, y = glfw.get_cursor_pos(window)
