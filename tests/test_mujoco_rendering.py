@@ -164,6 +164,20 @@ def test_sub_environments_keep_their_own_cameras() -> None:
         renderer.close()
 
 
+def test_renderers_of_different_models_take_turns() -> None:
+    """Each frame is drawn in its own renderer's OpenGL context (gymnasium draws in the last one made)."""
+    hopper, hopper_data = simulation("hopper.xml", steps=0)
+    pusher, pusher_data = simulation("pusher_v5.xml", steps=0)
+    ours = [MujocoRenderer(hopper, hopper_data, None, SIZE, SIZE), MujocoRenderer(pusher, pusher_data, None, SIZE, SIZE)]
+    first = [renderer.render("rgb_array") for renderer in ours]
+    for renderer, frame in zip(ours, first):
+        assert_same_frame(renderer.render("rgb_array"), frame)
+    theirs = gym_rendering.MujocoRenderer(hopper, hopper_data, None, SIZE, SIZE)
+    assert_same_frame(first[0], theirs.render("rgb_array"))
+    for renderer in [*ours, theirs]:
+        renderer.close()
+
+
 def test_offscreen_viewer_markers_overlays_segmentation() -> None:
     model, data = simulation("reacher.xml")
     ours = OffScreenViewer(model, data, SIZE, SIZE)

@@ -18,7 +18,9 @@ Where gymnasium fails late or not at all, this renderer refuses with a message t
 do: an unknown camera name (gymnasium silently falls back to the free camera), a ``camera_id``
 outside the model's cameras (MuJoCo ends the process), a frame larger than the model's offscreen
 buffer (gymnasium returns a frame whose right part is garbage), an ``MjData`` of another model,
-``"human"`` without a display (GLFW aborts the process), and no usable OpenGL library.
+``"human"`` without a display (GLFW aborts the process), and no usable OpenGL library. And where
+gymnasium draws a wrong frame, this one draws the right one: a renderer whose frame follows another
+renderer's (two environments in one process) makes its own OpenGL context current.
 
 OpenGL backend
 --------------
@@ -887,9 +889,10 @@ class MujocoRenderer:
                 )
             self._set_cam_config()
             self._viewers[render_mode] = self.viewer
-        if len(self._viewers) > 1:
-            # One OpenGL context is current at a time.
-            self.viewer.make_context_current()
+        # One OpenGL context is current at a time, and another viewer's or renderer's may be: gymnasium
+        # switches only between its own viewers, so a renderer drawn after another one's frame draws
+        # with the wrong context's resources.
+        self.viewer.make_context_current()
         return self.viewer
 
     def _set_cam_config(self) -> None:
