@@ -386,3 +386,18 @@ def test_human_windows_equal_gymnasium() -> None:
     assert ours is None and theirs is None and our_camera == their_camera == 0
     assert np.array(our_pixels).shape == (48, 64, 3) and np.unique(our_pixels).size > 10
     assert our_pixels == their_pixels
+
+
+def test_without_mujoco_the_module_says_how_to_install_it() -> None:
+    script = (
+        "import sys; sys.modules['mujoco'] = None\n"
+        "from nbgym import error\n"
+        "try:\n"
+        "    import nbgym.envs.mujoco.mujoco_rendering\n"
+        "except error.DependencyNotInstalled as e:\n"
+        "    print(e)\n"
+    )
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert 'pip install "nbgym[mujoco]"' in result.stdout
