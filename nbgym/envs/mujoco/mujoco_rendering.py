@@ -45,7 +45,9 @@ render mode, not one per sub-environment) by passing each sub-environment's ``Mj
 ``renderer.data = d`` makes ``d`` the default. Each ``MjData`` keeps its own camera (a free camera
 looks at the middle of the geoms of the data it first rendered, then ``default_camera_config``
 applies), so sub-environment *i*'s frame is the frame its own renderer would give: the frames of
-``SyncVectorEnv``'s separate gymnasium renderers. Cameras are dropped with their ``MjData``.
+``SyncVectorEnv``'s separate gymnasium renderers. Cameras are dropped with their ``MjData``. So a
+vector environment whose states live elsewhere (a ``mujoco.batch.Batch``, say) keeps one ``MjData``
+per sub-environment to render from, not one scratch ``MjData`` for all: the camera goes with it.
 """
 
 from __future__ import annotations
@@ -163,7 +165,7 @@ def _open_context(backend: str, width: int, height: int) -> Any:
     return context
 
 
-def create_gl_context(width: int, height: int) -> tuple[str, Any]:
+def _create_gl_context(width: int, height: int) -> tuple[str, Any]:
     """An OpenGL context for offscreen rendering, of the backend ``MUJOCO_GL`` names or the first that works.
 
     Args:
@@ -204,9 +206,10 @@ def create_gl_context(width: int, height: int) -> tuple[str, Any]:
         _process_backend = backend
         os.environ.setdefault("MUJOCO_GL", backend)
         return backend, context
+    setting = "MUJOCO_GL unset" if requested is None else f"MUJOCO_GL={requested!r}"
     hints = "; ".join(f"{backend}: {_BACKEND_INSTALL_HINTS[backend]}" for backend in candidates)
     raise GLBackendUnavailable(
-        f"MuJoCo rendering found no working OpenGL backend (MUJOCO_GL={requested!r}; "
+        f"MuJoCo rendering found no working OpenGL backend ({setting}; "
         f"{'; '.join(failures)}). Install one (Debian/Ubuntu) - {hints} - or set MUJOCO_GL to a "
         f"backend that works here, one of {MUJOCO_GL_BACKENDS}."
     )
@@ -216,6 +219,7 @@ def _check_data(model: mujoco.MjModel, data: mujoco.MjData) -> None:
     """Refuses an ``MjData`` that was not made for ``model`` (MuJoCo would read out of bounds).
 
     Raises:
+        TypeError: If ``data`` is not an ``MjData``.
         ValueError: If ``data``'s sizes are not ``model``'s.
     """
     if not isinstance(data, mujoco.MjData):
@@ -398,7 +402,7 @@ class OffScreenViewer(BaseRender):
                 "set model.vis.global_.offwidth/offheight at least that large before rendering "
                 "(MujocoEnv does so for its width and height), or render a smaller frame."
             )
-        self.backend, self.opengl_context = create_gl_context(width, height)
+        self.backend, self.opengl_context = _create_gl_context(width, height)
         super().__init__(model, data, width, height, max_geom, visual_options)
         self._init_camera()
 
