@@ -3,8 +3,9 @@
 Both renderers draw the same ``MjModel``/``MjData`` through the same OpenGL backend (nbgym's choice,
 which it writes to ``MUJOCO_GL`` so that gymnasium's renderer, created after it, follows). Frames are
 compared exactly: measured on EGL (Mesa's llvmpipe) and on OSMesa, rendering is deterministic (the
-same frame, bit for bit, from both renderers and from frame to frame). Frames are small (64x64) and few, because
-software rendering is slow: opening a viewer costs about 0.4-1 s here, a frame 0.01-0.15 s.
+same frame, bit for bit, from both renderers and from frame to frame). Frames are small (64x64) and
+few, because software rendering is slow: opening a viewer costs about 0.4-1 s here, a frame
+0.01-0.2 s (the 4096x4096 shadow maps of gymnasium's models, drawn in software).
 """
 
 from __future__ import annotations
@@ -65,15 +66,13 @@ def assert_same_frame(ours: Any, theirs: Any) -> None:
 
 
 @pytest.fixture(scope="module", autouse=True)
-def backend() -> str:
+def nbgym_chooses_the_backend() -> None:
     """nbgym's backend, chosen before any gymnasium renderer is made (which then reads ``MUJOCO_GL``)."""
     model, data = simulation("inverted_pendulum.xml", steps=0)
     renderer = MujocoRenderer(model, data, width=8, height=8)
     renderer.render("rgb_array")
-    chosen = renderer.viewer.backend
+    assert os.environ["MUJOCO_GL"] == renderer.viewer.backend
     renderer.close()
-    assert os.environ["MUJOCO_GL"] == chosen
-    return chosen
 
 
 # The v5 environments' camera arguments (default_camera_config of Hopper, HalfCheetah, Reacher), a
@@ -106,16 +105,17 @@ def test_frames_equal_gymnasium(xml: str, kwargs: dict[str, Any], modes: tuple[s
     theirs = gym_rendering.MujocoRenderer(model, data, width=SIZE, height=SIZE, **kwargs)
     assert ours.camera_id == theirs.camera_id
     rng = np.random.default_rng(1)
-    first_mode_frames = []
+    colour_frames = []
     for _ in range(2):  # the cameras follow the state from frame to frame as gymnasium's do
         for mode in modes:
             frame = ours.render(mode)
             assert_same_frame(frame, theirs.render(mode))
-        first_mode_frames.append(frame[0] if isinstance(frame, tuple) else ours.render(modes[0]))
+            if mode != "depth_array":
+                colour_frames.append(frame[0] if mode == "rgbd_tuple" else frame)
         advance(model, data, rng, 10)
     # Frames of the simulation, not of an empty scene, that follow the state.
-    assert np.unique(first_mode_frames[0]).size > 10
-    assert not np.array_equal(*first_mode_frames)
+    assert np.unique(colour_frames[0]).size > 10
+    assert not np.array_equal(*colour_frames)
     ours.close()
     theirs.close()
 
