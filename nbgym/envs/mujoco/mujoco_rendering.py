@@ -674,7 +674,10 @@ class WindowViewer(BaseRender):
             self._hide_menu = not self._hide_menu
         elif key == glfw.KEY_R:
             self._transparent = not self._transparent
-            self.model.geom_rgba[:, 3] = self.model.geom_rgba[:, 3] / 5.0 if self._transparent else self.model.geom_rgba[:, 3] * 5.0
+            if self._transparent:
+                self.model.geom_rgba[:, 3] /= 5.0
+            else:
+                self.model.geom_rgba[:, 3] *= 5.0
         elif glfw.KEY_0 <= key <= glfw.KEY_4:
             self.vopt.geomgroup[key - glfw.KEY_0] ^= 1
         elif key == glfw.KEY_ESCAPE:
