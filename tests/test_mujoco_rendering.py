@@ -220,6 +220,15 @@ def test_settings_reopen_viewers_and_close_is_final_for_the_viewers() -> None:
     with pytest.raises(RuntimeError, match="closed"):
         viewer.render("rgb_array")
     assert renderer.render("rgb_array").shape == (SIZE, 32, 3)
+    # Another model: the viewers are rebuilt for it, and the data must follow.
+    other_model, other_data = simulation("inverted_pendulum.xml", steps=0)
+    renderer.model = other_model
+    with pytest.raises(ValueError, match="not made for the renderer's model"):
+        renderer.render("rgb_array")
+    renderer.data = other_data
+    expected = MujocoRenderer(other_model, other_data, None, 32, SIZE)
+    assert_same_frame(renderer.render("rgb_array"), expected.render("rgb_array"))
+    expected.close()
     renderer.close()
 
 

@@ -774,14 +774,14 @@ class MujocoRenderer:
     the OpenGL backend and for rendering several ``MjData`` (the vector environment).
 
     Attributes:
-        model: The model drawn.
         data: The state drawn when ``render`` is given none.
         viewer: The viewer of the last render mode drawn, or ``None``.
         camera_id: The camera looked through: a model camera's id, or ``-1`` for the free camera.
-        width, height, max_geom, default_cam_config: What the viewers are built with; setting one
-            closes the viewers, so the next frame uses the new value.
+        model, width, height, max_geom, default_cam_config: What the viewers are built with; setting
+            one closes the viewers, so the next frame uses the new value.
     """
 
+    model = _viewer_setting("model", "The model drawn (``data`` and ``camera_id`` must belong to it).")
     width = _viewer_setting("width", "The frame's width in pixels (``None``: half the monitor's, human only).")
     height = _viewer_setting("height", "The frame's height in pixels (``None``: half the monitor's, human only).")
     max_geom = _viewer_setting("max_geom", "The most geoms a scene holds.")
@@ -820,12 +820,11 @@ class MujocoRenderer:
             ValueError: If both ``camera_id`` and ``camera_name`` are given, if the model has no
                 camera ``camera_name``, or if ``camera_id`` is not one of the model's cameras or ``-1``.
         """
-        self.model = model
         self.data = data
         self._viewers: dict[str, BaseRender] = {}
         self.viewer: BaseRender | None = None
         self.__dict__.update(
-            default_cam_config=default_cam_config, width=width, height=height, max_geom=max_geom
+            model=model, default_cam_config=default_cam_config, width=width, height=height, max_geom=max_geom
         )
         self._vopt = visual_options or {}
         if camera_id is not None and camera_name is not None:
