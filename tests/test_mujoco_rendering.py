@@ -65,6 +65,26 @@ def assert_same_frame(ours: Any, theirs: Any) -> None:
     np.testing.assert_array_equal(ours, theirs)
 
 
+def run_script(script: str, *args: str, display: bool = False) -> Any:
+    """Runs ``script`` in a fresh Python process (under a virtual X display if ``display``).
+
+    Returns:
+        The JSON value the script prints last.
+    """
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "-c", script, *args]
+    if display:
+        command = ["xvfb-run", "-a", "-s", "-screen 0 320x240x24", *command]
+    result = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=300)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+needs_xvfb = pytest.mark.skipif(
+    shutil.which("xvfb-run") is None, reason="needs xvfb-run (apt-get install xvfb xauth), which .ci/run installs"
+)
+
+
 @pytest.fixture(scope="module", autouse=True)
 def nbgym_chooses_the_backend() -> None:
     """nbgym's backend, chosen before any gymnasium renderer is made (which then reads ``MUJOCO_GL``)."""
@@ -348,12 +368,7 @@ print(json.dumps(report))
 
 
 def test_missing_gl_libraries_name_the_packages_and_egl_falls_back_to_osmesa() -> None:
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    result = subprocess.run(
-        [sys.executable, "-c", MISSING_LIBRARIES_SCRIPT], capture_output=True, text=True, env=environment, timeout=300
-    )
-    assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    report = run_script(MISSING_LIBRARIES_SCRIPT)
     headless, egl, osmesa = report["None"], report["egl"], report["osmesa"]
     assert headless[1] and egl[1] and osmesa[1]
     assert "MUJOCO_GL unset" in headless[0] and "egl: cannot load libEGL.so.1" in headless[0]
@@ -366,6 +381,29 @@ def test_missing_gl_libraries_name_the_packages_and_egl_falls_back_to_osmesa() -
     else:
         backend, mujoco_gl, colours, equal_to_gymnasium = report["fallback"]
         assert backend == mujoco_gl == "osmesa" and colours > 10 and equal_to_gymnasium
+
+
+# With a display and MUJOCO_GL unset, gymnasium's renderer tries GLFW first, and so does nbgym's.
+GLFW_SCRIPT = """
+import json, os, pathlib, gymnasium, mujoco, numpy as np
+os.environ.pop("MUJOCO_GL", None)
+from gymnasium.envs.mujoco.mujoco_rendering import MujocoRenderer as GymnasiumRenderer
+from nbgym.envs.mujoco.mujoco_rendering import MujocoRenderer
+model = mujoco.MjModel.from_xml_path(str(pathlib.Path(gymnasium.__file__).parent / "envs/mujoco/assets/hopper.xml"))
+data = mujoco.MjData(model)
+mujoco.mj_forward(model, data)
+ours, theirs = MujocoRenderer(model, data, None, 32, 32), GymnasiumRenderer(model, data, None, 32, 32)
+frames = [renderer.render("rgbd_tuple") for renderer in (ours, theirs)]
+print(json.dumps([ours.viewer.backend, theirs.viewer.backend, np.unique(frames[0][0]).size,
+                  all(np.array_equal(a, b) for a, b in zip(*frames))]))
+ours.close()
+"""
+
+
+@needs_xvfb
+def test_with_a_display_glfw_renders_offscreen_as_in_gymnasium() -> None:
+    our_backend, their_backend, colours, equal = run_script(GLFW_SCRIPT, display=True)
+    assert our_backend == their_backend == "glfw" and colours > 10 and equal
 
 
 # Under a virtual X display, one renderer per process (a second GLFW window in a process draws black
@@ -394,19 +432,9 @@ renderer.close()
 """
 
 
-@pytest.mark.skipif(
-    shutil.which("xvfb-run") is None, reason="needs xvfb-run (apt-get install xvfb xauth), which .ci/run installs"
-)
+@needs_xvfb
 def test_human_windows_equal_gymnasium() -> None:
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    reports = []
-    for implementation in ("nbgym", "gymnasium"):
-        result = subprocess.run(
-            ["xvfb-run", "-a", "-s", "-screen 0 320x240x24", sys.executable, "-c", HUMAN_SCRIPT, implementation],
-            capture_output=True, text=True, env=environment, timeout=300,
-        )
-        assert result.returncode == 0, result.stderr
-        reports.append(json.loads(result.stdout.strip().splitlines()[-1]))
+    reports = [run_script(HUMAN_SCRIPT, implementation, display=True) for implementation in ("nbgym", "gymnasium")]
     (ours, our_pixels, our_camera), (theirs, their_pixels, their_camera) = reports
     assert ours is None and theirs is None and our_camera == their_camera == 0
     assert np.array(our_pixels).shape == (48, 64, 3) and np.unique(our_pixels).size > 10
@@ -415,14 +443,11 @@ def test_human_windows_equal_gymnasium() -> None:
 
 def test_without_mujoco_the_module_says_how_to_install_it() -> None:
     script = (
-        "import sys; sys.modules['mujoco'] = None\n"
+        "import json, sys; sys.modules['mujoco'] = None\n"
         "from nbgym import error\n"
         "try:\n"
         "    import nbgym.envs.mujoco.mujoco_rendering\n"
         "except error.DependencyNotInstalled as e:\n"
-        "    print(e)\n"
+        "    print(json.dumps(str(e)))\n"
     )
-    environment = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environment, timeout=120)
-    assert result.returncode == 0, result.stderr
-    assert 'pip install "nbgym[mujoco]"' in result.stdout
+    assert 'pip install "nbgym[mujoco]"' in run_script(script)

@@ -162,6 +162,9 @@ def _open_context(backend: str, width: int, height: int) -> Any:
         from mujoco.osmesa import GLContext
     context = GLContext(width, height)
     context.make_current()
+    if backend == "glfw" and not glfw.get_current_context():
+        # GLFW reports a window it could not make (no GLX on the display, say) as a warning only.
+        raise GLBackendUnavailable("GLFW could not create an OpenGL window on this display")
     return context
 
 
