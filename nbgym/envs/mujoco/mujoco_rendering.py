@@ -19,8 +19,11 @@ do: an unknown camera name (gymnasium silently falls back to the free camera), a
 outside the model's cameras (MuJoCo ends the process), a frame larger than the model's offscreen
 buffer (gymnasium returns a frame whose right part is garbage), an ``MjData`` of another model,
 ``"human"`` without a display (GLFW aborts the process), and no usable OpenGL library. And where
-gymnasium draws a wrong frame, this one draws the right one: a renderer whose frame follows another
-renderer's (two environments in one process) makes its own OpenGL context current.
+gymnasium goes wrong, this one does not: a renderer whose frame follows another renderer's (two
+environments in one process) makes its own OpenGL context current, where gymnasium's draws with the
+other one's; closing an offscreen viewer leaves GLFW running for the other renderers (gymnasium's
+ends it); ``OffScreenViewer.render(..., segmentation=True)`` computes the segment ids in ``int32``
+(gymnasium's overflows ``uint8`` under NumPy 2).
 
 OpenGL backend
 --------------
