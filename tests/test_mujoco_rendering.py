@@ -394,9 +394,11 @@ data = mujoco.MjData(model)
 mujoco.mj_forward(model, data)
 ours, theirs = MujocoRenderer(model, data, None, 32, 32), GymnasiumRenderer(model, data, None, 32, 32)
 frames = [renderer.render("rgbd_tuple") for renderer in (ours, theirs)]
-print(json.dumps([ours.viewer.backend, theirs.viewer.backend, np.unique(frames[0][0]).size,
-                  all(np.array_equal(a, b) for a, b in zip(*frames))]))
-ours.close()
+backends = [ours.viewer.backend, theirs.viewer.backend]
+ours.close()  # leaves GLFW running for gymnasium's renderer
+frames.append(theirs.render("rgbd_tuple"))
+print(json.dumps([*backends, np.unique(frames[0][0]).size,
+                  all(np.array_equal(a, b) and np.array_equal(a, c) for a, b, c in zip(*frames))]))
 """
 
 
