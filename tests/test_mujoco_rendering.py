@@ -395,8 +395,10 @@ mujoco.mj_forward(model, data)
 ours, theirs = MujocoRenderer(model, data, None, 32, 32), GymnasiumRenderer(model, data, None, 32, 32)
 frames = [renderer.render("rgbd_tuple") for renderer in (ours, theirs)]
 backends = [ours.viewer.backend, theirs.viewer.backend]
-ours.close()  # leaves GLFW running for gymnasium's renderer
-frames.append(theirs.render("rgbd_tuple"))
+other = MujocoRenderer(model, data, None, 32, 32)
+other.render("rgbd_tuple")
+other.close()  # leaves GLFW running for the other renderers (gymnasium's close ends it)
+frames.append(ours.render("rgbd_tuple"))
 print(json.dumps([*backends, np.unique(frames[0][0]).size,
                   all(np.array_equal(a, b) and np.array_equal(a, c) for a, b, c in zip(*frames))]))
 """
