@@ -455,3 +455,32 @@ def test_without_mujoco_the_module_says_how_to_install_it() -> None:
         "    print(json.dumps(str(e)))\n"
     )
     assert 'pip install "nbgym[mujoco]"' in run_script(script)
+
+
+V5_IDS = [
+    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5",
+]
+
+
+@pytest.mark.parametrize("env_id", V5_IDS)
+def test_environments_render_as_gymnasium(env_id: str) -> None:
+    """Each v5 environment's frames (colour and depth, after reset and after steps) are gymnasium's."""
+    import nbgym
+
+    if env_id not in nbgym.registry:
+        pytest.skip(f"{env_id} is not registered in nbgym (the MuJoCo environments live on another branch)")
+    frames = []
+    for library in (nbgym, gymnasium):
+        env = library.make(env_id, render_mode="rgbd_tuple", width=SIZE, height=SIZE)
+        env.reset(seed=3)
+        env.action_space.seed(3)
+        episode = [env.render()]
+        for _ in range(5):
+            env.step(env.action_space.sample())
+        episode.append(env.render())
+        env.close()
+        frames.append(episode)
+    for ours, theirs in zip(*frames):
+        assert_same_frame(ours, theirs)
+    assert not np.array_equal(frames[0][0][0], frames[0][1][0])
