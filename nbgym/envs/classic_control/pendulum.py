@@ -197,6 +197,8 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
