@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import sys
 from types import ModuleType
 from typing import Any, Callable
@@ -43,6 +42,10 @@ def import_submodule(package: str, name: str) -> ModuleType:
     Raises:
         AttributeError: If ``package`` has no submodule ``name``.
     """
-    if not name.startswith("_") and importlib.util.find_spec(f"{package}.{name}") is not None:
-        return importlib.import_module(f"{package}.{name}")
+    if not name.startswith("_"):
+        try:
+            return importlib.import_module(f"{package}.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"{package}.{name}":  # the submodule exists but needs a module that does not
+                raise
     raise AttributeError(f"module {package!r} has no attribute {name!r}")
