@@ -113,6 +113,17 @@ def test_space_submodules_named_after_builtins_leave_the_builtins_alone():
     assert nbgym.spaces.flatten(space, {"a": 1, "b": (0,)}).tolist() == [0, 1, 0, 1, 0]
 
 
+def test_nbgym_spaces_pickles_as_a_module():
+    """Functions sent to AsyncVectorEnv's workers may refer to the module (cloudpickle pickles it by name)."""
+    import cloudpickle
+
+    from nbgym import spaces
+
+    assert cloudpickle.loads(cloudpickle.dumps(spaces)) is spaces
+    make_space = cloudpickle.loads(cloudpickle.dumps(lambda: spaces.Discrete(3)))
+    assert make_space() == spaces.Discrete(3)
+
+
 def test_packages_expose_their_submodules_as_gymnasium_does():
     """After ``import nbgym`` alone, as after ``import gymnasium``; without importing numba or an environment."""
     code = (

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import collections.abc as cabc
 import copy
+import importlib
 import operator
 import sys
 import types
@@ -2686,6 +2687,10 @@ class _SpacesPackage(types.ModuleType):
         if name in ("dict", "tuple") and isinstance(value, types.ModuleType):
             return
         super().__setattr__(name, value)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # cloudpickle pickles a module by name, recognising it by its exact type: this one says the same here.
+        return importlib.import_module, (self.__name__,)
 
 
 sys.modules[__name__].__class__ = _SpacesPackage
