@@ -856,7 +856,17 @@ def _default_vectorize_mode(
     over single environments can do (wrappers around each sub-environment, ``SyncVectorEnv``'s own
     ``vector_kwargs``, a render mode that the vector class does not draw, such as ``"rgb_array_list"``, for
     which :func:`make` adds a render wrapper) then makes ``make_vec`` use nbgym's ``SyncVectorEnv``, as
-    gymnasium would. Any other vector entry point refuses them, as gymnasium's do.
+    gymnasium would. Any other vector entry point is used, as in gymnasium (which refuses wrappers and
+    ``vector_kwargs`` for it).
+
+    Args:
+        env_spec: The spec being vectorized.
+        vector_kwargs: ``make_vec``'s ``vector_kwargs``.
+        wrappers: ``make_vec``'s wrappers of each sub-environment.
+        render_mode: The requested render mode, if any.
+
+    Returns:
+        ``VectorizeMode.SYNC`` or ``VectorizeMode.VECTOR_ENTRY_POINT``.
     """
     if env_spec.vector_entry_point is None:
         return VectorizeMode.SYNC

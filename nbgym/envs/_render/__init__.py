@@ -165,8 +165,9 @@ def render_env(env: Any) -> np.ndarray | None:
         return render_frame(env, 0, "rgb_array")
     raise AssertionError(
         f"{type(env).__name__} cannot render in render_mode={env.render_mode!r}; its render modes are "
-        f"{env.metadata.get('render_modes')} (gymnasium's environment fails here too). For a '_list' mode, create "
-        f"the environment with nbgym.make, which adds RenderCollection, or wrap it in RenderCollection yourself."
+        f"{env.metadata.get('render_modes')} (gymnasium's environment fails here too). For 'rgb_array_list', create "
+        "the environment with nbgym.make, which adds RenderCollection, or create it with render_mode='rgb_array' "
+        "and wrap it in nbgym.wrappers.RenderCollection."
     )
 
 
