@@ -34,7 +34,8 @@ Names:
   math bit for bit where numba's differs.
 - :func:`rollout`, :class:`Trajectory`, :class:`RolloutResult`: a numba policy and a compiled vector
   env stepped together, many steps in one call.
-- :class:`RenderState`, :func:`import_pygame`: for a ``renderer`` that draws with pygame.
+- :class:`RenderState`, :func:`import_pygame`, :func:`render_frame`: for a ``renderer`` that draws with
+  pygame, and to draw a sub-environment's frame in a given mode.
 
 ``import nbgym.engine`` is cheap: each name is imported on first use.
 """
@@ -53,6 +54,7 @@ __all__ = [
     "import_pygame",
     "njit",
     "npmath",
+    "render_frame",
     "rng",
     "rollout",
 ]

@@ -3,7 +3,7 @@
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel as njit
 from nbgym._engine.kernels import Physics
-from nbgym._engine.render import RenderState, import_pygame
+from nbgym._engine.render import RenderState, import_pygame, render_frame
 from nbgym._engine.rollout import RolloutResult, Trajectory, rollout
 from nbgym.engine import npmath, rng
 

@@ -183,6 +183,8 @@ class MountainCarEnv(MountainCarResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
     renderer = "nbgym.envs._render.mountain_car"
 

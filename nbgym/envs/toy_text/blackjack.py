@@ -236,6 +236,8 @@ class BlackjackEnv(KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
     renderer = "nbgym.envs._render.blackjack"
 

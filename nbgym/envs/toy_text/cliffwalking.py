@@ -248,6 +248,8 @@ class CliffWalkingEnv(_CliffWalkingAttributes, DiscreteToyTextEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
     renderer = "nbgym.envs._render.cliffwalking"
 
