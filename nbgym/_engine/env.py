@@ -5,9 +5,11 @@ batch of one whose random stream is the memory of its own ``np_random`` Generato
 is a batch of ``num_envs`` with one stream per sub-environment, seeded as gymnasium's sync vector env
 seeds its sub-environments. Both run the same kernels, so they cannot drift apart.
 
-An environment module subclasses both, sets ``physics`` and the spaces, and may override the hooks
-``_reset_params`` (reset options), ``_observation``/``_reward`` (Python types of a single step's
-results) and the info builders.
+An environment module subclasses both (they are public as ``nbgym.engine.KernelEnv`` and
+``KernelVectorEnv``), sets ``physics`` and the spaces, names its info slots (``info_keys``) and its
+drawing (``renderer``), and may override the hooks ``_reset_params`` (reset options),
+``_observation``/``_reward`` (Python types of a single step's results), ``_final_observation`` and
+the info builders (``_reset_info``/``_step_info``, ``_infos``).
 """
 
 from __future__ import annotations
