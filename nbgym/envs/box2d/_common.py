@@ -22,7 +22,43 @@ except ImportError as e:
         'Box2D is not installed, you can install it by running `pip install "nbgym[box2d]"` (the box2d 2.3.10 wheel)'
     ) from e
 
-__all__ = ["Box2D", "frame", "import_pygame", "warn_no_render_mode"]
+__all__ = ["Box2D", "GroundContactDetector", "close_window", "frame", "import_pygame", "show", "start_render"]
+
+
+class GroundContactDetector(Box2D.b2.contactListener):
+    """Ends the game when the env's body touches anything, and keeps whether each of its feet touches the ground.
+
+    The body's fixtures and the feet's collide with the ground only, so any contact of theirs is with it.
+    """
+
+    def __init__(self, env: Any, body: str, feet: tuple[int, ...]) -> None:
+        """Listens to the contacts of ``env``'s world.
+
+        Args:
+            env: The environment whose ``game_over`` and ``legs[i].ground_contact`` the contacts set.
+            body: The name of the attribute of ``env`` that holds the body (``"lander"``, ``"hull"``).
+            feet: The indices of the feet in ``env.legs``.
+        """
+        Box2D.b2.contactListener.__init__(self)
+        self.env = env
+        self.body = body
+        self.feet = feet
+
+    def BeginContact(self, contact: Any) -> None:
+        """A contact starts: the body ends the game, a foot touches the ground."""
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        if getattr(self.env, self.body) in bodies:
+            self.env.game_over = True
+        for foot in self.feet:
+            if self.env.legs[foot] in bodies:
+                self.env.legs[foot].ground_contact = True
+
+    def EndContact(self, contact: Any) -> None:
+        """A contact ends: a foot leaves the ground."""
+        bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        for foot in self.feet:
+            if self.env.legs[foot] in bodies:
+                self.env.legs[foot].ground_contact = False
 
 
 def import_pygame() -> ModuleType:
@@ -34,14 +70,52 @@ def import_pygame() -> ModuleType:
     return _render.import_pygame("box2d")
 
 
-def warn_no_render_mode(env: Any) -> None:
-    """gymnasium's warning when ``render()`` is called on an environment made without a render mode."""
-    env_id = env.spec.id if env.spec is not None else type(env).__name__
-    logger.warn(
-        "You are calling render method without specifying any render mode. "
-        "You can specify the render_mode at initialization, "
-        f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
-    )
+def start_render(env: Any, window_size: tuple[int, int]) -> ModuleType | None:
+    """Begins ``env.render()``: opens the window of ``"human"`` mode, or warns when there is no render mode.
+
+    Args:
+        env: The environment, with ``render_mode``, ``screen`` and ``clock`` attributes.
+        window_size: The window's ``(width, height)``.
+
+    Returns:
+        ``pygame``, or ``None`` when ``env`` has no render mode (after gymnasium's warning).
+
+    Raises:
+        DependencyNotInstalled: If pygame-ce is not installed.
+    """
+    if env.render_mode is None:
+        env_id = env.spec.id if env.spec is not None else type(env).__name__
+        logger.warn(
+            "You are calling render method without specifying any render mode. "
+            "You can specify the render_mode at initialization, "
+            f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
+        )
+        return None
+    pygame = import_pygame()
+    if env.screen is None and env.render_mode == "human":
+        pygame.display.init()
+        env.screen = pygame.display.set_mode(window_size)
+    if env.clock is None:
+        env.clock = pygame.time.Clock()
+    return pygame
+
+
+def show(env: Any, surface: Any, position: tuple[float, float] = (0, 0)) -> None:
+    """Shows ``surface`` at ``position`` in ``env``'s window and waits for the next frame's time."""
+    pygame = import_pygame()
+    env.screen.blit(surface, position)
+    pygame.event.pump()
+    env.clock.tick(env.metadata["render_fps"])
+    pygame.display.flip()
+
+
+def close_window(env: Any) -> None:
+    """Closes ``env``'s window, if it has one."""
+    if env.screen is not None:
+        pygame = import_pygame()
+        pygame.display.quit()
+        pygame.quit()
+        env.isopen = False
 
 
 def frame(surface: Any) -> np.ndarray:

@@ -9,7 +9,7 @@ import numpy as np
 
 from nbgym import error, logger, spaces
 from nbgym.core import Env
-from nbgym.envs.box2d._common import Box2D, frame, import_pygame, warn_no_render_mode
+from nbgym.envs.box2d._common import Box2D, GroundContactDetector, close_window, frame, import_pygame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["LunarLander", "LunarLanderContinuous", "heuristic", "demo_heuristic_lander"]
@@ -44,35 +44,6 @@ WIND_K = 0.01
 LANDER_COLORS = ((128, 102, 230), (77, 77, 128))
 PARTICLE_TTL_DECAY = 0.15
 """How much of its life a flame particle loses at each rendered frame."""
-
-
-class ContactDetector(Box2D.b2.contactListener):
-    """Ends the game when the lander's body touches the moon, and keeps each leg's ground contact."""
-
-    def __init__(self, env: LunarLander) -> None:
-        """Listens to the contacts of ``env``'s world.
-
-        Args:
-            env: The environment whose ``game_over`` and ``legs[i].ground_contact`` the contacts set.
-        """
-        Box2D.b2.contactListener.__init__(self)
-        self.env = env
-
-    def BeginContact(self, contact: Any) -> None:
-        """A contact starts: the lander's body ends the game, a leg touches the ground."""
-        bodies = (contact.fixtureA.body, contact.fixtureB.body)
-        if self.env.lander in bodies:
-            self.env.game_over = True
-        for leg in self.env.legs:
-            if leg in bodies:
-                leg.ground_contact = True
-
-    def EndContact(self, contact: Any) -> None:
-        """A contact ends: a leg leaves the ground."""
-        bodies = (contact.fixtureA.body, contact.fixtureB.body)
-        for leg in self.env.legs:
-            if leg in bodies:
-                leg.ground_contact = False
 
 
 class LunarLander(Env, EzPickle):
@@ -238,7 +209,7 @@ class LunarLander(Env, EzPickle):
         # A new world at every reset: reusing one after destroying its bodies is not deterministic
         # (gymnasium issue 728).
         self.world = Box2D.b2World(gravity=(0, self.gravity))
-        self.world.contactListener_keepref = ContactDetector(self)
+        self.world.contactListener_keepref = GroundContactDetector(self, "lander", (0, 1))
         self.world.contactListener = self.world.contactListener_keepref
         self.game_over = False
         self.prev_shaping = None
@@ -500,15 +471,9 @@ class LunarLander(Env, EzPickle):
         Raises:
             DependencyNotInstalled: If pygame-ce is not installed.
         """
-        if self.render_mode is None:
-            warn_no_render_mode(self)
+        pygame = start_render(self, (VIEWPORT_W, VIEWPORT_H))
+        if pygame is None:
             return None
-        pygame = import_pygame()
-        if self.screen is None and self.render_mode == "human":
-            pygame.display.init()
-            self.screen = pygame.display.set_mode((VIEWPORT_W, VIEWPORT_H))
-        if self.clock is None:
-            self.clock = pygame.time.Clock()
 
         self.surf = surface = pygame.Surface((VIEWPORT_W, VIEWPORT_H))
         pygame.draw.rect(surface, (255, 255, 255), surface.get_rect())
@@ -547,10 +512,7 @@ class LunarLander(Env, EzPickle):
 
         self.surf = pygame.transform.flip(surface, False, True)
         if self.render_mode == "human":
-            self.screen.blit(self.surf, (0, 0))
-            pygame.event.pump()
-            self.clock.tick(self.metadata["render_fps"])
-            pygame.display.flip()
+            show(self, self.surf)
             return None
         return frame(self.surf)
 
@@ -567,11 +529,7 @@ class LunarLander(Env, EzPickle):
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode."""
-        if self.screen is not None:
-            pygame = import_pygame()
-            pygame.display.quit()
-            pygame.quit()
-            self.isopen = False
+        close_window(self)
 
 
 def heuristic(env: Any, s: np.ndarray) -> Any:
