@@ -22,7 +22,7 @@ except ImportError as e:
         'Box2D is not installed, you can install it by running `pip install "nbgym[box2d]"` (the box2d 2.3.10 wheel)'
     ) from e
 
-__all__ = ["Box2D", "GroundContactDetector", "close_window", "frame", "import_pygame", "show", "start_render"]
+__all__ = ["Box2D", "GroundContactDetector", "action_vector", "close_window", "frame", "import_pygame", "show", "start_render"]
 
 
 class GroundContactDetector(Box2D.b2.contactListener):
@@ -68,6 +68,33 @@ def import_pygame() -> ModuleType:
         DependencyNotInstalled: If pygame-ce is not installed, with the command that installs it.
     """
     return _render.import_pygame("box2d")
+
+
+def action_vector(action: Any, env_name: str, description: str, size: int) -> np.ndarray:
+    """``action`` as a 1-D numpy array of at least ``size`` numbers, checked where gymnasium's env would fail.
+
+    gymnasium's continuous Box2D environments index ``action[0]`` to ``action[size - 1]`` and ignore
+    what follows; nbgym does the same, and refuses what they cannot index with their exception types,
+    before anything moves.
+
+    Args:
+        action: The action.
+        env_name: The environment's name, for the message.
+        description: What the numbers are, e.g. ``"[main, lateral]"``.
+        size: How many numbers the environment uses.
+
+    Returns:
+        ``np.asarray(action)``.
+
+    Raises:
+        IndexError: ``action`` is a scalar or has fewer than ``size`` numbers.
+        ValueError: ``action`` has more than one dimension.
+    """
+    vector = np.asarray(action)
+    if vector.ndim != 1 or vector.shape[0] < size:
+        exception = ValueError if vector.ndim > 1 else IndexError
+        raise exception(f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}")
+    return vector
 
 
 def start_render(env: Any, window_size: tuple[int, int]) -> ModuleType | None:

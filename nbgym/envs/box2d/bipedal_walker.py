@@ -9,7 +9,7 @@ import numpy as np
 
 from nbgym import error, spaces
 from nbgym.core import Env
-from nbgym.envs.box2d._common import Box2D, GroundContactDetector, close_window, frame, show, start_render
+from nbgym.envs.box2d._common import Box2D, GroundContactDetector, action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
@@ -367,18 +367,19 @@ class BipedalWalker(Env, EzPickle):
             (``np.float32`` for the action space's actions), or is the int -100 when the walker falls.
 
         Raises:
-            InvalidAction: ``action`` is not four numbers, or one of them is NaN (gymnasium's Box2D would
-                stop on an assertion, ``AssertionError``, after corrupting the world).
+            IndexError: ``action`` has fewer than four numbers (gymnasium's exception).
+            ValueError: ``action`` has more than one dimension.
+            InvalidAction: One of the four is NaN (gymnasium's Box2D would stop on an assertion,
+                ``AssertionError``, after corrupting the world).
         """
         assert self.hull is not None
-        motors = np.asarray(action)
-        if motors.shape != (4,) or motors.dtype.kind not in "biuf" or np.isnan(motors).any():
-            raise error.InvalidAction(
-                f"BipedalWalker's action is four motor speeds in [-1, 1] (hip, knee, hip, knee), got {action!r}"
-            )
+        motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4)
+        if np.isnan(motors[:4]).any():
+            raise error.InvalidAction(f"BipedalWalker's motor speeds are numbers in [-1, 1], not NaN: got {action!r}")
         strengths = np.clip(np.abs(motors), 0, 1)
         torques = MOTORS_TORQUE * strengths
-        for joint, speed, sign, torque in zip(self.joints, (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE), np.sign(motors), torques):
+        speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
+        for joint, speed, sign, torque in zip(self.joints, speeds, np.sign(motors), torques):
             joint.motorSpeed = float(speed * sign)
             joint.maxMotorTorque = float(torque)
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from nbgym import error, logger, spaces
 from nbgym.core import Env
-from nbgym.envs.box2d._common import Box2D, GroundContactDetector, close_window, frame, import_pygame, show, start_render
+from nbgym.envs.box2d._common import Box2D, GroundContactDetector, action_vector, close_window, frame, import_pygame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["LunarLander", "LunarLanderContinuous", "heuristic", "demo_heuristic_lander"]
@@ -327,13 +327,8 @@ class LunarLander(Env, EzPickle):
             ValueError: A continuous action of more than one dimension.
         """
         if self.continuous:
-            throttles = np.asarray(action)
-            if throttles.ndim != 1 or throttles.shape[0] < 2:
-                exception = IndexError if throttles.ndim < 2 else ValueError
-                raise exception(
-                    f"LunarLander's continuous action is an array [main, lateral] of shape (2,), got {action!r}"
-                )
-            throttles = np.clip(throttles, -1, +1).astype(np.float64)
+            throttles = np.clip(action_vector(action, "LunarLanderContinuous", "[main, lateral]", 2), -1, +1)
+            throttles = throttles.astype(np.float64)
             main, lateral = throttles[0], throttles[1]
             m_power = (np.clip(main, 0.0, 1.0) + 1.0) * 0.5 if main > 0.0 else 0.0
             if np.abs(lateral) > 0.5:
