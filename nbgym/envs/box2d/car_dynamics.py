@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from nbgym._engine.jit import kernel
 from nbgym.envs.box2d._common import Box2D
 
 __all__ = ["Car", "Particle"]
@@ -80,13 +81,37 @@ def rotate(x: float, y: float, turn: tuple[float, float, int]) -> tuple[float, f
     return ((x, y), (-y, x), (-x, -y), (y, -x))[quadrant]
 
 
-def _screen_points(points: list[Any], zoom: float, translation: tuple[float, float], turn: tuple[float, float, int]) -> list[tuple[float, float]]:
-    """World points rotated by ``turn``, scaled by ``zoom`` and moved by ``translation``, as gymnasium draws them."""
-    screen = []
-    for point in points:
-        x, y = rotate(point[0], point[1], turn)
-        screen.append((x * zoom + translation[0], y * zoom + translation[1]))
-    return screen
+@kernel
+def rotated(x, y, cos, sin, quadrant):  # pragma: no cover (compiled)
+    """Compiled :func:`rotate`: ``(x, y)`` rotated by ``(cos, sin, quadrant) = rotation(angle)``."""
+    if quadrant == -1:
+        return cos * x - sin * y, sin * x + cos * y
+    if quadrant == 0:
+        return x, y
+    if quadrant == 1:
+        return -y, x
+    if quadrant == 2:
+        return -x, -y
+    return y, -x
+
+
+@kernel
+def _screen_points(bodies, body_of, local, cos, sin, quadrant, zoom, tx, ty, out):  # pragma: no cover (compiled)
+    """Screen coordinates of body-local points, as gymnasium computes them for drawing the car.
+
+    Point ``i`` of ``local`` (``(n, 2)`` float32) belongs to body ``body_of[i]``, whose transform is the row
+    ``(cos, sin, x, y)`` of ``bodies`` (float32). Box2D's ``transform * point`` is float32 arithmetic;
+    the view's rotation (``Vector2.rotate_rad``, see :func:`rotation`), zoom and translation are float64.
+    """
+    for i in range(local.shape[0]):
+        b = body_of[i]
+        qc, qs, px, py = bodies[b, 0], bodies[b, 1], bodies[b, 2], bodies[b, 3]
+        lx, ly = local[i, 0], local[i, 1]
+        x = np.float64((qc * lx - qs * ly) + px)
+        y = np.float64((qs * lx + qc * ly) + py)
+        rx, ry = rotated(x, y, cos, sin, quadrant)
+        out[i, 0] = rx * zoom + tx
+        out[i, 1] = ry * zoom + ty
 
 
 class Car:
@@ -275,6 +300,8 @@ class Car:
     def draw(self, surface: Any, zoom: float, translation: tuple[float, float], angle: float, draw_particles: bool = True) -> None:
         """Draws the skid traces (if ``draw_particles``), the wheels, their white marks and the hull.
 
+        The polygons, colours and order are gymnasium's; their screen coordinates come from one compiled call.
+
         Args:
             surface: The pygame surface.
             zoom: Pixels per world unit.
@@ -287,37 +314,51 @@ class Car:
         turn = rotation(angle)
         if draw_particles:
             for particle in self.particles:
-                points = _screen_points(particle.poly, zoom, translation, turn)
+                points = []
+                for point in particle.poly:
+                    x, y = rotate(point[0], point[1], turn)
+                    points.append((x * zoom + translation[0], y * zoom + translation[1]))
                 pygame.draw.lines(surface, color=particle.color, points=points, width=2, closed=False)
 
-        for body in self.drawlist:
+        # Each drawn polygon: its body's index, its local vertices and its colour, in gymnasium's order.
+        bodies = np.empty((len(self.drawlist), 4), dtype=np.float32)
+        polygons: list[tuple[int, list[Any], Any]] = []
+        for b, body in enumerate(self.drawlist):
+            transform = body.transform
+            q = transform.q
+            position = transform.position
+            bodies[b] = (q.c, q.s, position[0], position[1])
+            color = [int(c * 255) for c in body.color]
+            phase = body.__dict__.get("phase")
             for fixture in body.fixtures:
-                transform = fixture.body.transform
-                points = _screen_points([transform * v for v in fixture.shape.vertices], zoom, translation, turn)
-                pygame.draw.polygon(surface, color=[int(c * 255) for c in body.color], points=points)
-                if "phase" not in body.__dict__:
+                polygons.append((b, fixture.shape.vertices, color))
+                if phase is None:
                     continue
                 # A white mark on the wheel's visible side shows it turning.
-                a1 = body.phase
-                a2 = body.phase + 1.2  # radians
-                s1 = math.sin(a1)
-                s2 = math.sin(a2)
-                c1 = math.cos(a1)
-                c2 = math.cos(a2)
+                s1, s2 = math.sin(phase), math.sin(phase + 1.2)
                 if s1 > 0 and s2 > 0:
                     continue
-                if s1 > 0:
-                    c1 = np.sign(c1)
-                if s2 > 0:
-                    c2 = np.sign(c2)
+                c1 = np.sign(math.cos(phase)) if s1 > 0 else math.cos(phase)
+                c2 = np.sign(math.cos(phase + 1.2)) if s2 > 0 else math.cos(phase + 1.2)
                 white_poly = [
                     (-WHEEL_W * SIZE, +WHEEL_R * c1 * SIZE),
                     (+WHEEL_W * SIZE, +WHEEL_R * c1 * SIZE),
                     (+WHEEL_W * SIZE, +WHEEL_R * c2 * SIZE),
                     (-WHEEL_W * SIZE, +WHEEL_R * c2 * SIZE),
                 ]
-                points = _screen_points([transform * v for v in white_poly], zoom, translation, turn)
-                pygame.draw.polygon(surface, color=WHEEL_WHITE, points=points)
+                polygons.append((b, white_poly, WHEEL_WHITE))
+        # Box2D rounds the points to float32 before transforming them.
+        local = np.array([v for _, vertices, _ in polygons for v in vertices], dtype=np.float32)
+        body_of = np.array([b for b, vertices, _ in polygons for _ in vertices], dtype=np.int64)
+        screen = np.empty((len(local), 2))
+        cos, sin, quadrant = turn
+        _screen_points(bodies, body_of, local, cos, sin, quadrant, zoom, translation[0], translation[1], screen)
+        points = screen.tolist()
+        start = 0
+        for _, vertices, color in polygons:
+            end = start + len(vertices)
+            pygame.draw.polygon(surface, color=color, points=points[start:end])
+            start = end
 
     def _create_particle(self, point1: Any, point2: Any, grass: bool) -> Particle:
         particle = Particle(
