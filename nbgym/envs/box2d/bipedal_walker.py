@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import error, spaces
+from nbgym._engine.jit import kernel
 from nbgym.core import Env
 from nbgym.envs.box2d._common import Box2D, GroundContactDetector, action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
@@ -71,22 +72,104 @@ OBSTACLE_COLORS = ((255, 255, 255), (153, 153, 153))
 GROUND_COLOR = (102, 153, 76)
 
 
-class LidarCallback(Box2D.b2.rayCastCallback):
-    """One lidar ray: keeps the nearest point of the ground (category bit 1) that the ray hits.
+class LidarRay:
+    """One lidar ray: where it starts, where it ends, and how far along it the ground is.
 
     Attributes:
-        p1: Where the ray starts (the hull's position).
-        p2: Where it ends: its full range, or the nearest ground hit so far.
+        p1: Where the ray starts (the hull's position, Box2D's live vector).
+        p2: Where it ends: the nearest ground point hit (float32 values, as Box2D reports it), else its
+            full range.
         fraction: How far along the ray that end is, 1.0 when the ray hits no ground.
     """
 
-    def ReportFixture(self, fixture: Any, point: Any, normal: Any, fraction: float) -> float:
-        """Box2D reports a fixture on the ray: ground shortens the ray to it, anything else is ignored (-1)."""
-        if (fixture.filterData.categoryBits & 1) == 0:
-            return -1
-        self.p2 = point
-        self.fraction = fraction
-        return fraction
+    p1: Any
+    p2: Any
+    fraction: float = 1.0
+
+
+@kernel
+def _edge_hit(p1x, p1y, dx, dy, v1x, v1y, v2x, v2y):  # pragma: no cover (compiled)
+    """Box2D 2.3's ``b2EdgeShape::RayCast`` of a static edge, in float32: the hit's fraction, or 2 for none."""
+    ex = v2x - v1x
+    ey = v2y - v1y
+    nx, ny = ey, -ex
+    length = np.float32(math.sqrt(nx * nx + ny * ny))
+    if length >= np.float32(1.1920929e-07):  # b2_epsilon: shorter normals stay as they are
+        inv = np.float32(1.0) / length
+        nx = nx * inv
+        ny = ny * inv
+    numerator = nx * (v1x - p1x) + ny * (v1y - p1y)
+    denominator = nx * dx + ny * dy
+    if denominator == 0:
+        return np.float32(2.0)
+    t = numerator / denominator
+    if t < 0 or np.float32(1.0) < t:
+        return np.float32(2.0)
+    qx = p1x + t * dx
+    qy = p1y + t * dy
+    rr = ex * ex + ey * ey
+    if rr == 0:
+        return np.float32(2.0)
+    along = ((qx - v1x) * ex + (qy - v1y) * ey) / rr
+    if along < 0 or np.float32(1.0) < along:
+        return np.float32(2.0)
+    return t
+
+
+@kernel
+def _polygon_hit(p1x, p1y, dx, dy, vertices, normals):  # pragma: no cover (compiled)
+    """Box2D 2.3's ``b2PolygonShape::RayCast`` of a static polygon, in float32: the hit's fraction, or 2 for none."""
+    lower = np.float32(0.0)
+    upper = np.float32(1.0)
+    index = -1
+    for i in range(vertices.shape[0]):
+        numerator = normals[i, 0] * (vertices[i, 0] - p1x) + normals[i, 1] * (vertices[i, 1] - p1y)
+        denominator = normals[i, 0] * dx + normals[i, 1] * dy
+        if denominator == 0:
+            if numerator < 0:
+                return np.float32(2.0)
+        elif denominator < 0 and numerator < lower * denominator:
+            lower = numerator / denominator
+            index = i
+        elif denominator > 0 and numerator < upper * denominator:
+            upper = numerator / denominator
+        if upper < lower:
+            return np.float32(2.0)
+    return lower if index >= 0 else np.float32(2.0)
+
+
+@kernel
+def _cast_lidar(origin, ends, edges, polygon_vertices, polygon_normals, fractions, points):  # pragma: no cover
+    """Casts each ray from ``origin`` to ``ends[i]`` (float32) at the static ground, as ``b2World::RayCast``
+    with gymnasium's callback does: the nearest hit's fraction and point (``fractions[i]`` stays 2 when
+    the ray hits nothing).
+
+    The world reports the fixtures in its tree's order and each report shortens the ray, so what remains
+    is the nearest hit; Box2D computes each fixture's fraction independently of the order.
+    """
+    # A static body's transform is the identity, which Box2D still applies (b2MulT): 1 * x + 0 * y.
+    one = np.float32(1.0)
+    zero = np.float32(0.0)
+    p1x = one * origin[0] + zero * origin[1]
+    p1y = -zero * origin[0] + one * origin[1]
+    for r in range(ends.shape[0]):
+        p2x = one * ends[r, 0] + zero * ends[r, 1]
+        p2y = -zero * ends[r, 0] + one * ends[r, 1]
+        dx = p2x - p1x
+        dy = p2y - p1y
+        nearest = np.float32(2.0)
+        for k in range(edges.shape[0]):
+            t = _edge_hit(p1x, p1y, dx, dy, edges[k, 0, 0], edges[k, 0, 1], edges[k, 1, 0], edges[k, 1, 1])
+            if t < nearest:
+                nearest = t
+        for k in range(polygon_vertices.shape[0]):
+            t = _polygon_hit(p1x, p1y, dx, dy, polygon_vertices[k], polygon_normals[k])
+            if t < nearest:
+                nearest = t
+        fractions[r] = nearest
+        if nearest <= one:
+            points[r, 0] = (one - nearest) * origin[0] + nearest * ends[r, 0]
+            points[r, 1] = (one - nearest) * origin[1] + nearest * ends[r, 1]
 
 
 class BipedalWalker(Env, EzPickle):
@@ -275,6 +358,21 @@ class BipedalWalker(Env, EzPickle):
             poly += [(poly[1][0], 0), (poly[0][0], 0)]
             self.terrain_poly.append((poly, GROUND_COLOR))
         self.terrain.reverse()
+        # The ground's shapes as Box2D keeps them (float32; polygons with its vertex order and normals),
+        # for the lidar.
+        edges, vertices, normals = [], [], []
+        for body in self.terrain:
+            shape = body.fixtures[0].shape
+            if isinstance(shape, Box2D.b2.edgeShape):
+                edges.append(shape.vertices)
+            else:
+                vertices.append(shape.vertices)
+                normals.append(shape.normals)
+        self._ground_edges = np.array(edges, dtype=np.float32).reshape(-1, 2, 2)
+        self._ground_polygons = (
+            np.array(vertices, dtype=np.float32).reshape(-1, 4, 2),
+            np.array(normals, dtype=np.float32).reshape(-1, 4, 2),
+        )
 
     def _generate_clouds(self) -> None:
         """Ten clouds (decoration), each a pentagon jittered by :attr:`np_random`."""
@@ -350,7 +448,7 @@ class BipedalWalker(Env, EzPickle):
                 self.joints.append(self.world.CreateJoint(joint))
 
         self.drawlist = self.terrain + self.legs + [self.hull]
-        self.lidar = [LidarCallback() for _ in range(LIDAR_RAYS)]
+        self.lidar = [LidarRay() for _ in range(LIDAR_RAYS)]
 
         if self.render_mode == "human":
             self.render()
@@ -387,14 +485,23 @@ class BipedalWalker(Env, EzPickle):
 
         position = self.hull.position
         velocity = self.hull.linearVelocity
-        for i, lidar in enumerate(self.lidar):
-            lidar.fraction = 1.0
+        ends = [
+            (position[0] + math.sin(1.5 * i / 10.0) * LIDAR_RANGE, position[1] - math.cos(1.5 * i / 10.0) * LIDAR_RANGE)
+            for i in range(LIDAR_RAYS)
+        ]
+        fractions = np.empty(LIDAR_RAYS, dtype=np.float32)
+        points = np.empty((LIDAR_RAYS, 2), dtype=np.float32)
+        # Box2D takes the rays' ends as float32.
+        _cast_lidar(
+            np.array((position[0], position[1]), dtype=np.float32), np.array(ends, dtype=np.float32),
+            self._ground_edges, self._ground_polygons[0], self._ground_polygons[1], fractions, points,
+        )  # fmt: skip
+        for lidar, end, fraction, point in zip(self.lidar, ends, fractions.tolist(), points.tolist()):
             lidar.p1 = position
-            lidar.p2 = (
-                position[0] + math.sin(1.5 * i / 10.0) * LIDAR_RANGE,
-                position[1] - math.cos(1.5 * i / 10.0) * LIDAR_RANGE,
-            )
-            self.world.RayCast(lidar, lidar.p1, lidar.p2)
+            if fraction <= 1.0:
+                lidar.fraction, lidar.p2 = fraction, point
+            else:
+                lidar.fraction, lidar.p2 = 1.0, end
 
         joints = self.joints
         state = [
