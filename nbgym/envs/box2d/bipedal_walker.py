@@ -23,6 +23,10 @@ SPEED_HIP = 4
 SPEED_KNEE = 6
 LIDAR_RANGE = 160 / SCALE
 LIDAR_RAYS = 10
+LIDAR_OFFSETS = np.array(
+    [(math.sin(1.5 * i / 10.0) * LIDAR_RANGE, -(math.cos(1.5 * i / 10.0) * LIDAR_RANGE)) for i in range(LIDAR_RAYS)]
+)
+"""Each ray's end relative to the hull: fanning from straight down to 1.35 rad forward."""
 
 INITIAL_RANDOM = 5
 
@@ -139,37 +143,60 @@ def _polygon_hit(p1x, p1y, dx, dy, vertices, normals):  # pragma: no cover (comp
 
 
 @kernel
-def _cast_lidar(origin, ends, edges, polygon_vertices, polygon_normals, fractions, points):  # pragma: no cover
-    """Casts each ray from ``origin`` to ``ends[i]`` (float32) at the static ground, as ``b2World::RayCast``
-    with gymnasium's callback does: the nearest hit's fraction and point (``fractions[i]`` stays 2 when
-    the ray hits nothing).
+def _apart(shape, x0, x1, y0, y1):  # pragma: no cover (compiled)
+    """Whether the points ``shape`` (``(n, 2)``) lie beyond a margin outside the box ``[x0, x1] x [y0, y1]``
+    on one side: then no ray inside the box can hit them, whatever the rounding."""
+    margin = 0.01
+    low_x = high_x = shape[0, 0]
+    low_y = high_y = shape[0, 1]
+    for i in range(1, shape.shape[0]):
+        low_x, high_x = min(low_x, shape[i, 0]), max(high_x, shape[i, 0])
+        low_y, high_y = min(low_y, shape[i, 1]), max(high_y, shape[i, 1])
+    return high_x < x0 - margin or low_x > x1 + margin or high_y < y0 - margin or low_y > y1 + margin
+
+
+@kernel
+def _cast_lidar(x, y, ends, edges, polygon_vertices, polygon_normals, fractions, points):  # pragma: no cover
+    """Casts each ray from ``(x, y)`` to ``ends[i]`` at the static ground, as ``b2World::RayCast`` with
+    gymnasium's callback does: the nearest hit's fraction and point, both float32 (``fractions[i]`` is 2
+    when the ray hits nothing). Box2D takes the points as float32.
 
     The world reports the fixtures in its tree's order and each report shortens the ray, so what remains
     is the nearest hit; Box2D computes each fixture's fraction independently of the order.
     """
-    # A static body's transform is the identity, which Box2D still applies (b2MulT): 1 * x + 0 * y.
     one = np.float32(1.0)
     zero = np.float32(0.0)
-    p1x = one * origin[0] + zero * origin[1]
-    p1y = -zero * origin[0] + one * origin[1]
+    origin_x = np.float32(x)
+    origin_y = np.float32(y)
+    # A static body's transform is the identity, which Box2D still applies (b2MulT): 1 * x + 0 * y.
+    p1x = one * origin_x + zero * origin_y
+    p1y = -zero * origin_x + one * origin_y
     for r in range(ends.shape[0]):
-        p2x = one * ends[r, 0] + zero * ends[r, 1]
-        p2y = -zero * ends[r, 0] + one * ends[r, 1]
+        end_x = np.float32(ends[r, 0])
+        end_y = np.float32(ends[r, 1])
+        p2x = one * end_x + zero * end_y
+        p2y = -zero * end_x + one * end_y
         dx = p2x - p1x
         dy = p2y - p1y
+        x0, x1 = min(origin_x, end_x), max(origin_x, end_x)
+        y0, y1 = min(origin_y, end_y), max(origin_y, end_y)
         nearest = np.float32(2.0)
         for k in range(edges.shape[0]):
+            if _apart(edges[k], x0, x1, y0, y1):
+                continue
             t = _edge_hit(p1x, p1y, dx, dy, edges[k, 0, 0], edges[k, 0, 1], edges[k, 1, 0], edges[k, 1, 1])
             if t < nearest:
                 nearest = t
         for k in range(polygon_vertices.shape[0]):
+            if _apart(polygon_vertices[k], x0, x1, y0, y1):
+                continue
             t = _polygon_hit(p1x, p1y, dx, dy, polygon_vertices[k], polygon_normals[k])
             if t < nearest:
                 nearest = t
         fractions[r] = nearest
         if nearest <= one:
-            points[r, 0] = (one - nearest) * origin[0] + nearest * ends[r, 0]
-            points[r, 1] = (one - nearest) * origin[1] + nearest * ends[r, 1]
+            points[r, 0] = (one - nearest) * origin_x + nearest * end_x
+            points[r, 1] = (one - nearest) * origin_y + nearest * end_y
 
 
 class BipedalWalker(Env, EzPickle):
@@ -485,23 +512,18 @@ class BipedalWalker(Env, EzPickle):
 
         position = self.hull.position
         velocity = self.hull.linearVelocity
-        ends = [
-            (position[0] + math.sin(1.5 * i / 10.0) * LIDAR_RANGE, position[1] - math.cos(1.5 * i / 10.0) * LIDAR_RANGE)
-            for i in range(LIDAR_RAYS)
-        ]
+        ends = np.array((position[0], position[1])) + LIDAR_OFFSETS
         fractions = np.empty(LIDAR_RAYS, dtype=np.float32)
         points = np.empty((LIDAR_RAYS, 2), dtype=np.float32)
-        # Box2D takes the rays' ends as float32.
         _cast_lidar(
-            np.array((position[0], position[1]), dtype=np.float32), np.array(ends, dtype=np.float32),
-            self._ground_edges, self._ground_polygons[0], self._ground_polygons[1], fractions, points,
-        )  # fmt: skip
-        for lidar, end, fraction, point in zip(self.lidar, ends, fractions.tolist(), points.tolist()):
+            position[0], position[1], ends, self._ground_edges, *self._ground_polygons, fractions, points
+        )
+        for lidar, end, fraction, point in zip(self.lidar, ends.tolist(), fractions.tolist(), points.tolist()):
             lidar.p1 = position
             if fraction <= 1.0:
                 lidar.fraction, lidar.p2 = fraction, point
             else:
-                lidar.fraction, lidar.p2 = 1.0, end
+                lidar.fraction, lidar.p2 = 1.0, tuple(end)
 
         joints = self.joints
         state = [
