@@ -41,6 +41,9 @@ CHUNKS = 11
 WIND_K = 0.01
 """The wind's and turbulence's frequency ``k`` in ``tanh(sin(2 k t) + sin(pi k t))``."""
 
+THROTTLES = ("LunarLanderContinuous", "[main, lateral]", 2)
+"""The continuous action, as :func:`~nbgym.envs.box2d._common.action_vector` describes it."""
+
 LANDER_COLORS = ((128, 102, 230), (77, 77, 128))
 PARTICLE_TTL_DECAY = 0.15
 """How much of its life a flame particle loses at each rendered frame."""
@@ -327,14 +330,16 @@ class LunarLander(Env, EzPickle):
             ValueError: A continuous action of more than one dimension.
         """
         if self.continuous:
-            throttles = np.clip(action_vector(action, "LunarLanderContinuous", "[main, lateral]", 2), -1, +1)
-            throttles = throttles.astype(np.float64)
-            main, lateral = throttles[0], throttles[1]
-            m_power = (np.clip(main, 0.0, 1.0) + 1.0) * 0.5 if main > 0.0 else 0.0
-            if np.abs(lateral) > 0.5:
-                return m_power, np.clip(np.abs(lateral), 0.5, 1.0), np.sign(lateral)
+            # gymnasium clips the throttles to [-1, 1] as float64 numpy values; clipping does not round,
+            # so Python floats give the same powers (NaN throttles fire nothing, as there).
+            main, lateral = (min(max(float(x), -1.0), 1.0) for x in action_vector(action, *THROTTLES)[:2].tolist())
+            m_power = (main + 1.0) * 0.5 if main > 0.0 else 0.0  # 50% to 100%
+            if abs(lateral) > 0.5:
+                return m_power, min(abs(lateral), 1.0), 1.0 if lateral > 0 else -1.0
             return m_power, 0.0, 0
-        if not self.action_space.contains(action):
+        if not ((type(action) is int or isinstance(action, np.integer)) and 0 <= action < 4) and not self.action_space.contains(
+            action
+        ):
             raise error.InvalidAction(
                 f"{action!r} ({type(action)}) invalid: LunarLander's actions are 0 (nothing), 1 (left engine), "
                 "2 (main engine) and 3 (right engine)"
@@ -399,8 +404,8 @@ class LunarLander(Env, EzPickle):
         angle = lander.angle
         tip_x, tip_y = math.sin(angle), math.cos(angle)  # the lander's up axis
         side_x, side_y = -tip_y, tip_x
-        uniform = self.np_random.uniform
-        dispersion = [uniform(-1.0, +1.0) / SCALE for _ in range(2)]
+        # Two draws of uniform(-1, 1), in one call: numpy's uniform(low, high) is low + (high - low) * random().
+        dispersion = [(-1.0 + 2.0 * draw) / SCALE for draw in self.np_random.random(2).tolist()]
 
         if m_power != 0.0:
             # The main engine sits 4 pixels below the centre, jittered by the dispersion.
