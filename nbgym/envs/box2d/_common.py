@@ -70,7 +70,9 @@ def import_pygame() -> ModuleType:
     return _render.import_pygame("box2d")
 
 
-def action_vector(action: Any, env_name: str, description: str, size: int) -> np.ndarray:
+def action_vector(
+    action: Any, env_name: str, description: str, size: int, indexed_as_given: bool = False
+) -> np.ndarray:
     """``action`` as a 1-D numpy array of at least ``size`` numbers, checked where gymnasium's env would fail.
 
     gymnasium's continuous Box2D environments index ``action[0]`` to ``action[size - 1]`` and ignore
@@ -82,18 +84,25 @@ def action_vector(action: Any, env_name: str, description: str, size: int) -> np
         env_name: The environment's name, for the message.
         description: What the numbers are, e.g. ``"[main, lateral]"``.
         size: How many numbers the environment uses.
+        indexed_as_given: Whether gymnasium indexes the action as given (a Python number or a matrix
+            then raises ``TypeError``) rather than after numpy made it an array or numpy scalar.
 
     Returns:
         ``np.asarray(action)``.
 
     Raises:
+        TypeError: ``indexed_as_given`` and ``action`` is a Python number or has more than one dimension.
         IndexError: ``action`` is a scalar or has fewer than ``size`` numbers.
-        ValueError: ``action`` has more than one dimension.
+        ValueError: ``action`` has more than one dimension (not ``indexed_as_given``).
     """
+    message = f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}"
+    if indexed_as_given and not hasattr(action, "__getitem__"):
+        raise TypeError(message)
     vector = np.asarray(action)
-    if vector.ndim != 1 or vector.shape[0] < size:
-        exception = ValueError if vector.ndim > 1 else IndexError
-        raise exception(f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}")
+    if vector.ndim > 1:
+        raise (TypeError if indexed_as_given else ValueError)(message)
+    if vector.ndim == 0 or vector.shape[0] < size:
+        raise IndexError(message)
     return vector
 
 

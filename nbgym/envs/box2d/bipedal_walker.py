@@ -492,13 +492,13 @@ class BipedalWalker(Env, EzPickle):
             (``np.float32`` for the action space's actions), or is the int -100 when the walker falls.
 
         Raises:
+            TypeError: ``action`` is a Python number or has more than one dimension (gymnasium's exception).
             IndexError: ``action`` has fewer than four numbers (gymnasium's exception).
-            ValueError: ``action`` has more than one dimension.
             InvalidAction: One of the four is NaN (gymnasium's Box2D would stop on an assertion,
                 ``AssertionError``, after corrupting the world).
         """
         assert self.hull is not None
-        motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4)
+        motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4, True)
         if np.isnan(motors[:4]).any():
             raise error.InvalidAction(f"BipedalWalker's motor speeds are numbers in [-1, 1], not NaN: got {action!r}")
         strengths = np.clip(np.abs(motors), 0, 1)
