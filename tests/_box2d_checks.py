@@ -81,3 +81,25 @@ def raises_as_gymnasium(env_id: str, action: Any, expected: type[BaseException],
     good = fresh.action_space.sample()
     assert_same_value(ours.step(good), fresh.step(good), "the step after the refused action")
     return caught.value
+
+
+def assert_registered_as_gymnasium(env_id: str) -> None:
+    """The spec (steps, threshold, kwargs) and the spaces (bounds to the sign of zero) are gymnasium's."""
+    ours, theirs = nbgym.spec(env_id), gymnasium.spec(env_id)
+    assert (ours.max_episode_steps, ours.reward_threshold, ours.kwargs) == (
+        theirs.max_episode_steps,
+        theirs.reward_threshold,
+        theirs.kwargs,
+    )
+    ours_env, theirs_env = nbgym.make(env_id), gymnasium.make(env_id)
+    for ours_space, theirs_space in [
+        (ours_env.observation_space, theirs_env.observation_space),
+        (ours_env.action_space, theirs_env.action_space),
+    ]:
+        assert str(ours_space) == str(theirs_space)
+        if hasattr(theirs_space, "low"):
+            for bound in ("low", "high"):
+                ours_bound, theirs_bound = getattr(ours_space, bound), getattr(theirs_space, bound)
+                assert ours_bound.dtype == theirs_bound.dtype
+                np.testing.assert_array_equal(ours_bound, theirs_bound)
+                np.testing.assert_array_equal(np.signbit(ours_bound), np.signbit(theirs_bound))
