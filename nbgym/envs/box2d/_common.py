@@ -95,15 +95,14 @@ def action_vector(
         IndexError: ``action`` is a scalar or has fewer than ``size`` numbers.
         ValueError: ``action`` has more than one dimension (not ``indexed_as_given``).
     """
-    message = f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}"
-    if indexed_as_given and not hasattr(action, "__getitem__"):
-        raise TypeError(message)
-    vector = np.asarray(action)
-    if vector.ndim > 1:
-        raise (TypeError if indexed_as_given else ValueError)(message)
-    if vector.ndim == 0 or vector.shape[0] < size:
-        raise IndexError(message)
-    return vector
+    vector = np.asarray(action) if hasattr(action, "__getitem__") or not indexed_as_given else None
+    if vector is not None and vector.ndim == 1 and vector.shape[0] >= size:
+        return vector
+    if vector is None or vector.ndim > 1:
+        exception: type[Exception] = TypeError if indexed_as_given else ValueError
+    else:
+        exception = IndexError
+    raise exception(f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}")
 
 
 def start_render(env: Any, window_size: tuple[int, int]) -> ModuleType | None:
