@@ -169,3 +169,12 @@ def test_without_box2d_the_error_names_the_install_command(monkeypatch):
         monkeypatch.delitem(sys.modules, name)
     with pytest.raises(error.DependencyNotInstalled, match=r'pip install "nbgym\[box2d\]"'):
         importlib.import_module("nbgym.envs.box2d.lunar_lander")
+
+
+def test_nbgym_record_writes_a_video(tmp_path, monkeypatch):
+    from nbgym.cli import main
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    out = tmp_path / "lander.mp4"
+    assert main(["record", "LunarLander-v3", "--out", str(out), "--max-steps", "20"]) == 0
+    assert out.stat().st_size > 1000
