@@ -47,7 +47,7 @@ def test_walking_matches_gymnasium(env_id, seed):
 def test_hardcore_kwarg_is_the_hardcore_id():
     ours = nbgym.make("BipedalWalker-v3", hardcore=True)
     assert_same_value(ours.reset(seed=1), gymnasium.make("BipedalWalkerHardcore-v3").reset(seed=1))
-    assert len(ours.unwrapped._ground_polygons[0]) > 0  # stumps, stairs and pits
+    assert len(ours.unwrapped._ground[2]) > 0  # stumps, stairs and pits
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -138,7 +138,7 @@ def test_lidar_is_box2ds_ray_cast(hardcore_world, x, y, angle, reach):
     fractions = np.empty(1, dtype=np.float32)
     points = np.empty((1, 2), dtype=np.float32)
     env = hardcore_world
-    bipedal_walker._cast_lidar(x, y, np.array([end]), env._ground_edges, *env._ground_polygons, fractions, points)
+    bipedal_walker._cast_lidar(x, y, np.array([end]), *env._ground, fractions, points)
     callback = _NearestGround()
     callback.fraction, callback.p2 = 1.0, None
     if np.float32(x) == np.float32(end[0]) and np.float32(y) == np.float32(end[1]):

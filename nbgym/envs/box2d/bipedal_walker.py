@@ -143,23 +143,34 @@ def _polygon_hit(p1x, p1y, dx, dy, vertices, normals):  # pragma: no cover (comp
 
 
 @kernel
-def _apart(shape, x0, x1, y0, y1):  # pragma: no cover (compiled)
-    """Whether the points ``shape`` (``(n, 2)``) lie beyond a margin outside the box ``[x0, x1] x [y0, y1]``
-    on one side: then no ray inside the box can hit them, whatever the rounding."""
-    margin = 0.01
-    low_x = high_x = shape[0, 0]
-    low_y = high_y = shape[0, 1]
-    for i in range(1, shape.shape[0]):
-        low_x, high_x = min(low_x, shape[i, 0]), max(high_x, shape[i, 0])
-        low_y, high_y = min(low_y, shape[i, 1]), max(high_y, shape[i, 1])
-    return high_x < x0 - margin or low_x > x1 + margin or high_y < y0 - margin or low_y > y1 + margin
+def _bounds(shapes):  # pragma: no cover (compiled)
+    """Each shape's box ``(low x, high x, low y, high y)``; ``shapes`` is ``(n, vertices, 2)``."""
+    bounds = np.empty((shapes.shape[0], 4), dtype=shapes.dtype)
+    for k in range(shapes.shape[0]):
+        bounds[k] = shapes[k, 0, 0], shapes[k, 0, 0], shapes[k, 0, 1], shapes[k, 0, 1]
+        for i in range(1, shapes.shape[1]):
+            bounds[k, 0] = min(bounds[k, 0], shapes[k, i, 0])
+            bounds[k, 1] = max(bounds[k, 1], shapes[k, i, 0])
+            bounds[k, 2] = min(bounds[k, 2], shapes[k, i, 1])
+            bounds[k, 3] = max(bounds[k, 3], shapes[k, i, 1])
+    return bounds
 
 
 @kernel
-def _cast_lidar(x, y, ends, edges, polygon_vertices, polygon_normals, fractions, points):  # pragma: no cover
+def _apart(bounds, x0, x1, y0, y1):  # pragma: no cover (compiled)
+    """Whether a shape's box ``bounds`` lies beyond a margin outside the box ``[x0, x1] x [y0, y1]`` on one
+    side: then no ray inside that box can hit the shape, whatever the rounding."""
+    margin = 0.01
+    return bounds[1] < x0 - margin or bounds[0] > x1 + margin or bounds[3] < y0 - margin or bounds[2] > y1 + margin
+
+
+@kernel
+def _cast_lidar(x, y, ends, edges, edge_bounds, vertices, normals, polygon_bounds, fractions, points):  # pragma: no cover
     """Casts each ray from ``(x, y)`` to ``ends[i]`` at the static ground, as ``b2World::RayCast`` with
     gymnasium's callback does: the nearest hit's fraction and point, both float32 (``fractions[i]`` is 2
-    when the ray hits nothing). Box2D takes the points as float32.
+    when the ray hits nothing). Box2D takes the points as float32. ``edges`` (``(n, 2, 2)``) and the
+    polygons' ``vertices`` and ``normals`` (``(n, 4, 2)``) are float32 as Box2D keeps them, with their
+    boxes (:func:`_bounds`).
 
     The world reports the fixtures in its tree's order and each report shortens the ray, so what remains
     is the nearest hit; Box2D computes each fixture's fraction independently of the order.
@@ -182,15 +193,15 @@ def _cast_lidar(x, y, ends, edges, polygon_vertices, polygon_normals, fractions,
         y0, y1 = min(origin_y, end_y), max(origin_y, end_y)
         nearest = np.float32(2.0)
         for k in range(edges.shape[0]):
-            if _apart(edges[k], x0, x1, y0, y1):
+            if _apart(edge_bounds[k], x0, x1, y0, y1):
                 continue
             t = _edge_hit(p1x, p1y, dx, dy, edges[k, 0, 0], edges[k, 0, 1], edges[k, 1, 0], edges[k, 1, 1])
             if t < nearest:
                 nearest = t
-        for k in range(polygon_vertices.shape[0]):
-            if _apart(polygon_vertices[k], x0, x1, y0, y1):
+        for k in range(vertices.shape[0]):
+            if _apart(polygon_bounds[k], x0, x1, y0, y1):
                 continue
-            t = _polygon_hit(p1x, p1y, dx, dy, polygon_vertices[k], polygon_normals[k])
+            t = _polygon_hit(p1x, p1y, dx, dy, vertices[k], normals[k])
             if t < nearest:
                 nearest = t
         fractions[r] = nearest
@@ -395,11 +406,10 @@ class BipedalWalker(Env, EzPickle):
             else:
                 vertices.append(shape.vertices)
                 normals.append(shape.normals)
-        self._ground_edges = np.array(edges, dtype=np.float32).reshape(-1, 2, 2)
-        self._ground_polygons = (
-            np.array(vertices, dtype=np.float32).reshape(-1, 4, 2),
-            np.array(normals, dtype=np.float32).reshape(-1, 4, 2),
-        )
+        edges = np.array(edges, dtype=np.float32).reshape(-1, 2, 2)
+        vertices = np.array(vertices, dtype=np.float32).reshape(-1, 4, 2)
+        normals = np.array(normals, dtype=np.float32).reshape(-1, 4, 2)
+        self._ground = (edges, _bounds(edges), vertices, normals, _bounds(vertices))
 
     def _generate_clouds(self) -> None:
         """Ten clouds (decoration), each a pentagon jittered by :attr:`np_random`."""
@@ -499,14 +509,15 @@ class BipedalWalker(Env, EzPickle):
         """
         assert self.hull is not None
         motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4, True)
-        if np.isnan(motors[:4]).any():
+        signs = np.sign(motors[:4]).tolist()  # exactly -1, 0 or 1 (NaN for NaN) in any dtype
+        if any(sign != sign for sign in signs):
             raise error.InvalidAction(f"BipedalWalker's motor speeds are numbers in [-1, 1], not NaN: got {action!r}")
         strengths = np.clip(np.abs(motors), 0, 1)
-        torques = MOTORS_TORQUE * strengths
-        speeds = (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE)
-        for joint, speed, sign, torque in zip(self.joints, speeds, np.sign(motors), torques):
-            joint.motorSpeed = float(speed * sign)
-            joint.maxMotorTorque = float(torque)
+        # The torques in the action's dtype (80 * a float32 is a float32), as gymnasium's numpy scalars.
+        torques = (MOTORS_TORQUE * strengths[:4]).tolist()
+        for joint, speed, sign, torque in zip(self.joints, (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE), signs, torques):
+            joint.motorSpeed = speed * sign
+            joint.maxMotorTorque = torque
 
         self.world.Step(1.0 / FPS, 6 * 30, 2 * 30)
 
@@ -516,7 +527,7 @@ class BipedalWalker(Env, EzPickle):
         fractions = np.empty(LIDAR_RAYS, dtype=np.float32)
         points = np.empty((LIDAR_RAYS, 2), dtype=np.float32)
         _cast_lidar(
-            position[0], position[1], ends, self._ground_edges, *self._ground_polygons, fractions, points
+            position[0], position[1], ends, *self._ground, fractions, points
         )
         for lidar, end, fraction, point in zip(self.lidar, ends.tolist(), fractions.tolist(), points.tolist()):
             lidar.p1 = position
