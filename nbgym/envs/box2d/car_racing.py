@@ -36,7 +36,7 @@ TRACK_RAD = 900 / SCALE  # the track is a heavily morphed circle of this radius
 PLAYFIELD = 2000 / SCALE  # game over beyond this boundary
 FPS = 50
 ZOOM = 2.7  # camera zoom
-ZOOM_FOLLOW = True  # False for a fixed view (no zoom)
+ZOOM_FOLLOW = True  # gymnasium's constant (its rendering follows the car regardless)
 
 TRACK_DETAIL_STEP = 21 / SCALE
 TRACK_TURN_RATE = 0.31
@@ -258,6 +258,7 @@ class CarRacing(Env, EzPickle):
         self.surf: Any = None
         self.clock: Any = None
         self.isopen = True
+        # gymnasium's attributes, unused by its rendering as by this one
         self.invisible_state_window = None
         self.invisible_video_window = None
         self.road: list[Any] | None = None
