@@ -105,6 +105,16 @@ def test_frames_are_gymnasiums(render_mode):
     compare_frames("CarRacing-v3", driving_policy, 7, 80, 9, {"render_mode": render_mode, "max_episode_steps": 40})
 
 
+def test_frames_after_pygame_quit_are_gymnasiums():
+    """Closing a window quits pygame (and its fonts); the next frames are drawn as before."""
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    action = np.array([0.1, 0.5, 0.0], dtype=np.float32)
+    for seed in (1, 2):
+        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
+        assert_same_value(ours.step(action), theirs.step(action))
+        pygame.quit()
+
+
 def test_human_mode_draws_the_window_and_render_before_reset_is_none():
     env = car_racing.CarRacing(render_mode="human")
     env.metadata = {**env.metadata, "render_fps": 1000}  # keep the test fast

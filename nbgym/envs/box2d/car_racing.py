@@ -622,9 +622,7 @@ class CarRacing(Env, EzPickle):
         self.surf = pygame.transform.flip(self.surf, False, True)
 
         self._render_indicators(WINDOW_W, WINDOW_H)
-        if self._font is None:
-            self._font = pygame.font.Font(pygame.font.get_default_font(), 42)
-        text = self._font.render(f"{self.reward:04.0f}", True, (255, 255, 255), (0, 0, 0))
+        text = self._score_text()
         text_rect = text.get_rect()
         text_rect.center = (60, WINDOW_H - WINDOW_H * 2.5 / 40.0)
         self.surf.blit(text, text_rect)
@@ -635,6 +633,17 @@ class CarRacing(Env, EzPickle):
         if mode == "rgb_array":
             return self._create_image_array(self.surf, (VIDEO_W, VIDEO_H))
         return self._create_image_array(self.surf, (STATE_W, STATE_H))
+
+    def _score_text(self) -> Any:
+        """The score as gymnasium writes it, with a font made once (gymnasium makes one every frame)."""
+        score = f"{self.reward:04.0f}"
+        if self._font is not None:
+            try:
+                return self._font.render(score, True, (255, 255, 255), (0, 0, 0))
+            except pygame.error:  # pygame quit since the font was made (any env's close does)
+                pass
+        self._font = pygame.font.Font(pygame.font.get_default_font(), 42)
+        return self._font.render(score, True, (255, 255, 255), (0, 0, 0))
 
     def _render_road(self, zoom: float, translation: tuple[float, float], turn: tuple[float, float, int]) -> Any:
         """A new window-sized surface with the field, then the grass patches and road polygons on screen, drawn
