@@ -191,6 +191,7 @@ class Car:
             self.wheels.append(wheel)
         self.drawlist = self.wheels + [self.hull]
         self.particles: deque[Particle] = deque(maxlen=SKID_TRACE_POINTS)
+        self._shapes: list[list[Any]] | None = None
 
     def gas(self, gas: Any) -> None:
         """Presses the accelerator (rear-wheel drive): the rear wheels' gas rises by at most 0.1 a step, falls at once.
@@ -321,17 +322,19 @@ class Car:
                 pygame.draw.lines(surface, color=particle.color, points=points, width=2, closed=False)
 
         # Each drawn polygon: its body's index, its local vertices and its colour, in gymnasium's order.
+        if self._shapes is None:  # the fixtures' vertices, read from Box2D once
+            self._shapes = [[fixture.shape.vertices for fixture in body.fixtures] for body in self.drawlist]
         bodies = np.empty((len(self.drawlist), 4), dtype=np.float32)
         polygons: list[tuple[int, list[Any], Any]] = []
-        for b, body in enumerate(self.drawlist):
+        for b, (body, shapes) in enumerate(zip(self.drawlist, self._shapes)):
             transform = body.transform
             q = transform.q
             position = transform.position
             bodies[b] = (q.c, q.s, position[0], position[1])
             color = [int(c * 255) for c in body.color]
             phase = body.__dict__.get("phase")
-            for fixture in body.fixtures:
-                polygons.append((b, fixture.shape.vertices, color))
+            for vertices in shapes:
+                polygons.append((b, vertices, color))
                 if phase is None:
                     continue
                 # A white mark on the wheel's visible side shows it turning.

@@ -337,9 +337,8 @@ class LunarLander(Env, EzPickle):
             if abs(lateral) > 0.5:
                 return m_power, min(abs(lateral), 1.0), 1.0 if lateral > 0 else -1.0
             return m_power, 0.0, 0
-        if not ((type(action) is int or isinstance(action, np.integer)) and 0 <= action < 4) and not self.action_space.contains(
-            action
-        ):
+        plain_int = (type(action) is int or isinstance(action, np.integer)) and 0 <= action < 4
+        if not plain_int and not self.action_space.contains(action):
             raise error.InvalidAction(
                 f"{action!r} ({type(action)}) invalid: LunarLander's actions are 0 (nothing), 1 (left engine), "
                 "2 (main engine) and 3 (right engine)"
