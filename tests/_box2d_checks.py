@@ -103,3 +103,24 @@ def assert_registered_as_gymnasium(env_id: str) -> None:
                 assert ours_bound.dtype == theirs_bound.dtype
                 np.testing.assert_array_equal(ours_bound, theirs_bound)
                 np.testing.assert_array_equal(np.signbit(ours_bound), np.signbit(theirs_bound))
+
+
+def assert_human_mode_shows_the_frames(env_id: str, steps: int) -> None:
+    """"human" mode: reset and every step draw into the window what gymnasium's env draws into its own;
+    ``render()`` returns None; ``close()`` shuts the window."""
+    import pygame
+
+    windows = {}
+    for library in (gymnasium, nbgym):
+        env = library.make(env_id, render_mode="human")
+        env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 1000}  # keep the test fast
+        env.reset(seed=1)
+        env.action_space.seed(1)
+        windows[library] = []
+        for _ in range(steps):
+            env.step(env.action_space.sample())
+            windows[library].append(pygame.surfarray.array3d(pygame.display.get_surface()))
+        assert env.render() is None
+        env.close()
+        assert not pygame.display.get_init()
+    assert_same_value(windows[nbgym], windows[gymnasium], "windows")

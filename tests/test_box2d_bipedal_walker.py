@@ -9,7 +9,13 @@ import Box2D
 import gymnasium
 import numpy as np
 import pytest
-from _box2d_checks import assert_checked, assert_registered_as_gymnasium, compare_frames, raises_as_gymnasium
+from _box2d_checks import (
+    assert_checked,
+    assert_human_mode_shows_the_frames,
+    assert_registered_as_gymnasium,
+    compare_frames,
+    raises_as_gymnasium,
+)
 from _classic_control_checks import MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
@@ -69,6 +75,10 @@ def test_vector_env_matches_gymnasium_sync(mode):
 def test_frames_are_gymnasiums(env_id):
     """Frames while walking: the scrolled terrain, clouds, one lidar ray at a time, the walker and the flag."""
     assert compare_frames(env_id, walking_policy(), 2, 300, 7) > 40
+
+
+def test_human_mode_shows_the_frames():
+    assert_human_mode_shows_the_frames("BipedalWalker-v3", 30)
 
 
 def test_check_env_passes():

@@ -11,7 +11,13 @@ from types import SimpleNamespace
 import gymnasium
 import numpy as np
 import pytest
-from _box2d_checks import assert_checked, assert_registered_as_gymnasium, compare_frames, raises_as_gymnasium
+from _box2d_checks import (
+    assert_checked,
+    assert_human_mode_shows_the_frames,
+    assert_registered_as_gymnasium,
+    compare_frames,
+    raises_as_gymnasium,
+)
 from _classic_control_checks import MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 
@@ -100,6 +106,10 @@ def test_frames_are_gymnasiums(continuous):
     """Frames with flame particles (they live while frames are drawn), legs on the ground and the flags."""
     policy = throttle_policy if continuous else lander_policy
     assert compare_frames("LunarLander-v3", policy, 3, 250, 3, {"continuous": continuous}) > 50
+
+
+def test_human_mode_shows_the_frames():
+    assert_human_mode_shows_the_frames("LunarLander-v3", 30)
 
 
 def test_check_env_passes():
