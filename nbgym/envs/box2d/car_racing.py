@@ -670,14 +670,12 @@ class CarRacing(Env, EzPickle):
             aapolygon(surface, field, self.bg_color)
             filled_polygon(surface, field, self.bg_color)
         on_screen[0] = False
-        grass_end = 1 + len(GRASS_POLYS)
-        road_colors = self._road_colors
-        for k in np.flatnonzero(on_screen).tolist():
-            if k < grass_end:
-                color = self.grass_color
-            else:
-                color = [int(c) for c in road_colors[k - grass_end]]
-            points = polygons[k].tolist()
+        visible = np.flatnonzero(on_screen)
+        road = visible[visible > len(GRASS_POLYS)]
+        # gymnasium's int() of each road colour component: truncation, as astype's.
+        colors = [self.grass_color] * (len(visible) - len(road))
+        colors += self._road_colors[road - (1 + len(GRASS_POLYS))].astype(np.int64).tolist()
+        for points, color in zip(polygons[visible].tolist(), colors):
             aapolygon(surface, points, color)
             filled_polygon(surface, points, color)
         return surface
