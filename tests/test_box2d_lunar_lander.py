@@ -155,7 +155,8 @@ def test_constructor_checks_and_warnings_are_gymnasiums():
 def test_registry_entries_are_gymnasiums():
     assert_registered_as_gymnasium("LunarLander-v3")
     assert_registered_as_gymnasium("LunarLanderContinuous-v3")
-    for old in ("LunarLander-v2", "LunarLanderContinuous-v2"):
+    # The Box2D ids' older versions, all of them here.
+    for old in ("LunarLander-v2", "LunarLanderContinuous-v2", "BipedalWalker-v2", "BipedalWalkerHardcore-v2", "CarRacing-v2"):
         with pytest.raises(error.DeprecatedEnv) as ours_error, pytest.warns(DeprecationWarning, match="out of date"):
             nbgym.make(old)
         with pytest.raises(gymnasium.error.DeprecatedEnv) as theirs_error, pytest.warns(DeprecationWarning):
