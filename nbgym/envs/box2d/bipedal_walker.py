@@ -142,18 +142,10 @@ def _polygon_hit(p1x, p1y, dx, dy, vertices, normals):  # pragma: no cover (comp
     return lower if index >= 0 else np.float32(2.0)
 
 
-@kernel
-def _bounds(shapes):  # pragma: no cover (compiled)
+def _bounds(shapes: np.ndarray) -> np.ndarray:
     """Each shape's box ``(low x, high x, low y, high y)``; ``shapes`` is ``(n, vertices, 2)``."""
-    bounds = np.empty((shapes.shape[0], 4), dtype=shapes.dtype)
-    for k in range(shapes.shape[0]):
-        bounds[k] = shapes[k, 0, 0], shapes[k, 0, 0], shapes[k, 0, 1], shapes[k, 0, 1]
-        for i in range(1, shapes.shape[1]):
-            bounds[k, 0] = min(bounds[k, 0], shapes[k, i, 0])
-            bounds[k, 1] = max(bounds[k, 1], shapes[k, i, 0])
-            bounds[k, 2] = min(bounds[k, 2], shapes[k, i, 1])
-            bounds[k, 3] = max(bounds[k, 3], shapes[k, i, 1])
-    return bounds
+    x, y = shapes[:, :, 0], shapes[:, :, 1]
+    return np.stack([x.min(axis=1), x.max(axis=1), y.min(axis=1), y.max(axis=1)], axis=1)
 
 
 @kernel
