@@ -128,14 +128,8 @@ def test_human_mode_draws_the_window_and_render_before_reset_is_none():
     assert not pygame.display.get_init()
 
 
-README_KEYS = (
-    '{"w": [0, 0.7, 0], "a": [-1, 0, 0], "s": [0, 0, 1], "d": [1, 0, 0], '
-    '"wa": [-1, 0.7, 0], "dw": [1, 0.7, 0], "ds": [1, 0, 1], "as": [-1, 0, 1]}'
-)
-
-
-def test_play_with_the_readme_keys(monkeypatch):
-    """`nbgym play CarRacing-v3` with gymnasium's documented keys drives the car (gas, then left turn)."""
+def test_play_with_gymnasiums_documented_keys(monkeypatch):
+    """`nbgym play CarRacing-v3` drives with the keys of gymnasium's play documentation (gas, then left turn)."""
     from nbgym.cli import main
 
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
@@ -145,7 +139,7 @@ def test_play_with_the_readme_keys(monkeypatch):
     down = [pygame.event.Event(pygame.KEYDOWN, key=ord(key)) for key in "wa"]
     events = iter([[], down[:1], [], down[1:], [], [pygame.event.Event(pygame.QUIT)]])
     monkeypatch.setattr(pygame.event, "get", lambda: next(events))
-    assert main(["play", "CarRacing-v3", "--noop", "[0, 0, 0]", "--keys", README_KEYS, "--fps", "1000"]) == 0
+    assert main(["play", "CarRacing-v3", "--fps", "1000"]) == 0
     played = [action.tolist() for action in steps if action is not None]
     assert played[0] == [0.0, 0.0, 0.0]
     assert [0.0, np.float32(0.7), 0.0] in played and [-1.0, np.float32(0.7), 0.0] in played
