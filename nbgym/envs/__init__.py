@@ -64,6 +64,48 @@ register(
     max_episode_steps=500,
 )
 
+# Box2D
+# ----------------------------------------
+# Plain Python environments (Box2D is a world of objects, not a batched kernel): make_vec vectorizes
+# them with SyncVectorEnv. LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
+
+register(
+    id="LunarLander-v3",
+    entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
+    max_episode_steps=1000,
+    reward_threshold=200,
+)
+
+register(
+    id="LunarLanderContinuous-v3",
+    entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
+    kwargs={"continuous": True},
+    max_episode_steps=1000,
+    reward_threshold=200,
+)
+
+register(
+    id="BipedalWalker-v3",
+    entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
+    max_episode_steps=1600,
+    reward_threshold=300,
+)
+
+register(
+    id="BipedalWalkerHardcore-v3",
+    entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
+    kwargs={"hardcore": True},
+    max_episode_steps=2000,
+    reward_threshold=300,
+)
+
+register(
+    id="CarRacing-v3",
+    entry_point="nbgym.envs.box2d.car_racing:CarRacing",
+    max_episode_steps=1000,
+    reward_threshold=900,
+)
+
 # Toy text
 # ----------------------------------------
 
