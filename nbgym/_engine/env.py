@@ -271,7 +271,9 @@ class KernelEnv(_ParamsAsAttributes, Env):
         return step
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
-        super().reset(seed=seed)
+        # Env's reset (it seeds), not the next class's: a kernel env may also be a MujocoEnv, whose reset
+        # would reset the simulation a second time.
+        Env.reset(self, seed=seed)
         if self._np_random is None:
             self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
         batch = self._batch

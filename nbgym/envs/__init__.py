@@ -111,3 +111,14 @@ register(
     reward_threshold=8,  # optimum = 8.46
     max_episode_steps=200,
 )
+
+# MuJoCo
+# ----------------------------------------
+
+register(
+    id="HalfCheetah-v5",
+    entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahEnv",
+    vector_entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=4800.0,
+)
