@@ -122,3 +122,18 @@ register(
     max_episode_steps=1000,
     reward_threshold=4800.0,
 )
+
+register(
+    id="Hopper-v5",
+    entry_point="nbgym.envs.mujoco.hopper_v5:HopperEnv",
+    vector_entry_point="nbgym.envs.mujoco.hopper_v5:HopperVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=3800.0,
+)
+
+register(
+    id="Walker2d-v5",
+    entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dEnv",
+    vector_entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dVectorEnv",
+    max_episode_steps=1000,
+)

@@ -13,7 +13,7 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
-from nbgym._engine.env import KernelEnv, KernelVectorEnv, _param_property as param_property
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import SAME_STEP, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -25,6 +25,17 @@ FLOAT, INT, ACTION, TENDONS = "float", "int", "action", "tendons"
 
 
 _COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
+
+
+def _record_property(field: str) -> property:
+    def get(self):
+        value = self._params[field][0]
+        return tuple(value.tolist()) if np.ndim(value) else value.item()
+
+    def set(self, value):
+        self._params[field] = value
+
+    return property(get, set, doc=f"gymnasium's ``{field}``, read from and written to the compiled physics' parameters.")
 
 
 class InfoKey(NamedTuple):
@@ -100,11 +111,11 @@ class _Simulations:
         super().__init_subclass__(**kwargs)
         # gymnasium keeps an env's weights and ranges in private attributes (``_ctrl_cost_weight``): here
         # they read and write the parameter record, so changing one changes the following steps.
-        physics = cls.__dict__.get("physics")
+        physics = getattr(cls, "physics", None)
         if physics is not None:
             for field in physics.params_dtype.names[1:]:
-                if field.startswith("_") and field not in _COMMON_FIELDS and field not in cls.__dict__:
-                    setattr(cls, field, param_property(field))
+                if field.startswith("_") and field not in _COMMON_FIELDS and not hasattr(cls, field):
+                    setattr(cls, field, _record_property(field))
 
     @property
     def init_qpos(self) -> np.ndarray:
@@ -165,8 +176,8 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     Args:
         xml_file, frame_skip, default_camera_config, render_mode, width, height, camera_id,
         camera_name, max_geom, visual_options: As for ``MujocoEnv``.
-        observation_size: The length of the float64 observation vector for a model.
-        env_params: The values of the env's own parameter fields.
+        configure: For the loaded model, the length of the float64 observation vector and the values of
+            the env's own parameter fields.
     """
 
     def __init__(
@@ -174,8 +185,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         xml_file: str,
         frame_skip: int,
         default_camera_config: dict[str, Any] | None,
-        observation_size: Callable[[mujoco.MjModel], int],
-        env_params: dict[str, Any],
+        configure: Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]],
         render_mode: str | None = None,
         width: int = DEFAULT_SIZE,
         height: int = DEFAULT_SIZE,
@@ -194,7 +204,8 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         )
         self._datas = [self.data]
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
-        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size(self.model),), dtype=np.float64)
+        observation_size, env_params = configure(self.model)
+        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size,), dtype=np.float64)
         for field, value in env_params.items():
             self._params[field] = value
         KernelEnv.__init__(self, self._params, render_mode=render_mode)
@@ -254,8 +265,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
     Args:
         num_envs: The number of sub-environments.
         xml_file, frame_skip, width, height: As for ``MujocoEnv``.
-        observation_size: The length of the float64 observation vector for a model.
-        env_params: The values of the env's own parameter fields.
+        configure: As for ``CompiledMujocoEnv``.
         vector_options: ``KernelVectorEnv``'s options (``max_episode_steps``, ``autoreset_mode``,
             ``num_threads``, ``copy``, ``render_mode``).
     """
@@ -265,14 +275,13 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         num_envs: int,
         xml_file: str,
         frame_skip: int,
-        observation_size: Callable[[mujoco.MjModel], int],
-        env_params: dict[str, Any],
+        configure: Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]],
         width: int = DEFAULT_SIZE,
         height: int = DEFAULT_SIZE,
         **vector_options: Any,
     ) -> None:
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
-        self._observation_size = observation_size(self.model)
+        self._observation_size, env_params = configure(self.model)
         params = self.physics.new_params(frame_skip=frame_skip, **env_params)
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")

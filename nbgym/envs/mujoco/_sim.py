@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ctypes
 import hashlib
+import math
 import pathlib
 
 import numba
@@ -25,7 +26,7 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, overload
 
-from nbgym._engine import rng, ziggurat
+from nbgym._engine import npmath, rng, ziggurat
 from nbgym._engine.jit import KERNEL_OPTIONS, kernel
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
@@ -63,6 +64,7 @@ COMMON_PARAMS = [
     ("_init_qpos", np.int64),
     ("_init_qvel", np.int64),
     ("_body_mass", np.int64),
+    ("_norm_fuses", np.bool_),
 ]
 """Fields of every MuJoCo env's parameter record (addresses as integers); env fields follow them."""
 
@@ -128,6 +130,7 @@ def common_params(model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray,
         "_init_qpos": init_qpos.ctypes.data,
         "_init_qvel": init_qvel.ctypes.data,
         "_body_mass": model.body_mass.ctypes.data,
+        "_norm_fuses": NORM_FUSES,
     }
 
 
@@ -249,6 +252,13 @@ def set_uniform(target, initial, count, stream, i, low, high):
         store(target, k, load(initial, k) + rng.uniform(stream, i, low, high))
 
 
+def always_valid(params, actions, i):
+    """The physics' ``action_valid`` (a plain function, as the engine compiles it): every action is
+    applied as gymnasium applies it. MuJoCo clamps controls to their ranges, and a non-finite one
+    makes MuJoCo reset that simulation, with its warning."""
+    return True
+
+
 @kernel
 def set_normal(target, initial, count, stream, i, scale):
     """``target[:count] = initial + scale * standard_normal(count)``, drawn in order as numpy draws."""
@@ -287,13 +297,49 @@ def sum_of_squares(address, count, low, high):
     return _summation.pairwise_sum(squares, 0, count)
 
 
+def _blas_dot_fuses() -> bool:
+    """Whether numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) accumulates with fused
+    multiply-adds (OpenBLAS on FMA hardware) rather than separate products and sums: probed on vectors
+    for which the two differ."""
+    probe = np.random.default_rng(0).standard_normal((64, 3))
+    fused = separate = 0
+    for vector in probe:
+        total_fused = total_separate = 0.0
+        for value in vector:
+            total_fused = npmath.fma(value, value, total_fused)
+            total_separate += value * value
+        result = float(np.linalg.norm(vector))
+        fused += result == math.sqrt(total_fused)
+        separate += result == math.sqrt(total_separate)
+    if fused == len(probe):
+        return True
+    if separate == len(probe):
+        return False
+    raise RuntimeError("nbgym cannot reproduce this numpy's np.linalg.norm (neither a fused nor a plain dot product).")
+
+
+NORM_FUSES = _blas_dot_fuses()
+"""How ``np.linalg.norm`` sums here; the ``_norm_fuses`` parameter of every MuJoCo env."""
+
+
 @kernel
-def norm(address, count):
-    """``np.linalg.norm`` of ``count`` contiguous float64 at ``address``: the square root of the dot product."""
+def norm(address, start, count, fused):
+    """``np.linalg.norm(x[start:start + count])`` of the float64 ``x`` at ``address``: the square root of
+    numpy's dot product ``x @ x`` (fused multiply-adds where ``fused``, see ``NORM_FUSES``)."""
     total = 0.0
     for k in range(count):
-        value = load(address, k)
-        total += value * value
+        value = load(address, start + k)
+        total = npmath.fma(value, value, total) if fused else total + value * value
+    return np.sqrt(total)
+
+
+@kernel
+def norm_of_difference(address, first, second, count, fused):
+    """``np.linalg.norm(x[first:first + count] - x[second:second + count])`` (body positions of ``xpos``)."""
+    total = 0.0
+    for k in range(count):
+        value = load(address, first + k) - load(address, second + k)
+        total = npmath.fma(value, value, total) if fused else total + value * value
     return np.sqrt(total)
 
 

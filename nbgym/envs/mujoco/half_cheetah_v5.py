@@ -46,10 +46,6 @@ def _step(params, state, i, actions, rng, aux):
     return forward_reward - ctrl_cost, False
 
 
-def _action_valid(params, actions, i):
-    return True
-
-
 PHYSICS = Physics(
     "HalfCheetah_v5",
     params=[
@@ -64,34 +60,39 @@ PHYSICS = Physics(
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_action_valid,
+    action_valid=_sim.always_valid,
     aux_width=4,
 )
 
-_STEP_INFO = (
-    InfoKey("x_position", X_POSITION),
-    InfoKey("x_velocity", X_VELOCITY),
-    InfoKey("reward_forward", REWARD_FORWARD),
-    InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
-)
-_RESET_INFO = (InfoKey("x_position", X_POSITION),)
-_METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 
 
-def _observation_size(exclude_current_positions_from_observation: bool):
-    return lambda model: model.nq + model.nv - exclude_current_positions_from_observation
+def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
+    def configure(model):
+        size = model.nq + model.nv - exclude_current_positions_from_observation
+        return size, {
+            "_forward_reward_weight": forward_reward_weight,
+            "_ctrl_cost_weight": ctrl_cost_weight,
+            "_reset_noise_scale": reset_noise_scale,
+            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+        }
+
+    return configure
 
 
-def _env_params(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
-    return {
-        "_forward_reward_weight": forward_reward_weight,
-        "_ctrl_cost_weight": ctrl_cost_weight,
-        "_reset_noise_scale": reset_noise_scale,
-        "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-    }
+class _HalfCheetah:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (
+        InfoKey("x_position", X_POSITION),
+        InfoKey("x_velocity", X_VELOCITY),
+        InfoKey("reward_forward", REWARD_FORWARD),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+    )
+    _reset_info_keys = (InfoKey("x_position", X_POSITION),)
+    _aux_columns = 4
 
 
-class HalfCheetahEnv(CompiledMujocoEnv):
+class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
     """
     ## Description
 
@@ -152,12 +153,6 @@ class HalfCheetahEnv(CompiledMujocoEnv):
     * v4: mujoco bindings. v3: `xml_file` and weights. v2: mujoco-py >= 1.50. v1: 1000 steps. v0: initial.
     """
 
-    metadata = _METADATA
-    physics = PHYSICS
-    _step_info_keys = _STEP_INFO
-    _reset_info_keys = _RESET_INFO
-    _aux_columns = 4
-
     def __init__(
         self,
         xml_file: str = "half_cheetah.xml",
@@ -170,9 +165,9 @@ class HalfCheetahEnv(CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            xml_file, frame_skip, default_camera_config, _observation_size(exclude_current_positions_from_observation),
-            _env_params(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                        exclude_current_positions_from_observation),
+            xml_file, frame_skip, default_camera_config,
+            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
             **kwargs,
         )
         skipped = 1 * exclude_current_positions_from_observation
@@ -183,14 +178,8 @@ class HalfCheetahEnv(CompiledMujocoEnv):
         return self._ctrl_cost_weight * np.sum(np.square(action))
 
 
-class HalfCheetahVectorEnv(CompiledMujocoVectorEnv):
+class HalfCheetahVectorEnv(_HalfCheetah, CompiledMujocoVectorEnv):
     """HalfCheetah-v5's compiled vector environment (see ``HalfCheetahEnv``)."""
-
-    metadata = _METADATA
-    physics = PHYSICS
-    _step_info_keys = _STEP_INFO
-    _reset_info_keys = _RESET_INFO
-    _aux_columns = 4
 
     def __init__(
         self,
@@ -205,8 +194,8 @@ class HalfCheetahVectorEnv(CompiledMujocoVectorEnv):
         **vector_options: Any,
     ) -> None:
         super().__init__(
-            num_envs, xml_file, frame_skip, _observation_size(exclude_current_positions_from_observation),
-            _env_params(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                        exclude_current_positions_from_observation),
+            num_envs, xml_file, frame_skip,
+            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
             max_episode_steps=max_episode_steps, **vector_options,
         )
