@@ -137,3 +137,19 @@ register(
     vector_entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dVectorEnv",
     max_episode_steps=1000,
 )
+
+register(
+    id="Swimmer-v5",
+    entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerEnv",
+    vector_entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=360.0,
+)
+
+register(
+    id="Ant-v5",
+    entry_point="nbgym.envs.mujoco.ant_v5:AntEnv",
+    vector_entry_point="nbgym.envs.mujoco.ant_v5:AntVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=6000.0,
+)

@@ -67,6 +67,11 @@ def _batched_value(key: InfoKey, aux: np.ndarray, present: np.ndarray, action_dt
     return np.where(present, aux[:, key.column], 0.0).astype(dtype)
 
 
+def tendon_keys(first_column: int, ntendon: int) -> tuple[InfoKey, InfoKey]:
+    """The ``tendon_length`` and ``tendon_velocity`` infos (arrays of ``ntendon``) from ``first_column`` on."""
+    return (InfoKey("tendon_length", first_column, TENDONS), InfoKey("tendon_velocity", first_column + ntendon, TENDONS))
+
+
 def _action_dtype(actions: Any) -> np.dtype:
     """The dtype in which gymnasium computes a control cost of ``actions`` (float64 unless float32)."""
     dtype = actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
@@ -82,13 +87,22 @@ class _Simulations:
     _reset_info_keys: ClassVar[tuple[InfoKey, ...]] = ()
     _aux_columns: ClassVar[int] = 0
     """Aux columns besides the tendon arrays (which follow them)."""
+    _has_tendon_infos: ClassVar[bool] = False
+    """Whether the infos carry ``tendon_length``/``tendon_velocity`` (their columns follow ``_aux_columns``)."""
 
     model: mujoco.MjModel
     _datas: list[mujoco.MjData]
     _params: np.ndarray
 
     def _aux_width(self) -> int:
-        return self._aux_columns + 2 * self.model.ntendon
+        return self._aux_columns + 2 * self.model.ntendon * self._has_tendon_infos
+
+    def _info_keys(self, keys: tuple[InfoKey, ...]) -> tuple[InfoKey, ...]:
+        """``keys`` with the tendon infos' columns, which depend on the model, filled in."""
+        if not self._has_tendon_infos:
+            return keys
+        by_name = {key.name: key for key in tendon_keys(self._aux_columns, self.model.ntendon)}
+        return tuple(by_name.get(key.name, key) for key in keys)
 
     def _bind_addresses(self) -> None:
         """Point the parameter record and every state row at this object's model, arrays and data.
@@ -230,7 +244,10 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
 
     def _info(self, keys: tuple[InfoKey, ...]) -> dict[str, Any]:
         row = self._batch.aux[0]
-        return {key.name: _single_value(key, row, self._last_action_dtype, self.model.ntendon) for key in keys}
+        return {
+            key.name: _single_value(key, row, self._last_action_dtype, self.model.ntendon)
+            for key in self._info_keys(keys)
+        }
 
     def _reset_info(self) -> dict[str, Any]:
         return self._info(self._reset_info_keys)
@@ -318,7 +335,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         where ``reset``, each with its ``_name`` mask; a key present nowhere is left out."""
         infos: dict[str, Any] = {}
         reset_names = {key.name for key in self._reset_info_keys}
-        for key in self._step_info_keys:
+        for key in self._info_keys(self._step_info_keys):
             present = stepped | reset if key.name in reset_names else stepped
             if present.any():
                 infos[key.name] = _batched_value(key, aux, present, self._last_action_dtype, self.model.ntendon)

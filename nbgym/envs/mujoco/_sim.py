@@ -344,6 +344,25 @@ def norm_of_difference(address, first, second, count, fused):
 
 
 @kernel
+def positions_info(params, state, i, aux, column):
+    """gymnasium's ``x_position``, ``y_position`` and ``distance_from_origin`` (``qpos[0]``, ``qpos[1]``,
+    the norm of both) into ``aux[i, column:column + 3]``."""
+    qpos = state[i, QPOS]
+    aux[i, column] = load(qpos, 0)
+    aux[i, column + 1] = load(qpos, 1)
+    aux[i, column + 2] = norm(qpos, 0, 2, params._norm_fuses)
+
+
+@kernel
+def tendons_info(params, state, i, aux, column):
+    """gymnasium's ``tendon_length`` then ``tendon_velocity`` (``ntendon`` each) from ``aux[i, column]`` on."""
+    count = params._ntendon
+    for k in range(count):
+        aux[i, column + k] = load(state[i, TEN_LENGTH], k)
+        aux[i, column + count + k] = load(state[i, TEN_VELOCITY], k)
+
+
+@kernel
 def copy_out(obs, i, at, address, start, count):
     """``obs[i, at:at + count] = x[start:start + count]`` for the float64 ``x`` at ``address``; returns the next column."""
     for k in range(count):
