@@ -153,3 +153,17 @@ register(
     max_episode_steps=1000,
     reward_threshold=6000.0,
 )
+
+register(
+    id="Humanoid-v5",
+    entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidEnv",
+    vector_entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidVectorEnv",
+    max_episode_steps=1000,
+)
+
+register(
+    id="HumanoidStandup-v5",
+    entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupEnv",
+    vector_entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupVectorEnv",
+    max_episode_steps=1000,
+)

@@ -27,7 +27,7 @@ FLOAT, INT, ACTION, TENDONS = "float", "int", "action", "tendons"
 _COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
 
 
-def _record_property(field: str) -> property:
+def record_property(field: str) -> property:
     def get(self):
         value = self._params[field][0]
         return tuple(value.tolist()) if np.ndim(value) else value.item()
@@ -129,7 +129,7 @@ class _Simulations:
         if physics is not None:
             for field in physics.params_dtype.names[1:]:
                 if field.startswith("_") and field not in _COMMON_FIELDS and not hasattr(cls, field):
-                    setattr(cls, field, _record_property(field))
+                    setattr(cls, field, record_property(field))
 
     @property
     def init_qpos(self) -> np.ndarray:
