@@ -167,3 +167,35 @@ register(
     vector_entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupVectorEnv",
     max_episode_steps=1000,
 )
+
+register(
+    id="Reacher-v5",
+    entry_point="nbgym.envs.mujoco.reacher_v5:ReacherEnv",
+    vector_entry_point="nbgym.envs.mujoco.reacher_v5:ReacherVectorEnv",
+    max_episode_steps=50,
+    reward_threshold=-3.75,
+)
+
+register(
+    id="Pusher-v5",
+    entry_point="nbgym.envs.mujoco.pusher_v5:PusherEnv",
+    vector_entry_point="nbgym.envs.mujoco.pusher_v5:PusherVectorEnv",
+    max_episode_steps=100,
+    reward_threshold=0.0,
+)
+
+register(
+    id="InvertedPendulum-v5",
+    entry_point="nbgym.envs.mujoco.inverted_pendulum_v5:InvertedPendulumEnv",
+    vector_entry_point="nbgym.envs.mujoco.inverted_pendulum_v5:InvertedPendulumVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=950.0,
+)
+
+register(
+    id="InvertedDoublePendulum-v5",
+    entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumEnv",
+    vector_entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=9100.0,
+)

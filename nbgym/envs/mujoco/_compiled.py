@@ -239,8 +239,11 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         self._last_action_dtype = _action_dtype(action)
         return super().step(action)
 
+    _reward_type: ClassVar[type] = np.float64
+    """The type of gymnasium's reward (``int`` for InvertedPendulum)."""
+
     def _reward(self) -> Any:
-        return np.float64(self._batch.rewards[0])
+        return self._reward_type(self._batch.rewards[0])
 
     def _info(self, keys: tuple[InfoKey, ...]) -> dict[str, Any]:
         row = self._batch.aux[0]

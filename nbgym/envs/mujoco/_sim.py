@@ -334,6 +334,13 @@ def norm(address, start, count, fused):
 
 
 @kernel
+def norm_2(x, y, fused):
+    """``np.linalg.norm([x, y])`` (see ``norm``)."""
+    total = npmath.fma(x, x, 0.0) if fused else x * x
+    return np.sqrt(npmath.fma(y, y, total) if fused else total + y * y)
+
+
+@kernel
 def norm_of_difference(address, first, second, count, fused):
     """``np.linalg.norm(x[first:first + count] - x[second:second + count])`` (body positions of ``xpos``)."""
     total = 0.0
