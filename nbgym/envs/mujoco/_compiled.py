@@ -333,36 +333,46 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._last_action_dtype = _action_dtype(actions)
         return super().step(actions)
 
-    def _batched_infos(self, aux: np.ndarray, stepped: np.ndarray, reset: np.ndarray) -> dict[str, Any]:
-        """Infos as gymnasium's sync vector env merges them: step keys where ``stepped``, reset keys
-        where ``reset``, each with its ``_name`` mask; a key present nowhere is left out."""
-        infos: dict[str, Any] = {}
-        reset_names = {key.name for key in self._reset_info_keys}
-        for key in self._info_keys(self._step_info_keys):
-            present = stepped | reset if key.name in reset_names else stepped
+    def _batched_infos(
+        self, aux: np.ndarray, stepped: np.ndarray, reset: np.ndarray, finals: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Infos as gymnasium's sync vector env merges them: step keys where ``stepped``, reset keys where
+        ``reset``, each with its ``_name`` mask, a key present nowhere left out; ``finals`` (``final_obs``,
+        ``final_info`` and masks) come before the infos of the first sub-environment that ended.
+
+        Keys are in gymnasium's order: sub-environment by sub-environment, each adding the keys it is first
+        to have, in the order of its own info dict.
+        """
+        reset_rank = {key.name: rank for rank, key in enumerate(self._reset_info_keys)}
+        entries = []
+        for step_rank, key in enumerate(self._info_keys(self._step_info_keys)):
+            present = stepped | reset if key.name in reset_rank else stepped
             if present.any():
-                infos[key.name] = _batched_value(key, aux, present, self._last_action_dtype, self.model.ntendon)
-                infos[f"_{key.name}"] = present.copy()
-        return infos
+                first = int(present.argmax())
+                rank = reset_rank[key.name] if reset[first] else step_rank
+                value = _batched_value(key, aux, present, self._last_action_dtype, self.model.ntendon)
+                entries.append((first, rank, [(key.name, value), (f"_{key.name}", present.copy())]))
+        if finals:
+            entries.append((int(finals["_final_obs"].argmax()), -1, list(finals.items())))
+        entries.sort(key=lambda entry: entry[:2])
+        return {name: value for _, _, items in entries for name, value in items}
 
     def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
         return self._batched_infos(self._batch.aux, np.zeros(self.num_envs, dtype=np.bool_), mask)
 
     def _step_infos(self) -> dict[str, Any]:
         batch = self._batch
-        reset = batch.was_reset
-        infos = self._batched_infos(batch.aux, ~reset, reset)
+        finals = None
         if self._kernel_mode == SAME_STEP:
             ended = batch.terminated | batch.truncated
             if ended.any():
                 final_obs = np.full(self.num_envs, None, dtype=object)
                 for i in np.flatnonzero(ended):
                     final_obs[i] = batch.final_obs[i].copy()
-                infos["final_obs"] = final_obs
-                infos["_final_obs"] = ended
-                infos["final_info"] = self._batched_infos(batch.final_aux, ended, np.zeros_like(ended))
-                infos["_final_info"] = ended.copy()
-        return infos
+                final_info = self._batched_infos(batch.final_aux, ended, np.zeros_like(ended))
+                finals = {"final_obs": final_obs, "_final_obs": ended, "final_info": final_info,
+                          "_final_info": ended.copy()}
+        return self._batched_infos(batch.aux, ~batch.was_reset, batch.was_reset, finals)
 
     def render(self) -> tuple[Any, ...] | None:
         """Frames of the sub-environments are not drawn by the compiled vector env yet.
