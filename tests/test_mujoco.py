@@ -35,6 +35,7 @@ IDS = [
     "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5",
 ]
 STEPS = 12 if INTERPRETED else 40
+VECTOR_LIMIT = 4 if INTERPRETED else 9
 
 
 def mixed_actions(rng: np.random.Generator, observation: np.ndarray, shape: tuple[int, ...]) -> object:
@@ -97,7 +98,7 @@ def test_custom_xml_file_path_matches_gymnasium(tmp_path):
 def test_vector_matches_gymnasium_sync(env_id, num_threads):
     for mode in MODES:
         terminations, truncations = compare_vector(
-            env_id, policy_for(env_id, 3), 3, mode, 11, STEPS // 2, {"max_episode_steps": 9},
+            env_id, policy_for(env_id, 3), 3, mode, 11, STEPS // 2, {"max_episode_steps": VECTOR_LIMIT},
             nbgym_kwargs={"num_threads": num_threads},
         )
         assert truncations + terminations > 0
