@@ -54,10 +54,11 @@ def _physics_only_threaded(state, model, step, rne, frame_skip):
 
 def _best_rate(step: Callable[[], None], env_steps_per_call: int, sample_time: float) -> Callable[[], float]:
     """A sampler: calls ``step`` for about ``sample_time`` seconds and returns env-steps per second."""
-    calls = 1
+    step()  # compiles or loads kernels, starts workers
     start = time.perf_counter()
-    step()
-    elapsed = time.perf_counter() - start
+    for _ in range(3):
+        step()
+    elapsed = (time.perf_counter() - start) / 3
     calls = max(1, int(sample_time / max(elapsed, 1e-6)))
 
     def sample() -> float:
@@ -69,15 +70,20 @@ def _best_rate(step: Callable[[], None], env_steps_per_call: int, sample_time: f
     return sample
 
 
-def _vector_steppers(env_id: str, num_envs: int, args: argparse.Namespace) -> dict[str, Callable[[], float]]:
+def _vector_steppers(
+    env_id: str, num_envs: int, args: argparse.Namespace
+) -> tuple[dict[str, Callable[[], float]], list]:
+    """The samplers of every library at ``num_envs``, and the environments to close after measuring."""
     import gymnasium
 
     rng = np.random.default_rng(0)
     shape = nbgym.make_vec(env_id, 1).single_action_space.shape
     pool = [rng.uniform(-1, 1, (num_envs, *shape)).astype(np.float32) for _ in range(64)]
     samplers: dict[str, Callable[[], float]] = {}
+    envs = []
 
     def add(name: str, env) -> None:
+        envs.append(env)
         env.reset(seed=0)
         position = iter(range(10**12))
         samplers[name] = _best_rate(lambda: env.step(pool[next(position) % 64]), num_envs, args.sample_time)
@@ -105,7 +111,7 @@ def _vector_steppers(env_id: str, num_envs: int, args: argparse.Namespace) -> di
         numba.set_num_threads(max(args.threads))
         samplers[f"mj_step only {max(args.threads)}t"] = _best_rate(
             lambda: _physics_only_threaded(*arguments), num_envs, args.sample_time)
-    return samplers
+    return samplers, envs
 
 
 def _single_steppers(env_id: str, args: argparse.Namespace) -> dict[str, Callable[[], float]]:
@@ -157,8 +163,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for env_id in args.envs:
         rows = []
         for num_envs in args.num_envs:
-            rates = _measure(_vector_steppers(env_id, num_envs, args), args.repeats)
-            rows.append((num_envs, rates))
+            samplers, envs = _vector_steppers(env_id, num_envs, args)
+            rows.append((num_envs, _measure(samplers, args.repeats)))
+            for env in envs:
+                env.close()
         columns = list(dict.fromkeys(name for _, rates in rows for name in rates))
         print(f"\n**{env_id}** (env-steps/s; ratios: nbgym 1 thread / gymnasium sync, nbgym 1 thread / mj_step only)\n")
         print("| num_envs | " + " | ".join(columns) + " | nbgym / sync | nbgym / mj_step |")
