@@ -183,6 +183,20 @@ def _sincos_overload(x):
     return None
 
 
+@kernel
+def clip(x, low, high):
+    """``np.clip`` of a scalar, bit for bit: a NaN (``x`` or a bound) gives NaN, ``high`` wins over a ``low``
+    above it, and ``x`` is kept when it equals a bound (the sign of a zero).
+
+    The shorter ``x if x > low else low`` would turn a NaN ``x`` into the bound: numpy's clip propagates it.
+    """
+    if x < low or low != low:
+        x = low
+    if x > high or high != high:
+        x = high
+    return x
+
+
 _DIRECT_QUOTIENT_LIMIT = 2.0**52  # beyond, x / y may not hold the integer quotient
 _DIRECT_DIVISOR_MIN = 2.0**-960  # below, x - q * y could fall into subnormals
 

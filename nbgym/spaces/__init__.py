@@ -1194,7 +1194,9 @@ class Text(Space[str]):
         # Drawing indices makes the same draws as choosing from the character list itself.
         indices = self.np_random.choice(n_chars, size=length, p=char_probability)
         chars = self._char_list
-        return "".join([chars[i] for i in indices])
+        # gymnasium chooses from the character list as a numpy unicode array, whose elements drop
+        # trailing NUL characters: a sampled "\x00" comes out as "" and the string is shorter.
+        return "".join([chars[i] for i in indices]).replace("\x00", "")
 
     def _validate_mask(
         self, mask: Any, expected_dtype: type[np.generic], mask_type: str

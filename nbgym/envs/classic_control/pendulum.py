@@ -11,7 +11,7 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import remainder, sincos, square
+from nbgym._engine.npmath import clip, remainder, sincos, square
 from nbgym.envs.classic_control._options import _as_float
 
 DEFAULT_X = np.pi
@@ -34,14 +34,12 @@ def _step(params, state, i, actions, stream, aux):
     u = actions[i, 0]
     low = as_action(-params.max_torque)
     high = as_action(params.max_torque)
-    u = u if u > low else low
-    u = u if u < high else high
+    u = clip(u, low, high)
     angle = remainder(th + np.pi, 2 * np.pi) - np.pi
     costs = square(angle) + 0.1 * square(thdot) + as_action(0.001) * square(u)
     torque_gain = as_action(3.0 / (params.m * square(params.l)))
     newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque_gain * u) * params.dt
-    newthdot = newthdot if newthdot > -params.max_speed else -params.max_speed
-    newthdot = newthdot if newthdot < params.max_speed else params.max_speed
+    newthdot = clip(newthdot, -params.max_speed, params.max_speed)
     state[i, 0] = th + newthdot * params.dt
     state[i, 1] = newthdot
     state[i, _LAST_TORQUE] = u
