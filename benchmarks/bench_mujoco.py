@@ -103,6 +103,7 @@ def _vector_steppers(
         pass
     ceiling = nbgym.make_vec(env_id, num_envs)
     ceiling.reset(seed=0)
+    envs.append(ceiling)  # keeps its simulations alive: the compiled loop only holds their addresses
     params = ceiling.unwrapped._params[0]
     arguments = (ceiling.unwrapped._batch.state, params["_model"], params["_mj_step"], params["_mj_rne_post_constraint"],
                  params["frame_skip"])
