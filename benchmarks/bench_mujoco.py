@@ -13,6 +13,9 @@ the best of ``--repeats`` samples is kept::
     python benchmarks/bench_mujoco.py
     python benchmarks/bench_mujoco.py --envs Hopper-v5 --num-envs 64 256 --repeats 5
 
+Thousands of gymnasium simulations stay in the process's memory; when ``AsyncVectorEnv`` then cannot
+fork its workers, measure one environment per process (``--envs``).
+
 Ratios of one run compare; absolute numbers depend on the machine and its load.
 """
 

@@ -18,16 +18,17 @@ from nbgym._engine.kernels import SAME_STEP, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
 
-F64 = "float64"
-"""Kinds of info values: ``np.float64``; a Python ``float``; a Python ``int``; the action's float dtype
-(a control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``."""
-FLOAT, INT, ACTION, TENDONS = "float", "int", "action", "tendons"
+# Kinds of info values: ``np.float64``; a Python ``float``; a Python ``int``; the action's float dtype (a
+# control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``.
+F64, FLOAT, INT, ACTION, TENDONS = "float64", "float", "int", "action", "tendons"
 
 
 _COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
 
 
 def record_property(field: str) -> property:
+    """A property reading and writing ``field`` of the env's parameter record (a range as a tuple)."""
+
     def get(self):
         value = self._params[field][0]
         return tuple(value.tolist()) if np.ndim(value) else value.item()
