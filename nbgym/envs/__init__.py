@@ -112,61 +112,8 @@ register(
     max_episode_steps=200,
 )
 
-# MuJoCo
+# MuJoCo (the v5 environments; mujoco is imported when one is made)
 # ----------------------------------------
-
-register(
-    id="HalfCheetah-v5",
-    entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahEnv",
-    vector_entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=4800.0,
-)
-
-register(
-    id="Hopper-v5",
-    entry_point="nbgym.envs.mujoco.hopper_v5:HopperEnv",
-    vector_entry_point="nbgym.envs.mujoco.hopper_v5:HopperVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=3800.0,
-)
-
-register(
-    id="Walker2d-v5",
-    entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dEnv",
-    vector_entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dVectorEnv",
-    max_episode_steps=1000,
-)
-
-register(
-    id="Swimmer-v5",
-    entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerEnv",
-    vector_entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=360.0,
-)
-
-register(
-    id="Ant-v5",
-    entry_point="nbgym.envs.mujoco.ant_v5:AntEnv",
-    vector_entry_point="nbgym.envs.mujoco.ant_v5:AntVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=6000.0,
-)
-
-register(
-    id="Humanoid-v5",
-    entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidEnv",
-    vector_entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidVectorEnv",
-    max_episode_steps=1000,
-)
-
-register(
-    id="HumanoidStandup-v5",
-    entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupEnv",
-    vector_entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupVectorEnv",
-    max_episode_steps=1000,
-)
 
 register(
     id="Reacher-v5",
@@ -198,4 +145,57 @@ register(
     vector_entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumVectorEnv",
     max_episode_steps=1000,
     reward_threshold=9100.0,
+)
+
+register(
+    id="HalfCheetah-v5",
+    entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahEnv",
+    vector_entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=4800.0,
+)
+
+register(
+    id="Hopper-v5",
+    entry_point="nbgym.envs.mujoco.hopper_v5:HopperEnv",
+    vector_entry_point="nbgym.envs.mujoco.hopper_v5:HopperVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=3800.0,
+)
+
+register(
+    id="Swimmer-v5",
+    entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerEnv",
+    vector_entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=360.0,
+)
+
+register(
+    id="Walker2d-v5",
+    entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dEnv",
+    vector_entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dVectorEnv",
+    max_episode_steps=1000,
+)
+
+register(
+    id="Ant-v5",
+    entry_point="nbgym.envs.mujoco.ant_v5:AntEnv",
+    vector_entry_point="nbgym.envs.mujoco.ant_v5:AntVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=6000.0,
+)
+
+register(
+    id="Humanoid-v5",
+    entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidEnv",
+    vector_entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidVectorEnv",
+    max_episode_steps=1000,
+)
+
+register(
+    id="HumanoidStandup-v5",
+    entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupEnv",
+    vector_entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupVectorEnv",
+    max_episode_steps=1000,
 )
