@@ -94,7 +94,7 @@ def test_custom_xml_file_path_matches_gymnasium(tmp_path):
 
 
 @pytest.mark.parametrize("env_id", IDS)
-@pytest.mark.parametrize("num_threads", [1, 2])
+@pytest.mark.parametrize("num_threads", [1, pytest.param(2, marks=pytest.mark.slow)] if INTERPRETED else [1, 2])
 def test_vector_matches_gymnasium_sync(env_id, num_threads):
     for mode in MODES:
         terminations, truncations = compare_vector(
@@ -104,6 +104,7 @@ def test_vector_matches_gymnasium_sync(env_id, num_threads):
         assert truncations + terminations > 0
 
 
+@pytest.mark.skipif(INTERPRETED, reason="interpreted, the threaded kernel is the serial one")
 @pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "Hopper-v5", "Humanoid-v5"])
 def test_vector_results_do_not_depend_on_threads(env_id):
     runs = []

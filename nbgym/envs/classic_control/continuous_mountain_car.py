@@ -305,6 +305,8 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
     _python_number_actions_param = "_python_float_action"
 

@@ -1,6 +1,6 @@
 """The MuJoCo environments, as gymnasium's ``gymnasium.envs.mujoco``: ``MujocoEnv`` (the base class of
-your own MuJoCo envs) and the v5 environments, each in its module ``<name>_v5`` with its compiled physics,
-its class and its compiled vector class.
+your own MuJoCo envs), the v5 environments, each in its module ``<name>_v5`` with its compiled physics,
+its class and its compiled vector class, and their renderer (:mod:`nbgym.envs.mujoco.mujoco_rendering`).
 
 The classes load on first use: ``import nbgym.envs.mujoco`` imports neither mujoco nor numba.
 """
