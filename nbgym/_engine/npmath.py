@@ -95,7 +95,7 @@ def fma(x, y, z):
     return np.float64(Fraction(x) * Fraction(y) + Fraction(z))
 
 
-@overload(fma, jit_options=KERNEL_OPTIONS)
+@overload(fma, jit_options=OVERLOAD_OPTIONS)
 def _fma_overload(x, y, z):
     if x == y == z == types.float64:
         return lambda x, y, z: _fma(x, y, z)

@@ -159,6 +159,7 @@ HUMANOID = Physics(
     step=_humanoid_step,
     observe=_observe,
     action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=H_AUX_COLUMNS,
 )
 
@@ -171,6 +172,7 @@ STANDUP = Physics(
     step=_standup_step,
     observe=_observe,
     action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=S_AUX_COLUMNS,
 )
 

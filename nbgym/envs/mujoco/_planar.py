@@ -93,7 +93,7 @@ _PARAMS = [
 def _physics(name: str) -> Physics:
     return Physics(
         name, params=_PARAMS, state=(_sim.STATE_WIDTH, np.int64), source=__file__, reset=_reset, step=_step,
-        observe=_observe, action_valid=_sim.always_valid, aux_width=6,
+        observe=_observe, action_valid=_sim.always_valid, min_chunk_size=_sim.MIN_CHUNK_SIZE, aux_width=6,
     )
 
 

@@ -27,7 +27,7 @@ from numba import types
 from numba.extending import intrinsic, overload
 
 from nbgym._engine import npmath, rng, ziggurat
-from nbgym._engine.jit import KERNEL_OPTIONS, kernel
+from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
 
@@ -44,6 +44,10 @@ STATE_WIDTH = 1 + len(DATA_FIELDS)
 _DIGEST = hashlib.sha1(
     b"".join(pathlib.Path(path).read_bytes() for path in (__file__, ziggurat.__file__, _summation.__file__))
 ).hexdigest()[:16]
+
+MIN_CHUNK_SIZE = 1
+"""The fewest sub-environments handed to a stepping thread: one MuJoCo step (``frame_skip`` calls of
+``mj_step``) takes tens of microseconds, more than waking a thread costs."""
 
 COMMON_PARAMS = [
     # The helpers here are compiled into each env's kernels; their source digest in a field name makes
@@ -207,7 +211,7 @@ def in_action_dtype(value, actions):
     return actions.dtype.type(value)
 
 
-@overload(in_action_dtype, jit_options=KERNEL_OPTIONS)
+@overload(in_action_dtype, jit_options=OVERLOAD_OPTIONS)
 def _in_action_dtype_overload(value, actions):
     if actions.dtype == types.float32:
         return lambda value, actions: np.float32(value)

@@ -63,6 +63,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=3,
 )
 
