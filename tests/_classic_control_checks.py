@@ -78,8 +78,10 @@ def compare_vector(
     steps: int,
     kwargs: dict[str, Any] | None = None,
     vectorization_mode: str | None = None,
+    nbgym_kwargs: dict[str, Any] | None = None,
 ) -> tuple[int, int]:
-    """Runs ``nbgym.make_vec(env_id)`` and gymnasium's sync vector env side by side in an autoreset mode.
+    """Runs ``nbgym.make_vec(env_id)`` and gymnasium's sync vector env side by side in an autoreset mode
+    (``nbgym_kwargs``: options of nbgym's vector env only, such as ``num_threads``).
 
     Observations, rewards, flags and infos (``final_obs``/``final_info`` and their masks included) must be
     identical. In ``Disabled`` mode, ended sub-environments are reset with a ``reset_mask``. With
@@ -90,7 +92,7 @@ def compare_vector(
     """
     kwargs = kwargs or {}
     if vectorization_mode is None:
-        ours = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, **kwargs)
+        ours = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, **kwargs, **(nbgym_kwargs or {}))
     else:
         ours = nbgym.make_vec(
             env_id, num_envs, vectorization_mode=vectorization_mode, vector_kwargs={"autoreset_mode": mode}, **kwargs

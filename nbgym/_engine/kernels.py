@@ -91,6 +91,8 @@ class Physics:
         observation: ``(shape, dtype)`` of one sub-environment's row in the observation buffer, when
             the observation space has no such shape (e.g. Blackjack's ``Tuple``); by default the
             observation space's own shape and dtype.
+        min_chunk_size: The fewest sub-environments worth handing to a stepping thread (see
+            ``threads.split``); ``None`` for the engine's default, made for steps of nanoseconds.
         source: The file defining the physics (default: the file of ``step``); its content is part of
             the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
             of loading stale ones from numba's cache.
@@ -113,6 +115,7 @@ class Physics:
         action_valid: Callable,
         aux_width: int = 0,
         observation: tuple[tuple[int, ...], type] | None = None,
+        min_chunk_size: int | None = None,
         source: str | None = None,
     ) -> None:
         roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
@@ -128,6 +131,7 @@ class Physics:
         self.name = name
         self.state_width, self.state_dtype = int(width), np.dtype(state_dtype)
         self.aux_width = aux_width
+        self.min_chunk_size = min_chunk_size
         self.observation = observation
         self._check_columns(functions, "state", 1, self.state_width, f"the state row's width ({self.state_width})")
         self._check_columns(
