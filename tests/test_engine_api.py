@@ -317,3 +317,18 @@ def test_the_vector_class_of_a_physics_is_checked_like_the_single_one():
 
     with pytest.raises(error.PhysicsError, match="writes column 2"):
         ProbeVector()
+
+
+def test_public_draws_are_numpys():
+    """Each draw of ``nbgym.engine.rng`` (standard_normal included) advances a stream as numpy's Generator does."""
+    from nbgym._engine import rng as streams
+
+    generator = np.random.default_rng(7)
+    pcg_row, buf_row = streams.generator_rows(generator)
+    pcg, buf = np.array([pcg_row], dtype=np.uint64), np.array([buf_row], dtype=np.uint32)
+    stream = (pcg, buf)
+    for _ in range(50):
+        assert engine_rng.random(stream, 0) == generator.random()
+        assert engine_rng.uniform(stream, 0, -2.0, 3.0) == generator.uniform(-2.0, 3.0)
+        assert engine_rng.integers(stream, 0, 0, 13) == generator.integers(0, 13)
+        assert engine_rng.standard_normal(stream, 0) == generator.standard_normal()
