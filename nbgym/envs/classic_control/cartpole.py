@@ -11,6 +11,7 @@ from nbgym import logger, spaces
 from nbgym._engine import npmath, rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
+from nbgym._engine.state_views import float64_state
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
@@ -124,6 +125,7 @@ class _CartPoleAttributes(ResetBoundsOption):
 
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
+    state_views = (float64_state("state", 0, 4, before_reset=None),)
 
     @property
     def kinematics_integrator(self) -> str:

@@ -12,6 +12,7 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import clip, remainder, sincos, square
+from nbgym._engine.state_views import float64_state
 from nbgym.envs.classic_control._options import _as_float
 
 DEFAULT_X = np.pi
@@ -96,9 +97,11 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
 
 
 class _PendulumResetOptions:
-    """Pendulum's reset options, shared by the single and the vector env."""
+    """Pendulum's reset options and state attribute, shared by the single and the vector env."""
 
     _params: np.ndarray
+    # Python floats would meet the float32 torque in the cost as float32 numbers.
+    state_views = (float64_state("state", 0, 2, python_numbers=False),)
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         if options is None:
@@ -201,15 +204,6 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
         params = _new_params(g)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
-
-    @property
-    def state(self) -> np.ndarray:
-        """``[theta, theta_dot]`` (float64), as gymnasium's ``env.unwrapped.state``; assigning it sets the state."""
-        return self._batch.state[0, :2].copy()
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self._batch.state[0, :2] = np.asarray(value, dtype=np.float64)
 
     @property
     def last_u(self) -> np.floating | None:
