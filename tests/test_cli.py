@@ -360,8 +360,8 @@ def test_warmup_fills_the_cache_a_new_process_loads(tmp_path):
         "env = nbgym.make('Pendulum-v1'); env.reset(seed=1); env.step(np.array([0.5], np.float32))\n"
         "env.step(np.array([0.5]))\n"
         "for threads in sorted({1, min(2, __import__('numba').config.NUMBA_NUM_THREADS)}):\n"
-        "    vec = nbgym.make_vec('Pendulum-v1', 5, num_threads=threads); vec.reset(seed=1)\n"
-        "    vec.step(np.zeros((5, 1), np.float32)); vec.step(np.zeros((5, 1)))\n"
+        "    vec = nbgym.make_vec('Pendulum-v1', 600, num_threads=threads); vec.reset(seed=1)\n"
+        "    vec.step(np.zeros((600, 1), np.float32)); vec.step(np.zeros((600, 1)))\n"
     )
     environ = {**os.environ, **cache, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-c", script], check=True, env=environ, timeout=300)

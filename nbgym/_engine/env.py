@@ -19,7 +19,7 @@ import numba
 import numpy as np
 
 from nbgym import error, logger, spaces
-from nbgym._engine import rng
+from nbgym._engine import rng, threads
 from nbgym._engine.kernels import (
     DISABLED,
     NEXT_STEP,
@@ -28,9 +28,10 @@ from nbgym._engine.kernels import (
     STEP_OK,
     ended_index,
     Physics,
+    check_step,
     reset_kernel,
+    step_chunks,
     step_kernel,
-    step_kernel_parallel,
 )
 from nbgym._engine.state_views import NO_VALUE, StateView
 from nbgym.core import Env
@@ -125,33 +126,38 @@ class KernelBatch:
         carrying reset options)."""
         reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
 
-    def _step_kernel_and_args(self, mode: int, max_steps: int) -> tuple[Callable, tuple]:
-        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
-        args = (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
+    def _step_args(self, mode: int, max_steps: int) -> tuple:
+        return (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
                 self.flags, self.elapsed, self.auxes)
-        return kernel, args
 
     def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
-        """The step kernel with every argument but the actions bound: ``step(actions) -> status``.
+        """The step with every argument but the actions bound: ``step(actions) -> status``, in ``num_threads``.
 
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        kernel, args = self._step_kernel_and_args(mode, max_steps)
-        return functools.partial(kernel, *args)
+        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads)
+        if num_helpers == 0:
+            return functools.partial(step_kernel, *self._step_args(mode, max_steps))
+        return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
+
+    def _step_in_threads(self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray) -> int:
+        status = check_step(self.params, actions, mode, self.needs_reset)
+        if status == STEP_OK:
+            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_helpers)
+        return status
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
-        """The step kernel's compiled entry point with every argument bound, ``actions`` included.
+        """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.
 
         Calling the entry point skips numba's dispatcher (the type of each argument, the signature
         lookup): about half the cost of a small step. That is only safe because every argument is an
         array of this batch's own, whose type never changes; bind again after replacing one.
         """
-        kernel, args = self._step_kernel_and_args(mode, max_steps)
-        args = (*args, actions)
+        args = (*self._step_args(mode, max_steps), actions)
         if numba.config.DISABLE_JIT:
-            return functools.partial(kernel, *args)
-        return functools.partial(kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
+            return functools.partial(step_kernel, *args)
+        return functools.partial(step_kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
 
     def actions_array(self, actions: Any) -> np.ndarray:
         """``actions`` as the array the kernels read, without copying when it already is one.
@@ -530,7 +536,8 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         params: The one-element parameter record array of the physics.
         max_episode_steps: The time limit of an episode (``None`` or 0 for none), counted in the kernel.
         autoreset_mode: An ``AutoresetMode`` or its string value.
-        num_threads: The number of threads that step sub-environments (results do not depend on it).
+        num_threads: The number of threads that step sub-environments, at most ``NUMBA_NUM_THREADS`` (results
+            do not depend on it; batches under ``threads.SMALLEST_SHARED_BATCH`` step in the caller).
         copy: Whether ``reset``/``step`` return copies of the batch's buffers (``False``: live views
             that the next call overwrites).
         render_mode: The render mode of the sub-environments.
@@ -554,8 +561,6 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         if max_episode_steps is not None and (not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0):
             raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
-        if not isinstance(num_threads, (int, np.integer)) or isinstance(num_threads, bool) or num_threads < 1:
-            raise ValueError(f"num_threads must be a positive int, got {num_threads!r}.")
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
         self.num_envs = int(num_envs)
         self._params = params
@@ -574,7 +579,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         """The low and high 64 bits of each sub-environment's seed (see ``np_random_seed``)."""
         self._large_seeds: dict[int, int] = {}
         """The seeds of ``2**128`` or more, by sub-environment (numpy seeds those outside the kernel)."""
-        self.num_threads = int(num_threads)
+        self.num_threads = num_threads
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -599,8 +604,14 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"num_threads must be a positive int, got {value!r}.")
+        value = int(value)
         if value > numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"num_threads={value} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads.")
+            raise ValueError(
+                f"num_threads={value} exceeds NUMBA_NUM_THREADS={numba.config.NUMBA_NUM_THREADS} (the number of CPUs "
+                f"unless the environment variable sets it)."
+            )
         self._batch.num_threads = value
         self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 

@@ -28,7 +28,7 @@ from llvmlite import binding, ir
 from numba import types
 from numba.extending import intrinsic, overload
 
-from nbgym._engine.jit import KERNEL_OPTIONS, kernel
+from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 
 _POW_SYMBOLS = {types.float64: "nbgym_libm_pow", types.float32: "nbgym_libm_powf"}
 
@@ -105,7 +105,7 @@ _TIE_MARGIN = 0.45  # in units in the last place: products nearer a rounding tie
 _THREE_QUARTERS_ULP = 0.75 * 2.0**-52  # times a double: 0.75 to 1.5 units in its last place
 
 
-@overload(square, jit_options=KERNEL_OPTIONS)
+@overload(square, jit_options=OVERLOAD_OPTIONS)
 def _square_overload(x):
     if x == types.float64:
 
@@ -160,7 +160,7 @@ def _libm_sincos(typingctx, x):
     return None
 
 
-@overload(sincos, jit_options=KERNEL_OPTIONS)
+@overload(sincos, jit_options=OVERLOAD_OPTIONS)
 def _sincos_overload(x):
     if x == types.float64:
         if SINCOS_IS_SIN_AND_COS:
@@ -199,7 +199,7 @@ def remainder(x, y):
     return x % y
 
 
-@overload(remainder, jit_options=KERNEL_OPTIONS)
+@overload(remainder, jit_options=OVERLOAD_OPTIONS)
 def _remainder_overload(x, y):
     if x == types.float64 and y == types.float64:
 
