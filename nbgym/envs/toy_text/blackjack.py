@@ -58,49 +58,57 @@ def _is_natural(total, ace, cards):
     return cards == 2 and ace and total == 11
 
 
-@kernel
-def _deal(state, i, stream, hand, total, ace, cards):
-    """Deals a fresh hand of two cards into the columns ``hand`` (cards), ``total``, ``ace`` and ``cards``."""
-    first = _draw_card(stream, i)
-    second = _draw_card(stream, i)
-    state[i, hand] = first | (second << _CARD_BITS)
-    for word in range(1, _HAND_WORDS):
-        state[i, hand + word] = 0
-    state[i, total] = first + second
-    state[i, ace] = 1 if first == 1 or second == 1 else 0
-    state[i, cards] = 2
-
-
-@kernel
-def _add_card(state, i, card, hand, total, ace, cards):
-    """Adds ``card`` to the hand of columns ``hand``, ``total``, ``ace`` and ``cards``."""
-    count = state[i, cards]
-    if count < _HAND_CAPACITY:  # beyond, the sums stay exact and reading the hand's cards refuses
-        state[i, hand + count // _CARDS_PER_WORD] |= card << (count % _CARDS_PER_WORD * _CARD_BITS)
-    state[i, total] += card
-    if card == 1:
-        state[i, ace] = 1
-    state[i, cards] = count + 1
+# The hands are updated in the physics functions themselves: a helper taking the state array costs a
+# reference-count update per call (Blackjack's vector step 1.4x slower).
 
 
 def _reset(params, state, i, stream, aux):
-    _deal(state, i, stream, _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS)
+    for hand, total, ace, cards in (
+        (_DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS),
+        (_PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS),
+    ):
+        first = _draw_card(stream, i)
+        second = _draw_card(stream, i)
+        state[i, hand] = first | (second << _CARD_BITS)
+        for word in range(1, _HAND_WORDS):
+            state[i, hand + word] = 0
+        state[i, total] = first + second
+        state[i, ace] = 1 if first == 1 or second == 1 else 0
+        state[i, cards] = 2
     state[i, _DEALER_CARD] = state[i, _DEALER_HAND] & _CARD_MASK
-    _deal(state, i, stream, _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS)
     state[i, _SUIT] = rng.integers(stream, i, 0, 4)
     state[i, _FACE] = _NO_FACE
     if state[i, _DEALER_CARD] == 10:
         state[i, _FACE] = rng.integers(stream, i, 0, 3)
 
 
+@kernel
+def _card_bits(count, card):
+    """``(word, bits)``: the word of a hand that holds its card number ``count``, and ``card``'s bits there
+    (``bits`` 0 beyond the cards a hand keeps: the sums stay exact, and reading the hand refuses)."""
+    if count >= _HAND_CAPACITY:
+        return 0, 0
+    return count // _CARDS_PER_WORD, card << (count % _CARDS_PER_WORD * _CARD_BITS)
+
+
 def _step(params, state, i, actions, stream, aux):
-    if actions[i] == 1:
-        _add_card(state, i, _draw_card(stream, i), _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS)
-        if state[i, _PLAYER_SUM] > 21:
-            return -1.0, True
-        return 0.0, False
-    while _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE]) < 17:
-        _add_card(state, i, _draw_card(stream, i), _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS)
+    hitting = actions[i] == 1
+    hand, total, ace, cards = _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS
+    if not hitting:
+        hand, total, ace, cards = _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS
+    # The player draws one card when hitting; when sticking, the dealer draws until 17.
+    while hitting or _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE]) < 17:
+        card = _draw_card(stream, i)
+        word, bits = _card_bits(state[i, cards], card)
+        state[i, hand + word] |= bits
+        state[i, total] += card
+        if card == 1:
+            state[i, ace] = 1
+        state[i, cards] += 1
+        if hitting:
+            if state[i, _PLAYER_SUM] > 21:
+                return -1.0, True
+            return 0.0, False
     player = _hand_value(state[i, _PLAYER_SUM], state[i, _PLAYER_ACE])
     dealer = _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE])
     if player > 21:
