@@ -418,3 +418,25 @@ def test_state_attributes_before_the_first_reset_are_gymnasiums(env_id: str) -> 
     else:
         with pytest.raises(AttributeError, match="before its first reset"):
             getattr(ours, name)
+
+
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep", "Disabled"])
+def test_cartpole_vector_steps_beyond_terminated_is_sync_envs(mode: str) -> None:
+    ours = nbgym.make_vec("CartPole-v1", 3, autoreset_mode=mode)
+    theirs = gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode})
+    assert ours.get_attr("steps_beyond_terminated") == theirs.get_attr("steps_beyond_terminated")
+    ours.reset(seed=2)
+    theirs.reset(seed=2)
+    actions = np.array([1, 1, 0])
+    terminations = 0
+    for _ in range(40):
+        expected = theirs.step(actions)
+        ours.step(actions)
+        assert ours.get_attr("steps_beyond_terminated") == theirs.get_attr("steps_beyond_terminated")
+        terminations += int(expected[2].sum())
+        if mode == "Disabled" and expected[2].any():
+            mask = expected[2].copy()
+            ours.reset(options={"reset_mask": mask.copy()})
+            theirs.reset(options={"reset_mask": mask})
+            assert ours.get_attr("steps_beyond_terminated") == theirs.get_attr("steps_beyond_terminated")
+    assert terminations > 0

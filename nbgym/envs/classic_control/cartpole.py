@@ -271,3 +271,12 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
         return _spaces(self._params)
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """As ``KernelVectorEnv.get_attr``, and ``steps_beyond_terminated`` as gymnasium's sync env gives its
+        sub-environments': 0 after a step that terminated and was not reset in it, else ``None`` (an
+        autoreset resets it, so it never counts further)."""
+        if name == "steps_beyond_terminated":
+            batch = self._batch
+            return tuple(0 if ended else None for ended in (batch.terminated & ~batch.was_reset).tolist())
+        return super().get_attr(name)
