@@ -440,3 +440,19 @@ def test_cartpole_vector_steps_beyond_terminated_is_sync_envs(mode: str) -> None
             theirs.reset(options={"reset_mask": mask})
             assert ours.get_attr("steps_beyond_terminated") == theirs.get_attr("steps_beyond_terminated")
     assert terminations > 0
+
+
+def test_pendulum_last_u_reads_and_writes_as_gymnasiums() -> None:
+    ours, theirs = _unwrapped_pair("Pendulum-v1")
+    for action in (None, np.array([3.0], dtype=np.float32), np.array([-0.5])):
+        if action is not None:
+            ours.step(action)
+            theirs.step(action)
+        assert_same_value(ours.last_u, theirs.last_u)
+    for value in (np.float32(1.25), -0.5, None):
+        ours.last_u = theirs.last_u = value
+        assert_same_value(ours.last_u, theirs.last_u)
+    with pytest.raises(ValueError, match="last_u must be None or a number"):
+        ours.last_u = "left"
+    ours.reset(seed=1)
+    assert ours.last_u is None
