@@ -312,6 +312,8 @@ def test_other_toy_text_attributes_are_live() -> None:
         ("MountainCar-v0", "state", np.zeros(2, dtype=np.float32), "float32"),
         ("MountainCar-v0", "state", [np.inf, 0.0], "math domain error"),
         ("MountainCarContinuous-v0", "state", [-np.inf, 0.0], "math domain error"),
+        ("MountainCarContinuous-v0", "state", np.array([2e38, 0.0], dtype=np.float32), "math domain error"),
+        ("MountainCar-v0", "state", [1e308, 0.0], "math domain error"),
         ("Acrobot-v1", "state", [np.inf, 0.0, 0.0, 0.0], "never ends"),
         ("FrozenLake-v1", "s", 16, "Discrete\\(16\\)"),
         ("Taxi-v4", "s", 2.0, "Discrete\\(500\\)"),
@@ -456,3 +458,21 @@ def test_pendulum_last_u_reads_and_writes_as_gymnasiums() -> None:
         ours.last_u = "left"
     ours.reset(seed=1)
     assert ours.last_u is None
+
+
+@pytest.mark.parametrize(
+    ("env_id", "state"),
+    [("MountainCar-v0", [1e308, 0.0]), ("MountainCar-v0", [np.inf, 0.0]),
+     ("MountainCarContinuous-v0", np.array([2e38, 0.0], dtype=np.float32))],
+)
+def test_mountain_car_positions_whose_cosine_gymnasium_cannot_take(env_id: str, state: Any) -> None:
+    theirs = gymnasium.make(env_id).unwrapped
+    theirs.reset(seed=0)
+    theirs.state = state
+    with pytest.raises(ValueError, match="math domain error"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        theirs.step(theirs.action_space.sample())
+    ours = nbgym.make(env_id).unwrapped
+    ours.reset(seed=0)
+    with pytest.raises(ValueError, match="math domain error"):
+        ours.state = state

@@ -5,9 +5,11 @@ batch of one whose random stream is the memory of its own ``np_random`` Generato
 is a batch of ``num_envs`` with one stream per sub-environment, seeded as gymnasium's sync vector env
 seeds its sub-environments. Both run the same kernels, so they cannot drift apart.
 
-An environment module subclasses both, sets ``physics`` and the spaces, and may override the hooks
-``_reset_params`` (reset options), ``_observation``/``_reward`` (Python types of a single step's
-results) and the info builders.
+An environment module subclasses both, sets ``physics`` and the spaces, and may set ``state_views``
+(its state attributes, see ``state_views.py``) and ``_python_number_actions_param`` (when Python-number
+actions change its arithmetic, see ``action_kind``), and override the hooks ``_reset_params`` (reset
+options), ``_refused_action_error`` (the exception of a refused action), ``_observation``/``_reward``
+(Python types of a single step's results) and the info builders.
 """
 
 from __future__ import annotations

@@ -110,13 +110,15 @@ def position_values(value: Any) -> tuple[np.ndarray, str]:
     """The mountain cars' ``state`` value checked (see ``float_values``).
 
     Raises:
-        ValueError: If it is not two real numbers, or the position is infinite: gymnasium's step raises
+        ValueError: If it is not two real numbers, or ``3 * position`` is infinite: gymnasium's step raises
             ``ValueError: math domain error`` at ``math.cos(3 * position)``.
     """
     values, precision = float_values(value, 2, "state")
-    if np.isinf(values[0]):
+    with np.errstate(over="ignore"):
+        angle = np.float32(3) * np.float32(values[0]) if precision == FLOAT32 else 3 * values[0]
+    if np.isinf(angle):
         raise ValueError(
-            f"math domain error: the position in state must be finite, got {value!r} (gymnasium's step raises "
+            f"math domain error: 3 * the position in state must be finite, got {value!r} (gymnasium's step raises "
             f"this error at math.cos(3 * position))."
         )
     return values, precision
