@@ -15,7 +15,7 @@ options), ``_refused_action_error`` (the exception of a refused action), ``_obse
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Literal
 
 import numba
 import numpy as np
@@ -344,6 +344,11 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     _render_state: Any = None
     """What ``nbgym.envs._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
 
+    unlisted_render_mode: ClassVar[Literal["none", "frame", "refuse"]] = "refuse"
+    """What ``render()`` does in a render mode the class does not list in ``metadata["render_modes"]``, as the
+    gymnasium environment it reproduces does: return ``None`` (``"none"``), return the ``"rgb_array"`` frame
+    (``"frame"``), or raise ``AssertionError`` (``"refuse"``)."""
+
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
         self.render_mode = render_mode
@@ -548,6 +553,13 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     _render_state: Any = None
     """What ``nbgym.envs._render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
     _ready = False
+
+    sync_stand_in: ClassVar[bool] = True
+    """Whether this class stands in for gymnasium's ``SyncVectorEnv`` over the single environment (gymnasium
+    registers no vector entry point for it): :func:`nbgym.make_vec` then uses nbgym's ``SyncVectorEnv`` when
+    given what only a sync vector environment can do (``wrappers``, ``vector_kwargs``, a render mode this
+    class does not draw), as gymnasium does. ``False`` for a class that reproduces one of gymnasium's own
+    vector environments (``CartPoleVectorEnv``), which refuses them as gymnasium's does."""
 
     def __init__(
         self,

@@ -246,6 +246,8 @@ class MountainCarEnv(_MountainCarAttributes, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:

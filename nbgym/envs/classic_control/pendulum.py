@@ -13,7 +13,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import clip, remainder, sincos, square
 from nbgym._engine.state_views import StateView, float64_state
-from nbgym.envs.classic_control._options import _as_float
+from nbgym.envs.classic_control.utils import verify_number_and_cast
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
@@ -130,8 +130,8 @@ class _PendulumResetOptions:
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         if options is None:
             return self._params
-        x = _as_float(options["x_init"] if "x_init" in options else DEFAULT_X)
-        y = _as_float(options["y_init"] if "y_init" in options else DEFAULT_Y)
+        x = verify_number_and_cast(options["x_init"] if "x_init" in options else DEFAULT_X)
+        y = verify_number_and_cast(options["y_init"] if "y_init" in options else DEFAULT_Y)
         # The draw is `uniform(-high, high)`: numpy's checks of that range, with its errors.
         high = np.array([x, y])
         spans = high - -high
@@ -222,6 +222,8 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
