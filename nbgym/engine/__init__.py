@@ -34,6 +34,8 @@ Names:
   math bit for bit where numba's differs.
 - :func:`rollout`, :class:`Trajectory`, :class:`RolloutResult`: a numba policy and a compiled vector
   env stepped together, many steps in one call.
+- :class:`StateView` (and :mod:`nbgym.engine.state_views`): the env's state attributes (a class's
+  ``state_views``), read from and written into the state row with gymnasium's semantics.
 - :class:`RenderState`, :func:`import_pygame`, :func:`render_frame`: for a ``renderer`` that draws with
   pygame, and to draw a sub-environment's frame in a given mode.
 
@@ -50,6 +52,7 @@ __all__ = [
     "Physics",
     "RenderState",
     "RolloutResult",
+    "StateView",
     "Trajectory",
     "import_pygame",
     "njit",
@@ -57,6 +60,7 @@ __all__ = [
     "render_frame",
     "rng",
     "rollout",
+    "state_views",
 ]
 
 __getattr__, __dir__ = lazy_attributes(__name__, dict.fromkeys(__all__, "_api"))

@@ -9,6 +9,7 @@ import numpy as np
 
 from nbgym import logger, spaces
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, npmath, rng
+from nbgym.engine.state_views import float64_state
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
@@ -121,6 +122,7 @@ class _CartPoleAttributes(ResetBoundsOption):
 
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
+    state_views = (float64_state("state", 0, 4, before_reset=None),)
 
     @property
     def kinematics_integrator(self) -> str:
@@ -272,6 +274,15 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
         return _spaces(self._params)
 
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """As ``KernelVectorEnv.get_attr``, and ``steps_beyond_terminated`` as gymnasium's sync env gives its
+        sub-environments': 0 after a step that terminated and was not reset in it, else ``None`` (an
+        autoreset resets it, so it never counts further)."""
+        if name == "steps_beyond_terminated":
+            batch = self._batch
+            return tuple(0 if ended else None for ended in (batch.terminated & ~batch.was_reset).tolist())
+        return super().get_attr(name)
+
     def render(self) -> tuple[Any, ...] | list[Any] | None:
         """The frames of every sub-environment; in a render mode the class does not list (``"rgb_array_list"``
         from ``make_vec``, say) a list of the current ``"rgb_array"`` frames, as gymnasium's ``CartPoleVectorEnv``
@@ -280,4 +291,5 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
             return super().render()
         from nbgym.engine import render_frame
 
+        self._write_back_held()
         return [render_frame(self, index, "rgb_array") for index in range(self.num_envs)]
