@@ -332,3 +332,29 @@ def test_public_draws_are_numpys():
         assert engine_rng.uniform(stream, 0, -2.0, 3.0) == generator.uniform(-2.0, 3.0)
         assert engine_rng.integers(stream, 0, 0, 13) == generator.integers(0, 13)
         assert engine_rng.standard_normal(stream, 0) == generator.standard_normal()
+
+
+def test_state_views_of_a_custom_env_read_and_write_the_state_row():
+    """``state_views`` (public in ``nbgym.engine.state_views``) give a user's env gymnasium-style state
+    attributes: assigning the position changes the next step's start, in the single env and the vector env."""
+    from nbgym.engine.state_views import float64_state
+
+    class PositionedDrift(DriftEnv):
+        state_views = (float64_state("position", 0, 2),)
+
+    class PositionedDriftVector(DriftVectorEnv):
+        state_views = (float64_state("position", 0, 2),)
+
+    env = PositionedDrift()
+    env.reset(seed=0)
+    env.position = np.array([0.5, -0.25])
+    np.testing.assert_array_equal(env._batch.state[0], [0.5, -0.25])
+    obs, *_ = env.step(np.zeros(2, dtype=np.float32))
+    assert abs(obs[0] - 0.5) <= 0.011 and abs(obs[1] + 0.25) <= 0.011  # moved by the noise only
+    with pytest.raises(ValueError, match="float64"):
+        env.position = np.zeros(2, dtype=np.float32)
+    envs = PositionedDriftVector(2)
+    envs.reset(seed=0)
+    envs.set_attr("position", [np.array([1.0, 1.0]), np.array([0.0, 0.5])])
+    np.testing.assert_array_equal(envs._batch.state, [[1.0, 1.0], [0.0, 0.5]])
+    np.testing.assert_array_equal(envs.get_attr("position")[1], [0.0, 0.5])
