@@ -278,3 +278,19 @@ def test_road_poly_is_live_as_gymnasiums():
         assert_same_value(ours.step(action), theirs.step(action))
     ours.close()
     theirs.close()
+
+
+def test_car_drawing_reads_its_bodies_every_frame_as_gymnasiums():
+    """The car's drawlist, colours and fixtures changed after a reset are what the next frames draw."""
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    assert_same_value(ours.reset(seed=8), theirs.reset(seed=8))
+    action = np.array([0.0, 0.3, 0.0], dtype=np.float32)
+    for step in range(1, 4):
+        for env in (ours, theirs):
+            car = env.unwrapped.car
+            if step == 1:  # a front wheel no longer drawn, the hull recoloured
+                car.drawlist.remove(car.wheels[0])
+                car.hull.color = (0.1, 0.2, 0.9)
+            elif step == 2:  # a wide spoiler bolted onto the hull
+                car.hull.CreatePolygonFixture(vertices=[(-3.0, -2.0), (3.0, -2.0), (3.0, -1.0), (-3.0, -1.0)], density=0.1)
+        assert_same_value(ours.step(action), theirs.step(action))
