@@ -201,3 +201,16 @@ def test_ground_attributes_before_reset_are_gymnasiums():
     assert (ours.terrain, ours.hull) == (theirs.terrain, theirs.hull) == ([], None)
     with pytest.raises(AttributeError, match="reset"):
         ours.drawlist
+
+
+def test_fixture_definitions_changed_before_reset_act_as_in_gymnasium():
+    """fd_edge out of the lidar's category: the rays pass through the ground's edges, as gymnasium's."""
+    ours, theirs = nbgym.make("BipedalWalker-v3"), gymnasium.make("BipedalWalker-v3")
+    for env in (ours, theirs):
+        env.unwrapped.fd_edge.categoryBits = 0x0002
+        env.unwrapped.fd_edge.maskBits = 0x0020  # the legs still stand on it
+    assert_same_value(ours.reset(seed=6), theirs.reset(seed=6))
+    assert not ours.unwrapped._world_handed_out  # the compiled lidar
+    action = np.array([0.2, 0.1, -0.3, 0.5], dtype=np.float32)
+    for _ in range(3):
+        assert_same_value(ours.step(action), theirs.step(action))

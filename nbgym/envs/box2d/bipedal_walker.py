@@ -439,14 +439,18 @@ class BipedalWalker(Env, EzPickle):
         self._terrain.reverse()
         # The ground's shapes as Box2D keeps them (float32; polygons with its vertex order and normals),
         # for the lidar.
+        # Only fixtures in category 1 stop a ray (gymnasium's callback), whatever fd_edge and fd_polygon say.
         edges, vertices, normals = [], [], []
         for body in self._terrain:
-            shape = body.fixtures[0].shape
-            if isinstance(shape, Box2D.b2.edgeShape):
-                edges.append(shape.vertices)
-            else:
-                vertices.append(shape.vertices)
-                normals.append(shape.normals)
+            for fixture in body.fixtures:
+                if (fixture.filterData.categoryBits & 1) == 0:
+                    continue
+                shape = fixture.shape
+                if isinstance(shape, Box2D.b2.edgeShape):
+                    edges.append(shape.vertices)
+                else:
+                    vertices.append(shape.vertices)
+                    normals.append(shape.normals)
         edges = np.array(edges, dtype=np.float32).reshape(-1, 2, 2)
         vertices = np.array(vertices, dtype=np.float32).reshape(-1, 4, 2)
         normals = np.array(normals, dtype=np.float32).reshape(-1, 4, 2)
