@@ -106,15 +106,14 @@ def _world_polygons(road_poly: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
         ``(m, 2)`` float64 array, polygon ``k`` being the rows ``starts[k]:starts[k + 1]``, and the road
         polygons' colour objects themselves (a colour changed in place is what the next frame draws).
     """
-    counts = [4] * (1 + len(GRASS_POLYS))
-    points: list[tuple[Any, Any]] = []
+    polygons = []
     colors = []
     for polygon, color in road_poly:
-        vertices = [(p[0], p[1]) for p in polygon]
-        points += vertices
-        counts.append(len(vertices))
+        polygons.append(polygon)
         colors.append(color)
-    vertices = np.concatenate([FIELD_AND_GRASS_VERTICES, np.array(points, dtype=np.float64).reshape(-1, 2)])
+    coordinates = [c for polygon in polygons for p in polygon for c in (p[0], p[1])]
+    vertices = np.concatenate([FIELD_AND_GRASS_VERTICES, np.array(coordinates, dtype=np.float64).reshape(-1, 2)])
+    counts = [4] * (1 + len(GRASS_POLYS)) + [len(polygon) for polygon in polygons]
     starts = np.zeros(len(counts) + 1, dtype=np.int64)
     np.cumsum(counts, out=starts[1:])
     return vertices, starts, colors
