@@ -49,3 +49,51 @@ def test_gymnasiums_attributes_exist_with_its_values(env_id, kwargs):
     assert compared >= 8
     ours.close()
     theirs.close()
+
+
+def changed(value: Any) -> Any:
+    """Another value of ``value``'s type: a flipped bool, a number moved, an array's elements moved."""
+    if isinstance(value, (bool, np.bool_)):
+        return type(value)(not value)
+    if isinstance(value, np.ndarray):
+        return (value * 0.5 + 7).astype(value.dtype)
+    if isinstance(value, (int, np.integer)):
+        return type(value)(value + 3)
+    return type(value)(value * 0.5 + 0.25)
+
+
+NUMBERS = (bool, int, float, np.ndarray, np.generic)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "steps"),
+    [
+        ("LunarLander-v3", {"continuous": True, "enable_wind": True}, 2),
+        ("BipedalWalker-v3", {}, 2),
+        ("CarRacing-v3", {"domain_randomize": True}, 1),
+    ],
+)
+def test_numbers_written_after_reset_act_as_in_gymnasium(env_id, kwargs, steps):
+    """Each number or array attribute of gymnasium's, changed after a reset, gives gymnasium's next steps and frames.
+
+    Both environments live the same history: a Box2D world's results depend on the bodies it held before."""
+    ours = nbgym.make(env_id, render_mode="rgb_array", **kwargs)
+    theirs = gymnasium.make(env_id, render_mode="rgb_array", **kwargs)
+    probe = gymnasium.make(env_id, **kwargs).unwrapped  # a world's history is part of its results: not theirs
+    probe.reset(seed=0)
+    names = [
+        name for name, value in vars(probe).items()
+        if isinstance(value, NUMBERS) and not name.startswith("_") and name not in ("continuous", "domain_randomize")
+    ]  # fmt: skip
+    assert len(names) >= 4
+    theirs.action_space.seed(0)
+    actions = [theirs.action_space.sample() for _ in range(steps)]
+    for name in names:
+        assert_same_value(ours.reset(seed=1), theirs.reset(seed=1))
+        for env in (ours, theirs):
+            setattr(env.unwrapped, name, changed(getattr(env.unwrapped, name)))
+        for action in actions:
+            assert_same_value(ours.step(action), theirs.step(action), name)
+        assert_same_value(ours.render(), theirs.render(), name)
+    ours.close()
+    theirs.close()
