@@ -97,3 +97,32 @@ def test_numbers_written_after_reset_act_as_in_gymnasium(env_id, kwargs, steps):
         assert_same_value(ours.render(), theirs.render(), name)
     ours.close()
     theirs.close()
+
+
+def edit_lists(env: Any) -> None:
+    """The same edit of the lists the steps and frames read, in place, for one of the three environments."""
+    if hasattr(env, "sky_polys"):  # LunarLander: a mountain flattened, the lander's drawing without its legs
+        env.sky_polys[4] = [(x, 0.0) for x, _ in env.sky_polys[4]]
+        del env.drawlist[1:]
+    elif hasattr(env, "terrain_poly"):  # BipedalWalker: ground drawn red from its tenth polygon, no clouds
+        env.terrain_poly[10:] = [(poly, (255, 0, 0)) for poly, _ in env.terrain_poly[10:]]
+        env.cloud_poly.clear()
+    else:  # CarRacing: a shorter track is worth more per tile
+        del env.track[len(env.track) // 2 :]
+
+
+@pytest.mark.parametrize(
+    ("env_id", "action", "steps"),
+    [("LunarLander-v3", 2, 3), ("BipedalWalker-v3", [0.5] * 4, 3), ("CarRacing-v3", [0, 1, 0], 25)],  # 2 new tiles
+)
+def test_lists_changed_in_place_act_as_in_gymnasium(env_id, action, steps):
+    ours, theirs = nbgym.make(env_id, render_mode="rgb_array"), gymnasium.make(env_id, render_mode="rgb_array")
+    assert_same_value(ours.reset(seed=2), theirs.reset(seed=2))
+    action = np.array(action, dtype=np.float32) if isinstance(action, list) else action
+    for env in (ours, theirs):
+        edit_lists(env.unwrapped)
+    for _ in range(steps):
+        assert_same_value(ours.step(action), theirs.step(action))
+    assert_same_value(ours.render(), theirs.render())
+    ours.close()
+    theirs.close()
