@@ -89,7 +89,7 @@ class LidarRay(Box2D.b2.rayCastCallback):
         fraction: How far along the ray that end is, 1.0 when the ray hits no ground.
     """
 
-    p1: Any  # none before the first cast (the renderer draws no ray then)
+    p1: Any  # unset before the first cast: the renderer draws no ray then
     p2: Any
     fraction: float = 1.0
 
@@ -438,8 +438,8 @@ class BipedalWalker(Env, EzPickle):
             self.terrain_poly.append((poly, GROUND_COLOR))
         self._terrain.reverse()
         # The ground's shapes as Box2D keeps them (float32; polygons with its vertex order and normals),
-        # for the lidar.
-        # Only fixtures in category 1 stop a ray (gymnasium's callback), whatever fd_edge and fd_polygon say.
+        # for the lidar: only fixtures in category 1 stop a ray (gymnasium's callback), whatever fd_edge
+        # and fd_polygon say.
         edges, vertices, normals = [], [], []
         for body in self._terrain:
             for fixture in body.fixtures:
