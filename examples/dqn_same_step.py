@@ -56,8 +56,10 @@ class ReplayBuffer:
 
 
 def q_network(observation_size: int, num_actions: int) -> nn.Module:
-    """CleanRL's DQN network for CartPole: 120-84 ReLU."""
-    return nn.Sequential(nn.Linear(observation_size, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, num_actions))
+    """The Q-network: an MLP of two 256-unit ReLU layers."""
+    return nn.Sequential(
+        nn.Linear(observation_size, 256), nn.ReLU(), nn.Linear(256, 256), nn.ReLU(), nn.Linear(256, num_actions)
+    )
 
 
 def main(argv: list[str] | None = None) -> float:
@@ -69,16 +71,18 @@ def main(argv: list[str] | None = None) -> float:
     Returns:
         The mean return of ``--eval-episodes`` greedy episodes after training.
     """
-    arguments = parser(__doc__.splitlines()[0], total_timesteps=150_000, num_envs=4)
-    arguments.add_argument("--learning-rate", type=float, default=2.5e-4)
-    arguments.add_argument("--buffer-size", type=int, default=50_000)
-    arguments.add_argument("--batch-size", type=int, default=128)
-    arguments.add_argument("--learning-starts", type=int, default=5_000, help="env steps before training")
-    arguments.add_argument("--train-frequency", type=int, default=4, help="env steps per gradient step")
-    arguments.add_argument("--target-frequency", type=int, default=1_000, help="env steps per target network copy")
-    arguments.add_argument("--eval-frequency", type=int, default=10_000, help="env steps per greedy evaluation")
+    arguments = parser(__doc__.splitlines()[0], total_timesteps=60_000, num_envs=4)
+    # RL Zoo's CartPole hyperparameters for DQN: bursts of gradient steps, each against the network
+    # as it was before the burst (the target network).
+    arguments.add_argument("--learning-rate", type=float, default=2.3e-3)
+    arguments.add_argument("--buffer-size", type=int, default=100_000)
+    arguments.add_argument("--batch-size", type=int, default=64)
+    arguments.add_argument("--learning-starts", type=int, default=1_000, help="env steps before training")
+    arguments.add_argument("--train-frequency", type=int, default=256, help="env steps between training bursts")
+    arguments.add_argument("--gradient-steps", type=int, default=128, help="gradient steps per burst")
+    arguments.add_argument("--eval-frequency", type=int, default=5_000, help="env steps per greedy evaluation")
     args = arguments.parse_args(argv)
-    gamma, start_epsilon, end_epsilon, exploration_fraction = 0.99, 1.0, 0.05, 0.4
+    gamma, start_epsilon, end_epsilon, exploration_fraction = 0.99, 1.0, 0.04, 0.16
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -97,7 +101,10 @@ def main(argv: list[str] | None = None) -> float:
         with torch.no_grad():
             return q(torch.from_numpy(batch)).argmax(-1).numpy()
 
-    best_return, best_weights = -np.inf, q.state_dict()
+    def snapshot() -> dict[str, torch.Tensor]:
+        return {name: tensor.clone() for name, tensor in q.state_dict().items()}
+
+    best_return, best_weights = -np.inf, snapshot()
     obs, _ = envs.reset(seed=args.seed)
     episode_steps: list[int] = []
     episode_returns: list[float] = []
@@ -126,21 +133,22 @@ def main(argv: list[str] | None = None) -> float:
             episode_returns.append(float(infos["episode"]["r"][index]))
 
         if global_step > args.learning_starts and global_step % args.train_frequency < n:
-            batch_obs, batch_actions, batch_rewards, batch_next_obs, batch_terminated = buffer.sample(rng, args.batch_size)
-            with torch.no_grad():
-                target_max = target(batch_next_obs).max(-1).values
-                td_target = batch_rewards + gamma * target_max * (1.0 - batch_terminated)
-            predicted = q(batch_obs).gather(1, batch_actions[:, None]).squeeze(-1)
-            loss = nn.functional.mse_loss(predicted, td_target)
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-        if global_step % args.target_frequency < n:
             target.load_state_dict(q.state_dict())
+            for _ in range(args.gradient_steps):
+                batch_obs, batch_actions, batch_rewards, batch_next_obs, batch_terminated = buffer.sample(rng, args.batch_size)
+                with torch.no_grad():
+                    target_max = target(batch_next_obs).max(-1).values
+                    td_target = batch_rewards + gamma * target_max * (1.0 - batch_terminated)
+                predicted = q(batch_obs).gather(1, batch_actions[:, None]).squeeze(-1)
+                loss = nn.functional.smooth_l1_loss(predicted, td_target)
+                optimizer.zero_grad()
+                loss.backward()
+                nn.utils.clip_grad_norm_(q.parameters(), 10.0)
+                optimizer.step()
         if global_step % args.eval_frequency < n:
             greedy_return = evaluate(args.env_id, act_greedily, args.eval_episodes, seed=args.seed + global_step)
             if greedy_return >= best_return:
-                best_return, best_weights = greedy_return, {k: v.clone() for k, v in q.state_dict().items()}
+                best_return, best_weights = greedy_return, snapshot()
             elapsed = time.perf_counter() - start
             recent = np.mean(episode_returns[-20:]) if episode_returns else float("nan")
             print(

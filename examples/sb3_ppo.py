@@ -18,7 +18,7 @@ import numpy as np
 import torch
 from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
-from stable_baselines3.common.vec_env import VecMonitor
+from stable_baselines3.common.vec_env import VecEnv, VecMonitor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import evaluate, parser, plot_learning_curve  # noqa: E402
@@ -43,6 +43,32 @@ class EpisodeLog(BaseCallback):
         return True
 
 
+def make_model(envs: VecEnv, seed: int) -> PPO:
+    """SB3 PPO with RL Zoo's CartPole hyperparameters (linear schedules of the learning rate and clip range).
+
+    Args:
+        envs: The SB3 vector environment.
+        seed: The seed of the model (and of ``envs``, at the first reset).
+
+    Returns:
+        The model, not yet trained.
+    """
+    return PPO(
+        "MlpPolicy",
+        envs,
+        n_steps=32,
+        batch_size=min(256, 32 * envs.num_envs),  # a whole number of minibatches per rollout
+        gae_lambda=0.8,
+        gamma=0.98,
+        n_epochs=20,
+        ent_coef=0.0,
+        learning_rate=lambda remaining: 1e-3 * remaining,
+        clip_range=lambda remaining: 0.2 * remaining,
+        seed=seed,
+        device="cpu",
+    )
+
+
 def main(argv: list[str] | None = None) -> float:
     """Trains, prints SPS and the evaluation, and returns the greedy evaluation's mean return.
 
@@ -55,20 +81,7 @@ def main(argv: list[str] | None = None) -> float:
     args = parser(__doc__.splitlines()[0], total_timesteps=100_000, num_envs=8).parse_args(argv)
     torch.set_num_threads(args.torch_threads)
     envs = VecMonitor(SB3VecEnv(nbgym.make_vec(args.env_id, args.num_envs, autoreset_mode="SameStep")))
-    model = PPO(
-        "MlpPolicy",
-        envs,
-        n_steps=32,
-        batch_size=256,
-        gae_lambda=0.8,
-        gamma=0.98,
-        n_epochs=20,
-        ent_coef=0.0,
-        learning_rate=lambda remaining: 1e-3 * remaining,
-        clip_range=lambda remaining: 0.2 * remaining,
-        seed=args.seed,
-        device="cpu",
-    )
+    model = make_model(envs, args.seed)
     log = EpisodeLog()
     start = time.perf_counter()
     model.learn(total_timesteps=args.total_timesteps, callback=log)

@@ -9,6 +9,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+import torch
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCRIPTS = ["ppo_cleanrl", "dqn_same_step", "sb3_ppo"]
@@ -17,6 +18,7 @@ SCRIPTS = ["ppo_cleanrl", "dqn_same_step", "sb3_ppo"]
 def load(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(f"examples_{name}", EXAMPLES / f"{name}.py")
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up there
     spec.loader.exec_module(module)
     return module
 
@@ -45,6 +47,18 @@ def test_examples_run_as_scripts() -> None:
     )
     assert result.returncode == 0, result.stderr
     assert "greedy return" in result.stdout
+
+
+def test_cleanrl_ppo_trains_identically_on_nbgym_and_gymnasium() -> None:
+    ppo = load("ppo_cleanrl")
+    args = ppo.arguments_parser().parse_args(["--total-timesteps", "1024", "--num-envs", "4", "--num-steps", "64"])
+    parameters = []
+    for library in ("nbgym", "gymnasium"):
+        training = ppo.train(ppo.make_envs(library, "CartPole-v1", 4), args, report=lambda line: None)
+        parameters.append(training.agent.state_dict())
+        assert training.episode_returns  # episodes ended, so autoreset and the statistics were exercised
+    ours, theirs = parameters
+    assert list(ours) == list(theirs) and all(torch.equal(ours[name], theirs[name]) for name in theirs)
 
 
 @pytest.mark.slow
