@@ -99,15 +99,17 @@ class SB3VecEnv(VecEnv):
         """
         observations, rewards, terminations, truncations, infos = self._list_infos.step(self._actions)
         dones = terminations | truncations
-        for index, info in enumerate(infos):
-            final_observation = info.pop("final_obs", None)
-            final_info = info.pop("final_info", None)
-            if dones[index]:
-                self.reset_infos[index] = info
-                info = infos[index] = final_info
-            info["TimeLimit.truncated"] = bool(truncations[index] and not terminations[index])
-            if dones[index]:
-                info["terminal_observation"] = final_observation
+        time_limit_truncated = (truncations & ~terminations).tolist()
+        # Only the sub-environments that were reset carry the step's final observation and info.
+        for index in np.flatnonzero(dones).tolist():
+            reset_info = infos[index]
+            final_observation, final_info = reset_info.pop("final_obs"), reset_info.pop("final_info")
+            self.reset_infos[index] = reset_info
+            final_info["TimeLimit.truncated"] = time_limit_truncated[index]
+            final_info["terminal_observation"] = final_observation
+            infos[index] = final_info
+        for info, truncated in zip(infos, time_limit_truncated):
+            info["TimeLimit.truncated"] = truncated
         return observations, rewards.astype(np.float32), dones, infos
 
     def close(self) -> None:
