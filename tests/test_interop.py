@@ -4,6 +4,7 @@ with the unconverted runs."""
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 import warnings
@@ -334,3 +335,17 @@ def test_wrappers_point_gymnasium_envs_to_the_conversion() -> None:
         nbgym.wrappers.vector.RecordEpisodeStatistics(gymnasium.make_vec("CartPole-v1", 2))
     with pytest.raises(TypeError, match=r"Expected env to be a `nbgym.Env`.*nbgym.interop.from_gymnasium"):
         nbgym.wrappers.TimeLimit(gymnasium.make("CartPole-v1"), 10)
+
+
+def test_gymnasium_async_vector_env_runs_converted_nbgym_envs_and_adapters_pickle() -> None:
+    ours = gymnasium.vector.AsyncVectorEnv([lambda: to_gymnasium(nbgym.make("Acrobot-v1")) for _ in range(2)])
+    theirs = gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("Acrobot-v1") for _ in range(2)])
+    try:
+        assert_same_value(run_vector(ours, 30), run_vector(theirs, 30))
+    finally:
+        ours.close()
+    env = to_gymnasium(nbgym.make("CartPole-v1"))
+    env.spec = gymnasium.spec("CartPole-v1")  # an assigned spec travels with the adapter
+    copy = pickle.loads(pickle.dumps(env))
+    assert isinstance(copy, AsGymnasiumEnv) and copy.spec == gymnasium.spec("CartPole-v1")
+    assert_same_value(copy.reset(seed=5), env.reset(seed=5))
