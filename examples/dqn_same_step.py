@@ -56,10 +56,8 @@ class ReplayBuffer:
 
 
 def q_network(observation_size: int, num_actions: int) -> nn.Module:
-    """The Q-network: an MLP of two 128-unit ReLU layers."""
-    return nn.Sequential(
-        nn.Linear(observation_size, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(), nn.Linear(128, num_actions)
-    )
+    """CleanRL's DQN network for CartPole: 120-84 ReLU."""
+    return nn.Sequential(nn.Linear(observation_size, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, num_actions))
 
 
 def main(argv: list[str] | None = None) -> float:
@@ -71,18 +69,16 @@ def main(argv: list[str] | None = None) -> float:
     Returns:
         The mean return of ``--eval-episodes`` greedy episodes after training.
     """
-    arguments = parser(__doc__.splitlines()[0], total_timesteps=100_000, num_envs=4)
-    # The hyperparameters of PyTorch's DQN tutorial for CartPole: a target network that follows the
-    # online one softly after every gradient step.
-    arguments.add_argument("--learning-rate", type=float, default=1e-4)
-    arguments.add_argument("--buffer-size", type=int, default=10_000)
+    arguments = parser(__doc__.splitlines()[0], total_timesteps=200_000, num_envs=4)
+    arguments.add_argument("--learning-rate", type=float, default=5e-4)
+    arguments.add_argument("--buffer-size", type=int, default=50_000)
     arguments.add_argument("--batch-size", type=int, default=128)
-    arguments.add_argument("--learning-starts", type=int, default=1_000, help="env steps before training")
-    arguments.add_argument("--gradient-steps", type=int, default=2, help="gradient steps per vector step")
-    arguments.add_argument("--tau", type=float, default=0.005, help="soft update rate of the target network")
-    arguments.add_argument("--eval-frequency", type=int, default=5_000, help="env steps per greedy evaluation")
+    arguments.add_argument("--learning-starts", type=int, default=5_000, help="env steps before training")
+    arguments.add_argument("--train-frequency", type=int, default=8, help="env steps per gradient step")
+    arguments.add_argument("--target-frequency", type=int, default=2_000, help="env steps per target network copy")
+    arguments.add_argument("--eval-frequency", type=int, default=10_000, help="env steps per greedy evaluation")
     args = arguments.parse_args(argv)
-    gamma, start_epsilon, end_epsilon, exploration_fraction = 0.99, 1.0, 0.05, 0.1
+    gamma, start_epsilon, end_epsilon, exploration_fraction = 0.99, 1.0, 0.05, 0.4
 
     random.seed(args.seed)
     np.random.seed(args.seed)
@@ -94,7 +90,7 @@ def main(argv: list[str] | None = None) -> float:
     num_actions = int(envs.single_action_space.n)
     q, target = q_network(observation_size, num_actions), q_network(observation_size, num_actions)
     target.load_state_dict(q.state_dict())
-    optimizer = torch.optim.AdamW(q.parameters(), lr=args.learning_rate, amsgrad=True)
+    optimizer = torch.optim.Adam(q.parameters(), lr=args.learning_rate)
     buffer = ReplayBuffer(args.buffer_size, observation_size)
 
     def act_greedily(batch: np.ndarray) -> np.ndarray:
@@ -132,21 +128,18 @@ def main(argv: list[str] | None = None) -> float:
             episode_steps.append(global_step)
             episode_returns.append(float(infos["episode"]["r"][index]))
 
-        if global_step > args.learning_starts:
-            for _ in range(args.gradient_steps):
-                batch_obs, batch_actions, batch_rewards, batch_next_obs, batch_terminated = buffer.sample(rng, args.batch_size)
-                with torch.no_grad():
-                    target_max = target(batch_next_obs).max(-1).values
-                    td_target = batch_rewards + gamma * target_max * (1.0 - batch_terminated)
-                predicted = q(batch_obs).gather(1, batch_actions[:, None]).squeeze(-1)
-                loss = nn.functional.smooth_l1_loss(predicted, td_target)
-                optimizer.zero_grad()
-                loss.backward()
-                nn.utils.clip_grad_value_(q.parameters(), 100.0)
-                optimizer.step()
-                with torch.no_grad():
-                    for target_parameter, parameter in zip(target.parameters(), q.parameters()):
-                        target_parameter.lerp_(parameter, args.tau)
+        if global_step > args.learning_starts and global_step % args.train_frequency < n:
+            batch_obs, batch_actions, batch_rewards, batch_next_obs, batch_terminated = buffer.sample(rng, args.batch_size)
+            with torch.no_grad():
+                next_values = target(batch_next_obs).max(-1).values
+                td_target = batch_rewards + gamma * next_values * (1.0 - batch_terminated)
+            predicted = q(batch_obs).gather(1, batch_actions[:, None]).squeeze(-1)
+            loss = nn.functional.mse_loss(predicted, td_target)
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+        if global_step % args.target_frequency < n:
+            target.load_state_dict(q.state_dict())
         if global_step % args.eval_frequency < n:
             greedy_return = evaluate(args.env_id, act_greedily, args.eval_episodes, seed=args.seed + global_step)
             if greedy_return >= best_return:
