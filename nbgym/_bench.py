@@ -766,8 +766,9 @@ def warm_up(env_id: str) -> float:
     """Compiles the kernels of an environment into numba's cache (or loads them from it).
 
     Makes, resets and steps the single environment and, for a compiled vector environment, the
-    serial and the threaded vector kernels; continuous actions in the action space's dtype and in
-    float64 (each dtype is its own compiled specialisation).
+    serial and the threaded vector kernels (a batch large enough to be shared between threads);
+    continuous actions in the action space's dtype and in float64 (each dtype is its own compiled
+    specialisation).
 
     Args:
         env_id: A registered environment id.
@@ -776,6 +777,8 @@ def warm_up(env_id: str) -> float:
         The seconds it took.
     """
     import numba
+
+    from nbgym._engine.threads import SMALLEST_SHARED_BATCH
 
     start = time.perf_counter()
     with warnings.catch_warnings():
@@ -788,7 +791,7 @@ def warm_up(env_id: str) -> float:
         env.close()
         if is_compiled(spec(env_id)):
             for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):
-                vector_env = make_vec(env_id, 2, num_threads=threads)
+                vector_env = make_vec(env_id, SMALLEST_SHARED_BATCH, num_threads=threads)
                 vector_env.reset(seed=0)
                 for actions in _warm_actions(vector_env.action_space):
                     vector_env.step(actions)
@@ -809,3 +812,80 @@ def progress_stream(enabled: bool | None) -> TextIO | None:
     if enabled is None:
         enabled = sys.stderr.isatty()
     return sys.stderr if enabled else None
+
+
+LOADS = ("none", "numpy-thread", "torch-thread", "numpy-process", "torch-process")
+"""The background loads of the thread benchmark: a busy learner's matrix products with numpy or torch,
+in a thread of the measuring process (its threads compete with the stepping threads in one process)
+or in another process."""
+
+_MATMUL_SIZE = 256
+
+
+def _matmul_loop(library: str, stop: Any, count: Any) -> None:
+    """Multiply two matrices until ``stop`` is set, adding one to ``count.value`` per product."""
+    if library == "torch":
+        import torch
+
+        a, b = torch.rand(_MATMUL_SIZE, _MATMUL_SIZE), torch.rand(_MATMUL_SIZE, _MATMUL_SIZE)
+        multiply = torch.mm
+    else:
+        a, b = np.random.default_rng(0).random((2, _MATMUL_SIZE, _MATMUL_SIZE))
+        multiply = np.dot
+    while not stop.is_set():
+        multiply(a, b)
+        count.value += 1
+
+
+class MatmulLoad:
+    """A busy learner beside the measurement: a loop of 256x256 matrix products (one of :data:`LOADS`).
+
+    ``numpy-*`` multiplies with numpy (OpenBLAS, with its own threads), ``torch-*`` with torch (its
+    intra-op thread pool); ``*-thread`` runs the loop in a thread of this process, ``*-process`` in a
+    new process. ``products()`` counts the products so far, to tell how much the learner got done.
+
+    Args:
+        load: One of :data:`LOADS`.
+
+    Raises:
+        Unavailable: If the load needs torch and torch is not installed.
+        ValueError: If ``load`` is not one of :data:`LOADS`.
+    """
+
+    def __init__(self, load: str) -> None:
+        if load not in LOADS:
+            raise ValueError(f"Unknown load {load!r}, expected one of {LOADS}.")
+        self.load = load
+        self._worker: Any = None
+        if load == "none":
+            return
+        library, where = load.split("-")
+        if library == "torch" and importlib.util.find_spec("torch") is None:
+            raise Unavailable("torch is not installed")
+        if where == "thread":
+            import threading
+            from types import SimpleNamespace
+
+            self._stop: Any = threading.Event()
+            self._count: Any = SimpleNamespace(value=0)
+            self._worker = threading.Thread(target=_matmul_loop, args=(library, self._stop, self._count), daemon=True)
+        else:
+            import multiprocessing
+
+            context = multiprocessing.get_context("spawn")
+            self._stop, self._count = context.Event(), context.Value("q", 0, lock=False)
+            self._worker = context.Process(target=_matmul_loop, args=(library, self._stop, self._count), daemon=True)
+        self._worker.start()
+        while self.products() == 0:  # the learner is busy before anything is measured
+            time.sleep(0.01)
+
+    def products(self) -> int:
+        """The matrix products done so far (0 without a load)."""
+        return 0 if self._worker is None else self._count.value
+
+    def stop(self) -> None:
+        """Stops the loop and waits for its thread or process to end."""
+        if self._worker is not None:
+            self._stop.set()
+            self._worker.join()
+            self._worker = None

@@ -134,19 +134,33 @@ def _bench(args: argparse.Namespace) -> int:
 
 
 def _warmup(args: argparse.Namespace) -> int:
+    """Compiles the kernels of the named environments (default: every nbgym environment whose module imports).
+
+    Named ids that are not registered, or whose modules do not import, are reported on stderr and the
+    others are compiled all the same; the exit status is then 2 (an unregistered id) or 1 (a module that
+    does not import).
+    """
     import numba
 
     from nbgym import _bench
     from nbgym.registration import spec
 
+    status = 0
     if args.env_ids:
-        env_ids = list(dict.fromkeys(_resolve_env_id(env_id) for env_id in args.env_ids))
-        failures = {env_id: _bench.import_failure(spec(env_id)) for env_id in env_ids}
-        broken = {env_id: failure for env_id, failure in failures.items() if failure is not None}
-        if broken:
-            for env_id, failure in broken.items():
+        env_ids = []
+        for name in dict.fromkeys(args.env_ids):
+            try:
+                env_id = _resolve_env_id(name)
+            except _UsageError as e:
+                print(f"nbgym warmup: error: {e}", file=sys.stderr)
+                status = 2
+                continue
+            failure = _bench.import_failure(spec(env_id))
+            if failure is not None:
                 print(f"nbgym warmup: error: {env_id}: {failure}", file=sys.stderr)
-            return 1
+                status = status or 1
+            elif env_id not in env_ids:
+                env_ids.append(env_id)
     else:
         env_ids = []
         for env_id in _bench.nbgym_env_ids():
@@ -155,6 +169,8 @@ def _warmup(args: argparse.Namespace) -> int:
                 env_ids.append(env_id)
             else:
                 print(f"skipped {env_id}: its module does not import ({failure})", file=sys.stderr)
+    if not env_ids and status:
+        return status
     cache = numba.config.CACHE_DIR or "__pycache__ beside each environment module"
     print(f"Compiling the kernels into numba's cache ({cache}):")
     width = max((len(env_id) for env_id in env_ids), default=0)
@@ -162,7 +178,7 @@ def _warmup(args: argparse.Namespace) -> int:
     for env_id in env_ids:
         print(f"  {env_id.ljust(width)}  {_bench.warm_up(env_id):6.2f} s", flush=True)
     print(f"{len(env_ids)} environment{'s' if len(env_ids) != 1 else ''} in {time.perf_counter() - start:.2f} s")
-    return 0
+    return status
 
 
 def _json_actions(text: str, option: str) -> Any:
@@ -179,6 +195,51 @@ def _as_action(value: Any, space: Any) -> Any:
     return np.asarray(value, dtype=space.dtype) if isinstance(space, Box) else value
 
 
+def _default_keys(env: Any) -> tuple[dict[Any, Any], Any]:
+    """The keys of ``nbgym play`` without ``--keys``, and the action when no key is held.
+
+    A ``Discrete`` space of up to 10 actions: the digit keys ``0``, ``1``, ... take those actions (no key:
+    the first), with the environment's own ``get_keys_to_action()`` on top where it has one (gymnasium's
+    mappings may give the no-key action as an empty key combination: that is the no-key action here, as
+    ``utils.play`` refuses empty combinations). A ``Box`` of one bounded number: ``a`` its lowest value, ``d``
+    its highest (no key: the middle).
+
+    Raises:
+        _UsageError: For other action spaces, asking for ``--keys``.
+    """
+    from nbgym.spaces import Box, Discrete
+
+    space = env.action_space
+    keys: dict[Any, Any] = {}
+    noop: Any = None
+    if isinstance(space, Discrete) and space.n <= 10:
+        keys = {str(index): space.start + index for index in range(int(space.n))}
+        noop = space.start
+    elif isinstance(space, Box) and space.shape == (1,) and space.is_bounded():
+        keys = {"a": space.low.copy(), "d": space.high.copy()}
+        noop = ((space.low.astype(np.float64) + space.high) / 2).astype(space.dtype)
+    if env.has_wrapper_attr("get_keys_to_action"):
+        own_keys = dict(env.get_wrapper_attr("get_keys_to_action")())
+        noop = own_keys.pop((), noop)
+        keys.update(own_keys)
+    if not keys:
+        raise _UsageError(
+            f"{env.spec.id} has no default keys for its action space {space}: pass --keys, "
+            'e.g. --keys \'{"a": ..., "d": ...}\''
+        )
+    return keys, noop
+
+
+def _describe_keys(keys: dict[Any, Any], noop: Any) -> str:
+    """The key mapping as ``nbgym play`` prints it before the window opens."""
+
+    def action_text(action: Any) -> str:
+        return str(np.asarray(action).tolist())
+
+    pairs = ", ".join(f"{key!r} -> {action_text(action)}" for key, action in keys.items())
+    return f"keys: {pairs}; no key: {action_text(noop)}"
+
+
 def _play(args: argparse.Namespace) -> int:
     from nbgym.registration import make
 
@@ -186,13 +247,17 @@ def _play(args: argparse.Namespace) -> int:
     from nbgym.utils.play import MissingKeysToAction, play
 
     env = make(env_id, render_mode="rgb_array")
-    keys = None
-    if args.keys is not None:
+    if args.keys is None:
+        keys, noop = _default_keys(env)
+        if args.noop is not None:
+            noop = _as_action(_json_actions(args.noop, "--noop"), env.action_space)
+        print(_describe_keys(keys, noop), flush=True)
+    else:
         keys = _json_actions(args.keys, "--keys")
         if not isinstance(keys, dict):
             raise _UsageError(f"--keys must be a JSON object of keys to actions, got {args.keys!r}")
         keys = {key: _as_action(action, env.action_space) for key, action in keys.items()}
-    noop = _as_action(_json_actions(args.noop, "--noop"), env.action_space)
+        noop = _as_action(_json_actions("0" if args.noop is None else args.noop, "--noop"), env.action_space)
     try:
         play(
             env,
@@ -256,7 +321,7 @@ def _parser() -> argparse.ArgumentParser:
         description="nbgym: the Gymnasium API rebuilt around Numba. Environments, benchmarks and the kernel cache.",
     )
     parser.add_argument("--version", action="version", version=f"nbgym {__version__}")
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND")
 
     listing = commands.add_parser(
         "list",
@@ -363,9 +428,15 @@ def _parser() -> argparse.ArgumentParser:
         "--keys",
         metavar="JSON",
         help='the action of each key (or string of keys held together), e.g. \'{"a": 0, "d": 1}\' '
-        "(default: the environment's get_keys_to_action())",
+        "(default: the digit keys 0-9 for up to 10 discrete actions, a/d for the lowest/highest value of one "
+        "continuous action, and the environment's get_keys_to_action(); printed at the start)",
     )
-    play.add_argument("--noop", default="0", metavar="JSON", help="the action when no mapped key is held (default: 0)")
+    play.add_argument(
+        "--noop",
+        metavar="JSON",
+        help="the action when no mapped key is held (default: 0 with --keys, else the first discrete action or "
+        "the middle of the continuous range)",
+    )
     play.add_argument("--fps", type=_positive_int, help="steps per second (default: the env's render_fps)")
     play.add_argument("--zoom", type=_positive_float, help="window size as a multiple of the frame size")
     play.add_argument("--seed", type=int, help="seed of every reset")
@@ -401,6 +472,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     """
     parser = _parser()
     args = parser.parse_args(argv)
+    if "run" not in args:  # a bare `nbgym`: what it can do
+        parser.print_help()
+        return 0
     run: Callable[[argparse.Namespace], int] = args.run
     command = f"nbgym {run.__name__.strip('_')}"
     try:

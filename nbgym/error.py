@@ -1,4 +1,4 @@
-"""The exception classes of nbgym, with the names and hierarchy of ``gymnasium.error``."""
+"""The exception classes of nbgym, with the names and hierarchy of ``gymnasium.error``, and nbgym's own warning."""
 
 from __future__ import annotations
 
@@ -97,3 +97,8 @@ class ClosedEnvironmentError(Exception):
 
 class CustomSpaceError(Exception):
     """A custom space that ``AsyncVectorEnv(shared_memory=True)`` cannot place in shared memory."""
+
+
+class KernelCacheWarning(UserWarning):
+    """A file of numba's cache of nbgym's compiled kernels was damaged; the kernel was compiled again
+    and the file replaced (nbgym's own warning: gymnasium has no kernel cache)."""

@@ -4,18 +4,14 @@ from __future__ import annotations
 
 import warnings
 
+from nbgym.utils.colorize import colorize
+
 WARN = 30
 ERROR = 40
 
 min_level = 30
 
 warnings.filterwarnings("once", "", DeprecationWarning, module=r"^nbgym\.")
-
-_COLOR_CODES = {"red": 31, "yellow": 33}
-
-
-def _colorize(text: str, color: str) -> str:
-    return f"\x1b[{_COLOR_CODES[color]}m{text}\x1b[0m"
 
 
 def warn(msg: str, *args: object, category: type[Warning] | None = None, stacklevel: int = 1) -> None:
@@ -28,7 +24,7 @@ def warn(msg: str, *args: object, category: type[Warning] | None = None, stackle
         stacklevel: The stack level to attribute the warning to, counted from the caller.
     """
     if min_level <= WARN:
-        warnings.warn(_colorize(f"WARN: {msg % args}", "yellow"), category=category, stacklevel=stacklevel + 1)
+        warnings.warn(colorize(f"WARN: {msg % args}", "yellow"), category=category, stacklevel=stacklevel + 1)
 
 
 def deprecation(msg: str, *args: object) -> None:
@@ -39,4 +35,4 @@ def deprecation(msg: str, *args: object) -> None:
 def error(msg: str, *args: object) -> None:
     """Show an error message, if ``min_level <= ERROR``."""
     if min_level <= ERROR:
-        warnings.warn(_colorize(f"ERROR: {msg % args}", "red"), stacklevel=3)
+        warnings.warn(colorize(f"ERROR: {msg % args}", "red"), stacklevel=3)

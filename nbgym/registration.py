@@ -761,7 +761,9 @@ def make_vec(
         vectorization_mode: ``"sync"`` (:class:`~nbgym.vector.SyncVectorEnv` over :func:`make`),
             ``"async"`` (:class:`~nbgym.vector.AsyncVectorEnv`), ``"vector_entry_point"`` (the spec's
             vector entry point, e.g. nbgym's compiled vector environments), or ``None``: the vector
-            entry point if the spec has one, else ``"sync"``.
+            entry point if the spec has one, else ``"sync"``; as in gymnasium, ``"sync"`` also where
+            nbgym's vector environment stands in for gymnasium's sync one (every built-in id but
+            CartPole's) and ``wrappers``, ``vector_kwargs`` or a render mode it does not draw are given.
         vector_kwargs: Keyword arguments of ``SyncVectorEnv``/``AsyncVectorEnv``. Not allowed with
             ``"vector_entry_point"``, whose vector environment takes its arguments through ``kwargs``
             (e.g. ``autoreset_mode``).
@@ -800,7 +802,7 @@ def make_vec(
     env_kwargs.update(kwargs)
 
     if vectorization_mode is None:
-        mode = VectorizeMode.SYNC if env_spec.vector_entry_point is None else VectorizeMode.VECTOR_ENTRY_POINT
+        mode = _default_vectorize_mode(env_spec, vector_kwargs, wrappers, env_kwargs.get("render_mode"))
     else:
         try:
             mode = VectorizeMode(vectorization_mode)
@@ -841,6 +843,46 @@ def make_vec(
 
     _check_autoreset_metadata(env)
     return env
+
+
+def _default_vectorize_mode(
+    env_spec: EnvSpec,
+    vector_kwargs: dict[str, Any],
+    wrappers: Sequence[Callable[[Env], Wrapper]],
+    render_mode: str | None,
+) -> VectorizeMode:
+    """The mode of :func:`make_vec` when none is given: the spec's vector entry point if it has one, else ``"sync"``.
+
+    A vector environment whose class sets ``sync_stand_in`` stands in for gymnasium's ``SyncVectorEnv``, which
+    gymnasium uses for that id (it has no vector entry point for it). What only a sync vector environment
+    over single environments can do (wrappers around each sub-environment, ``SyncVectorEnv``'s own
+    ``vector_kwargs``, a render mode that the vector class does not draw, such as ``"rgb_array_list"``, for
+    which :func:`make` adds a render wrapper) then makes ``make_vec`` use nbgym's ``SyncVectorEnv``, as
+    gymnasium would. Any other vector entry point is used, as in gymnasium (which refuses wrappers and
+    ``vector_kwargs`` for it).
+
+    Args:
+        env_spec: The spec being vectorized.
+        vector_kwargs: ``make_vec``'s ``vector_kwargs``.
+        wrappers: ``make_vec``'s wrappers of each sub-environment.
+        render_mode: The requested render mode, if any.
+
+    Returns:
+        ``VectorizeMode.SYNC`` or ``VectorizeMode.VECTOR_ENTRY_POINT``.
+    """
+    if env_spec.vector_entry_point is None:
+        return VectorizeMode.SYNC
+    needs_single_envs = bool(vector_kwargs) or bool(wrappers)
+    if not needs_single_envs and render_mode is None:
+        return VectorizeMode.VECTOR_ENTRY_POINT
+    entry_point = env_spec.vector_entry_point
+    vector_creator = entry_point if callable(entry_point) else load_env_creator(entry_point)
+    if getattr(vector_creator, "sync_stand_in", False) is True and env_spec.entry_point is not None:
+        metadata = getattr(vector_creator, "metadata", {})
+        render_modes = metadata.get("render_modes", ()) if isinstance(metadata, dict) else ()
+        if needs_single_envs or render_mode not in render_modes:
+            return VectorizeMode.SYNC
+    return VectorizeMode.VECTOR_ENTRY_POINT
 
 
 def _make_vector_entry_point(

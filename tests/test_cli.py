@@ -86,15 +86,17 @@ def test_help_of_every_command(command, expected, capsys):
     assert expected in out
 
 
-def test_no_command_is_a_usage_error(capsys):
-    with pytest.raises(SystemExit) as exit_info:
-        main([])
-    assert exit_info.value.code == 2
-    assert "required: COMMAND" in capsys.readouterr().err
+def test_bare_nbgym_prints_the_help(capsys):
+    assert main([]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("usage: nbgym") and "commands:" in captured.out
+    assert all(command in captured.out for command in ("list", "bench", "warmup", "play", "record"))
+    assert captured.err == ""
 
 
 @pytest.mark.parametrize("command", ["bench", "warmup", "play", "record"])
 @pytest.mark.parametrize("env_id", ["CartPol-v1", "CartPole-v9", "Taxi-v3", "nbgym_no_such_module:Env-v0"])
+@pytest.mark.filterwarnings("ignore:.*Taxi-v3 is out of date:DeprecationWarning")  # besides the error, as make's
 def test_unknown_ids_print_the_registrys_message(command, env_id, capsys):
     if ":" in env_id:
         expected = "No module named 'nbgym_no_such_module'. Environment registration via importing a module failed."
@@ -305,7 +307,8 @@ def test_bench_unversioned_id_resolves_to_the_latest(capsys):
 
 
 def test_warmup_named_envs(capsys):
-    assert main(["warmup", "CartPole-v1", "CartPole-v0", "CartPole-v1"]) == 0
+    with pytest.warns(DeprecationWarning, match="CartPole-v0 is out of date"):
+        assert main(["warmup", "CartPole-v1", "CartPole-v0", "CartPole-v1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Compiling the kernels into numba's cache (")
     assert [line.split()[0] for line in lines[1:3]] == ["CartPole-v1", "CartPole-v0"]
@@ -338,6 +341,20 @@ def test_warmup_of_a_named_env_whose_module_does_not_import_fails(temporary_env,
     )
 
 
+def test_warmup_compiles_the_good_ids_beside_bad_ones(temporary_env, capsys):
+    """One unregistered id (or a module that does not import) is reported; the other envs still compile."""
+    broken = temporary_env("BrokenModule-v0", entry_point="nbgym.envs._no_such_module:Env")
+    assert main(["warmup", "CartPol-v1", "CartPole-v1", broken]) == 2
+    captured = capsys.readouterr()
+    assert [line.split()[0] for line in captured.out.splitlines()[1:-1]] == ["CartPole-v1"]
+    assert captured.out.splitlines()[-1].startswith("1 environment in ")
+    assert captured.err == (
+        f"nbgym warmup: error: {registry_message('CartPol-v1')}\n"
+        f"nbgym warmup: error: {broken}: ModuleNotFoundError: No module named 'nbgym.envs._no_such_module'\n"
+    )
+    assert main(["warmup", "CartPole-v1", broken]) == 1
+
+
 def test_nbgym_env_ids_are_the_registered_nbgym_envs(temporary_env):
     temporary_env("ForeignEnv-v0", entry_point="some_package.envs:Env")
     expected = [i for i, s in registry.items() if str(s.entry_point).startswith("nbgym.envs.")]
@@ -360,8 +377,8 @@ def test_warmup_fills_the_cache_a_new_process_loads(tmp_path):
         "env = nbgym.make('Pendulum-v1'); env.reset(seed=1); env.step(np.array([0.5], np.float32))\n"
         "env.step(np.array([0.5]))\n"
         "for threads in sorted({1, min(2, __import__('numba').config.NUMBA_NUM_THREADS)}):\n"
-        "    vec = nbgym.make_vec('Pendulum-v1', 5, num_threads=threads); vec.reset(seed=1)\n"
-        "    vec.step(np.zeros((5, 1), np.float32)); vec.step(np.zeros((5, 1)))\n"
+        "    vec = nbgym.make_vec('Pendulum-v1', 600, num_threads=threads); vec.reset(seed=1)\n"
+        "    vec.step(np.zeros((600, 1), np.float32)); vec.step(np.zeros((600, 1)))\n"
     )
     environ = {**os.environ, **cache, "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-c", script], check=True, env=environ, timeout=300)
@@ -622,6 +639,45 @@ def test_play_passes_the_options_to_utils_play(monkeypatch):
 
 
 @pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+@pytest.mark.parametrize("env_id", [env_id for env_id in _bench.nbgym_env_ids() if not env_id.startswith("CartPole-v0")])
+def test_play_without_keys_maps_default_keys_for_every_env(env_id, monkeypatch, capsys):
+    """Digits for discrete actions (with the env's own mapping on top), a/d for one continuous action; printed."""
+    import nbgym.utils.play
+
+    calls = []
+    monkeypatch.setattr(nbgym.utils.play, "play", lambda env, **kwargs: calls.append((env, kwargs)))
+    assert main(["play", env_id]) == 0
+    [(env, kwargs)] = calls
+    keys, noop, space = kwargs["keys_to_action"], kwargs["noop"], env.action_space
+    assert capsys.readouterr().out.startswith("keys: ")
+    assert space.contains(noop) and all(space.contains(np.asarray(action, dtype=space.dtype)) for action in keys.values())
+    if isinstance(space, nbgym.spaces.Discrete):
+        assert {keys[str(action)] for action in range(space.n)} == set(range(space.n))
+    else:
+        assert (keys["a"], keys["d"], noop) == (space.low, space.high, np.zeros(1, space.dtype))
+    if env_id == "MountainCar-v0":  # gymnasium's mapping gives its no-key action as an empty combination
+        assert () not in keys and noop == 1 and keys[(275,)] == 2
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+def test_play_without_keys_asks_for_them_where_there_are_no_defaults(temporary_env, capsys):
+    env_id = temporary_env("ThreeForces-v0", entry_point=lambda **kwargs: ThreeForcesEnv(**kwargs))
+    assert main(["play", env_id]) == 2
+    assert capsys.readouterr().err.startswith(f"nbgym play: error: {env_id} has no default keys for its action space")
+
+
+class ThreeForcesEnv(nbgym.Env):
+    """An environment of three continuous actions: too many for default keys."""
+
+    metadata = {"render_modes": ["rgb_array"], "render_fps": 4}
+
+    def __init__(self, render_mode=None):
+        self.render_mode = render_mode
+        self.action_space = nbgym.spaces.Box(-1, 1, (3,))
+        self.observation_space = nbgym.spaces.Discrete(1)
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
 def test_play_in_a_window_until_quit(monkeypatch):
     import pygame
 
@@ -636,7 +692,6 @@ def test_play_in_a_window_until_quit(monkeypatch):
 @pytest.mark.parametrize(
     "arguments, message",
     [
-        ([], "CartPole-v1 does not have explicit key to action mapping, please specify one manually: pass --keys"),
         (["--keys", '{"a": 7}'], "Action 7 is not a valid action in the environment action space: Discrete(2)"),
         (["--keys", '{"a": 0'], "--keys is not valid JSON (Expecting ',' delimiter"),
         (["--keys", "[0, 1]"], "--keys must be a JSON object of keys to actions, got '[0, 1]'"),

@@ -113,7 +113,9 @@ def test_attributes_spaces_and_metadata_match_gymnasium(is_slippery):
 
 
 def test_v0_is_deprecated_and_entry_points():
-    assert_same_error(lambda: nbgym.make("CliffWalking-v0"), lambda: gymnasium.make("CliffWalking-v0"))
+    with pytest.warns(DeprecationWarning, match="CliffWalking-v0 is out of date") as warned:
+        assert_same_error(lambda: nbgym.make("CliffWalking-v0"), lambda: gymnasium.make("CliffWalking-v0"))
+    assert len(warned) == 2  # gymnasium's make warns so too
     env = nbgym.make_vec("CliffWalkingSlippery-v1", 2)
     assert isinstance(env, CliffWalkingVectorEnv) and env.is_slippery and env.max_episode_steps is None
     assert "## Observation Space" in CliffWalkingEnv.__doc__ and "## Version History" in CliffWalkingEnv.__doc__

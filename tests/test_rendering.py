@@ -276,14 +276,17 @@ def test_human_mode_draws_into_the_window(env_id):
     assert not pygame.display.get_init()
 
 
-def test_render_without_mode_warns_and_bad_modes_raise():
+def test_render_without_mode_warns_and_bad_vector_modes_raise():
     env = nbgym.make("CartPole-v1", disable_env_checker=True).unwrapped
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="You are calling render method without specifying any render mode"):
         assert env.render() is None
-    env.render_mode = "ansi"  # not one of CartPole's modes
+    # A single env in a mode it does not list does what gymnasium's does (tests/test_make_vec_dropin.py); a
+    # vector env that no gymnasium class has the mode of refuses it.
+    vector = nbgym.make_vec("Pendulum-v1", 2, vectorization_mode="vector_entry_point", render_mode="ansi")
+    vector.reset(seed=0)
     with pytest.raises(error.Error, match="cannot render in render_mode='ansi'"):
-        env.render()
+        vector.render()
 
 
 def test_missing_pygame_names_the_install_command(monkeypatch):

@@ -109,22 +109,24 @@ def test_generator_views_reject_other_bit_generators():
         rng.generator_views(np.random.Generator(np.random.MT19937(0)))
 
 
-def test_entropy_streams_are_distinct_valid_streams():
+def test_entropy_streams_are_seed_sequences_of_their_entropy():
     pcg, buf = rng.new_streams(64)
     buf[:] = 1
-    rng.entropy_streams(pcg, buf)
+    words = rng.entropy_streams(pcg, buf)
     assert len({tuple(row) for row in pcg.tolist()}) == 64
-    assert (pcg[:, 2] & np.uint64(1)).all(), "PCG64 increments are odd"
-    assert not buf.any()
+    for i in (0, 63):
+        entropy = int(words[i, 0]) | int(words[i, 1]) << 64
+        expected = rng.generator_rows(np.random.Generator(np.random.PCG64(np.random.SeedSequence(entropy))))
+        assert (pcg[i].tolist(), buf[i].tolist()) == expected
 
 
 @settings(max_examples=50, deadline=None)
-@given(seeds=st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=20), mask_seed=st.integers(0, 2**16))
+@given(seeds=st.lists(st.integers(0, 2**128 - 1), min_size=1, max_size=20), mask_seed=st.integers(0, 2**16))
 def test_seed_streams_is_numpys_seed_sequence(seeds, mask_seed):
     mask = np.random.default_rng(mask_seed).random(len(seeds)) < 0.7
     pcg, buf = rng.new_streams(len(seeds))
     buf[:] = 1
-    rng.seed_streams(pcg, buf, np.array(seeds, dtype=np.uint64), mask)
+    rng.seed_streams(pcg, buf, rng.seed_words(seeds), mask)
     for i, seed in enumerate(seeds):
         if mask[i]:
             expected = rng.generator_rows(np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed))))
@@ -134,9 +136,9 @@ def test_seed_streams_is_numpys_seed_sequence(seeds, mask_seed):
 
 
 def test_seed_streams_edge_seeds():
-    seeds = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1]
+    seeds = [0, 1, 2**32 - 1, 2**32, 2**63, 2**64 - 1, 2**64, 2**96, 2**96 - 1, 2**128 - 1]
     pcg, buf = rng.new_streams(len(seeds))
-    rng.seed_streams(pcg, buf, np.array(seeds, dtype=np.uint64), np.ones(len(seeds), dtype=bool))
+    rng.seed_streams(pcg, buf, rng.seed_words(seeds), np.ones(len(seeds), dtype=bool))
     for i, seed in enumerate(seeds):
         assert (pcg[i].tolist(), buf[i].tolist()) == rng.generator_rows(
             np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed)))

@@ -217,6 +217,17 @@ def test_constructor_seed_forms(build: Callable[[Any, Any], Any], seed_kind: str
         assert_same(ours.sample(), theirs.sample())
 
 
+@pytest.mark.parametrize("charset", ["a\x00b", "\x00", "ab\x00\x00c", frozenset("\x00xy")])
+@pytest.mark.parametrize("min_length", [0, 2])
+def test_text_sample_with_nul_character(charset: Any, min_length: int) -> None:
+    # gymnasium's samples lose every "\x00" (numpy's unicode arrays drop trailing NULs).
+    ours = ns.Text(6, min_length=min_length, charset=charset, seed=11)
+    theirs = gs.Text(6, min_length=min_length, charset=charset, seed=11)
+    samples = [ours.sample() for _ in range(20)]
+    assert samples == [theirs.sample() for _ in range(20)]
+    assert ours.np_random.random() == theirs.np_random.random()
+
+
 @pytest.mark.parametrize(
     ("name", "seed"),
     [

@@ -183,7 +183,9 @@ def test_invalid_actions_raise(action):
 
 
 def test_taxi_v3_is_deprecated_as_in_gymnasium():
-    assert_same_error(lambda: nbgym.make("Taxi-v3"), lambda: gymnasium.make("Taxi-v3"))
+    with pytest.warns(DeprecationWarning, match="Taxi-v3 is out of date") as warned:
+        assert_same_error(lambda: nbgym.make("Taxi-v3"), lambda: gymnasium.make("Taxi-v3"))
+    assert len(warned) == 2  # gymnasium's make warns so too
     env = nbgym.make_vec("Taxi-v4", 2)
     assert isinstance(env, TaxiVectorEnv) and env.max_episode_steps == 200
     assert "## Action Space" in TaxiEnv.__doc__ and "## References" in TaxiEnv.__doc__

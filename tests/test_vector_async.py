@@ -61,12 +61,16 @@ def stop_leftover_workers() -> Iterator[None]:
     gc.collect()
 
 
+class Hung(BaseException):
+    """A block under :func:`deadline` ran out of time (not an ``Exception``, which the code under test may catch)."""
+
+
 @contextlib.contextmanager
 def deadline(seconds: float) -> Iterator[None]:
     """Fail (instead of hanging) if the block takes longer than ``seconds``."""
 
     def on_alarm(signum: int, frame: Any) -> None:
-        raise TimeoutError(f"the block hung for more than {seconds} s")
+        raise Hung(f"the block hung for more than {seconds} s")
 
     previous = signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, seconds)
@@ -337,6 +341,34 @@ def test_timeout_error_type_matches_gymnasium() -> None:
     with deadline(5):
         nb_env.close(timeout=0.01)
     assert_no_worker_left(nb_env)
+
+
+@pytest.mark.parametrize("hung_call", ["step", "reset"])
+def test_close_after_a_timed_out_wait_does_not_wait_for_the_hung_workers(hung_call: str) -> None:
+    """gymnasium's close() then waits forever; nbgym's waits as long as the timed-out wait did, then
+    terminates the workers."""
+    env = AsyncVectorEnv(env_fns(nbgym, 2, **{f"{hung_call}_delay": 600.0}))
+    if hung_call == "step":
+        env.reset(seed=0)
+        env.step_async(ZEROS)
+    else:
+        env.reset_async(seed=0)
+    with pytest.raises(multiprocessing.TimeoutError):
+        getattr(env, f"{hung_call}_wait")(timeout=0.2)
+    with deadline(10), pytest.warns(UserWarning, match=f"pending call to `{hung_call}` to complete"):
+        env.close()
+    assert env.closed
+    assert_no_worker_left(env)
+
+
+def test_close_waits_for_a_pending_call_that_did_not_time_out() -> None:
+    """Without a timed-out wait, close() lets a slow call finish and the workers close their environments."""
+    env = AsyncVectorEnv(env_fns(nbgym, 2, step_delay=0.5))
+    env.reset(seed=0)
+    env.step_async(ZEROS)
+    with pytest.warns(UserWarning, match="pending call to `step` to complete"):
+        env.close()
+    assert [process.exitcode for process in env.processes] == [0, 0]
 
 
 # ---------------------------------------------------------------------------------------------------

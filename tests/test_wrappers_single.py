@@ -29,6 +29,14 @@ from wrappers_test_envs import (
 
 import nbgym
 
+# gymnasium's wrappers build Boxes of float64 bounds for float32 spaces, and so warn that the bounds lose
+# precision; both libraries warn alike (the spaces tests check the warning itself).
+pytestmark = [
+    pytest.mark.filterwarnings("ignore:.*Box (low|high)'s precision lowered by casting:UserWarning"),
+    # DtypeObservation to float64 of a box whose bounds overflow float32's range: both Box constructors cast.
+    pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning"),
+]
+
 HAS_CV2 = importlib.util.find_spec("cv2") is not None
 needs_cv2 = pytest.mark.skipif(not HAS_CV2, reason="ResizeObservation needs opencv, as gymnasium's does")
 

@@ -20,6 +20,10 @@ from wrappers_test_envs import SPACES, assert_spaces_equal
 import nbgym
 import nbgym.wrappers.utils as nb_utils
 
+# rescale_box builds Boxes of float64 bounds for float32 spaces, and so warn that the bounds lose
+# precision; both libraries warn alike (the spaces tests check the warning itself).
+pytestmark = pytest.mark.filterwarnings("ignore:.*Box (low|high)'s precision lowered by casting:UserWarning")
+
 FAST = settings(max_examples=50, deadline=None)
 finite = st.floats(-1e3, 1e3, allow_nan=False, allow_infinity=False)
 

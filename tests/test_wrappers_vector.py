@@ -23,6 +23,10 @@ from wrappers_test_envs import LIBS, SEEDS, assert_same, assert_spaces_equal, sp
 
 import nbgym
 
+# gymnasium's wrappers build Boxes of float64 bounds for float32 spaces, and so warn that the bounds lose
+# precision; both libraries warn alike (the spaces tests check the warning itself).
+pytestmark = pytest.mark.filterwarnings("ignore:.*Box (low|high)'s precision lowered by casting:UserWarning")
+
 HAS_CV2 = importlib.util.find_spec("cv2") is not None
 MODES = ("NextStep", "SameStep", "Disabled")
 

@@ -78,9 +78,10 @@ def toy_env_class(lib: ModuleType) -> type:
             action: str = "discrete",
             step_delay: float = 0.0,
             fail_on: str | None = None,
+            reset_delay: float = 0.0,
         ) -> None:
             self.kind, self.idx, self.render_mode = kind, idx, render_mode
-            self.step_delay, self.fail_on = step_delay, fail_on
+            self.step_delay, self.fail_on, self.reset_delay = step_delay, fail_on, reset_delay
             self.observation_space = observation_space(lib, kind)
             if action == "discrete":
                 self.action_space = lib.spaces.Discrete(3)
@@ -92,6 +93,8 @@ def toy_env_class(lib: ModuleType) -> type:
 
         def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
             super().reset(seed=seed)
+            if self.reset_delay:
+                time.sleep(self.reset_delay)
             if self.fail_on == "reset":
                 raise ValueError(f"Error in reset of env {self.idx}")
             self.steps = 0

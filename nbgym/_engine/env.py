@@ -13,13 +13,13 @@ results) and the info builders.
 from __future__ import annotations
 
 import functools
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Literal
 
 import numba
 import numpy as np
 
 from nbgym import error, logger, spaces
-from nbgym._engine import rng
+from nbgym._engine import rng, threads
 from nbgym._engine.kernels import (
     DISABLED,
     NEXT_STEP,
@@ -28,9 +28,10 @@ from nbgym._engine.kernels import (
     STEP_OK,
     ended_index,
     Physics,
+    check_step,
     reset_kernel,
+    step_chunks,
     step_kernel,
-    step_kernel_parallel,
 )
 from nbgym.core import Env
 from nbgym.utils import seeding
@@ -47,6 +48,22 @@ _KERNEL_MODES = {
 
 _KERNEL_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
 """Float dtypes of actions the kernels compute with as numpy does (others would change the arithmetic)."""
+
+_PYTHON_NUMBERS = (float, int, bool)
+
+
+def action_kind(action: Any) -> tuple[np.dtype, bool]:
+    """How an environment's arithmetic sees one (sub-environment's) Box action: its dtype as an array, and
+    whether its elements are Python numbers (a list or tuple of them), which NumPy 2 computes with in the
+    precision of the numpy value they meet, unlike the elements of a float64 array.
+
+    gymnasium's ``SyncVectorEnv`` hands sub-environment ``i`` the ``i``-th element of a batch as it is
+    (``iterate`` over a list yields its items), so a vector env sees each element as a single env would.
+    """
+    first = action
+    while isinstance(first, (list, tuple)) and len(first) > 0:
+        first = first[0]
+    return np.asarray(action).dtype, type(first) in _PYTHON_NUMBERS
 
 
 class KernelBatch:
@@ -108,33 +125,38 @@ class KernelBatch:
         carrying reset options)."""
         reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
 
-    def _step_kernel_and_args(self, mode: int, max_steps: int) -> tuple[Callable, tuple]:
-        kernel = step_kernel if self.num_threads == 1 else step_kernel_parallel
-        args = (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
+    def _step_args(self, mode: int, max_steps: int) -> tuple:
+        return (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
                 self.flags, self.elapsed, self.auxes)
-        return kernel, args
 
     def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
-        """The step kernel with every argument but the actions bound: ``step(actions) -> status``.
+        """The step with every argument but the actions bound: ``step(actions) -> status``, in ``num_threads``.
 
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        kernel, args = self._step_kernel_and_args(mode, max_steps)
-        return functools.partial(kernel, *args)
+        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads)
+        if num_helpers == 0:
+            return functools.partial(step_kernel, *self._step_args(mode, max_steps))
+        return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
+
+    def _step_in_threads(self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray) -> int:
+        status = check_step(self.params, actions, mode, self.needs_reset)
+        if status == STEP_OK:
+            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_helpers)
+        return status
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
-        """The step kernel's compiled entry point with every argument bound, ``actions`` included.
+        """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.
 
         Calling the entry point skips numba's dispatcher (the type of each argument, the signature
         lookup): about half the cost of a small step. That is only safe because every argument is an
         array of this batch's own, whose type never changes; bind again after replacing one.
         """
-        kernel, args = self._step_kernel_and_args(mode, max_steps)
-        args = (*args, actions)
+        args = (*self._step_args(mode, max_steps), actions)
         if numba.config.DISABLE_JIT:
-            return functools.partial(kernel, *args)
-        return functools.partial(kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
+            return functools.partial(step_kernel, *args)
+        return functools.partial(step_kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
 
     def actions_array(self, actions: Any) -> np.ndarray:
         """``actions`` as the array the kernels read, without copying when it already is one.
@@ -182,6 +204,9 @@ class _ParamsAsAttributes:
 
     physics: ClassVar[Physics]
     _params: np.ndarray
+    _python_number_actions_param: ClassVar[str | None] = None
+    """The bool parameter that tells the physics its actions came as Python numbers (see ``action_kind``),
+    for an env whose arithmetic depends on it; ``None`` for the others."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -196,6 +221,29 @@ class _ParamsAsAttributes:
         ignore options, as gymnasium's do)."""
         return self._params
 
+    _python_number_actions = False
+    """The value of the ``_python_number_actions_param`` parameter (false without one)."""
+
+    def _note_python_number_actions(self, python_numbers: bool) -> None:
+        """Tells the physics (``_python_number_actions_param``) whether the coming actions are Python numbers."""
+        field = self._python_number_actions_param
+        if field is not None and self._python_number_actions is not python_numbers:
+            self._params[field] = python_numbers
+            self._python_number_actions = python_numbers
+
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        """The exception for an action the physics refused (``action_valid`` false), before anything moved.
+
+        Args:
+            action: The refused action of one sub-environment.
+            message: What the env or vector env says about it.
+
+        Returns:
+            ``InvalidAction``; an env whose gymnasium original raises another type for some actions
+            (say ``OverflowError``) overrides this to raise that type.
+        """
+        return error.InvalidAction(message)
+
 
 class KernelEnv(_ParamsAsAttributes, Env):
     """A single environment run by the compiled kernels as a batch of one.
@@ -207,6 +255,11 @@ class KernelEnv(_ParamsAsAttributes, Env):
 
     _render_state: Any = None
     """What ``nbgym.envs._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
+
+    unlisted_render_mode: ClassVar[Literal["none", "frame", "refuse"]] = "refuse"
+    """What ``render()`` does in a render mode the class does not list in ``metadata["render_modes"]``, as the
+    gymnasium environment it reproduces does: return ``None`` (``"none"``), return the ``"rgb_array"`` frame
+    (``"frame"``), or raise ``AssertionError`` (``"refuse"``)."""
 
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
@@ -223,9 +276,6 @@ class KernelEnv(_ParamsAsAttributes, Env):
             dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in _KERNEL_FLOATS
         }
         self._step_box: dict[np.dtype, Callable[[], int]] = {}
-        self._array_actions_direct = True
-        """Whether an array action of a kernel float dtype may skip ``_action_batch`` (an env whose
-        ``_action_batch`` tracks more than the values, as MountainCarContinuous's, clears it)."""
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -271,11 +321,12 @@ class KernelEnv(_ParamsAsAttributes, Env):
         return step
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
+        params = self._reset_params(options)  # bad options raise before the seed moves the stream
         super().reset(seed=seed)
         if self._np_random is None:
             self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
         batch = self._batch
-        batch.reset(batch.all_envs, self._reset_params(options))
+        batch.reset(batch.all_envs, params)
         self._ready = True
         if self.render_mode == "human":
             self.render()
@@ -299,7 +350,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
             type(action) is np.ndarray
             and action.shape == self._box_action_shape
             and action.dtype in _KERNEL_FLOATS
-            and self._array_actions_direct
+            and not self._python_number_actions  # else _action_batch must tell the physics of the array
         ):
             # The array is copied into a buffer of the env's own whose kernel entry point is bound: no
             # dispatch on the argument types, no new array per step.
@@ -309,7 +360,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         else:
             status = self._step_kernel(self._action_batch(action))
         if status != STEP_OK:
-            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+            raise self._refused_action_error(action, f"{action!r} ({type(action)}) invalid")
         reward = self._reward()
         terminated = self._batch.terminated.item(0)
         if terminated:
@@ -338,6 +389,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
                 self._discrete_action[0] = action
                 return self._discrete_action
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+        self._note_python_number_actions(action_kind(action)[1])
         try:
             return self._batch.actions_array(np.asarray(action)[None])
         except error.InvalidAction as reason:
@@ -394,7 +446,8 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         params: The one-element parameter record array of the physics.
         max_episode_steps: The time limit of an episode (``None`` or 0 for none), counted in the kernel.
         autoreset_mode: An ``AutoresetMode`` or its string value.
-        num_threads: The number of threads that step sub-environments (results do not depend on it).
+        num_threads: The number of threads that step sub-environments, at most ``NUMBA_NUM_THREADS`` (results
+            do not depend on it; batches under ``threads.SMALLEST_SHARED_BATCH`` step in the caller).
         copy: Whether ``reset``/``step`` return copies of the batch's buffers (``False``: live views
             that the next call overwrites).
         render_mode: The render mode of the sub-environments.
@@ -403,6 +456,13 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
     _render_state: Any = None
     """What ``nbgym.envs._render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
     _ready = False
+
+    sync_stand_in: ClassVar[bool] = True
+    """Whether this class stands in for gymnasium's ``SyncVectorEnv`` over the single environment (gymnasium
+    registers no vector entry point for it): :func:`nbgym.make_vec` then uses nbgym's ``SyncVectorEnv`` when
+    given what only a sync vector environment can do (``wrappers``, ``vector_kwargs``, a render mode this
+    class does not draw), as gymnasium does. ``False`` for a class that reproduces one of gymnasium's own
+    vector environments (``CartPoleVectorEnv``), which refuses them as gymnasium's does."""
 
     def __init__(
         self,
@@ -418,8 +478,6 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         if max_episode_steps is not None and (not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0):
             raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
-        if not isinstance(num_threads, (int, np.integer)) or isinstance(num_threads, bool) or num_threads < 1:
-            raise ValueError(f"num_threads must be a positive int, got {num_threads!r}.")
         self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
         self.num_envs = int(num_envs)
         self._params = params
@@ -433,8 +491,11 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
-        rng.entropy_streams(self._batch.pcg, self._batch.buf)
-        self.num_threads = int(num_threads)
+        self._seed_words = rng.entropy_streams(self._batch.pcg, self._batch.buf)
+        """The low and high 64 bits of each sub-environment's seed (see ``np_random_seed``)."""
+        self._large_seeds: dict[int, int] = {}
+        """The seeds of ``2**128`` or more, by sub-environment (numpy seeds those outside the kernel)."""
+        self.num_threads = num_threads
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -457,8 +518,14 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"num_threads must be a positive int, got {value!r}.")
+        value = int(value)
         if value > numba.config.NUMBA_NUM_THREADS:
-            raise ValueError(f"num_threads={value} exceeds numba's maximum of {numba.config.NUMBA_NUM_THREADS} threads.")
+            raise ValueError(
+                f"num_threads={value} exceeds NUMBA_NUM_THREADS={numba.config.NUMBA_NUM_THREADS} (the number of CPUs "
+                f"unless the environment variable sets it)."
+            )
         self._batch.num_threads = value
         self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 
@@ -483,8 +550,9 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         mask = pop_reset_mask(options, self.num_envs)
         if mask is None:
             mask = batch.all_envs
+        params = self._reset_params(options)  # bad options raise before any stream moves
         self._seed_streams(seed, mask)
-        batch.reset(mask, self._reset_params(options))
+        batch.reset(mask, params)
         self._ready = True
         infos = self._reset_infos(mask)
         return (batch.obs.copy() if self.copy else batch.obs), infos
@@ -492,7 +560,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
     def _seed_streams(self, seed: int | list[int | None] | None, mask: np.ndarray) -> None:
         """Seed the stream of each sub-environment in ``mask`` whose seed (``seed + i``, or the list's
         ``seed[i]``) is not ``None``, as ``np.random.SeedSequence`` does (in a kernel: 65536 streams
-        take milliseconds).
+        take milliseconds), and record the seeds for ``np_random_seed``.
 
         Raises:
             ValueError: If a list does not hold one seed per sub-environment.
@@ -500,20 +568,35 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         """
         batch = self._batch
         if isinstance(seed, int) and 0 <= seed and seed + self.num_envs <= 2**64:
-            values = np.arange(seed, seed + self.num_envs, dtype=np.uint64)
-            rng.seed_streams(batch.pcg, batch.buf, values, mask)
-            return
-        chosen = np.zeros(self.num_envs, dtype=np.bool_)
-        values = np.zeros(self.num_envs, dtype=np.uint64)
-        for i, single_seed in enumerate(seeds_for(seed, self.num_envs)):
-            if single_seed is None or not mask[i]:
-                continue
-            seeding.check_seed(single_seed)
-            if single_seed < 2**64:
-                chosen[i], values[i] = True, single_seed
-            else:  # numpy's SeedSequence takes any int; the kernel takes 64-bit ones
-                batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(single_seed)[0])
-        rng.seed_streams(batch.pcg, batch.buf, values, chosen)
+            words = np.zeros((self.num_envs, 2), dtype=np.uint64)
+            words[:, 0] = np.arange(seed, seed + self.num_envs, dtype=np.uint64)
+            chosen = mask
+        else:
+            seeds = seeds_for(seed, self.num_envs)
+            chosen = np.array([single_seed is not None for single_seed in seeds]) & mask
+            for i in np.flatnonzero(chosen):
+                seeding.check_seed(seeds[i])
+            words = np.zeros((self.num_envs, 2), dtype=np.uint64)
+            for i in np.flatnonzero(chosen):
+                if seeds[i] < rng.MAX_KERNEL_SEED:
+                    words[i] = rng.seed_words([seeds[i]])[0]
+                else:  # numpy's SeedSequence takes any int; the kernel takes 128-bit ones
+                    batch.pcg[i], batch.buf[i] = rng.generator_rows(seeding.np_random(seeds[i])[0])
+                    self._large_seeds[i] = seeds[i]
+                    chosen[i] = False
+        rng.seed_streams(batch.pcg, batch.buf, words, chosen)
+        self._seed_words[chosen] = words[chosen]
+        for i in [i for i in self._large_seeds if chosen[i]]:
+            del self._large_seeds[i]
+
+    @property
+    def np_random_seed(self) -> tuple[int, ...]:
+        """The seed of each sub-environment's stream, as gymnasium's ``SyncVectorEnv`` reports its
+        sub-environments' ``np_random_seed``: ``(s, s + 1, ...)`` after ``reset(seed=s)``, and the OS
+        entropy an unseeded stream was seeded with (as ``SeedSequence().entropy``)."""
+        return tuple(
+            self._large_seeds.get(i, low | high << 64) for i, (low, high) in enumerate(self._seed_words.tolist())
+        )
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-environment with its action, in one compiled call.
@@ -528,6 +611,11 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             self._check_open()
             raise error.ResetNeeded("Cannot call step() before calling reset() on a vector environment.")
         batch = self._batch
+        if type(actions) is not np.ndarray:
+            if not batch.discrete_actions:
+                self._note_python_number_actions(self._batch_action_kind(actions)[1])
+        elif self._python_number_actions:
+            self._note_python_number_actions(False)
         status = self._step_kernel(batch.actions_array(actions))
         if status != STEP_OK:
             self._raise_step_error(status, actions)
@@ -536,11 +624,30 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             return batch.obs.copy(), batch.rewards.copy(), batch.terminated.copy(), batch.truncated.copy(), infos
         return batch.obs, batch.rewards, batch.terminated, batch.truncated, infos
 
+    def _batch_action_kind(self, actions: Any) -> tuple[np.dtype, bool]:
+        """The one ``action_kind`` of every element of a batch that is not an array.
+
+        Raises:
+            InvalidAction: If the elements differ in kind: gymnasium's sync env would compute each
+                sub-environment in its own element's precision, which one batch array cannot hold.
+        """
+        try:
+            kinds = {action_kind(action) for action in actions}
+        except TypeError:  # not iterable: actions_array says what is wrong with it
+            return np.asarray(actions).dtype, False
+        if len(kinds) > 1:
+            described = ", ".join(f"{dtype}{' (Python numbers)' if python else ''}" for dtype, python in sorted(kinds, key=str))
+            raise error.InvalidAction(
+                f"The actions of one batch must be of one kind, got {described}: each sub-environment would compute in "
+                f"its own action's precision. Pass one array, e.g. `np.asarray(actions, dtype=np.float32)`."
+            )
+        return kinds.pop() if kinds else (np.dtype(np.float64), False)
+
     def _raise_step_error(self, status: int, actions: Any) -> None:
         if status >= 0:
             action = np.asarray(actions)[status]
-            raise error.InvalidAction(
-                f"Sub-environment {status}: {action!r} is not in the action space {self.single_action_space}."
+            raise self._refused_action_error(
+                action, f"Sub-environment {status}: {action!r} is not in the action space {self.single_action_space}."
             )
         raise AssertionError(
             f"Sub-environment {ended_index(status)} ended its episode and autoreset_mode is DISABLED: reset it "

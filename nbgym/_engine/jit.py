@@ -1,18 +1,39 @@
 """The one place that holds the numba options of every nbgym kernel.
 
-``cache=True`` keeps compiled kernels on disk between processes. ``error_model="numpy"`` gives IEEE
-results (inf, nan) instead of Python exceptions for float division by zero, as numpy scalars do in
-gymnasium. No fastmath: it would reorder and fuse floating-point operations and break bit-exactness.
+``cache=True`` keeps compiled kernels on disk between processes, in files whose damage is detected
+and repaired (``cache.py``). ``error_model="numpy"`` gives IEEE results (inf, nan) instead of Python
+exceptions for float division by zero, as numpy scalars do in gymnasium. No fastmath: it would
+reorder and fuse floating-point operations and break bit-exactness. ``nogil=True`` lets other Python
+threads run during a kernel, the engine's own stepping threads among them (``threads.py``).
 """
 
 from __future__ import annotations
 
+from typing import Callable
+
 from numba import njit
+from numba.core.dispatcher import Dispatcher
+
+from nbgym._engine.cache import CheckedFunctionCache
 
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}
 
-kernel = njit(**KERNEL_OPTIONS)
-"""Decorator of every compiled nbgym function."""
+OVERLOAD_OPTIONS = {name: value for name, value in KERNEL_OPTIONS.items() if name != "cache"}
+"""The options of the functions that kernels call through ``numba.extending.overload``. Not cached on
+their own: numba would keep them in its plain, unchecked cache files, and their code is compiled into
+every kernel that calls them, whose checked entry holds it."""
 
-parallel_kernel = njit(parallel=True, **KERNEL_OPTIONS)
-"""Decorator of the kernels that spread sub-environments over threads (``num_threads > 1``)."""
+
+def kernel(function: Callable) -> Callable:
+    """Decorator of every compiled nbgym function: ``njit`` with ``KERNEL_OPTIONS``, over the checked cache.
+
+    Args:
+        function: The function to compile.
+
+    Returns:
+        Its numba dispatcher (the function itself when ``NUMBA_DISABLE_JIT=1``).
+    """
+    dispatcher = njit(**KERNEL_OPTIONS)(function)
+    if isinstance(dispatcher, Dispatcher):
+        dispatcher._cache = CheckedFunctionCache(function)
+    return dispatcher

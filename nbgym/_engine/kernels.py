@@ -23,10 +23,11 @@ import pathlib
 from typing import Callable
 
 import numpy as np
-from numba import prange, types
+from numba import types
 from numba.extending import overload
 
-from nbgym._engine.jit import KERNEL_OPTIONS, kernel, parallel_kernel
+from nbgym._engine.atomic import fetch_add
+from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 
 NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
 """Autoreset modes of the kernels; ``NO_AUTORESET`` is the single env's (episodes end in Python)."""
@@ -68,7 +69,9 @@ def physics_action_valid(params, actions, i):
     return _interpreted[params.dtype]["action_valid"](params, actions, i)
 
 
-_ENGINE_SOURCES = [pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py", "npmath.py")]
+_ENGINE_SOURCES = [
+    pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py", "npmath.py", "atomic.py")
+]
 _registered: dict[str, str] = {}
 
 
@@ -147,7 +150,7 @@ def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: st
     # declines to inline (MountainCarContinuous's, Pendulum's) costs a call and a reference-count update
     # per array argument per env (1.3-1.6x the kernel). The other functions are small enough for LLVM, and
     # inlining them too would lengthen compiles by another 10%.
-    overload(stub, jit_options=KERNEL_OPTIONS, inline=inline)(typing)
+    overload(stub, jit_options=OVERLOAD_OPTIONS, inline=inline)(typing)
 
 
 @kernel
@@ -167,7 +170,7 @@ def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elaps
 
 
 @kernel
-def _check_step(params_array, actions, mode, needs_reset):
+def check_step(params_array, actions, mode, needs_reset):
     """The status of a step before anything moves: a bad batch changes no sub-environment."""
     params = params_array[0]
     for i in range(needs_reset.shape[0]):
@@ -178,71 +181,89 @@ def _check_step(params_array, actions, mode, needs_reset):
     return STEP_OK
 
 
-def _make_step_kernel(threaded: bool):
-    """The step kernel, serial or spread over numba's threads; one source for both.
+@kernel
+def _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
+                actions, start, stop):
+    """One step of the sub-environments ``start`` to ``stop - 1``: act, integrate, reward, time limit,
+    autoreset, observe. Each sub-environment owns its state row and random stream, so the results do not
+    depend on how the batch is split between threads.
 
-    The per-env body must sit in the kernel's own loop: a helper called per env is either not
-    inlined by LLVM (a 17-argument call per env) or inlined by numba with a reference-count update
-    per array argument per env — each about 3x slower. ``loop`` is also what tells numba's disk
-    cache the two variants apart (the cache key hashes closure variables, not compile flags).
+    The per-env body must sit in this loop: a helper called per env is either not inlined by LLVM (a
+    17-argument call per env) or inlined by numba with a reference-count update per array argument per
+    env — each about 3x slower.
     """
-    loop = prange if threaded else range
-    decorator = parallel_kernel if threaded else kernel
-
-    @decorator
-    def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed,
-                    auxes, actions):
-        """One step of every sub-environment: validate, act, integrate, reward, time limit, autoreset, observe.
-
-        Each sub-environment owns its state row and random stream, so the results do not depend on
-        the number of threads. ``actions`` comes last so that callers can bind every other argument
-        once (``functools.partial``) and pass only the actions per step.
-
-        ``observations`` holds the observations (row 0) and the final observations of ``SAME_STEP``
-        (row 1), ``auxes`` the kernels' infos likewise, ``flags`` the rows named by ``TERMINATED``...
-
-        Returns:
-            ``STEP_OK``, or the status of the sub-environment that stopped the step before anything moved.
-        """
-        obs, final_obs = observations[0], observations[1]
-        aux, final_aux = auxes[0], auxes[1]
-        status = _check_step(params_array, actions, mode, flags[NEEDS_RESET])
-        if status != STEP_OK:
-            return status
-        rng = (pcg, buf)
-        for i in loop(state.shape[0]):
-            # The record is taken from its array in the loop, and flags are indexed in 2-D rather than
-            # through row views: numba's parallel loops cannot capture records and lose writes to views.
-            params = params_array[0]
-            if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
+    obs, final_obs = observations[0], observations[1]
+    aux, final_aux = auxes[0], auxes[1]
+    params = params_array[0]
+    rng = (pcg, buf)
+    for i in range(start, stop):
+        if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
+            physics_reset(params, state, i, rng, aux)
+            elapsed[i] = 0
+            rewards[i] = 0.0
+            terminated = False
+            truncated = False
+            was_reset = True
+        else:
+            reward, terminated = physics_step(params, state, i, actions, rng, aux)
+            elapsed[i] += 1
+            rewards[i] = reward
+            truncated = max_steps > 0 and elapsed[i] >= max_steps
+            was_reset = False
+            if mode == SAME_STEP and (terminated or truncated):
+                physics_observe(params, state, i, final_obs)
+                for k in range(aux.shape[1]):
+                    final_aux[i, k] = aux[i, k]
                 physics_reset(params, state, i, rng, aux)
                 elapsed[i] = 0
-                rewards[i] = 0.0
-                terminated = False
-                truncated = False
                 was_reset = True
-            else:
-                reward, terminated = physics_step(params, state, i, actions, rng, aux)
-                elapsed[i] += 1
-                rewards[i] = reward
-                truncated = max_steps > 0 and elapsed[i] >= max_steps
-                was_reset = False
-                if mode == SAME_STEP and (terminated or truncated):
-                    physics_observe(params, state, i, final_obs)
-                    for k in range(aux.shape[1]):
-                        final_aux[i, k] = aux[i, k]
-                    physics_reset(params, state, i, rng, aux)
-                    elapsed[i] = 0
-                    was_reset = True
-            flags[TERMINATED, i] = terminated
-            flags[TRUNCATED, i] = truncated
-            flags[NEEDS_RESET, i] = terminated or truncated
-            flags[WAS_RESET, i] = was_reset
-            physics_observe(params, state, i, obs)
-        return status
-
-    return step_kernel
+        flags[TERMINATED, i] = terminated
+        flags[TRUNCATED, i] = truncated
+        flags[NEEDS_RESET, i] = terminated or truncated
+        flags[WAS_RESET, i] = was_reset
+        physics_observe(params, state, i, obs)
 
 
-step_kernel = _make_step_kernel(threaded=False)
-step_kernel_parallel = _make_step_kernel(threaded=True)
+@kernel
+def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions):
+    """One step of every sub-environment: validate, then ``_step_range`` over the whole batch.
+
+    ``actions`` comes last so that callers can bind every other argument once (``functools.partial``)
+    and pass only the actions per step. ``observations`` holds the observations (row 0) and the final
+    observations of ``SAME_STEP`` (row 1), ``auxes`` the kernels' infos likewise, ``flags`` the rows
+    named by ``TERMINATED``...
+
+    Returns:
+        ``STEP_OK``, or the status of the sub-environment that stopped the step before anything moved.
+    """
+    status = check_step(params_array, actions, mode, flags[NEEDS_RESET])
+    if status == STEP_OK:
+        _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
+                    actions, 0, state.shape[0])
+    return status
+
+
+@kernel
+def step_chunks(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
+                actions, chunk_size, progress):
+    """Step chunks of ``chunk_size`` sub-environments until none is left; threads call it side by side.
+
+    The caller has validated the batch (``check_step``). Each call claims the next chunk from the
+    shared counter ``progress[0]`` and counts the chunks it completes in ``progress[1]``, both
+    atomically, so a thread that the OS does not schedule simply claims fewer chunks instead of
+    holding the others up.
+
+    Returns:
+        Whether this call completed the batch's last chunk.
+    """
+    num_envs = state.shape[0]
+    num_chunks = (num_envs + chunk_size - 1) // chunk_size
+    completed_batch = False
+    while True:
+        chunk = fetch_add(progress, 0, 1)
+        if chunk >= num_chunks:
+            return completed_batch
+        start = chunk * chunk_size
+        _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
+                    actions, start, min(start + chunk_size, num_envs))
+        completed_batch = fetch_add(progress, 1, 1) == num_chunks - 1

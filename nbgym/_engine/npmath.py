@@ -28,7 +28,7 @@ from llvmlite import binding, ir
 from numba import types
 from numba.extending import intrinsic, overload
 
-from nbgym._engine.jit import KERNEL_OPTIONS, kernel
+from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 
 _POW_SYMBOLS = {types.float64: "nbgym_libm_pow", types.float32: "nbgym_libm_powf"}
 
@@ -105,7 +105,7 @@ _TIE_MARGIN = 0.45  # in units in the last place: products nearer a rounding tie
 _THREE_QUARTERS_ULP = 0.75 * 2.0**-52  # times a double: 0.75 to 1.5 units in its last place
 
 
-@overload(square, jit_options=KERNEL_OPTIONS)
+@overload(square, jit_options=OVERLOAD_OPTIONS)
 def _square_overload(x):
     if x == types.float64:
 
@@ -160,13 +160,27 @@ def _libm_sincos(typingctx, x):
     return None
 
 
-@overload(sincos, jit_options=KERNEL_OPTIONS)
+@overload(sincos, jit_options=OVERLOAD_OPTIONS)
 def _sincos_overload(x):
     if x == types.float64:
         if SINCOS_IS_SIN_AND_COS:
             return lambda x: _libm_sincos(x)
         return lambda x: (math.sin(x), math.cos(x))
     return None
+
+
+@kernel
+def clip(x, low, high):
+    """``np.clip`` of a scalar, bit for bit: a NaN (``x`` or a bound) gives NaN, ``high`` wins over a ``low``
+    above it, and ``x`` is kept when it equals a bound (the sign of a zero).
+
+    The shorter ``x if x > low else low`` would turn a NaN ``x`` into the bound: numpy's clip propagates it.
+    """
+    if x < low or low != low:
+        x = low
+    if x > high or high != high:
+        x = high
+    return x
 
 
 _DIRECT_QUOTIENT_LIMIT = 2.0**52  # beyond, x / y may not hold the integer quotient
@@ -185,7 +199,7 @@ def remainder(x, y):
     return x % y
 
 
-@overload(remainder, jit_options=KERNEL_OPTIONS)
+@overload(remainder, jit_options=OVERLOAD_OPTIONS)
 def _remainder_overload(x, y):
     if x == types.float64 and y == types.float64:
 

@@ -160,23 +160,28 @@ def _mix(x, y):
 
 @kernel
 def seed_streams(pcg, buf, seeds, mask):
-    """Row ``i`` becomes the stream of ``PCG64(SeedSequence(seeds[i]))`` where ``mask[i]``, as numpy seeds it.
+    """Row ``i`` becomes the stream of ``PCG64(SeedSequence(seed))`` where ``mask[i]``, as numpy seeds it;
+    ``seeds[i]`` holds the seed's low and high 64 bits (see ``seed_words``).
 
-    numpy's algorithm, for seeds below 2**64: the seed's 32-bit words are hash-mixed into a pool of
+    numpy's algorithm, for seeds below 2**128: the seed's 32-bit words are hash-mixed into a pool of
     four words, which yields four 64-bit words; the first two are the 128-bit initial state, the
     last two the stream selector, installed by PCG64's ``set_seed``. About a thousand times faster
     than building the numpy objects, for large batches.
     """
-    entropy = np.zeros(2, dtype=np.uint64)
+    entropy = np.zeros(_POOL_SIZE, dtype=np.uint64)
     pool = np.zeros(_POOL_SIZE, dtype=np.uint64)
     words = np.zeros(2 * _POOL_SIZE, dtype=np.uint64)
     for i in range(seeds.shape[0]):
         if not mask[i]:
             continue
-        seed = seeds[i]
-        entropy[0] = seed & _MASK32
-        entropy[1] = seed >> _U32
-        num_words = 2 if entropy[1] != _ZERO else 1
+        entropy[0] = seeds[i, 0] & _MASK32
+        entropy[1] = seeds[i, 0] >> _U32
+        entropy[2] = seeds[i, 1] & _MASK32
+        entropy[3] = seeds[i, 1] >> _U32
+        # SeedSequence takes an int's 32-bit words up to its highest non-zero one (at least one word).
+        num_words = _POOL_SIZE
+        while num_words > 1 and entropy[num_words - 1] == _ZERO:
+            num_words -= 1
         hash_const = _INIT_A
         for k in range(_POOL_SIZE):
             pool[k], hash_const = _hashmix(entropy[k] if k < num_words else _ZERO, hash_const)
@@ -216,15 +221,29 @@ def generator_rows(generator: np.random.Generator) -> tuple[list[int], list[int]
     return [lcg & _LOW64, lcg >> 64, inc & _LOW64, inc >> 64], [state["has_uint32"], state["uinteger"]]
 
 
-def entropy_streams(pcg: np.ndarray, buf: np.ndarray) -> None:
-    """Fill every row with an independent stream from OS entropy (unseeded sub-environments).
+MAX_KERNEL_SEED = 2**128
+"""Seeds below this are seeded by ``seed_streams``; numpy takes any non-negative int (see ``generator_rows``)."""
 
-    A random 128-bit state with a random odd increment is a PCG64 stream like any seeded one; drawing
-    them in one call keeps the construction of large batches fast.
+
+def seed_words(seeds: list[int]) -> np.ndarray:
+    """The ``(len(seeds), 2)`` uint64 array of each seed's low and high 64 bits, as ``seed_streams`` reads them.
+
+    Args:
+        seeds: Non-negative ints below ``MAX_KERNEL_SEED``.
     """
-    pcg[:] = np.random.default_rng().integers(0, 2**64, size=pcg.shape, dtype=np.uint64, endpoint=False)
-    pcg[:, 2] |= np.uint64(1)
-    buf[:] = 0
+    return np.array([(seed & _LOW64, seed >> 64) for seed in seeds], dtype=np.uint64).reshape(len(seeds), 2)
+
+
+def entropy_streams(pcg: np.ndarray, buf: np.ndarray) -> np.ndarray:
+    """Seed every row from fresh OS entropy, as an unseeded ``np.random.SeedSequence()`` does.
+
+    Returns:
+        The 128-bit entropy of each row, as ``seed_streams`` reads it: ``SeedSequence(entropy)`` is the
+        row's stream, as ``SeedSequence().entropy`` is the seed gymnasium reports for an unseeded env.
+    """
+    words = np.random.default_rng().integers(0, 2**64, size=(pcg.shape[0], 2), dtype=np.uint64, endpoint=False)
+    seed_streams(pcg, buf, words, np.ones(pcg.shape[0], dtype=np.bool_))
+    return words
 
 
 def new_streams(num_envs: int) -> tuple[np.ndarray, np.ndarray]:

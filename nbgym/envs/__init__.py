@@ -7,6 +7,9 @@ is made. Each environment also has a vector entry point: its compiled vector env
 
 from __future__ import annotations
 
+from typing import Any
+
+from nbgym._lazy import import_submodule
 from nbgym.registration import make, make_vec, pprint_registry, register, registry, spec
 
 __all__ = ["make", "make_vec", "pprint_registry", "register", "registry", "spec"]
@@ -111,3 +114,12 @@ register(
     reward_threshold=8,  # optimum = 8.46
     max_episode_steps=200,
 )
+
+# gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;
+# here `nbgym.envs` loads on first access and brings its `registration` module (no environment) with it.
+from nbgym.envs import registration  # noqa: E402, F401
+
+
+def __getattr__(name: str) -> Any:
+    """Imports an environment family's package (``nbgym.envs.classic_control``, ...) on first access."""
+    return import_submodule(__name__, name)

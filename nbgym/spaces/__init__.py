@@ -21,7 +21,10 @@ from __future__ import annotations
 
 import collections.abc as cabc
 import copy
+import importlib
 import operator
+import sys
+import types
 import typing
 from collections import OrderedDict
 from functools import reduce, singledispatch
@@ -31,6 +34,7 @@ import numpy as np
 import numpy.typing as npt
 
 from nbgym import error, logger
+from nbgym._lazy import import_submodule
 from nbgym.utils import seeding
 
 __all__ = [
@@ -1194,7 +1198,9 @@ class Text(Space[str]):
         # Drawing indices makes the same draws as choosing from the character list itself.
         indices = self.np_random.choice(n_chars, size=length, p=char_probability)
         chars = self._char_list
-        return "".join([chars[i] for i in indices])
+        # gymnasium chooses from the character list as a numpy unicode array, whose elements drop
+        # trailing NUL characters: a sampled "\x00" comes out as "" and the string is shorter.
+        return "".join([chars[i] for i in indices]).replace("\x00", "")
 
     def _validate_mask(
         self, mask: Any, expected_dtype: type[np.generic], mask_type: str
@@ -2663,3 +2669,30 @@ def _is_sequence_dtype_shape_equiv(space_1: Sequence, space_2: Space[Any]) -> bo
         and space_1.stack is space_2.stack
         and is_space_dtype_shape_equiv(space_1.feature_space, space_2.feature_space)
     )
+
+
+# ----------------------------------------------------------------------------------------------------
+# gymnasium's module paths: `nbgym.spaces.box`, ..., `nbgym.spaces.dict`, `nbgym.spaces.tuple`
+
+
+def __getattr__(name: str) -> types.ModuleType:
+    """Imports a submodule (``nbgym.spaces.box``, ...) on first access, as an attribute of the package."""
+    return import_submodule(__name__, name)
+
+
+class _SpacesPackage(types.ModuleType):
+    """The type of this package's module object: it keeps the submodules ``dict`` and ``tuple`` out of the
+    package's globals, where the import system would otherwise store them (``setattr(package, "dict", module)``)
+    in place of the builtins ``dict`` and ``tuple`` that the code above uses; ``__getattr__`` serves them."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("dict", "tuple") and isinstance(value, types.ModuleType):
+            return
+        super().__setattr__(name, value)
+
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        # cloudpickle pickles a module by name, recognising it by its exact type: this one says the same here.
+        return importlib.import_module, (self.__name__,)
+
+
+sys.modules[__name__].__class__ = _SpacesPackage

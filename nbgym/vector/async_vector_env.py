@@ -103,6 +103,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
     parent_pipes: list[Connection | None]
     processes: list[Any]
     error_queue: Queue
+    _pending_call_timed_out_after: float | None = None
+    """The timeout that the pending call's last wait ran out of (``None``: it did not run out): ``close()``
+    waits that long for it again, not forever, before terminating the workers."""
 
     def __init__(
         self,
@@ -529,7 +532,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
 
         Args:
             timeout: Seconds to wait for a pending call and for the workers to close their
-                environments; past it the workers are terminated. ``None`` waits as long as it takes.
+                environments; past it the workers are terminated. ``None`` waits as long as it takes,
+                except for a pending call whose last wait timed out: that one gets the same timeout
+                again (a worker that hangs would otherwise keep ``close()`` waiting forever).
             terminate: Whether to terminate the workers at once instead of closing their
                 environments.
         """
@@ -537,8 +542,11 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             timeout = 0
         if self._state is not AsyncState.DEFAULT:
             logger.warn(f"Calling `close` while waiting for a pending call to `{self._state.value}` to complete.")
+            # A call that already timed out may never complete (a hung worker): wait for it as long as the
+            # caller already did, not forever.
+            pending_timeout = self._pending_call_timed_out_after if timeout is None else timeout
             try:
-                getattr(self, f"{self._state.value}_wait")(timeout)
+                getattr(self, f"{self._state.value}_wait")(pending_timeout)
             except multiprocessing.TimeoutError:
                 terminate = True
             except Exception:  # noqa: BLE001
@@ -620,7 +628,9 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
     def _receive_all(self, method: str, timeout: float | None) -> list[Any]:
         """One reply from every worker; raises (after reading them all) if any worker failed."""
         if not self._poll(timeout):
+            self._pending_call_timed_out_after = timeout
             raise multiprocessing.TimeoutError(f"The call to `{method}` has timed out after {timeout} second(s).")
+        self._pending_call_timed_out_after = None
         results, failures = [], []
         for index in range(self.num_envs):
             result, success = self._receive(index, method)

@@ -23,6 +23,8 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from nbgym._lazy import import_submodule
+
 # The module (under `nbgym.wrappers`) that defines each wrapper; a new wrapper module adds its names here.
 _wrapper_to_module: dict[str, str] = {
     "TimeLimit": "common",
@@ -59,6 +61,7 @@ _wrapper_to_module: dict[str, str] = {
     "RecordVideo": "rendering",
     "HumanRendering": "rendering",
     "AddRenderObservation": "rendering",
+    "AtariPreprocessing": "atari_preprocessing",
     # Array frameworks: imported (with torch or jax) only when used.
     "ArrayConversion": "array_conversion",
     "NumpyToTorch": "numpy_to_torch",
@@ -86,20 +89,18 @@ def __getattr__(wrapper_name: str) -> Any:
         wrapper_name: The name of a wrapper.
 
     Returns:
-        The wrapper class, or the submodule.
+        The wrapper class, or the submodule of that name (``vector``, ``common``, ...).
 
     Raises:
-        AttributeError: No wrapper has that name, or it is an old name of a renamed wrapper.
+        AttributeError: No wrapper or submodule has that name, or it is an old name of a renamed wrapper.
     """
     if wrapper_name in _wrapper_to_module:
         module = importlib.import_module(f"{__name__}.{_wrapper_to_module[wrapper_name]}")
         value = getattr(module, wrapper_name)
-    elif wrapper_name in _SUBMODULES:
-        value = importlib.import_module(f"{__name__}.{wrapper_name}")
     elif wrapper_name in _renamed_wrapper:
         raise AttributeError(f"{wrapper_name!r} has been renamed with `wrappers.{_renamed_wrapper[wrapper_name]}`")
     else:
-        raise AttributeError(f"module {__name__!r} has no attribute {wrapper_name!r}")
+        value = import_submodule(__name__, wrapper_name)
     globals()[wrapper_name] = value
     return value
 

@@ -97,12 +97,13 @@ def _renderer(env: Any) -> ModuleType:
     return importlib.import_module(f"{__name__}.{_RENDERERS[name]}")
 
 
-def render_frame(env: Any, index: int) -> np.ndarray | None:
-    """Draws sub-environment ``index`` of ``env`` in ``env.render_mode`` (``"rgb_array"`` or ``"human"``).
+def render_frame(env: Any, index: int, mode: str | None = None) -> np.ndarray | None:
+    """Draws sub-environment ``index`` of ``env`` in ``mode`` (``"rgb_array"`` or ``"human"``).
 
     Args:
         env: A compiled single environment (``index`` 0) or vector environment.
         index: The sub-environment.
+        mode: The pixel mode to draw in; ``env.render_mode`` when ``None``.
 
     Returns:
         The frame as a ``(height, width, 3)`` uint8 array in ``"rgb_array"`` mode, ``None`` in ``"human"``
@@ -110,9 +111,10 @@ def render_frame(env: Any, index: int) -> np.ndarray | None:
 
     Raises:
         DependencyNotInstalled: If pygame-ce is not installed.
-        Error: If ``env.render_mode`` is not a pixel mode of ``env``.
+        Error: If the mode is not a pixel mode of ``env``.
     """
-    mode = env.render_mode
+    if mode is None:
+        mode = env.render_mode
     if mode not in PIXEL_MODES or mode not in env.metadata.get("render_modes", ()):
         raise error.Error(
             f"{type(env).__name__} cannot render in render_mode={mode!r}; its render modes are "
@@ -146,8 +148,27 @@ def render_frame(env: Any, index: int) -> np.ndarray | None:
 
 
 def render_env(env: Any) -> np.ndarray | None:
-    """The frame of a compiled single environment (see :func:`render_frame`)."""
-    return render_frame(env, 0)
+    """The frame of a compiled single environment (see :func:`render_frame`).
+
+    In a render mode that the environment does not list (``"rgb_array_list"`` on a directly constructed
+    environment, say: :func:`nbgym.make` would have added ``RenderCollection``), the environment does
+    what the gymnasium environment it reproduces does, as its class's ``unlisted_render_mode`` says.
+
+    Raises:
+        AssertionError: In an unlisted mode, where gymnasium's environment raises it.
+    """
+    if env.render_mode in env.metadata.get("render_modes", ()):
+        return render_frame(env, 0)
+    if env.unlisted_render_mode == "none":
+        return None
+    if env.unlisted_render_mode == "frame":
+        return render_frame(env, 0, "rgb_array")
+    raise AssertionError(
+        f"{type(env).__name__} cannot render in render_mode={env.render_mode!r}; its render modes are "
+        f"{env.metadata.get('render_modes')} (gymnasium's environment fails here too). For 'rgb_array_list', create "
+        "the environment with nbgym.make, which adds RenderCollection, or create it with render_mode='rgb_array' "
+        "and wrap it in nbgym.wrappers.RenderCollection."
+    )
 
 
 def render_vector_env(env: Any) -> tuple[np.ndarray | None, ...]:

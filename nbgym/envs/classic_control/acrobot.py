@@ -343,6 +343,8 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None) -> None:

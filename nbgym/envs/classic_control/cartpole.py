@@ -215,6 +215,8 @@ class CartPoleEnv(_CartPoleAttributes, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
 
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
@@ -252,6 +254,7 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
     physics = PHYSICS
+    sync_stand_in = False  # gymnasium registers its own CartPoleVectorEnv, which this class reproduces
 
     def __init__(
         self,
@@ -269,3 +272,13 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
         return _spaces(self._params)
+
+    def render(self) -> tuple[Any, ...] | list[Any] | None:
+        """The frames of every sub-environment; in a render mode the class does not list (``"rgb_array_list"``
+        from ``make_vec``, say) a list of the current ``"rgb_array"`` frames, as gymnasium's ``CartPoleVectorEnv``
+        returns in any mode."""
+        if self.render_mode is None or self.render_mode in self.metadata["render_modes"]:
+            return super().render()
+        from nbgym.envs._render import render_frame
+
+        return [render_frame(self, index, "rgb_array") for index in range(self.num_envs)]

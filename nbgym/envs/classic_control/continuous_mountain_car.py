@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import spaces
+from nbgym import error, spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
@@ -74,6 +74,14 @@ def _less(a, kind_a, b, kind_b):
 
 
 @kernel
+def _at_least(a, kind_a, b, kind_b):
+    """``a >= b`` (false when either is NaN, which ``not a < b`` would not be)."""
+    if _float32_op(kind_a, kind_b):
+        return np.float32(a) >= np.float32(b)
+    return a >= b
+
+
+@kernel
 def _equal(a, kind_a, b, kind_b):
     if _float32_op(kind_a, kind_b):
         return np.float32(a) == np.float32(b)
@@ -120,7 +128,7 @@ def _step(params, state, i, actions, stream, aux):
     if _equal(position, position_kind, params.min_position, _PYFLOAT) and _less(velocity, velocity_kind, 0.0, _PYFLOAT):
         velocity, velocity_kind = 0.0, _PYFLOAT
 
-    terminated = not _less(position, position_kind, params.goal_position, _PYFLOAT) and not _less(
+    terminated = _at_least(position, position_kind, params.goal_position, _PYFLOAT) and _at_least(
         velocity, velocity_kind, params.goal_velocity, _PYFLOAT
     )
     # The reward uses the action as given, not the clipped force, in double precision (math.pow).
@@ -138,7 +146,26 @@ def _observe(params, state, i, obs):
 
 def _action_valid(params, actions, i):
     # gymnasium lets a NaN force turn the state into NaN for the rest of the episode; refuse it instead.
-    return not math.isnan(actions[i, 0])
+    # An action whose square overflows makes gymnasium's `math.pow(action, 2)` raise OverflowError.
+    return not math.isnan(actions[i, 0]) and not _square_overflows(np.float64(actions[i, 0]))
+
+
+@kernel
+def _square_overflows(action):
+    """Whether ``math.pow(action, 2)`` raises ``OverflowError`` (a finite action whose square is not)."""
+    return not math.isinf(action) and math.isinf(square(action))
+
+
+def _refused_action_error(action: Any, message: str) -> Exception:
+    """``OverflowError`` for an action whose square overflows, as gymnasium's reward raises; else ``InvalidAction``."""
+    try:
+        math.pow(np.asarray(action, dtype=np.float64).reshape(-1)[0], 2)
+    except OverflowError:
+        return OverflowError(
+            f"math range error: {message} The reward's action**2 overflows (gymnasium's math.pow raises this "
+            f"error); keep actions in the action space's bounds, [-1, 1]."
+        )
+    return error.InvalidAction(message)
 
 
 PHYSICS = Physics(
@@ -278,14 +305,16 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
+    _python_number_actions_param = "_python_float_action"
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         params = _new_params(goal_velocity)
         self.low_state, self.high_state = state_bounds(params)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
-        self._python_float_action = False
 
     @property
     def state(self) -> np.ndarray:
@@ -300,16 +329,8 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
         self._batch.state[0, :2] = array
         self._batch.state[0, 2] = _FLOAT32 if array.dtype == np.float32 else _FLOAT64
 
-    def _action_batch(self, action: Any) -> np.ndarray:
-        # A list of Python numbers reaches gymnasium's arithmetic as Python floats, which NumPy
-        # treats unlike a float64 array's elements: the kernel is told through a parameter.
-        python_float = type(action) in (list, tuple) and len(action) > 0 and type(action[0]) in (float, int, bool)
-        if python_float is not self._python_float_action:
-            self._python_float_action = python_float
-            self._params["_python_float_action"] = python_float
-            # Arrays must come back here while the parameter says Python floats, to clear it.
-            self._array_actions_direct = not python_float
-        return super()._action_batch(action)
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return _refused_action_error(action, message)
 
 
 class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
@@ -323,6 +344,7 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
     physics = PHYSICS
+    _python_number_actions_param = "_python_float_action"
 
     def __init__(
         self,
@@ -340,3 +362,6 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
         return _spaces(self._params)
+
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return _refused_action_error(action, message)

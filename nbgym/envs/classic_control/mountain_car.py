@@ -11,6 +11,7 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
+from nbgym._engine.npmath import clip
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
@@ -23,11 +24,8 @@ def _step(params, state, i, actions, stream, aux):
     position = state[i, 0]
     velocity = state[i, 1]
     velocity = velocity + ((actions[i] - 1) * params.force + math.cos(3 * position) * (-params.gravity))
-    velocity = velocity if velocity > -params.max_speed else -params.max_speed
-    velocity = velocity if velocity < params.max_speed else params.max_speed
-    position = position + velocity
-    position = position if position > params.min_position else params.min_position
-    position = position if position < params.max_position else params.max_position
+    velocity = clip(velocity, -params.max_speed, params.max_speed)
+    position = clip(position + velocity, params.min_position, params.max_position)
     if position == params.min_position and velocity < 0:
         velocity = 0.0
     state[i, 0] = position
@@ -188,6 +186,8 @@ class MountainCarEnv(MountainCarResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # In a render mode it does not list, gymnasium's environment returns None from render().
+    unlisted_render_mode = "none"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:

@@ -11,8 +11,8 @@ from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
-from nbgym._engine.npmath import remainder, sincos, square
-from nbgym.envs.classic_control._options import _as_float
+from nbgym._engine.npmath import clip, remainder, sincos, square
+from nbgym.envs.classic_control.utils import verify_number_and_cast
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
@@ -34,14 +34,12 @@ def _step(params, state, i, actions, stream, aux):
     u = actions[i, 0]
     low = as_action(-params.max_torque)
     high = as_action(params.max_torque)
-    u = u if u > low else low
-    u = u if u < high else high
+    u = clip(u, low, high)
     angle = remainder(th + np.pi, 2 * np.pi) - np.pi
     costs = square(angle) + 0.1 * square(thdot) + as_action(0.001) * square(u)
     torque_gain = as_action(3.0 / (params.m * square(params.l)))
     newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque_gain * u) * params.dt
-    newthdot = newthdot if newthdot > -params.max_speed else -params.max_speed
-    newthdot = newthdot if newthdot < params.max_speed else params.max_speed
+    newthdot = clip(newthdot, -params.max_speed, params.max_speed)
     state[i, 0] = th + newthdot * params.dt
     state[i, 1] = newthdot
     state[i, _LAST_TORQUE] = u
@@ -105,8 +103,8 @@ class _PendulumResetOptions:
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         if options is None:
             return self._params
-        x = _as_float(options["x_init"] if "x_init" in options else DEFAULT_X)
-        y = _as_float(options["y_init"] if "y_init" in options else DEFAULT_Y)
+        x = verify_number_and_cast(options["x_init"] if "x_init" in options else DEFAULT_X)
+        y = verify_number_and_cast(options["y_init"] if "y_init" in options else DEFAULT_Y)
         # The draw is `uniform(-high, high)`: numpy's checks of that range, with its errors.
         high = np.array([x, y])
         spans = high - -high
@@ -197,6 +195,8 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:

@@ -240,6 +240,8 @@ class BlackjackEnv(KernelEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:

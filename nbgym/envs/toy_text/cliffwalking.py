@@ -250,6 +250,8 @@ class CliffWalkingEnv(_CliffWalkingAttributes, DiscreteToyTextEnv):
     """
 
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
+    # gymnasium's environment returns its rgb_array frame in any mode it does not list.
+    unlisted_render_mode = "frame"
     physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, is_slippery: bool = False) -> None:

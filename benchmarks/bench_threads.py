@@ -1,0 +1,127 @@
+"""Threaded stepping beside a busy learner: nbgym with 1 and N threads (and gymnasium), under a matmul load.
+
+A plain script (not an asv benchmark; the asv suite has ``bench_threads.ThreadedStep``)::
+
+    python benchmarks/bench_threads.py [--env-id CartPole-v1] [--num-envs 4096 65536] [--threads 2]
+        [--loads none numpy-thread torch-thread numpy-process torch-process] [--repeats 7] [--json FILE]
+
+For each load (``nbgym._bench.LOADS``: nothing, or a loop of 256x256 matrix products with numpy or
+torch in a thread of this process or in another process) and each size, the contenders are sampled
+in alternation, the order rotated each round: nbgym's compiled vector env with 1 thread and with N,
+and gymnasium's vector env. Each round gives a ratio N threads / 1 thread from two adjacent samples;
+the table shows the median ratio and the range over rounds (how noisy the machine was), the median
+env-steps/s of each contender, and the learner's matrix products per second while each nbgym
+variant was stepping (whether the threads slow the learner down).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+from typing import Any
+
+import numpy as np
+
+from nbgym import _bench
+
+
+def measure(env_id: str, num_envs: int, threads: int, load: _bench.MatmulLoad, repeats: int, sample_time: float) -> dict:
+    """Alternating samples of nbgym (1 and ``threads`` threads) and gymnasium beside ``load``."""
+    actions = _bench.action_pool(env_id, num_envs)
+    runners = {
+        "nbgym, 1 thread": _bench.make_runner("nbgym", env_id, num_envs, actions, threads=1),
+        f"nbgym, {threads} threads": _bench.make_runner("nbgym", env_id, num_envs, actions, threads=threads),
+    }
+    if "gymnasium" in _bench.installed_libraries():
+        try:
+            runners["gymnasium"] = _bench.make_runner("gymnasium", env_id, num_envs, actions)
+        except _bench.Unavailable as reason:
+            print(f"gymnasium skipped: {reason}", file=sys.stderr)
+    steps = {name: _bench.calibrate(runner, sample_time) for name, runner in runners.items()}
+    rates: dict[str, list[float]] = {name: [] for name in runners}
+    learner: dict[str, list[float]] = {name: [] for name in runners}
+    names = list(runners)
+    for repeat in range(repeats):
+        for name in np.roll(names, -repeat):
+            before = load.products()
+            elapsed = _bench.time_steps(runners[name], steps[name])
+            rates[name].append(steps[name] * num_envs / elapsed)
+            learner[name].append((load.products() - before) / elapsed)
+    for runner in runners.values():
+        runner.close()
+    one, many = names[0], names[1]
+    ratios = [n / o for n, o in zip(rates[many], rates[one])]
+    return {
+        "load": load.load,
+        "num_envs": num_envs,
+        "threads": threads,
+        "median_rates": {name: statistics.median(samples) for name, samples in rates.items()},
+        "ratio_median": statistics.median(ratios),
+        "ratio_min": min(ratios),
+        "ratio_max": max(ratios),
+        "learner_products_per_second": {name: statistics.median(samples) for name, samples in learner.items()},
+        "rates": rates,
+    }
+
+
+def table(results: list[dict]) -> str:
+    """The results as a Markdown table."""
+    lines = [
+        "| load | num_envs | gymnasium | nbgym 1 thread | nbgym N threads | N / 1 thread (median, range) "
+        "| N threads / gymnasium | learner products/s beside 1 / N threads |",
+        "|---|---|---|---|---|---|---|---|",
+    ]
+    for result in results:
+        rates = result["median_rates"]
+        one, many = f"nbgym, 1 thread", f"nbgym, {result['threads']} threads"
+        gymnasium = rates.get("gymnasium")
+        learner = result["learner_products_per_second"]
+        learner_cell = "-" if result["load"] == "none" else f"{learner[one]:.0f} / {learner[many]:.0f}"
+        lines.append(
+            f"| {result['load']} | {result['num_envs']} | {_bench.format_rate(gymnasium) if gymnasium else '-'} "
+            f"| {_bench.format_rate(rates[one])} | {_bench.format_rate(rates[many])} ({result['threads']}) "
+            f"| {result['ratio_median']:.2f}x ({result['ratio_min']:.2f}-{result['ratio_max']:.2f}) "
+            f"| {f'{rates[many] / gymnasium:.2f}x' if gymnasium else '-'} | {learner_cell} |"
+        )
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Measures every load and size, prints the table, and writes the JSON if asked.
+
+    Returns:
+        The exit status.
+    """
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env-id", default="CartPole-v1")
+    parser.add_argument("--num-envs", nargs="+", type=int, default=[4096, 65536])
+    parser.add_argument("--threads", type=int, default=2, help="the thread count compared with 1 (default: 2)")
+    parser.add_argument("--loads", nargs="+", choices=_bench.LOADS, default=list(_bench.LOADS))
+    parser.add_argument("--repeats", type=int, default=7, help="alternating rounds (default: 7)")
+    parser.add_argument("--sample-time", type=float, default=0.2, help="seconds per sample (default: 0.2)")
+    parser.add_argument("--json", help="also write the results, every sample included, to this file")
+    args = parser.parse_args(argv)
+    results: list[dict[str, Any]] = []
+    for load_name in args.loads:
+        try:
+            load = _bench.MatmulLoad(load_name)
+        except _bench.Unavailable as reason:
+            print(f"load {load_name} skipped: {reason}", file=sys.stderr)
+            continue
+        try:
+            for num_envs in args.num_envs:
+                results.append(measure(args.env_id, num_envs, args.threads, load, args.repeats, args.sample_time))
+                print(table(results[-1:]).splitlines()[-1], file=sys.stderr)
+        finally:
+            load.stop()
+    print(table(results))
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump({"machine": _bench.machine_info(), "results": results}, file, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,142 @@
+"""The engine's stepping threads: plain Python threads that run ``nogil`` kernels beside the caller.
+
+Why not numba's ``parallel=True``: its threading layer here is GNU OpenMP, whose threads spin at the
+end of every parallel region and wait for each other. Beside another busy process, or torch's own
+threads in the same process, a descheduled OpenMP thread holds the whole step up for a time slice
+(2-thread steps fell to 0.03-0.6x of gymnasium at 4096 envs), and a process forked after a parallel
+step is killed by libgomp when it runs one. Its settings (``OMP_WAIT_POLICY``, the threading layer)
+are process-wide and would change the user's own OpenMP code too.
+
+Here a step is split into chunks that threads claim from a shared atomic counter (``step_chunks``):
+the calling thread always works, ``num_threads - 1`` workers help when the OS runs them, and the
+caller waits on a lock (asleep, not spinning) only for a chunk a worker is still stepping. A worker
+that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
+shared by every vector env of the process, and created afresh in a forked child.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import threading
+from typing import Callable
+
+import numpy as np
+
+_CHUNKS_PER_THREAD = 8
+"""Chunks per thread and step: small enough that a worker stalled mid-chunk holds up little, large
+enough that claiming a chunk (one atomic addition) costs nothing next to stepping it."""
+_MIN_CHUNK_SIZE = 256
+"""Waking a worker costs tens of microseconds: a batch of fewer than two such chunks steps in the caller."""
+
+SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
+"""The fewest sub-environments whose steps are shared between threads (smaller batches step in the caller)."""
+
+
+class _Job:
+    """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
+
+    __slots__ = ("kernel", "args", "done", "error")
+
+    def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
+        self.kernel = kernel
+        self.args = args
+        self.done = threading.Lock()
+        self.done.acquire()
+        self.error: BaseException | None = None
+
+    def run_in_worker(self) -> bool:
+        """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
+        the job too: the caller would otherwise wait forever for the chunk that failed)."""
+        try:
+            return self.kernel(*self.args)
+        except Exception as failure:  # noqa: BLE001 - handed to the caller, who raises it
+            self.error = failure
+            return True
+
+    def wake_caller(self) -> None:
+        """Release the caller waiting for the last chunk (once: only a second failing worker could try twice)."""
+        with contextlib.suppress(RuntimeError):
+            self.done.release()
+
+
+class _Workers:
+    """Daemon threads that take jobs from one queue; grows to the most workers any call has asked for."""
+
+    def __init__(self) -> None:
+        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.threads: list[threading.Thread] = []
+        self.lock = threading.Lock()
+
+    def ensure(self, count: int) -> None:
+        with self.lock:
+            while len(self.threads) < count:
+                thread = threading.Thread(target=self._work, name=f"nbgym-step-{len(self.threads)}", daemon=True)
+                thread.start()
+                self.threads.append(thread)
+
+    def _work(self) -> None:
+        while True:
+            job = self.jobs.get()
+            if job.run_in_worker():
+                job.wake_caller()
+            job = None  # an idle worker keeps no batch's arrays alive
+
+
+_workers: _Workers | None = None
+_workers_lock = threading.Lock()
+
+
+def _forget_workers() -> None:
+    """In a forked child: the parent's worker threads do not exist here, and its queue may be locked."""
+    global _workers, _workers_lock
+    _workers = None
+    _workers_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_forget_workers)
+
+
+def _shared_workers(count: int) -> _Workers:
+    global _workers
+    with _workers_lock:
+        if _workers is None:
+            _workers = _Workers()
+    _workers.ensure(count)
+    return _workers
+
+
+def split(num_envs: int, num_threads: int) -> tuple[int, int]:
+    """How a step of ``num_envs`` sub-environments is spread over up to ``num_threads`` threads.
+
+    Returns:
+        The sub-environments per chunk, and the number of workers worth waking to help the calling
+        thread (fewer than ``num_threads - 1`` when there are too few chunks to share).
+    """
+    chunk_size = max(_MIN_CHUNK_SIZE, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+    num_chunks = -(-num_envs // chunk_size)
+    return chunk_size, min(num_threads, num_chunks) - 1
+
+
+def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> None:
+    """Run ``kernel(*args, progress)`` in the calling thread and in ``num_helpers`` workers until done.
+
+    Args:
+        kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
+            here: chunks claimed, chunks completed) and returns whether it completed the last one.
+        args: Its other arguments.
+        num_helpers: The number of workers that help the calling thread (0: it steps every chunk).
+
+    Raises:
+        RuntimeError: If the kernel failed in a worker thread.
+    """
+    job = _Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
+    if num_helpers > 0:
+        workers = _shared_workers(num_helpers)
+        for _ in range(num_helpers):
+            workers.jobs.put(job)
+    if not kernel(*job.args):
+        job.done.acquire()  # a worker is completing the last chunk: sleep until it has
+    if job.error is not None:
+        raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error

@@ -1,0 +1,1 @@
+"""nbgym's MuJoCo environments and their renderer (:mod:`nbgym.envs.mujoco.mujoco_rendering`)."""

@@ -1,0 +1,191 @@
+"""make_vec with ``wrappers``, ``vector_kwargs`` and ``render_mode="rgb_array_list"``, and render modes a
+directly constructed environment does not list: for every id, what gymnasium 1.4.0 does.
+
+gymnasium vectorizes every built-in id but CartPole's with its ``SyncVectorEnv``, so these arguments
+apply to each sub-environment; nbgym's compiled vector environments stand in for that sync env and make
+way for nbgym's ``SyncVectorEnv`` then. CartPole has gymnasium's own vector environment, which refuses
+wrappers and ``vector_kwargs`` (and so does nbgym's).
+"""
+
+from __future__ import annotations
+
+import re
+
+import gymnasium
+import numpy as np
+import pytest
+
+import nbgym
+from nbgym import error
+
+IDS = [
+    "CartPole-v1",
+    "MountainCar-v0",
+    "MountainCarContinuous-v0",
+    "Pendulum-v1",
+    "Acrobot-v1",
+    "Blackjack-v1",
+    "FrozenLake-v1",
+    "FrozenLake8x8-v1",
+    "CliffWalking-v1",
+    "CliffWalkingSlippery-v1",
+    "Taxi-v4",
+]
+# Pendulum draws its own arrow image (see test_rendering), the toy-text envs their own sprites.
+PIXEL_IDENTICAL = {"CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"}
+
+
+def assert_same(ours, theirs, where: str) -> None:
+    """Exact equality of nested step results: same types, dtypes and values (NaN equal to NaN)."""
+    if isinstance(theirs, dict):
+        assert isinstance(ours, dict) and ours.keys() == theirs.keys(), f"{where}: keys {ours} != {theirs}"
+        for key in theirs:
+            assert_same(ours[key], theirs[key], f"{where}[{key!r}]")
+    elif isinstance(theirs, (tuple, list)):
+        assert type(ours) is type(theirs) and len(ours) == len(theirs), f"{where}: {ours!r} != {theirs!r}"
+        for index, (a, b) in enumerate(zip(ours, theirs)):
+            assert_same(a, b, f"{where}[{index}]")
+    elif isinstance(theirs, np.ndarray):
+        assert isinstance(ours, np.ndarray) and ours.dtype == theirs.dtype and ours.shape == theirs.shape, where
+        if theirs.dtype == object:
+            for index in np.ndindex(theirs.shape):
+                assert_same(ours[index], theirs[index], f"{where}{list(index)}")
+        else:
+            np.testing.assert_array_equal(ours, theirs, err_msg=where)
+    else:
+        assert type(ours) is type(theirs) and (ours == theirs or (ours != ours and theirs != theirs)), (
+            f"{where}: {ours!r} != {theirs!r}"
+        )
+
+
+def assert_same_rollout(ours, theirs, steps: int, seed: int) -> None:
+    """Same seeds and actions: identical resets and steps."""
+    assert_same(ours.reset(seed=seed), theirs.reset(seed=seed), "reset")
+    theirs.action_space.seed(seed)
+    for t in range(steps):
+        actions = theirs.action_space.sample()
+        assert_same(ours.step(actions), theirs.step(actions), f"step {t}")
+
+
+def double_reward(library):
+    """A wrapper constructor of ``library`` (nbgym or gymnasium) that doubles each sub-environment's reward."""
+    return lambda env: library.wrappers.TransformReward(env, lambda reward: 2 * reward)
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_wrappers_apply_to_each_sub_environment_as_gymnasium(env_id):
+    """Sync (with the wrappers around each sub-environment) where gymnasium is, its error where it refuses."""
+    try:
+        theirs = gymnasium.make_vec(env_id, 3, wrappers=[double_reward(gymnasium)])
+    except gymnasium.error.Error as their_error:
+        assert env_id.startswith("CartPole")
+        message = re.escape(str(their_error).split("(")[0])
+        with pytest.raises(error.Error, match=message):
+            nbgym.make_vec(env_id, 3, wrappers=[double_reward(nbgym)])
+        return
+    ours = nbgym.make_vec(env_id, 3, wrappers=[double_reward(nbgym)])
+    assert type(ours).__name__ == type(theirs).__name__ == "SyncVectorEnv"
+    assert all(isinstance(sub_env, nbgym.wrappers.TransformReward) for sub_env in ours.envs)
+    assert ours.spec.kwargs["vectorization_mode"] == theirs.spec.kwargs["vectorization_mode"] == "sync"
+    assert_same_rollout(ours, theirs, steps=40, seed=7)
+    # The spec records the wrappers: making it again gives the same kind of vector env.
+    again = nbgym.make_vec(ours.spec)
+    assert type(again) is type(ours) and isinstance(again.envs[0], nbgym.wrappers.TransformReward)
+    for env in (ours, theirs, again):
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("vector_kwargs", [{"autoreset_mode": "SameStep"}, {"copy": False}])
+def test_vector_kwargs_configure_the_sync_env_as_gymnasium(env_id, vector_kwargs):
+    try:
+        theirs = gymnasium.make_vec(env_id, 3, vector_kwargs=vector_kwargs)
+    except gymnasium.error.Error as their_error:
+        assert env_id.startswith("CartPole")
+        with pytest.raises(error.Error, match=re.escape(str(their_error))):
+            nbgym.make_vec(env_id, 3, vector_kwargs=vector_kwargs)
+        return
+    ours = nbgym.make_vec(env_id, 3, vector_kwargs=vector_kwargs)
+    assert type(ours).__name__ == type(theirs).__name__ == "SyncVectorEnv"
+    assert ours.metadata["autoreset_mode"].value == theirs.metadata["autoreset_mode"].value
+    assert ours.copy == theirs.copy
+    assert_same_rollout(ours, theirs, steps=40, seed=3)
+    ours.close()
+    theirs.close()
+
+
+def test_explicit_vector_entry_point_mode_still_refuses_wrappers():
+    """Only the default mode falls back to sync; asking for the vector entry point refuses, as in gymnasium."""
+    with pytest.raises(error.Error, match="Cannot use `vector_entry_point` vectorization mode with the wrappers"):
+        nbgym.make_vec("Pendulum-v1", 2, vectorization_mode="vector_entry_point", wrappers=[double_reward(nbgym)])
+
+
+def test_without_those_arguments_the_compiled_vector_env_is_used():
+    env = nbgym.make_vec("Pendulum-v1", 2, render_mode="rgb_array")
+    assert type(env).__name__ == "PendulumVectorEnv"
+    env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_vec_rgb_array_list_is_gymnasiums(env_id):
+    """CartPole: gymnasium's own vector env draws a list of the current frames; every other id: a sync env
+    whose sub-environments collect their frames (a tuple of lists), emptied by each render()."""
+    ours = nbgym.make_vec(env_id, 2, render_mode="rgb_array_list")
+    theirs = gymnasium.make_vec(env_id, 2, render_mode="rgb_array_list")
+    assert type(ours).__name__ == type(theirs).__name__
+    assert ours.render_mode == theirs.render_mode
+    # gymnasium's CartPoleVectorEnv steps in float32, not as its sync env (which nbgym's reproduces): its
+    # frames are compared with those of gymnasium's sync env in the same states.
+    their_states = gymnasium.make_vec(env_id, 2, vectorization_mode="sync", render_mode="rgb_array")
+    for env in (ours, theirs, their_states):
+        env.reset(seed=5)
+    theirs.action_space.seed(5)
+    for t in range(4):
+        actions = theirs.action_space.sample()
+        for env in (ours, theirs, their_states):
+            env.step(actions)
+        frames, their_frames = ours.render(), theirs.render()
+        if env_id.startswith("CartPole"):
+            assert type(frames) is type(their_frames) is list
+            their_frames = list(their_states.render())
+        assert type(frames) is type(their_frames) and len(frames) == len(their_frames) == 2
+        flat = frames if isinstance(frames, list) else [frame for env_frames in frames for frame in env_frames]
+        their_flat = their_frames if isinstance(their_frames, list) else [f for fs in their_frames for f in fs]
+        if isinstance(frames, tuple):
+            assert [len(env_frames) for env_frames in frames] == [len(env_frames) for env_frames in their_frames]
+        assert len(flat) == len(their_flat) > 0
+        for frame, their_frame in zip(flat, their_flat):
+            assert frame.shape == their_frame.shape and frame.dtype == their_frame.dtype
+            if env_id in PIXEL_IDENTICAL:
+                np.testing.assert_array_equal(frame, their_frame, err_msg=f"{env_id} step {t}")
+    for env in (ours, theirs, their_states):
+        env.close()
+
+
+@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("mode", ["rgb_array_list", "unlisted"])
+def test_directly_constructed_env_in_an_unlisted_mode_is_gymnasiums(env_id, mode):
+    """A render mode the class does not list (make() would add RenderCollection for "rgb_array_list"): each
+    environment returns None, its rgb_array frame, or raises AssertionError, as gymnasium's does."""
+    spec = nbgym.spec(env_id)
+    ours = nbgym.registration.load_env_creator(spec.entry_point)(**spec.kwargs, render_mode=mode)
+    theirs = gymnasium.envs.registration.load_env_creator(gymnasium.spec(env_id).entry_point)(
+        **spec.kwargs, render_mode=mode
+    )
+    ours.reset(seed=1)
+    theirs.reset(seed=1)
+    try:
+        their_frame = theirs.render()
+    except AssertionError:
+        with pytest.raises(AssertionError, match=f"cannot render in render_mode='{mode}'.*RenderCollection"):
+            ours.render()
+        return
+    frame = ours.render()
+    if their_frame is None:
+        assert frame is None
+    else:
+        assert frame.shape == their_frame.shape and frame.dtype == their_frame.dtype
+        if env_id in PIXEL_IDENTICAL:
+            np.testing.assert_array_equal(frame, their_frame)
+    ours.close()
+    theirs.close()
