@@ -13,8 +13,8 @@ For each number of sub-environments it trains CartPole-v1 with
 
 and prints the steps per second (SPS) of training, the share of the time spent stepping the
 environments, and beside them the env-only SPS of the same vector envs under random actions. Each
-configuration runs one warm-up update first (kernel loading, torch's first calls), then
-``--updates`` timed ones; the two libraries run in alternation ``--repeats`` times in one process and
+configuration runs one warm-up update first (kernel loading, torch's first calls), then timed ones
+(``--updates``, and at least ``--min-steps`` env steps; both trainers collect 32 steps per env per update); the two libraries run in alternation ``--repeats`` times in one process and
 the best run of each is shown, so that their ratio holds on a busy machine. torch uses one thread.
 """
 
@@ -112,7 +112,8 @@ def main() -> None:
     arguments = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     arguments.add_argument("--num-envs", type=int, nargs="+", default=[4, 64, 1024])
     arguments.add_argument("--num-steps", type=int, default=32, help="CleanRL PPO's steps per env per update")
-    arguments.add_argument("--updates", type=int, default=3, help="timed PPO updates per configuration")
+    arguments.add_argument("--updates", type=int, default=3, help="timed PPO updates per configuration (at least)")
+    arguments.add_argument("--min-steps", type=int, default=16_384, help="timed env steps per configuration (at least)")
     arguments.add_argument("--env-seconds", type=float, default=1.0, help="duration of each env-only measurement")
     arguments.add_argument("--repeats", type=int, default=3, help="alternated runs of each library; the best is shown")
     args = arguments.parse_args()
@@ -122,10 +123,12 @@ def main() -> None:
     print("| num_envs | trainer | nbgym SPS | gymnasium SPS | nbgym / gymnasium | env share of the time, nbgym / gymnasium | env-only SPS, nbgym / gymnasium |")
     print("|---|---|---|---|---|---|---|")
     for num_envs in args.num_envs:
+        # Enough updates that few envs are timed over as many steps as many envs.
+        updates = max(args.updates, -(-args.min_steps // (num_envs * args.num_steps)))
         ours, theirs = best_of(
             args.repeats,
-            lambda: cleanrl_ppo(ppo, "nbgym", num_envs, args.num_steps, args.updates, args.env_seconds),
-            lambda: cleanrl_ppo(ppo, "gymnasium", num_envs, args.num_steps, args.updates, args.env_seconds),
+            lambda: cleanrl_ppo(ppo, "nbgym", num_envs, args.num_steps, updates, args.env_seconds),
+            lambda: cleanrl_ppo(ppo, "gymnasium", num_envs, args.num_steps, updates, args.env_seconds),
         )
         print(
             f"| {num_envs} | CleanRL-style PPO | {ours[0]:,.0f} | {theirs[0]:,.0f} | {ours[0] / theirs[0]:.2f}x | "
@@ -134,8 +137,8 @@ def main() -> None:
         )
         ours, theirs = best_of(
             args.repeats,
-            lambda: sb3_ppo(sb3, "nbgym", num_envs, args.updates, args.env_seconds),
-            lambda: sb3_ppo(sb3, "gymnasium", num_envs, args.updates, args.env_seconds),
+            lambda: sb3_ppo(sb3, "nbgym", num_envs, updates, args.env_seconds),
+            lambda: sb3_ppo(sb3, "gymnasium", num_envs, updates, args.env_seconds),
         )
         print(
             f"| {num_envs} | SB3 PPO | {ours[0]:,.0f} | {theirs[0]:,.0f} | {ours[0] / theirs[0]:.2f}x | - | "
