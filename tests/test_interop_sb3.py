@@ -10,11 +10,13 @@ import numpy as np
 import pytest
 import torch
 from stable_baselines3 import PPO
+from stable_baselines3.common.env_checker import check_env
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.monitor import Monitor
 from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 
 import nbgym
+from nbgym.interop import to_gymnasium
 from nbgym.interop.sb3 import SB3VecEnv
 from tests._toy_text_checks import assert_same_value
 
@@ -90,6 +92,16 @@ def test_make_vec_env_reaches_nbgym_by_id() -> None:
             for info in result[3]:
                 info.get("episode", {}).pop("t", None)
     assert_same_value(ours_results, theirs_results)
+
+
+# Not Blackjack: SB3 has no policy for Tuple observations (gymnasium's Blackjack is refused alike).
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "Pendulum-v1", "Taxi-v4", "FrozenLake-v1"])
+def test_sb3_accepts_converted_single_envs(env_id: str) -> None:
+    env = to_gymnasium(nbgym.make(env_id))
+    check_env(env)  # SB3's checker: it wants a gymnasium.Env with gymnasium spaces
+    model = PPO("MlpPolicy", env, n_steps=16, batch_size=16, n_epochs=1, seed=0, device="cpu")
+    assert isinstance(model.get_env(), DummyVecEnv)
+    model.learn(total_timesteps=32)
 
 
 def test_ppo_trains_identically_to_dummy_vec_env() -> None:
