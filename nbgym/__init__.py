@@ -99,4 +99,5 @@ class _ImportGuardedSpec(ModuleSpec):
 
 
 _refuse_gymnasium_lookup()
-__spec__.__class__ = _ImportGuardedSpec
+if type(__spec__) is ModuleSpec:  # a package imported the usual way (not, say, executed by hand)
+    __spec__.__class__ = _ImportGuardedSpec
