@@ -35,6 +35,14 @@ FAMILIES["toy-text"] = [
     "Blackjack-v1",
 ]
 
+FAMILIES["box2d"] = [
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
+    "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
+    "CarRacing-v3",
+]
+
 NUM_ENVS = [1, 1024, 4096]
 """The sizes: 1 is the single env of ``make``, the others vector envs."""
 

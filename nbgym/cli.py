@@ -195,6 +195,22 @@ def _as_action(value: Any, space: Any) -> Any:
     return np.asarray(value, dtype=space.dtype) if isinstance(space, Box) else value
 
 
+DOCUMENTED_KEYS: dict[str, dict[str, list[float]]] = {
+    # gymnasium's `utils.play` documentation drives CarRacing with these: steer, gas 0.7, brake.
+    "CarRacing": {
+        "w": [0, 0.7, 0],
+        "a": [-1, 0, 0],
+        "s": [0, 0, 1],
+        "d": [1, 0, 0],
+        "wa": [-1, 0.7, 0],
+        "dw": [1, 0.7, 0],
+        "ds": [1, 0, 1],
+        "as": [-1, 0, 1],
+    },
+}
+"""Key mappings of environments with ``Box`` actions, by environment name, from gymnasium's documentation."""
+
+
 def _default_keys(env: Any) -> tuple[dict[Any, Any], Any]:
     """The keys of ``nbgym play`` without ``--keys``, and the action when no key is held.
 
@@ -202,7 +218,8 @@ def _default_keys(env: Any) -> tuple[dict[Any, Any], Any]:
     the first), with the environment's own ``get_keys_to_action()`` on top where it has one (gymnasium's
     mappings may give the no-key action as an empty key combination: that is the no-key action here, as
     ``utils.play`` refuses empty combinations). A ``Box`` of one bounded number: ``a`` its lowest value, ``d``
-    its highest (no key: the middle).
+    its highest (no key: the middle). Other ``Box`` actions of the environments of :data:`DOCUMENTED_KEYS`:
+    those keys (no key: zeros).
 
     Raises:
         _UsageError: For other action spaces, asking for ``--keys``.
@@ -218,6 +235,9 @@ def _default_keys(env: Any) -> tuple[dict[Any, Any], Any]:
     elif isinstance(space, Box) and space.shape == (1,) and space.is_bounded():
         keys = {"a": space.low.copy(), "d": space.high.copy()}
         noop = ((space.low.astype(np.float64) + space.high) / 2).astype(space.dtype)
+    elif isinstance(space, Box) and env.spec is not None and env.spec.name in DOCUMENTED_KEYS:
+        keys = {key: np.asarray(action, dtype=space.dtype) for key, action in DOCUMENTED_KEYS[env.spec.name].items()}
+        noop = np.zeros(space.shape, dtype=space.dtype)
     if env.has_wrapper_attr("get_keys_to_action"):
         own_keys = dict(env.get_wrapper_attr("get_keys_to_action")())
         noop = own_keys.pop((), noop)

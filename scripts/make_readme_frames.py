@@ -6,8 +6,10 @@
 - ``classic_control.png``: CartPole, Acrobot, MountainCar and Pendulum mid-episode.
 - ``toy_text.png``: FrozenLake, Taxi, CliffWalking and Blackjack.
 - ``vector_cartpole.png``: the four sub-environments of one compiled CartPole vector env.
+- ``box2d.png``: LunarLander landing, BipedalWalker walking and CarRacing driving.
 
-Frames are halved (every other pixel) to keep the files small. Needs ``nbgym[render]`` and imageio.
+Frames are halved (every other pixel) to keep the files small. Needs ``nbgym[render]``, ``nbgym[box2d]``
+and imageio.
 """
 
 from __future__ import annotations
@@ -81,6 +83,26 @@ def cartpole_gif(path: pathlib.Path) -> None:
     iio.imwrite(path, np.stack(frames), duration=1000 / env.metadata["render_fps"] * 2, loop=0)
 
 
+def box2d_png(path: pathlib.Path) -> None:
+    """LunarLander under its heuristic (flames), BipedalWalker under its heuristic, CarRacing on the gas."""
+    from nbgym.envs.box2d.bipedal_walker import BipedalWalkerHeuristics
+    from nbgym.envs.box2d.lunar_lander import heuristic
+
+    # The flames fade with the frames drawn: the lander is rendered at every step.
+    lander = nbgym.make("LunarLander-v3", render_mode="rgb_array")
+    obs, _ = lander.reset(seed=3)
+    for _ in range(90):
+        obs, *_ = lander.step(heuristic(lander, obs))
+        landing = lander.render()
+    walker = BipedalWalkerHeuristics()
+    frames = [
+        landing,
+        frame_after("BipedalWalker-v3", 150, seed=2, policy=walker.step_heuristic),
+        frame_after("CarRacing-v3", 90, seed=1, policy=lambda obs: np.array([0.0, 0.4, 0.0], dtype=np.float32)),
+    ]
+    iio.imwrite(path, row_of([halved(f) for f in frames]))
+
+
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
     cartpole_gif(OUT / "cartpole.gif")
@@ -104,6 +126,7 @@ def main() -> None:
         vector.step(np.array([t % 2, 1, 0, (t // 4) % 2]))
     iio.imwrite(OUT / "vector_cartpole.png", row_of([halved(f) for f in vector.render()], gap=4))
     vector.close()
+    box2d_png(OUT / "box2d.png")
     for name in sorted(os.listdir(OUT)):
         print(f"{OUT / name}: {os.path.getsize(OUT / name) // 1024} KiB")
 

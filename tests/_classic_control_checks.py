@@ -77,17 +77,26 @@ def compare_vector(
     seed: int,
     steps: int,
     kwargs: dict[str, Any] | None = None,
+    vectorization_mode: str | None = None,
+    nbgym_kwargs: dict[str, Any] | None = None,
 ) -> tuple[int, int]:
-    """Runs ``nbgym.make_vec(env_id)`` and gymnasium's sync vector env side by side in an autoreset mode.
+    """Runs ``nbgym.make_vec(env_id)`` and gymnasium's sync vector env side by side in an autoreset mode
+    (``nbgym_kwargs``: options of nbgym's vector env only, such as ``num_threads``).
 
     Observations, rewards, flags and infos (``final_obs``/``final_info`` and their masks included) must be
-    identical. In ``Disabled`` mode, ended sub-environments are reset with a ``reset_mask``.
+    identical. In ``Disabled`` mode, ended sub-environments are reset with a ``reset_mask``. With
+    ``vectorization_mode`` (``"sync"``, ``"async"``), nbgym's env is that vector env, else its default.
 
     Returns:
         The numbers of terminations and truncations seen, for the caller to check the run's coverage.
     """
     kwargs = kwargs or {}
-    ours = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, **kwargs)
+    if vectorization_mode is None:
+        ours = nbgym.make_vec(env_id, num_envs, autoreset_mode=mode, **kwargs, **(nbgym_kwargs or {}))
+    else:
+        ours = nbgym.make_vec(
+            env_id, num_envs, vectorization_mode=vectorization_mode, vector_kwargs={"autoreset_mode": mode}, **kwargs
+        )
     theirs = gymnasium.make_vec(
         env_id, num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}, **kwargs
     )

@@ -638,8 +638,14 @@ def test_play_passes_the_options_to_utils_play(monkeypatch):
     assert kwargs == {"fps": 12, "zoom": 2.0, "seed": 4, "wait_on_player": True}
 
 
+# Box actions of several numbers, for which neither gymnasium nor nbgym has keys: `play` asks for --keys.
+NO_DEFAULT_KEYS = ("LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3")
+
+
 @pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
-@pytest.mark.parametrize("env_id", [env_id for env_id in _bench.nbgym_env_ids() if not env_id.startswith("CartPole-v0")])
+@pytest.mark.parametrize(
+    "env_id", [env_id for env_id in _bench.nbgym_env_ids() if not env_id.startswith(("CartPole-v0", *NO_DEFAULT_KEYS))]
+)
 def test_play_without_keys_maps_default_keys_for_every_env(env_id, monkeypatch, capsys):
     """Digits for discrete actions (with the env's own mapping on top), a/d for one continuous action; printed."""
     import nbgym.utils.play
@@ -653,10 +659,19 @@ def test_play_without_keys_maps_default_keys_for_every_env(env_id, monkeypatch, 
     assert space.contains(noop) and all(space.contains(np.asarray(action, dtype=space.dtype)) for action in keys.values())
     if isinstance(space, nbgym.spaces.Discrete):
         assert {keys[str(action)] for action in range(space.n)} == set(range(space.n))
+    elif env_id == "CarRacing-v3":  # gymnasium's documented keys
+        assert keys["wa"].tolist() == [-1.0, np.float32(0.7), 0.0] and noop.tolist() == [0.0, 0.0, 0.0]
     else:
         assert (keys["a"], keys["d"], noop) == (space.low, space.high, np.zeros(1, space.dtype))
     if env_id == "MountainCar-v0":  # gymnasium's mapping gives its no-key action as an empty combination
         assert () not in keys and noop == 1 and keys[(275,)] == 2
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+@pytest.mark.parametrize("env_id", NO_DEFAULT_KEYS)
+def test_play_without_keys_asks_for_them_for_box2d_actions_of_several_numbers(env_id, capsys):
+    assert main(["play", env_id]) == 2
+    assert capsys.readouterr().err.startswith(f"nbgym play: error: {env_id} has no default keys for its action space")
 
 
 @pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")

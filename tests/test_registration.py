@@ -164,17 +164,24 @@ def test_top_level_names() -> None:
 # The built-in registrations.
 # --------------------------------------------------------------------------------------------------
 
-# gymnasium's envs that nbgym provides (classic control and toy text), in gymnasium's registration order.
+# gymnasium's envs that nbgym provides (classic control, Box2D, toy text, MuJoCo v5), in gymnasium's registration order.
 GYM_PROVIDED_IDS = [
     env_id
     for env_id, env_spec in gym_reg.registry.items()
     if isinstance(env_spec.entry_point, str)
-    and env_spec.entry_point.startswith(("gymnasium.envs.classic_control.", "gymnasium.envs.toy_text."))
+    and (
+        env_spec.entry_point.startswith(
+            ("gymnasium.envs.classic_control.", "gymnasium.envs.box2d.", "gymnasium.envs.toy_text.")
+        )
+        or (env_spec.entry_point.startswith("gymnasium.envs.mujoco.") and env_id.endswith("-v5"))
+    )
 ]
+# Those with a compiled vector env: all but the Box2D envs (plain Python envs, vectorized by SyncVectorEnv).
+COMPILED_IDS = [env_id for env_id in GYM_PROVIDED_IDS if not gym.spec(env_id).entry_point.startswith("gymnasium.envs.box2d.")]
 
 
-def test_registered_ids_are_gymnasiums_classic_control_and_toy_text() -> None:
-    assert len(GYM_PROVIDED_IDS) == 12
+def test_registered_ids_are_gymnasiums_classic_control_box2d_toy_text_and_mujoco() -> None:
+    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS)) == (28, 23)
     assert list(nb_reg.registry) == GYM_PROVIDED_IDS
 
 
@@ -187,8 +194,11 @@ def test_registered_spec_fields_match_gymnasium(env_id: str) -> None:
     assert (nb_module, nb_attr) == (gym_module.replace("gymnasium.", "nbgym.", 1), gym_attr)
 
     gym_vector, nb_vector = gym_fields.pop("vector_entry_point"), nb_fields.pop("vector_entry_point")
-    # Every nbgym env has a compiled vector env; gymnasium has one only for CartPole.
-    assert nb_vector == f"{nb_module}:{nb_attr.removesuffix('Env')}VectorEnv"
+    if env_id not in COMPILED_IDS:
+        assert nb_vector is gym_vector is None
+    else:
+        # Every other nbgym env has a compiled vector env; gymnasium has one only for CartPole.
+        assert nb_vector == f"{nb_module}:{nb_attr.removesuffix('Env')}VectorEnv"
     if gym_vector is not None:
         assert nb_vector.split(":")[1] == gym_vector.split(":")[1]
 
@@ -540,8 +550,9 @@ def test_pprint_registry_groups_the_environments_as_gymnasium() -> None:
 
     ours = groups(nbgym.pprint_registry(disable_print=True))
     theirs = groups(gym.pprint_registry(disable_print=True))
-    assert set(ours) == {"classic_control", "toy_text"}
-    assert all(ours[name] == theirs[name] for name in ours)
+    assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco"}
+    assert all(ours[name] == theirs[name] for name in ("classic_control", "box2d", "toy_text"))
+    assert ours["mujoco"] == {env_id for env_id in theirs["mujoco"] if env_id.endswith("-v5")}  # v2-v4 are not provided
 
 
 def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:
@@ -1009,7 +1020,7 @@ def test_make_builtin_matches_gymnasium(env_id: str) -> None:
 
 
 @pytest.mark.filterwarnings("ignore:.*CartPole-v0 is out of date:DeprecationWarning")
-@pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
+@pytest.mark.parametrize("env_id", COMPILED_IDS)
 def test_make_vec_builtin_uses_the_compiled_vector_env(env_id: str) -> None:
     # The arguments gymnasium's make_vec would give the vector entry point, had the spec one.
     with pytest.raises(Created) as created:

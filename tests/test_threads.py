@@ -72,6 +72,16 @@ def test_split_covers_the_batch(num_envs):
         assert 0 <= num_helpers == min(num_threads, num_chunks) - 1
 
 
+@pytest.mark.parametrize("num_envs", [1, 2, 3, 16, 1000])
+def test_split_with_a_physics_minimum_chunk(num_envs):
+    """A physics whose step is costly (MuJoCo: ``min_chunk_size=1``) shares even tiny batches."""
+    for num_threads in (1, 2, 3):
+        chunk_size, num_helpers = threads.split(num_envs, num_threads, min_chunk_size=1)
+        num_chunks = -(-num_envs // chunk_size)
+        assert chunk_size == max(1, -(-num_envs // (8 * num_threads)))
+        assert num_helpers == min(num_threads, num_chunks) - 1
+
+
 # Interpreted (NUMBA_DISABLE_JIT=1), one batch that the threads share covers the chunk kernel and the
 # interpreted atomic counter; the other cases are slow there.
 ROLLOUT_CASES = [

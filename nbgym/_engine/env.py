@@ -135,7 +135,7 @@ class KernelBatch:
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads)
+        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads, self.physics.min_chunk_size)
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
@@ -322,7 +322,9 @@ class KernelEnv(_ParamsAsAttributes, Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         params = self._reset_params(options)  # bad options raise before the seed moves the stream
-        super().reset(seed=seed)
+        # Env's reset (it seeds), not the next class's: a kernel env may also be a MujocoEnv, whose reset
+        # would reset the simulation a second time.
+        Env.reset(self, seed=seed)
         if self._np_random is None:
             self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
         batch = self._batch

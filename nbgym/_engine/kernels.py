@@ -90,6 +90,8 @@ class Physics:
         observation: ``(shape, dtype)`` of one sub-environment's row in the observation buffer, when
             the observation space has no such shape (e.g. Blackjack's ``Tuple``); by default the
             observation space's own shape and dtype.
+        min_chunk_size: The fewest sub-environments worth handing to a stepping thread (see
+            ``threads.split``); ``None`` for the engine's default, made for steps of nanoseconds.
 
     Raises:
         ValueError: If ``name`` is already registered from another source.
@@ -108,6 +110,7 @@ class Physics:
         action_valid: Callable,
         aux_width: int = 0,
         observation: tuple[tuple[int, ...], type] | None = None,
+        min_chunk_size: int | None = None,
     ) -> None:
         if _registered.get(name, source) != source:
             raise ValueError(f"Physics {name!r} is already registered from {_registered[name]}.")
@@ -121,6 +124,7 @@ class Physics:
         self.params_dtype = np.dtype((np.record, [tag, *params]))
         self.state_width, self.state_dtype = state
         self.aux_width = aux_width
+        self.min_chunk_size = min_chunk_size
         self.observation = observation
         _interpreted[self.params_dtype] = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
         for stub, function, inline in (

@@ -22,6 +22,7 @@ import ctypes
 import ctypes.util
 import functools
 import math
+from fractions import Fraction
 
 import numpy as np
 from llvmlite import binding, ir
@@ -85,6 +86,19 @@ def _fma(typingctx, x, y, z):
             return builder.call(builder.module.declare_intrinsic("llvm.fma", [float_type], fnty), args)
 
         return x(x, y, z), codegen
+    return None
+
+
+def fma(x, y, z):
+    """``x * y + z`` for float64s, rounded once: a fused multiply-add (exact rational arithmetic in
+    Python; the ``llvm.fma`` instruction compiled)."""
+    return np.float64(Fraction(x) * Fraction(y) + Fraction(z))
+
+
+@overload(fma, jit_options=OVERLOAD_OPTIONS)
+def _fma_overload(x, y, z):
+    if x == y == z == types.float64:
+        return lambda x, y, z: _fma(x, y, z)
     return None
 
 

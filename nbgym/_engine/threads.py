@@ -107,14 +107,22 @@ def _shared_workers(count: int) -> _Workers:
     return _workers
 
 
-def split(num_envs: int, num_threads: int) -> tuple[int, int]:
+def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) -> tuple[int, int]:
     """How a step of ``num_envs`` sub-environments is spread over up to ``num_threads`` threads.
+
+    Args:
+        num_envs: The sub-environments of the batch.
+        num_threads: The threads that may step them.
+        min_chunk_size: The fewest sub-environments worth a chunk (default ``_MIN_CHUNK_SIZE``, for
+            sub-environments of tens of nanoseconds; a physics whose step takes microseconds, as
+            MuJoCo's, shares far smaller batches).
 
     Returns:
         The sub-environments per chunk, and the number of workers worth waking to help the calling
         thread (fewer than ``num_threads - 1`` when there are too few chunks to share).
     """
-    chunk_size = max(_MIN_CHUNK_SIZE, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+    smallest = _MIN_CHUNK_SIZE if min_chunk_size is None else min_chunk_size
+    chunk_size = max(smallest, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
     num_chunks = -(-num_envs // chunk_size)
     return chunk_size, min(num_threads, num_chunks) - 1
 

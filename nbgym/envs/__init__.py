@@ -64,6 +64,48 @@ register(
     max_episode_steps=500,
 )
 
+# Box2D
+# ----------------------------------------
+# Plain Python environments (Box2D is a world of objects, not a batched kernel): make_vec vectorizes
+# them with SyncVectorEnv. LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
+
+register(
+    id="LunarLander-v3",
+    entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
+    max_episode_steps=1000,
+    reward_threshold=200,
+)
+
+register(
+    id="LunarLanderContinuous-v3",
+    entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
+    kwargs={"continuous": True},
+    max_episode_steps=1000,
+    reward_threshold=200,
+)
+
+register(
+    id="BipedalWalker-v3",
+    entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
+    max_episode_steps=1600,
+    reward_threshold=300,
+)
+
+register(
+    id="BipedalWalkerHardcore-v3",
+    entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
+    kwargs={"hardcore": True},
+    max_episode_steps=2000,
+    reward_threshold=300,
+)
+
+register(
+    id="CarRacing-v3",
+    entry_point="nbgym.envs.box2d.car_racing:CarRacing",
+    max_episode_steps=1000,
+    reward_threshold=900,
+)
+
 # Toy text
 # ----------------------------------------
 
@@ -113,6 +155,94 @@ register(
     vector_entry_point="nbgym.envs.toy_text.taxi:TaxiVectorEnv",
     reward_threshold=8,  # optimum = 8.46
     max_episode_steps=200,
+)
+
+# MuJoCo (the v5 environments; mujoco is imported when one is made)
+# ----------------------------------------
+
+register(
+    id="Reacher-v5",
+    entry_point="nbgym.envs.mujoco.reacher_v5:ReacherEnv",
+    vector_entry_point="nbgym.envs.mujoco.reacher_v5:ReacherVectorEnv",
+    max_episode_steps=50,
+    reward_threshold=-3.75,
+)
+
+register(
+    id="Pusher-v5",
+    entry_point="nbgym.envs.mujoco.pusher_v5:PusherEnv",
+    vector_entry_point="nbgym.envs.mujoco.pusher_v5:PusherVectorEnv",
+    max_episode_steps=100,
+    reward_threshold=0.0,
+)
+
+register(
+    id="InvertedPendulum-v5",
+    entry_point="nbgym.envs.mujoco.inverted_pendulum_v5:InvertedPendulumEnv",
+    vector_entry_point="nbgym.envs.mujoco.inverted_pendulum_v5:InvertedPendulumVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=950.0,
+)
+
+register(
+    id="InvertedDoublePendulum-v5",
+    entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumEnv",
+    vector_entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=9100.0,
+)
+
+register(
+    id="HalfCheetah-v5",
+    entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahEnv",
+    vector_entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=4800.0,
+)
+
+register(
+    id="Hopper-v5",
+    entry_point="nbgym.envs.mujoco.hopper_v5:HopperEnv",
+    vector_entry_point="nbgym.envs.mujoco.hopper_v5:HopperVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=3800.0,
+)
+
+register(
+    id="Swimmer-v5",
+    entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerEnv",
+    vector_entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=360.0,
+)
+
+register(
+    id="Walker2d-v5",
+    entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dEnv",
+    vector_entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dVectorEnv",
+    max_episode_steps=1000,
+)
+
+register(
+    id="Ant-v5",
+    entry_point="nbgym.envs.mujoco.ant_v5:AntEnv",
+    vector_entry_point="nbgym.envs.mujoco.ant_v5:AntVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=6000.0,
+)
+
+register(
+    id="Humanoid-v5",
+    entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidEnv",
+    vector_entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidVectorEnv",
+    max_episode_steps=1000,
+)
+
+register(
+    id="HumanoidStandup-v5",
+    entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupEnv",
+    vector_entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupVectorEnv",
+    max_episode_steps=1000,
 )
 
 # gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;

@@ -51,8 +51,11 @@ PIXEL_MODES = ("rgb_array", "human")
 """The render modes this package draws (``"ansi"`` is the toy-text environments' own)."""
 
 
-def import_pygame() -> ModuleType:
+def import_pygame(extra: str = "render") -> ModuleType:
     """``pygame`` (pygame-ce), imported quietly.
+
+    Args:
+        extra: The nbgym extra that the install hint names (``"box2d"`` for the Box2D environments).
 
     Raises:
         DependencyNotInstalled: If pygame-ce is not installed, with the command that installs it.
@@ -68,7 +71,7 @@ def import_pygame() -> ModuleType:
         import pygame.gfxdraw  # noqa: F401  (the classic-control drawings use it)
     except ImportError as e:
         raise error.DependencyNotInstalled(
-            'pygame-ce is not installed, run `pip install "nbgym[render]"` (or `pip install pygame-ce`)'
+            f'pygame-ce is not installed, run `pip install "nbgym[{extra}]"` (or `pip install pygame-ce`)'
         ) from e
     return pygame
 

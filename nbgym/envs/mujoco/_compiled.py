@@ -1,0 +1,387 @@
+"""The Python classes of nbgym's compiled MuJoCo environments: single (``MujocoEnv`` run by the kernels)
+and vector (every sub-environment stepped in one compiled call).
+
+An environment module defines its physics (see ``_sim``), its info keys (``InfoKey``: a name, the
+aux column the kernels write it to, the Python type gymnasium gives it) and subclasses both classes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, ClassVar, NamedTuple
+
+import mujoco
+import numpy as np
+
+from nbgym import error, spaces
+from nbgym._engine.env import KernelEnv, KernelVectorEnv
+from nbgym._engine.kernels import SAME_STEP, Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
+
+# Kinds of info values: ``np.float64``; a Python ``float``; a Python ``int``; the action's float dtype (a
+# control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``.
+F64, FLOAT, INT, ACTION, TENDONS = "float64", "float", "int", "action", "tendons"
+
+
+_COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
+
+
+def record_property(field: str) -> property:
+    """A property reading and writing ``field`` of the env's parameter record (a range as a tuple)."""
+
+    def get(self):
+        value = self._params[field][0]
+        return tuple(value.tolist()) if np.ndim(value) else value.item()
+
+    def set(self, value):
+        self._params[field] = value
+
+    return property(get, set, doc=f"gymnasium's ``{field}``, read from and written to the compiled physics' parameters.")
+
+
+class InfoKey(NamedTuple):
+    """An info entry: its ``name``, its first ``column`` in the kernels' aux row, and its ``kind``."""
+
+    name: str
+    column: int
+    kind: str = F64
+
+
+def _single_value(key: InfoKey, row: np.ndarray, action_dtype: np.dtype, ntendon: int) -> Any:
+    if key.kind == TENDONS:
+        return row[key.column : key.column + ntendon].copy()
+    value = row[key.column]
+    if key.kind == F64:
+        return np.float64(value)
+    if key.kind == FLOAT:
+        return float(value)
+    if key.kind == INT:
+        return int(value)
+    return action_dtype.type(value)
+
+
+def _batched_value(key: InfoKey, aux: np.ndarray, present: np.ndarray, action_dtype: np.dtype, ntendon: int) -> np.ndarray:
+    """The column(s) of ``key`` as gymnasium's vector env batches them: zero where not ``present``."""
+    if key.kind == TENDONS:
+        return np.where(present[:, None], aux[:, key.column : key.column + ntendon], 0.0)
+    dtype = {F64: np.float64, FLOAT: np.float64, INT: np.int64}.get(key.kind, action_dtype)
+    return np.where(present, aux[:, key.column], 0.0).astype(dtype)
+
+
+def tendon_keys(first_column: int, ntendon: int) -> tuple[InfoKey, InfoKey]:
+    """The ``tendon_length`` and ``tendon_velocity`` infos (arrays of ``ntendon``) from ``first_column`` on."""
+    return (InfoKey("tendon_length", first_column, TENDONS), InfoKey("tendon_velocity", first_column + ntendon, TENDONS))
+
+
+def _action_dtype(actions: Any) -> np.dtype:
+    """The dtype in which gymnasium computes a control cost of ``actions`` (float64 unless float32)."""
+    dtype = actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
+    return dtype if dtype == np.float32 else np.dtype(np.float64)
+
+
+class _Simulations:
+    """What a MuJoCo physics needs from Python: the model, one ``MjData`` per sub-environment, the
+    initial state and the parameter record pointing at all of them."""
+
+    physics: ClassVar[Physics]
+    _step_info_keys: ClassVar[tuple[InfoKey, ...]] = ()
+    _reset_info_keys: ClassVar[tuple[InfoKey, ...]] = ()
+    _aux_columns: ClassVar[int] = 0
+    """Aux columns besides the tendon arrays (which follow them)."""
+    _has_tendon_infos: ClassVar[bool] = False
+    """Whether the infos carry ``tendon_length``/``tendon_velocity`` (their columns follow ``_aux_columns``)."""
+
+    model: mujoco.MjModel
+    _datas: list[mujoco.MjData]
+    _params: np.ndarray
+
+    def _aux_width(self) -> int:
+        return self._aux_columns + 2 * self.model.ntendon * self._has_tendon_infos
+
+    def _info_keys(self, keys: tuple[InfoKey, ...]) -> tuple[InfoKey, ...]:
+        """``keys`` with the tendon infos' columns, which depend on the model, filled in."""
+        if not self._has_tendon_infos:
+            return keys
+        by_name = {key.name: key for key in tendon_keys(self._aux_columns, self.model.ntendon)}
+        return tuple(by_name.get(key.name, key) for key in keys)
+
+    def _bind_addresses(self) -> None:
+        """Point the parameter record and every state row at this object's model, arrays and data.
+
+        Called after construction and after a copy or unpickling (whose objects live elsewhere).
+        """
+        params = _sim.common_params(self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel)
+        for field, value in params.items():
+            self._params[field] = value
+        batch = self._batch
+        for i, data in enumerate(self._datas):
+            batch.state[i] = _sim.data_row(data)
+        width = self._aux_width()
+        if batch.auxes.shape[2] != width:
+            # The aux width depends on the model (its tendons), not only on the physics.
+            batch.auxes = np.zeros((2, batch.num_envs, width), dtype=np.float64)
+            batch._make_views()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        # gymnasium keeps an env's weights and ranges in private attributes (``_ctrl_cost_weight``): here
+        # they read and write the parameter record, so changing one changes the following steps.
+        physics = getattr(cls, "physics", None)
+        if physics is not None:
+            for field in physics.params_dtype.names[1:]:
+                if field.startswith("_") and field not in _COMMON_FIELDS and not hasattr(cls, field):
+                    setattr(cls, field, record_property(field))
+
+    @property
+    def init_qpos(self) -> np.ndarray:
+        """The joint positions around which resets draw (assigning copies into the array the kernels read)."""
+        return self._init_qpos
+
+    @init_qpos.setter
+    def init_qpos(self, value: Any) -> None:
+        # MujocoEnv.__init__ assigns the model's initial state: the kernels' array is made then.
+        if self._init_qpos.shape != np.shape(value):
+            self._init_qpos = np.array(value, dtype=np.float64)
+        else:
+            self._init_qpos[:] = value
+
+    @property
+    def init_qvel(self) -> np.ndarray:
+        """The joint velocities around which resets draw (assigning copies into the array the kernels read)."""
+        return self._init_qvel
+
+    @init_qvel.setter
+    def init_qvel(self, value: Any) -> None:
+        if self._init_qvel.shape != np.shape(value):
+            self._init_qvel = np.array(value, dtype=np.float64)
+        else:
+            self._init_qvel[:] = value
+
+    @property
+    def frame_skip(self) -> int:
+        """MuJoCo steps per environment step (live: assigning it changes the following steps)."""
+        return int(self._params["frame_skip"][0])
+
+    @frame_skip.setter
+    def frame_skip(self, value: int) -> None:
+        self._params["frame_skip"] = value
+
+    @property
+    def dt(self) -> float:
+        """The duration of one environment step: ``model.opt.timestep * frame_skip``."""
+        return self.model.opt.timestep * self.frame_skip
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._bind_addresses()
+
+
+def _load(xml_file: str, width: int, height: int) -> tuple[mujoco.MjModel, np.ndarray, np.ndarray]:
+    model = load_model(expand_model_path(xml_file), width, height)
+    data = mujoco.MjData(model)
+    return model, data.qpos.ravel().copy(), data.qvel.ravel().copy()
+
+
+class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
+    """A MuJoCo environment whose step and reset run in the engine's compiled kernels on ``self.data``.
+
+    It is a ``MujocoEnv`` with gymnasium's attributes (``model``, ``data``, ``frame_skip``, ``dt``,
+    ``init_qpos``, ...); ``do_simulation``/``set_state`` act on the same ``data`` the kernels step.
+
+    Args:
+        xml_file, frame_skip, default_camera_config, render_mode, width, height, camera_id,
+        camera_name, max_geom, visual_options: As for ``MujocoEnv``.
+        configure: For the loaded model, the length of the float64 observation vector and the values of
+            the env's own parameter fields.
+    """
+
+    def __init__(
+        self,
+        xml_file: str,
+        frame_skip: int,
+        default_camera_config: dict[str, Any] | None,
+        configure: Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]],
+        render_mode: str | None = None,
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
+        max_geom: int = 1000,
+        visual_options: dict[int, bool] | None = None,
+    ) -> None:
+        self._init_qpos = np.zeros(0)
+        self._init_qvel = np.zeros(0)
+        self._params = self.physics.new_params(frame_skip=frame_skip)
+        MujocoEnv.__init__(
+            self, xml_file, frame_skip, None, render_mode=render_mode, width=width, height=height,
+            camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config,
+            max_geom=max_geom, visual_options=visual_options,
+        )
+        self._datas = [self.data]
+        self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
+        observation_size, env_params = configure(self.model)
+        self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size,), dtype=np.float64)
+        for field, value in env_params.items():
+            self._params[field] = value
+        KernelEnv.__init__(self, self._params, render_mode=render_mode)
+        self._bind_addresses()
+        self._last_action_dtype = np.dtype(np.float64)
+
+    def step(self, action: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
+        """One environment step: ``frame_skip`` MuJoCo steps with ``action`` as the controls.
+
+        Raises:
+            ValueError: If the action does not have the shape ``(model.nu,)`` (gymnasium's error).
+        """
+        if not (type(action) is np.ndarray and action.shape == self._box_action_shape):
+            shape = np.shape(action)
+            if shape != self._box_action_shape:
+                raise ValueError(f"Action dimension mismatch. Expected {self._box_action_shape}, found {shape}")
+        self._last_action_dtype = _action_dtype(action)
+        return super().step(action)
+
+    _reward_type: ClassVar[type] = np.float64
+    """The type of gymnasium's reward (``int`` for InvertedPendulum)."""
+
+    def _reward(self) -> Any:
+        return self._reward_type(self._batch.rewards[0])
+
+    def _info(self, keys: tuple[InfoKey, ...]) -> dict[str, Any]:
+        row = self._batch.aux[0]
+        return {
+            key.name: _single_value(key, row, self._last_action_dtype, self.model.ntendon)
+            for key in self._info_keys(keys)
+        }
+
+    def _reset_info(self) -> dict[str, Any]:
+        return self._info(self._reset_info_keys)
+
+    def _step_info(self) -> dict[str, Any]:
+        return self._info(self._step_info_keys)
+
+    def reset_model(self) -> np.ndarray:
+        """The reset of the state after ``mj_resetData``, in the compiled kernel; the observation."""
+        self._batch.reset(self._batch.all_envs, self._params)
+        return self._observation()
+
+    def render(self) -> Any:
+        return MujocoEnv.render(self)
+
+    def close(self) -> None:
+        KernelEnv.close(self)
+        MujocoEnv.close(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_mujoco_renderer"] = None
+        return state
+
+
+class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
+    """A MuJoCo vector environment: one model, one ``MjData`` per sub-environment, every sub-environment
+    stepped (and reset, and its reward, flags and infos computed) in one compiled call.
+
+    Bit for bit ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync")``, at any ``num_threads``.
+
+    Args:
+        num_envs: The number of sub-environments.
+        xml_file, frame_skip, width, height: As for ``MujocoEnv``.
+        configure: As for ``CompiledMujocoEnv``.
+        vector_options: ``KernelVectorEnv``'s options (``max_episode_steps``, ``autoreset_mode``,
+            ``num_threads``, ``copy``, ``render_mode``).
+    """
+
+    def __init__(
+        self,
+        num_envs: int,
+        xml_file: str,
+        frame_skip: int,
+        configure: Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]],
+        width: int = DEFAULT_SIZE,
+        height: int = DEFAULT_SIZE,
+        **vector_options: Any,
+    ) -> None:
+        self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
+        self._observation_size, env_params = configure(self.model)
+        params = self.physics.new_params(frame_skip=frame_skip, **env_params)
+        if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
+        self._datas = [mujoco.MjData(self.model) for _ in range(int(num_envs))]
+        super().__init__(num_envs, params, **vector_options)
+        self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
+        self._bind_addresses()
+        self.num_threads = self.num_threads  # binds the step kernel again, to the aux array sized for the model
+        self._last_action_dtype = np.dtype(np.float64)
+
+    @property
+    def datas(self) -> tuple[mujoco.MjData, ...]:
+        """The ``MjData`` of each sub-environment (live: the kernels step these)."""
+        return tuple(self._datas)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
+        observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._observation_size,), dtype=np.float64)
+        return observation_space, action_space_of(self.model)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-environment.
+
+        Raises:
+            ValueError: If ``actions`` does not have the shape ``(num_envs, model.nu)``.
+        """
+        shape = np.shape(actions)
+        if shape != self.action_space.shape:
+            raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
+        self._last_action_dtype = _action_dtype(actions)
+        return super().step(actions)
+
+    def _batched_infos(
+        self, aux: np.ndarray, stepped: np.ndarray, reset: np.ndarray, finals: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Infos as gymnasium's sync vector env merges them: step keys where ``stepped``, reset keys where
+        ``reset``, each with its ``_name`` mask, a key present nowhere left out; ``finals`` (``final_obs``,
+        ``final_info`` and masks) come before the infos of the first sub-environment that ended.
+
+        Keys are in gymnasium's order: sub-environment by sub-environment, each adding the keys it is first
+        to have, in the order of its own info dict.
+        """
+        reset_rank = {key.name: rank for rank, key in enumerate(self._reset_info_keys)}
+        entries = []
+        for step_rank, key in enumerate(self._info_keys(self._step_info_keys)):
+            present = stepped | reset if key.name in reset_rank else stepped
+            if present.any():
+                first = int(present.argmax())
+                rank = reset_rank[key.name] if reset[first] else step_rank
+                value = _batched_value(key, aux, present, self._last_action_dtype, self.model.ntendon)
+                entries.append((first, rank, [(key.name, value), (f"_{key.name}", present.copy())]))
+        if finals:
+            entries.append((int(finals["_final_obs"].argmax()), -1, list(finals.items())))
+        entries.sort(key=lambda entry: entry[:2])
+        return {name: value for _, _, items in entries for name, value in items}
+
+    def _reset_infos(self, mask: np.ndarray) -> dict[str, Any]:
+        return self._batched_infos(self._batch.aux, np.zeros(self.num_envs, dtype=np.bool_), mask)
+
+    def _step_infos(self) -> dict[str, Any]:
+        batch = self._batch
+        finals = None
+        if self._kernel_mode == SAME_STEP:
+            ended = batch.terminated | batch.truncated
+            if ended.any():
+                final_obs = np.full(self.num_envs, None, dtype=object)
+                for i in np.flatnonzero(ended):
+                    final_obs[i] = batch.final_obs[i].copy()
+                final_info = self._batched_infos(batch.final_aux, ended, np.zeros_like(ended))
+                finals = {"final_obs": final_obs, "_final_obs": ended, "final_info": final_info,
+                          "_final_info": ended.copy()}
+        return self._batched_infos(batch.aux, ~batch.was_reset, batch.was_reset, finals)
+
+    def render(self) -> tuple[Any, ...] | None:
+        """Frames of the sub-environments are not drawn by the compiled vector env yet.
+
+        Raises:
+            nbgym.error.Error: Always, with the alternative.
+        """
+        raise error.Error(
+            "nbgym's compiled MuJoCo vector environments do not render; render a single env "
+            "(nbgym.make(id, render_mode=...)) or use make_vec(..., vectorization_mode='sync')."
+        )

@@ -1,0 +1,250 @@
+"""The compiled physics of Humanoid-v5 and HumanoidStandup-v5 (gymnasium's step and reset).
+
+Both observe ``qpos`` (without x, y), ``qvel``, and optionally the bodies' ``cinert``, ``cvel``, the
+actuator forces ``qfrc_actuator[6:]`` and the external contact forces ``cfrc_ext`` (body 0, the world,
+left out), and report the tendons' lengths and velocities in their infos.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import InfoKey
+from nbgym.envs.mujoco._sim import CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, XIPOS, load
+
+_NO_CLIP = np.inf
+
+
+def _observe(params, state, i, obs):
+    skipped = 2 if params._exclude_current_positions_from_observation else 0
+    bodies = params._nbody - 1
+    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
+    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+    if params._include_cinert_in_observation:
+        at = _sim.copy_out(obs, i, at, state[i, CINERT], 10, 10 * bodies)
+    if params._include_cvel_in_observation:
+        at = _sim.copy_out(obs, i, at, state[i, CVEL], 6, 6 * bodies)
+    if params._include_qfrc_actuator_in_observation:
+        at = _sim.copy_out(obs, i, at, state[i, QFRC_ACTUATOR], 6, params._nv - 6)
+    if params._include_cfrc_ext_in_observation:
+        _sim.copy_out(obs, i, at, state[i, CFRC_EXT], 6, 6 * bodies)
+
+
+@kernel
+def _reset_state(params, state, i, rng):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, state, i)
+
+
+@kernel
+def _costs(params, state, i):
+    """``ctrl_cost_weight * sum(ctrl**2)`` and the contact (impact) cost clipped to its range."""
+    ctrl_cost = params._ctrl_cost_weight * _sim.sum_of_squares(state[i, CTRL], params._nu, -_NO_CLIP, _NO_CLIP)
+    contact = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, -_NO_CLIP, _NO_CLIP)
+    return ctrl_cost, _sim.clip(contact, params._contact_cost_range[0], params._contact_cost_range[1])
+
+
+# Humanoid-v5
+(H_X_POSITION, H_Y_POSITION, H_DISTANCE, H_X_VELOCITY, H_Y_VELOCITY, H_REWARD_SURVIVE, H_REWARD_FORWARD, H_REWARD_CTRL,
+ H_REWARD_CONTACT) = range(9)
+H_AUX_COLUMNS = 9
+
+
+@kernel
+def _mass_center(params, state, i):
+    """gymnasium's ``mass_center``: ``einsum('b,bj->j', body_mass, xipos) / body_mass.sum()`` (x, y)."""
+    x = 0.0
+    y = 0.0
+    for body in range(params._nbody):
+        mass = load(params._body_mass, body)
+        x += mass * load(state[i, XIPOS], 3 * body)
+        y += mass * load(state[i, XIPOS], 3 * body + 1)
+    return x / params._total_mass, y / params._total_mass
+
+
+def _humanoid_reset(params, state, i, rng, aux):
+    _reset_state(params, state, i, rng)
+    _sim.positions_info(params, state, i, aux, H_X_POSITION)
+    _sim.tendons_info(params, state, i, aux, H_AUX_COLUMNS)
+
+
+def _humanoid_step(params, state, i, actions, rng, aux):
+    x_before, y_before = _mass_center(params, state, i)
+    _sim.simulate(params, state, i, actions)
+    x_after, y_after = _mass_center(params, state, i)
+    dt = _sim.dt(params)
+    x_velocity = (x_after - x_before) / dt
+    y_velocity = (y_after - y_before) / dt
+    forward_reward = params._forward_reward_weight * x_velocity
+    healthy = params._healthy_z_range[0] < load(state[i, QPOS], 2) < params._healthy_z_range[1]
+    healthy_reward = np.float64(healthy) * params._healthy_reward
+    ctrl_cost, contact_cost = _costs(params, state, i)
+    _sim.positions_info(params, state, i, aux, H_X_POSITION)
+    _sim.tendons_info(params, state, i, aux, H_AUX_COLUMNS)
+    aux[i, H_X_VELOCITY] = x_velocity
+    aux[i, H_Y_VELOCITY] = y_velocity
+    aux[i, H_REWARD_SURVIVE] = healthy_reward
+    aux[i, H_REWARD_FORWARD] = forward_reward
+    aux[i, H_REWARD_CTRL] = -ctrl_cost
+    aux[i, H_REWARD_CONTACT] = -contact_cost
+    reward = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost)
+    return reward, (not healthy) and params._terminate_when_unhealthy
+
+
+# HumanoidStandup-v5
+S_X_POSITION, S_Y_POSITION, S_Z_DISTANCE, S_REWARD_LINUP, S_REWARD_QUADCTRL, S_REWARD_IMPACT = range(6)
+S_AUX_COLUMNS = 6
+
+
+@kernel
+def _standup_positions_info(params, state, i, aux):
+    qpos = state[i, QPOS]
+    aux[i, S_X_POSITION] = load(qpos, 0)
+    aux[i, S_Y_POSITION] = load(qpos, 1)
+    aux[i, S_Z_DISTANCE] = load(qpos, 2) - load(params._init_qpos, 2)
+    _sim.tendons_info(params, state, i, aux, S_AUX_COLUMNS)
+
+
+def _standup_reset(params, state, i, rng, aux):
+    _reset_state(params, state, i, rng)
+    _standup_positions_info(params, state, i, aux)
+
+
+def _standup_step(params, state, i, actions, rng, aux):
+    _sim.simulate(params, state, i, actions)
+    uph_cost = (load(state[i, QPOS], 2) - 0) / load(params._timestep, 0)
+    quad_ctrl_cost, quad_impact_cost = _costs(params, state, i)
+    _standup_positions_info(params, state, i, aux)
+    aux[i, S_REWARD_LINUP] = uph_cost
+    aux[i, S_REWARD_QUADCTRL] = -quad_ctrl_cost
+    aux[i, S_REWARD_IMPACT] = -quad_impact_cost
+    return uph_cost - quad_ctrl_cost - quad_impact_cost + 1, False
+
+
+_OBSERVATION_FLAGS = (
+    "exclude_current_positions_from_observation",
+    "include_cinert_in_observation",
+    "include_cvel_in_observation",
+    "include_qfrc_actuator_in_observation",
+    "include_cfrc_ext_in_observation",
+)
+_COMMON = [
+    *_sim.COMMON_PARAMS,
+    ("_ctrl_cost_weight", np.float64),
+    ("_contact_cost_weight", np.float64),
+    ("_contact_cost_range", np.float64, (2,)),
+    ("_reset_noise_scale", np.float64),
+    *((f"_{flag}", np.bool_) for flag in _OBSERVATION_FLAGS),
+]
+
+HUMANOID = Physics(
+    "Humanoid_v5",
+    params=[
+        *_COMMON,
+        ("_forward_reward_weight", np.float64),
+        ("_healthy_reward", np.float64),
+        ("_terminate_when_unhealthy", np.bool_),
+        ("_healthy_z_range", np.float64, (2,)),
+        ("_total_mass", np.float64),
+    ],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_humanoid_reset,
+    step=_humanoid_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=H_AUX_COLUMNS,
+)
+
+STANDUP = Physics(
+    "HumanoidStandup_v5",
+    params=_COMMON,
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_standup_reset,
+    step=_standup_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=S_AUX_COLUMNS,
+)
+
+HUMANOID_STEP_INFO = (
+    InfoKey("x_position", H_X_POSITION),
+    InfoKey("y_position", H_Y_POSITION),
+    InfoKey("tendon_length", H_AUX_COLUMNS),  # columns filled in for the model (CompiledMujoco._info_keys)
+    InfoKey("tendon_velocity", H_AUX_COLUMNS),
+    InfoKey("distance_from_origin", H_DISTANCE),
+    InfoKey("x_velocity", H_X_VELOCITY),
+    InfoKey("y_velocity", H_Y_VELOCITY),
+    InfoKey("reward_survive", H_REWARD_SURVIVE),
+    InfoKey("reward_forward", H_REWARD_FORWARD),
+    InfoKey("reward_ctrl", H_REWARD_CTRL),
+    InfoKey("reward_contact", H_REWARD_CONTACT),
+)
+HUMANOID_RESET_INFO = HUMANOID_STEP_INFO[:5]
+
+STANDUP_STEP_INFO = (
+    InfoKey("x_position", S_X_POSITION),
+    InfoKey("y_position", S_Y_POSITION),
+    InfoKey("z_distance_from_origin", S_Z_DISTANCE),
+    InfoKey("tendon_length", S_AUX_COLUMNS),
+    InfoKey("tendon_velocity", S_AUX_COLUMNS),
+    InfoKey("reward_linup", S_REWARD_LINUP),
+    InfoKey("reward_quadctrl", S_REWARD_QUADCTRL),
+    InfoKey("reward_impact", S_REWARD_IMPACT),
+)
+STANDUP_RESET_INFO = STANDUP_STEP_INFO[:5]
+METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+
+
+def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, observation_flags,
+              **own):
+    """The ``configure`` of both: the shared parameters, the observation flags (a dict of
+    ``_OBSERVATION_FLAGS``) and the env's ``own`` parameters (names without the leading underscore)."""
+
+    def configure_model(model):
+        flags = observation_flags
+        bodies = model.nbody - 1
+        size = model.nq + model.nv - 2 * flags["exclude_current_positions_from_observation"]
+        size += 10 * bodies * flags["include_cinert_in_observation"]
+        size += 6 * bodies * flags["include_cvel_in_observation"]
+        size += (model.nv - 6) * flags["include_qfrc_actuator_in_observation"]
+        size += 6 * bodies * flags["include_cfrc_ext_in_observation"]
+        values = {
+            "_ctrl_cost_weight": ctrl_cost_weight,
+            "_contact_cost_weight": contact_cost_weight,
+            "_contact_cost_range": contact_cost_range,
+            "_reset_noise_scale": reset_noise_scale,
+            **{f"_{flag}": flags[flag] for flag in _OBSERVATION_FLAGS},
+            **{f"_{name}": value for name, value in own.items()},
+        }
+        if "forward_reward_weight" in own:
+            values["_total_mass"] = model.body_mass.sum()  # numpy's own sum, as gymnasium's mass_center divides
+        return size, values
+
+    return configure_model
+
+
+def observation_structure(model, flags: dict[str, bool]) -> dict[str, int]:
+    """gymnasium's ``observation_structure`` of both."""
+    skipped = 2 * flags["exclude_current_positions_from_observation"]
+    bodies = model.nbody - 1
+    return {
+        "skipped_qpos": skipped,
+        "qpos": model.nq - skipped,
+        "qvel": model.nv,
+        "cinert": 10 * bodies * flags["include_cinert_in_observation"],
+        "cvel": 6 * bodies * flags["include_cvel_in_observation"],
+        "qfrc_actuator": (model.nv - 6) * flags["include_qfrc_actuator_in_observation"],
+        "cfrc_ext": 6 * bodies * flags["include_cfrc_ext_in_observation"],
+        "ten_length": 0,
+        "ten_velocity": 0,
+    }

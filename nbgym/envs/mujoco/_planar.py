@@ -1,0 +1,150 @@
+"""The compiled physics of the planar walkers, Hopper-v5 and Walker2d-v5 (gymnasium's step and reset).
+
+Both move along x, stay healthy while the torso height ``qpos[1]`` and angle ``qpos[2]`` lie in
+their ranges (the Hopper also needs every other state value within ``healthy_state_range``), and
+observe ``qpos`` (without x) and ``clip(qvel, -10, 10)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import ACTION, F64, FLOAT, InfoKey
+from nbgym.envs.mujoco._sim import QPOS, QVEL, load
+
+X_POSITION, Z_DISTANCE, X_VELOCITY, REWARD_FORWARD, REWARD_CTRL, REWARD_SURVIVE = range(6)
+
+
+def _observe(params, state, i, obs):
+    skipped = 1 if params._exclude_current_positions_from_observation else 0
+    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
+    _sim.copy_out_clipped(obs, i, at, state[i, QVEL], 0, params._nv, -10.0, 10.0)
+
+
+@kernel
+def _positions_info(params, state, i, aux):
+    qpos = state[i, QPOS]
+    aux[i, X_POSITION] = load(qpos, 0)
+    aux[i, Z_DISTANCE] = load(qpos, 1) - load(params._init_qpos, 1)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, state, i)
+    _positions_info(params, state, i, aux)
+
+
+@kernel
+def _within(value, bounds):
+    return bounds[0] < value < bounds[1]
+
+
+@kernel
+def _is_healthy(params, state, i):
+    qpos = state[i, QPOS]
+    if params._check_state:
+        # gymnasium's state_vector()[2:]: qpos[2:] then qvel.
+        for k in range(2, params._nq):
+            if not _within(load(qpos, k), params._healthy_state_range):
+                return False
+        for k in range(params._nv):
+            if not _within(load(state[i, QVEL], k), params._healthy_state_range):
+                return False
+    return _within(load(qpos, 1), params._healthy_z_range) and _within(load(qpos, 2), params._healthy_angle_range)
+
+
+def _step(params, state, i, actions, rng, aux):
+    before = load(state[i, QPOS], 0)
+    _sim.simulate(params, state, i, actions)
+    x_velocity = (load(state[i, QPOS], 0) - before) / _sim.dt(params)
+    forward_reward = params._forward_reward_weight * x_velocity
+    healthy = _is_healthy(params, state, i)
+    healthy_reward = np.float64(healthy) * params._healthy_reward
+    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    _positions_info(params, state, i, aux)
+    aux[i, X_VELOCITY] = x_velocity
+    aux[i, REWARD_FORWARD] = forward_reward
+    aux[i, REWARD_CTRL] = -ctrl_cost
+    aux[i, REWARD_SURVIVE] = healthy_reward
+    return (forward_reward + healthy_reward) - ctrl_cost, (not healthy) and params._terminate_when_unhealthy
+
+
+_PARAMS = [
+    *_sim.COMMON_PARAMS,
+    ("_forward_reward_weight", np.float64),
+    ("_ctrl_cost_weight", np.float64),
+    ("_healthy_reward", np.float64),
+    ("_terminate_when_unhealthy", np.bool_),
+    ("_check_state", np.bool_),
+    ("_healthy_state_range", np.float64, (2,)),
+    ("_healthy_z_range", np.float64, (2,)),
+    ("_healthy_angle_range", np.float64, (2,)),
+    ("_reset_noise_scale", np.float64),
+    ("_exclude_current_positions_from_observation", np.bool_),
+]
+
+
+def _physics(name: str) -> Physics:
+    return Physics(
+        name, params=_PARAMS, state=(_sim.STATE_WIDTH, np.int64), source=__file__, reset=_reset, step=_step,
+        observe=_observe, action_valid=_sim.always_valid, min_chunk_size=_sim.MIN_CHUNK_SIZE, aux_width=6,
+    )
+
+
+HOPPER = _physics("Hopper_v5")
+WALKER = _physics("Walker2d_v5")
+
+
+def step_info_keys(survive_kind: str) -> tuple[InfoKey, ...]:
+    """The step infos; ``reward_survive`` is a Python float for the Hopper (``all()`` gives a bool) and
+    ``np.float64`` for the Walker (a ``np.bool_`` times the weight)."""
+    return (
+        InfoKey("x_position", X_POSITION),
+        InfoKey("z_distance_from_origin", Z_DISTANCE),
+        InfoKey("x_velocity", X_VELOCITY),
+        InfoKey("reward_forward", REWARD_FORWARD),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_survive", REWARD_SURVIVE, survive_kind),
+    )
+
+
+RESET_INFO_KEYS = (InfoKey("x_position", X_POSITION), InfoKey("z_distance_from_origin", Z_DISTANCE))
+AUX_COLUMNS = 6
+METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+SURVIVE_KINDS = {"Hopper": FLOAT, "Walker2d": F64}
+
+
+def configure(
+    forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy, healthy_state_range,
+    healthy_z_range, healthy_angle_range, reset_noise_scale, exclude_current_positions_from_observation,
+):
+    """The ``configure`` of both walkers (``healthy_state_range`` ``None``: not checked, the Walker)."""
+
+    def configure_model(model):
+        size = model.nq + model.nv - exclude_current_positions_from_observation
+        return size, {
+            "_forward_reward_weight": forward_reward_weight,
+            "_ctrl_cost_weight": ctrl_cost_weight,
+            "_healthy_reward": healthy_reward,
+            "_terminate_when_unhealthy": terminate_when_unhealthy,
+            "_check_state": healthy_state_range is not None,
+            "_healthy_state_range": (-np.inf, np.inf) if healthy_state_range is None else healthy_state_range,
+            "_healthy_z_range": healthy_z_range,
+            "_healthy_angle_range": healthy_angle_range,
+            "_reset_noise_scale": reset_noise_scale,
+            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+        }
+
+    return configure_model
+
+
+def observation_structure(model, exclude_current_positions_from_observation: bool) -> dict[str, int]:
+    """gymnasium's ``observation_structure`` of the walkers."""
+    skipped = 1 * exclude_current_positions_from_observation
+    return {"skipped_qpos": skipped, "qpos": model.nq - skipped, "qvel": model.nv}

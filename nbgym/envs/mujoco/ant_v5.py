@@ -1,0 +1,254 @@
+"""Ant-v5: make a four-legged robot walk forward, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
+
+DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
+
+(X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL, REWARD_CONTACT,
+ REWARD_SURVIVE) = range(9)
+
+
+def _observe(params, state, i, obs):
+    skipped = 2 if params._exclude_current_positions_from_observation else 0
+    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
+    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+    if params._include_cfrc_ext_in_observation:
+        low, high = params._contact_force_range[0], params._contact_force_range[1]
+        _sim.copy_out_clipped(obs, i, at, state[i, CFRC_EXT], 6, 6 * (params._nbody - 1), low, high)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_normal(state[i, QVEL], params._init_qvel, params._nv, rng, i, scale)
+    _sim.forward(params, state, i)
+    _sim.positions_info(params, state, i, aux, X_POSITION)
+
+
+@kernel
+def _is_healthy(params, state, i):
+    # gymnasium: np.isfinite(state_vector()).all() and min_z <= qpos[2] <= max_z
+    for k in range(params._nq):
+        if not np.isfinite(load(state[i, QPOS], k)):
+            return False
+    for k in range(params._nv):
+        if not np.isfinite(load(state[i, QVEL], k)):
+            return False
+    return params._healthy_z_range[0] <= load(state[i, QPOS], 2) <= params._healthy_z_range[1]
+
+
+def _step(params, state, i, actions, rng, aux):
+    at = 3 * params._main_body
+    x_before = load(state[i, XPOS], at)
+    y_before = load(state[i, XPOS], at + 1)
+    _sim.simulate(params, state, i, actions)
+    dt = _sim.dt(params)
+    x_velocity = (load(state[i, XPOS], at) - x_before) / dt
+    y_velocity = (load(state[i, XPOS], at + 1) - y_before) / dt
+    forward_reward = x_velocity * params._forward_reward_weight
+    healthy = _is_healthy(params, state, i)
+    healthy_reward = np.float64(healthy) * params._healthy_reward
+    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    low, high = params._contact_force_range[0], params._contact_force_range[1]
+    contact_cost = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, low, high)
+    _sim.positions_info(params, state, i, aux, X_POSITION)
+    aux[i, X_VELOCITY] = x_velocity
+    aux[i, Y_VELOCITY] = y_velocity
+    aux[i, REWARD_FORWARD] = forward_reward
+    aux[i, REWARD_CTRL] = -ctrl_cost
+    aux[i, REWARD_CONTACT] = -contact_cost
+    aux[i, REWARD_SURVIVE] = healthy_reward
+    reward = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost)
+    return reward, (not healthy) and params._terminate_when_unhealthy
+
+
+PHYSICS = Physics(
+    "Ant_v5",
+    params=[
+        *_sim.COMMON_PARAMS,
+        ("_forward_reward_weight", np.float64),
+        ("_ctrl_cost_weight", np.float64),
+        ("_contact_cost_weight", np.float64),
+        ("_healthy_reward", np.float64),
+        ("_main_body", np.int64),
+        ("_terminate_when_unhealthy", np.bool_),
+        ("_healthy_z_range", np.float64, (2,)),
+        ("_contact_force_range", np.float64, (2,)),
+        ("_reset_noise_scale", np.float64),
+        ("_exclude_current_positions_from_observation", np.bool_),
+        ("_include_cfrc_ext_in_observation", np.bool_),
+    ],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=9,
+)
+
+
+def _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
+               terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
+               exclude_current_positions_from_observation, include_cfrc_ext_in_observation):
+    def configure(model):
+        size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
+        size += 6 * (model.nbody - 1) * include_cfrc_ext_in_observation
+        return size, {
+            "_forward_reward_weight": forward_reward_weight,
+            "_ctrl_cost_weight": ctrl_cost_weight,
+            "_contact_cost_weight": contact_cost_weight,
+            "_healthy_reward": healthy_reward,
+            "_main_body": model.body(main_body).id,
+            "_terminate_when_unhealthy": terminate_when_unhealthy,
+            "_healthy_z_range": healthy_z_range,
+            "_contact_force_range": contact_force_range,
+            "_reset_noise_scale": reset_noise_scale,
+            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            "_include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
+        }
+
+    return configure
+
+
+class _Ant:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (
+        InfoKey("x_position", X_POSITION),
+        InfoKey("y_position", Y_POSITION),
+        InfoKey("distance_from_origin", DISTANCE),
+        InfoKey("x_velocity", X_VELOCITY),
+        InfoKey("y_velocity", Y_VELOCITY),
+        InfoKey("reward_forward", REWARD_FORWARD),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_contact", REWARD_CONTACT),
+        InfoKey("reward_survive", REWARD_SURVIVE),
+    )
+    _reset_info_keys = _step_info_keys[:3]
+    _aux_columns = 9
+
+
+class AntEnv(_Ant, CompiledMujocoEnv):
+    """
+    ## Description
+
+    A 3D robot of a free-moving torso and four legs of two links each; the eight hinges are driven to
+    move forward (+x).
+
+    ## Action Space
+
+    `Box(-1, 1, (8,), float32)`: the torques of the hip and ankle of each leg.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (105,), float64)`: `qpos[2:]` (13), `qvel` (14) and the clipped external contact
+    forces `clip(cfrc_ext[1:], *contact_force_range)` (78, with `include_cfrc_ext_in_observation`).
+    With `exclude_current_positions_from_observation=False` the torso's x and y come first.
+
+    ## Rewards
+
+    `healthy_reward + forward_reward - ctrl_cost - contact_cost`: `forward_reward_weight * dx/dt` of the
+    `main_body`, `healthy_reward` on healthy steps, `ctrl_cost_weight * sum(action**2)` (in the action's
+    dtype), `contact_cost_weight * sum(clip(cfrc_ext)**2)`.
+
+    ## Starting State
+
+    `init_qpos + uniform(-reset_noise_scale, reset_noise_scale)`, `init_qvel + reset_noise_scale * standard_normal`.
+
+    ## Episode End
+
+    Terminates when unhealthy (with `terminate_when_unhealthy`): a non-finite state or the torso's z
+    outside `healthy_z_range` (inclusive). Truncated after 1000 steps.
+
+    ## Arguments
+
+    `xml_file="ant.xml"`, `frame_skip=5`, `default_camera_config`, `forward_reward_weight=1`,
+    `ctrl_cost_weight=0.5`, `contact_cost_weight=5e-4`, `healthy_reward=1.0`, `main_body=1`,
+    `terminate_when_unhealthy=True`, `healthy_z_range=(0.2, 1.0)`, `contact_force_range=(-1.0, 1.0)`,
+    `reset_noise_scale=0.1`, `exclude_current_positions_from_observation=True`,
+    `include_cfrc_ext_in_observation=True`, and `MujocoEnv`'s. `info`: `x_position`, `y_position`,
+    `distance_from_origin`, `x_velocity`, `y_velocity`, `reward_forward`, `reward_ctrl`,
+    `reward_contact`, `reward_survive` (reset: the first three).
+
+    ## Version History
+
+    * v5: minimum mujoco 2.3.3; contact forces in the observation again; `main_body`, more arguments;
+      healthy reward on healthy steps only (gymnasium 1.0). v4: mujoco bindings. v3, v2, v1, v0: older.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "ant.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, float | int] = DEFAULT_CAMERA_CONFIG,
+        forward_reward_weight: float = 1,
+        ctrl_cost_weight: float = 0.5,
+        contact_cost_weight: float = 5e-4,
+        healthy_reward: float = 1.0,
+        main_body: int | str = 1,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (0.2, 1.0),
+        contact_force_range: tuple[float, float] = (-1.0, 1.0),
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            xml_file, frame_skip, default_camera_config,
+            _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
+                       terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
+                       exclude_current_positions_from_observation, include_cfrc_ext_in_observation),
+            **kwargs,
+        )
+        skipped = 2 * exclude_current_positions_from_observation
+        self.observation_structure = {
+            "skipped_qpos": skipped,
+            "qpos": self.model.nq - skipped,
+            "qvel": self.model.nv,
+            "cfrc_ext": 6 * (self.model.nbody - 1) * include_cfrc_ext_in_observation,
+        }
+
+
+class AntVectorEnv(_Ant, CompiledMujocoVectorEnv):
+    """Ant-v5's compiled vector environment (see ``AntEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "ant.xml",
+        frame_skip: int = 5,
+        forward_reward_weight: float = 1,
+        ctrl_cost_weight: float = 0.5,
+        contact_cost_weight: float = 5e-4,
+        healthy_reward: float = 1.0,
+        main_body: int | str = 1,
+        terminate_when_unhealthy: bool = True,
+        healthy_z_range: tuple[float, float] = (0.2, 1.0),
+        contact_force_range: tuple[float, float] = (-1.0, 1.0),
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, xml_file, frame_skip,
+            _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
+                       terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
+                       exclude_current_positions_from_observation, include_cfrc_ext_in_observation),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

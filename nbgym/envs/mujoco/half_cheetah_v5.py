@@ -1,0 +1,202 @@
+"""HalfCheetah-v5: make a 2D cheetah run forward, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._sim import QPOS, QVEL, load
+
+DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
+
+X_POSITION, X_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(4)
+
+
+def _observe(params, state, i, obs):
+    skipped = 1 if params._exclude_current_positions_from_observation else 0
+    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
+    _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_normal(state[i, QVEL], params._init_qvel, params._nv, rng, i, scale)
+    _sim.forward(params, state, i)
+    aux[i, X_POSITION] = load(state[i, QPOS], 0)
+
+
+def _step(params, state, i, actions, rng, aux):
+    before = load(state[i, QPOS], 0)
+    _sim.simulate(params, state, i, actions)
+    after = load(state[i, QPOS], 0)
+    x_velocity = (after - before) / _sim.dt(params)
+    forward_reward = params._forward_reward_weight * x_velocity
+    # gymnasium's control cost is computed on the action: float32 arithmetic for a float32 action.
+    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    aux[i, X_POSITION] = after
+    aux[i, X_VELOCITY] = x_velocity
+    aux[i, REWARD_FORWARD] = forward_reward
+    aux[i, REWARD_CTRL] = -ctrl_cost
+    return forward_reward - ctrl_cost, False
+
+
+PHYSICS = Physics(
+    "HalfCheetah_v5",
+    params=[
+        *_sim.COMMON_PARAMS,
+        ("_forward_reward_weight", np.float64),
+        ("_ctrl_cost_weight", np.float64),
+        ("_reset_noise_scale", np.float64),
+        ("_exclude_current_positions_from_observation", np.bool_),
+    ],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=4,
+)
+
+
+
+def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
+    def configure(model):
+        size = model.nq + model.nv - exclude_current_positions_from_observation
+        return size, {
+            "_forward_reward_weight": forward_reward_weight,
+            "_ctrl_cost_weight": ctrl_cost_weight,
+            "_reset_noise_scale": reset_noise_scale,
+            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+        }
+
+    return configure
+
+
+class _HalfCheetah:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (
+        InfoKey("x_position", X_POSITION),
+        InfoKey("x_velocity", X_VELOCITY),
+        InfoKey("reward_forward", REWARD_FORWARD),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+    )
+    _reset_info_keys = (InfoKey("x_position", X_POSITION),)
+    _aux_columns = 4
+
+
+class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
+    """
+    ## Description
+
+    The HalfCheetah is a 2-dimensional robot of 9 body parts and 8 joints connecting them (two paws).
+    The goal is to apply torques to the joints to make the cheetah run forward (right) as fast as
+    possible, with a positive reward for distance moved forward and a negative one for moving
+    backward. The torso and head are fixed; torques act on the other 6 joints (thighs, shins, feet).
+
+    ## Action Space
+
+    `Box(-1, 1, (6,), float32)`: the torques of the back thigh, back shin, back foot, front thigh,
+    front shin and front foot rotors.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (17,), float64)`: `qpos[1:]` (8 positions: the rootz and rooty of the front tip,
+    then the angles of the six joints) and `qvel` (9 velocities). With
+    `exclude_current_positions_from_observation=False` the x-coordinate `qpos[0]` comes first (18 values).
+
+    ## Rewards
+
+    `reward = forward_reward - ctrl_cost`: `forward_reward_weight * dx/dt` (`dt = frame_skip * 0.01` =
+    0.05 by default) and `ctrl_cost_weight * sum(action**2)` (computed on the action as given: a float32
+    action gives a float32 cost). `info` holds `reward_forward` and `reward_ctrl`.
+
+    ## Starting State
+
+    `qpos = init_qpos + uniform(-reset_noise_scale, reset_noise_scale, nq)` and
+    `qvel = init_qvel + reset_noise_scale * standard_normal(nv)`.
+
+    ## Episode End
+
+    Never terminates; truncated after 1000 steps by `make`'s `TimeLimit`.
+
+    ## Arguments
+
+    | Parameter | Type | Default |
+    |---|---|---|
+    | `xml_file` | str | `"half_cheetah.xml"` |
+    | `frame_skip` | int | `5` |
+    | `default_camera_config` | dict | `{"distance": 4.0}` |
+    | `forward_reward_weight` | float | `1` |
+    | `ctrl_cost_weight` | float | `0.1` |
+    | `reset_noise_scale` | float | `0.1` |
+    | `exclude_current_positions_from_observation` | bool | `True` |
+
+    plus `MujocoEnv`'s `render_mode`, `width`, `height`, `camera_id`, `camera_name`, `max_geom`,
+    `visual_options`. `info`: `x_position`, `x_velocity`, `reward_forward`, `reward_ctrl` (reset:
+    `x_position`).
+
+    The physics runs in nbgym's compiled kernels (the same libmujoco calls as gymnasium's, so the same
+    numbers); `nbgym.make_vec("HalfCheetah-v5", num_envs)` steps all sub-environments in one call.
+
+    ## Version History
+
+    * v5: minimum mujoco version 2.3.3; `default_camera_config`, `reset_noise_scale`, `xml_file` arguments;
+      `info["reward_ctrl"]` sign fixed (gymnasium 1.0).
+    * v4: mujoco bindings. v3: `xml_file` and weights. v2: mujoco-py >= 1.50. v1: 1000 steps. v0: initial.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "half_cheetah.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, float | int] = DEFAULT_CAMERA_CONFIG,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 0.1,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            xml_file, frame_skip, default_camera_config,
+            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
+            **kwargs,
+        )
+        skipped = 1 * exclude_current_positions_from_observation
+        self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
+
+    def control_cost(self, action: Any) -> Any:
+        """``ctrl_cost_weight * sum(action**2)``, in the action's dtype."""
+        return self._ctrl_cost_weight * np.sum(np.square(action))
+
+
+class HalfCheetahVectorEnv(_HalfCheetah, CompiledMujocoVectorEnv):
+    """HalfCheetah-v5's compiled vector environment (see ``HalfCheetahEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "half_cheetah.xml",
+        frame_skip: int = 5,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 0.1,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, xml_file, frame_skip,
+            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

@@ -1,0 +1,138 @@
+"""HumanoidStandup-v5: make a 3D humanoid stand up from the floor, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym.envs.mujoco import _humanoid
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv, record_property
+
+DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 0.8925)), "elevation": -20.0}
+
+
+class _HumanoidStandup:
+    metadata = _humanoid.METADATA
+    physics = _humanoid.STANDUP
+    _step_info_keys = _humanoid.STANDUP_STEP_INFO
+    _reset_info_keys = _humanoid.STANDUP_RESET_INFO
+    _aux_columns = _humanoid.S_AUX_COLUMNS
+    _has_tendon_infos = True
+    # gymnasium's names for the shared contact-cost parameters.
+    _impact_cost_weight = record_property("_contact_cost_weight")
+    _impact_cost_range = record_property("_contact_cost_range")
+
+
+class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
+    """
+    ## Description
+
+    The humanoid of Humanoid-v5 starts lying on the ground; the goal is to make it stand up and keep it
+    standing.
+
+    ## Action Space
+
+    `Box(-0.4, 0.4, (17,), float32)`: the torques of the hinge joints.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (348,), float64)`: as Humanoid-v5's.
+
+    ## Rewards
+
+    `reward_linup - reward_quadctrl - reward_impact + 1`: the torso's height divided by the model's
+    timestep (`uph_cost_weight` is kept as an attribute but, as in gymnasium, not applied),
+    `ctrl_cost_weight * sum(ctrl**2)` and `impact_cost_weight * sum(cfrc_ext**2)` clipped to
+    `impact_cost_range`.
+
+    ## Starting State
+
+    `init_qpos` and `init_qvel` plus `uniform(-reset_noise_scale, reset_noise_scale)` noise.
+
+    ## Episode End
+
+    Never terminates; truncated after 1000 steps.
+
+    ## Arguments
+
+    `xml_file="humanoidstandup.xml"`, `frame_skip=5`, `default_camera_config`, `uph_cost_weight=1`,
+    `ctrl_cost_weight=0.1`, `impact_cost_weight=0.5e-6`, `impact_cost_range=(-inf, 10.0)`,
+    `reset_noise_scale=1e-2`, `exclude_current_positions_from_observation=True`, the four
+    `include_*_in_observation=True`, and `MujocoEnv`'s. `info`: `x_position`, `y_position`,
+    `z_distance_from_origin`, `tendon_length`, `tendon_velocity`, `reward_linup`, `reward_quadctrl`,
+    `reward_impact` (reset: the first five).
+
+    ## Version History
+
+    * v5: minimum mujoco 2.3.3; contact forces in the observation again; more arguments and infos
+      (gymnasium 1.0). v4, v3, v2, v1, v0: older.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "humanoidstandup.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, float | np.ndarray] = DEFAULT_CAMERA_CONFIG,
+        uph_cost_weight: float = 1,
+        ctrl_cost_weight: float = 0.1,
+        impact_cost_weight: float = 0.5e-6,
+        impact_cost_range: tuple[float, float] = (-np.inf, 10.0),
+        reset_noise_scale: float = 1e-2,
+        exclude_current_positions_from_observation: bool = True,
+        include_cinert_in_observation: bool = True,
+        include_cvel_in_observation: bool = True,
+        include_qfrc_actuator_in_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        flags = {
+            "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            "include_cinert_in_observation": include_cinert_in_observation,
+            "include_cvel_in_observation": include_cvel_in_observation,
+            "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
+            "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
+        }
+        self._uph_cost_weight = uph_cost_weight
+        super().__init__(
+            xml_file, frame_skip, default_camera_config,
+            _humanoid.configure(ctrl_cost_weight, impact_cost_weight, impact_cost_range, reset_noise_scale, flags),
+            **kwargs,
+        )
+        self.observation_structure = _humanoid.observation_structure(self.model, flags)
+
+
+class HumanoidStandupVectorEnv(_HumanoidStandup, CompiledMujocoVectorEnv):
+    """HumanoidStandup-v5's compiled vector environment (see ``HumanoidStandupEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "humanoidstandup.xml",
+        frame_skip: int = 5,
+        uph_cost_weight: float = 1,
+        ctrl_cost_weight: float = 0.1,
+        impact_cost_weight: float = 0.5e-6,
+        impact_cost_range: tuple[float, float] = (-np.inf, 10.0),
+        reset_noise_scale: float = 1e-2,
+        exclude_current_positions_from_observation: bool = True,
+        include_cinert_in_observation: bool = True,
+        include_cvel_in_observation: bool = True,
+        include_qfrc_actuator_in_observation: bool = True,
+        include_cfrc_ext_in_observation: bool = True,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        flags = {
+            "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            "include_cinert_in_observation": include_cinert_in_observation,
+            "include_cvel_in_observation": include_cvel_in_observation,
+            "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
+            "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
+        }
+        self._uph_cost_weight = uph_cost_weight
+        super().__init__(
+            num_envs, xml_file, frame_skip,
+            _humanoid.configure(ctrl_cost_weight, impact_cost_weight, impact_cost_range, reset_noise_scale, flags),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

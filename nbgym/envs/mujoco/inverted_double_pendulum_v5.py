@@ -1,0 +1,160 @@
+"""InvertedDoublePendulum-v5: balance two poles on a cart, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym._engine import npmath
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
+
+DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}
+
+REWARD_SURVIVE, DISTANCE_PENALTY, VELOCITY_PENALTY = range(3)
+
+
+def _observe(params, state, i, obs):
+    qpos = state[i, QPOS]
+    nq = params._nq
+    obs[i, 0] = load(qpos, 0)
+    for k in range(1, nq):
+        angle = load(qpos, k)
+        obs[i, k] = np.sin(angle)
+        obs[i, nq - 1 + k] = np.cos(angle)
+    at = _sim.copy_out_clipped(obs, i, 2 * nq - 1, state[i, QVEL], 0, params._nv, -10.0, 10.0)
+    _sim.copy_out_clipped(obs, i, at, state[i, QFRC_CONSTRAINT], 0, 1, -10.0, 10.0)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_normal(state[i, QVEL], params._init_qvel, params._nv, rng, i, scale)
+    _sim.forward(params, state, i)
+
+
+def _step(params, state, i, actions, rng, aux):
+    _sim.simulate(params, state, i, actions)
+    x = load(state[i, SITE_XPOS], 0)
+    y = load(state[i, SITE_XPOS], 2)
+    terminated = y <= 1
+    v1 = load(state[i, QVEL], 1)
+    v2 = load(state[i, QVEL], 2)
+    # numpy's ** on float64 scalars is libm's pow, which npmath.square reproduces.
+    dist_penalty = 0.01 * npmath.square(x) + npmath.square(y - 2)
+    vel_penalty = 1e-3 * npmath.square(v1) + 5e-3 * npmath.square(v2)
+    alive_bonus = params._healthy_reward * (0.0 if terminated else 1.0)
+    aux[i, REWARD_SURVIVE] = alive_bonus
+    aux[i, DISTANCE_PENALTY] = -dist_penalty
+    aux[i, VELOCITY_PENALTY] = -vel_penalty
+    return alive_bonus - dist_penalty - vel_penalty, terminated
+
+
+PHYSICS = Physics(
+    "InvertedDoublePendulum_v5",
+    params=[*_sim.COMMON_PARAMS, ("_healthy_reward", np.float64), ("_reset_noise_scale", np.float64)],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=3,
+)
+
+
+def _configure(healthy_reward, reset_noise_scale):
+    def configure(model):
+        return 2 * model.nq - 1 + model.nv + 1, {"_healthy_reward": healthy_reward, "_reset_noise_scale": reset_noise_scale}
+
+    return configure
+
+
+class _InvertedDoublePendulum:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (
+        InfoKey("reward_survive", REWARD_SURVIVE, FLOAT),
+        InfoKey("distance_penalty", DISTANCE_PENALTY),
+        InfoKey("velocity_penalty", VELOCITY_PENALTY),
+    )
+    _reset_info_keys = ()
+    _aux_columns = 3
+
+
+class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
+    """
+    ## Description
+
+    A cart carrying two poles hinged one on the other: keep the top of the second pole high by pushing
+    the cart.
+
+    ## Action Space
+
+    `Box(-1, 1, (1,), float32)`: the force on the cart.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (9,), float64)`: the cart's position, the sines then cosines of the two hinge
+    angles, `clip(qvel, -10, 10)` (3) and the cart's constraint force `clip(qfrc_constraint, -10, 10)[0]`.
+
+    ## Rewards
+
+    `alive_bonus - distance_penalty - velocity_penalty`: `healthy_reward` unless terminated,
+    `0.01 * x**2 + (y - 2)**2` of the tip (site) position and `1e-3 * v1**2 + 5e-3 * v2**2` of the hinge
+    velocities.
+
+    ## Starting State
+
+    `init_qpos + uniform(-reset_noise_scale, reset_noise_scale)`, `init_qvel + standard_normal * reset_noise_scale`.
+
+    ## Episode End
+
+    Terminates when the tip's height `y <= 1`; truncated after 1000 steps.
+
+    ## Arguments
+
+    `xml_file="inverted_double_pendulum.xml"`, `frame_skip=5`, `default_camera_config`,
+    `healthy_reward=10.0`, `reset_noise_scale=0.1`, and `MujocoEnv`'s. `info`: `reward_survive`,
+    `distance_penalty`, `velocity_penalty`.
+
+    ## Version History
+
+    * v5: minimum mujoco 2.3.3; `qfrc_constraint` observed again (only the cart's); healthy reward 0 on
+      the terminating step; more arguments (gymnasium 1.0). v4, v2, v0: older.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "inverted_double_pendulum.xml",
+        frame_skip: int = 5,
+        default_camera_config: dict[str, float | np.ndarray] | None = None,
+        healthy_reward: float = 10.0,
+        reset_noise_scale: float = 0.1,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(xml_file, frame_skip, default_camera_config, _configure(healthy_reward, reset_noise_scale), **kwargs)
+
+
+class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVectorEnv):
+    """InvertedDoublePendulum-v5's compiled vector environment (see ``InvertedDoublePendulumEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "inverted_double_pendulum.xml",
+        frame_skip: int = 5,
+        healthy_reward: float = 10.0,
+        reset_noise_scale: float = 0.1,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, xml_file, frame_skip, _configure(healthy_reward, reset_noise_scale),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

@@ -1,0 +1,142 @@
+"""InvertedPendulum-v5: balance a pole on a cart, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._sim import QPOS, QVEL, load
+
+DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 2.04}
+
+REWARD_SURVIVE = 0
+
+
+def _observe(params, state, i, obs):
+    at = _sim.copy_out(obs, i, 0, state[i, QPOS], 0, params._nq)
+    _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, state, i)
+
+
+def _step(params, state, i, actions, rng, aux):
+    _sim.simulate(params, state, i, actions)
+    # gymnasium: not np.isfinite(observation).all() or np.abs(observation[1]) > 0.2
+    terminated = abs(load(state[i, QPOS], 1)) > 0.2
+    for k in range(params._nq):
+        terminated = terminated or not np.isfinite(load(state[i, QPOS], k))
+    for k in range(params._nv):
+        terminated = terminated or not np.isfinite(load(state[i, QVEL], k))
+    reward = 0.0 if terminated else 1.0
+    aux[i, REWARD_SURVIVE] = reward
+    return reward, terminated
+
+
+PHYSICS = Physics(
+    "InvertedPendulum_v5",
+    params=[*_sim.COMMON_PARAMS, ("_reset_noise_scale", np.float64)],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=1,
+)
+
+
+def _configure(reset_noise_scale):
+    def configure(model):
+        return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale}
+
+    return configure
+
+
+class _InvertedPendulum:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (InfoKey("reward_survive", REWARD_SURVIVE, INT),)
+    _reset_info_keys = ()
+    _aux_columns = 1
+
+
+class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
+    """
+    ## Description
+
+    The cart-pole of classic control in MuJoCo: a cart moves along a line, a pole hinged on it must be
+    kept upright by pushing the cart.
+
+    ## Action Space
+
+    `Box(-3, 3, (1,), float32)`: the force on the cart.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (4,), float64)`: the cart's position, the pole's angle, and their velocities.
+
+    ## Rewards
+
+    `1` (a Python `int`) for every step in which the pole stays upright, `0` for the terminating one.
+
+    ## Starting State
+
+    `init_qpos` and `init_qvel` plus `uniform(-reset_noise_scale, reset_noise_scale)` noise.
+
+    ## Episode End
+
+    Terminates when the observation is not finite or the pole's angle exceeds 0.2 radians; truncated
+    after 1000 steps.
+
+    ## Arguments
+
+    `xml_file="inverted_pendulum.xml"`, `frame_skip=2`, `default_camera_config`,
+    `reset_noise_scale=0.01`, and `MujocoEnv`'s. `info`: `reward_survive`.
+
+    ## Version History
+
+    * v5: minimum mujoco 2.3.3; reward 0 on the terminating step; `xml_file`, `reset_noise_scale` and
+      camera arguments (gymnasium 1.0). v4, v2, v0: older.
+    """
+
+    _reward_type = int
+
+    def __init__(
+        self,
+        xml_file: str = "inverted_pendulum.xml",
+        frame_skip: int = 2,
+        default_camera_config: dict[str, float | int] = DEFAULT_CAMERA_CONFIG,
+        reset_noise_scale: float = 0.01,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(xml_file, frame_skip, default_camera_config, _configure(reset_noise_scale), **kwargs)
+        self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
+
+
+class InvertedPendulumVectorEnv(_InvertedPendulum, CompiledMujocoVectorEnv):
+    """InvertedPendulum-v5's compiled vector environment (see ``InvertedPendulumEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "inverted_pendulum.xml",
+        frame_skip: int = 2,
+        reset_noise_scale: float = 0.01,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, xml_file, frame_skip, _configure(reset_noise_scale),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

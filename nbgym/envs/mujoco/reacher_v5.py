@@ -1,0 +1,183 @@
+"""Reacher-v5: move a two-jointed arm's fingertip to a random target, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import numpy as np
+
+from nbgym._engine import rng as random
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
+
+DEFAULT_CAMERA_CONFIG: Final[dict[str, float]] = {"trackbodyid": 0}
+
+REWARD_DIST, REWARD_CTRL, GOAL = 0, 1, 2  # GOAL: the target drawn at the last reset (two columns)
+
+
+def _observe(params, state, i, obs):
+    qpos = state[i, QPOS]
+    for k in range(2):
+        angle = load(qpos, k)
+        obs[i, k] = np.cos(angle)
+        obs[i, 2 + k] = np.sin(angle)
+    at = _sim.copy_out(obs, i, 4, qpos, 2, params._nq - 2)
+    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, 2)
+    xpos = state[i, XPOS]
+    for k in range(2):
+        obs[i, at + k] = load(xpos, 3 * params._fingertip + k) - load(xpos, 3 * params._target + k)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    qpos = state[i, QPOS]
+    qvel = state[i, QVEL]
+    nq, nv = params._nq, params._nv
+    for k in range(nq):
+        store(qpos, k, random.uniform(rng, i, -0.1, 0.1) + load(params._init_qpos, k))
+    while True:
+        goal_x = random.uniform(rng, i, -0.2, 0.2)
+        goal_y = random.uniform(rng, i, -0.2, 0.2)
+        if _sim.norm_2(goal_x, goal_y, params._norm_fuses) < 0.2:
+            break
+    store(qpos, nq - 2, goal_x)
+    store(qpos, nq - 1, goal_y)
+    _sim.set_uniform(qvel, params._init_qvel, nv, rng, i, -0.005, 0.005)
+    store(qvel, nv - 2, 0.0)
+    store(qvel, nv - 1, 0.0)
+    _sim.forward(params, state, i)
+    aux[i, GOAL] = goal_x
+    aux[i, GOAL + 1] = goal_y
+
+
+def _step(params, state, i, actions, rng, aux):
+    _sim.simulate(params, state, i, actions)
+    # xpos is mj_step's kinematics of the state before its last substep, as gymnasium reads it.
+    distance = _sim.norm_of_difference(state[i, XPOS], 3 * params._fingertip, 3 * params._target, 3, params._norm_fuses)
+    reward_dist = -distance * params._reward_dist_weight
+    reward_ctrl = -_sim.action_sum_of_squares(actions, i) * _sim.in_action_dtype(params._reward_control_weight, actions)
+    aux[i, REWARD_DIST] = reward_dist
+    aux[i, REWARD_CTRL] = reward_ctrl
+    return reward_dist + reward_ctrl, False
+
+
+PHYSICS = Physics(
+    "Reacher_v5",
+    params=[
+        *_sim.COMMON_PARAMS,
+        ("_reward_dist_weight", np.float64),
+        ("_reward_control_weight", np.float64),
+        ("_fingertip", np.int64),
+        ("_target", np.int64),
+    ],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=4,
+)
+
+
+def _configure(reward_dist_weight, reward_control_weight):
+    def configure(model):
+        return 10, {
+            "_reward_dist_weight": reward_dist_weight,
+            "_reward_control_weight": reward_control_weight,
+            "_fingertip": model.body("fingertip").id,
+            "_target": model.body("target").id,
+        }
+
+    return configure
+
+
+class _Reacher:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION))
+    _reset_info_keys = ()
+    _aux_columns = 4
+
+
+class ReacherEnv(_Reacher, CompiledMujocoEnv):
+    """
+    ## Description
+
+    A two-jointed robot arm: move its fingertip close to a target drawn at random at each reset.
+
+    ## Action Space
+
+    `Box(-1, 1, (2,), float32)`: the torques of the two hinges.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (10,), float64)`: the cosine and sine of both arm angles, the target's x and y
+    (`qpos[2:]`), the arm's angular velocities (`qvel[:2]`) and the fingertip's position minus the
+    target's (x, y).
+
+    ## Rewards
+
+    `reward_dist + reward_ctrl`: `-reward_dist_weight * |fingertip - target|` and
+    `-reward_control_weight * sum(action**2)` (in the action's dtype). As in gymnasium, the distance is
+    read from MuJoCo's body positions, which `mj_step` computes before its last substep.
+
+    ## Starting State
+
+    `qpos = uniform(-0.1, 0.1) + init_qpos`, the target drawn from `uniform(-0.2, 0.2, 2)` until within
+    0.2 of the origin; `qvel = init_qvel + uniform(-0.005, 0.005)`, the target's velocity 0.
+
+    ## Episode End
+
+    Never terminates; truncated after 50 steps.
+
+    ## Arguments
+
+    `xml_file="reacher.xml"`, `frame_skip=2`, `default_camera_config`, `reward_dist_weight=1`,
+    `reward_control_weight=1`, and `MujocoEnv`'s. `info`: `reward_dist`, `reward_ctrl`.
+
+    ## Version History
+
+    * v5: minimum mujoco 2.3.3; `xml_file`, weights and camera arguments; the unused `z` of the
+      fingertip-target vector left out of the observation (gymnasium 1.0). v4, v2, v0: older.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "reacher.xml",
+        frame_skip: int = 2,
+        default_camera_config: dict[str, float] = DEFAULT_CAMERA_CONFIG,
+        reward_dist_weight: float = 1,
+        reward_control_weight: float = 1,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            xml_file, frame_skip, default_camera_config, _configure(reward_dist_weight, reward_control_weight), **kwargs
+        )
+
+    @property
+    def goal(self) -> np.ndarray:
+        """The target's position drawn at the last reset."""
+        return self._batch.aux[0, GOAL : GOAL + 2].copy()
+
+
+class ReacherVectorEnv(_Reacher, CompiledMujocoVectorEnv):
+    """Reacher-v5's compiled vector environment (see ``ReacherEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "reacher.xml",
+        frame_skip: int = 2,
+        reward_dist_weight: float = 1,
+        reward_control_weight: float = 1,
+        max_episode_steps: int | None = 50,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, xml_file, frame_skip, _configure(reward_dist_weight, reward_control_weight),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

@@ -1,0 +1,179 @@
+"""Swimmer-v5: make a three-link swimmer move forward in a viscous fluid, as gymnasium's, on the compiled engine."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from nbgym._engine.kernels import Physics
+from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._sim import QPOS, QVEL, load
+
+X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(7)
+
+
+def _observe(params, state, i, obs):
+    skipped = 2 if params._exclude_current_positions_from_observation else 0
+    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
+    _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+
+
+def _reset(params, state, i, rng, aux):
+    _sim.reset_data(params, state, i)
+    scale = params._reset_noise_scale
+    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, state, i)
+    _sim.positions_info(params, state, i, aux, X_POSITION)
+
+
+def _step(params, state, i, actions, rng, aux):
+    x_before = load(state[i, QPOS], 0)
+    y_before = load(state[i, QPOS], 1)
+    _sim.simulate(params, state, i, actions)
+    dt = _sim.dt(params)
+    x_velocity = (load(state[i, QPOS], 0) - x_before) / dt
+    y_velocity = (load(state[i, QPOS], 1) - y_before) / dt
+    forward_reward = params._forward_reward_weight * x_velocity
+    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    _sim.positions_info(params, state, i, aux, X_POSITION)
+    aux[i, X_VELOCITY] = x_velocity
+    aux[i, Y_VELOCITY] = y_velocity
+    aux[i, REWARD_FORWARD] = forward_reward
+    aux[i, REWARD_CTRL] = -ctrl_cost
+    return forward_reward - ctrl_cost, False
+
+
+PHYSICS = Physics(
+    "Swimmer_v5",
+    params=[
+        *_sim.COMMON_PARAMS,
+        ("_forward_reward_weight", np.float64),
+        ("_ctrl_cost_weight", np.float64),
+        ("_reset_noise_scale", np.float64),
+        ("_exclude_current_positions_from_observation", np.bool_),
+    ],
+    state=(_sim.STATE_WIDTH, np.int64),
+    source=__file__,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_sim.always_valid,
+    min_chunk_size=_sim.MIN_CHUNK_SIZE,
+    aux_width=7,
+)
+
+
+def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
+    def configure(model):
+        return model.nq + model.nv - 2 * exclude_current_positions_from_observation, {
+            "_forward_reward_weight": forward_reward_weight,
+            "_ctrl_cost_weight": ctrl_cost_weight,
+            "_reset_noise_scale": reset_noise_scale,
+            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+        }
+
+    return configure
+
+
+class _Swimmer:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (
+        InfoKey("x_position", X_POSITION),
+        InfoKey("y_position", Y_POSITION),
+        InfoKey("distance_from_origin", DISTANCE),
+        InfoKey("x_velocity", X_VELOCITY),
+        InfoKey("y_velocity", Y_VELOCITY),
+        InfoKey("reward_forward", REWARD_FORWARD),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+    )
+    _reset_info_keys = _step_info_keys[:3]
+    _aux_columns = 7
+
+
+class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
+    """
+    ## Description
+
+    Three segments joined by two rotors swim in a two-dimensional pool of viscous fluid; the goal is
+    to move forward (right) as fast as possible.
+
+    ## Action Space
+
+    `Box(-1, 1, (2,), float32)`: the torques of the two rotors.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (8,), float64)`: `qpos[2:]` (3 angles) and `qvel` (5); with
+    `exclude_current_positions_from_observation=False` the front tip's x and y come first (10).
+
+    ## Rewards
+
+    `forward_reward - ctrl_cost`: `forward_reward_weight * dx/dt` and `ctrl_cost_weight * sum(action**2)`
+    (in the action's dtype).
+
+    ## Starting State
+
+    `init_qpos` and `init_qvel` plus `uniform(-reset_noise_scale, reset_noise_scale)` noise.
+
+    ## Episode End
+
+    Never terminates; truncated after 1000 steps.
+
+    ## Arguments
+
+    `xml_file="swimmer.xml"`, `frame_skip=4`, `default_camera_config=None`, `forward_reward_weight=1.0`,
+    `ctrl_cost_weight=1e-4`, `reset_noise_scale=0.1`, `exclude_current_positions_from_observation=True`,
+    and `MujocoEnv`'s. `info`: `x_position`, `y_position`, `distance_from_origin`, `x_velocity`,
+    `y_velocity`, `reward_forward`, `reward_ctrl` (reset: the first three).
+
+    ## Version History
+
+    * v5: minimum mujoco 2.3.3; more arguments (gymnasium 1.0). v4: mujoco bindings. v3, v2, v1, v0: older.
+    """
+
+    def __init__(
+        self,
+        xml_file: str = "swimmer.xml",
+        frame_skip: int = 4,
+        default_camera_config: dict[str, float | int] | None = None,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-4,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            xml_file, frame_skip, default_camera_config,
+            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
+            **kwargs,
+        )
+        skipped = 2 * exclude_current_positions_from_observation
+        self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
+
+
+class SwimmerVectorEnv(_Swimmer, CompiledMujocoVectorEnv):
+    """Swimmer-v5's compiled vector environment (see ``SwimmerEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        xml_file: str = "swimmer.xml",
+        frame_skip: int = 4,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-4,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, xml_file, frame_skip,
+            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

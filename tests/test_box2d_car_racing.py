@@ -1,0 +1,243 @@
+"""CarRacing against gymnasium 1.4.0, bit for bit: observations (the 96x96 pixels), rewards, flags and infos of
+single and vector envs, every render mode's frames, bad actions; and the compiled transforms against pygame's.
+
+Episodes are cut short with ``max_episode_steps`` (a lap takes a thousand steps of some milliseconds each);
+``lap_complete_percent=0`` finishes the lap at the first step, which exercises termination and autoreset.
+"""
+
+from __future__ import annotations
+
+import math
+
+import gymnasium
+import numpy as np
+import pygame
+import pytest
+from _box2d_checks import assert_checked, assert_registered_as_gymnasium, compare_frames, raises_as_gymnasium
+from _classic_control_checks import MODES, compare_single, compare_vector
+from _toy_text_checks import assert_same_value
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import nbgym
+from nbgym import error
+from nbgym.envs.box2d import car_racing
+from nbgym.envs.box2d.car_dynamics import rotate, rotation
+
+
+def driving_policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray:
+    """Random steering with mostly gas (the car leaves the road, skids, comes back), float32 as the space's."""
+    return np.array([rng.uniform(-1, 1), rng.uniform(0, 1) ** 0.3, rng.uniform(0, 0.3)], dtype=np.float32)
+
+
+def discrete_policy(rng: np.random.Generator, observation: np.ndarray) -> int | np.int64:
+    action = rng.choice(5, p=[0.1, 0.2, 0.2, 0.4, 0.1])
+    return int(action) if rng.random() < 0.5 else np.int64(action)
+
+
+@pytest.mark.slow
+def test_make_matches_gymnasium():
+    """Two truncated episodes: the first second's zoom, the road, the grass, tiles visited."""
+    compare_single("CarRacing-v3", driving_policy, [0], 100, kwargs={"max_episode_steps": 60})
+
+
+@pytest.mark.slow
+def test_discrete_matches_gymnasium():
+    compare_single("CarRacing-v3", discrete_policy, [3], 100, kwargs={"continuous": False, "max_episode_steps": 60})
+
+
+@pytest.mark.slow
+def test_domain_randomize_and_its_reset_option_match_gymnasium():
+    """Random colours at each reset, kept with options={"randomize": False} (every other reset)."""
+    compare_single(
+        "CarRacing-v3",
+        driving_policy,
+        [4],
+        120,
+        kwargs={"domain_randomize": True, "max_episode_steps": 30},
+        reset_options={"randomize": False},
+    )
+
+
+def test_finished_lap_terminates_with_gymnasiums_info():
+    """lap_complete_percent=0: touching the first tile completes the lap, at the first step."""
+    terminations = compare_single("CarRacing-v3", driving_policy, [5, 6], 6, kwargs={"lap_complete_percent": 0.0})
+    assert terminations == 12
+    env = nbgym.make("CarRacing-v3", lap_complete_percent=0.0)
+    env.reset(seed=5)
+    assert env.step(env.action_space.sample())[4] == {"lap_finished": True}
+
+
+def test_leaving_the_playfield_costs_100():
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    assert_same_value(ours.reset(seed=2), theirs.reset(seed=2))
+    for env in (ours, theirs):  # the whole car, beyond the playfield's right edge
+        car = env.unwrapped.car
+        shift = car_racing.PLAYFIELD + 1 - car.hull.position[0]
+        for body in car.drawlist:
+            body.position = (body.position[0] + shift, body.position[1])
+    action = np.array([0.0, 1.0, 0.0], dtype=np.float32)
+    result = ours.step(action)
+    assert_same_value(result, theirs.step(action))
+    assert result[1] == -100 and result[2] and result[4] == {"lap_finished": False}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_vector_env_matches_gymnasium_sync(mode):
+    """Laps that finish at the first step: autoresets all along."""
+    terminations, _ = compare_vector(
+        "CarRacing-v3",
+        lambda rng, observations: np.stack([driving_policy(rng, None) for _ in observations]),
+        2,
+        mode,
+        3,
+        5,
+        {"lap_complete_percent": 0.0},
+        vectorization_mode="sync",
+    )
+    assert terminations >= 4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("render_mode", ["rgb_array", "state_pixels"])
+def test_frames_are_gymnasiums(render_mode):
+    """The 600x400 frame with the skid marks, and the 96x96 state frame, through the first second's zoom."""
+    compare_frames("CarRacing-v3", driving_policy, 7, 80, 9, {"render_mode": render_mode, "max_episode_steps": 40})
+
+
+def test_frames_after_pygame_quit_are_gymnasiums():
+    """Closing a window quits pygame (and its fonts); the next frames are drawn as before."""
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    action = np.array([0.1, 0.5, 0.0], dtype=np.float32)
+    for seed in (1, 2):
+        assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed))
+        assert_same_value(ours.step(action), theirs.step(action))
+        pygame.quit()
+
+
+def test_human_mode_draws_the_window_and_render_before_reset_is_none():
+    env = car_racing.CarRacing(render_mode="human")
+    env.metadata = {**env.metadata, "render_fps": 1000}  # keep the test fast
+    assert env.render() is None  # not reset yet
+    env.reset(seed=0)
+    window = pygame.display.get_surface()
+    assert window is not None and window.get_size() == (car_racing.WINDOW_W, car_racing.WINDOW_H)
+    env.step(np.array([0.0, 1.0, 0.0], dtype=np.float32))
+    assert env.render() is None
+    env.close()
+    assert not pygame.display.get_init()
+
+
+def test_play_with_gymnasiums_documented_keys(monkeypatch):
+    """`nbgym play CarRacing-v3` drives with the keys of gymnasium's play documentation (gas, then left turn)."""
+    from nbgym.cli import main
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    steps = []
+    original_step = car_racing.CarRacing.step
+    monkeypatch.setattr(car_racing.CarRacing, "step", lambda self, action: steps.append(action) or original_step(self, action))
+    down = [pygame.event.Event(pygame.KEYDOWN, key=ord(key)) for key in "wa"]
+    events = iter([[], down[:1], [], down[1:], [], [pygame.event.Event(pygame.QUIT)]])
+    monkeypatch.setattr(pygame.event, "get", lambda: next(events))
+    assert main(["play", "CarRacing-v3", "--fps", "1000"]) == 0
+    played = [action.tolist() for action in steps if action is not None]
+    assert played[0] == [0.0, 0.0, 0.0]
+    assert [0.0, np.float32(0.7), 0.0] in played and [-1.0, np.float32(0.7), 0.0] in played
+
+
+def test_check_env_passes():
+    assert_checked("CarRacing-v3", max_episode_steps=5)
+    assert_checked("CarRacing-v3", continuous=False, max_episode_steps=5)
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [
+        ([0.0, 1.0, 0.0], AttributeError),
+        (np.array([0.0, 1.0]), IndexError),
+        (np.array(0.5), IndexError),
+        (np.ones((3, 3)), ValueError),
+        (np.array([0.0, np.nan, 0.0]), ValueError),
+    ],
+)
+def test_bad_continuous_actions_raise_gymnasiums_exceptions(action, expected):
+    """As gymnasium's env fails (NaN gas where it draws the indicators, after the world moved), before anything moves."""
+    caught = raises_as_gymnasium("CarRacing-v3", action, expected, max_episode_steps=10)
+    assert "CarRacing's" in str(caught)
+
+
+@pytest.mark.parametrize("action", [5, -1, 1.5, np.array([1])])
+def test_bad_discrete_actions_are_invalid_actions(action):
+    theirs = gymnasium.make("CarRacing-v3", continuous=False)
+    theirs.reset(seed=0)
+    with pytest.raises(gymnasium.error.InvalidAction) as expected:
+        theirs.step(action)
+    ours = nbgym.make("CarRacing-v3", continuous=False)
+    ours.reset(seed=0)
+    with pytest.raises(error.InvalidAction) as caught:
+        ours.step(action)
+    assert str(caught.value) == str(expected.value)
+
+
+def test_actions_gymnasium_accepts_give_its_results():
+    """NaN steering or braking and extra numbers, which gymnasium's env runs with."""
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    assert_same_value(ours.reset(seed=8), theirs.reset(seed=8))
+    for t, action in enumerate(
+        [np.array([np.nan, 0.5, 0.0]), np.array([0.2, 0.5, np.nan]), np.array([0.1, 0.9, 0.0, 7.0]), np.ones(3) * 5]
+    ):
+        assert_same_value(ours.step(action), theirs.step(action), f"step {t}")
+
+
+def test_registry_is_gymnasiums():
+    assert_registered_as_gymnasium("CarRacing-v3")
+
+
+QUARTER_TURNS = st.integers(-8, 8).map(lambda k: k * math.pi / 2)
+ANGLES = st.one_of(st.floats(-20.0, 20.0), QUARTER_TURNS, QUARTER_TURNS.map(lambda a: a + 5e-7), QUARTER_TURNS.map(lambda a: a - 2e-6))
+COORDINATES = st.floats(-400.0, 400.0)
+
+
+@settings(max_examples=300, deadline=None)
+@given(angle=ANGLES, x=COORDINATES, y=COORDINATES)
+def test_rotation_is_pygames_vector2_rotate_rad(angle, x, y):
+    """pygame's reduction of the angle and its exact quarter turns within 1e-6, bit for bit."""
+    expected = pygame.math.Vector2((x, y)).rotate_rad(angle)
+    assert rotate(x, y, rotation(angle)) == (expected[0], expected[1])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    angle=ANGLES,
+    zoom=st.floats(0.5, 20.0),
+    tx=st.floats(-3000.0, 3000.0),
+    ty=st.floats(-3000.0, 3000.0),
+    polygons=st.lists(st.lists(st.tuples(COORDINATES, COORDINATES), min_size=4, max_size=4), min_size=1, max_size=6),
+)
+def test_polygon_kernel_is_gymnasiums_transform_and_cull(angle, zoom, tx, ty, polygons):
+    """The compiled transform gives the doubles of gymnasium's Python, and culls as its any(...) test."""
+    array = np.array(polygons, dtype=np.float64)
+    on_screen = np.empty(len(polygons), dtype=np.bool_)
+    cos, sin, quadrant = rotation(angle)
+    low, high_x, high_y = -car_racing.MAX_SHAPE_DIM, 1000 + car_racing.MAX_SHAPE_DIM, 800 + car_racing.MAX_SHAPE_DIM
+    car_racing._transform_polygons(array, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen)
+    for k, poly in enumerate(polygons):
+        rotated = [pygame.math.Vector2(c).rotate_rad(angle) for c in poly]
+        expected = [(c[0] * zoom + tx, c[1] * zoom + ty) for c in rotated]
+        assert array[k].tolist() == [list(point) for point in expected]
+        assert on_screen[k] == any(low <= x <= high_x and low <= y <= high_y for x, y in expected)
+
+
+@pytest.mark.parametrize(
+    ("corners", "covers"),
+    [
+        ([(-50, -50), (1100, -50), (1100, 900), (-50, 900)], True),
+        ([(-50, -50), (-50, 900), (1100, 900), (1100, -50)], True),  # the other orientation
+        ([(-5, -50), (1100, -50), (1100, 900), (-5, 900)], False),  # an edge within the margin
+        ([(500, -2000), (3000, 400), (500, 2800), (-2000, 400)], True),  # rotated
+        ([(100, 100), (200, 100), (200, 200), (100, 200)], False),
+    ],
+)
+def test_field_covers_the_window_only_with_its_margin(corners, covers):
+    margin = car_racing.FIELD_FILL_MARGIN
+    assert car_racing._covers(np.array(corners, dtype=np.float64), -margin, 1000 + margin, 800 + margin) == covers

@@ -1,0 +1,191 @@
+"""LunarLander (discrete and continuous, wind, gravity) against gymnasium 1.4.0, bit for bit: single env, vector
+envs in every autoreset mode, frames, bad actions, and the registry's ids."""
+
+from __future__ import annotations
+
+import importlib
+import pickle
+import sys
+from types import SimpleNamespace
+
+import gymnasium
+import numpy as np
+import pytest
+from _box2d_checks import (
+    assert_checked,
+    assert_human_mode_shows_the_frames,
+    assert_registered_as_gymnasium,
+    compare_frames,
+    raises_as_gymnasium,
+)
+from _classic_control_checks import MODES, compare_single, compare_vector
+from _toy_text_checks import assert_same_value
+
+import nbgym
+from nbgym import error
+from nbgym.envs.box2d.lunar_lander import LunarLanderContinuous, demo_heuristic_lander, heuristic
+
+DISCRETE = SimpleNamespace(unwrapped=SimpleNamespace(continuous=False))
+CONTINUOUS = SimpleNamespace(unwrapped=SimpleNamespace(continuous=True))
+
+
+def lander_policy(rng: np.random.Generator, observation: np.ndarray) -> int | np.int64:
+    """The heuristic (it lands: the at-rest ending with +100) with random engines (crashes, leaving the view)."""
+    action = heuristic(DISCRETE, observation) if rng.random() < 0.8 else rng.integers(0, 4)
+    return int(action) if rng.random() < 0.5 else np.int64(action)
+
+
+def throttle_policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray | list[float]:
+    """The continuous heuristic with noise, as float32 or float64 arrays, sometimes beyond [-1, 1], or lists."""
+    action = heuristic(CONTINUOUS, observation) + rng.normal(0, 0.4, 2)
+    kind = rng.integers(0, 3)
+    return action.astype(np.float32) if kind == 0 else action if kind == 1 else action.tolist()
+
+
+def test_make_matches_gymnasium():
+    terminations = compare_single("LunarLander-v3", lander_policy, range(3), 1200)
+    assert terminations >= 6
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"continuous": True},
+        {"enable_wind": True},
+        {"continuous": True, "enable_wind": True, "wind_power": 19.0, "turbulence_power": 1.9, "gravity": -7.5},
+        {"gravity": -11.9},
+    ],
+)
+def test_kwargs_match_gymnasium(kwargs):
+    policy = throttle_policy if kwargs.get("continuous") else lander_policy
+    assert compare_single("LunarLander-v3", policy, range(2), 600, kwargs=kwargs) >= 1
+
+
+def test_continuous_id_matches_gymnasium():
+    assert compare_single("LunarLanderContinuous-v3", throttle_policy, [5], 600) >= 1
+
+
+def test_landing_rewards_100_and_the_observation_shows_both_legs():
+    """The heuristic lands seed 3 as in gymnasium: the last step is the lander at rest, +100 (an int)."""
+    env = nbgym.make("LunarLander-v3")
+    observation, _ = env.reset(seed=3)
+    for _ in range(1000):
+        observation, reward, terminated, truncated, _ = env.step(heuristic(env, observation))
+        if terminated or truncated:
+            break
+    assert terminated and type(reward) is int and reward == 100
+    assert observation[6] == observation[7] == 1.0
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("continuous", [False, True])
+def test_vector_env_matches_gymnasium_sync(mode, continuous):
+    """make_vec vectorizes LunarLander with SyncVectorEnv, exactly as gymnasium's sync vector env."""
+
+    def policy(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+        if continuous:
+            return rng.uniform(-1, 1, (len(observations), 2)).astype(np.float32)
+        return rng.integers(0, 4, len(observations))
+
+    ours = nbgym.make_vec("LunarLander-v3", 2, continuous=continuous)
+    assert type(ours).__name__ == "SyncVectorEnv"
+    kwargs = {"continuous": continuous, "enable_wind": True}
+    terminations, _ = compare_vector("LunarLander-v3", policy, 3, mode, 7, 200, kwargs, vectorization_mode="sync")
+    assert terminations >= 3
+
+
+def test_async_vector_env_matches_gymnasium_sync():
+    terminations, _ = compare_vector(
+        "LunarLander-v3", lambda rng, obs: rng.integers(0, 4, len(obs)), 2, "NextStep", 1, 150, vectorization_mode="async"
+    )
+    assert terminations >= 1
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_frames_are_gymnasiums(continuous):
+    """Frames with flame particles (they live while frames are drawn), legs on the ground and the flags."""
+    policy = throttle_policy if continuous else lander_policy
+    assert compare_frames("LunarLander-v3", policy, 3, 250, 3, {"continuous": continuous}) > 50
+
+
+def test_human_mode_shows_the_frames():
+    assert_human_mode_shows_the_frames("LunarLander-v3", 30)
+
+
+def test_check_env_passes():
+    assert_checked("LunarLander-v3")
+    assert_checked("LunarLander-v3", continuous=True)
+
+
+def test_bad_discrete_actions_are_assertion_errors_as_in_gymnasium():
+    for action in (4, -1, 1.0, "2", np.array([1, 2])):
+        caught = raises_as_gymnasium("LunarLander-v3", action, AssertionError)
+        assert isinstance(caught, error.InvalidAction) and "0 (nothing), 1 (left engine)" in str(caught)
+
+
+@pytest.mark.parametrize(
+    ("action", "expected"),
+    [(np.array([0.5]), IndexError), (0.5, IndexError), (np.ones((2, 2)), ValueError)],
+)
+def test_misshapen_continuous_actions_raise_gymnasiums_exceptions(action, expected):
+    caught = raises_as_gymnasium("LunarLanderContinuous-v3", action, expected)
+    assert "of shape (2,)" in str(caught)
+
+
+@pytest.mark.parametrize("action", [np.array([np.nan, np.nan]), np.array([0.7, -0.8, 5.0]), [2.0, -3.0]])
+def test_continuous_actions_gymnasium_accepts_give_its_results(action):
+    """NaN throttles fire nothing and extra numbers are ignored, as in gymnasium (whose results must be kept)."""
+    ours, theirs = nbgym.make("LunarLanderContinuous-v3"), gymnasium.make("LunarLanderContinuous-v3")
+    assert_same_value(ours.reset(seed=2), theirs.reset(seed=2))
+    for t in range(5):
+        assert_same_value(ours.step(action), theirs.step(action), f"step {t}")
+
+
+def test_constructor_checks_and_warnings_are_gymnasiums():
+    with pytest.raises(AssertionError, match="must be between -12 and 0"):
+        nbgym.make("LunarLander-v3", gravity=-12.5)
+    with pytest.warns(UserWarning, match="wind_power value is recommended to be between 0.0 and 20.0"):
+        nbgym.make("LunarLander-v3", wind_power=25.0)
+    with pytest.warns(UserWarning, match="turbulence_power value is recommended to be between 0.0 and 2.0"):
+        nbgym.make("LunarLander-v3", turbulence_power=-1.0)
+    with pytest.raises(error.Error, match='nbgym.make\\("LunarLander-v3", continuous=True\\)'):
+        LunarLanderContinuous()
+
+
+def test_registry_entries_are_gymnasiums():
+    assert_registered_as_gymnasium("LunarLander-v3")
+    assert_registered_as_gymnasium("LunarLanderContinuous-v3")
+    # The Box2D ids' older versions, all of them here.
+    for old in ("LunarLander-v2", "LunarLanderContinuous-v2", "BipedalWalker-v2", "BipedalWalkerHardcore-v2", "CarRacing-v2"):
+        with pytest.raises(error.DeprecatedEnv) as ours_error, pytest.warns(DeprecationWarning, match="out of date"):
+            nbgym.make(old)
+        with pytest.raises(gymnasium.error.DeprecatedEnv) as theirs_error, pytest.warns(DeprecationWarning):
+            gymnasium.make(old)
+        assert str(ours_error.value) == str(theirs_error.value)
+
+
+def test_pickled_env_is_a_new_env_with_the_same_arguments():
+    env = pickle.loads(pickle.dumps(nbgym.make("LunarLander-v3", continuous=True, gravity=-5.0).unwrapped))
+    assert env.continuous and env.gravity == -5.0
+
+
+def test_demo_lands(capsys):
+    assert demo_heuristic_lander(nbgym.make("LunarLander-v3"), seed=3) > 200
+    assert "total_reward" in capsys.readouterr().out
+
+
+def test_without_box2d_the_error_names_the_install_command(monkeypatch):
+    monkeypatch.setitem(sys.modules, "Box2D", None)
+    for name in [name for name in sys.modules if name.startswith("nbgym.envs.box2d.")]:
+        monkeypatch.delitem(sys.modules, name)
+    with pytest.raises(error.DependencyNotInstalled, match=r'pip install "nbgym\[box2d\]"'):
+        importlib.import_module("nbgym.envs.box2d.lunar_lander")
+
+
+def test_nbgym_record_writes_a_video(tmp_path, monkeypatch):
+    from nbgym.cli import main
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    out = tmp_path / "lander.mp4"
+    assert main(["record", "LunarLander-v3", "--out", str(out), "--max-steps", "20"]) == 0
+    assert out.stat().st_size > 1000
