@@ -95,7 +95,9 @@ ROLLOUT_CASES = [
 @pytest.mark.parametrize(("mode", "num_envs"), ROLLOUT_CASES)
 def test_results_do_not_depend_on_the_thread_count(mode, num_envs):
     kwargs = dict(autoreset_mode=mode, max_episode_steps=25)
-    assert rollout("CartPole-v1", num_envs, 2, 60, **kwargs) == rollout("CartPole-v1", num_envs, 1, 60, **kwargs)
+    # Interpreted, 20 steps suffice: random actions end hundreds of the episodes by then, so chunks autoreset.
+    steps = 20 if numba.config.DISABLE_JIT else 60
+    assert rollout("CartPole-v1", num_envs, 2, steps, **kwargs) == rollout("CartPole-v1", num_envs, 1, steps, **kwargs)
 
 
 @pytest.mark.slow
