@@ -358,3 +358,39 @@ def test_state_views_of_a_custom_env_read_and_write_the_state_row():
     envs.set_attr("position", [np.array([1.0, 1.0]), np.array([0.0, 0.5])])
     np.testing.assert_array_equal(envs._batch.state, [[1.0, 1.0], [0.0, 0.5]])
     np.testing.assert_array_equal(envs.get_attr("position")[1], [0.0, 0.5])
+
+
+def test_an_edit_of_a_compiled_helper_in_another_file_changes_the_kernels_cache_key(tmp_path, monkeypatch):
+    """numba's disk cache misses edits of called helpers in other files: the record type must change instead."""
+    import importlib
+    import sys
+
+    (tmp_path / "helper_mod.py").write_text(
+        "from nbgym.engine import njit\n\n@njit\ndef push(x):\n    return x + 1.0\n"
+    )
+    (tmp_path / "physics_mod.py").write_text(
+        "import helper_mod\n"
+        "def reset(params, state, i, rng, aux):\n    state[i, 0] = 0.0\n"
+        "def step(params, state, i, actions, rng, aux):\n    state[i, 0] = helper_mod.push(state[i, 0])\n"
+        "    return 1.0, False\n"
+        "def observe(params, state, i, obs):\n    obs[i, 0] = state[i, 0]\n"
+        "def action_valid(params, actions, i):\n    return True\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def record_type():
+        for name in ("helper_mod", "physics_mod"):
+            sys.modules.pop(name, None)
+        module = importlib.import_module("physics_mod")
+        physics = Physics(
+            "HelperEditProbe", params=[], state=(1, np.float64), reset=module.reset, step=module.step,
+            observe=module.observe, action_valid=module.action_valid,
+        )
+        return physics.params_dtype.names[0]
+
+    before = record_type()
+    assert record_type() == before
+    (tmp_path / "helper_mod.py").write_text(
+        "from nbgym.engine import njit\n\n@njit\ndef push(x):\n    return x + 2.0\n"
+    )
+    assert record_type() != before

@@ -73,7 +73,8 @@ def physics_action_valid(params, actions, i):
 
 
 _ENGINE_SOURCES = [
-    pathlib.Path(__file__).with_name(name) for name in ("kernels.py", "rng.py", "jit.py", "npmath.py", "atomic.py")
+    pathlib.Path(__file__).with_name(name)
+    for name in ("kernels.py", "rng.py", "jit.py", "npmath.py", "atomic.py", "ziggurat.py")
 ]
 _registered: dict[str, str] = {}
 
@@ -144,14 +145,16 @@ class Physics:
         if _registered.get(name, source) != source:
             raise error.PhysicsError(f"Physics {name!r} is already registered from {_registered[name]}.")
         _registered[name] = source
+        # numba's cache does not notice an edit of a called helper in another file, so every file whose
+        # code the kernels compile in (the physics', its compiled helpers', the engine's) is part of the key.
+        helper_files = {span.filename for spans in self.code.values() for span in spans}
         digest = hashlib.sha1()
-        if pathlib.Path(source).is_file():
-            digest.update(pathlib.Path(source).read_bytes())
-        else:  # defined interactively (a notebook's cell): its bytecode stands for the file
+        for path in sorted({source, *helper_files}) + [str(path) for path in _ENGINE_SOURCES]:
+            if pathlib.Path(path).is_file():
+                digest.update(pathlib.Path(path).read_bytes())
+        if not pathlib.Path(source).is_file():  # defined interactively (a notebook's cell): its bytecode stands for the file
             for function in functions.values():
                 digest.update(function.__code__.co_code)
-        for path in _ENGINE_SOURCES:
-            digest.update(path.read_bytes())
         tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
         # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
         self.params_dtype = np.dtype((np.record, [tag, *params]))
