@@ -125,6 +125,7 @@ def _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, hea
 
 class _Ant:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("x_position", X_POSITION),

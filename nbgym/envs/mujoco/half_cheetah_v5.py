@@ -82,6 +82,7 @@ def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclu
 
 class _HalfCheetah:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("x_position", X_POSITION),

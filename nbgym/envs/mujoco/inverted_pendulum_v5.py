@@ -65,6 +65,7 @@ def _configure(reset_noise_scale):
 
 class _InvertedPendulum:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (InfoKey("reward_survive", REWARD_SURVIVE, INT),)
     _reset_info_keys = ()
