@@ -245,6 +245,24 @@ register(
     max_episode_steps=1000,
 )
 
+# MuJoCo v4 (the v5 environments' physics with v4's options)
+# ----------------------------------------
+
+register(
+    id="Hopper-v4",
+    entry_point="nbgym.envs.mujoco.hopper_v4:HopperEnv",
+    vector_entry_point="nbgym.envs.mujoco.hopper_v4:HopperVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=3800.0,
+)
+
+register(
+    id="Walker2d-v4",
+    entry_point="nbgym.envs.mujoco.walker2d_v4:Walker2dEnv",
+    vector_entry_point="nbgym.envs.mujoco.walker2d_v4:Walker2dVectorEnv",
+    max_episode_steps=1000,
+)
+
 # gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;
 # here `nbgym.envs` loads on first access and brings its `registration` module (no environment) with it.
 from nbgym.envs import registration  # noqa: E402, F401

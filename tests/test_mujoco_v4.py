@@ -1,0 +1,68 @@
+"""The MuJoCo v4 environments (the v5 physics with v4's options) against gymnasium 1.4.0's: single and vector
+envs bit for bit in every autoreset mode, non-default arguments, spaces and registration; and the ids
+gymnasium registers only to refuse them (v2/v3, Pusher-v4 on mujoco >= 3), refused with gymnasium's
+errors. Episodes are short (a small ``max_episode_steps``)."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector
+from test_mujoco import policy_for
+
+import nbgym
+
+pytest.importorskip("mujoco")
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+IDS = ["Hopper-v4", "Walker2d-v4"]
+STEPS = 12 if INTERPRETED else 40
+VECTOR_LIMIT = 4 if INTERPRETED else 9
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_make_matches_gymnasium(env_id):
+    compare_single(env_id, policy_for(env_id), [0, 1], STEPS, {"max_episode_steps": 15})
+
+
+NON_DEFAULT = {
+    "Hopper-v4": {"healthy_reward": 2.0, "healthy_state_range": (-5.0, 5.0), "healthy_z_range": (0.9, 2.0),
+                  "healthy_angle_range": (-0.1, 0.1), "terminate_when_unhealthy": False, "reset_noise_scale": 0.05,
+                  "exclude_current_positions_from_observation": False},
+    "Walker2d-v4": {"healthy_z_range": (0.9, 1.5), "healthy_angle_range": (-0.5, 0.5), "healthy_reward": 0.5,
+                    "forward_reward_weight": 2.0, "ctrl_cost_weight": 0.1},
+}
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_non_default_arguments_match_gymnasium(env_id):
+    compare_single(env_id, policy_for(env_id), [3], STEPS, {"max_episode_steps": 25, **NON_DEFAULT[env_id]})
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_vector_matches_gymnasium_sync(env_id):
+    for mode in MODES:
+        terminations, truncations = compare_vector(
+            env_id, policy_for(env_id, 3), 3, mode, 11, STEPS // 2, {"max_episode_steps": VECTOR_LIMIT}
+        )
+        assert truncations + terminations > 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_spaces_metadata_and_registration_match_gymnasium(env_id):
+    ours, theirs = nbgym.make(env_id), gymnasium.make(env_id)
+    assert repr(ours.observation_space) == repr(theirs.observation_space)
+    assert repr(ours.action_space) == repr(theirs.action_space)
+    assert ours.unwrapped.metadata == theirs.unwrapped.metadata
+    assert (ours.spec.max_episode_steps, ours.spec.reward_threshold) == (
+        theirs.spec.max_episode_steps, theirs.spec.reward_threshold)
+    assert type(ours.unwrapped).__name__ == type(theirs.unwrapped).__name__
+    assert type(ours.unwrapped).__module__.replace("nbgym", "gymnasium") == type(theirs.unwrapped).__module__
+    assert ours.unwrapped.dt == theirs.unwrapped.dt and ours.unwrapped.frame_skip == theirs.unwrapped.frame_skip
+    assert ours.unwrapped.fullpath.rsplit("/", 1)[1] == theirs.unwrapped.fullpath.rsplit("/", 1)[1]
+    assert hasattr(ours.unwrapped, "observation_structure") == hasattr(theirs.unwrapped, "observation_structure")
+    vector = nbgym.make_vec(env_id, 2)
+    assert type(vector).__module__ == type(ours.unwrapped).__module__
+    assert repr(vector.single_observation_space) == repr(theirs.observation_space)
