@@ -17,7 +17,7 @@ pytest.importorskip("mujoco")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-IDS = ["Hopper-v4", "Walker2d-v4"]
+IDS = ["HalfCheetah-v4", "Hopper-v4", "InvertedPendulum-v4", "Swimmer-v4", "Walker2d-v4"]
 STEPS = 12 if INTERPRETED else 40
 VECTOR_LIMIT = 4 if INTERPRETED else 9
 
@@ -28,6 +28,10 @@ def test_make_matches_gymnasium(env_id):
 
 
 NON_DEFAULT = {
+    "HalfCheetah-v4": {"forward_reward_weight": 2.0, "ctrl_cost_weight": 0.3, "reset_noise_scale": 0.3,
+                       "exclude_current_positions_from_observation": False},
+    "Swimmer-v4": {"forward_reward_weight": 0.5, "ctrl_cost_weight": 0.01, "reset_noise_scale": 0.3,
+                   "exclude_current_positions_from_observation": False},
     "Hopper-v4": {"healthy_reward": 2.0, "healthy_state_range": (-5.0, 5.0), "healthy_z_range": (0.9, 2.0),
                   "healthy_angle_range": (-0.1, 0.1), "terminate_when_unhealthy": False, "reset_noise_scale": 0.05,
                   "exclude_current_positions_from_observation": False},
@@ -36,7 +40,7 @@ NON_DEFAULT = {
 }
 
 
-@pytest.mark.parametrize("env_id", IDS)
+@pytest.mark.parametrize("env_id", list(NON_DEFAULT))
 def test_non_default_arguments_match_gymnasium(env_id):
     compare_single(env_id, policy_for(env_id), [3], STEPS, {"max_episode_steps": 25, **NON_DEFAULT[env_id]})
 

@@ -263,6 +263,30 @@ register(
     max_episode_steps=1000,
 )
 
+register(
+    id="HalfCheetah-v4",
+    entry_point="nbgym.envs.mujoco.half_cheetah_v4:HalfCheetahEnv",
+    vector_entry_point="nbgym.envs.mujoco.half_cheetah_v4:HalfCheetahVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=4800.0,
+)
+
+register(
+    id="Swimmer-v4",
+    entry_point="nbgym.envs.mujoco.swimmer_v4:SwimmerEnv",
+    vector_entry_point="nbgym.envs.mujoco.swimmer_v4:SwimmerVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=360.0,
+)
+
+register(
+    id="InvertedPendulum-v4",
+    entry_point="nbgym.envs.mujoco.inverted_pendulum_v4:InvertedPendulumEnv",
+    vector_entry_point="nbgym.envs.mujoco.inverted_pendulum_v4:InvertedPendulumVectorEnv",
+    max_episode_steps=1000,
+    reward_threshold=950.0,
+)
+
 # gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;
 # here `nbgym.envs` loads on first access and brings its `registration` module (no environment) with it.
 from nbgym.envs import registration  # noqa: E402, F401

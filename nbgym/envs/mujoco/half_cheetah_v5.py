@@ -67,7 +67,7 @@ PHYSICS = Physics(
 
 
 
-def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
+def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
         return size, {
@@ -168,7 +168,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
     ) -> None:
         super().__init__(
             xml_file, frame_skip, default_camera_config,
-            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
                        exclude_current_positions_from_observation),
             **kwargs,
         )
@@ -197,7 +197,7 @@ class HalfCheetahVectorEnv(_HalfCheetah, CompiledMujocoVectorEnv):
     ) -> None:
         super().__init__(
             num_envs, xml_file, frame_skip,
-            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
                        exclude_current_positions_from_observation),
             max_episode_steps=max_episode_steps, **vector_options,
         )
