@@ -70,3 +70,34 @@ def test_spaces_metadata_and_registration_match_gymnasium(env_id):
     vector = nbgym.make_vec(env_id, 2)
     assert type(vector).__module__ == type(ours.unwrapped).__module__
     assert repr(vector.single_observation_space) == repr(theirs.observation_space)
+
+
+def mujoco_py_ids(registry) -> set[str]:
+    """The ids a registry refuses for needing mujoco-py (a ``_raise_mujoco_py_error`` entry point)."""
+    return {
+        env_id for env_id, env_spec in registry.items()
+        if callable(env_spec.entry_point) and env_spec.entry_point.__name__ == "_raise_mujoco_py_error"
+    }
+
+
+REFUSED_IDS = [*sorted(mujoco_py_ids(gymnasium.registry)), "Pusher-v4"]
+
+
+@pytest.mark.parametrize("env_id", REFUSED_IDS)
+def test_ids_gymnasium_refuses_are_refused_with_its_errors(env_id):
+    assert env_id in nbgym.registry
+    makers = [
+        (lambda: gymnasium.make(env_id), lambda: nbgym.make(env_id)),
+        (lambda: gymnasium.make_vec(env_id, 2), lambda: nbgym.make_vec(env_id, 2)),
+    ]
+    for theirs, ours in makers:
+        with pytest.raises(Exception) as their_error:
+            theirs()
+        with pytest.raises(type(their_error.value)) as our_error:
+            ours()
+        assert str(our_error.value) == str(their_error.value)
+
+
+def test_refused_ids_are_gymnasiums():
+    assert len(REFUSED_IDS) == 18
+    assert mujoco_py_ids(nbgym.registry) == mujoco_py_ids(gymnasium.registry)
