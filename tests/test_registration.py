@@ -562,9 +562,11 @@ def test_pprint_registry_groups_the_environments_as_gymnasium() -> None:
 
     ours = groups(nbgym.pprint_registry(disable_print=True))
     theirs = groups(gym.pprint_registry(disable_print=True))
-    assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco"}
+    assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco", "None"}
     assert all(ours[name] == theirs[name] for name in ("classic_control", "box2d", "toy_text"))
-    assert ours["mujoco"] == {env_id for env_id in theirs["mujoco"] if env_id.endswith("-v5")}  # v2-v4 are not provided
+    assert ours["mujoco"] == theirs["mujoco"] - MUJOCO_V4_NOT_YET
+    # Callable entry points: the refused v2/v3 MuJoCo ids (gymnasium's also has its compatibility envs).
+    assert ours["None"] == set(GYM_REFUSED_IDS) - {"Pusher-v4"} == theirs["None"] - {"GymV21Environment-v0", "GymV26Environment-v0"}
 
 
 def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:
