@@ -165,7 +165,7 @@ def test_top_level_names() -> None:
 # --------------------------------------------------------------------------------------------------
 
 # The MuJoCo v4 ids nbgym does not register yet.
-MUJOCO_V4_NOT_YET = {"Ant-v4", "Humanoid-v4", "HumanoidStandup-v4"}
+MUJOCO_V4_NOT_YET = {"Ant-v4"}
 # The ids gymnasium registers only to refuse them: the v2/v3 MuJoCo ids (they need mujoco-py) and Pusher-v4 (on
 # mujoco >= 3). nbgym refuses them too (tests/test_mujoco_v4.py compares the errors).
 GYM_REFUSED_IDS = [
@@ -191,7 +191,7 @@ COMPILED_IDS = [env_id for env_id in GYM_PROVIDED_IDS if not gym.spec(env_id).en
 
 
 def test_registered_ids_are_gymnasiums_classic_control_box2d_toy_text_and_mujoco() -> None:
-    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS), len(GYM_REFUSED_IDS)) == (35, 30, 18)
+    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS), len(GYM_REFUSED_IDS)) == (37, 32, 18)
     assert list(nb_reg.registry) == [
         env_id for env_id in gym_reg.registry if env_id in GYM_PROVIDED_IDS or env_id in GYM_REFUSED_IDS
     ]

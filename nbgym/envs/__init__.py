@@ -188,7 +188,7 @@ _MUJOCO_ENVS = (
     ("Humanoid", "humanoid", 1000, None, ("v2", "v3")),
     ("HumanoidStandup", "humanoidstandup", 1000, None, ("v2",)),
 )
-_MUJOCO_V4_PENDING = ("Ant", "Humanoid", "HumanoidStandup")
+_MUJOCO_V4_PENDING = ("Ant",)
 """The v4 ids nbgym does not register yet."""
 
 for _name, _module, _steps, _threshold, _refused in _MUJOCO_ENVS:
