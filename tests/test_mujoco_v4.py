@@ -17,7 +17,7 @@ pytest.importorskip("mujoco")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-IDS = ["HalfCheetah-v4", "Hopper-v4", "Humanoid-v4", "HumanoidStandup-v4", "InvertedDoublePendulum-v4", "InvertedPendulum-v4", "Reacher-v4", "Swimmer-v4", "Walker2d-v4"]
+IDS = ["Ant-v4", "HalfCheetah-v4", "Hopper-v4", "Humanoid-v4", "HumanoidStandup-v4", "InvertedDoublePendulum-v4", "InvertedPendulum-v4", "Reacher-v4", "Swimmer-v4", "Walker2d-v4"]
 STEPS = 12 if INTERPRETED else 40
 VECTOR_LIMIT = 4 if INTERPRETED else 9
 
@@ -28,6 +28,9 @@ def test_make_matches_gymnasium(env_id):
 
 
 NON_DEFAULT = {
+    "Ant-v4": {"ctrl_cost_weight": 0.3, "use_contact_forces": True, "contact_cost_weight": 1e-3,
+               "healthy_z_range": (0.3, 0.9), "contact_force_range": (-0.5, 0.7), "reset_noise_scale": 0.2,
+               "exclude_current_positions_from_observation": False, "terminate_when_unhealthy": False},
     "Humanoid-v4": {"forward_reward_weight": 2.0, "healthy_z_range": (1.2, 1.9), "reset_noise_scale": 0.05,
                     "terminate_when_unhealthy": False, "exclude_current_positions_from_observation": False},
     "HalfCheetah-v4": {"forward_reward_weight": 2.0, "ctrl_cost_weight": 0.3, "reset_noise_scale": 0.3,

@@ -164,8 +164,6 @@ def test_top_level_names() -> None:
 # The built-in registrations.
 # --------------------------------------------------------------------------------------------------
 
-# The MuJoCo v4 ids nbgym does not register yet.
-MUJOCO_V4_NOT_YET = {"Ant-v4"}
 # The ids gymnasium registers only to refuse them: the v2/v3 MuJoCo ids (they need mujoco-py) and Pusher-v4 (on
 # mujoco >= 3). nbgym refuses them too (tests/test_mujoco_v4.py compares the errors).
 GYM_REFUSED_IDS = [
@@ -181,7 +179,6 @@ GYM_PROVIDED_IDS = [
     for env_id, env_spec in gym_reg.registry.items()
     if isinstance(env_spec.entry_point, str)
     and env_id not in GYM_REFUSED_IDS
-    and env_id not in MUJOCO_V4_NOT_YET
     and env_spec.entry_point.startswith(
         ("gymnasium.envs.classic_control.", "gymnasium.envs.box2d.", "gymnasium.envs.toy_text.", "gymnasium.envs.mujoco.")
     )
@@ -191,7 +188,7 @@ COMPILED_IDS = [env_id for env_id in GYM_PROVIDED_IDS if not gym.spec(env_id).en
 
 
 def test_registered_ids_are_gymnasiums_classic_control_box2d_toy_text_and_mujoco() -> None:
-    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS), len(GYM_REFUSED_IDS)) == (37, 32, 18)
+    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS), len(GYM_REFUSED_IDS)) == (38, 33, 18)
     assert list(nb_reg.registry) == [
         env_id for env_id in gym_reg.registry if env_id in GYM_PROVIDED_IDS or env_id in GYM_REFUSED_IDS
     ]
@@ -564,7 +561,7 @@ def test_pprint_registry_groups_the_environments_as_gymnasium() -> None:
     theirs = groups(gym.pprint_registry(disable_print=True))
     assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco", "None"}
     assert all(ours[name] == theirs[name] for name in ("classic_control", "box2d", "toy_text"))
-    assert ours["mujoco"] == theirs["mujoco"] - MUJOCO_V4_NOT_YET
+    assert ours["mujoco"] == theirs["mujoco"]
     # Callable entry points: the refused v2/v3 MuJoCo ids (gymnasium's also has its compatibility envs).
     assert ours["None"] == set(GYM_REFUSED_IDS) - {"Pusher-v4"} == theirs["None"] - {"GymV21Environment-v0", "GymV26Environment-v0"}
 

@@ -188,15 +188,11 @@ _MUJOCO_ENVS = (
     ("Humanoid", "humanoid", 1000, None, ("v2", "v3")),
     ("HumanoidStandup", "humanoidstandup", 1000, None, ("v2",)),
 )
-_MUJOCO_V4_PENDING = ("Ant",)
-"""The v4 ids nbgym does not register yet."""
 
 for _name, _module, _steps, _threshold, _refused in _MUJOCO_ENVS:
     for _version in _refused:
         register(id=f"{_name}-{_version}", entry_point=_raise_mujoco_py_error)
     for _version in ("v4", "v5"):
-        if _version == "v4" and _name in _MUJOCO_V4_PENDING:
-            continue
         _path = f"nbgym.envs.mujoco.{_module}_{_version}"
         register(
             id=f"{_name}-{_version}",
