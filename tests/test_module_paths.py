@@ -16,9 +16,9 @@ import pytest
 
 import nbgym
 
-# Modules of environments and array libraries that other work brings (MuJoCo, the jax/torch
+# Modules of environments and array libraries that other work brings (the jax/torch
 # conversions), and gymnasium's jax-only experimental functional environments.
-NOT_YET = ("envs.mujoco", "envs.phys2d", "envs.tabular", "envs.functional_jax_env", "experimental")
+NOT_YET = ("envs.phys2d", "envs.tabular", "envs.functional_jax_env", "experimental")
 NOT_YET_NAMES = ("array_conversion", "jax_to_numpy", "jax_to_torch", "numpy_to_torch")
 
 

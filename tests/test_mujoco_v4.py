@@ -13,7 +13,7 @@ from test_mujoco import policy_for
 
 import nbgym
 
-pytest.importorskip("mujoco")
+mujoco = pytest.importorskip("mujoco")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -106,3 +106,26 @@ def test_ids_gymnasium_refuses_are_refused_with_its_errors(env_id):
 def test_refused_ids_are_gymnasiums():
     assert len(REFUSED_IDS) == 18
     assert mujoco_py_ids(nbgym.registry) == mujoco_py_ids(gymnasium.registry)
+
+
+def test_utils_read_and_write_the_state_as_gymnasiums():
+    from gymnasium.envs.mujoco import utils as gym_utils
+
+    from nbgym.envs.mujoco import utils
+
+    ours, theirs = nbgym.make("Hopper-v4"), gymnasium.make("Hopper-v4")
+    ours.reset(seed=3)
+    theirs.reset(seed=3)
+    saved = utils.get_state(ours)
+    np.testing.assert_array_equal(saved, gym_utils.get_state(theirs))
+    ours.step(np.ones(3, dtype=np.float32))
+    assert not np.array_equal(utils.get_state(ours), saved)
+    utils.set_state(ours, saved)
+    np.testing.assert_array_equal(utils.get_state(ours), saved)
+    first = ours.step(np.ones(3, dtype=np.float32))
+    with pytest.raises(TypeError):  # gymnasium's passes mj_setState a keyword mujoco 4 renamed
+        gym_utils.set_state(theirs, saved)
+    mujoco.mj_setState(theirs.unwrapped.model, theirs.unwrapped.data, saved, mujoco.mjtState.mjSTATE_FULLPHYSICS)
+    second = theirs.step(np.ones(3, dtype=np.float32))
+    np.testing.assert_array_equal(first[0], second[0])
+    utils.check_mujoco_reset_state(ours)
