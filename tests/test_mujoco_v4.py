@@ -9,6 +9,7 @@ import gymnasium
 import numpy as np
 import pytest
 from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector
+from _toy_text_checks import assert_same_value
 from test_mujoco import policy_for
 
 import nbgym
@@ -130,3 +131,31 @@ def test_utils_read_and_write_the_state_as_gymnasiums():
     second = theirs.step(np.ones(3, dtype=np.float32))
     np.testing.assert_array_equal(first[0], second[0])
     utils.check_mujoco_reset_state(ours)
+
+
+@pytest.mark.parametrize("env_id", ["Humanoid-v4", "Humanoid-v5"])
+def test_humanoid_sees_edits_of_the_body_masses_as_gymnasium(env_id):
+    """gymnasium's centre of mass divides by ``model.body_mass.sum()`` on every step."""
+    results = []
+    for library in (nbgym, gymnasium):
+        env = library.make(env_id)
+        env.reset(seed=1)
+        env.unwrapped.model.body_mass[3] *= 3.0
+        results.append(env.step(np.full(17, 0.2, dtype=np.float32)))
+    assert_same_value(results[0], results[1], env_id)
+
+
+@pytest.mark.parametrize("healthy_reward", [3, np.float64(3.5), 2.5])
+def test_inverted_double_pendulum_reward_survive_has_gymnasiums_type(healthy_reward):
+    for steps in (1, 30):  # through termination (reward_survive 0 of the same type)
+        infos = []
+        for library in (nbgym, gymnasium):
+            env = library.make("InvertedDoublePendulum-v5", healthy_reward=healthy_reward)
+            env.reset(seed=0)
+            for _ in range(steps):
+                _, _, terminated, _, info = env.step(np.ones(1, dtype=np.float32))
+                if terminated:
+                    break
+            infos.append(info)
+        assert_same_value(infos[0], infos[1], f"healthy_reward={healthy_reward!r}")
+        assert type(infos[0]["reward_survive"]) is type(infos[1]["reward_survive"])

@@ -7,6 +7,8 @@ left out), and report the tendons' lengths and velocities in their infos.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from nbgym._engine.jit import kernel
@@ -213,6 +215,20 @@ STANDUP_STEP_INFO = (
     InfoKey("reward_impact", S_REWARD_IMPACT),
 )
 STANDUP_RESET_INFO = STANDUP_STEP_INFO[:5]
+class LiveTotalMass:
+    """Sums ``model.body_mass`` before each step (numpy's own sum, by which gymnasium's ``mass_center``
+    divides on every step), so that an edit of the model's masses counts as in gymnasium."""
+
+    def step(self, actions: Any) -> Any:
+        """The class's step, with the total mass of the model as it is now.
+
+        Raises:
+            ValueError: As the class's step.
+        """
+        self._params["_total_mass"] = self.model.body_mass.sum()
+        return super().step(actions)
+
+
 METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 
 
@@ -242,8 +258,6 @@ def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_n
             "_first_observed_dof": first_dof,
             **{f"_{name}": value for name, value in own.items()},
         }
-        if "forward_reward_weight" in own:
-            values["_total_mass"] = model.body_mass.sum()  # numpy's own sum, as gymnasium's mass_center divides
         return size, values
 
     return configure_model

@@ -22,7 +22,7 @@ FULL_OBSERVATION = {
 }
 
 
-class _Humanoid:
+class _Humanoid(_humanoid.LiveTotalMass):
     metadata = _humanoid.METADATA
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _humanoid.HUMANOID

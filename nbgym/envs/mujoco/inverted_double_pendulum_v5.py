@@ -9,7 +9,7 @@ import numpy as np
 from nbgym._engine import npmath
 from nbgym._engine.kernels import Physics
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}
@@ -89,14 +89,24 @@ def configure(healthy_reward, reset_noise_scale, version=5):
     return configure_model
 
 
-class _InvertedDoublePendulum:
-    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
-    physics = PHYSICS
-    _step_info_keys = (
-        InfoKey("reward_survive", REWARD_SURVIVE, FLOAT),
+def _step_info_keys(healthy_reward: Any) -> tuple[InfoKey, ...]:
+    """The step infos; ``reward_survive`` (``healthy_reward * int(not terminated)`` in gymnasium) is a Python
+    ``int`` for an integer ``healthy_reward``, a ``np.float64`` for a numpy one, a Python ``float`` otherwise."""
+    if isinstance(healthy_reward, (bool, int)):
+        survive_kind = INT
+    else:
+        survive_kind = F64 if isinstance(healthy_reward, np.floating) else FLOAT
+    return (
+        InfoKey("reward_survive", REWARD_SURVIVE, survive_kind),
         InfoKey("distance_penalty", DISTANCE_PENALTY),
         InfoKey("velocity_penalty", VELOCITY_PENALTY),
     )
+
+
+class _InvertedDoublePendulum:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = _step_info_keys(10.0)
     _reset_info_keys = ()
     _aux_columns = 3
 
@@ -152,6 +162,7 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
         reset_noise_scale: float = 0.1,
         **kwargs: Any,
     ) -> None:
+        self._step_info_keys = _step_info_keys(healthy_reward)
         super().__init__(xml_file, frame_skip, default_camera_config, configure(healthy_reward, reset_noise_scale), **kwargs)
 
 
@@ -168,6 +179,7 @@ class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVec
         max_episode_steps: int | None = 1000,
         **vector_options: Any,
     ) -> None:
+        self._step_info_keys = _step_info_keys(healthy_reward)
         super().__init__(
             num_envs, xml_file, frame_skip, configure(healthy_reward, reset_noise_scale),
             max_episode_steps=max_episode_steps, **vector_options,
