@@ -45,6 +45,20 @@ WrapperActType = TypeVar("WrapperActType", default=Any)
 RenderFrame: TypeAlias = Union[str, np.ndarray, tuple[np.ndarray, np.ndarray]]
 
 
+def gymnasium_conversion_hint(obj: object) -> str:
+    """The advice to convert ``obj`` with :func:`nbgym.interop.from_gymnasium` when it is a gymnasium object, else ``""``.
+
+    Args:
+        obj: What was given where an nbgym environment (or vector environment) was expected.
+
+    Returns:
+        A sentence ending an error message (``". It is a gymnasium object: ..."``), or an empty string.
+    """
+    if any(cls.__module__.split(".")[0] == "gymnasium" for cls in type(obj).__mro__):
+        return ". It is a gymnasium object: convert it with `nbgym.interop.from_gymnasium(env)`."
+    return ""
+
+
 class Env(Generic[ObsType, ActType]):
     """A reinforcement-learning environment: ``reset`` starts an episode, ``step`` advances it.
 
@@ -226,7 +240,7 @@ class Wrapper(Env[WrapperObsType, WrapperActType], Generic[WrapperObsType, Wrapp
             TypeError: ``env`` is not an :class:`Env`.
         """
         if not isinstance(env, Env):
-            raise TypeError(f"Expected env to be a `nbgym.Env` but got {type(env)}")
+            raise TypeError(f"Expected env to be a `nbgym.Env` but got {type(env)}{gymnasium_conversion_hint(env)}")
         self.env = env
 
         self._action_space: Space[WrapperActType] | None = None

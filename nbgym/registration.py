@@ -605,12 +605,14 @@ def _render_fallback(render_mode: str | None, render_modes: Any) -> tuple[str | 
 
 def _not_an_env_message(env: object) -> str:
     """The ``TypeError`` message for an environment creator that returned something other than an ``nbgym.Env``."""
+    from nbgym.core import gymnasium_conversion_hint
+
     foreign_modules = {cls.__module__ for cls in type(env).__mro__} & {"gym.core", "gymnasium.core"}
     if foreign_modules:
         library = min(foreign_modules).split(".")[0]
         return (
             f"{library} environments are incompatible with nbgym, please update the environment class to "
-            f"`nbgym.Env`, actual class: {type(env)}. {_CUSTOM_ENV_DOCS}"
+            f"`nbgym.Env`, actual class: {type(env)}{gymnasium_conversion_hint(env) or '.'} {_CUSTOM_ENV_DOCS}"
         )
     return f"The environment must inherit from the nbgym.Env class, actual class: {type(env)}. {_CUSTOM_ENV_DOCS}"
 

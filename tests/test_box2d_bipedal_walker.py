@@ -4,6 +4,7 @@ autoreset mode, frames, bad actions; and its compiled lidar against Box2D's own 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import Box2D
 import gymnasium
@@ -159,3 +160,57 @@ def test_lidar_is_box2ds_ray_cast(hardcore_world, x, y, angle, reach):
     else:
         assert float(fractions[0]) == callback.fraction
         assert points[0].tolist() == [callback.p2[0], callback.p2[1]]
+
+
+def edit_ground(step: int, env: Any) -> None:
+    """The same change of the ground (through the world, the terrain list or the hull), for both environments."""
+    if step == 2:  # a wall just ahead of the walker, in the lidar's reach
+        x, y = env.hull.position
+        wall = Box2D.b2.fixtureDef(shape=Box2D.b2.polygonShape(box=(0.2, 3.0, (x + 2.0, y - 1.0), 0.0)), categoryBits=1)
+        env.world.CreateStaticBody(fixtures=wall)
+    elif step == 4:  # the walls and edges under the walker destroyed, through the terrain list
+        x = env.hull.position[0]
+        for body in [body for body in env.terrain if abs(body.fixtures[0].shape.vertices[0][0] - x) < 3.0]:
+            env.world.DestroyBody(body)
+            env.terrain.remove(body)  # reset destroys what the list holds
+    elif step == 6:  # the new wall moved, reached through the world
+        for body in env.world.bodies:
+            if body.type == Box2D.b2.staticBody and body not in env.terrain:
+                body.position = (body.position[0] - 0.7, body.position[1] + 0.5)
+
+
+def test_ground_changed_after_reset_is_what_the_lidar_sees_as_in_gymnasium():
+    """Bodies created, destroyed or moved after a reset change the lidar's readings as gymnasium's; stepping
+    without touching the world keeps the compiled lidar."""
+    ours, theirs = nbgym.make("BipedalWalker-v3"), gymnasium.make("BipedalWalker-v3")
+    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3))
+    action = np.array([0.3, -0.2, 0.1, 0.4], dtype=np.float32)
+    assert_same_value(ours.step(action), theirs.step(action))
+    assert not ours.unwrapped._world_handed_out
+    for step in range(2, 9):
+        for env in (ours, theirs):
+            edit_ground(step, env.unwrapped)
+        assert_same_value(ours.step(action), theirs.step(action))
+    assert ours.unwrapped._world_handed_out
+    assert_same_value(ours.reset(seed=4), theirs.reset(seed=4))  # the world outlives the episode
+    assert_same_value(ours.step(action), theirs.step(action))
+
+
+def test_ground_attributes_before_reset_are_gymnasiums():
+    ours, theirs = bipedal_walker.BipedalWalker(), gymnasium.make("BipedalWalker-v3").unwrapped
+    assert (ours.terrain, ours.hull) == (theirs.terrain, theirs.hull) == ([], None)
+    with pytest.raises(AttributeError, match="reset"):
+        ours.drawlist
+
+
+def test_fixture_definitions_changed_before_reset_act_as_in_gymnasium():
+    """fd_edge out of the lidar's category: the rays pass through the ground's edges, as gymnasium's."""
+    ours, theirs = nbgym.make("BipedalWalker-v3"), gymnasium.make("BipedalWalker-v3")
+    for env in (ours, theirs):
+        env.unwrapped.fd_edge.categoryBits = 0x0002
+        env.unwrapped.fd_edge.maskBits = 0x0020  # the legs still stand on it
+    assert_same_value(ours.reset(seed=6), theirs.reset(seed=6))
+    assert not ours.unwrapped._world_handed_out  # the compiled lidar
+    action = np.array([0.2, 0.1, -0.3, 0.5], dtype=np.float32)
+    for _ in range(3):
+        assert_same_value(ours.step(action), theirs.step(action))

@@ -8,6 +8,7 @@ Episodes are cut short with ``max_episode_steps`` (a lap takes a thousand steps 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -212,19 +213,21 @@ def test_rotation_is_pygames_vector2_rotate_rad(angle, x, y):
     zoom=st.floats(0.5, 20.0),
     tx=st.floats(-3000.0, 3000.0),
     ty=st.floats(-3000.0, 3000.0),
-    polygons=st.lists(st.lists(st.tuples(COORDINATES, COORDINATES), min_size=4, max_size=4), min_size=1, max_size=6),
+    polygons=st.lists(st.lists(st.tuples(COORDINATES, COORDINATES), min_size=0, max_size=6), min_size=1, max_size=6),
 )
 def test_polygon_kernel_is_gymnasiums_transform_and_cull(angle, zoom, tx, ty, polygons):
-    """The compiled transform gives the doubles of gymnasium's Python, and culls as its any(...) test."""
-    array = np.array(polygons, dtype=np.float64)
+    """The compiled transform gives the doubles of gymnasium's Python, and culls as its any(...) test, for
+    polygons of any number of vertices."""
+    vertices = np.array([point for poly in polygons for point in poly], dtype=np.float64).reshape(-1, 2)
+    starts = np.cumsum([0] + [len(poly) for poly in polygons])
     on_screen = np.empty(len(polygons), dtype=np.bool_)
     cos, sin, quadrant = rotation(angle)
     low, high_x, high_y = -car_racing.MAX_SHAPE_DIM, 1000 + car_racing.MAX_SHAPE_DIM, 800 + car_racing.MAX_SHAPE_DIM
-    car_racing._transform_polygons(array, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen)
+    car_racing._transform_polygons(vertices, starts, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen)
     for k, poly in enumerate(polygons):
         rotated = [pygame.math.Vector2(c).rotate_rad(angle) for c in poly]
         expected = [(c[0] * zoom + tx, c[1] * zoom + ty) for c in rotated]
-        assert array[k].tolist() == [list(point) for point in expected]
+        assert vertices[starts[k] : starts[k + 1]].tolist() == [list(point) for point in expected]
         assert on_screen[k] == any(low <= x <= high_x and low <= y <= high_y for x, y in expected)
 
 
@@ -241,3 +244,53 @@ def test_polygon_kernel_is_gymnasiums_transform_and_cull(angle, zoom, tx, ty, po
 def test_field_covers_the_window_only_with_its_margin(corners, covers):
     margin = car_racing.FIELD_FILL_MARGIN
     assert car_racing._covers(np.array(corners, dtype=np.float64), -margin, 1000 + margin, 800 + margin) == covers
+
+
+def edit_road(step: int, road_poly: list, env: Any) -> None:
+    """The same edit of ``road_poly``, in place or by assignment, for step ``step`` of both environments."""
+    if step == 1:  # a vertex of the first tile (under the car) moved
+        (x, y) = road_poly[0][0][1]
+        road_poly[0][0][1] = (x + 2.5, y - 1.0)
+    elif step == 2:  # a tile's colour changed in place: an array, as gymnasium's tile colours
+        road_poly[1][1][:] = (250.7, 10.2, 30.9)
+    elif step == 3:  # a triangle and a pentagon added, the second tile removed
+        (x, y) = road_poly[3][0][0]
+        road_poly.append(([(x, y), (x + 4, y + 1), (x + 1, y + 5)], (0, 0, 255)))
+        road_poly.append(([(x - 3 + math.cos(a), y + math.sin(a)) for a in range(5)], np.array([9.9, 99.9, 199.9])))
+        del road_poly[2]
+    elif step == 4:  # a new list assigned, then changed in place
+        env.road_poly = list(reversed(road_poly[:40]))
+        env.road_poly.insert(0, ([(0.0, 0.0), (3.0, 0.0), (3.0, 3.0)], (200, 200, 0)))
+    elif step == 5:
+        road_poly.clear()
+
+
+def test_road_poly_is_live_as_gymnasiums():
+    """Edits of road_poly after a reset (in place, or by assignment) change the next frames as gymnasium's."""
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    with pytest.raises(AttributeError, match="reset"):
+        ours.unwrapped.road_poly
+    assert_same_value(ours.reset(seed=7), theirs.reset(seed=7))
+    action = np.array([0.1, 0.5, 0.0], dtype=np.float32)
+    for step in range(1, 7):
+        for env in (ours, theirs):
+            edit_road(step, env.unwrapped.road_poly, env.unwrapped)
+        assert_same_value(ours.step(action), theirs.step(action))
+    ours.close()
+    theirs.close()
+
+
+def test_car_drawing_reads_its_bodies_every_frame_as_gymnasiums():
+    """The car's drawlist, colours and fixtures changed after a reset are what the next frames draw."""
+    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+    assert_same_value(ours.reset(seed=8), theirs.reset(seed=8))
+    action = np.array([0.0, 0.3, 0.0], dtype=np.float32)
+    for step in range(1, 4):
+        for env in (ours, theirs):
+            car = env.unwrapped.car
+            if step == 1:  # a front wheel no longer drawn, the hull recoloured
+                car.drawlist.remove(car.wheels[0])
+                car.hull.color = (0.1, 0.2, 0.9)
+            elif step == 2:  # a wide spoiler bolted onto the hull
+                car.hull.CreatePolygonFixture(vertices=[(-3.0, -2.0), (3.0, -2.0), (3.0, -1.0), (-3.0, -1.0)], density=0.1)
+        assert_same_value(ours.step(action), theirs.step(action))

@@ -639,7 +639,12 @@ def test_play_passes_the_options_to_utils_play(monkeypatch):
 
 
 # Box actions of several numbers, for which neither gymnasium nor nbgym has keys: `play` asks for --keys.
-NO_DEFAULT_KEYS = ("LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3")
+# (Every MuJoCo env but the inverted pendulums, whose one force gets a/d.)
+NO_DEFAULT_KEYS = ("LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3") + tuple(
+    env_id
+    for env_id in _bench.nbgym_env_ids()
+    if nbgym.spec(env_id).entry_point.startswith("nbgym.envs.mujoco.") and not env_id.startswith("Inverted")
+)
 
 
 @pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")

@@ -150,15 +150,18 @@ def test_vector_rejects_bad_batches_before_anything_moves(actions):
 
 def reference_step(
     state: np.ndarray, action: int, goal_velocity: float = 0.0
-) -> tuple[np.ndarray, np.ndarray, float, bool]:
+) -> tuple[tuple[np.float64, np.float64 | int], np.ndarray, float, bool]:
     """The mountain car's step in plain NumPy/Python floats."""
     position, velocity = float(state[0]), float(state[1])
     velocity = float(np.clip(velocity + ((action - 1) * 0.001 + np.cos(3 * position) * -0.0025), -0.07, 0.07))
     position = float(np.clip(position + velocity, -1.2, 0.6))
-    if position == -1.2 and velocity < 0:
+    stopped = position == -1.2 and velocity < 0
+    if stopped:
         velocity = 0.0
     terminated = position >= 0.5 and velocity >= goal_velocity
-    return np.array([position, velocity]), np.array([position, velocity], dtype=np.float32), -1.0, terminated
+    # gymnasium's step leaves `state` a tuple of two np.float64, or of one and the int 0 when the wall stops the car.
+    state = (np.float64(position), 0 if stopped else np.float64(velocity))
+    return state, np.array([position, velocity], dtype=np.float32), -1.0, terminated
 
 
 @settings(max_examples=50, deadline=None)

@@ -24,7 +24,6 @@ import pytest
 import nbgym
 from nbgym import error
 from nbgym.envs._render import _assets, import_pygame, render_frame
-from nbgym.envs._render.pendulum import LAST_TORQUE
 
 CLASSIC = ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]
 TOY_TEXT = [
@@ -97,8 +96,8 @@ def _patch_gymnasium_arrow(monkeypatch) -> None:
 
 def test_pendulum_frames_are_gymnasiums_with_the_same_arrow(monkeypatch):
     """With gymnasium drawing nbgym's arrow image, Pendulum's frames are gymnasium's, pixel for pixel: the
-    arrow is scaled, flipped and placed as gymnasium does it. (The stand-in env carries the torque in
-    the state column where the Pendulum kernel is to keep it.)"""
+    arrow is scaled, flipped and placed as gymnasium does it. (The stand-in env carries the torque and
+    its kind in the state columns where the Pendulum kernel keeps them.)"""
     _patch_gymnasium_arrow(monkeypatch)
     pendulum = nbgym.make("Pendulum-v1").unwrapped
     theirs = gymnasium.make("Pendulum-v1", render_mode="rgb_array")
@@ -110,20 +109,17 @@ def test_pendulum_frames_are_gymnasiums_with_the_same_arrow(monkeypatch):
     for t in range(60):
         last_u = theirs.unwrapped.last_u
         torque = np.nan if last_u is None else float(last_u)
-        state = np.array([[*theirs.unwrapped.state, torque]])
-        stand_in._batch = types.SimpleNamespace(state=state, elapsed=np.array([0 if last_u is None else t]))
+        kind = -1.0 if last_u is None else float(isinstance(last_u, np.float32))  # Pendulum's torque kind column
+        stand_in._batch = types.SimpleNamespace(state=np.array([[*theirs.unwrapped.state, torque, kind]]))
         assert_same_frame(render_frame(stand_in, 0), theirs.render(), f"Pendulum frame {t}")
         action = theirs.action_space.sample() * np.float32(1.5)  # beyond max_torque too: the arrow of the clipped torque
         theirs.step(action)
 
 
 def test_pendulum_env_draws_gymnasiums_frames(monkeypatch):
-    """The Pendulum env itself: frames after a reset are gymnasium's; after steps too, arrow included,
-    once its kernel keeps the last torque."""
+    """The Pendulum env itself: frames after a reset are gymnasium's; after steps too, arrow included."""
     _patch_gymnasium_arrow(monkeypatch)
     for t, (ours, theirs) in enumerate(run_pair("Pendulum-v1", 2, 60)):
-        if t == 1 and ours.unwrapped._batch.state.shape[1] <= LAST_TORQUE:
-            pytest.xfail("Pendulum's kernel does not keep the last torque (state column 2) for the arrow yet")
         assert_same_frame(ours.render(), theirs.render(), f"Pendulum frame {t}")
 
 

@@ -425,7 +425,7 @@ def test_plain_wrapper_forwards_everything() -> None:
     assert wrapper.single_action_space.n == 7 and nb_base.single_action_space.n == 3
     assert_same(wrapper.reset(seed=1), SyncVectorEnv(env_fns(nbgym, 2, "box")).reset(seed=1))
     assert len(wrapper.render()) == 2
-    with pytest.raises(TypeError, match="Expected env to be a `gymnasium.vector.VectorEnv`"):
+    with pytest.raises(TypeError, match="Expected env to be an `nbgym.vector.VectorEnv`"):
         VectorWrapper(nb_base.envs[0])
 
 

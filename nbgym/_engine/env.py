@@ -5,9 +5,11 @@ batch of one whose random stream is the memory of its own ``np_random`` Generato
 is a batch of ``num_envs`` with one stream per sub-environment, seeded as gymnasium's sync vector env
 seeds its sub-environments. Both run the same kernels, so they cannot drift apart.
 
-An environment module subclasses both, sets ``physics`` and the spaces, and may override the hooks
-``_reset_params`` (reset options), ``_observation``/``_reward`` (Python types of a single step's
-results) and the info builders.
+An environment module subclasses both, sets ``physics`` and the spaces, and may set ``state_views``
+(its state attributes, see ``state_views.py``) and ``_python_number_actions_param`` (when Python-number
+actions change its arithmetic, see ``action_kind``), and override the hooks ``_reset_params`` (reset
+options), ``_refused_action_error`` (the exception of a refused action), ``_observation``/``_reward``
+(Python types of a single step's results) and the info builders.
 """
 
 from __future__ import annotations
@@ -33,9 +35,10 @@ from nbgym._engine.kernels import (
     step_chunks,
     step_kernel,
 )
+from nbgym._engine.state_views import NO_VALUE, StateView
 from nbgym.core import Env
 from nbgym.utils import seeding
-from nbgym.vector._common import pop_reset_mask, seeds_for
+from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
 
@@ -245,7 +248,92 @@ class _ParamsAsAttributes:
         return error.InvalidAction(message)
 
 
-class KernelEnv(_ParamsAsAttributes, Env):
+def _state_view_property(view: StateView) -> property:
+    def get(self):
+        return self._read_state_view(view, 0)
+
+    def set(self, value):
+        self._write_state_view(view, 0, value)
+
+    return property(get, set, doc=view.doc)
+
+
+class _StateViewsAsAttributes:
+    """Exposes the ``state_views`` of an environment (see ``nbgym._engine.state_views``): as attributes of
+    the single env, and through ``get_attr``/``set_attr`` of the vector env, per sub-environment.
+
+    A value read or assigned is held, as gymnasium's env holds its attribute, until the sub-environment
+    next steps or resets: it is written back into the state row before each step (and render), so
+    in-place changes to it reach the kernels; a step or reset then replaces it, as in gymnasium.
+    """
+
+    state_views: ClassVar[tuple[StateView, ...]] = ()
+    """The views of the state row that gymnasium's env has as attributes."""
+    _batch: KernelBatch
+    _held: dict[tuple[str, int], tuple[StateView, Any]]
+    """The values read or assigned since the last step, by ``(name, sub-environment)``."""
+    _state_was_reset = False
+    """Whether the state rows hold a reset's state (else the views have their ``before_reset`` values)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if issubclass(cls, Env):
+            for view in cls.state_views:
+                if view.name not in cls.__dict__:
+                    setattr(cls, view.name, _state_view_property(view))
+
+    def _state_view(self, name: str) -> StateView | None:
+        for view in self.state_views:
+            if view.name == name:
+                return view
+        return None
+
+    def _read_state_view(self, view: StateView, index: int) -> Any:
+        held = self._held.get((view.name, index))
+        if held is not None:
+            return held[1]
+        if not self._state_was_reset:
+            if view.before_reset is NO_VALUE:
+                raise AttributeError(f"{type(self).__name__} has no {view.name!r} before its first reset(): call reset().")
+            return view.before_reset
+        value = view.read(self._params[0], self._batch.state[index])
+        self._held[view.name, index] = (view, value)
+        return value
+
+    def _write_state_view(self, view: StateView, index: int, value: Any) -> None:
+        view.write(self._params[0], self._batch.state[index], value)
+        self._held[view.name, index] = (view, value)  # gymnasium's env holds the very object assigned
+
+    def _write_back_held(self) -> None:
+        """Writes the values read or assigned (and maybe changed in place since) back into the state rows.
+
+        Raises:
+            ValueError: If one was changed into a value its view refuses (say, a list that grew).
+        """
+        for (_, index), (view, value) in self._held.items():
+            view.write(self._params[0], self._batch.state[index], value)
+
+    def _renew_held(self, was_reset: np.ndarray | None) -> None:
+        """After a step: forgets the held values, which gymnasium's step replaces, but updates in place
+        those its step changes in place (``changed_in_place``) unless the sub-environment was reset
+        (``was_reset``, by autoreset; ``None`` for none).
+        """
+        for key, (view, value) in list(self._held.items()):
+            if view.changed_in_place and (was_reset is None or not was_reset[key[1]]):
+                value[:] = view.read(self._params[0], self._batch.state[key[1]])
+            else:
+                del self._held[key]
+
+    def _release_held(self, mask: np.ndarray | None = None) -> None:
+        """Forgets the held values of the sub-environments in ``mask`` (all by default), which a step or reset replaces."""
+        if mask is None:
+            self._held.clear()
+        else:
+            for key in [key for key in self._held if mask[key[1]]]:
+                del self._held[key]
+
+
+class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     """A single environment run by the compiled kernels as a batch of one.
 
     Its random stream *is* ``np_random``: the kernels draw through views of the Generator's memory,
@@ -264,6 +352,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
         self.render_mode = render_mode
+        self._held = {}
         self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
         self._discrete_action = np.zeros(1, dtype=np.int64)
         self._discrete = self._batch.discrete_actions
@@ -295,6 +384,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
         # Views of the batch and of the generator's memory, and the kernel bound to them, are rebuilt
         # over the copies; a window is not copied.
         del state["_obs_row"]
+        self._write_back_held()  # the copy starts from the state as it is now, held values included
+        state["_held"] = {}
         state["_step_kernel"] = state["_step_discrete"] = None
         state["_step_box"] = {}
         state["_render_state"] = None
@@ -329,7 +420,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
             self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
         batch = self._batch
         batch.reset(batch.all_envs, params)
-        self._ready = True
+        self._release_held()
+        self._state_was_reset = self._ready = True
         if self.render_mode == "human":
             self.render()
         return self._observation(), self._reset_info()
@@ -337,6 +429,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
         if not self._ready:
             raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
+        if self._held:
+            self._write_back_held()
         if self._discrete:
             # Python ints and numpy's int64 (what Discrete.sample() returns) go straight in; other
             # values are checked by _action_batch, which fills the same buffer or raises.
@@ -363,6 +457,8 @@ class KernelEnv(_ParamsAsAttributes, Env):
             status = self._step_kernel(self._action_batch(action))
         if status != STEP_OK:
             raise self._refused_action_error(action, f"{action!r} ({type(action)}) invalid")
+        if self._held:
+            self._renew_held(None)
         reward = self._reward()
         terminated = self._batch.terminated.item(0)
         if terminated:
@@ -413,6 +509,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
                 f'e.g. nbgym.make("{env_id}", render_mode="rgb_array")'
             )
             return None
+        self._write_back_held()
         from nbgym.envs._render import render_env
 
         return render_env(self)
@@ -434,7 +531,7 @@ class KernelEnv(_ParamsAsAttributes, Env):
         return self._batch.rewards.item(0)
 
 
-class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
+class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     """A vector environment whose ``step()`` is one compiled call over all sub-environments.
 
     Each environment's vector class takes its environment's own arguments and passes the vector
@@ -493,6 +590,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
+        self._held = {}
         self._seed_words = rng.entropy_streams(self._batch.pcg, self._batch.buf)
         """The low and high 64 bits of each sub-environment's seed (see ``np_random_seed``)."""
         self._large_seeds: dict[int, int] = {}
@@ -503,6 +601,8 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         state = self.__dict__.copy()
         state["_step_kernel"] = None  # bound to the arrays of this batch, rebound to those of the copy
         state["_render_state"] = None
+        self._write_back_held()  # the copy starts from the state as it is now, held values included
+        state["_held"] = {}
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -555,6 +655,8 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         params = self._reset_params(options)  # bad options raise before any stream moves
         self._seed_streams(seed, mask)
         batch.reset(mask, params)
+        self._release_held(mask)
+        self._state_was_reset = True
         self._ready = True
         infos = self._reset_infos(mask)
         return (batch.obs.copy() if self.copy else batch.obs), infos
@@ -613,6 +715,8 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
             self._check_open()
             raise error.ResetNeeded("Cannot call step() before calling reset() on a vector environment.")
         batch = self._batch
+        if self._held:
+            self._write_back_held()
         if type(actions) is not np.ndarray:
             if not batch.discrete_actions:
                 self._note_python_number_actions(self._batch_action_kind(actions)[1])
@@ -621,10 +725,75 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
         status = self._step_kernel(batch.actions_array(actions))
         if status != STEP_OK:
             self._raise_step_error(status, actions)
+        if self._held:
+            self._renew_held(batch.was_reset)
         infos = self._step_infos()
         if self.copy:
             return batch.obs.copy(), batch.rewards.copy(), batch.terminated.copy(), batch.truncated.copy(), infos
         return batch.obs, batch.rewards, batch.terminated, batch.truncated, infos
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Each sub-environment's attribute ``name``, as gymnasium's ``SyncVectorEnv.get_attr`` gives its
+        sub-environments' attributes.
+
+        State attributes (``state_views``: CartPole's ``state``, the toy-text ``s``, ...) are each
+        sub-environment's own, held until it steps (changes in place reach its next step); parameters
+        (``gravity``, ...) are shared by all sub-environments; ``np_random_seed`` is each stream's seed.
+
+        Raises:
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        view = self._state_view(name)
+        if view is not None:
+            return tuple(self._read_state_view(view, i) for i in range(self.num_envs))
+        if name == "np_random_seed":
+            return self.np_random_seed
+        if self._is_shared_attribute(name):
+            return (getattr(self, name),) * self.num_envs
+        raise AttributeError(
+            f"The sub-environments of {type(self).__name__} have no attribute {name!r}: a compiled vector env serves "
+            f"its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its parameters "
+            f"and np_random_seed (vectorization_mode='sync' vectorizes the env's own objects)."
+        )
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """Sets attribute ``name`` of each sub-environment, as gymnasium's ``SyncVectorEnv.set_attr``: ``values``
+        holds one value per sub-environment (a list or tuple), or is one value for all.
+
+        Raises:
+            ValueError: If a list or tuple does not hold one value per sub-environment, if a state value
+                is refused by its view (it says why), or if different values are given for a parameter,
+                which all sub-environments of a compiled vector env share.
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        values = per_env_values(values, self.num_envs)
+        view = self._state_view(name)
+        if view is not None:
+            for i, value in enumerate(values):  # all checked before any is held
+                view.write(self._params[0], self._batch.state[i].copy(), value)
+            for i, value in enumerate(values):
+                self._write_state_view(view, i, value)
+            return
+        if not self._is_shared_attribute(name):
+            raise AttributeError(f"The sub-environments of {type(self).__name__} have no attribute {name!r} to set.")
+        if any(value is not values[0] and value != values[0] for value in values):
+            raise ValueError(
+                f"{name} is shared by all sub-environments of a compiled vector env: set one value for all, "
+                f"got {values!r} (use vectorization_mode='sync' for sub-environments that differ)."
+            )
+        setattr(self, name, values[0])
+
+    def _is_shared_attribute(self, name: str) -> bool:
+        """Whether ``name`` is a public property of the environment's own classes (its parameters
+        and the attributes derived from them), which every sub-environment shares."""
+        if name.startswith("_"):
+            return False
+        for klass in type(self).__mro__:
+            if klass is KernelVectorEnv:
+                return False
+            if isinstance(klass.__dict__.get(name), property):
+                return True
+        return False
 
     def _batch_action_kind(self, actions: Any) -> tuple[np.dtype, bool]:
         """The one ``action_kind`` of every element of a batch that is not an array.
@@ -685,6 +854,7 @@ class KernelVectorEnv(_ParamsAsAttributes, VectorEnv):
                 f'e.g. nbgym.make_vec("{self.spec.id if self.spec else type(self).__name__}", render_mode="rgb_array")'
             )
             return (None,) * self.num_envs
+        self._write_back_held()
         from nbgym.envs._render import render_vector_env
 
         return render_vector_env(self)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Generic
 import numpy as np
 from typing_extensions import TypeVar
 
-from nbgym.core import ActType, ObsType, RenderFrame, WrapperActType, WrapperObsType
+from nbgym.core import ActType, ObsType, RenderFrame, WrapperActType, WrapperObsType, gymnasium_conversion_hint
 from nbgym.logger import warn
 from nbgym.utils import seeding
 
@@ -257,7 +257,9 @@ class VectorWrapper(
         """
         self.env = env
         if not isinstance(env, VectorEnv):
-            raise TypeError(f"Expected env to be a `gymnasium.vector.VectorEnv` but got {type(env)}")
+            raise TypeError(
+                f"Expected env to be an `nbgym.vector.VectorEnv` but got {type(env)}{gymnasium_conversion_hint(env)}"
+            )
 
         self._observation_space: Space[Any] | None = None
         self._action_space: Space[Any] | None = None

@@ -62,6 +62,11 @@ _wrapper_to_module: dict[str, str] = {
     "HumanRendering": "rendering",
     "AddRenderObservation": "rendering",
     "AtariPreprocessing": "atari_preprocessing",
+    # Array frameworks: imported (with torch or jax) only when used.
+    "ArrayConversion": "array_conversion",
+    "NumpyToTorch": "numpy_to_torch",
+    "JaxToNumpy": "jax_to_numpy",
+    "JaxToTorch": "jax_to_torch",
 }
 
 # Old names of wrappers that gymnasium renamed: accessing one says what it is called now.

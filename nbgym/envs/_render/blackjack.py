@@ -12,7 +12,7 @@ from typing import Any
 
 from nbgym.envs._render import RenderState
 from nbgym.envs._render._pixel_art import ART_PIXEL, INK, cached, sprite, text
-from nbgym.envs.toy_text.blackjack import _DEALER_CARD, _FACE, _FACES, _SUIT, _SUITS
+from nbgym.envs.toy_text.blackjack import _DEALER_CARD, _FACE, _FACES, _SUIT, _SUITS, observation_of
 
 CAPTION = None
 SCREEN_SIZE = (384, 376)
@@ -82,7 +82,7 @@ def _centred_x(width: int) -> int:
 
 def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
     """Draws sub-environment ``index``'s table onto ``surface``."""
-    player_sum, dealer_value, usable_ace = (int(v) for v in env._batch.obs[index])
+    player_sum, dealer_value, usable_ace = observation_of(env._batch.state[index])
     rank, suit = dealer_card(env._batch.state[index])
     sprites = state.sprites
     surface.fill(FELT_COLOR)

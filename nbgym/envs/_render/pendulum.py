@@ -14,32 +14,16 @@ import numpy as np
 from nbgym.envs._render import RenderState, import_pygame
 from nbgym.envs._render._assets import ASSETS
 from nbgym.envs._render._classic import disc, finish, new_canvas, polygon, rotated
+from nbgym.envs.classic_control.pendulum import read_last_u
 
 CAPTION = None
 SCREEN_DIM = 500
 BOUND = 2.2
 ROD_COLOR = (204, 77, 77)
 
-LAST_TORQUE = 2
-"""The state column where Pendulum's kernel keeps the clipped torque of the last step, when it does."""
-
-
 def frame_size(env: Any) -> tuple[int, int]:
     """The frame's ``(width, height)``."""
     return SCREEN_DIM, SCREEN_DIM
-
-
-def last_torque(env: Any, index: int) -> Any:
-    """The clipped torque of sub-environment ``index``'s last step, ``None`` right after a reset.
-
-    gymnasium computes the arrow's size in the torque's dtype: a torque whose value is a float32 is
-    returned as ``np.float32`` (the action space's dtype), any other as ``np.float64``.
-    """
-    batch = env._batch
-    if batch.elapsed[index] == 0 or batch.state.shape[1] <= LAST_TORQUE:
-        return None
-    torque = batch.state[index, LAST_TORQUE]
-    return np.float32(torque) if np.float32(torque) == torque else torque
 
 
 def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
@@ -59,7 +43,8 @@ def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
     (rod_end,) = rotated([(rod_length, 0)], theta + np.pi / 2)
     disc(canvas, int(rod_end[0] + offset), int(rod_end[1] + offset), int(rod_width / 2), ROD_COLOR)
 
-    torque = last_torque(env, index)
+    # gymnasium computes the arrow's size in the torque's own type (np.float32 for a float32 action).
+    torque = read_last_u(None, env._batch.state[index])
     if torque is not None:
         arrow = state.sprites.get("clockwise")
         if arrow is None:

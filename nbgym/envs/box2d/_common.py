@@ -31,34 +31,38 @@ class GroundContactDetector(Box2D.b2.contactListener):
     The body's fixtures and the feet's collide with the ground only, so any contact of theirs is with it.
     """
 
-    def __init__(self, env: Any, body: str, feet: tuple[int, ...]) -> None:
+    def __init__(self, env: Any, body: str, feet: tuple[int, ...], legs: str = "legs") -> None:
         """Listens to the contacts of ``env``'s world.
 
         Args:
             env: The environment whose ``game_over`` and ``legs[i].ground_contact`` the contacts set.
-            body: The name of the attribute of ``env`` that holds the body (``"lander"``, ``"hull"``).
-            feet: The indices of the feet in ``env.legs``.
+            body: The name of the attribute of ``env`` that holds the body (``"lander"``, ``"_hull"``).
+            feet: The indices of the feet in the legs.
+            legs: The name of the attribute of ``env`` that holds the list of legs.
         """
         Box2D.b2.contactListener.__init__(self)
         self.env = env
         self.body = body
         self.feet = feet
+        self.legs = legs
 
     def BeginContact(self, contact: Any) -> None:
         """A contact starts: the body ends the game, a foot touches the ground."""
         bodies = (contact.fixtureA.body, contact.fixtureB.body)
         if getattr(self.env, self.body) in bodies:
             self.env.game_over = True
+        legs = getattr(self.env, self.legs)
         for foot in self.feet:
-            if self.env.legs[foot] in bodies:
-                self.env.legs[foot].ground_contact = True
+            if legs[foot] in bodies:
+                legs[foot].ground_contact = True
 
     def EndContact(self, contact: Any) -> None:
         """A contact ends: a foot leaves the ground."""
         bodies = (contact.fixtureA.body, contact.fixtureB.body)
+        legs = getattr(self.env, self.legs)
         for foot in self.feet:
-            if self.env.legs[foot] in bodies:
-                self.env.legs[foot].ground_contact = False
+            if legs[foot] in bodies:
+                legs[foot].ground_contact = False
 
 
 def import_pygame() -> ModuleType:

@@ -76,8 +76,11 @@ OBSTACLE_COLORS = ((255, 255, 255), (153, 153, 153))
 GROUND_COLOR = (102, 153, 76)
 
 
-class LidarRay:
+class LidarRay(Box2D.b2.rayCastCallback):
     """One lidar ray: where it starts, where it ends, and how far along it the ground is.
+
+    It is also Box2D's ray-cast callback, as gymnasium's: ``world.RayCast(ray, ray.p1, ray.p2)`` keeps the
+    nearest hit of a fixture in category 1 (the ground).
 
     Attributes:
         p1: Where the ray starts (the hull's position, Box2D's live vector).
@@ -86,9 +89,45 @@ class LidarRay:
         fraction: How far along the ray that end is, 1.0 when the ray hits no ground.
     """
 
-    p1: Any
+    p1: Any  # unset before the first cast: the renderer draws no ray then
     p2: Any
     fraction: float = 1.0
+
+    def ReportFixture(self, fixture: Any, point: Any, normal: Any, fraction: float) -> float:
+        """Box2D reports a fixture on the ray: the ground's shortens the ray to it, others are ignored (-1)."""
+        if (fixture.filterData.categoryBits & 1) == 0:
+            return -1
+        self.p2 = point
+        self.fraction = fraction
+        return fraction
+
+
+class _HandsOutTheWorld:
+    """An attribute of :class:`BipedalWalker` through which the Box2D world can be reached (a body's
+    ``world``, its contacts' bodies): reading or assigning it means the ground may change in ways nbgym
+    cannot see, so from then on the environment's lidar asks Box2D itself, as gymnasium's does.
+
+    The value lives in the instance's ``__dict__`` under the name with a leading underscore, which the
+    environment's own code uses.
+    """
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+        self.private_name = "_" + name
+
+    def __get__(self, env: Any, owner: type | None = None) -> Any:
+        if env is None:
+            return self
+        try:
+            value = env.__dict__[self.private_name]
+        except KeyError:
+            raise AttributeError(f"BipedalWalker has no {self.name} before its first reset(): call env.reset() first") from None
+        env._world_handed_out = True
+        return value
+
+    def __set__(self, env: Any, value: Any) -> None:
+        env._world_handed_out = True
+        env.__dict__[self.private_name] = value
 
 
 @kernel
@@ -257,6 +296,13 @@ class BipedalWalker(Env, EzPickle):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
 
+    world = _HandsOutTheWorld()
+    terrain = _HandsOutTheWorld()
+    drawlist = _HandsOutTheWorld()
+    hull = _HandsOutTheWorld()
+    legs = _HandsOutTheWorld()
+    joints = _HandsOutTheWorld()
+
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
         """Creates the environment; terrain and walker are built at each reset.
 
@@ -267,11 +313,14 @@ class BipedalWalker(Env, EzPickle):
         EzPickle.__init__(self, render_mode, hardcore)
         self.isopen = True
         # One world for every episode (as gymnasium): the bodies are destroyed and rebuilt at reset.
-        self.world = Box2D.b2World()
-        self.terrain: list[Any] = []
-        self.hull: Any = None
-        self.legs: list[Any] = []
-        self.joints: list[Any] = []
+        self._world = Box2D.b2World()
+        # Whether the world has been handed out (see _HandsOutTheWorld): then the lidar is Box2D's ray
+        # casts, for the rest of the environment's life, since the world outlives the episodes.
+        self._world_handed_out = False
+        self._terrain: list[Any] = []
+        self._hull: Any = None
+        self._legs: list[Any] = []
+        self._joints: list[Any] = []
         self.prev_shaping = None
         self.hardcore = hardcore
         self.fd_polygon = Box2D.b2.fixtureDef(
@@ -299,25 +348,25 @@ class BipedalWalker(Env, EzPickle):
         self.surf: Any = None
 
     def _destroy(self) -> None:
-        if not self.terrain:
+        if not self._terrain:
             return
-        self.world.contactListener = None
-        for body in self.terrain:
-            self.world.DestroyBody(body)
-        self.terrain = []
-        self.world.DestroyBody(self.hull)
-        self.hull = None
-        for leg in self.legs:
-            self.world.DestroyBody(leg)
-        self.legs = []
-        self.joints = []
+        self._world.contactListener = None
+        for body in self._terrain:
+            self._world.DestroyBody(body)
+        self._terrain = []
+        self._world.DestroyBody(self._hull)
+        self._hull = None
+        for leg in self._legs:
+            self._world.DestroyBody(leg)
+        self._legs = []
+        self._joints = []
 
     def _static_polygon(self, poly: list[tuple[float, float]]) -> None:
         """Adds an obstacle (stump, stair, pit wall) with the vertices ``poly`` to the terrain."""
         self.fd_polygon.shape.vertices = poly
-        body = self.world.CreateStaticBody(fixtures=self.fd_polygon)
+        body = self._world.CreateStaticBody(fixtures=self.fd_polygon)
         body.color1, body.color2 = OBSTACLE_COLORS
-        self.terrain.append(body)
+        self._terrain.append(body)
 
     def _generate_terrain(self, hardcore: bool) -> None:
         """Draws the terrain from :attr:`np_random` as gymnasium does, with the same draws in the same order."""
@@ -326,7 +375,7 @@ class BipedalWalker(Env, EzPickle):
         y = TERRAIN_HEIGHT
         counter: Any = TERRAIN_STARTPAD
         oneshot = False
-        self.terrain = []
+        self._terrain = []
         self.terrain_x = []
         self.terrain_y = []
         stair_steps, stair_width, stair_height = 0, 0, 0
@@ -382,22 +431,26 @@ class BipedalWalker(Env, EzPickle):
         for i in range(TERRAIN_LENGTH - 1):
             poly = [(self.terrain_x[i], self.terrain_y[i]), (self.terrain_x[i + 1], self.terrain_y[i + 1])]
             self.fd_edge.shape.vertices = poly
-            body = self.world.CreateStaticBody(fixtures=self.fd_edge)
+            body = self._world.CreateStaticBody(fixtures=self.fd_edge)
             body.color1 = body.color2 = (76, 255 if i % 2 == 0 else 204, 76)
-            self.terrain.append(body)
+            self._terrain.append(body)
             poly += [(poly[1][0], 0), (poly[0][0], 0)]
             self.terrain_poly.append((poly, GROUND_COLOR))
-        self.terrain.reverse()
+        self._terrain.reverse()
         # The ground's shapes as Box2D keeps them (float32; polygons with its vertex order and normals),
-        # for the lidar.
+        # for the lidar: only fixtures in category 1 stop a ray (gymnasium's callback), whatever fd_edge
+        # and fd_polygon say.
         edges, vertices, normals = [], [], []
-        for body in self.terrain:
-            shape = body.fixtures[0].shape
-            if isinstance(shape, Box2D.b2.edgeShape):
-                edges.append(shape.vertices)
-            else:
-                vertices.append(shape.vertices)
-                normals.append(shape.normals)
+        for body in self._terrain:
+            for fixture in body.fixtures:
+                if (fixture.filterData.categoryBits & 1) == 0:
+                    continue
+                shape = fixture.shape
+                if isinstance(shape, Box2D.b2.edgeShape):
+                    edges.append(shape.vertices)
+                else:
+                    vertices.append(shape.vertices)
+                    normals.append(shape.normals)
         edges = np.array(edges, dtype=np.float32).reshape(-1, 2, 2)
         vertices = np.array(vertices, dtype=np.float32).reshape(-1, 4, 2)
         normals = np.array(normals, dtype=np.float32).reshape(-1, 4, 2)
@@ -431,8 +484,8 @@ class BipedalWalker(Env, EzPickle):
         """
         super().reset(seed=seed)
         self._destroy()
-        self.world.contactListener_bug_workaround = GroundContactDetector(self, "hull", (1, 3))
-        self.world.contactListener = self.world.contactListener_bug_workaround
+        self._world.contactListener_bug_workaround = GroundContactDetector(self, "_hull", (1, 3), "_legs")
+        self._world.contactListener = self._world.contactListener_bug_workaround
         self.game_over = False
         self.prev_shaping = None
         self.scroll = 0.0
@@ -443,24 +496,24 @@ class BipedalWalker(Env, EzPickle):
 
         init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
         init_y = TERRAIN_HEIGHT + 2 * LEG_H
-        self.hull = self.world.CreateDynamicBody(position=(init_x, init_y), fixtures=HULL_FD)
-        self.hull.color1 = (127, 51, 229)
-        self.hull.color2 = (76, 76, 127)
-        self.hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
+        self._hull = self._world.CreateDynamicBody(position=(init_x, init_y), fixtures=HULL_FD)
+        self._hull.color1 = (127, 51, 229)
+        self._hull.color2 = (76, 76, 127)
+        self._hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
 
-        self.legs = []
-        self.joints = []
+        self._legs = []
+        self._joints = []
         for side in (-1, +1):
             # Upper leg on the hip joint, then lower leg on the knee joint.
             for fixture, y, anchor_a, speed, lower_angle, upper_angle in (
                 (LEG_FD, init_y - LEG_H / 2 - LEG_DOWN, (0, LEG_DOWN), side, -0.8, 1.1),
                 (LOWER_FD, init_y - LEG_H * 3 / 2 - LEG_DOWN, (0, -LEG_H / 2), 1, -1.6, -0.1),
             ):
-                leg = self.world.CreateDynamicBody(position=(init_x, y), angle=side * 0.05, fixtures=fixture)
+                leg = self._world.CreateDynamicBody(position=(init_x, y), angle=side * 0.05, fixtures=fixture)
                 leg.color1 = (153 - side * 25, 76 - side * 25, 127 - side * 25)
                 leg.color2 = (102 - side * 25, 51 - side * 25, 76 - side * 25)
                 joint = Box2D.b2.revoluteJointDef(
-                    bodyA=self.legs[-1] if fixture is LOWER_FD else self.hull,
+                    bodyA=self._legs[-1] if fixture is LOWER_FD else self._hull,
                     bodyB=leg,
                     localAnchorA=anchor_a,
                     localAnchorB=(0, LEG_H / 2),
@@ -473,10 +526,10 @@ class BipedalWalker(Env, EzPickle):
                 )
                 if fixture is LOWER_FD:
                     leg.ground_contact = False
-                self.legs.append(leg)
-                self.joints.append(self.world.CreateJoint(joint))
+                self._legs.append(leg)
+                self._joints.append(self._world.CreateJoint(joint))
 
-        self.drawlist = self.terrain + self.legs + [self.hull]
+        self._drawlist = self._terrain + self._legs + [self._hull]
         self.lidar = [LidarRay() for _ in range(LIDAR_RAYS)]
 
         if self.render_mode == "human":
@@ -499,7 +552,7 @@ class BipedalWalker(Env, EzPickle):
             InvalidAction: One of the four is NaN (gymnasium's Box2D would stop on an assertion,
                 ``AssertionError``, after corrupting the world).
         """
-        assert self.hull is not None
+        assert self._hull is not None
         motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4, True)
         signs = np.sign(motors[:4]).tolist()  # exactly -1, 0 or 1 (NaN for NaN) in any dtype
         if any(sign != sign for sign in signs):
@@ -507,43 +560,48 @@ class BipedalWalker(Env, EzPickle):
         strengths = np.clip(np.abs(motors), 0, 1)
         # The torques in the action's dtype (80 * a float32 is a float32), as gymnasium's numpy scalars.
         torques = (MOTORS_TORQUE * strengths[:4]).tolist()
-        for joint, speed, sign, torque in zip(self.joints, (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE), signs, torques):
+        for joint, speed, sign, torque in zip(self._joints, (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE), signs, torques):
             joint.motorSpeed = speed * sign
             joint.maxMotorTorque = torque
 
-        self.world.Step(1.0 / FPS, 6 * 30, 2 * 30)
+        self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
 
-        position = self.hull.position
-        velocity = self.hull.linearVelocity
+        position = self._hull.position
+        velocity = self._hull.linearVelocity
         ends = np.array((position[0], position[1])) + LIDAR_OFFSETS
-        fractions = np.empty(LIDAR_RAYS, dtype=np.float32)
-        points = np.empty((LIDAR_RAYS, 2), dtype=np.float32)
-        _cast_lidar(
-            position[0], position[1], ends, *self._ground, fractions, points
-        )
-        for lidar, end, fraction, point in zip(self.lidar, ends.tolist(), fractions.tolist(), points.tolist()):
-            lidar.p1 = position
-            if fraction <= 1.0:
-                lidar.fraction, lidar.p2 = fraction, point
-            else:
-                lidar.fraction, lidar.p2 = 1.0, tuple(end)
+        if self._world_handed_out:
+            for lidar, end in zip(self.lidar, ends.tolist()):
+                lidar.fraction = 1.0
+                lidar.p1 = position
+                lidar.p2 = tuple(end)
+                self._world.RayCast(lidar, lidar.p1, lidar.p2)
+        else:
+            fractions = np.empty(LIDAR_RAYS, dtype=np.float32)
+            points = np.empty((LIDAR_RAYS, 2), dtype=np.float32)
+            _cast_lidar(position[0], position[1], ends, *self._ground, fractions, points)
+            for lidar, end, fraction, point in zip(self.lidar, ends.tolist(), fractions.tolist(), points.tolist()):
+                lidar.p1 = position
+                if fraction <= 1.0:
+                    lidar.fraction, lidar.p2 = fraction, point
+                else:
+                    lidar.fraction, lidar.p2 = 1.0, tuple(end)
 
-        joints = self.joints
+        joints = self._joints
         state = [
-            self.hull.angle,
-            2.0 * self.hull.angularVelocity / FPS,
+            self._hull.angle,
+            2.0 * self._hull.angularVelocity / FPS,
             0.3 * velocity.x * (VIEWPORT_W / SCALE) / FPS,  # normalised to about -1..1
             0.3 * velocity.y * (VIEWPORT_H / SCALE) / FPS,
             joints[0].angle,
             joints[0].speed / SPEED_HIP,
             joints[1].angle + 1.0,
             joints[1].speed / SPEED_KNEE,
-            1.0 if self.legs[1].ground_contact else 0.0,
+            1.0 if self._legs[1].ground_contact else 0.0,
             joints[2].angle,
             joints[2].speed / SPEED_HIP,
             joints[3].angle + 1.0,
             joints[3].speed / SPEED_KNEE,
-            1.0 if self.legs[3].ground_contact else 0.0,
+            1.0 if self._legs[3].ground_contact else 0.0,
         ]
         state += [lidar.fraction for lidar in self.lidar]
 
@@ -624,7 +682,7 @@ class BipedalWalker(Env, EzPickle):
                     width=1,
                 )
 
-        for body in self.drawlist:
+        for body in self._drawlist:
             for fixture in body.fixtures:
                 transform = fixture.body.transform
                 path = [transform * v * SCALE for v in fixture.shape.vertices]

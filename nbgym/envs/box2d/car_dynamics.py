@@ -191,7 +191,6 @@ class Car:
             self.wheels.append(wheel)
         self.drawlist = self.wheels + [self.hull]
         self.particles: deque[Particle] = deque(maxlen=SKID_TRACE_POINTS)
-        self._shapes: list[list[Any]] | None = None
 
     def gas(self, gas: Any) -> None:
         """Presses the accelerator (rear-wheel drive): the rear wheels' gas rises by at most 0.1 a step, falls at once.
@@ -321,12 +320,12 @@ class Car:
                     points.append((x * zoom + translation[0], y * zoom + translation[1]))
                 pygame.draw.lines(surface, color=particle.color, points=points, width=2, closed=False)
 
-        # Each drawn polygon: its body's index, its local vertices and its colour, in gymnasium's order.
-        if self._shapes is None:  # the fixtures' vertices, read from Box2D once
-            self._shapes = [[fixture.shape.vertices for fixture in body.fixtures] for body in self.drawlist]
+        # Each drawn polygon: its body's index, its local vertices and its colour, in gymnasium's order. The
+        # drawlist, fixtures and shapes are read every frame, as gymnasium's: a change of theirs is drawn.
         bodies = np.empty((len(self.drawlist), 4), dtype=np.float32)
         polygons: list[tuple[int, list[Any], Any]] = []
-        for b, (body, shapes) in enumerate(zip(self.drawlist, self._shapes)):
+        for b, body in enumerate(self.drawlist):
+            shapes = [fixture.shape.vertices for fixture in body.fixtures]
             transform = body.transform
             q = transform.q
             position = transform.position

@@ -68,26 +68,55 @@ GRASS_POLYS = [
 """The grass patches, a checkerboard over the playfield."""
 
 
+FIELD_AND_GRASS_VERTICES = np.array([FIELD_POLY, *GRASS_POLYS], dtype=np.float64).reshape(-1, 2)
+"""The vertices of the field and the grass patches, four each, in drawing order: drawn before the road."""
+
+
 @kernel
-def _transform_polygons(polygons, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen):  # pragma: no cover (compiled)
+def _transform_polygons(vertices, starts, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen):  # pragma: no cover (compiled)
     """Rotates, scales and moves every vertex in place, as gymnasium does with ``Vector2.rotate_rad``.
 
-    ``polygons`` is ``(n, 4, 2)``: on return it holds screen coordinates, and ``on_screen[k]`` says
-    whether some vertex of polygon ``k`` lies in ``[low, high_x] x [low, high_y]`` (gymnasium's cull).
-    ``quadrant`` is -1 for a rotation by ``cos``/``sin``, else the exact quarter turn of
-    :func:`~nbgym.envs.box2d.car_dynamics.rotation`.
+    ``vertices`` is ``(m, 2)``, polygon ``k`` being the rows ``starts[k]:starts[k + 1]``: on return they hold
+    screen coordinates, and ``on_screen[k]`` says whether some vertex of polygon ``k`` lies in
+    ``[low, high_x] x [low, high_y]`` (gymnasium's cull). ``quadrant`` is -1 for a rotation by
+    ``cos``/``sin``, else the exact quarter turn of :func:`~nbgym.envs.box2d.car_dynamics.rotation`.
     """
-    for k in range(polygons.shape[0]):
+    for k in range(starts.shape[0] - 1):
         inside = False
-        for j in range(polygons.shape[1]):
-            rx, ry = rotated(polygons[k, j, 0], polygons[k, j, 1], cos, sin, quadrant)
+        for j in range(starts[k], starts[k + 1]):
+            rx, ry = rotated(vertices[j, 0], vertices[j, 1], cos, sin, quadrant)
             sx = rx * zoom + tx
             sy = ry * zoom + ty
-            polygons[k, j, 0] = sx
-            polygons[k, j, 1] = sy
+            vertices[j, 0] = sx
+            vertices[j, 1] = sy
             if low <= sx <= high_x and low <= sy <= high_y:
                 inside = True
         on_screen[k] = inside
+
+
+def _world_polygons(road_poly: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
+    """The polygons a frame draws, read from ``road_poly`` as gymnasium's renderer reads it.
+
+    Args:
+        road_poly: ``(polygon, colour)`` pairs: a polygon is a sequence of points ``p`` (``p[0]``, ``p[1]``
+            read), of any length.
+
+    Returns:
+        ``(vertices, starts, colors)``: the field's, the grass patches' and then the road's vertices as one
+        ``(m, 2)`` float64 array, polygon ``k`` being the rows ``starts[k]:starts[k + 1]``, and the road
+        polygons' colour objects themselves (a colour changed in place is what the next frame draws).
+    """
+    polygons = []
+    colors = []
+    for polygon, color in road_poly:
+        polygons.append(polygon)
+        colors.append(color)
+    coordinates = [c for polygon in polygons for p in polygon for c in (p[0], p[1])]
+    vertices = np.concatenate([FIELD_AND_GRASS_VERTICES, np.array(coordinates, dtype=np.float64).reshape(-1, 2)])
+    counts = [4] * (1 + len(GRASS_POLYS)) + [len(polygon) for polygon in polygons]
+    starts = np.zeros(len(counts) + 1, dtype=np.int64)
+    np.cumsum(counts, out=starts[1:])
+    return vertices, starts, colors
 
 
 @kernel
@@ -270,10 +299,11 @@ class CarRacing(Env, EzPickle):
         self.fd_tile = Box2D.b2.fixtureDef(shape=Box2D.b2.polygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)]))
         self._font: Any = None
         self._canvas: Any = None  # the surface the frames are drawn on, while the field covers the window
-        # The field, the grass and the road (tiles and kerbs, in drawing order) as one (n, 4, 2) array,
-        # with each road polygon's colour; rebuilt with the track.
-        self._world_polys = np.empty((0, 4, 2))
-        self._road_colors = np.empty((0, 3))
+        # The polygons of the frames (see _world_polygons), built with the track from road_poly. Once
+        # road_poly has been handed out or assigned, it may change in ways no one announces: the frames
+        # then read it again, each time, as gymnasium's do.
+        self._polygons = _world_polygons([])
+        self._road_poly_exposed = False
 
         # The action space is not symmetric or normalised (the env checker warns): it cannot be.
         if self.continuous:
@@ -292,6 +322,25 @@ class CarRacing(Env, EzPickle):
             self.world.DestroyBody(tile)
         self.road = []
         self.car.destroy()
+
+    @property
+    def road_poly(self) -> list[tuple[Any, Any]]:
+        """The road as the frames draw it: ``(polygon, colour)`` pairs, the tiles in track order, each followed
+        by its kerb on hard turns, as gymnasium's. Live: the frames draw what it holds, changed in place or
+        assigned (a new list every reset).
+
+        Raises:
+            AttributeError: Before the first :meth:`reset` (gymnasium has no road then).
+        """
+        if "_road_poly" not in self.__dict__:
+            raise AttributeError("CarRacing has no road_poly before its first reset(): call env.reset() first")
+        self._road_poly_exposed = True
+        return self._road_poly
+
+    @road_poly.setter
+    def road_poly(self, road_poly: list[tuple[Any, Any]]) -> None:
+        self._road_poly_exposed = True
+        self._road_poly = road_poly
 
     def _draw_random_colors(self) -> None:
         self.road_color = self.np_random.uniform(0, 210, size=3)
@@ -430,9 +479,6 @@ class CarRacing(Env, EzPickle):
                 border[i - neg] |= border[i]
 
         # The tiles, each followed (on hard turns) by its kerb.
-        polys: list[list[tuple[float, float]]] = []
-        colors: list[Any] = []
-        tile_rows = []
         for i in range(len(track)):
             _, beta1, x1, y1 = track[i]
             _, beta2, x2, y2 = track[i - 1]
@@ -450,9 +496,7 @@ class CarRacing(Env, EzPickle):
             tile.road_friction = 1.0
             tile.idx = i
             tile.fixtures[0].sensor = True
-            tile_rows.append(len(polys))
-            polys.append(vertices)
-            colors.append(tile.color)
+            self._road_poly.append(([road1_l, road1_r, road2_r, road2_l], tile.color))
             self.road.append(tile)
             if border[i]:
                 side = np.sign(beta2 - beta1)
@@ -466,15 +510,8 @@ class CarRacing(Env, EzPickle):
                     x2 + side * (TRACK_WIDTH + BORDER) * math.cos(beta2),
                     y2 + side * (TRACK_WIDTH + BORDER) * math.sin(beta2),
                 )
-                polys.append([b1_l, b1_r, b2_r, b2_l])
-                colors.append((255, 255, 255) if i % 2 == 0 else (255, 0, 0))
-        # Each tile's colour is a row of one array, so that the contact listener's in-place change of
-        # `tile.color` is what the next frame draws.
-        self._road_colors = np.array(colors, dtype=np.float64).reshape(-1, 3)
-        for tile, row in zip(self.road, tile_rows):
-            tile.color = self._road_colors[row]
-        self.road_poly = [(poly, self._road_colors[k]) for k, poly in enumerate(polys)]
-        self._world_polys = np.array([FIELD_POLY, *GRASS_POLYS, *polys], dtype=np.float64)
+                self._road_poly.append(([b1_l, b1_r, b2_r, b2_l], (255, 255, 255) if i % 2 == 0 else (255, 0, 0)))
+        self._polygons = _world_polygons(self._road_poly)
         self.track = track
         return True
 
@@ -497,7 +534,8 @@ class CarRacing(Env, EzPickle):
         self.tile_visited_count = 0
         self.t = 0.0
         self.new_lap = False
-        self.road_poly = []
+        self._road_poly: list[tuple[Any, Any]] = []
+        self._road_poly_exposed = False
 
         if self.domain_randomize:
             randomize = True
@@ -648,16 +686,18 @@ class CarRacing(Env, EzPickle):
     def _render_road(self, zoom: float, translation: tuple[float, float], turn: tuple[float, float, int]) -> Any:
         """A new window-sized surface with the field, then the grass patches and road polygons on screen, drawn
         in gymnasium's order."""
-        polygons = self._world_polys.copy()
-        on_screen = np.empty(len(polygons), dtype=np.bool_)
+        vertices, starts, road_colors = _world_polygons(self._road_poly) if self._road_poly_exposed else self._polygons
+        vertices = vertices.copy()
+        on_screen = np.empty(len(starts) - 1, dtype=np.bool_)
         cos, sin, quadrant = turn
         _transform_polygons(
-            polygons, cos, sin, quadrant, zoom, translation[0], translation[1],
+            vertices, starts, cos, sin, quadrant, zoom, translation[0], translation[1],
             -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM, on_screen,
         )  # fmt: skip
         aapolygon = pygame.gfxdraw.aapolygon
         filled_polygon = pygame.gfxdraw.filled_polygon
-        if _covers(polygons[0], -FIELD_FILL_MARGIN, WINDOW_W + FIELD_FILL_MARGIN, WINDOW_H + FIELD_FILL_MARGIN):
+        field = vertices[starts[0] : starts[1]]
+        if _covers(field, -FIELD_FILL_MARGIN, WINDOW_W + FIELD_FILL_MARGIN, WINDOW_H + FIELD_FILL_MARGIN):
             # The field covers the window with its edges well outside: filling the window sets the same
             # pixels as filling the polygon (gymnasium's call, 5x slower), and its outline touches none.
             if self._canvas is None:
@@ -666,18 +706,16 @@ class CarRacing(Env, EzPickle):
             surface.fill(self.bg_color)
         else:
             surface = pygame.Surface((WINDOW_W, WINDOW_H))
-            field = polygons[0].tolist()
-            aapolygon(surface, field, self.bg_color)
-            filled_polygon(surface, field, self.bg_color)
+            aapolygon(surface, field.tolist(), self.bg_color)
+            filled_polygon(surface, field.tolist(), self.bg_color)
         on_screen[0] = False
-        visible = np.flatnonzero(on_screen)
-        road = visible[visible > len(GRASS_POLYS)]
-        # gymnasium's int() of each road colour component: truncation, as astype's.
-        colors = [self.grass_color] * (len(visible) - len(road))
-        colors += self._road_colors[road - (1 + len(GRASS_POLYS))].astype(np.int64).tolist()
-        for points, color in zip(polygons[visible].tolist(), colors):
-            aapolygon(surface, points, color)
-            filled_polygon(surface, points, color)
+        first_road = 1 + len(GRASS_POLYS)
+        for k in np.flatnonzero(on_screen).tolist():
+            # gymnasium's int() of each road colour component
+            color = self.grass_color if k < first_road else [int(c) for c in road_colors[k - first_road]]
+            polygon = vertices[starts[k] : starts[k + 1]].tolist()
+            aapolygon(surface, polygon, color)
+            filled_polygon(surface, polygon, color)
         return surface
 
     def _render_indicators(self, W: int, H: int) -> None:

@@ -19,6 +19,7 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
+from nbgym._engine.state_views import FLOAT32, StateView, float_values
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 _GRAVITY = 9.8
@@ -192,10 +193,36 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
     return spaces.Box(low=-high, high=high, dtype=np.float32), spaces.Discrete(3)
 
 
+def _read_state(params: np.record, row: np.ndarray) -> np.ndarray:
+    return np.array(row[:4], dtype=np.float32 if row[_FRESH] else np.float64)
+
+
+def _write_state(params: np.record, row: np.ndarray, value: Any) -> None:
+    # Only the observation depends on the precision: a float32 state is observed as a reset's is.
+    values, precision = float_values(value, 4, "state")
+    if np.isinf(values[:2]).any():
+        raise ValueError(
+            f"state's angles must be finite, got {value!r}: the step wraps them into [-pi, pi] by adding or "
+            f"subtracting 2 pi until they are, which never ends for an infinite angle (gymnasium's step hangs)."
+        )
+    row[:4] = values
+    row[_FRESH] = 1.0 if precision == FLOAT32 else 0.0
+
+
 class _AcrobotAttributes(ResetBoundsOption):
     """gymnasium's Acrobot attributes beyond the physical constants, and the reset options."""
 
     _default_reset_bounds = (-0.1, 0.1)
+    state_views = (
+        StateView(
+            "state",
+            _read_state,
+            _write_state,
+            """``[theta1, theta2, dtheta1, dtheta2]`` as gymnasium's ``env.unwrapped.state``: float32 after a
+            reset, float64 after a step. Assigning it sets the state (a float32 array as a reset's).""",
+            before_reset=None,
+        ),
+    )
 
     SCREEN_DIM = 500
     action_arrow = None
@@ -351,19 +378,6 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
         params = _new_params()
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
-
-    @property
-    def state(self) -> np.ndarray:
-        """``[theta1, theta2, dtheta1, dtheta2]`` as gymnasium's ``env.unwrapped.state``: float32 after a
-        reset, float64 after a step. Assigning it sets the state (a float32 array as a reset's)."""
-        row = self._batch.state[0]
-        return np.array(row[:4], dtype=np.float32 if row[_FRESH] else np.float64)
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        array = np.asarray(value)
-        self._batch.state[0, :4] = array
-        self._batch.state[0, _FRESH] = 1.0 if array.dtype == np.float32 else 0.0
 
 
 class AcrobotVectorEnv(_AcrobotAttributes, KernelVectorEnv):

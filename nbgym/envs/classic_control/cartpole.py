@@ -11,6 +11,7 @@ from nbgym import logger, spaces
 from nbgym._engine import npmath, rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
+from nbgym._engine.state_views import float64_state
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
 
@@ -124,6 +125,7 @@ class _CartPoleAttributes(ResetBoundsOption):
 
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
+    state_views = (float64_state("state", 0, 4, before_reset=None),)
 
     @property
     def kinematics_integrator(self) -> str:
@@ -273,6 +275,15 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
         return _spaces(self._params)
 
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """As ``KernelVectorEnv.get_attr``, and ``steps_beyond_terminated`` as gymnasium's sync env gives its
+        sub-environments': 0 after a step that terminated and was not reset in it, else ``None`` (an
+        autoreset resets it, so it never counts further)."""
+        if name == "steps_beyond_terminated":
+            batch = self._batch
+            return tuple(0 if ended else None for ended in (batch.terminated & ~batch.was_reset).tolist())
+        return super().get_attr(name)
+
     def render(self) -> tuple[Any, ...] | list[Any] | None:
         """The frames of every sub-environment; in a render mode the class does not list (``"rgb_array_list"``
         from ``make_vec``, say) a list of the current ``"rgb_array"`` frames, as gymnasium's ``CartPoleVectorEnv``
@@ -281,4 +292,5 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
             return super().render()
         from nbgym.envs._render import render_frame
 
+        self._write_back_held()
         return [render_frame(self, index, "rgb_array") for index in range(self.num_envs)]

@@ -23,7 +23,8 @@ from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import square
-from nbgym.envs.classic_control.mountain_car import MountainCarResetOptions, state_bounds
+from nbgym._engine.state_views import FLOAT32, FLOAT64, PYTHON, StateView
+from nbgym.envs.classic_control.mountain_car import MountainCarResetOptions, position_values, state_bounds
 
 _FLOAT64 = 0  # a numpy float64 scalar (or numpy integer): float64 arithmetic against anything
 _PYFLOAT = 1  # a Python float (or int): takes the precision of the numpy scalar it meets
@@ -217,7 +218,40 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
     )
 
 
-class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
+_KINDS = {FLOAT32: _FLOAT32, PYTHON: _PYFLOAT, FLOAT64: _FLOAT64}
+
+
+def _read_state(params: np.record, row: np.ndarray) -> np.ndarray | list[float]:
+    if row[2] == _PYFLOAT:  # a list assigned by the user, not stepped since
+        return row[:2].tolist()
+    return np.array(row[:2], dtype=np.float32 if row[2] == _FLOAT32 else np.float64)
+
+
+def _write_state(params: np.record, row: np.ndarray, value: Any) -> None:
+    values, precision = position_values(value)
+    row[:2] = values
+    row[2] = _KINDS[precision]
+
+
+class _ContinuousMountainCarAttributes(MountainCarResetOptions):
+    """MountainCarContinuous's reset options, state attribute and exceptions, shared by the single and the vector env."""
+
+    _python_number_actions_param = "_python_float_action"
+    state_views = (
+        StateView(
+            "state",
+            _read_state,
+            _write_state,
+            """``[position, velocity]`` as gymnasium's ``env.unwrapped.state``: float64 after a reset, float32
+            after a step. Assigning it sets the state, and by its type the precision of the next step.""",
+        ),
+    )
+
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return _refused_action_error(action, message)
+
+
+class Continuous_MountainCarEnv(_ContinuousMountainCarAttributes, KernelEnv):
     """
     ## Description
 
@@ -308,7 +342,6 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"
     physics = PHYSICS
-    _python_number_actions_param = "_python_float_action"
 
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
         params = _new_params(goal_velocity)
@@ -316,24 +349,7 @@ class Continuous_MountainCarEnv(MountainCarResetOptions, KernelEnv):
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
 
-    @property
-    def state(self) -> np.ndarray:
-        """``[position, velocity]`` as gymnasium's ``env.unwrapped.state``: float64 after a reset, float32
-        after a step. Assigning it sets the state (and, by its dtype, the precision of the next step)."""
-        row = self._batch.state[0]
-        return np.array(row[:2], dtype=np.float32 if row[2] == _FLOAT32 else np.float64)
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        array = np.asarray(value)
-        self._batch.state[0, :2] = array
-        self._batch.state[0, 2] = _FLOAT32 if array.dtype == np.float32 else _FLOAT64
-
-    def _refused_action_error(self, action: Any, message: str) -> Exception:
-        return _refused_action_error(action, message)
-
-
-class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
+class Continuous_MountainCarVectorEnv(_ContinuousMountainCarAttributes, KernelVectorEnv):
     """MountainCarContinuous's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("MountainCarContinuous-v0", num_envs,
@@ -344,7 +360,6 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
     physics = PHYSICS
-    _python_number_actions_param = "_python_float_action"
 
     def __init__(
         self,
@@ -362,6 +377,3 @@ class Continuous_MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
         return _spaces(self._params)
-
-    def _refused_action_error(self, action: Any, message: str) -> Exception:
-        return _refused_action_error(action, message)

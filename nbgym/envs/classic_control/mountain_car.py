@@ -12,12 +12,18 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import clip
+from nbgym._engine.state_views import FLOAT32, StateView, float_values
 from nbgym.envs.classic_control._options import ResetBoundsOption
+
+
+_AS_TUPLE = 2  # state column: gymnasium's `state` is an array after a reset, a tuple after a step:
+_ARRAY, _TUPLE, _TUPLE_STOPPED = 0.0, 1.0, 2.0  # ...whose velocity is the int 0 when the left wall stopped the car
 
 
 def _reset(params, state, i, stream, aux):
     state[i, 0] = rng.uniform(stream, i, params._reset_low, params._reset_high)
     state[i, 1] = 0.0
+    state[i, _AS_TUPLE] = _ARRAY
 
 
 def _step(params, state, i, actions, stream, aux):
@@ -26,8 +32,10 @@ def _step(params, state, i, actions, stream, aux):
     velocity = velocity + ((actions[i] - 1) * params.force + math.cos(3 * position) * (-params.gravity))
     velocity = clip(velocity, -params.max_speed, params.max_speed)
     position = clip(position + velocity, params.min_position, params.max_position)
+    state[i, _AS_TUPLE] = _TUPLE
     if position == params.min_position and velocity < 0:
         velocity = 0.0
+        state[i, _AS_TUPLE] = _TUPLE_STOPPED
     state[i, 0] = position
     state[i, 1] = velocity
     return -1.0, position >= params.goal_position and velocity >= params.goal_velocity
@@ -55,7 +63,7 @@ PHYSICS = Physics(
         ("_reset_low", np.float64),
         ("_reset_high", np.float64),
     ],
-    state=(2, np.float64),
+    state=(3, np.float64),
     source=__file__,
     reset=_reset,
     step=_step,
@@ -90,13 +98,65 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
     return spaces.Box(low, high, dtype=np.float32), spaces.Discrete(3)
 
 
+def _read_state(params: np.record, row: np.ndarray) -> np.ndarray | tuple[np.float64, np.float64 | int]:
+    if row[_AS_TUPLE] == _TUPLE_STOPPED:
+        return np.float64(row[0]), 0
+    if row[_AS_TUPLE] == _TUPLE:
+        return np.float64(row[0]), np.float64(row[1])
+    return row[:2].copy()
+
+
+def position_values(value: Any) -> tuple[np.ndarray, str]:
+    """The mountain cars' ``state`` value checked (see ``float_values``).
+
+    Raises:
+        ValueError: If it is not two real numbers, or ``3 * position`` is infinite: gymnasium's step raises
+            ``ValueError: math domain error`` at ``math.cos(3 * position)``.
+    """
+    values, precision = float_values(value, 2, "state")
+    with np.errstate(over="ignore"):
+        angle = np.float32(3) * np.float32(values[0]) if precision == FLOAT32 else 3 * values[0]
+    if np.isinf(angle):
+        raise ValueError(
+            f"math domain error: 3 * the position in state must be finite, got {value!r} (gymnasium's step raises "
+            f"this error at math.cos(3 * position))."
+        )
+    return values, precision
+
+
+def _write_state(params: np.record, row: np.ndarray, value: Any) -> None:
+    values, precision = position_values(value)
+    if precision == FLOAT32:
+        raise ValueError(
+            f"state must be float64 numbers, got float32 ones ({value!r}): gymnasium would compute the rest of "
+            f"the episode in float32, which nbgym does not reproduce. Pass `np.array(..., dtype=np.float64)`."
+        )
+    row[:2] = values
+    row[_AS_TUPLE] = _TUPLE if isinstance(value, tuple) else _ARRAY
+
+
 class MountainCarResetOptions(ResetBoundsOption):
     """The mountain cars' reset options: the starting position is drawn from ``[-0.6, -0.4]`` by default."""
 
     _default_reset_bounds = (-0.6, -0.4)
 
 
-class MountainCarEnv(MountainCarResetOptions, KernelEnv):
+class _MountainCarAttributes(MountainCarResetOptions):
+    """MountainCar's reset options and state attribute, shared by the single and the vector env."""
+
+    state_views = (
+        StateView(
+            "state",
+            _read_state,
+            _write_state,
+            """``[position, velocity]`` as gymnasium's ``env.unwrapped.state``: a float64 array after a reset, a
+            tuple of two ``np.float64`` after a step (the velocity the int 0 when the left wall stopped the
+            car). Assigning it sets the state.""",
+        ),
+    )
+
+
+class MountainCarEnv(_MountainCarAttributes, KernelEnv):
     """
     ## Description
 
@@ -196,15 +256,6 @@ class MountainCarEnv(MountainCarResetOptions, KernelEnv):
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
 
-    @property
-    def state(self) -> np.ndarray:
-        """``[position, velocity]`` (float64), as gymnasium's ``env.unwrapped.state``; assigning it sets the state."""
-        return self._batch.state[0].copy()
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self._batch.state[0] = np.asarray(value, dtype=np.float64)
-
     def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
         """The keys of ``nbgym.utils.play``: the left and right arrows (gymnasium's mapping, whose key codes
         275 and 276 are pygame 1's; pygame 2 numbers the arrows differently, so pass ``keys_to_action``
@@ -212,7 +263,7 @@ class MountainCarEnv(MountainCarResetOptions, KernelEnv):
         return {(): 1, (276,): 0, (275,): 2, (275, 276): 1}
 
 
-class MountainCarVectorEnv(MountainCarResetOptions, KernelVectorEnv):
+class MountainCarVectorEnv(_MountainCarAttributes, KernelVectorEnv):
     """MountainCar's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("MountainCar-v0", num_envs,

@@ -12,17 +12,20 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import Physics
 from nbgym._engine.npmath import clip, remainder, sincos, square
+from nbgym._engine.state_views import StateView, float64_state
 from nbgym.envs.classic_control.utils import verify_number_and_cast
 
 DEFAULT_X = np.pi
 DEFAULT_Y = 1.0
 _LAST_TORQUE = 2  # state column: the clipped torque of the last step (gymnasium's `last_u`, drawn by render)
-_LAST_TORQUE_FLOAT32 = 3  # state column: 1.0 if that torque was a float32, 0.0 if a float64
+_LAST_TORQUE_KIND = 3  # state column: that torque's type, or that there is none (after a reset):
+_NO_TORQUE, _TORQUE_FLOAT64, _TORQUE_FLOAT32 = -1.0, 0.0, 1.0
 
 
 def _reset(params, state, i, stream, aux):
     state[i, 0] = rng.uniform(stream, i, -params._x_init, params._x_init)
     state[i, 1] = rng.uniform(stream, i, -params._y_init, params._y_init)
+    state[i, _LAST_TORQUE_KIND] = _NO_TORQUE
 
 
 def _step(params, state, i, actions, stream, aux):
@@ -43,7 +46,7 @@ def _step(params, state, i, actions, stream, aux):
     state[i, 0] = th + newthdot * params.dt
     state[i, 1] = newthdot
     state[i, _LAST_TORQUE] = u
-    state[i, _LAST_TORQUE_FLOAT32] = 1.0 if actions.itemsize == 4 else 0.0
+    state[i, _LAST_TORQUE_KIND] = _TORQUE_FLOAT32 if actions.itemsize == 4 else _TORQUE_FLOAT64
     return -costs, False
 
 
@@ -95,10 +98,34 @@ def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Box]:
     )
 
 
+def read_last_u(params: np.record, row: np.ndarray) -> np.float32 | np.float64 | None:
+    """The clipped torque of the last step, in the action's dtype, or ``None`` after a reset."""
+    if row[_LAST_TORQUE_KIND] == _NO_TORQUE:
+        return None
+    torque = row[_LAST_TORQUE]
+    return np.float32(torque) if row[_LAST_TORQUE_KIND] == _TORQUE_FLOAT32 else np.float64(torque)
+
+
+def _write_last_u(params: np.record, row: np.ndarray, value: Any) -> None:
+    if value is None:
+        row[_LAST_TORQUE_KIND] = _NO_TORQUE
+        return
+    array = np.asarray(value)
+    if array.shape != () or array.dtype.kind not in "iuf":
+        raise ValueError(f"last_u must be None or a number (the torque the rendering draws), got {value!r}.")
+    row[_LAST_TORQUE] = array
+    row[_LAST_TORQUE_KIND] = _TORQUE_FLOAT32 if array.dtype == np.float32 else _TORQUE_FLOAT64
+
+
 class _PendulumResetOptions:
-    """Pendulum's reset options, shared by the single and the vector env."""
+    """Pendulum's reset options and state attribute, shared by the single and the vector env."""
 
     _params: np.ndarray
+    # Python floats would meet the float32 torque in the cost as float32 numbers.
+    state_views = (
+        float64_state("state", 0, 2, python_numbers=False),
+        StateView("last_u", read_last_u, _write_last_u, "The clipped torque of the last step, which the rendering draws."),
+    )
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         if options is None:
@@ -203,24 +230,6 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
         params = _new_params(g)
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
-
-    @property
-    def state(self) -> np.ndarray:
-        """``[theta, theta_dot]`` (float64), as gymnasium's ``env.unwrapped.state``; assigning it sets the state."""
-        return self._batch.state[0, :2].copy()
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self._batch.state[0, :2] = np.asarray(value, dtype=np.float64)
-
-    @property
-    def last_u(self) -> np.floating | None:
-        """The clipped torque of the last step, in the action's dtype (``None`` after a reset), as gymnasium's."""
-        batch = self._batch
-        if batch.elapsed[0] == 0:
-            return None
-        torque = batch.state[0, _LAST_TORQUE]
-        return np.float32(torque) if batch.state[0, _LAST_TORQUE_FLOAT32] else np.float64(torque)
 
     def _reward(self) -> np.float64:
         return self._batch.rewards[0]

@@ -19,6 +19,7 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import SAME_STEP
+from nbgym._engine.state_views import StateView
 
 PROB, REWARD = 0, 1
 """The ``aux`` slots of a sub-environment's ``prob`` info code and reward code."""
@@ -156,6 +157,48 @@ class CodedValues:
         return table
 
 
+def grid_state_views(num_states: Callable[[np.record], int], num_actions: int, *, int64_steps: bool) -> tuple[StateView, ...]:
+    """The ``s`` and ``lastaction`` attributes of a grid world, as gymnasium's hold them.
+
+    Args:
+        num_states: The number of states of the env with this parameter record.
+        num_actions: The number of actions.
+        int64_steps: Whether gymnasium's step leaves ``s`` an ``np.int64`` (CliffWalking's table holds
+            those) rather than an ``int``; a reset leaves an ``np.int64`` in every grid world.
+    """
+
+    def read_s(params: np.record, row: np.ndarray) -> int | np.int64:
+        stepped = row[LAST_ACTION] >= 0
+        return int(row[STATE]) if stepped and not int64_steps else np.int64(row[STATE])
+
+    def write_s(params: np.record, row: np.ndarray, value: Any) -> None:
+        count = num_states(params)
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)) or not 0 <= value < count:
+            raise ValueError(f"s must be a state of Discrete({count}) (an int in [0, {count})), got {value!r}.")
+        row[STATE] = value
+
+    def read_lastaction(params: np.record, row: np.ndarray) -> int | None:
+        return None if row[LAST_ACTION] < 0 else int(row[LAST_ACTION])
+
+    def write_lastaction(params: np.record, row: np.ndarray, value: Any) -> None:
+        if value is None:
+            row[LAST_ACTION] = -1
+        elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value < num_actions:
+            row[LAST_ACTION] = value
+        else:
+            raise ValueError(f"lastaction must be None or an action in [0, {num_actions}), got {value!r}.")
+
+    return (
+        StateView("s", read_s, write_s, "The current discrete state; assigning it moves the agent, as in gymnasium."),
+        StateView(
+            "lastaction",
+            read_lastaction,
+            write_lastaction,
+            "The action of the last step (``None`` after a reset), which the rendering shows.",
+        ),
+    )
+
+
 class DiscreteToyTextEnv(KernelEnv):
     """A single grid-world toy-text environment: ``int`` observations, ``{"prob": ...}`` infos.
 
@@ -183,24 +226,6 @@ class DiscreteToyTextEnv(KernelEnv):
 
     def _reward(self) -> Any:
         return self._rewards[self._batch.aux[0, REWARD]]
-
-    @property
-    def s(self) -> int:
-        """The current discrete state (the last observation); assigning it moves the agent, as in gymnasium."""
-        return int(self._batch.state[0, STATE])
-
-    @s.setter
-    def s(self, value: int) -> None:
-        if not self.observation_space.contains(value):
-            raise ValueError(f"s must be a state of {self.observation_space}, got {value!r}.")
-        self._batch.state[0, STATE] = value
-        self._batch.obs[0] = value
-
-    @property
-    def lastaction(self) -> int | None:
-        """The action of the last step, ``None`` after a reset."""
-        action = int(self._batch.state[0, LAST_ACTION])
-        return None if action < 0 else action
 
 
 class DiscreteToyTextVectorEnv(KernelVectorEnv):

@@ -3,7 +3,8 @@
 Cards come from an infinite deck: each is gymnasium's ``np_random.choice`` over the 13 ranks, which
 is one ``integers(0, 13)`` draw of the stream. A hand is kept as what the rules need of it: the sum
 of its card values (aces counting 1), whether it holds an ace, and its number of cards (a natural
-is an ace and a ten, two cards).
+is an ace and a ten, two cards); and its cards themselves, four bits each, for gymnasium's ``player``
+and ``dealer`` lists.
 """
 
 from __future__ import annotations
@@ -17,13 +18,21 @@ from nbgym._engine import rng
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
+from nbgym._engine.state_views import StateView
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
-# count), the dealer's face-up card, and that card's suit and face letter (drawn for the rendering).
+# count), the dealer's face-up card at reset and that card's suit and face letter (drawn for the
+# rendering), and the cards of each hand, packed four bits a card into _HAND_WORDS columns.
 _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS = 0, 1, 2
 _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS = 3, 4, 5
 _DEALER_CARD, _SUIT, _FACE = 6, 7, 8
-_STATE_WIDTH = 9
+_CARD_BITS, _CARDS_PER_WORD, _HAND_WORDS = 4, 16, 2
+_CARD_MASK = (1 << _CARD_BITS) - 1
+_HAND_CAPACITY = _CARDS_PER_WORD * _HAND_WORDS
+"""The cards a hand keeps: every hand of an episode (21 aces and one more card at most), and more."""
+_PLAYER_HAND = 9
+_DEALER_HAND = _PLAYER_HAND + _HAND_WORDS
+_STATE_WIDTH = _DEALER_HAND + _HAND_WORDS
 _NO_FACE = -1
 
 _SUITS = ("C", "D", "H", "S")
@@ -49,44 +58,57 @@ def _is_natural(total, ace, cards):
     return cards == 2 and ace and total == 11
 
 
+# The hands are updated in the physics functions themselves: a helper taking the state array costs a
+# reference-count update per call (Blackjack's vector step 1.4x slower).
+
+
 def _reset(params, state, i, stream, aux):
-    first = _draw_card(stream, i)
-    second = _draw_card(stream, i)
-    state[i, _DEALER_CARD] = first
-    state[i, _DEALER_SUM] = first + second
-    state[i, _DEALER_ACE] = 0
-    if first == 1 or second == 1:
-        state[i, _DEALER_ACE] = 1
-    state[i, _DEALER_CARDS] = 2
-    first = _draw_card(stream, i)
-    second = _draw_card(stream, i)
-    state[i, _PLAYER_SUM] = first + second
-    state[i, _PLAYER_ACE] = 0
-    if first == 1 or second == 1:
-        state[i, _PLAYER_ACE] = 1
-    state[i, _PLAYER_CARDS] = 2
+    for hand, total, ace, cards in (
+        (_DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS),
+        (_PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS),
+    ):
+        first = _draw_card(stream, i)
+        second = _draw_card(stream, i)
+        state[i, hand] = first | (second << _CARD_BITS)
+        for word in range(1, _HAND_WORDS):
+            state[i, hand + word] = 0
+        state[i, total] = first + second
+        state[i, ace] = 1 if first == 1 or second == 1 else 0
+        state[i, cards] = 2
+    state[i, _DEALER_CARD] = state[i, _DEALER_HAND] & _CARD_MASK
     state[i, _SUIT] = rng.integers(stream, i, 0, 4)
     state[i, _FACE] = _NO_FACE
     if state[i, _DEALER_CARD] == 10:
         state[i, _FACE] = rng.integers(stream, i, 0, 3)
 
 
+@kernel
+def _card_bits(count, card):
+    """``(word, bits)``: the word of a hand that holds its card number ``count``, and ``card``'s bits there
+    (``bits`` 0 beyond the cards a hand keeps: the sums stay exact, and reading the hand refuses)."""
+    if count >= _HAND_CAPACITY:
+        return 0, 0
+    return count // _CARDS_PER_WORD, card << (count % _CARDS_PER_WORD * _CARD_BITS)
+
+
 def _step(params, state, i, actions, stream, aux):
-    if actions[i] == 1:
+    hitting = actions[i] == 1
+    hand, total, ace, cards = _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS
+    if not hitting:
+        hand, total, ace, cards = _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS
+    # The player draws one card when hitting; when sticking, the dealer draws until 17.
+    while hitting or _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE]) < 17:
         card = _draw_card(stream, i)
-        state[i, _PLAYER_SUM] += card
+        word, bits = _card_bits(state[i, cards], card)
+        state[i, hand + word] |= bits
+        state[i, total] += card
         if card == 1:
-            state[i, _PLAYER_ACE] = 1
-        state[i, _PLAYER_CARDS] += 1
-        if state[i, _PLAYER_SUM] > 21:
-            return -1.0, True
-        return 0.0, False
-    while _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE]) < 17:
-        card = _draw_card(stream, i)
-        state[i, _DEALER_SUM] += card
-        if card == 1:
-            state[i, _DEALER_ACE] = 1
-        state[i, _DEALER_CARDS] += 1
+            state[i, ace] = 1
+        state[i, cards] += 1
+        if hitting:
+            if state[i, _PLAYER_SUM] > 21:
+                return -1.0, True
+            return 0.0, False
     player = _hand_value(state[i, _PLAYER_SUM], state[i, _PLAYER_ACE])
     dealer = _hand_value(state[i, _DEALER_SUM], state[i, _DEALER_ACE])
     if player > 21:
@@ -111,7 +133,7 @@ def _observe(params, state, i, obs):
     total = state[i, _PLAYER_SUM]
     usable = state[i, _PLAYER_ACE] != 0 and total + 10 <= 21
     obs[i, 0] = total + 10 if usable else total
-    obs[i, 1] = state[i, _DEALER_CARD]
+    obs[i, 1] = state[i, _DEALER_HAND] & _CARD_MASK  # the dealer's first card
     obs[i, 2] = usable
 
 
@@ -140,12 +162,70 @@ def _new_params(natural: bool, sab: bool) -> np.ndarray:
     return PHYSICS.new_params(natural=bool(natural), sab=bool(sab))
 
 
+def _hand_view(name: str, hand: int, total: int, ace: int, cards: int, *, may_be_empty: bool) -> StateView:
+    """gymnasium's list of a hand's card values (``player`` or ``dealer``) over the hand's columns."""
+
+    def read(params: np.record, row: np.ndarray) -> list[int]:
+        count = int(row[cards])
+        if count > _HAND_CAPACITY:
+            raise ValueError(
+                f"The {name}'s hand has {count} cards, more than the {_HAND_CAPACITY} nbgym keeps (no episode "
+                f"deals that many: this hand kept hitting after its bust); its sum, {int(row[total])}, is exact."
+            )
+        words = [int(word) for word in row[hand : hand + _HAND_WORDS]]
+        return [
+            words[k // _CARDS_PER_WORD] >> (k % _CARDS_PER_WORD * _CARD_BITS) & _CARD_MASK for k in range(count)
+        ]
+
+    def write(params: np.record, row: np.ndarray, value: Any) -> None:
+        if not isinstance(value, list):
+            raise ValueError(
+                f"{name} must be a list (gymnasium's step appends the cards dealt to it), got {value!r}."
+            )
+        values = value
+        if (
+            not (0 if may_be_empty else 1) <= len(values) <= _HAND_CAPACITY
+            or not all(isinstance(card, (int, np.integer)) and not isinstance(card, (bool, np.bool_)) for card in values)
+            or not all(1 <= card <= 10 for card in values)
+        ):
+            least = "no" if may_be_empty else "one"
+            raise ValueError(
+                f"{name} must be a list of {least} to {_HAND_CAPACITY} card values, ints from 1 (an ace) to 10, got {value!r}."
+            )
+        words = [0] * _HAND_WORDS
+        for k, card in enumerate(values):
+            words[k // _CARDS_PER_WORD] |= int(card) << (k % _CARDS_PER_WORD * _CARD_BITS)
+        row[hand : hand + _HAND_WORDS] = words
+        row[total] = sum(int(card) for card in values)
+        row[ace] = 1 in values
+        row[cards] = len(values)
+
+    doc = f"The card values of the {name}'s hand (1 is an ace), as gymnasium's list, which the steps extend."
+    return StateView(name, read, write, doc, changed_in_place=True)
+
+
+class _BlackjackAttributes:
+    """Blackjack's hands, as gymnasium's attributes, shared by the single and the vector environment."""
+
+    state_views = (
+        _hand_view("player", _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS, may_be_empty=True),
+        _hand_view("dealer", _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS, may_be_empty=False),
+    )
+
+
+def observation_of(row: np.ndarray) -> tuple[int, int, int]:
+    """The observation of a state row as it is now (after a write of ``player`` or ``dealer``, say)."""
+    obs = np.zeros((1, 3), dtype=np.int64)
+    _observe(None, row[None], 0, obs)
+    return _as_tuple(obs[0])
+
+
 def _as_tuple(row: np.ndarray) -> tuple[int, int, int]:
     player_sum, dealer_card, usable_ace = row.tolist()
     return player_sum, dealer_card, usable_ace
 
 
-class BlackjackEnv(KernelEnv):
+class BlackjackEnv(_BlackjackAttributes, KernelEnv):
     """
     ## Description
 
@@ -267,7 +347,7 @@ class BlackjackEnv(KernelEnv):
         return _as_tuple(self._batch.obs[0])
 
 
-class BlackjackVectorEnv(KernelVectorEnv):
+class BlackjackVectorEnv(_BlackjackAttributes, KernelVectorEnv):
     """Blackjack's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Blackjack-v1", num_envs,

@@ -25,6 +25,7 @@ from nbgym.envs.toy_text._common import (
     begin_step,
     cumulative3,
     grid_move,
+    grid_state_views,
     slip,
 )
 
@@ -112,6 +113,7 @@ class _CliffWalkingAttributes:
 
     _params: np.ndarray
     _P: dict | None = None
+    state_views = grid_state_views(lambda params: _NROW * _NCOL, 4, int64_steps=True)
     shape = (_NROW, _NCOL)
     start_state_index = np.intp(_START)
     nS = np.int64(_NROW * _NCOL)

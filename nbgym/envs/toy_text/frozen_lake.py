@@ -29,6 +29,7 @@ from nbgym.envs.toy_text._common import (
     check_probability,
     cumulative3,
     grid_move,
+    grid_state_views,
     sample_start,
     slip,
 )
@@ -321,6 +322,7 @@ class _LakeAttributes:
 
     _lake: _Lake
     _P: dict | None = None
+    state_views = grid_state_views(lambda params: params.nrow * params.ncol, 4, int64_steps=False)
 
     @property
     def physics(self) -> Physics:

@@ -16,6 +16,7 @@ import numpy as np
 from nbgym import spaces
 from nbgym._engine import rng
 from nbgym._engine.kernels import Physics
+from nbgym._engine.state_views import StateView
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
@@ -29,6 +30,7 @@ from nbgym.envs.toy_text._common import (
     check_probability,
     cumulative3,
     first_above,
+    grid_state_views,
     sample_start,
 )
 from nbgym.utils import colorize
@@ -330,11 +332,29 @@ def _render_text(s: int, lastaction: int | None) -> str:
     return "\n".join("".join(line) for line in cells) + "\n" + footer
 
 
+def _read_fickle_step(params: np.record, row: np.ndarray) -> bool:
+    return bool(row[_FICKLE])
+
+
+def _write_fickle_step(params: np.record, row: np.ndarray, value: Any) -> None:
+    row[_FICKLE] = bool(value)  # gymnasium's step tests its truth
+
+
 class _TaxiAttributes:
     """gymnasium's Taxi attributes and methods, shared by the single and the vector environment."""
 
     _taxi: _Taxi
     _P: dict | None = None
+    state_views = (
+        *grid_state_views(lambda params: _NUM_STATES, _NUM_ACTIONS, int64_steps=False),
+        StateView(
+            "fickle_step",
+            _read_fickle_step,
+            _write_fickle_step,
+            "Whether the passenger will still change destination on the taxi's next move with them on board.",
+            before_reset=False,
+        ),
+    )
     max_row = _SIDE - 1
     max_col = _SIDE - 1
 
@@ -555,11 +575,6 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
         self.observation_space = spaces.Discrete(_NUM_STATES)
         self.action_space = spaces.Discrete(_NUM_ACTIONS)
         super().__init__(self._taxi.params, render_mode=render_mode)
-
-    @property
-    def fickle_step(self) -> bool:
-        """Whether the passenger will still change destination on the taxi's next move with them on board."""
-        return bool(self._batch.state[0, _FICKLE])
 
     def _reset_info(self) -> dict[str, Any]:
         info = super()._reset_info()

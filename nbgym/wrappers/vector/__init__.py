@@ -36,6 +36,11 @@ _WRAPPER_MODULES = {
     "ClipReward": "vectorize_reward",
     "HumanRendering": "rendering",
     "RecordVideo": "rendering",
+    # Array frameworks: imported (with torch or jax) only when used.
+    "ArrayConversion": "array_conversion",
+    "NumpyToTorch": "numpy_to_torch",
+    "JaxToNumpy": "jax_to_numpy",
+    "JaxToTorch": "jax_to_torch",
 }
 
 __all__ = list(_WRAPPER_MODULES)
