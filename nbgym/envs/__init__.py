@@ -174,6 +174,20 @@ def _raise_mujoco_py_error(*args: Any, **kwargs: Any) -> None:
     )
 
 
+def _refuse_pusher_v4(*args: Any, **kwargs: Any) -> Any:
+    """Pusher-v4: refused as gymnasium refuses it on mujoco >= 3 (see ``nbgym.envs.mujoco.pusher_v4``).
+
+    A callable entry point, as the v2/v3 ids have: the tools that go over nbgym's environments
+    (``nbgym warmup``, ``nbgym list``) leave it out.
+
+    Raises:
+        ImportError: Always.
+    """
+    from nbgym.envs.mujoco.pusher_v4 import PusherEnv
+
+    return PusherEnv(*args, **kwargs)
+
+
 # (class name prefix, module name prefix, max_episode_steps, reward_threshold, the refused versions)
 _MUJOCO_ENVS = (
     ("Reacher", "reacher", 50, -3.75, ("v2",)),
@@ -194,15 +208,15 @@ for _name, _module, _steps, _threshold, _refused in _MUJOCO_ENVS:
         register(id=f"{_name}-{_version}", entry_point=_raise_mujoco_py_error)
     for _version in ("v4", "v5"):
         _path = f"nbgym.envs.mujoco.{_module}_{_version}"
+        _refused_v4 = _name == "Pusher" and _version == "v4"
         register(
             id=f"{_name}-{_version}",
-            entry_point=f"{_path}:{_name}Env",
-            # Pusher-v4 is refused (see its module): no vector env.
-            vector_entry_point=None if _name == "Pusher" and _version == "v4" else f"{_path}:{_name}VectorEnv",
+            entry_point=_refuse_pusher_v4 if _refused_v4 else f"{_path}:{_name}Env",
+            vector_entry_point=None if _refused_v4 else f"{_path}:{_name}VectorEnv",
             max_episode_steps=_steps,
             reward_threshold=_threshold,
         )
-del _name, _module, _steps, _threshold, _refused, _version, _path
+del _name, _module, _steps, _threshold, _refused, _version, _path, _refused_v4
 
 # gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;
 # here `nbgym.envs` loads on first access and brings its `registration` module (no environment) with it.

@@ -21,6 +21,8 @@ class PusherEnv(MujocoEnv):
         ImportError: Always: gymnasium's error on mujoco >= 3, and on mujoco 2 the same advice.
     """
 
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"], "render_fps": 20}
+
     def __init__(self, **kwargs: Any) -> None:
         if _mujoco_major_version() >= 3:
             raise ImportError(
