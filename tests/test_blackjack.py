@@ -6,7 +6,6 @@ import gymnasium
 import numpy as np
 import pytest
 from _toy_text_checks import (
-    INTERPRETED,
     MODES,
     assert_same_value,
     compare_single,
@@ -19,6 +18,7 @@ from gymnasium.envs.toy_text import blackjack as gym_blackjack
 
 import nbgym
 from nbgym import error
+from nbgym._engine.threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.toy_text.blackjack import BlackjackEnv, BlackjackVectorEnv
 
 VARIANTS = [{}, {"sab": False}, {"sab": False, "natural": True}, {"sab": True, "natural": True}]
@@ -68,13 +68,14 @@ def test_vector_matches_gymnasium_sync_long(mode):
     compare_vector("Blackjack-v1", VARIANTS[2], 64, mode, 3, 1500, discrete_actions(2))
 
 
-@pytest.mark.skipif(INTERPRETED, reason="threads need compiled kernels")
+@pytest.mark.slow
 def test_vector_results_do_not_depend_on_the_number_of_threads():
+    num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []
     for num_threads in [1, 2]:
-        env = BlackjackVectorEnv(301, num_threads=num_threads, autoreset_mode="SameStep")
+        env = BlackjackVectorEnv(num_envs, num_threads=num_threads, autoreset_mode="SameStep")
         env.reset(seed=3)
-        runs.append([env.step(a) for a in np.random.default_rng(0).integers(0, 2, (200, 301))])
+        runs.append([env.step(a) for a in np.random.default_rng(0).integers(0, 2, (200, num_envs))])
     for a, b in zip(*runs):
         assert_same_value(a, b)
 

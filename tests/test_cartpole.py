@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
+from nbgym._engine.threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
 
 INTERPRETED = numba.config.DISABLE_JIT
@@ -200,13 +201,14 @@ def test_vector_matches_gymnasium_sync(mode, num_envs, num_threads):
             np.testing.assert_array_equal(got[0], expected[0])
 
 
-@pytest.mark.skipif(INTERPRETED, reason="threads need compiled kernels")
+@pytest.mark.slow
 def test_results_do_not_depend_on_the_number_of_threads():
+    num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []
     for num_threads in [1, 2]:
-        env = CartPoleVectorEnv(257, num_threads=num_threads)
+        env = CartPoleVectorEnv(num_envs, num_threads=num_threads)
         env.reset(seed=3)
-        actions = np.random.default_rng(0).integers(0, 2, (300, 257))
+        actions = np.random.default_rng(0).integers(0, 2, (300, num_envs))
         runs.append([env.step(a)[0] for a in actions])
     np.testing.assert_array_equal(np.array(runs[0]), np.array(runs[1]))
 

@@ -4,6 +4,7 @@ from the same path, its public names are there, and packages expose their submod
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 import subprocess
 import sys
@@ -17,25 +18,31 @@ import pytest
 import nbgym
 
 # Modules of environments and array libraries that other work brings (the jax/torch
-# conversions), and gymnasium's jax-only experimental functional environments.
+# conversions), and gymnasium's jax-only experimental functional environments. MuJoCo's modules (v4, v5,
+# mujoco_env, mujoco_rendering, mujoco_py_env, utils) are here, and checked.
 NOT_YET = ("envs.phys2d", "envs.tabular", "envs.functional_jax_env", "experimental")
 NOT_YET_NAMES = ("array_conversion", "jax_to_numpy", "jax_to_torch", "numpy_to_torch")
 
 
 def public_modules(package) -> list[str]:
-    with warnings.catch_warnings():  # walking imports the packages: Box2D's SWIG bindings warn on import
-        warnings.simplefilter("ignore", DeprecationWarning)
-        names = [
-            info.name.split(".", 1)[1]
-            for info in pkgutil.walk_packages(package.__path__, f"{package.__name__}.", onerror=lambda name: None)
-        ]
-    return sorted(
-        name
-        for name in names
-        if not any(part.startswith("_") for part in name.split("."))
-        and not name.startswith(NOT_YET)
-        and name.split(".")[-1] not in NOT_YET_NAMES
-    )
+    """The public module paths under ``package``, relative to it, found on disk without importing them.
+
+    Importing gymnasium's packages while collecting would import jax (``envs.phys2d``, ``envs.tabular``)
+    into every test process, and jax, when installed, warns of a deadlock at each later fork (the
+    async vector env and thread tests fork).
+    """
+    names = []
+    pending = [(package.__path__, "")]
+    while pending:
+        path, prefix = pending.pop()
+        for info in pkgutil.iter_modules(path):
+            name = prefix + info.name
+            if info.name.startswith("_") or name.startswith(NOT_YET) or info.name in NOT_YET_NAMES:
+                continue
+            names.append(name)
+            if info.ispkg:
+                pending.append(([os.path.join(info.module_finder.path, info.name)], f"{name}."))
+    return sorted(names)
 
 
 @pytest.mark.parametrize("module", public_modules(gymnasium))

@@ -15,6 +15,7 @@ import shutil
 import subprocess
 import sys
 import textwrap
+import warnings
 
 import gymnasium
 import numpy as np
@@ -22,6 +23,7 @@ import pytest
 from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 from gymnasium.envs.mujoco.mujoco_env import MujocoEnv as GymnasiumMujocoEnv
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 
 import nbgym
 from nbgym import error
@@ -138,8 +140,20 @@ def test_spaces_metadata_and_registration_match_gymnasium(env_id):
 
 
 @pytest.mark.parametrize("env_id", IDS)
-def test_check_env_passes(env_id):
-    check_env(nbgym.make(env_id).unwrapped, skip_render_check=True)
+def test_check_env_passes_with_gymnasiums_warnings(env_id):
+    """check_env passes and warns as gymnasium's check_env warns of gymnasium's env (unbounded observations,
+    asymmetric action bounds)."""
+    ours, theirs = nbgym.make(env_id).unwrapped, gymnasium.make(env_id).unwrapped
+    with warnings.catch_warnings(record=True) as our_warnings:
+        warnings.simplefilter("always")
+        check_env(ours, skip_render_check=True)
+    with warnings.catch_warnings(record=True) as their_warnings:
+        warnings.simplefilter("always")
+        gymnasium_check_env(theirs, skip_render_check=True)
+    # The checkers' warnings (interpreted, the kernels' PCG64 arithmetic adds numpy's overflow RuntimeWarnings).
+    assert [str(w.message) for w in our_warnings if w.category is UserWarning] == [
+        str(w.message) for w in their_warnings if w.category is UserWarning
+    ]
 
 
 def test_attributes_are_live():

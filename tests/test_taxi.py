@@ -6,7 +6,6 @@ import gymnasium
 import numpy as np
 import pytest
 from _toy_text_checks import (
-    INTERPRETED,
     MODES,
     assert_same_error,
     assert_same_value,
@@ -20,6 +19,7 @@ from gymnasium.envs.toy_text import taxi as gym_taxi
 
 import nbgym
 from nbgym import error
+from nbgym._engine.threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.toy_text.taxi import TaxiEnv, TaxiVectorEnv
 
 VARIANTS = [
@@ -99,13 +99,14 @@ def test_vector_renders_ansi_as_gymnasium_sync():
     compare_vector("Taxi-v4", {"is_rainy": True}, 3, "NextStep", 2, steps(100), discrete_actions(6), render=True)
 
 
-@pytest.mark.skipif(INTERPRETED, reason="threads need compiled kernels")
+@pytest.mark.slow
 def test_vector_results_do_not_depend_on_the_number_of_threads():
+    num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []
     for num_threads in [1, 2]:
-        env = TaxiVectorEnv(301, **VARIANTS[3], num_threads=num_threads, max_episode_steps=30)
+        env = TaxiVectorEnv(num_envs, **VARIANTS[3], num_threads=num_threads, max_episode_steps=30)
         env.reset(seed=3)
-        runs.append([env.step(a) for a in np.random.default_rng(0).integers(0, 6, (200, 301))])
+        runs.append([env.step(a) for a in np.random.default_rng(0).integers(0, 6, (200, num_envs))])
     for a, b in zip(*runs):
         assert_same_value(a, b)
 
