@@ -11,6 +11,7 @@ import pytest
 from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 from test_mujoco import policy_for
+from test_mujoco import test_check_env_passes_with_gymnasiums_warnings as check_env_warns_as_gymnasium
 
 import nbgym
 
@@ -58,6 +59,11 @@ def test_vector_matches_gymnasium_sync(env_id):
             env_id, policy_for(env_id, 3), 3, mode, 11, STEPS // 2, {"max_episode_steps": VECTOR_LIMIT}
         )
         assert truncations + terminations > 0
+
+
+@pytest.mark.parametrize("env_id", IDS)
+def test_check_env_passes_with_gymnasiums_warnings(env_id):
+    check_env_warns_as_gymnasium(env_id)
 
 
 @pytest.mark.parametrize("env_id", IDS)
