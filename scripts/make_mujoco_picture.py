@@ -1,4 +1,5 @@
-"""Makes ``docs/images/mujoco.png``: gymnasium's MuJoCo models drawn by nbgym's renderer (run from the repository root).
+"""Makes ``docs/images/mujoco.png``: gymnasium's MuJoCo models drawn by nbgym's renderer, and
+``docs/images/mujoco_vector.png``: the frames of a compiled MuJoCo vector env (run from the repository root).
 
     python scripts/make_mujoco_picture.py
 
@@ -20,6 +21,7 @@ import numpy as np
 from make_readme_frames import OUT, row_of
 
 import gymnasium
+import nbgym
 from nbgym.envs.mujoco.mujoco_rendering import MujocoRenderer
 
 ASSETS = pathlib.Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
@@ -56,12 +58,25 @@ def frame_of(xml: str, module: str, seconds: float, seed: int = 0) -> np.ndarray
     return frame
 
 
+def vector_frames(env_id: str = "Ant-v5", num_envs: int = 4, steps: int = 40) -> list[np.ndarray]:
+    """The frames ``envs.render()`` gives of ``env_id``'s compiled vector env after ``steps`` random steps."""
+    envs = nbgym.make_vec(env_id, num_envs, render_mode="rgb_array", width=SIZE, height=SIZE)
+    envs.reset(seed=0)
+    envs.action_space.seed(0)
+    for _ in range(steps):
+        envs.step(envs.action_space.sample())
+    frames = list(envs.render())
+    envs.close()
+    return frames
+
+
 def main() -> None:
     frames = [frame_of(*entry) for entry in MODELS]
     half = len(frames) // 2
     top, bottom = row_of(frames[:half]), row_of(frames[half:])
     gap = np.full((8, top.shape[1], 3), 255, dtype=np.uint8)
     iio.imwrite(OUT / "mujoco.png", np.concatenate([top, gap, bottom]), optimize=True)
+    iio.imwrite(OUT / "mujoco_vector.png", row_of(vector_frames()), optimize=True)
 
 
 if __name__ == "__main__":

@@ -17,16 +17,10 @@ import pytest
 
 import nbgym
 
-# Modules of environments and array libraries that other work brings (MuJoCo's v4 environments, its
-# mujoco-py base and utils, the jax/torch conversions), and gymnasium's jax-only experimental functional
-# environments. MuJoCo's v5 modules are here, and checked.
-MUJOCO_V4 = tuple(
-    f"envs.mujoco.{name}_v4"
-    for name in ("ant", "half_cheetah", "hopper", "humanoid", "humanoidstandup", "inverted_double_pendulum",
-                 "inverted_pendulum", "pusher", "reacher", "swimmer", "walker2d")
-)
-NOT_YET = (*MUJOCO_V4, "envs.mujoco.mujoco_py_env", "envs.mujoco.utils", "envs.phys2d", "envs.tabular",
-           "envs.functional_jax_env", "experimental")
+# Modules of environments and array libraries that other work brings (the jax/torch
+# conversions), and gymnasium's jax-only experimental functional environments. MuJoCo's modules (v4, v5,
+# mujoco_env, mujoco_rendering, mujoco_py_env, utils) are here, and checked.
+NOT_YET = ("envs.phys2d", "envs.tabular", "envs.functional_jax_env", "experimental")
 NOT_YET_NAMES = ("array_conversion", "jax_to_numpy", "jax_to_torch", "numpy_to_torch")
 
 

@@ -164,16 +164,23 @@ def test_top_level_names() -> None:
 # The built-in registrations.
 # --------------------------------------------------------------------------------------------------
 
-# gymnasium's envs that nbgym provides (classic control, Box2D, toy text, MuJoCo v5), in gymnasium's registration order.
+# The ids gymnasium registers only to refuse them: the v2/v3 MuJoCo ids (they need mujoco-py) and Pusher-v4 (on
+# mujoco >= 3). nbgym refuses them too (tests/test_mujoco_v4.py compares the errors).
+GYM_REFUSED_IDS = [
+    env_id
+    for env_id, env_spec in gym_reg.registry.items()
+    if (callable(env_spec.entry_point) and env_spec.entry_point.__name__ == "_raise_mujoco_py_error")
+    or env_id == "Pusher-v4"
+]
+# gymnasium's envs that nbgym provides (classic control, Box2D, toy text, MuJoCo v4 and v5), in gymnasium's
+# registration order.
 GYM_PROVIDED_IDS = [
     env_id
     for env_id, env_spec in gym_reg.registry.items()
     if isinstance(env_spec.entry_point, str)
-    and (
-        env_spec.entry_point.startswith(
-            ("gymnasium.envs.classic_control.", "gymnasium.envs.box2d.", "gymnasium.envs.toy_text.")
-        )
-        or (env_spec.entry_point.startswith("gymnasium.envs.mujoco.") and env_id.endswith("-v5"))
+    and env_id not in GYM_REFUSED_IDS
+    and env_spec.entry_point.startswith(
+        ("gymnasium.envs.classic_control.", "gymnasium.envs.box2d.", "gymnasium.envs.toy_text.", "gymnasium.envs.mujoco.")
     )
 ]
 # Those with a compiled vector env: all but the Box2D envs (plain Python envs, vectorized by SyncVectorEnv).
@@ -181,8 +188,10 @@ COMPILED_IDS = [env_id for env_id in GYM_PROVIDED_IDS if not gym.spec(env_id).en
 
 
 def test_registered_ids_are_gymnasiums_classic_control_box2d_toy_text_and_mujoco() -> None:
-    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS)) == (28, 23)
-    assert list(nb_reg.registry) == GYM_PROVIDED_IDS
+    assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS), len(GYM_REFUSED_IDS)) == (38, 33, 18)
+    assert list(nb_reg.registry) == [
+        env_id for env_id in gym_reg.registry if env_id in GYM_PROVIDED_IDS or env_id in GYM_REFUSED_IDS
+    ]
 
 
 @pytest.mark.parametrize("env_id", GYM_PROVIDED_IDS)
@@ -550,9 +559,13 @@ def test_pprint_registry_groups_the_environments_as_gymnasium() -> None:
 
     ours = groups(nbgym.pprint_registry(disable_print=True))
     theirs = groups(gym.pprint_registry(disable_print=True))
-    assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco"}
+    assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco", "None"}
     assert all(ours[name] == theirs[name] for name in ("classic_control", "box2d", "toy_text"))
-    assert ours["mujoco"] == {env_id for env_id in theirs["mujoco"] if env_id.endswith("-v5")}  # v2-v4 are not provided
+    assert ours["mujoco"] == theirs["mujoco"] - {"Pusher-v4"}
+    # Callable entry points: the refused MuJoCo ids (gymnasium's also has its compatibility envs, and
+    # Pusher-v4 under its module, which refuses it).
+    assert ours["None"] == set(GYM_REFUSED_IDS)
+    assert ours["None"] - {"Pusher-v4"} == theirs["None"] - {"GymV21Environment-v0", "GymV26Environment-v0"}
 
 
 def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -157,93 +157,66 @@ register(
     max_episode_steps=200,
 )
 
-# MuJoCo (the v5 environments; mujoco is imported when one is made)
+# MuJoCo (mujoco is imported when one is made), in gymnasium's order: each env's v2/v3 ids, which gymnasium
+# registers only to refuse (they need mujoco-py), then v4 (v5's physics with v4's options) and v5.
 # ----------------------------------------
 
-register(
-    id="Reacher-v5",
-    entry_point="nbgym.envs.mujoco.reacher_v5:ReacherEnv",
-    vector_entry_point="nbgym.envs.mujoco.reacher_v5:ReacherVectorEnv",
-    max_episode_steps=50,
-    reward_threshold=-3.75,
+
+def _raise_mujoco_py_error(*args: Any, **kwargs: Any) -> None:
+    """Refuses a v2/v3 MuJoCo id as gymnasium does.
+
+    Raises:
+        ImportError: Always, naming where these environments went.
+    """
+    raise ImportError(
+        "The mujoco v2 and v3 based environments have been moved to the gymnasium-robotics project "
+        "(https://github.com/Farama-Foundation/gymnasium-robotics)."
+    )
+
+
+def _refuse_pusher_v4(*args: Any, **kwargs: Any) -> Any:
+    """Pusher-v4: refused as gymnasium refuses it on mujoco >= 3 (see ``nbgym.envs.mujoco.pusher_v4``).
+
+    A callable entry point, as the v2/v3 ids have: the tools that go over nbgym's environments
+    (``nbgym warmup``, ``nbgym list``) leave it out.
+
+    Raises:
+        ImportError: Always.
+    """
+    from nbgym.envs.mujoco.pusher_v4 import PusherEnv
+
+    return PusherEnv(*args, **kwargs)
+
+
+# (class name prefix, module name prefix, max_episode_steps, reward_threshold, the refused versions)
+_MUJOCO_ENVS = (
+    ("Reacher", "reacher", 50, -3.75, ("v2",)),
+    ("Pusher", "pusher", 100, 0.0, ("v2",)),
+    ("InvertedPendulum", "inverted_pendulum", 1000, 950.0, ("v2",)),
+    ("InvertedDoublePendulum", "inverted_double_pendulum", 1000, 9100.0, ("v2",)),
+    ("HalfCheetah", "half_cheetah", 1000, 4800.0, ("v2", "v3")),
+    ("Hopper", "hopper", 1000, 3800.0, ("v2", "v3")),
+    ("Swimmer", "swimmer", 1000, 360.0, ("v2", "v3")),
+    ("Walker2d", "walker2d", 1000, None, ("v2", "v3")),
+    ("Ant", "ant", 1000, 6000.0, ("v2", "v3")),
+    ("Humanoid", "humanoid", 1000, None, ("v2", "v3")),
+    ("HumanoidStandup", "humanoidstandup", 1000, None, ("v2",)),
 )
 
-register(
-    id="Pusher-v5",
-    entry_point="nbgym.envs.mujoco.pusher_v5:PusherEnv",
-    vector_entry_point="nbgym.envs.mujoco.pusher_v5:PusherVectorEnv",
-    max_episode_steps=100,
-    reward_threshold=0.0,
-)
-
-register(
-    id="InvertedPendulum-v5",
-    entry_point="nbgym.envs.mujoco.inverted_pendulum_v5:InvertedPendulumEnv",
-    vector_entry_point="nbgym.envs.mujoco.inverted_pendulum_v5:InvertedPendulumVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=950.0,
-)
-
-register(
-    id="InvertedDoublePendulum-v5",
-    entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumEnv",
-    vector_entry_point="nbgym.envs.mujoco.inverted_double_pendulum_v5:InvertedDoublePendulumVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=9100.0,
-)
-
-register(
-    id="HalfCheetah-v5",
-    entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahEnv",
-    vector_entry_point="nbgym.envs.mujoco.half_cheetah_v5:HalfCheetahVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=4800.0,
-)
-
-register(
-    id="Hopper-v5",
-    entry_point="nbgym.envs.mujoco.hopper_v5:HopperEnv",
-    vector_entry_point="nbgym.envs.mujoco.hopper_v5:HopperVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=3800.0,
-)
-
-register(
-    id="Swimmer-v5",
-    entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerEnv",
-    vector_entry_point="nbgym.envs.mujoco.swimmer_v5:SwimmerVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=360.0,
-)
-
-register(
-    id="Walker2d-v5",
-    entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dEnv",
-    vector_entry_point="nbgym.envs.mujoco.walker2d_v5:Walker2dVectorEnv",
-    max_episode_steps=1000,
-)
-
-register(
-    id="Ant-v5",
-    entry_point="nbgym.envs.mujoco.ant_v5:AntEnv",
-    vector_entry_point="nbgym.envs.mujoco.ant_v5:AntVectorEnv",
-    max_episode_steps=1000,
-    reward_threshold=6000.0,
-)
-
-register(
-    id="Humanoid-v5",
-    entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidEnv",
-    vector_entry_point="nbgym.envs.mujoco.humanoid_v5:HumanoidVectorEnv",
-    max_episode_steps=1000,
-)
-
-register(
-    id="HumanoidStandup-v5",
-    entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupEnv",
-    vector_entry_point="nbgym.envs.mujoco.humanoidstandup_v5:HumanoidStandupVectorEnv",
-    max_episode_steps=1000,
-)
+for _name, _module, _steps, _threshold, _refused in _MUJOCO_ENVS:
+    for _version in _refused:
+        register(id=f"{_name}-{_version}", entry_point=_raise_mujoco_py_error)
+    for _version in ("v4", "v5"):
+        _path = f"nbgym.envs.mujoco.{_module}_{_version}"
+        _refused_v4 = _name == "Pusher" and _version == "v4"
+        register(
+            id=f"{_name}-{_version}",
+            entry_point=_refuse_pusher_v4 if _refused_v4 else f"{_path}:{_name}Env",
+            vector_entry_point=None if _refused_v4 else f"{_path}:{_name}VectorEnv",
+            max_episode_steps=_steps,
+            reward_threshold=_threshold,
+        )
+del _name, _module, _steps, _threshold, _refused, _version, _path, _refused_v4
 
 # gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;
 # here `nbgym.envs` loads on first access and brings its `registration` module (no environment) with it.

@@ -12,7 +12,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 import mujoco
 import numpy as np
 
-from nbgym import error, spaces
+from nbgym import spaces
 from nbgym._engine.env import KernelEnv, KernelVectorEnv
 from nbgym._engine.kernels import SAME_STEP, Physics
 from nbgym.envs.mujoco import _sim
@@ -22,6 +22,9 @@ from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_o
 # control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``.
 F64, FLOAT, INT, ACTION, TENDONS = "float64", "float", "int", "action", "tendons"
 
+
+CLASS_DEFAULT = object()
+"""A keyword's default meaning "the class's value" where ``None`` is a value of its own."""
 
 _COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
 
@@ -88,6 +91,8 @@ class _Simulations:
     _reset_info_keys: ClassVar[tuple[InfoKey, ...]] = ()
     _aux_columns: ClassVar[int] = 0
     """Aux columns besides the tendon arrays (which follow them)."""
+    default_camera_config: ClassVar[dict[str, Any] | None] = None
+    """The env's default ``default_camera_config`` (the free camera's attributes when rendering)."""
     _has_tendon_infos: ClassVar[bool] = False
     """Whether the infos carry ``tendon_length``/``tendon_velocity`` (their columns follow ``_aux_columns``)."""
 
@@ -285,8 +290,10 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
 
     Args:
         num_envs: The number of sub-environments.
-        xml_file, frame_skip, width, height: As for ``MujocoEnv``.
+        xml_file, frame_skip, width, height, camera_id, camera_name, max_geom, visual_options: As for
+            ``MujocoEnv``: the rendering arguments of every sub-environment.
         configure: As for ``CompiledMujocoEnv``.
+        default_camera_config: As for ``MujocoEnv``; by default the env's (``default_camera_config``).
         vector_options: ``KernelVectorEnv``'s options (``max_episode_steps``, ``autoreset_mode``,
             ``num_threads``, ``copy``, ``render_mode``).
     """
@@ -299,8 +306,17 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         configure: Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]],
         width: int = DEFAULT_SIZE,
         height: int = DEFAULT_SIZE,
+        camera_id: int | None = None,
+        camera_name: str | None = None,
+        default_camera_config: dict[str, Any] | None | object = CLASS_DEFAULT,
+        max_geom: int = 1000,
+        visual_options: dict[int, bool] | None = None,
         **vector_options: Any,
     ) -> None:
+        self._mujoco_renderer = None
+        if default_camera_config is CLASS_DEFAULT:
+            default_camera_config = self.default_camera_config
+        self._renderer_arguments = (default_camera_config, width, height, max_geom, camera_id, camera_name, visual_options)
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
         self._observation_size, env_params = configure(self.model)
         params = self.physics.new_params(frame_skip=frame_skip, **env_params)
@@ -376,12 +392,39 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         return self._batched_infos(batch.aux, ~batch.was_reset, batch.was_reset, finals)
 
     def render(self) -> tuple[Any, ...] | None:
-        """Frames of the sub-environments are not drawn by the compiled vector env yet.
+        """The frame of every sub-environment in ``render_mode``, as gymnasium's sync vector env returns them:
+        a tuple of ``num_envs`` frames (``None`` each in ``"human"`` mode, which draws the sub-environments
+        one after another into one window; a tuple of ``None`` without a render mode, after a warning).
+
+        One renderer draws every sub-environment's ``MjData`` (each keeps its own camera), so the frames
+        are those of gymnasium's separate per-sub-environment renderers.
 
         Raises:
-            nbgym.error.Error: Always, with the alternative.
+            nbgym.envs.mujoco.mujoco_rendering.GLBackendUnavailable: If no OpenGL backend can render.
         """
-        raise error.Error(
-            "nbgym's compiled MuJoCo vector environments do not render; render a single env "
-            "(nbgym.make(id, render_mode=...)) or use make_vec(..., vectorization_mode='sync')."
-        )
+        if self.render_mode is None:
+            return super().render()
+        renderer = self.mujoco_renderer
+        return tuple(renderer.render(self.render_mode, data=data) for data in self._datas)
+
+    @property
+    def mujoco_renderer(self) -> Any:
+        """The ``MujocoRenderer`` drawing the sub-environments (``nbgym.envs.mujoco.mujoco_rendering``),
+        created on first use with the constructor's rendering arguments."""
+        if self._mujoco_renderer is None:
+            from nbgym.envs.mujoco.mujoco_rendering import MujocoRenderer
+
+            self._mujoco_renderer = MujocoRenderer(self.model, self._datas[0], *self._renderer_arguments)
+        return self._mujoco_renderer
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Marks the batch unusable and closes the renderer's OpenGL contexts and window."""
+        super().close_extras(**kwargs)
+        if self._mujoco_renderer is not None:
+            self._mujoco_renderer.close()
+            self._mujoco_renderer = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_mujoco_renderer"] = None
+        return state

@@ -7,6 +7,8 @@ left out), and report the tendons' lengths and velocities in their infos.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from nbgym._engine.jit import kernel
@@ -20,17 +22,19 @@ _NO_CLIP = np.inf
 
 def _observe(params, state, i, obs):
     skipped = 2 if params._exclude_current_positions_from_observation else 0
-    bodies = params._nbody - 1
+    first = params._first_observed_body
+    bodies = params._nbody - first
     at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
     at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
     if params._include_cinert_in_observation:
-        at = _sim.copy_out(obs, i, at, state[i, CINERT], 10, 10 * bodies)
+        at = _sim.copy_out(obs, i, at, state[i, CINERT], 10 * first, 10 * bodies)
     if params._include_cvel_in_observation:
-        at = _sim.copy_out(obs, i, at, state[i, CVEL], 6, 6 * bodies)
+        at = _sim.copy_out(obs, i, at, state[i, CVEL], 6 * first, 6 * bodies)
     if params._include_qfrc_actuator_in_observation:
-        at = _sim.copy_out(obs, i, at, state[i, QFRC_ACTUATOR], 6, params._nv - 6)
+        dof = params._first_observed_dof
+        at = _sim.copy_out(obs, i, at, state[i, QFRC_ACTUATOR], dof, params._nv - dof)
     if params._include_cfrc_ext_in_observation:
-        _sim.copy_out(obs, i, at, state[i, CFRC_EXT], 6, 6 * bodies)
+        _sim.copy_out(obs, i, at, state[i, CFRC_EXT], 6 * first, 6 * bodies)
 
 
 @kernel
@@ -51,9 +55,10 @@ def _costs(params, state, i):
 
 
 # Humanoid-v5
+# H_MASS_*: the centre of mass's x, y and distance from the origin, v4's positions.
 (H_X_POSITION, H_Y_POSITION, H_DISTANCE, H_X_VELOCITY, H_Y_VELOCITY, H_REWARD_SURVIVE, H_REWARD_FORWARD, H_REWARD_CTRL,
- H_REWARD_CONTACT) = range(9)
-H_AUX_COLUMNS = 9
+ H_REWARD_CONTACT, H_MASS_X, H_MASS_Y, H_MASS_DISTANCE) = range(12)
+H_AUX_COLUMNS = 12
 
 
 @kernel
@@ -83,7 +88,9 @@ def _humanoid_step(params, state, i, actions, rng, aux):
     y_velocity = (y_after - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
     healthy = params._healthy_z_range[0] < load(state[i, QPOS], 2) < params._healthy_z_range[1]
-    healthy_reward = np.float64(healthy) * params._healthy_reward
+    # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
+    rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
+    healthy_reward = np.float64(rewarded) * params._healthy_reward
     ctrl_cost, contact_cost = _costs(params, state, i)
     _sim.positions_info(params, state, i, aux, H_X_POSITION)
     _sim.tendons_info(params, state, i, aux, H_AUX_COLUMNS)
@@ -93,6 +100,9 @@ def _humanoid_step(params, state, i, actions, rng, aux):
     aux[i, H_REWARD_FORWARD] = forward_reward
     aux[i, H_REWARD_CTRL] = -ctrl_cost
     aux[i, H_REWARD_CONTACT] = -contact_cost
+    aux[i, H_MASS_X] = x_after
+    aux[i, H_MASS_Y] = y_after
+    aux[i, H_MASS_DISTANCE] = _sim.norm_2(x_after, y_after, params._norm_fuses)
     reward = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost)
     return reward, (not healthy) and params._terminate_when_unhealthy
 
@@ -141,6 +151,8 @@ _COMMON = [
     ("_contact_cost_range", np.float64, (2,)),
     ("_reset_noise_scale", np.float64),
     *((f"_{flag}", np.bool_) for flag in _OBSERVATION_FLAGS),
+    ("_first_observed_body", np.int64),
+    ("_first_observed_dof", np.int64),
 ]
 
 HUMANOID = Physics(
@@ -150,6 +162,7 @@ HUMANOID = Physics(
         ("_forward_reward_weight", np.float64),
         ("_healthy_reward", np.float64),
         ("_terminate_when_unhealthy", np.bool_),
+        ("_healthy_reward_when_terminating", np.bool_),
         ("_healthy_z_range", np.float64, (2,)),
         ("_total_mass", np.float64),
     ],
@@ -202,21 +215,38 @@ STANDUP_STEP_INFO = (
     InfoKey("reward_impact", S_REWARD_IMPACT),
 )
 STANDUP_RESET_INFO = STANDUP_STEP_INFO[:5]
+class LiveTotalMass:
+    """Sums ``model.body_mass`` before each step (numpy's own sum, by which gymnasium's ``mass_center``
+    divides on every step), so that an edit of the model's masses counts as in gymnasium."""
+
+    def step(self, actions: Any) -> Any:
+        """The class's step, with the total mass of the model as it is now.
+
+        Raises:
+            ValueError: As the class's step.
+        """
+        self._params["_total_mass"] = self.model.body_mass.sum()
+        return super().step(actions)
+
+
 METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 
 
 def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, observation_flags,
-              **own):
+              version=5, **own):
     """The ``configure`` of both: the shared parameters, the observation flags (a dict of
-    ``_OBSERVATION_FLAGS``) and the env's ``own`` parameters (names without the leading underscore)."""
+    ``_OBSERVATION_FLAGS``) and the env's ``own`` parameters (names without the leading underscore);
+    ``version`` 4 observes every body (v5 leaves the world body out) and every ``qfrc_actuator`` (v5
+    leaves the free joint's 6 out)."""
 
     def configure_model(model):
         flags = observation_flags
-        bodies = model.nbody - 1
+        first_body, first_dof = (0, 0) if version == 4 else (1, 6)
+        bodies = model.nbody - first_body
         size = model.nq + model.nv - 2 * flags["exclude_current_positions_from_observation"]
         size += 10 * bodies * flags["include_cinert_in_observation"]
         size += 6 * bodies * flags["include_cvel_in_observation"]
-        size += (model.nv - 6) * flags["include_qfrc_actuator_in_observation"]
+        size += (model.nv - first_dof) * flags["include_qfrc_actuator_in_observation"]
         size += 6 * bodies * flags["include_cfrc_ext_in_observation"]
         values = {
             "_ctrl_cost_weight": ctrl_cost_weight,
@@ -224,10 +254,10 @@ def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_n
             "_contact_cost_range": contact_cost_range,
             "_reset_noise_scale": reset_noise_scale,
             **{f"_{flag}": flags[flag] for flag in _OBSERVATION_FLAGS},
+            "_first_observed_body": first_body,
+            "_first_observed_dof": first_dof,
             **{f"_{name}": value for name, value in own.items()},
         }
-        if "forward_reward_weight" in own:
-            values["_total_mass"] = model.body_mass.sum()  # numpy's own sum, as gymnasium's mass_center divides
         return size, values
 
     return configure_model

@@ -1,4 +1,4 @@
-"""The compiled physics of the planar walkers, Hopper-v5 and Walker2d-v5 (gymnasium's step and reset).
+"""The compiled physics of the planar walkers, Hopper and Walker2d v5 and v4 (gymnasium's step and reset).
 
 Both move along x, stay healthy while the torso height ``qpos[1]`` and angle ``qpos[2]`` lie in
 their ranges (the Hopper also needs every other state value within ``healthy_state_range``), and
@@ -65,7 +65,9 @@ def _step(params, state, i, actions, rng, aux):
     x_velocity = (load(state[i, QPOS], 0) - before) / _sim.dt(params)
     forward_reward = params._forward_reward_weight * x_velocity
     healthy = _is_healthy(params, state, i)
-    healthy_reward = np.float64(healthy) * params._healthy_reward
+    # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
+    rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
+    healthy_reward = np.float64(rewarded) * params._healthy_reward
     ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
     _positions_info(params, state, i, aux)
     aux[i, X_VELOCITY] = x_velocity
@@ -81,6 +83,7 @@ _PARAMS = [
     ("_ctrl_cost_weight", np.float64),
     ("_healthy_reward", np.float64),
     ("_terminate_when_unhealthy", np.bool_),
+    ("_healthy_reward_when_terminating", np.bool_),
     ("_check_state", np.bool_),
     ("_healthy_state_range", np.float64, (2,)),
     ("_healthy_z_range", np.float64, (2,)),
@@ -114,6 +117,8 @@ def step_info_keys(survive_kind: str) -> tuple[InfoKey, ...]:
     )
 
 
+V4_STEP_INFO_KEYS = (InfoKey("x_position", X_POSITION), InfoKey("x_velocity", X_VELOCITY))
+"""The step infos of the v4 walkers (their resets have none)."""
 RESET_INFO_KEYS = (InfoKey("x_position", X_POSITION), InfoKey("z_distance_from_origin", Z_DISTANCE))
 AUX_COLUMNS = 6
 METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
@@ -123,8 +128,11 @@ SURVIVE_KINDS = {"Hopper": FLOAT, "Walker2d": F64}
 def configure(
     forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy, healthy_state_range,
     healthy_z_range, healthy_angle_range, reset_noise_scale, exclude_current_positions_from_observation,
+    healthy_reward_when_terminating=False,
 ):
-    """The ``configure`` of both walkers (``healthy_state_range`` ``None``: not checked, the Walker)."""
+    """The ``configure`` of both walkers (``healthy_state_range`` ``None``: not checked, the Walker;
+    ``healthy_reward_when_terminating``: v4's healthy reward, given on every step when
+    ``terminate_when_unhealthy``)."""
 
     def configure_model(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
@@ -133,6 +141,7 @@ def configure(
             "_ctrl_cost_weight": ctrl_cost_weight,
             "_healthy_reward": healthy_reward,
             "_terminate_when_unhealthy": terminate_when_unhealthy,
+            "_healthy_reward_when_terminating": healthy_reward_when_terminating,
             "_check_state": healthy_state_range is not None,
             "_healthy_state_range": (-np.inf, np.inf) if healthy_state_range is None else healthy_state_range,
             "_healthy_z_range": healthy_z_range,

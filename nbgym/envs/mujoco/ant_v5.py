@@ -14,8 +14,9 @@ from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
 
+# BODY_*: the main body's x, y (its xpos) and their distance from the origin, v4's positions.
 (X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL, REWARD_CONTACT,
- REWARD_SURVIVE) = range(9)
+ REWARD_SURVIVE, BODY_X, BODY_Y, BODY_DISTANCE) = range(12)
 
 
 def _observe(params, state, i, obs):
@@ -24,7 +25,8 @@ def _observe(params, state, i, obs):
     at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
     if params._include_cfrc_ext_in_observation:
         low, high = params._contact_force_range[0], params._contact_force_range[1]
-        _sim.copy_out_clipped(obs, i, at, state[i, CFRC_EXT], 6, 6 * (params._nbody - 1), low, high)
+        first = params._first_observed_body
+        _sim.copy_out_clipped(obs, i, at, state[i, CFRC_EXT], 6 * first, 6 * (params._nbody - first), low, high)
 
 
 def _reset(params, state, i, rng, aux):
@@ -58,10 +60,14 @@ def _step(params, state, i, actions, rng, aux):
     y_velocity = (load(state[i, XPOS], at + 1) - y_before) / dt
     forward_reward = x_velocity * params._forward_reward_weight
     healthy = _is_healthy(params, state, i)
-    healthy_reward = np.float64(healthy) * params._healthy_reward
+    # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
+    rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
+    healthy_reward = np.float64(rewarded) * params._healthy_reward
     ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
     low, high = params._contact_force_range[0], params._contact_force_range[1]
-    contact_cost = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, low, high)
+    contact_cost = 0.0
+    if params._contact_cost_included:  # v4 only with use_contact_forces
+        contact_cost = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, low, high)
     _sim.positions_info(params, state, i, aux, X_POSITION)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, Y_VELOCITY] = y_velocity
@@ -69,6 +75,11 @@ def _step(params, state, i, actions, rng, aux):
     aux[i, REWARD_CTRL] = -ctrl_cost
     aux[i, REWARD_CONTACT] = -contact_cost
     aux[i, REWARD_SURVIVE] = healthy_reward
+    body_x = load(state[i, XPOS], at)
+    body_y = load(state[i, XPOS], at + 1)
+    aux[i, BODY_X] = body_x
+    aux[i, BODY_Y] = body_y
+    aux[i, BODY_DISTANCE] = _sim.norm_2(body_x, body_y, params._norm_fuses)
     reward = (forward_reward + healthy_reward) - (ctrl_cost + contact_cost)
     return reward, (not healthy) and params._terminate_when_unhealthy
 
@@ -88,6 +99,9 @@ PHYSICS = Physics(
         ("_reset_noise_scale", np.float64),
         ("_exclude_current_positions_from_observation", np.bool_),
         ("_include_cfrc_ext_in_observation", np.bool_),
+        ("_first_observed_body", np.int64),
+        ("_contact_cost_included", np.bool_),
+        ("_healthy_reward_when_terminating", np.bool_),
     ],
     state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
@@ -96,16 +110,21 @@ PHYSICS = Physics(
     observe=_observe,
     action_valid=_sim.always_valid,
     min_chunk_size=_sim.MIN_CHUNK_SIZE,
-    aux_width=9,
+    aux_width=12,
 )
 
 
-def _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
+def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
                terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-               exclude_current_positions_from_observation, include_cfrc_ext_in_observation):
-    def configure(model):
+               exclude_current_positions_from_observation, include_cfrc_ext_in_observation, version=5):
+    """The observation size and parameters for a model; ``version`` 4: the contact forces of every body
+    (the world's too) observed and their cost counted only with ``include_cfrc_ext_in_observation`` (v4's
+    ``use_contact_forces``), the healthy reward on every step while terminating when unhealthy."""
+
+    def configure_model(model):
         size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
-        size += 6 * (model.nbody - 1) * include_cfrc_ext_in_observation
+        first_body = 0 if version == 4 else 1
+        size += 6 * (model.nbody - first_body) * include_cfrc_ext_in_observation
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,
@@ -118,13 +137,17 @@ def _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, hea
             "_reset_noise_scale": reset_noise_scale,
             "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
             "_include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
+            "_first_observed_body": first_body,
+            "_contact_cost_included": include_cfrc_ext_in_observation or version != 4,
+            "_healthy_reward_when_terminating": version == 4,
         }
 
-    return configure
+    return configure_model
 
 
 class _Ant:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("x_position", X_POSITION),
@@ -138,7 +161,7 @@ class _Ant:
         InfoKey("reward_survive", REWARD_SURVIVE),
     )
     _reset_info_keys = _step_info_keys[:3]
-    _aux_columns = 9
+    _aux_columns = 12
 
 
 class AntEnv(_Ant, CompiledMujocoEnv):
@@ -209,7 +232,7 @@ class AntEnv(_Ant, CompiledMujocoEnv):
     ) -> None:
         super().__init__(
             xml_file, frame_skip, default_camera_config,
-            _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
+            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
                        terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
                        exclude_current_positions_from_observation, include_cfrc_ext_in_observation),
             **kwargs,
@@ -247,7 +270,7 @@ class AntVectorEnv(_Ant, CompiledMujocoVectorEnv):
     ) -> None:
         super().__init__(
             num_envs, xml_file, frame_skip,
-            _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
+            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
                        terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
                        exclude_current_positions_from_observation, include_cfrc_ext_in_observation),
             max_episode_steps=max_episode_steps, **vector_options,

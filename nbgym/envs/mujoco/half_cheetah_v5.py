@@ -67,7 +67,7 @@ PHYSICS = Physics(
 
 
 
-def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
+def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
         return size, {
@@ -82,6 +82,7 @@ def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclu
 
 class _HalfCheetah:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("x_position", X_POSITION),
@@ -167,7 +168,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
     ) -> None:
         super().__init__(
             xml_file, frame_skip, default_camera_config,
-            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
                        exclude_current_positions_from_observation),
             **kwargs,
         )
@@ -196,7 +197,7 @@ class HalfCheetahVectorEnv(_HalfCheetah, CompiledMujocoVectorEnv):
     ) -> None:
         super().__init__(
             num_envs, xml_file, frame_skip,
-            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
                        exclude_current_positions_from_observation),
             max_episode_steps=max_episode_steps, **vector_options,
         )

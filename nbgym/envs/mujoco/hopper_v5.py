@@ -14,6 +14,7 @@ DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 3.0, "lookat": np.array((
 
 class _Hopper:
     metadata = _planar.METADATA
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _planar.HOPPER
     _step_info_keys = _planar.step_info_keys(_planar.SURVIVE_KINDS["Hopper"])
     _reset_info_keys = _planar.RESET_INFO_KEYS

@@ -12,8 +12,9 @@ from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorE
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 2.0)), "elevation": -20.0}
 
 
-class _Humanoid:
+class _Humanoid(_humanoid.LiveTotalMass):
     metadata = _humanoid.METADATA
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _humanoid.HUMANOID
     _step_info_keys = _humanoid.HUMANOID_STEP_INFO
     _reset_info_keys = _humanoid.HUMANOID_RESET_INFO
@@ -21,12 +22,14 @@ class _Humanoid:
     _has_tendon_infos = True
 
 
-def _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range, healthy_reward,
-               terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags):
+def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range, healthy_reward,
+              terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags, version=5):
+    """The Humanoid's ``configure`` (``version`` 4: v4's observation and healthy reward)."""
     return _humanoid.configure(
-        ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, flags,
+        ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, flags, version=version,
         forward_reward_weight=forward_reward_weight, healthy_reward=healthy_reward,
         terminate_when_unhealthy=terminate_when_unhealthy, healthy_z_range=healthy_z_range,
+        healthy_reward_when_terminating=version == 4,
     )
 
 
@@ -108,7 +111,7 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         }
         super().__init__(
             xml_file, frame_skip, default_camera_config,
-            _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range,
+            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range,
                        healthy_reward, terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags),
             **kwargs,
         )
@@ -148,7 +151,7 @@ class HumanoidVectorEnv(_Humanoid, CompiledMujocoVectorEnv):
         }
         super().__init__(
             num_envs, xml_file, frame_skip,
-            _configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range,
+            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range,
                        healthy_reward, terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags),
             max_episode_steps=max_episode_steps, **vector_options,
         )

@@ -14,6 +14,7 @@ DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((
 
 class _HumanoidStandup:
     metadata = _humanoid.METADATA
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _humanoid.STANDUP
     _step_info_keys = _humanoid.STANDUP_STEP_INFO
     _reset_info_keys = _humanoid.STANDUP_RESET_INFO

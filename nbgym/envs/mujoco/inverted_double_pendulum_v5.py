@@ -9,7 +9,7 @@ import numpy as np
 from nbgym._engine import npmath
 from nbgym._engine.kernels import Physics
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}
@@ -26,7 +26,7 @@ def _observe(params, state, i, obs):
         obs[i, k] = np.sin(angle)
         obs[i, nq - 1 + k] = np.cos(angle)
     at = _sim.copy_out_clipped(obs, i, 2 * nq - 1, state[i, QVEL], 0, params._nv, -10.0, 10.0)
-    _sim.copy_out_clipped(obs, i, at, state[i, QFRC_CONSTRAINT], 0, 1, -10.0, 10.0)
+    _sim.copy_out_clipped(obs, i, at, state[i, QFRC_CONSTRAINT], 0, params._observed_constraint_forces, -10.0, 10.0)
 
 
 def _reset(params, state, i, rng, aux):
@@ -47,7 +47,8 @@ def _step(params, state, i, actions, rng, aux):
     # numpy's ** on float64 scalars is libm's pow, which npmath.square reproduces.
     dist_penalty = 0.01 * npmath.square(x) + npmath.square(y - 2)
     vel_penalty = 1e-3 * npmath.square(v1) + 5e-3 * npmath.square(v2)
-    alive_bonus = params._healthy_reward * (0.0 if terminated else 1.0)
+    # v4 gives the bonus on the terminating step too, v5 does not.
+    alive_bonus = params._healthy_reward * (1.0 if params._reward_terminating_step or not terminated else 0.0)
     aux[i, REWARD_SURVIVE] = alive_bonus
     aux[i, DISTANCE_PENALTY] = -dist_penalty
     aux[i, VELOCITY_PENALTY] = -vel_penalty
@@ -56,7 +57,13 @@ def _step(params, state, i, actions, rng, aux):
 
 PHYSICS = Physics(
     "InvertedDoublePendulum_v5",
-    params=[*_sim.COMMON_PARAMS, ("_healthy_reward", np.float64), ("_reset_noise_scale", np.float64)],
+    params=[
+        *_sim.COMMON_PARAMS,
+        ("_healthy_reward", np.float64),
+        ("_reset_noise_scale", np.float64),
+        ("_observed_constraint_forces", np.int64),
+        ("_reward_terminating_step", np.bool_),
+    ],
     state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
@@ -68,21 +75,38 @@ PHYSICS = Physics(
 )
 
 
-def _configure(healthy_reward, reset_noise_scale):
-    def configure(model):
-        return 2 * model.nq - 1 + model.nv + 1, {"_healthy_reward": healthy_reward, "_reset_noise_scale": reset_noise_scale}
+def configure(healthy_reward, reset_noise_scale, version=5):
+    """The observation size and parameters for a model; ``version`` 4 observes every constraint force (v5:
+    the cart's) and gives the healthy reward on the terminating step too."""
 
-    return configure
+    def configure_model(model):
+        observed = model.nv if version == 4 else 1
+        return 2 * model.nq - 1 + model.nv + observed, {
+            "_healthy_reward": healthy_reward, "_reset_noise_scale": reset_noise_scale,
+            "_observed_constraint_forces": observed, "_reward_terminating_step": version == 4,
+        }
+
+    return configure_model
+
+
+def _step_info_keys(healthy_reward: Any) -> tuple[InfoKey, ...]:
+    """The step infos; ``reward_survive`` (``healthy_reward * int(not terminated)`` in gymnasium) is a Python
+    ``int`` for an integer ``healthy_reward``, a ``np.float64`` for a numpy one, a Python ``float`` otherwise."""
+    if isinstance(healthy_reward, (bool, int)):
+        survive_kind = INT
+    else:
+        survive_kind = F64 if isinstance(healthy_reward, np.floating) else FLOAT
+    return (
+        InfoKey("reward_survive", REWARD_SURVIVE, survive_kind),
+        InfoKey("distance_penalty", DISTANCE_PENALTY),
+        InfoKey("velocity_penalty", VELOCITY_PENALTY),
+    )
 
 
 class _InvertedDoublePendulum:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     physics = PHYSICS
-    _step_info_keys = (
-        InfoKey("reward_survive", REWARD_SURVIVE, FLOAT),
-        InfoKey("distance_penalty", DISTANCE_PENALTY),
-        InfoKey("velocity_penalty", VELOCITY_PENALTY),
-    )
+    _step_info_keys = _step_info_keys(10.0)
     _reset_info_keys = ()
     _aux_columns = 3
 
@@ -138,7 +162,8 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
         reset_noise_scale: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(xml_file, frame_skip, default_camera_config, _configure(healthy_reward, reset_noise_scale), **kwargs)
+        self._step_info_keys = _step_info_keys(healthy_reward)
+        super().__init__(xml_file, frame_skip, default_camera_config, configure(healthy_reward, reset_noise_scale), **kwargs)
 
 
 class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVectorEnv):
@@ -154,7 +179,8 @@ class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVec
         max_episode_steps: int | None = 1000,
         **vector_options: Any,
     ) -> None:
+        self._step_info_keys = _step_info_keys(healthy_reward)
         super().__init__(
-            num_envs, xml_file, frame_skip, _configure(healthy_reward, reset_noise_scale),
+            num_envs, xml_file, frame_skip, configure(healthy_reward, reset_noise_scale),
             max_episode_steps=max_episode_steps, **vector_options,
         )

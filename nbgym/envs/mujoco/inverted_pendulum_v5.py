@@ -37,14 +37,15 @@ def _step(params, state, i, actions, rng, aux):
         terminated = terminated or not np.isfinite(load(state[i, QPOS], k))
     for k in range(params._nv):
         terminated = terminated or not np.isfinite(load(state[i, QVEL], k))
-    reward = 0.0 if terminated else 1.0
+    # v4 rewards the terminating step too, v5 does not.
+    reward = 1.0 if params._reward_terminating_step or not terminated else 0.0
     aux[i, REWARD_SURVIVE] = reward
     return reward, terminated
 
 
 PHYSICS = Physics(
     "InvertedPendulum_v5",
-    params=[*_sim.COMMON_PARAMS, ("_reset_noise_scale", np.float64)],
+    params=[*_sim.COMMON_PARAMS, ("_reset_noise_scale", np.float64), ("_reward_terminating_step", np.bool_)],
     state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
@@ -56,15 +57,20 @@ PHYSICS = Physics(
 )
 
 
-def _configure(reset_noise_scale):
-    def configure(model):
-        return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale}
+def configure(reset_noise_scale, reward_terminating_step=False):
+    """The observation size and parameters for a model (``reward_terminating_step``: v4's reward, 1 on
+    every step)."""
 
-    return configure
+    def configure_model(model):
+        return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale,
+                                     "_reward_terminating_step": reward_terminating_step}
+
+    return configure_model
 
 
 class _InvertedPendulum:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (InfoKey("reward_survive", REWARD_SURVIVE, INT),)
     _reset_info_keys = ()
@@ -120,7 +126,7 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
         reset_noise_scale: float = 0.01,
         **kwargs: Any,
     ) -> None:
-        super().__init__(xml_file, frame_skip, default_camera_config, _configure(reset_noise_scale), **kwargs)
+        super().__init__(xml_file, frame_skip, default_camera_config, configure(reset_noise_scale), **kwargs)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
 
 
@@ -137,6 +143,6 @@ class InvertedPendulumVectorEnv(_InvertedPendulum, CompiledMujocoVectorEnv):
         **vector_options: Any,
     ) -> None:
         super().__init__(
-            num_envs, xml_file, frame_skip, _configure(reset_noise_scale),
+            num_envs, xml_file, frame_skip, configure(reset_noise_scale),
             max_episode_steps=max_episode_steps, **vector_options,
         )

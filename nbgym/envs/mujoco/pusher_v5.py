@@ -103,6 +103,7 @@ def _configure(reward_near_weight, reward_dist_weight, reward_control_weight):
 
 class _Pusher:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("reward_dist", REWARD_DIST),

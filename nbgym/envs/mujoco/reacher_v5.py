@@ -7,6 +7,7 @@ from typing import Any, Final
 import numpy as np
 
 from nbgym._engine import rng as random
+from nbgym._engine.jit import kernel
 from nbgym._engine.kernels import Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
@@ -26,7 +27,7 @@ def _observe(params, state, i, obs):
     at = _sim.copy_out(obs, i, 4, qpos, 2, params._nq - 2)
     at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, 2)
     xpos = state[i, XPOS]
-    for k in range(2):
+    for k in range(params._observed_difference_size):
         obs[i, at + k] = load(xpos, 3 * params._fingertip + k) - load(xpos, 3 * params._target + k)
 
 
@@ -52,10 +53,18 @@ def _reset(params, state, i, rng, aux):
     aux[i, GOAL + 1] = goal_y
 
 
+@kernel
+def _distance(params, state, i):
+    return _sim.norm_of_difference(state[i, XPOS], 3 * params._fingertip, 3 * params._target, 3, params._norm_fuses)
+
+
 def _step(params, state, i, actions, rng, aux):
+    # v4 measures the distance before simulating, v5 after (xpos is then mj_step's kinematics of the state
+    # before its last substep, as gymnasium reads it).
+    distance = _distance(params, state, i) if params._reward_before_step else 0.0
     _sim.simulate(params, state, i, actions)
-    # xpos is mj_step's kinematics of the state before its last substep, as gymnasium reads it.
-    distance = _sim.norm_of_difference(state[i, XPOS], 3 * params._fingertip, 3 * params._target, 3, params._norm_fuses)
+    if not params._reward_before_step:
+        distance = _distance(params, state, i)
     reward_dist = -distance * params._reward_dist_weight
     reward_ctrl = -_sim.action_sum_of_squares(actions, i) * _sim.in_action_dtype(params._reward_control_weight, actions)
     aux[i, REWARD_DIST] = reward_dist
@@ -71,6 +80,8 @@ PHYSICS = Physics(
         ("_reward_control_weight", np.float64),
         ("_fingertip", np.int64),
         ("_target", np.int64),
+        ("_observed_difference_size", np.int64),
+        ("_reward_before_step", np.bool_),
     ],
     state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
@@ -83,20 +94,27 @@ PHYSICS = Physics(
 )
 
 
-def _configure(reward_dist_weight, reward_control_weight):
-    def configure(model):
-        return 10, {
+def configure(reward_dist_weight, reward_control_weight, version=5):
+    """The observation size and parameters for a model; ``version`` 4 observes the fingertip-target
+    difference in 3D (v5: x and y) and rewards the distance before the step (v5: after)."""
+
+    def configure_model(model):
+        observed = 3 if version == 4 else 2
+        return 8 + observed, {
             "_reward_dist_weight": reward_dist_weight,
             "_reward_control_weight": reward_control_weight,
             "_fingertip": model.body("fingertip").id,
             "_target": model.body("target").id,
+            "_observed_difference_size": observed,
+            "_reward_before_step": version == 4,
         }
 
-    return configure
+    return configure_model
 
 
 class _Reacher:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION))
     _reset_info_keys = ()
@@ -155,7 +173,7 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         super().__init__(
-            xml_file, frame_skip, default_camera_config, _configure(reward_dist_weight, reward_control_weight), **kwargs
+            xml_file, frame_skip, default_camera_config, configure(reward_dist_weight, reward_control_weight), **kwargs
         )
 
     @property
@@ -178,6 +196,6 @@ class ReacherVectorEnv(_Reacher, CompiledMujocoVectorEnv):
         **vector_options: Any,
     ) -> None:
         super().__init__(
-            num_envs, xml_file, frame_skip, _configure(reward_dist_weight, reward_control_weight),
+            num_envs, xml_file, frame_skip, configure(reward_dist_weight, reward_control_weight),
             max_episode_steps=max_episode_steps, **vector_options,
         )

@@ -66,7 +66,7 @@ PHYSICS = Physics(
 )
 
 
-def _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
+def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
         return model.nq + model.nv - 2 * exclude_current_positions_from_observation, {
             "_forward_reward_weight": forward_reward_weight,
@@ -148,7 +148,7 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
     ) -> None:
         super().__init__(
             xml_file, frame_skip, default_camera_config,
-            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
                        exclude_current_positions_from_observation),
             **kwargs,
         )
@@ -173,7 +173,7 @@ class SwimmerVectorEnv(_Swimmer, CompiledMujocoVectorEnv):
     ) -> None:
         super().__init__(
             num_envs, xml_file, frame_skip,
-            _configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
                        exclude_current_positions_from_observation),
             max_episode_steps=max_episode_steps, **vector_options,
         )

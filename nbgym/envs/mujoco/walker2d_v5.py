@@ -14,6 +14,7 @@ DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 4.0, "lookat": np.array((
 
 class _Walker2d:
     metadata = _planar.METADATA
+    default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _planar.WALKER
     _step_info_keys = _planar.step_info_keys(_planar.SURVIVE_KINDS["Walker2d"])
     _reset_info_keys = _planar.RESET_INFO_KEYS

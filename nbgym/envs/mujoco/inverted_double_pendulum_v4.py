@@ -1,0 +1,77 @@
+"""InvertedDoublePendulum-v4: balance two poles on a cart, as gymnasium's, on the compiled engine
+(InvertedDoublePendulum-v5's physics with v4's observation and reward)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco.inverted_double_pendulum_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, configure
+
+XML_FILE, FRAME_SKIP = "inverted_double_pendulum.xml", 5
+HEALTHY_REWARD, RESET_NOISE_SCALE = 10.0, 0.1
+
+
+class _InvertedDoublePendulum:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    default_camera_config = DEFAULT_CAMERA_CONFIG
+    physics = PHYSICS
+    _step_info_keys = ()
+    _reset_info_keys = ()
+    _aux_columns = 3
+
+
+class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
+    """
+    ## Description
+
+    InvertedDoublePendulum-v5's cart and poles (see `nbgym.envs.mujoco.inverted_double_pendulum_v5`) as
+    gymnasium's v4 has them.
+
+    ## Action Space
+
+    `Box(-1, 1, (1,), float32)`: the force on the cart.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (11,), float64)`: the cart's position, the sines then cosines of the two hinge
+    angles, `clip(qvel, -10, 10)` (3) and `clip(qfrc_constraint, -10, 10)` (3).
+
+    ## Rewards
+
+    `10 - distance_penalty - velocity_penalty` on every step (the terminating one too):
+    `0.01 * x**2 + (y - 2)**2` of the tip (site) position and `1e-3 * v1**2 + 5e-3 * v2**2` of the hinge
+    velocities.
+
+    ## Starting State
+
+    `init_qpos + uniform(-0.1, 0.1)`, `init_qvel + standard_normal * 0.1`.
+
+    ## Episode End
+
+    Terminates when the tip's height `y <= 1`; truncated after 1000 steps.
+
+    ## Arguments
+
+    `MujocoEnv`'s rendering arguments (the model is `inverted_double_pendulum.xml`, `frame_skip` 5).
+    `info`: none.
+
+    ## Version History
+
+    * v4: mujoco bindings. v5 (use it for new work): only the cart's constraint force observed; no bonus
+      on the terminating step; arguments and infos. v2, v0: older.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
+                         configure(HEALTHY_REWARD, RESET_NOISE_SCALE, version=4), **kwargs)
+
+
+class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVectorEnv):
+    """InvertedDoublePendulum-v4's compiled vector environment (see ``InvertedDoublePendulumEnv``)."""
+
+    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = 1000, **vector_options: Any) -> None:
+        super().__init__(
+            num_envs, XML_FILE, FRAME_SKIP, configure(HEALTHY_REWARD, RESET_NOISE_SCALE, version=4),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )

@@ -1,0 +1,115 @@
+"""Swimmer-v4: make a three-link swimmer move forward in a viscous fluid, as gymnasium's, on the compiled
+engine (Swimmer-v5's physics with v4's arguments and infos)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco.swimmer_v5 import (
+    DISTANCE,
+    PHYSICS,
+    REWARD_CTRL,
+    REWARD_FORWARD,
+    X_POSITION,
+    X_VELOCITY,
+    Y_POSITION,
+    Y_VELOCITY,
+    configure,
+)
+
+XML_FILE, FRAME_SKIP = "swimmer.xml", 4
+
+
+class _Swimmer:
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    physics = PHYSICS
+    _step_info_keys = (
+        InfoKey("reward_fwd", REWARD_FORWARD),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("x_position", X_POSITION),
+        InfoKey("y_position", Y_POSITION),
+        InfoKey("distance_from_origin", DISTANCE),
+        InfoKey("x_velocity", X_VELOCITY),
+        InfoKey("y_velocity", Y_VELOCITY),
+        InfoKey("forward_reward", REWARD_FORWARD),
+    )
+    _reset_info_keys = ()
+    _aux_columns = 7
+
+
+class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
+    """
+    ## Description
+
+    Swimmer-v5's swimmer (see `nbgym.envs.mujoco.swimmer_v5`) as gymnasium's v4 has it.
+
+    ## Action Space
+
+    `Box(-1, 1, (2,), float32)`: the torques of the two rotors.
+
+    ## Observation Space
+
+    `Box(-inf, inf, (8,), float64)`: `qpos[2:]` (3) then `qvel` (5); with
+    `exclude_current_positions_from_observation=False`, `qpos[:2]` too (10).
+
+    ## Rewards
+
+    `forward_reward_weight * dx/dt - ctrl_cost_weight * sum(action**2)`.
+
+    ## Starting State
+
+    `init_qpos` and `init_qvel` plus `uniform(-reset_noise_scale, reset_noise_scale)` noise.
+
+    ## Episode End
+
+    Never terminates; truncated after 1000 steps.
+
+    ## Arguments
+
+    `forward_reward_weight=1.0`, `ctrl_cost_weight=1e-4`, `reset_noise_scale=0.1`,
+    `exclude_current_positions_from_observation=True`, and `MujocoEnv`'s rendering arguments (the model
+    is `swimmer.xml`, `frame_skip` 4). `info`: `reward_fwd`, `reward_ctrl`, `x_position`, `y_position`,
+    `distance_from_origin`, `x_velocity`, `y_velocity`, `forward_reward` (reset: none).
+
+    ## Version History
+
+    * v4: mujoco bindings. v5 (use it for new work): more arguments; `reward_forward` for `reward_fwd`
+      and `forward_reward`. v3: arguments. v2, v1, v0: older.
+    """
+
+    def __init__(
+        self,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-4,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(
+            XML_FILE, FRAME_SKIP, None,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
+            **kwargs,
+        )
+
+
+class SwimmerVectorEnv(_Swimmer, CompiledMujocoVectorEnv):
+    """Swimmer-v4's compiled vector environment (see ``SwimmerEnv``)."""
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        forward_reward_weight: float = 1.0,
+        ctrl_cost_weight: float = 1e-4,
+        reset_noise_scale: float = 0.1,
+        exclude_current_positions_from_observation: bool = True,
+        max_episode_steps: int | None = 1000,
+        **vector_options: Any,
+    ) -> None:
+        super().__init__(
+            num_envs, XML_FILE, FRAME_SKIP,
+            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
+                       exclude_current_positions_from_observation),
+            max_episode_steps=max_episode_steps, **vector_options,
+        )
