@@ -29,15 +29,40 @@ CLASS_DEFAULT = object()
 _COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
 
 
-def record_property(field: str) -> property:
-    """A property reading and writing ``field`` of the env's parameter record (a range as a tuple)."""
+def makes_float64_with_float32(value: Any) -> bool:
+    """Whether ``value`` times a float32 is float64 under NEP 50: a ``np.float64`` (or ``np.int64``) is,
+    a Python number or a ``np.float32`` keeps float32."""
+    return np.result_type(value, np.float32) == np.float64
+
+
+def with_weight_flags(physics: Physics, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` (parameter fields) with the flag of each action weight among them (see ``_sim.action_weight``)."""
+    names = physics.params_dtype.names
+    flags = {
+        field + _sim.FLOAT64_PRODUCT: makes_float64_with_float32(value)
+        for field, value in values.items()
+        if field + _sim.FLOAT64_PRODUCT in names
+    }
+    return {**values, **flags}
+
+
+def record_property(field: str, flag: str | None = None) -> property:
+    """A property reading and writing ``field`` of the env's parameter record (a range as a tuple).
+
+    ``flag`` names an action weight's flag field: assigning the weight sets it, and the weight reads back
+    as a ``np.float64`` where it is set (as gymnasium keeps the value it was given).
+    """
 
     def get(self):
         value = self._params[field][0]
+        if flag is not None and self._params[flag][0]:
+            return np.float64(value)
         return tuple(value.tolist()) if np.ndim(value) else value.item()
 
     def set(self, value):
         self._params[field] = value
+        if flag is not None:
+            self._params[flag] = makes_float64_with_float32(value)
 
     return property(get, set, doc=f"gymnasium's ``{field}``, read from and written to the compiled physics' parameters.")
 
@@ -48,6 +73,8 @@ class InfoKey(NamedTuple):
     name: str
     column: int
     kind: str = F64
+    weight: str = ""
+    """For the kind ``ACTION``: the action weight in the product (whose flag may make it float64)."""
 
 
 def _single_value(key: InfoKey, row: np.ndarray, action_dtype: np.dtype, ntendon: int) -> Any:
@@ -110,6 +137,13 @@ class _Simulations:
         by_name = {key.name: key for key in tendon_keys(self._aux_columns, self.model.ntendon)}
         return tuple(by_name.get(key.name, key) for key in keys)
 
+    def _cost_dtype(self, key: InfoKey) -> np.dtype:
+        """The dtype of gymnasium's value of an ``ACTION`` info ``key`` after the last step: the action's,
+        or float64 where its weight makes float64 products."""
+        if key.weight and self._params[key.weight + _sim.FLOAT64_PRODUCT][0]:
+            return np.dtype(np.float64)
+        return self._last_action_dtype
+
     def _bind_addresses(self) -> None:
         """Point the parameter record and every state row at this object's model, arrays and data.
 
@@ -133,9 +167,13 @@ class _Simulations:
         # they read and write the parameter record, so changing one changes the following steps.
         physics = getattr(cls, "physics", None)
         if physics is not None:
-            for field in physics.params_dtype.names[1:]:
+            names = physics.params_dtype.names
+            for field in names[1:]:
+                if field.endswith(_sim.FLOAT64_PRODUCT):
+                    continue  # an action weight's flag: set through the weight's property
                 if field.startswith("_") and field not in _COMMON_FIELDS and not hasattr(cls, field):
-                    setattr(cls, field, record_property(field))
+                    flag = field + _sim.FLOAT64_PRODUCT
+                    setattr(cls, field, record_property(field, flag if flag in names else None))
 
     @property
     def init_qpos(self) -> np.ndarray:
@@ -226,7 +264,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         observation_size, env_params = configure(self.model)
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size,), dtype=np.float64)
-        for field, value in env_params.items():
+        for field, value in with_weight_flags(self.physics, env_params).items():
             self._params[field] = value
         KernelEnv.__init__(self, self._params, render_mode=render_mode)
         self._bind_addresses()
@@ -254,7 +292,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     def _info(self, keys: tuple[InfoKey, ...]) -> dict[str, Any]:
         row = self._batch.aux[0]
         return {
-            key.name: _single_value(key, row, self._last_action_dtype, self.model.ntendon)
+            key.name: _single_value(key, row, self._cost_dtype(key), self.model.ntendon)
             for key in self._info_keys(keys)
         }
 
@@ -319,7 +357,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._renderer_arguments = (default_camera_config, width, height, max_geom, camera_id, camera_name, visual_options)
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
         self._observation_size, env_params = configure(self.model)
-        params = self.physics.new_params(frame_skip=frame_skip, **env_params)
+        params = self.physics.new_params(frame_skip=frame_skip, **with_weight_flags(self.physics, env_params))
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         self._datas = [mujoco.MjData(self.model) for _ in range(int(num_envs))]
@@ -367,7 +405,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             if present.any():
                 first = int(present.argmax())
                 rank = reset_rank[key.name] if reset[first] else step_rank
-                value = _batched_value(key, aux, present, self._last_action_dtype, self.model.ntendon)
+                value = _batched_value(key, aux, present, self._cost_dtype(key), self.model.ntendon)
                 entries.append((first, rank, [(key.name, value), (f"_{key.name}", present.copy())]))
         if finals:
             entries.append((int(finals["_final_obs"].argmax()), -1, list(finals.items())))

@@ -68,7 +68,7 @@ def _step(params, state, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     _positions_info(params, state, i, aux)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -80,7 +80,7 @@ def _step(params, state, i, actions, rng, aux):
 _PARAMS = [
     *_sim.COMMON_PARAMS,
     ("_forward_reward_weight", np.float64),
-    ("_ctrl_cost_weight", np.float64),
+    *_sim.action_weight("_ctrl_cost_weight"),
     ("_healthy_reward", np.float64),
     ("_terminate_when_unhealthy", np.bool_),
     ("_healthy_reward_when_terminating", np.bool_),
@@ -112,7 +112,7 @@ def step_info_keys(survive_kind: str) -> tuple[InfoKey, ...]:
         InfoKey("z_distance_from_origin", Z_DISTANCE),
         InfoKey("x_velocity", X_VELOCITY),
         InfoKey("reward_forward", REWARD_FORWARD),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
         InfoKey("reward_survive", REWARD_SURVIVE, survive_kind),
     )
 

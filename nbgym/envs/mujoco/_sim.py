@@ -280,6 +280,27 @@ def action_sum_of_squares(actions, i):
     return _summation.pairwise_sum(squares, 0, squares.shape[0])
 
 
+def action_weight(name: str) -> list[tuple[str, type]]:
+    """The parameter fields of a weight that gymnasium multiplies by ``sum(action**2)``: the weight
+    (float64) and whether gymnasium's product is float64 whatever the action (NEP 50: a ``np.float64``
+    weight is; a Python float's product keeps a float32 action's dtype)."""
+    return [(name, np.float64), (name + FLOAT64_PRODUCT, np.bool_)]
+
+
+FLOAT64_PRODUCT = "_makes_float64"
+"""Suffix of the flag field beside each weight of :func:`action_weight`."""
+
+
+@kernel
+def weighted_action_cost(weight, weight_makes_float64, actions, i):
+    """gymnasium's ``weight * np.sum(np.square(action))`` for row ``i`` of ``actions``: in float64 for a
+    weight that makes float64 products, else in the actions' dtype; returned as a float64."""
+    squares = action_sum_of_squares(actions, i)
+    if weight_makes_float64:
+        return weight * np.float64(squares)
+    return np.float64(in_action_dtype(weight, actions) * squares)
+
+
 @kernel
 def clip(value, low, high):
     """``np.clip`` of one float: NaN stays NaN."""

@@ -26,7 +26,7 @@ XML_FILE, FRAME_SKIP, MAIN_BODY, FORWARD_REWARD_WEIGHT = "ant.xml", 5, "torso", 
 
 def _step_info_keys(use_contact_forces: bool) -> tuple[InfoKey, ...]:
     """v4's step infos; with ``use_contact_forces``, ``reward_ctrl`` is minus the contact cost (as gymnasium's)."""
-    reward_ctrl = InfoKey("reward_ctrl", REWARD_CONTACT) if use_contact_forces else InfoKey("reward_ctrl", REWARD_CTRL, ACTION)
+    reward_ctrl = InfoKey("reward_ctrl", REWARD_CONTACT) if use_contact_forces else InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight")
     return (
         InfoKey("reward_forward", REWARD_FORWARD),
         reward_ctrl,

@@ -63,7 +63,7 @@ def _step(params, state, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     low, high = params._contact_force_range[0], params._contact_force_range[1]
     contact_cost = 0.0
     if params._contact_cost_included:  # v4 only with use_contact_forces
@@ -89,7 +89,7 @@ PHYSICS = Physics(
     params=[
         *_sim.COMMON_PARAMS,
         ("_forward_reward_weight", np.float64),
-        ("_ctrl_cost_weight", np.float64),
+        *_sim.action_weight("_ctrl_cost_weight"),
         ("_contact_cost_weight", np.float64),
         ("_healthy_reward", np.float64),
         ("_main_body", np.int64),
@@ -156,7 +156,7 @@ class _Ant:
         InfoKey("x_velocity", X_VELOCITY),
         InfoKey("y_velocity", Y_VELOCITY),
         InfoKey("reward_forward", REWARD_FORWARD),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
         InfoKey("reward_contact", REWARD_CONTACT),
         InfoKey("reward_survive", REWARD_SURVIVE),
     )

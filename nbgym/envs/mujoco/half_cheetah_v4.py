@@ -27,7 +27,7 @@ class _HalfCheetah:
         InfoKey("x_position", X_POSITION),
         InfoKey("x_velocity", X_VELOCITY),
         InfoKey("reward_run", REWARD_FORWARD),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
     )
     _reset_info_keys = ()
     _aux_columns = 4

@@ -37,8 +37,9 @@ def _step(params, state, i, actions, rng, aux):
     after = load(state[i, QPOS], 0)
     x_velocity = (after - before) / _sim.dt(params)
     forward_reward = params._forward_reward_weight * x_velocity
-    # gymnasium's control cost is computed on the action: float32 arithmetic for a float32 action.
-    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    # gymnasium computes the control cost on the action: float32 for a float32 action (NEP 50), unless
+    # the weight is a np.float64.
+    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     aux[i, X_POSITION] = after
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -51,7 +52,7 @@ PHYSICS = Physics(
     params=[
         *_sim.COMMON_PARAMS,
         ("_forward_reward_weight", np.float64),
-        ("_ctrl_cost_weight", np.float64),
+        *_sim.action_weight("_ctrl_cost_weight"),
         ("_reset_noise_scale", np.float64),
         ("_exclude_current_positions_from_observation", np.bool_),
     ],
@@ -88,7 +89,7 @@ class _HalfCheetah:
         InfoKey("x_position", X_POSITION),
         InfoKey("x_velocity", X_VELOCITY),
         InfoKey("reward_forward", REWARD_FORWARD),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
     )
     _reset_info_keys = (InfoKey("x_position", X_POSITION),)
     _aux_columns = 4

@@ -58,7 +58,7 @@ def _step(params, state, i, actions, rng, aux):
     fused = params._norm_fuses
     reward_near = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._tips_arm, 3, fused) * params._reward_near_weight
     reward_dist = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._goal, 3, fused) * params._reward_dist_weight
-    reward_ctrl = -_sim.action_sum_of_squares(actions, i) * _sim.in_action_dtype(params._reward_control_weight, actions)
+    reward_ctrl = -_sim.weighted_action_cost(params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     aux[i, REWARD_NEAR] = reward_near
@@ -71,7 +71,7 @@ PHYSICS = Physics(
         *_sim.COMMON_PARAMS,
         ("_reward_near_weight", np.float64),
         ("_reward_dist_weight", np.float64),
-        ("_reward_control_weight", np.float64),
+        *_sim.action_weight("_reward_control_weight"),
         ("_tips_arm", np.int64),
         ("_object", np.int64),
         ("_goal", np.int64),
@@ -107,7 +107,7 @@ class _Pusher:
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("reward_dist", REWARD_DIST),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"),
         InfoKey("reward_near", REWARD_NEAR),
     )
     _reset_info_keys = ()

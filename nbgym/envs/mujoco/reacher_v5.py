@@ -66,7 +66,7 @@ def _step(params, state, i, actions, rng, aux):
     if not params._reward_before_step:
         distance = _distance(params, state, i)
     reward_dist = -distance * params._reward_dist_weight
-    reward_ctrl = -_sim.action_sum_of_squares(actions, i) * _sim.in_action_dtype(params._reward_control_weight, actions)
+    reward_ctrl = -_sim.weighted_action_cost(params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     return reward_dist + reward_ctrl, False
@@ -77,7 +77,7 @@ PHYSICS = Physics(
     params=[
         *_sim.COMMON_PARAMS,
         ("_reward_dist_weight", np.float64),
-        ("_reward_control_weight", np.float64),
+        *_sim.action_weight("_reward_control_weight"),
         ("_fingertip", np.int64),
         ("_target", np.int64),
         ("_observed_difference_size", np.int64),
@@ -116,7 +116,7 @@ class _Reacher:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
-    _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION))
+    _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"))
     _reset_info_keys = ()
     _aux_columns = 4
 

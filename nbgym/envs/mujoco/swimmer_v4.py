@@ -26,7 +26,7 @@ class _Swimmer:
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("reward_fwd", REWARD_FORWARD),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
         InfoKey("x_position", X_POSITION),
         InfoKey("y_position", Y_POSITION),
         InfoKey("distance_from_origin", DISTANCE),

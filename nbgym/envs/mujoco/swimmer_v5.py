@@ -37,7 +37,7 @@ def _step(params, state, i, actions, rng, aux):
     x_velocity = (load(state[i, QPOS], 0) - x_before) / dt
     y_velocity = (load(state[i, QPOS], 1) - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
-    ctrl_cost = _sim.in_action_dtype(params._ctrl_cost_weight, actions) * _sim.action_sum_of_squares(actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     _sim.positions_info(params, state, i, aux, X_POSITION)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, Y_VELOCITY] = y_velocity
@@ -51,7 +51,7 @@ PHYSICS = Physics(
     params=[
         *_sim.COMMON_PARAMS,
         ("_forward_reward_weight", np.float64),
-        ("_ctrl_cost_weight", np.float64),
+        *_sim.action_weight("_ctrl_cost_weight"),
         ("_reset_noise_scale", np.float64),
         ("_exclude_current_positions_from_observation", np.bool_),
     ],
@@ -88,7 +88,7 @@ class _Swimmer:
         InfoKey("x_velocity", X_VELOCITY),
         InfoKey("y_velocity", Y_VELOCITY),
         InfoKey("reward_forward", REWARD_FORWARD),
-        InfoKey("reward_ctrl", REWARD_CTRL, ACTION),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
     )
     _reset_info_keys = _step_info_keys[:3]
     _aux_columns = 7
