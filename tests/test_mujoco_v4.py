@@ -165,3 +165,38 @@ def test_inverted_double_pendulum_reward_survive_has_gymnasiums_type(healthy_rew
             infos.append(info)
         assert_same_value(infos[0], infos[1], f"healthy_reward={healthy_reward!r}")
         assert type(infos[0]["reward_survive"]) is type(infos[1]["reward_survive"])
+
+
+def strong_gravity(env) -> None:
+    """A gravity that makes HumanoidStandup-v4's impact cost pass gymnasium's bound of 10 on some steps."""
+    env.model.opt.gravity[2] = -200.0
+
+
+def test_humanoidstandup_clipped_impact_cost_has_gymnasiums_int():
+    """gymnasium's ``min(cost, 10)`` is the int 10 above the bound: ``reward_impact`` is then the int -10."""
+    policy = policy_for("HumanoidStandup-v4", dtype=np.float32)
+    compare_single("HumanoidStandup-v4", policy, [0], 12, setup=strong_gravity)
+    env = nbgym.make("HumanoidStandup-v4").unwrapped
+    strong_gravity(env)
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    impacts = [env.step(rng.uniform(-0.4, 0.4, 17).astype(np.float32))[4]["reward_impact"] for _ in range(12)]
+    assert {type(impact) for impact in impacts} == {int, np.float64}  # the run covers both
+
+
+def test_humanoidstandup_vector_batches_a_clipped_impact_cost_as_gymnasium():
+    """gymnasium's sync vector env types ``reward_impact``'s array by its first value: an int truncates the rest."""
+    ours = nbgym.make_vec("HumanoidStandup-v4", 3, vectorization_mode="vector_entry_point")
+    theirs = gymnasium.make_vec("HumanoidStandup-v4", 3, vectorization_mode="sync")
+    strong_gravity(ours.unwrapped)
+    for env in theirs.envs:
+        strong_gravity(env.unwrapped)
+    assert_same_value(ours.reset(seed=5), theirs.reset(seed=5), "reset")
+    rng = np.random.default_rng(5)
+    dtypes = set()
+    for t in range(12):
+        actions = rng.uniform(-0.4, 0.4, (3, 17)).astype(np.float32)
+        expected = theirs.step(actions)
+        assert_same_value(ours.step(actions), expected, f"step {t}")
+        dtypes.add(expected[4]["reward_impact"].dtype)
+    assert dtypes == {np.dtype(np.int64), np.dtype(np.float64)}  # the run covers both

@@ -19,8 +19,9 @@ from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
 
 # Kinds of info values: ``np.float64``; a Python ``float``; a Python ``int``; the action's float dtype (a
-# control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``.
-F64, FLOAT, INT, ACTION, TENDONS = "float64", "float", "int", "action", "tendons"
+# control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``; a
+# ``np.float64`` that is a Python ``int`` where the column after it is set (gymnasium's ``-min(cost, 10)``).
+F64, FLOAT, INT, ACTION, TENDONS, CLIPPED_INT = "float64", "float", "int", "action", "tendons", "clipped_int"
 
 
 CLASS_DEFAULT = object()
@@ -87,6 +88,8 @@ def _single_value(key: InfoKey, row: np.ndarray, action_dtype: np.dtype, ntendon
         return float(value)
     if key.kind == INT:
         return int(value)
+    if key.kind == CLIPPED_INT:
+        return int(value) if row[key.column + 1] else np.float64(value)
     return action_dtype.type(value)
 
 
@@ -94,7 +97,13 @@ def _batched_value(key: InfoKey, aux: np.ndarray, present: np.ndarray, action_dt
     """The column(s) of ``key`` as gymnasium's vector env batches them: zero where not ``present``."""
     if key.kind == TENDONS:
         return np.where(present[:, None], aux[:, key.column : key.column + ntendon], 0.0)
-    dtype = {F64: np.float64, FLOAT: np.float64, INT: np.int64}.get(key.kind, action_dtype)
+    if key.kind == CLIPPED_INT:
+        # gymnasium's vector env makes the array of the type of the first value, so an int first truncates
+        # the others.
+        first = int(present.argmax())
+        dtype = np.int64 if aux[first, key.column + 1] else np.float64
+    else:
+        dtype = {F64: np.float64, FLOAT: np.float64, INT: np.int64}.get(key.kind, action_dtype)
     return np.where(present, aux[:, key.column], 0.0).astype(dtype)
 
 

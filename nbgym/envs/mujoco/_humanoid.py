@@ -48,10 +48,12 @@ def _reset_state(params, state, i, rng):
 
 @kernel
 def _costs(params, state, i):
-    """``ctrl_cost_weight * sum(ctrl**2)`` and the contact (impact) cost clipped to its range."""
+    """``ctrl_cost_weight * sum(ctrl**2)``, the contact (impact) cost clipped to its range, and whether the
+    cost was above the range (v4's HumanoidStandup then has gymnasium's ``min(cost, 10)``: the int 10)."""
     ctrl_cost = params._ctrl_cost_weight * _sim.sum_of_squares(state[i, CTRL], params._nu, -_NO_CLIP, _NO_CLIP)
     contact = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, -_NO_CLIP, _NO_CLIP)
-    return ctrl_cost, _sim.clip(contact, params._contact_cost_range[0], params._contact_cost_range[1])
+    high = params._contact_cost_range[1]
+    return ctrl_cost, _sim.clip(contact, params._contact_cost_range[0], high), contact > high
 
 
 # Humanoid-v5
@@ -91,7 +93,7 @@ def _humanoid_step(params, state, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost, contact_cost = _costs(params, state, i)
+    ctrl_cost, contact_cost, _ = _costs(params, state, i)
     _sim.positions_info(params, state, i, aux, H_X_POSITION)
     _sim.tendons_info(params, state, i, aux, H_AUX_COLUMNS)
     aux[i, H_X_VELOCITY] = x_velocity
@@ -108,8 +110,9 @@ def _humanoid_step(params, state, i, actions, rng, aux):
 
 
 # HumanoidStandup-v5
-S_X_POSITION, S_Y_POSITION, S_Z_DISTANCE, S_REWARD_LINUP, S_REWARD_QUADCTRL, S_REWARD_IMPACT = range(6)
-S_AUX_COLUMNS = 6
+# S_IMPACT_CLIPPED (1.0 where the impact cost was above its range) follows S_REWARD_IMPACT, as CLIPPED_INT reads it.
+S_X_POSITION, S_Y_POSITION, S_Z_DISTANCE, S_REWARD_LINUP, S_REWARD_QUADCTRL, S_REWARD_IMPACT, S_IMPACT_CLIPPED = range(7)
+S_AUX_COLUMNS = 7
 
 
 @kernel
@@ -129,11 +132,12 @@ def _standup_reset(params, state, i, rng, aux):
 def _standup_step(params, state, i, actions, rng, aux):
     _sim.simulate(params, state, i, actions)
     uph_cost = (load(state[i, QPOS], 2) - 0) / load(params._timestep, 0)
-    quad_ctrl_cost, quad_impact_cost = _costs(params, state, i)
+    quad_ctrl_cost, quad_impact_cost, impact_clipped = _costs(params, state, i)
     _standup_positions_info(params, state, i, aux)
     aux[i, S_REWARD_LINUP] = uph_cost
     aux[i, S_REWARD_QUADCTRL] = -quad_ctrl_cost
     aux[i, S_REWARD_IMPACT] = -quad_impact_cost
+    aux[i, S_IMPACT_CLIPPED] = impact_clipped
     return uph_cost - quad_ctrl_cost - quad_impact_cost + 1, False
 
 

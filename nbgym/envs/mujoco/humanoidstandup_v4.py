@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import CLIPPED_INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco.humanoid_v4 import FULL_OBSERVATION
 from nbgym.envs.mujoco.humanoidstandup_v5 import DEFAULT_CAMERA_CONFIG
 
@@ -27,7 +27,7 @@ class _HumanoidStandup:
     _step_info_keys = (
         InfoKey("reward_linup", _humanoid.S_REWARD_LINUP),
         InfoKey("reward_quadctrl", _humanoid.S_REWARD_QUADCTRL),
-        InfoKey("reward_impact", _humanoid.S_REWARD_IMPACT),
+        InfoKey("reward_impact", _humanoid.S_REWARD_IMPACT, CLIPPED_INT),
     )
     _reset_info_keys = ()
     _aux_columns = _humanoid.S_AUX_COLUMNS
