@@ -18,6 +18,7 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
+from typing import Any
 
 import numpy as np
 
@@ -28,6 +29,25 @@ _COMPILED_MARK = "*"
 
 class _UsageError(Exception):
     """A bad argument found after parsing (e.g. an unregistered id): its message is printed, exit status 2."""
+
+
+class _Failure(Exception):
+    """A command that cannot be carried out here (e.g. an env that refuses this install): exit status 1."""
+
+
+def _make_rgb_array_env(env_id: str) -> Any:
+    """``make(env_id, render_mode="rgb_array")``, for ``play`` and ``record``.
+
+    Raises:
+        _Failure: If making the env raises ``ImportError`` (gymnasium's ids that refuse this install, such
+            as the v2/v3 MuJoCo ids or Pusher-v4 on mujoco >= 3): its message, on one line.
+    """
+    from nbgym.registration import make
+
+    try:
+        return make(env_id, render_mode="rgb_array")
+    except ImportError as e:
+        raise _Failure(f"{env_id}: {type(e).__name__}: {e}") from None
 
 
 def _resolve_env_id(env_id: str) -> str:
@@ -261,12 +281,10 @@ def _describe_keys(keys: dict[Any, Any], noop: Any) -> str:
 
 
 def _play(args: argparse.Namespace) -> int:
-    from nbgym.registration import make
-
     env_id = _resolve_env_id(args.env_id)
     from nbgym.utils.play import MissingKeysToAction, play
 
-    env = make(env_id, render_mode="rgb_array")
+    env = _make_rgb_array_env(env_id)
     if args.keys is None:
         keys, noop = _default_keys(env)
         if args.noop is not None:
@@ -298,15 +316,13 @@ def _play(args: argparse.Namespace) -> int:
 
 
 def _record(args: argparse.Namespace) -> int:
-    from nbgym.registration import make
-
     env_id = _resolve_env_id(args.env_id)
     out = pathlib.Path(args.out)
     if out.suffix != ".mp4":
         raise _UsageError(f"--out must name an .mp4 file (RecordVideo writes MP4), got {args.out!r}")
     from nbgym.wrappers import RecordVideo
 
-    env = make(env_id, render_mode="rgb_array")
+    env = _make_rgb_array_env(env_id)
     with tempfile.TemporaryDirectory(dir=out.parent if out.parent.exists() else None) as folder:
         # A folder of its own: RecordVideo warns about overwriting when its folder exists.
         videos = pathlib.Path(folder) / "videos"
@@ -502,7 +518,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except _UsageError as e:
         print(f"{command}: error: {e}", file=sys.stderr)
         return 2
-    except error.DependencyNotInstalled as e:
+    except (_Failure, error.DependencyNotInstalled) as e:
         print(f"{command}: error: {e}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

@@ -763,3 +763,17 @@ def test_record_writes_the_video_of_one_episode(tmp_path, capsys):
     assert clip.fps == 10 and tuple(clip.size) == (600, 400)
     clip.close()
     assert sorted(path.name for path in out.parent.iterdir()) == ["cartpole.mp4"]
+
+
+@pytest.mark.parametrize("command", ["play", "record"])
+@pytest.mark.parametrize("env_id", ["Pusher-v4", "HalfCheetah-v3", "Ant-v2"])
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # make's out-of-date warning, besides the error
+def test_ids_that_refuse_this_install_print_one_error_line(command, env_id, capsys):
+    """gymnasium's ids that raise ImportError at make (the v2/v3 MuJoCo ids, Pusher-v4 on mujoco >= 3)."""
+    pytest.importorskip("mujoco")
+    assert main([command, env_id, *(["--out", "video.mp4"] if command == "record" else [])]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"nbgym {command}: error: {env_id}: ImportError: ")
+    assert captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err
