@@ -13,10 +13,10 @@ import mujoco
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.kernels import SAME_STEP, Physics
+from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
+from nbgym.vector import AutoresetMode
 
 # Kinds of info values: ``np.float64``; a Python ``float``; a Python ``int``; the action's float dtype (a
 # control cost computed on the action, as gymnasium computes it); a float64 array of ``model.ntendon``; a
@@ -427,7 +427,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
     def _step_infos(self) -> dict[str, Any]:
         batch = self._batch
         finals = None
-        if self._kernel_mode == SAME_STEP:
+        if self.autoreset_mode == AutoresetMode.SAME_STEP:
             ended = batch.terminated | batch.truncated
             if ended.any():
                 final_obs = np.full(self.num_envs, None, dtype=object)

@@ -11,8 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import InfoKey
 from nbgym.envs.mujoco._sim import CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, XIPOS, load
@@ -37,7 +36,7 @@ def _observe(params, state, i, obs):
         _sim.copy_out(obs, i, at, state[i, CFRC_EXT], 6 * first, 6 * bodies)
 
 
-@kernel
+@njit
 def _reset_state(params, state, i, rng):
     _sim.reset_data(params, state, i)
     scale = params._reset_noise_scale
@@ -46,7 +45,7 @@ def _reset_state(params, state, i, rng):
     _sim.forward(params, state, i)
 
 
-@kernel
+@njit
 def _costs(params, state, i):
     """``ctrl_cost_weight * sum(ctrl**2)``, the contact (impact) cost clipped to its range, and whether the
     cost was above the range (v4's HumanoidStandup then has gymnasium's ``min(cost, 10)``: the int 10)."""
@@ -63,7 +62,7 @@ def _costs(params, state, i):
 H_AUX_COLUMNS = 12
 
 
-@kernel
+@njit
 def _mass_center(params, state, i):
     """gymnasium's ``mass_center``: ``einsum('b,bj->j', body_mass, xipos) / body_mass.sum()`` (x, y)."""
     x = 0.0
@@ -115,7 +114,7 @@ S_X_POSITION, S_Y_POSITION, S_Z_DISTANCE, S_REWARD_LINUP, S_REWARD_QUADCTRL, S_R
 S_AUX_COLUMNS = 7
 
 
-@kernel
+@njit
 def _standup_positions_info(params, state, i, aux):
     qpos = state[i, QPOS]
     aux[i, S_X_POSITION] = load(qpos, 0)

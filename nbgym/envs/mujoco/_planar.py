@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, F64, FLOAT, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
@@ -24,7 +23,7 @@ def _observe(params, state, i, obs):
     _sim.copy_out_clipped(obs, i, at, state[i, QVEL], 0, params._nv, -10.0, 10.0)
 
 
-@kernel
+@njit
 def _positions_info(params, state, i, aux):
     qpos = state[i, QPOS]
     aux[i, X_POSITION] = load(qpos, 0)
@@ -40,12 +39,12 @@ def _reset(params, state, i, rng, aux):
     _positions_info(params, state, i, aux)
 
 
-@kernel
+@njit
 def _within(value, bounds):
     return bounds[0] < value < bounds[1]
 
 
-@kernel
+@njit
 def _is_healthy(params, state, i):
     qpos = state[i, QPOS]
     if params._check_state:

@@ -26,8 +26,11 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, overload
 
-from nbgym._engine import npmath, rng, ziggurat
-from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
+# Private engine names that nbgym.engine does not have: npmath.fma (no numpy function), OVERLOAD_OPTIONS (the
+# options of numba overloads) and ziggurat (standard_normal, from the module whose file is part of _DIGEST).
+from nbgym._engine import npmath, ziggurat
+from nbgym._engine.jit import OVERLOAD_OPTIONS
+from nbgym.engine import njit, rng
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
 
@@ -218,13 +221,13 @@ def _in_action_dtype_overload(value, actions):
     return lambda value, actions: value
 
 
-@kernel
+@njit
 def dt(params):
     """gymnasium's ``MujocoEnv.dt``: ``model.opt.timestep * frame_skip``, read live from the model."""
     return load(params._timestep, 0) * params.frame_skip
 
 
-@kernel
+@njit
 def simulate(params, state, i, actions):
     """gymnasium's ``do_simulation``: ``ctrl[:] = action``, ``frame_skip`` calls of ``mj_step``, then
     ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields)."""
@@ -237,19 +240,19 @@ def simulate(params, state, i, actions):
     call(params._mj_rne_post_constraint, params._model, data)
 
 
-@kernel
+@njit
 def reset_data(params, state, i):
     """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first)."""
     call(params._mj_reset_data, params._model, state[i, DATA])
 
 
-@kernel
+@njit
 def forward(params, state, i):
     """``mj_forward``: the derived quantities of the state just set (gymnasium's ``set_state`` ends with it)."""
     call(params._mj_forward, params._model, state[i, DATA])
 
 
-@kernel
+@njit
 def set_uniform(target, initial, count, stream, i, low, high):
     """``target[:count] = initial + uniform(low, high, count)``, drawn in order as numpy draws."""
     for k in range(count):
@@ -263,14 +266,14 @@ def always_valid(params, actions, i):
     return True
 
 
-@kernel
+@njit
 def set_normal(target, initial, count, stream, i, scale):
     """``target[:count] = initial + scale * standard_normal(count)``, drawn in order as numpy draws."""
     for k in range(count):
         store(target, k, load(initial, k) + scale * ziggurat.standard_normal(stream, i))
 
 
-@kernel
+@njit
 def action_sum_of_squares(actions, i):
     """``np.sum(np.square(action))`` for row ``i`` of ``actions``, in the actions' dtype (float32 stays
     float32, as in gymnasium), summed in numpy's order."""
@@ -291,7 +294,7 @@ FLOAT64_PRODUCT = "_makes_float64"
 """Suffix of the flag field beside each weight of :func:`action_weight`."""
 
 
-@kernel
+@njit
 def weighted_action_cost(weight, weight_makes_float64, actions, i):
     """gymnasium's ``weight * np.sum(np.square(action))`` for row ``i`` of ``actions``: in float64 for a
     weight that makes float64 products, else in the actions' dtype; returned as a float64."""
@@ -301,7 +304,7 @@ def weighted_action_cost(weight, weight_makes_float64, actions, i):
     return np.float64(in_action_dtype(weight, actions) * squares)
 
 
-@kernel
+@njit
 def clip(value, low, high):
     """``np.clip`` of one float: NaN stays NaN."""
     if value < low:
@@ -311,7 +314,7 @@ def clip(value, low, high):
     return value
 
 
-@kernel
+@njit
 def sum_of_squares(address, count, low, high):
     """``np.sum(np.square(np.clip(x, low, high)))`` of ``count`` contiguous float64 at ``address``
     (``low``/``high`` infinite: no clipping), summed in numpy's order."""
@@ -347,7 +350,7 @@ NORM_FUSES = _blas_dot_fuses()
 """How ``np.linalg.norm`` sums here; the ``_norm_fuses`` parameter of every MuJoCo env."""
 
 
-@kernel
+@njit
 def norm(address, start, count, fused):
     """``np.linalg.norm(x[start:start + count])`` of the float64 ``x`` at ``address``: the square root of
     numpy's dot product ``x @ x`` (fused multiply-adds where ``fused``, see ``NORM_FUSES``)."""
@@ -358,14 +361,14 @@ def norm(address, start, count, fused):
     return np.sqrt(total)
 
 
-@kernel
+@njit
 def norm_2(x, y, fused):
     """``np.linalg.norm([x, y])`` (see ``norm``)."""
     total = npmath.fma(x, x, 0.0) if fused else x * x
     return np.sqrt(npmath.fma(y, y, total) if fused else total + y * y)
 
 
-@kernel
+@njit
 def norm_of_difference(address, first, second, count, fused):
     """``np.linalg.norm(x[first:first + count] - x[second:second + count])`` (body positions of ``xpos``)."""
     total = 0.0
@@ -375,7 +378,7 @@ def norm_of_difference(address, first, second, count, fused):
     return np.sqrt(total)
 
 
-@kernel
+@njit
 def positions_info(params, state, i, aux, column):
     """gymnasium's ``x_position``, ``y_position`` and ``distance_from_origin`` (``qpos[0]``, ``qpos[1]``,
     the norm of both) into ``aux[i, column:column + 3]``."""
@@ -385,7 +388,7 @@ def positions_info(params, state, i, aux, column):
     aux[i, column + 2] = norm(qpos, 0, 2, params._norm_fuses)
 
 
-@kernel
+@njit
 def tendons_info(params, state, i, aux, column):
     """gymnasium's ``tendon_length`` then ``tendon_velocity`` (``ntendon`` each) from ``aux[i, column]`` on."""
     count = params._ntendon
@@ -394,7 +397,7 @@ def tendons_info(params, state, i, aux, column):
         aux[i, column + count + k] = load(state[i, TEN_VELOCITY], k)
 
 
-@kernel
+@njit
 def copy_out(obs, i, at, address, start, count):
     """``obs[i, at:at + count] = x[start:start + count]`` for the float64 ``x`` at ``address``; returns the next column."""
     for k in range(count):
@@ -402,7 +405,7 @@ def copy_out(obs, i, at, address, start, count):
     return at + count
 
 
-@kernel
+@njit
 def copy_out_clipped(obs, i, at, address, start, count, low, high):
     """``copy_out`` of ``np.clip(x, low, high)``."""
     for k in range(count):

@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
@@ -38,7 +37,7 @@ def _reset(params, state, i, rng, aux):
     _sim.positions_info(params, state, i, aux, X_POSITION)
 
 
-@kernel
+@njit
 def _is_healthy(params, state, i):
     # gymnasium: np.isfinite(state_vector()).all() and min_z <= qpos[2] <= max_z
     for k in range(params._nq):

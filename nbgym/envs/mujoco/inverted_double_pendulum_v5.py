@@ -6,8 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine import npmath
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, npmath
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load

@@ -6,9 +6,8 @@ from typing import Any, Final
 
 import numpy as np
 
-from nbgym._engine import rng as random
-from nbgym._engine.jit import kernel
-from nbgym._engine.kernels import Physics
+from nbgym.engine import Physics, njit
+from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
@@ -53,7 +52,7 @@ def _reset(params, state, i, rng, aux):
     aux[i, GOAL + 1] = goal_y
 
 
-@kernel
+@njit
 def _distance(params, state, i):
     return _sim.norm_of_difference(state[i, XPOS], 3 * params._fingertip, 3 * params._target, 3, params._norm_fuses)
 
