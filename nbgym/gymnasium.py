@@ -43,7 +43,8 @@ def register_envs() -> list[str]:
     """
     registered = []
     for spec in list(registry.values()):
-        namespace = NAMESPACE if spec.namespace is None else f"{NAMESPACE}.{spec.namespace}"
+        # gymnasium's ids allow letters, digits, "_", "-" and ":" in a namespace: "myns/Env-v0" becomes "nbgym-myns/Env-v0".
+        namespace = NAMESPACE if spec.namespace is None else f"{NAMESPACE}-{spec.namespace}"
         gymnasium_id = get_env_id(namespace, spec.name, spec.version)
         if gymnasium_id in gymnasium.registry:
             continue

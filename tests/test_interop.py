@@ -28,7 +28,7 @@ from nbgym.interop import (
     from_gymnasium,
     to_gymnasium,
 )
-from tests._toy_text_checks import MODES, assert_same_value
+from _toy_text_checks import MODES, assert_same_value
 
 IDS = ["CartPole-v1", "Pendulum-v1", "MountainCarContinuous-v0", "Acrobot-v1", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1"]
 
@@ -290,6 +290,7 @@ def test_converted_spec_remakes_the_converted_env() -> None:
 def test_gymnasium_make_reaches_nbgym_envs_by_id() -> None:
     import nbgym.gymnasium
 
+    nbgym.gymnasium.register_envs()  # whatever other tests of this worker registered in nbgym since the import
     assert "nbgym/CartPole-v1" in gymnasium.registry and nbgym.gymnasium.register_envs() == []
     ours = gymnasium.make("nbgym/MountainCarContinuous-v0")
     assert isinstance(ours.unwrapped, AsGymnasiumEnv) and ours.spec.id == "nbgym/MountainCarContinuous-v0"
@@ -349,3 +350,17 @@ def test_gymnasium_async_vector_env_runs_converted_nbgym_envs_and_adapters_pickl
     copy = pickle.loads(pickle.dumps(env))
     assert isinstance(copy, AsGymnasiumEnv) and copy.spec == gymnasium.spec("CartPole-v1")
     assert_same_value(copy.reset(seed=5), env.reset(seed=5))
+
+
+def test_namespaced_nbgym_ids_reach_gymnasium_under_a_namespace_gymnasium_accepts() -> None:
+    import nbgym.gymnasium
+
+    nbgym.register("interopns/Pole-v3", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", max_episode_steps=20)
+    try:
+        assert "nbgym-interopns/Pole-v3" in nbgym.gymnasium.register_envs()
+        env = gymnasium.make("nbgym-interopns/Pole-v3")
+        assert isinstance(env.unwrapped, AsGymnasiumEnv) and env.spec.max_episode_steps == 20
+        env.reset(seed=0)
+    finally:
+        del nbgym.registry["interopns/Pole-v3"]
+        gymnasium.registry.pop("nbgym-interopns/Pole-v3", None)

@@ -18,7 +18,7 @@ from stable_baselines3.common.vec_env import DummyVecEnv, VecMonitor
 import nbgym
 from nbgym.interop import to_gymnasium
 from nbgym.interop.sb3 import SB3VecEnv
-from tests._toy_text_checks import assert_same_value
+from _toy_text_checks import assert_same_value
 
 
 def rollout(venv: Any, steps: int, seed: int) -> list[Any]:

@@ -4,6 +4,7 @@ bit for bit, at 1 and 2 threads, in both autoreset modes that reset by themselve
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
 import re
 import subprocess
@@ -198,11 +199,12 @@ def test_rollout_equals_python_stepping_for_any_batch(num_envs, num_steps, seed,
 
 
 @pytest.mark.skipif(numba.config.DISABLE_JIT, reason="nothing is compiled with NUMBA_DISABLE_JIT=1")
-def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process():
-    """The loop, compiled with the policy inside, is kept on disk (a policy passed as an argument would not be)."""
-    envs = nbgym.make_vec("CartPole-v1", 3)
-    envs.reset(seed=0)
-    rollout(envs, linear_discrete, np.ones((4, 2)), 3)  # compiled here (or loaded), and saved
+def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process(tmp_path):
+    """The loop, compiled with the policy inside, is kept on disk (a policy passed as an argument would not be).
+
+    Two fresh processes share a cache of their own: the first compiles and saves, the second must load
+    (the test session's cache is shared by parallel workers, whose saves could race with this check).
+    """
     code = (
         "import sys, numpy as np, nbgym; sys.path[:0] = sys.argv[1:]; import test_rollout as t\n"
         "from nbgym._engine.rollout import _rollout_loop\n"
@@ -211,5 +213,11 @@ def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process():
         "print(sum(_rollout_loop.stats.cache_hits.values()), sum(_rollout_loop.stats.cache_misses.values()))"
     )
     tests = str(pathlib.Path(__file__).parent)
-    output = subprocess.run([sys.executable, "-c", code, tests], capture_output=True, text=True, check=True).stdout
-    assert output.split() == ["1", "0"], output
+    environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+
+    def hits_and_misses() -> list[str]:
+        command = [sys.executable, "-c", code, tests]
+        return subprocess.run(command, capture_output=True, text=True, check=True, env=environment).stdout.split()
+
+    assert hits_and_misses() == ["0", "1"]
+    assert hits_and_misses() == ["1", "0"]

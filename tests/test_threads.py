@@ -25,7 +25,7 @@ from nbgym import _bench, error
 from nbgym._engine import threads
 from nbgym.vector import AsyncVectorEnv, AutoresetMode
 
-ROOT = pathlib.Path(nbgym.__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parent.parent  # the checkout (nbgym itself may be installed elsewhere)
 
 needs_two_threads = pytest.mark.skipif(
     numba.config.NUMBA_NUM_THREADS < 2, reason="num_threads is capped by NUMBA_NUM_THREADS"
