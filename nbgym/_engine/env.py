@@ -40,6 +40,7 @@ from nbgym._engine.kernels import (
 from nbgym._engine.state_views import NO_VALUE, StateView
 from nbgym.core import Env
 from nbgym.utils import seeding
+from nbgym.utils._pickling import writable_state
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
@@ -130,7 +131,7 @@ class KernelBatch:
         return {name: value for name, value in self.__dict__.items() if name not in self._VIEWS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        self.__dict__.update(writable_state(state))  # the kernels write every array of the batch
         self._make_views()
 
     def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
@@ -466,7 +467,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        Env.__setstate__(self, state)
         self._obs_row = self._batch.obs[0]
         if self._np_random is not None:
             self._bind(self._np_random)
@@ -687,7 +688,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        VectorEnv.__setstate__(self, state)
         self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 
     def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
