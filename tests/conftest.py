@@ -16,5 +16,6 @@ os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
+    config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")

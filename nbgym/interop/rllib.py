@@ -24,6 +24,8 @@ Nothing here imports Ray: the functions only build strings and call the config's
 from __future__ import annotations
 
 import importlib
+import subprocess
+import sys
 from typing import Any
 
 import gymnasium
@@ -54,7 +56,8 @@ def env_id(id: str, module: str = "nbgym.gymnasium") -> str:
     Raises:
         nbgym.error.UnregisteredEnv: (or its subclasses ``NameNotFound``, ``NamespaceNotFound``,
             ``VersionNotFound``) ``id`` is not registered once ``module`` is imported, in nbgym's registry or
-            in gymnasium's, so a worker that imports ``module`` could not make it.
+            in gymnasium's, or a fresh Python process that imports only ``module`` (as a worker does; checked
+            once, in about a second) does not find it: a worker could not make it.
     """
     module_name, _, name = id.rpartition(":")
     module = module_name or module
@@ -75,7 +78,29 @@ def env_id(id: str, module: str = "nbgym.gymnasium") -> str:
             f"{gymnasium_id!r} in gymnasium's, which the workers look it up in: end {module!r} with "
             f"`nbgym.gymnasium.register_envs()` after registering it."
         )
+    _check_in_a_fresh_process(module, gymnasium_id)
     return f"{module}:{gymnasium_id}"
+
+
+def _check_in_a_fresh_process(module: str, gymnasium_id: str) -> None:
+    """Makes sure a process that imports only ``module``, as a Ray worker does, finds ``gymnasium_id``.
+
+    Raises:
+        nbgym.error.NameNotFound: It does not (the id was registered by this process only, say by the driver's script).
+    """
+    code = (
+        "import importlib, sys, gymnasium\n"
+        f"importlib.import_module({module!r})\n"
+        f"sys.exit(0 if {gymnasium_id!r} in gymnasium.registry else 3)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    if run.returncode != 0:
+        raise error.NameNotFound(
+            f"A fresh process that imports {module!r}, as a Ray worker does, does not find {gymnasium_id!r}"
+            f"{': ' + run.stderr.strip().splitlines()[-1] if run.returncode != 3 and run.stderr.strip() else ''}. It is "
+            f"registered in this process only (by the driver's script, say): register it with nbgym.register in a "
+            f"module the workers can import, and pass that module (env_id(id, module=...) or configure(..., module=...))."
+        )
 
 
 def _nbgym_id(name: str) -> str:
