@@ -31,6 +31,19 @@ sys.path.insert(0, str(EXAMPLES))
 import ray_rollouts  # noqa: E402  (the actors import it from the same directory: Ray's working_dir)
 
 
+class TimedWorker(ray_rollouts.Worker):
+    """The example's worker, also telling the CPU time of its last evaluation (its own process's)."""
+
+    def evaluate(self, theta: np.ndarray, generation_seed: int) -> np.ndarray:
+        start = time.process_time()
+        returns = super().evaluate(theta, generation_seed)
+        self.cpu_seconds = time.process_time() - start
+        return returns
+
+    def last_cpu_seconds(self) -> float:
+        return self.cpu_seconds
+
+
 def timed_rounds(call, rounds: int) -> list[float]:
     """The seconds of each of ``rounds`` calls of ``call()`` (after one untimed warm-up call)."""
     call()
@@ -47,27 +60,42 @@ def main(members: int, steps: int, rounds: int, max_workers: int) -> None:
 
     size = 10  # CartPole's linear policy: (4 observations + 1) x 2 actions
     theta = np.zeros(size)
-    local = ray_rollouts.Worker("CartPole-v1", 0, members, 0.1, steps)
+    local = TimedWorker("CartPole-v1", 0, members, members, 0.1, steps)
     seconds = statistics.median(timed_rounds(lambda: local.evaluate(theta, 1), rounds))
     local_rate = members * steps / seconds
+    cpu_rate = members * steps / local.last_cpu_seconds()
     print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores)")
-    print(f"local (no Ray):       {local_rate / 1e6:7.2f} M env-steps/s  ({seconds * 1e3:.1f} ms per {members} x {steps} steps)")
+    print(f"local (no Ray):       {local_rate / 1e6:7.2f} M env-steps/s  ({seconds * 1e3:.1f} ms per {members} x {steps} steps; "
+          f"{cpu_rate / 1e6:.2f} M per CPU-second)")
+
+    for nodes in (1, 100, 1000):
+        population = nodes * members
+        returns = np.random.default_rng(0).standard_normal(population)
+
+        def combine() -> None:
+            weights = np.empty(population)
+            weights[np.argsort(returns, kind="stable")] = np.linspace(-0.5, 0.5, population)
+            weights @ ray_rollouts.directions(1, range(population), population, size)
+
+        driver = statistics.median(timed_rounds(combine, 5))
+        print(f"driver's share of a generation for {nodes:4d} workers of {members} members: {driver * 1e3:8.2f} ms "
+              f"(ranking {population:,} returns and combining their directions)")
 
     ray.init(num_cpus=max_workers, include_dashboard=False, log_to_driver=False,
              runtime_env={"working_dir": str(EXAMPLES)})
     try:
-        actor = ray.remote(num_cpus=1)(ray_rollouts.Worker)
-        tiny = actor.remote("CartPole-v1", 0, 1, 0.1, 1)
+        actor = ray.remote(num_cpus=1)(TimedWorker)
+        tiny = actor.remote("CartPole-v1", 0, 1, 2, 0.1, 1)
         theta_ref = ray.put(theta)
         trips = timed_rounds(lambda: ray.get(tiny.evaluate.remote(theta_ref, 1)), max(rounds * 5, 50))
-        local_tiny = ray_rollouts.Worker("CartPole-v1", 0, 1, 0.1, 1)
+        local_tiny = ray_rollouts.Worker("CartPole-v1", 0, 1, 2, 0.1, 1)
         tiny_compute = statistics.median(timed_rounds(lambda: local_tiny.evaluate(theta, 1), 50))
         print(f"round trip (1 member, 1 step): median {statistics.median(trips) * 1e3:.2f} ms, "
               f"of which the call itself {tiny_compute * 1e3:.2f} ms in a process of its own; "
               f"{theta.nbytes} bytes out, 8 back")
         ray.kill(tiny)
         for workers in range(1, max_workers + 1):
-            pool = [actor.remote("CartPole-v1", w * members, members, 0.1, steps) for w in range(workers)]
+            pool = [actor.remote("CartPole-v1", w * members, members, workers * members, 0.1, steps) for w in range(workers)]
 
             def generation() -> None:
                 ref = ray.put(theta)
@@ -75,8 +103,10 @@ def main(members: int, steps: int, rounds: int, max_workers: int) -> None:
 
             seconds = statistics.median(timed_rounds(generation, rounds))
             rate = workers * members * steps / seconds
+            cpu = max(ray.get([w.last_cpu_seconds.remote() for w in pool]))
             print(f"ray, {workers} worker{'s' if workers > 1 else ' '}:        {rate / 1e6:7.2f} M env-steps/s  "
-                  f"({seconds * 1e3:.1f} ms per generation; {rate / local_rate:.2f}x local)")
+                  f"({seconds * 1e3:.1f} ms per generation, of which {cpu * 1e3:.1f} ms CPU in the busiest worker; "
+                  f"{rate / local_rate:.2f}x local)")
             for w in pool:
                 ray.kill(w)
     finally:

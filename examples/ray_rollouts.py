@@ -4,9 +4,9 @@ Each Ray actor (a ``Worker``) holds one compiled vector env (``nbgym.make_vec``)
 population, one sub-environment per member, and evaluates them all in one compiled call
 (``nbgym.engine.rollout``). Per generation only the policy's parameters ``theta`` go out (put once in
 the object store, shared by every actor of a node) with one integer seed, and only the episode returns
-come back: each actor regenerates its members' perturbation directions from the seed, and the driver
-regenerates all of them to combine the returns (OpenAI-ES: antithetic pairs on the same start states,
-rank-weighted, Adam). The result does not depend on how the population is split: ``--workers 0`` runs
+come back: each actor finds its members' perturbation directions in a noise table every process draws
+alike, at offsets drawn from the seed, and the driver finds all of them to combine the returns (OpenAI-ES:
+shared noise table, antithetic pairs on the same start states, rank-weighted, Adam). The result does not depend on how the population is split: ``--workers 0`` runs
 the same computation in one process and ends on the same ``theta``, bit for bit.
 
     python examples/ray_rollouts.py                        # a local Ray with 2 worker processes
@@ -56,23 +56,39 @@ def policy() -> Any:
     return importlib.import_module("ray_rollouts").linear_policy
 
 
-def directions(generation_seed: int, members: range, size: int) -> np.ndarray:
-    """The perturbation direction of each member: pair ``m // 2`` draws one Gaussian vector, its two members
-    take it with opposite signs (the same on every process that asks)."""
-    out = np.empty((len(members), size))
-    for row, member in enumerate(members):
-        sign = 1.0 if member % 2 == 0 else -1.0
-        out[row] = sign * np.random.default_rng([generation_seed, member // 2]).standard_normal(size)
-    return out
+NOISE_TABLE_SIZE = 1 << 20
+"""Gaussian numbers every process draws alike (8 MB): a member's direction is a slice of them (OpenAI-ES)."""
+
+_noise_table: np.ndarray | None = None
+
+
+def noise_table() -> np.ndarray:
+    """The shared noise table, drawn once per process from a fixed seed."""
+    global _noise_table
+    if _noise_table is None:
+        _noise_table = np.random.default_rng(20_250_101).standard_normal(NOISE_TABLE_SIZE)
+    return _noise_table
+
+
+def directions(generation_seed: int, members: range, population: int, size: int) -> np.ndarray:
+    """The perturbation direction of each member: pair ``m // 2`` takes a slice of the noise table at an offset
+    drawn from the generation's seed, its two members take it with opposite signs. Any process computes any
+    member's direction in O(size), the same everywhere: only the seed crosses the network."""
+    pair_offsets = np.random.default_rng(generation_seed).integers(0, NOISE_TABLE_SIZE - size, population // 2)
+    member_array = np.arange(members.start, members.stop)
+    rows = noise_table()[pair_offsets[member_array // 2, None] + np.arange(size)]
+    return np.where(member_array % 2 == 0, 1.0, -1.0)[:, None] * rows
 
 
 class Worker:
     """Evaluates the members ``first_member .. first_member + num_members - 1`` of the population, each on
     one episode of its own sub-environment of one compiled vector env. A Ray actor, or a plain object."""
 
-    def __init__(self, env_id: str, first_member: int, num_members: int, sigma: float, episode_steps: int) -> None:
+    def __init__(self, env_id: str, first_member: int, num_members: int, population: int, sigma: float,
+                 episode_steps: int) -> None:
         self.envs = nbgym.make_vec(env_id, num_members)
         self.members = range(first_member, first_member + num_members)
+        self.population = population
         self.sigma = sigma
         self.episode_steps = episode_steps
 
@@ -80,7 +96,7 @@ class Worker:
         """The return of each of this worker's members for ``theta`` perturbed (float64, one per member)."""
         # Both members of a pair start from the same states: the env seed is the pair's.
         self.envs.reset(seed=[generation_seed * 100_003 + member // 2 for member in self.members])
-        thetas = theta + self.sigma * directions(generation_seed, self.members, theta.size)
+        thetas = theta + self.sigma * directions(generation_seed, self.members, self.population, theta.size)
         result = rollout(self.envs, policy(), thetas, self.episode_steps)
         return result.episode_returns[:, 0].copy()
 
@@ -91,7 +107,7 @@ def split(population: int, workers: int) -> list[tuple[int, int]]:
     return [(int(start), int(stop - start)) for start, stop in zip(bounds[:-1], bounds[1:])]
 
 
-def train(env_id: str = "CartPole-v1", workers: int = 2, generations: int = 40, population: int = 64,
+def train(env_id: str = "CartPole-v1", workers: int = 2, generations: int = 100, population: int = 64,
           sigma: float = 0.1, learning_rate: float = 0.1, episode_steps: int = 500, seed: int = 0,
           eval_every: int = 5, target: float | None = None, log: Any = print) -> np.ndarray:
     """Runs evolution strategies with ``workers`` Ray actors (0: in this process) and returns the final ``theta``.
@@ -108,9 +124,9 @@ def train(env_id: str = "CartPole-v1", workers: int = 2, generations: int = 40, 
         import ray
 
         actor = ray.remote(num_cpus=1)(Worker)
-        pool = [actor.remote(env_id, first, count, sigma, episode_steps) for first, count in shares]
+        pool = [actor.remote(env_id, first, count, population, sigma, episode_steps) for first, count in shares]
     else:
-        pool = [Worker(env_id, first, count, sigma, episode_steps) for first, count in shares]
+        pool = [Worker(env_id, first, count, population, sigma, episode_steps) for first, count in shares]
     evaluation = nbgym.make_vec(env_id, 100)
     rng = np.random.default_rng(seed)
     theta = np.zeros(size)
@@ -126,7 +142,7 @@ def train(env_id: str = "CartPole-v1", workers: int = 2, generations: int = 40, 
             returns = np.concatenate([w.evaluate(theta, generation_seed) for w in pool])
         weights = np.empty(population)
         weights[np.argsort(returns, kind="stable")] = centered
-        gradient = weights @ directions(generation_seed, range(population), size) / (population * sigma)
+        gradient = weights @ directions(generation_seed, range(population), population, size) / (population * sigma)
         adam_m = 0.9 * adam_m + 0.1 * gradient
         adam_v = 0.999 * adam_v + 0.001 * gradient**2
         step = adam_m / (1 - 0.9**generation) / (np.sqrt(adam_v / (1 - 0.999**generation)) + 1e-8)
@@ -152,7 +168,7 @@ if __name__ == "__main__":
     parser.add_argument("--env", default="CartPole-v1", help="an env with a Box observation and Discrete actions")
     parser.add_argument("--workers", type=int, default=2, help="Ray actors (0: no Ray, one process)")
     parser.add_argument("--address", default=None, help="a Ray cluster's address (default: start a local Ray)")
-    parser.add_argument("--generations", type=int, default=40)
+    parser.add_argument("--generations", type=int, default=100)
     parser.add_argument("--population", type=int, default=64)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
