@@ -6,7 +6,7 @@ it names the env by a string that every runner process can make by itself
 ``--library gymnasium`` runs the same config on gymnasium's envs (RLlib's default ``"sync"`` vectorization):
 for the same seed both runs give the same returns and the same weights, bit for bit.
 
-    python examples/rllib_ppo.py                          # CartPole-v1 to a mean return of 450
+    python examples/rllib_ppo.py                          # CartPole-v1, until a mean return of 450 (or 40 iterations)
     python examples/rllib_ppo.py --library gymnasium      # the same run on gymnasium's CartPole-v1
     python examples/rllib_ppo.py --env HalfCheetah-v5 --iterations 300   # needs nbgym[mujoco]; hours on a few cores
     python examples/rllib_ppo.py --address auto --env-runners 16         # on a running Ray cluster
@@ -19,7 +19,8 @@ import time
 from typing import Any
 
 CONFIGS: dict[str, dict[str, Any]] = {
-    # Solves CartPole-v1 (mean return 450+) in about 15 iterations of 4,000 env-steps.
+    # Measured (seed 0, 2 runners): the mean return of the last 100 episodes rises from 22 to 383 in 12
+    # iterations of 4,000 env-steps, then oscillates (302 at iteration 20); the run stops at 450 or --iterations.
     "CartPole-v1": {
         "target": 450.0,
         "num_envs_per_env_runner": 8,
