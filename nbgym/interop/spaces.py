@@ -66,7 +66,7 @@ def _box(space: Any, target: ModuleType) -> Any:
 
 def _discrete(space: Any, target: ModuleType) -> Any:
     if space.dtype == np.int64 and "dtype" not in inspect.signature(target.Discrete).parameters:
-        return target.Discrete(space.n, start=space.start)  # gymnasium 1.0: always int64
+        return target.Discrete(space.n, start=space.start)  # gymnasium before 1.2: Discrete is int64 only
     return target.Discrete(space.n, start=space.start, dtype=space.dtype)
 
 
