@@ -368,3 +368,38 @@ def test_point_states_match_wheel():
         mf.point_states(ours[0], ours[1], s1, s2)
         w1, w2 = B.b2GetPointStates(m1, m2)
         assert list(s1) == list(w1) and list(s2) == list(w2)
+
+
+# --- time of impact ------------------------------------------------------------------------------------------
+
+from nbgym._box2d import time_of_impact as toi  # noqa: E402
+
+
+@st.composite
+def sweeps(draw, start, end):
+    v = [draw(coord(-0.5, 0.5)), draw(coord(-0.5, 0.5))]  # localCenter
+    v += [draw(start), draw(start), draw(end), draw(end)]  # c0, c
+    v += [draw(coord(-8, 8)), draw(coord(-8, 8)), f32(0)]  # a0, a, alpha0
+    return np.array(v, np.float32)
+
+
+def wheel_sweep(s):
+    w = B.b2Sweep()
+    w.localCenter = (float(s[0]), float(s[1]))
+    w.c0 = (float(s[2]), float(s[3]))
+    w.c = (float(s[4]), float(s[5]))
+    w.a0, w.a, w.alpha0 = float(s[6]), float(s[7]), float(s[8])
+    return w
+
+
+@FAST
+@given(any_shape, sweeps(coord(-4, -1), coord(-1, 3)), any_shape, sweeps(coord(-1, 1), coord(-1, 1)), coord(0.3, 1))
+def test_time_of_impact_matches_wheel(a, sweep_a, b, sweep_b, t_max):
+    si_a, sf_a, wa = a
+    si_b, sf_b, wb = b
+    before = sweep_a.copy()
+    ours = toi.time_of_impact(*proxy(si_a, sf_a), *proxy(si_b, sf_b), sweep_a, sweep_b, t_max)
+    assert (sweep_a == before).all()
+    state, t = B.b2TimeOfImpact(shapeA=wa, shapeB=wb, sweepA=wheel_sweep(sweep_a), sweepB=wheel_sweep(sweep_b), tMax=float(t_max))
+    assert ours[0] == state
+    same((ours[1],), (t,))
