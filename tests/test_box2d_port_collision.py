@@ -5,6 +5,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 
+import numba
 import numpy as np
 import pytest
 
@@ -16,7 +17,22 @@ from nbgym._box2d import math as bm  # noqa: E402
 from nbgym._box2d import shapes  # noqa: E402
 
 f32 = np.float32
-FAST = settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+# Interpreted (NUMBA_DISABLE_JIT=1, CI's second pass) each example is ~50x slower: fewer there.
+FAST = settings(
+    max_examples=40 if numba.config.DISABLE_JIT else 150, deadline=None, suppress_health_check=list(HealthCheck)
+)
+SLOW = settings(max_examples=5000, deadline=None, suppress_health_check=list(HealthCheck))
+SWEEPS = {}
+
+
+def differential(*strategies):
+    """``@given(*strategies)`` with ``FAST``'s examples, plus a ``<name>_sweep`` test of 5000 marked slow."""
+
+    def decorate(body):
+        SWEEPS[body.__name__ + "_sweep"] = pytest.mark.slow(SLOW(given(*strategies)(body)))
+        return FAST(given(*strategies)(body))
+
+    return decorate
 
 
 def coord(low=-10.0, high=10.0):
@@ -143,8 +159,7 @@ def test_trig_is_libm():
         same((bm.atan2f(v, f32(0.3)),), (libm.atan2f(float(v), 0.3),))
 
 
-@FAST
-@given(transforms, coord(-2, 2), coord(-2, 2))
+@differential(transforms, coord(-2, 2), coord(-2, 2))
 def test_transform_mul_matches_wheel(t, x, y):
     xf = transform(*t)
     a = xf_array(xf)
@@ -156,8 +171,7 @@ def test_transform_mul_matches_wheel(t, x, y):
     same(bm.xf_mul_t(a, x, y), tuple(B.b2MulT(xf, (float(x), float(y)))))
 
 
-@FAST
-@given(st.lists(coord(-5, 5), min_size=9, max_size=9), coord(0, 1), coord(0, 1))
+@differential(st.lists(coord(-5, 5), min_size=9, max_size=9), coord(0, 1), coord(0, 1))
 def test_sweep_matches_wheel(values, beta, alpha):
     values[8] = f32(min(abs(values[8]) / 10, 0.9))  # alpha0 < 1
     sweep = np.array(values, np.float32)
@@ -190,8 +204,7 @@ def test_polygon_hull_drops_interior_and_collinear_points():
     same(sf[4:8].ravel(), np.ravel(wheel.vertices))
 
 
-@FAST
-@given(st.one_of(polygons(), boxes()))
+@differential(st.one_of(polygons(), boxes()))
 def test_polygon_set_matches_wheel(shape):
     si, sf, wheel = shape
     n = si[shapes.COUNT]
@@ -202,16 +215,14 @@ def test_polygon_set_matches_wheel(shape):
     same((sf[0, 0],), (wheel.radius,))
 
 
-@FAST
-@given(any_shape, coord(0.1, 10))
+@differential(any_shape, coord(0.1, 10))
 def test_compute_mass_matches_wheel(shape, density):
     si, sf, wheel = shape
     m = wheel.getMass(float(density))
     same(shapes.compute_mass(si, sf, density), (m.mass, m.center.x, m.center.y, m.I))
 
 
-@FAST
-@given(any_shape, transforms)
+@differential(any_shape, transforms)
 def test_compute_aabb_matches_wheel(shape, t):
     si, sf, wheel = shape
     xf = transform(*t)
@@ -221,8 +232,7 @@ def test_compute_aabb_matches_wheel(shape, t):
     same(aabb, (*w.lowerBound, *w.upperBound))
 
 
-@FAST
-@given(any_shape, transforms, st.tuples(coord(), coord(), coord(), coord()), coord(0.2, 1.5))
+@differential(any_shape, transforms, st.tuples(coord(), coord(), coord(), coord()), coord(0.2, 1.5))
 def test_ray_cast_matches_wheel(shape, t, ray, max_fraction):
     si, sf, wheel = shape
     xf = transform(t[0] / 4, t[1] / 4, t[2])
@@ -278,32 +288,27 @@ def run_collide(ours, theirs, a, ta, b, tb):
 convex = st.one_of(polygons(2.0), boxes())
 
 
-@FAST
-@given(convex, near, convex, near)
+@differential(convex, near, convex, near)
 def test_collide_polygons_matches_wheel(a, ta, b, tb):
     run_collide(collide_polygons, B.b2CollidePolygons, a, ta, b, tb)
 
 
-@FAST
-@given(circles(), near, circles(), near)
+@differential(circles(), near, circles(), near)
 def test_collide_circles_matches_wheel(a, ta, b, tb):
     run_collide(collide_circles, B.b2CollideCircles, a, ta, b, tb)
 
 
-@FAST
-@given(convex, near, circles(), near)
+@differential(convex, near, circles(), near)
 def test_collide_polygon_and_circle_matches_wheel(a, ta, b, tb):
     run_collide(collide_polygon_and_circle, B.b2CollidePolygonAndCircle, a, ta, b, tb)
 
 
-@FAST
-@given(edges(adjacent=True), near, circles(), near)
+@differential(edges(adjacent=True), near, circles(), near)
 def test_collide_edge_and_circle_matches_wheel(a, ta, b, tb):
     run_collide(collide_edge_and_circle, B.b2CollideEdgeAndCircle, a, ta, b, tb)
 
 
-@FAST
-@given(edges(adjacent=True), near, convex, near)
+@differential(edges(adjacent=True), near, convex, near)
 def test_collide_edge_and_polygon_matches_wheel(a, ta, b, tb):
     run_collide(collide_edge_and_polygon, B.b2CollideEdgeAndPolygon, a, ta, b, tb)
 
@@ -337,8 +342,7 @@ def proxy(si, sf):
     return vertices, count, f32(radius)
 
 
-@FAST
-@given(any_shape, near, any_shape, near, st.booleans())
+@differential(any_shape, near, any_shape, near, st.booleans())
 def test_distance_matches_wheel(a, ta, b, tb, use_radii):
     si_a, sf_a, wa = a
     si_b, sf_b, wb = b
@@ -392,8 +396,7 @@ def wheel_sweep(s):
     return w
 
 
-@FAST
-@given(any_shape, sweeps(coord(-4, -1), coord(-1, 3)), any_shape, sweeps(coord(-1, 1), coord(-1, 1)), coord(0.3, 1))
+@differential(any_shape, sweeps(coord(-4, -1), coord(-1, 3)), any_shape, sweeps(coord(-1, 1), coord(-1, 1)), coord(0.3, 1))
 def test_time_of_impact_matches_wheel(a, sweep_a, b, sweep_b, t_max):
     si_a, sf_a, wa = a
     si_b, sf_b, wb = b
@@ -490,9 +493,7 @@ class Worlds:
 boxes_params = st.tuples(coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.1, 1.5), coord(0.1, 1.5))
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.lists(boxes_params, min_size=1, max_size=30), st.data())
-def test_broad_phase_matches_wheel(params, data):
+def broad_phase_scenario(params, data):
     worlds = Worlds()
     for p in params:
         worlds.add(*p)
@@ -514,6 +515,13 @@ def test_broad_phase_matches_wheel(params, data):
         worlds.check()
 
 
+broad_phase_worlds = (st.lists(boxes_params, min_size=1, max_size=30), st.data())
+test_broad_phase_matches_wheel = settings(FAST, max_examples=25)(given(*broad_phase_worlds)(broad_phase_scenario))
+SWEEPS["test_broad_phase_matches_wheel_sweep"] = pytest.mark.slow(
+    settings(SLOW, max_examples=500)(given(*broad_phase_worlds)(broad_phase_scenario))
+)
+
+
 def test_broad_phase_many_proxies_matches_wheel():
     """60 proxies, then rounds of 10 moves, 3 removals (freed ids reused) and 4 additions: a tree of height
     ~8 with rotations; every node's fat AABB, queries and the contact order stay the wheel's."""
@@ -533,3 +541,6 @@ def test_broad_phase_many_proxies_matches_wheel():
             worlds.add(*rng.uniform(low, high).astype(np.float32))
         pairs += worlds.check([np.array([-3, -1, 1, 4], np.float32)])
     assert pairs > 500 and worlds.world.contactManager.broadPhase.treeHeight >= 6
+
+
+globals().update(SWEEPS)  # the slow sweeps: the differential tests above with 5000 examples each
