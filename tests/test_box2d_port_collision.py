@@ -94,12 +94,13 @@ def wheel_shape(si, sf):
 def polygons(draw, scale=3.0):
     n = draw(st.integers(3, 8))
     points = draw(st.lists(st.tuples(coord(-scale, scale), coord(-scale, scale)), min_size=n, max_size=n))
-    try:
-        wheel = B.b2PolygonShape(vertices=[(float(x), float(y)) for x, y in points])
-    except AssertionError:
-        assume(False)
     si, sf = shapes.new_shapes()
-    shapes.polygon_set(si, sf, np.array(points, np.float32), n)
+    try:  # first the port: it refuses the points on which the wheel's hull never closes (and it crashes)
+        with np.errstate(all="ignore"):  # interpreted, degenerate points warn before the wheel refuses them
+            shapes.polygon_set(si, sf, np.array(points, np.float32), n)
+        wheel = B.b2PolygonShape(vertices=[(float(x), float(y)) for x, y in points])
+    except (AssertionError, ValueError):
+        assume(False)
     return si, sf, wheel
 
 
@@ -541,6 +542,75 @@ def test_broad_phase_many_proxies_matches_wheel():
             worlds.add(*rng.uniform(low, high).astype(np.float32))
         pairs += worlds.check([np.array([-3, -1, 1, 4], np.float32)])
     assert pairs > 500 and worlds.world.contactManager.broadPhase.treeHeight >= 6
+
+
+
+class _Lidar(B.b2RayCastCallback):
+    """gymnasium's BipedalWalker LidarCallback, recording what it keeps."""
+
+    def __init__(self):
+        super().__init__()
+        self.kept = None
+
+    def ReportFixture(self, fixture, point, normal, fraction):
+        if (fixture.filterData.categoryBits & 1) == 0:
+            return -1
+        self.kept = (fixture.userData, fraction, *point, *normal)
+        return fraction
+
+
+def ray_world(params):
+    """A wheel world of static edges and polygons (category 1) and dynamic boxes and circles (category
+    0x20), and the port's broad phase and fixture arrays built in the same order."""
+    world = B.b2World(gravity=(0, 0))
+    n = len(params)
+    shape_i, shape_f = shapes.new_shapes(n)
+    fixture_body = np.arange(n, dtype=np.int32)
+    body_xf = np.zeros((n, 4), np.float32)
+    accept = np.zeros(n, np.bool_)
+    arrays = bp.new_broad_phases(capacity=2 * n + 2, move_capacity=n + 1, pair_capacity=4)
+    for k, (kind, x, y, angle, a, b, c, d) in enumerate(params):
+        static = kind < 2
+        body = (world.CreateStaticBody if static else world.CreateDynamicBody)(position=(float(x), float(y)), angle=float(angle))
+        if kind == 0:
+            shapes.edge_set(shape_i[k], shape_f[k], a, b, c, d)
+        elif kind == 1 or kind == 2:
+            pts = np.array([(-a, -b), (c, -b), (c, d), (-a, d * f32(0.5))], np.float32)
+            shapes.polygon_set(shape_i[k], shape_f[k], pts, 4)
+        else:
+            shapes.circle_set(shape_i[k], shape_f[k], abs(a) + f32(0.1), b, c)
+        fixture = body.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), userData=k)
+        fixture.filterData = B.b2Filter(categoryBits=1 if static else 0x20)
+        accept[k] = static
+        body_xf[k] = xf_array(body.transform)
+        aabb = np.zeros(4, np.float32)
+        shapes.compute_aabb(shape_i[k], shape_f[k], body_xf[k], aabb)
+        bp.create_proxy(*arrays[:5], aabb, k)
+    return world, arrays, (shape_i, shape_f, fixture_body, body_xf, accept)
+
+
+ray_params = st.lists(
+    st.tuples(st.integers(0, 3), coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5)),
+    min_size=1,
+    max_size=25,
+)
+
+
+@settings(FAST, max_examples=30)
+@given(ray_params, st.lists(st.tuples(coord(-7, 7), coord(-7, 7), coord(-7, 7), coord(-7, 7)), min_size=1, max_size=10))
+def test_ray_cast_closest_matches_wheel_lidar(params, rays):
+    world, arrays, fixtures = ray_world(params)
+    stack = np.zeros(arrays[1].shape[0] + 1, np.int32)
+    for x1, y1, x2, y2 in rays:
+        if (x1, y1) == (x2, y2):
+            continue
+        lidar = _Lidar()
+        world.RayCast(lidar, (float(x1), float(y1)), (float(x2), float(y2)))
+        ours = bp.ray_cast_closest(*arrays[:3], x1, y1, x2, y2, *fixtures, stack)
+        assert ours[0] == (lidar.kept is not None)
+        if lidar.kept is not None:
+            assert ours[1] == lidar.kept[0]
+            same(ours[2:], lidar.kept[1:])
 
 
 globals().update(SWEEPS)  # the slow sweeps: the differential tests above with 5000 examples each
