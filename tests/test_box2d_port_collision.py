@@ -613,4 +613,88 @@ def test_ray_cast_closest_matches_wheel_lidar(params, rays):
             same(ours[2:], lidar.kept[1:])
 
 
+
+# --- a stepping wheel world: every touching contact's manifold is the port's -----------------------------------
+
+COLLIDE = {
+    (shapes.POLYGON, shapes.POLYGON): collide_polygons,
+    (shapes.POLYGON, shapes.CIRCLE): collide_polygon_and_circle,
+    (shapes.EDGE, shapes.POLYGON): collide_edge_and_polygon,
+    (shapes.EDGE, shapes.CIRCLE): collide_edge_and_circle,
+    (shapes.CIRCLE, shapes.CIRCLE): collide_circles,
+}
+
+
+def falling_world(seed):
+    """LunarLander-like: a static terrain of edges and polygons; dynamic boxes, polygons and circles dropped
+    on it and on each other. Fixture userData indexes the port's shape arrays."""
+    rng = np.random.default_rng(seed)
+    world = B.b2World(gravity=(0, -10))
+    world.continuousPhysics = False  # SolveTOI would re-evaluate some manifolds at times of impact
+    shape_i, shape_f = shapes.new_shapes(64)
+    k = 0
+    ground = world.CreateStaticBody(userData=-1)
+    xs = np.linspace(-8, 8, 11).astype(np.float32)
+    ys = rng.uniform(-0.5, 0.5, 11).astype(np.float32)
+    for i in range(10):
+        shapes.edge_set(shape_i[k], shape_f[k], xs[i], ys[i], xs[i + 1], ys[i + 1])
+        ground.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), userData=k, friction=0.5)
+        k += 1
+    for x in (-5.0, 3.0):
+        pts = np.array([(x, 0.0), (x + 1.5, 0.0), (x + 1.2, 1.0), (x + 0.2, 0.8)], np.float32)
+        shapes.polygon_set(shape_i[k], shape_f[k], pts, 4)
+        ground.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), userData=k)
+        k += 1
+    for n in range(14):
+        x, y, angle = rng.uniform(-6, 6), rng.uniform(1.5, 7), rng.uniform(-3, 3)
+        body = world.CreateDynamicBody(position=(float(x), float(y)), angle=float(angle), userData=n)
+        body.linearVelocity = tuple(map(float, rng.uniform(-3, 3, 2)))
+        body.angularVelocity = float(rng.uniform(-2, 2))
+        kind = rng.integers(3)
+        if kind == 0:
+            shapes.polygon_set_as_box(shape_i[k], shape_f[k], *rng.uniform(0.2, 0.8, 2).astype(np.float32))
+            fixture = body.CreatePolygonFixture(box=tuple(map(float, shape_f[k, shapes.VERTICES + 2])), density=1.0, userData=k)
+        elif kind == 1:
+            pts = (rng.uniform(-0.6, 0.6, (6, 2)) + [[0.1, 0]]).astype(np.float32)
+            try:
+                shapes.polygon_set(shape_i[k], shape_f[k], pts, 6)
+                fixture = body.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), density=1.0, userData=k)
+            except (AssertionError, ValueError):
+                world.DestroyBody(body)
+                continue
+        else:
+            shapes.circle_set(shape_i[k], shape_f[k], f32(rng.uniform(0.15, 0.5)), f32(0), f32(0))
+            fixture = body.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), density=1.0, userData=k)
+        fixture.friction = 0.3
+        k += 1
+    return world, shape_i, shape_f
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_stepping_world_manifolds_are_the_ports(seed):
+    world, shape_i, shape_f = falling_world(seed)
+    touching = 0
+    for _ in range(150):
+        transforms = {b.userData: xf_array(b.transform) for b in world.bodies}
+        awake = {b.userData for b in world.bodies if b.awake and b.type == B.b2_dynamicBody}
+        world.Step(1.0 / 50, 6 * 30, 2 * 30)
+        for c in world.contacts:
+            if not {c.fixtureA.body.userData, c.fixtureB.body.userData} & awake:
+                continue  # b2ContactManager::Collide skips a contact of sleeping (or static) bodies
+            ka, kb = c.fixtureA.userData, c.fixtureB.userData
+            man_f, man_i = mf.new_manifolds()
+            COLLIDE[shape_i[ka, 0], shape_i[kb, 0]](
+                man_f, man_i, shape_i[ka], shape_f[ka], transforms[c.fixtureA.body.userData],
+                shape_i[kb], shape_f[kb], transforms[c.fixtureB.body.userData],
+            )
+            if c.touching:
+                touching += 1
+                wm = c.manifold
+                assert man_i[mf.POINT_COUNT] == wm.pointCount and man_i[mf.TYPE] == wm.type_
+                check_manifold(man_f, man_i, wm)
+            elif man_i[mf.POINT_COUNT]:
+                assert c.manifold.pointCount == 0  # a contact the broad phase found after this step's solve
+    assert touching > 500
+
+
 globals().update(SWEEPS)  # the slow sweeps: the differential tests above with 5000 examples each
