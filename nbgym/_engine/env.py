@@ -592,9 +592,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         """Closes the environment and its window, if any; ``step()`` needs a ``reset()`` again."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym._engine.render import close_env
-
-            close_env(self)
+            self._render_state.close(self)
 
     def _observation(self) -> Any:
         """The observation of the single env, as gymnasium's env returns it (a new array by default)."""
@@ -991,9 +989,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym._engine.render import close_env
-
-            close_env(self)
+            self._render_state.close(self)
 
     def _check_open(self) -> None:
         if self.closed:
