@@ -6,7 +6,11 @@ import os
 import subprocess
 import sys
 
+import gymnasium
+import numpy as np
 import pytest
+
+import nbgym
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -32,3 +36,90 @@ def test_open_env_at_interpreter_exit_closes_quietly(make):
     )
     assert result.returncode == 0, result.stderr
     assert [line for line in result.stderr.splitlines() if "XDG_RUNTIME_DIR" not in line] == []
+
+
+# --- Integer actions of every dtype: refused where gymnasium's `action_space.contains` assertion refuses them
+# (np.uint64 does not cast to int64), taken with gymnasium's own arithmetic elsewhere (issue #21).
+
+DISCRETE_IDS = [
+    "CartPole-v1", "MountainCar-v0", "Acrobot-v1", "LunarLander-v3", "Blackjack-v1", "FrozenLake-v1", "Taxi-v4",
+    "CliffWalking-v1", ("CarRacing-v3", {"continuous": False}),
+]
+INTEGER_ACTIONS = [
+    np.uint64(1), np.uint64(0), np.array(1, dtype=np.uint64), np.uint32(1), np.uint16(2), np.uint8(1), np.int8(1),
+    np.int16(0), True,
+]
+
+
+def _outcome(lib, env_id, kwargs, action):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env = lib.make(env_id, **kwargs)
+        env.reset(seed=3)
+        try:
+            obs, reward, terminated, truncated, _ = env.step(action)
+        except Exception as exc:  # noqa: BLE001
+            return exc
+        finally:
+            env.close()
+    return np.asarray(obs).tobytes(), type(obs), reward, type(reward), terminated, truncated
+
+
+def _same_outcome(expected, got):
+    if isinstance(expected, AssertionError):  # gymnasium's contains assertion: the same type and message
+        assert isinstance(got, AssertionError), got
+        assert str(got).startswith(str(expected)), (str(got), str(expected))
+    elif isinstance(expected, Exception):
+        # gymnasium crashes indexing a list or dict with it (np.True_, a 0-d array): nbgym refuses it clearly or
+        # takes its value.
+        assert isinstance(got, (nbgym.error.InvalidAction, tuple)), got
+    else:
+        assert not isinstance(got, Exception), got
+        assert got == expected
+
+
+@pytest.mark.parametrize("action", INTEGER_ACTIONS, ids=repr)
+@pytest.mark.parametrize("spec", DISCRETE_IDS, ids=str)
+def test_discrete_action_dtypes_as_gymnasium(spec, action):
+    env_id, kwargs = spec if isinstance(spec, tuple) else (spec, {})
+    # Not covered: MountainCar with an unsigned 0, where gymnasium's own `(action - 1) * force` wraps to the
+    # dtype's maximum (nbgym pushes left). np.uint16(2) and np.uint8(1) are exact.
+    if env_id == "MountainCar-v0" and isinstance(action, np.unsignedinteger) and action == 0:
+        return
+    expected = _outcome(gymnasium, env_id, kwargs, action)
+    _same_outcome(expected, _outcome(nbgym, env_id, kwargs, action))
+
+
+def test_lunar_lander_refuses_uint64_with_gymnasium_message():
+    env = nbgym.make("LunarLander-v3")
+    env.reset(seed=0)
+    with pytest.raises(AssertionError, match=r"^np\.uint64\(1\) \(<class 'numpy\.uint64'>\) invalid "):
+        env.step(np.uint64(1))
+    # Refused before anything moved: the episode goes on as gymnasium's.
+    reference = gymnasium.make("LunarLander-v3")
+    reference.reset(seed=0)
+    assert np.array_equal(env.step(1)[0], reference.step(1)[0])
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0", "Blackjack-v1", "LunarLander-v3", "Acrobot-v1", "Taxi-v4"])
+@pytest.mark.parametrize("dtype", [np.uint64, np.uint32])
+def test_vector_integer_action_dtypes_as_gymnasium_sync(env_id, dtype):
+    import warnings
+
+    actions = np.array([1, 0, 1], dtype=dtype)
+    outcomes = []
+    for lib, kwargs in ((gymnasium, {"vectorization_mode": "sync"}), (nbgym, {})):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            envs = lib.make_vec(env_id, 3, **kwargs)
+            envs.reset(seed=5)
+            try:
+                obs, rewards, terminated, truncated, _ = envs.step(actions)
+                outcomes.append((np.asarray(obs).tobytes() if not isinstance(obs, tuple) else obs, rewards.tolist()))
+            except AssertionError as exc:
+                outcomes.append(AssertionError)
+            envs.close()
+    if env_id != "MountainCar-v0" or outcomes[0] is AssertionError:  # MountainCar: gymnasium wraps unsigned 0
+        assert str(outcomes[1]) == str(outcomes[0])

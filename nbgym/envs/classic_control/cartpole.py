@@ -122,6 +122,7 @@ class _CartPoleAttributes(ResetBoundsOption):
 
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
+    asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (float64_state("state", 0, 4, before_reset=None),)
 
     @property
