@@ -123,3 +123,55 @@ def test_vector_integer_action_dtypes_as_gymnasium_sync(env_id, dtype):
             envs.close()
     if env_id != "MountainCar-v0" or outcomes[0] is AssertionError:  # MountainCar: gymnasium wraps unsigned 0
         assert str(outcomes[1]) == str(outcomes[0])
+
+
+# --- check_env on the old `gym` package's envs and spaces: told apart by the name of their class's base, as
+# gymnasium does (gym itself is not installed: classes named as gym's stand in for it).
+
+
+def _gym_named(name: str, module: str) -> type:
+    return type(name, (), {"__module__": module})
+
+
+def _renamed(message: str) -> str:
+    return message.replace("`gymnasium.Env`", "`nbgym.Env`").replace("gymnasium.spaces.space.Space", "nbgym.spaces.Space")
+
+
+@pytest.mark.parametrize("base", [("Env", "gym.core"), ("Wrapper", "gym.core")])
+def test_check_env_names_an_old_gym_env(base):
+    from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+
+    from nbgym.utils.env_checker import check_env
+
+    env = type("OldEnv", (_gym_named(*base),), {})()
+    with pytest.raises(TypeError) as expected:
+        gymnasium_check_env(env)
+    assert str(expected.value).startswith("Gym is incompatible with Gymnasium")
+    with pytest.raises(TypeError) as got:
+        check_env(env)
+    assert str(got.value) == _renamed(str(expected.value))
+
+
+@pytest.mark.parametrize("space_type", ["action", "observation"])
+def test_check_env_names_an_old_gym_space(space_type):
+    from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+
+    from nbgym.utils.env_checker import check_env
+
+    old_space = type("Discrete", (_gym_named("Space", "gym.spaces.space"),), {})()
+    messages = []
+    for lib, checker in ((gymnasium, gymnasium_check_env), (nbgym, check_env)):
+        env = lib.make("CartPole-v1").unwrapped
+        setattr(env, f"{space_type}_space", old_space)
+        with pytest.raises(TypeError) as raised:
+            checker(env)
+        messages.append(str(raised.value))
+    assert messages[0].startswith(f"Gym is incompatible with Gymnasium, please update the environment {space_type}_space")
+    assert messages[1] == _renamed(messages[0])
+
+
+def test_check_env_other_classes_keep_their_message():
+    from nbgym.utils.env_checker import check_env
+
+    with pytest.raises(TypeError, match="must inherit from the nbgym.Env class"):
+        check_env(type("NotGym", (_gym_named("Env", "gymx.core"),), {})())
