@@ -175,3 +175,61 @@ def test_check_env_other_classes_keep_their_message():
 
     with pytest.raises(TypeError, match="must inherit from the nbgym.Env class"):
         check_env(type("NotGym", (_gym_named("Env", "gymx.core"),), {})())
+
+
+# --- GymV21Environment-v0 / GymV26Environment-v0: shimmy's adapters of the old gym package, as gymnasium
+# registers them (shimmy re-registers them in gymnasium's registry when imported; until then they raise).
+
+SHIMMY_IDS = ["GymV21Environment-v0", "GymV26Environment-v0"]
+
+
+@pytest.mark.parametrize("env_id", SHIMMY_IDS)
+def test_gym_compatibility_ids_without_shimmy_raise_as_gymnasium(env_id):
+    result = run_python(
+        "import sys\n"
+        "sys.modules['shimmy'] = None  # not installed\n"
+        "import gymnasium, nbgym\n"
+        "for lib in (gymnasium, nbgym):\n"
+        "    assert lib.spec(" + repr(env_id) + ").entry_point is not None\n"
+        "    try:\n"
+        "        lib.make(" + repr(env_id) + ", env_id='CartPole-v1')\n"
+        "    except ImportError as e:\n"
+        "        print(type(e).__name__, e)\n"
+    )
+    assert result.returncode == 0, result.stderr
+    expected = (
+        'ImportError To use the gym compatibility environments, run `pip install "shimmy[gym-v21]"` or '
+        '`pip install "shimmy[gym-v26]"`'
+    )
+    assert result.stdout.splitlines() == [expected, expected]
+
+
+@pytest.mark.parametrize("env_id", SHIMMY_IDS)
+def test_gym_compatibility_ids_with_shimmy_imported_make_its_adapter(env_id, monkeypatch):
+    # A stand-in for an imported shimmy: its adapter class takes the env's kwargs and is a gymnasium.Env.
+    import types
+
+    made = []
+
+    class Adapter(gymnasium.Env):
+        def __init__(self, env_id=None, make_kwargs=None, env=None, render_mode=None):
+            made.append(env_id)
+            self.observation_space = gymnasium.spaces.Discrete(3)
+            self.action_space = gymnasium.spaces.Discrete(2)
+
+        def reset(self, *, seed=None, options=None):
+            super().reset(seed=seed)
+            return 1, {}
+
+        def step(self, action):
+            return 2, 1.0, True, False, {}
+
+    shimmy = types.ModuleType("shimmy")
+    shimmy.GymV21CompatibilityV0 = shimmy.GymV26CompatibilityV0 = Adapter
+    monkeypatch.setitem(sys.modules, "shimmy", shimmy)
+    env = nbgym.make(env_id, env_id="CartPole-v1")
+    assert made == ["CartPole-v1"]
+    assert isinstance(env.unwrapped, nbgym.Env)
+    assert env.reset(seed=0) == (1, {})
+    assert env.step(0) == (2, 1.0, True, False, {})
+    assert env.spec.id == env_id
