@@ -233,3 +233,43 @@ def test_gym_compatibility_ids_with_shimmy_imported_make_its_adapter(env_id, mon
     assert env.reset(seed=0) == (1, {})
     assert env.step(0) == (2, 1.0, True, False, {})
     assert env.spec.id == env_id
+
+
+# --- Vector HumanRendering: only a "*_last" mode's render is a list whose last element holds the frames; with
+# "rgb_array_list" each sub-environment's list of frames is refused by the frame check, as gymnasium's is.
+
+
+@pytest.mark.parametrize("num_envs", [1, 2, 3])
+def test_vector_human_rendering_rgb_array_list_as_gymnasium(num_envs, monkeypatch):
+    from gymnasium.wrappers.vector import HumanRendering as GymnasiumHumanRendering
+
+    from nbgym.wrappers.vector import HumanRendering
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    outcomes = []
+    for lib, wrapper in ((gymnasium, GymnasiumHumanRendering), (nbgym, HumanRendering)):
+        envs = wrapper(lib.make_vec("CartPole-v1", num_envs, vectorization_mode="sync", render_mode="rgb_array_list"))
+        with pytest.raises(AssertionError) as raised:
+            envs.reset(seed=0)
+        outcomes.append(str(raised.value))
+        envs.close()
+    assert outcomes[0].startswith("Expected `env.render()` to return a numpy array")
+    assert outcomes[1] == outcomes[0]
+
+
+def test_vector_human_rendering_last_mode_takes_the_last_frames(monkeypatch):
+    from nbgym.wrappers.vector import HumanRendering
+
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    envs = HumanRendering(nbgym.make_vec("CartPole-v1", 2, vectorization_mode="sync", render_mode="rgb_array"))
+    envs.reset(seed=0)
+    frames = envs.env.render()
+    # A "*_last" render gives the frames of each call so far: the wrapper shows the last ones only.
+    envs.env.render_mode = "rgb_array_last"
+    envs.env.render = lambda: [None, frames]
+    envs._render_frame()
+    assert (envs.num_rows, envs.num_cols) == (2, 2)
+    envs.env.render = lambda: (frames[0], frames[1])  # not a list of calls: refused as gymnasium's assertion does
+    with pytest.raises(AssertionError):
+        envs._render_frame()
+    envs.close()
