@@ -273,3 +273,58 @@ def test_vector_human_rendering_last_mode_takes_the_last_frames(monkeypatch):
     with pytest.raises(AssertionError):
         envs._render_frame()
     envs.close()
+
+
+# --- Array conversion: module_namespace gives gymnasium's Array API namespace (array_api_compat), and the
+# conversion wrappers pickle and unpickle.
+
+
+@pytest.mark.parametrize("module_name", ["numpy", "torch", "jax.numpy"])
+def test_module_namespace_as_gymnasium(module_name):
+    import importlib
+
+    from gymnasium.wrappers.array_conversion import module_namespace as gymnasium_namespace
+
+    from nbgym.wrappers.array_conversion import module_name_to_namespace, module_namespace
+
+    xp = importlib.import_module(module_name)
+    assert module_namespace(xp) is gymnasium_namespace(xp)
+    assert module_name_to_namespace(module_name) is gymnasium_namespace(xp)
+
+
+def test_module_namespace_refuses_what_gymnasium_refuses():
+    import math
+
+    from gymnasium.wrappers.array_conversion import module_namespace as gymnasium_namespace
+
+    from nbgym.wrappers.array_conversion import module_namespace
+
+    with pytest.raises(ValueError) as expected:
+        gymnasium_namespace(math)
+    with pytest.raises(ValueError) as got:
+        module_namespace(math)
+    assert str(got.value) == str(expected.value)
+
+
+@pytest.mark.parametrize("target", ["torch", "jax.numpy"])
+@pytest.mark.parametrize("vector", [False, True])
+def test_array_conversion_pickles_and_unpickles(target, vector):
+    import importlib
+    import pickle
+
+    from nbgym.wrappers import ArrayConversion
+    from nbgym.wrappers.vector import ArrayConversion as VectorArrayConversion
+
+    target_xp = importlib.import_module(target)
+    env = nbgym.make_vec("CartPole-v1", 2) if vector else nbgym.make("CartPole-v1")
+    wrapper = (VectorArrayConversion if vector else ArrayConversion)(env, env_xp=np, target_xp=target_xp)
+    wrapper.reset(seed=4)
+    copy = pickle.loads(pickle.dumps(wrapper))
+    assert copy._env_xp is wrapper._env_xp and copy._target_xp is wrapper._target_xp
+    assert copy._saved_kwargs == wrapper._saved_kwargs
+    assert copy.spec == wrapper.spec
+    action = target_xp.asarray(np.array([1, 0]) if vector else np.array(1))
+    steps = [one.step(action) for one in (wrapper, copy)]  # the copy continues where the original was
+    assert type(steps[1][0]) is type(steps[0][0])
+    assert np.array_equal(np.asarray(steps[0][0]), np.asarray(steps[1][0]))
+    assert repr(copy) == repr(wrapper)
