@@ -65,6 +65,33 @@ register(
     max_episode_steps=500,
 )
 
+# gymnasium's JAX functional environments (jax is imported when one is made; see nbgym.envs.functional_jax_env).
+register(
+    id="phys2d/CartPole-v0",
+    entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxEnv",
+    vector_entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxVectorEnv",
+    max_episode_steps=200,
+    reward_threshold=195.0,
+    disable_env_checker=True,
+)
+
+register(
+    id="phys2d/CartPole-v1",
+    entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxEnv",
+    vector_entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxVectorEnv",
+    max_episode_steps=500,
+    reward_threshold=475.0,
+    disable_env_checker=True,
+)
+
+register(
+    id="phys2d/Pendulum-v0",
+    entry_point="nbgym.envs.phys2d.pendulum:PendulumJaxEnv",
+    vector_entry_point="nbgym.envs.phys2d.pendulum:PendulumJaxVectorEnv",
+    max_episode_steps=200,
+    disable_env_checker=True,
+)
+
 # Box2D
 # ----------------------------------------
 # Plain Python environments (Box2D is a world of objects, not a batched kernel): make_vec vectorizes
@@ -156,6 +183,18 @@ register(
     vector_entry_point="nbgym.envs.toy_text.taxi:TaxiVectorEnv",
     reward_threshold=8,  # optimum = 8.46
     max_episode_steps=200,
+)
+
+register(
+    id="tabular/Blackjack-v0",
+    entry_point="nbgym.envs.tabular.blackjack:BlackJackJaxEnv",
+    disable_env_checker=True,
+)
+
+register(
+    id="tabular/CliffWalking-v0",
+    entry_point="nbgym.envs.tabular.cliffwalking:CliffWalkingJaxEnv",
+    disable_env_checker=True,
 )
 
 # MuJoCo (mujoco is imported when one is made), in gymnasium's order: each env's v2/v3 ids, which gymnasium
