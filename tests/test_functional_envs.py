@@ -206,3 +206,63 @@ def test_func_env_as_gymnasiums():
             getattr(FuncEnv(), name)(None)
     with pytest.raises(NotImplementedError):
         getattr(GymnasiumFuncEnv(), "initial")(None)
+
+
+# --- The numba path: a FuncEnv of static methods compiled into a vector env (examples/functional_cartpole.py).
+
+
+def _functional_cartpole():
+    import importlib.util
+
+    name = "examples_functional_cartpole"
+    if name not in sys.modules:
+        spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, "examples", "functional_cartpole.py"))
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+    return sys.modules[name]
+
+
+def test_numba_func_env_example_equals_gymnasium_cartpole(capsys):
+    speed = _functional_cartpole().main(num_envs=8, steps=150, seed=3)  # asserts equality at every step
+    assert speed["functional"] > 0
+    assert "identical to nbgym, gymnasium" in capsys.readouterr().out
+
+
+def test_numba_func_env_time_limit_and_autoreset_as_gymnasium_sync():
+    import gymnasium
+
+    example = _functional_cartpole()
+    ours = example.NumbaFuncVectorEnv(example.NumbaCartPole(), 3, max_episode_steps=7)
+    theirs = gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync", max_episode_steps=7)
+    assert ours.metadata["autoreset_mode"].value == theirs.metadata["autoreset_mode"].value
+    assert np.array_equal(ours.reset(seed=9)[0], theirs.reset(seed=9)[0])
+    generator = np.random.default_rng(0)
+    for _ in range(30):
+        actions = generator.integers(0, 2, size=3)
+        a, b = ours.step(actions), theirs.step(actions)
+        for x, y in zip(a[:4], b[:4]):
+            assert x.dtype == y.dtype and np.array_equal(x, y)
+    # reset(seed=None) continues the streams, as gymnasium's sub-environments' do.
+    assert np.array_equal(ours.reset()[0], theirs.reset()[0])
+    assert ours.state.shape == (3, 4) and ours.state.dtype == np.float64
+
+
+def test_numba_func_env_refuses_what_it_cannot_run():
+    example = _functional_cartpole()
+    envs = example.make(2)
+    with pytest.raises(nbgym.error.ResetNeeded):
+        envs.step(np.zeros(2, dtype=np.int64))
+    envs.reset(seed=0)
+    for bad in (np.array([0, 2]), np.array([0, -1]), np.array([0.0, 1.0]), np.array([0, 1, 0]), np.array([0, 1], dtype=np.uint64)):
+        with pytest.raises(nbgym.error.InvalidAction):
+            envs.step(bad)
+
+    class MethodFuncEnv(example.NumbaCartPole):
+        def terminal(self, state, key, params):  # uses self: numba cannot compile it
+            return False
+
+    with pytest.raises(TypeError, match="MethodFuncEnv.terminal must be a @staticmethod"):
+        example.NumbaFuncVectorEnv(MethodFuncEnv(), 2)
+    with pytest.raises(ValueError, match="num_envs must be a positive int"):
+        example.NumbaFuncVectorEnv(example.NumbaCartPole(), 0)
