@@ -328,3 +328,78 @@ def test_array_conversion_pickles_and_unpickles(target, vector):
     assert type(steps[1][0]) is type(steps[0][0])
     assert np.array_equal(np.asarray(steps[0][0]), np.asarray(steps[1][0]))
     assert repr(copy) == repr(wrapper)
+
+
+# --- CartPoleVectorEnv: gymnasium's batch attributes (state (4, n), steps, prev_done, ...), live on the kernels.
+
+
+def test_cartpole_vector_env_has_gymnasiums_attributes():
+    from gymnasium.envs.classic_control.cartpole import CartPoleVectorEnv as GymnasiumCartPoleVectorEnv
+
+    theirs, ours = GymnasiumCartPoleVectorEnv(num_envs=3), nbgym.make_vec("CartPole-v1", 3).unwrapped
+    assert ours.state is None and theirs.state is None  # before the first reset
+    theirs.reset(seed=0)
+    ours.reset(seed=0)
+    for name in ("state", "steps", "prev_done"):
+        a, b = np.asarray(getattr(theirs, name)), np.asarray(getattr(ours, name))
+        assert a.shape == b.shape and a.dtype.kind == b.dtype.kind, name
+    assert ours.state.dtype == theirs.state.dtype == np.float64
+    for name in ("steps_beyond_terminated", "screen_width", "screen_height", "max_episode_steps", "gravity", "masscart",
+                 "masspole", "total_mass", "length", "polemass_length", "force_mag", "tau", "kinematics_integrator",
+                 "theta_threshold_radians", "x_threshold", "_sutton_barto_reward", "num_envs", "render_mode"):
+        assert getattr(ours, name) == getattr(theirs, name), name
+
+
+def test_cartpole_vector_env_attributes_follow_the_episodes_as_gymnasium_sync():
+    # The same seeds and actions as gymnasium's sync env: state is its sub-environments' states side by side,
+    # steps their TimeLimit counters, prev_done whether their last step ended the episode.
+    theirs = gymnasium.make_vec("CartPole-v1", 4, vectorization_mode="sync", max_episode_steps=20)
+    ours = nbgym.make_vec("CartPole-v1", 4, max_episode_steps=20)
+    theirs.reset(seed=2)
+    ours.reset(seed=2)
+    generator = np.random.default_rng(2)
+    ended = 0
+    for _ in range(60):
+        actions = generator.integers(0, 2, size=4)
+        _, _, terminated, truncated, _ = theirs.step(actions)
+        ours.step(actions)
+        assert np.array_equal(ours.state, np.stack([env.unwrapped.state for env in theirs.envs], axis=1))
+        assert ours.steps.tolist() == [env.get_wrapper_attr("_elapsed_steps") for env in theirs.envs]
+        assert np.array_equal(ours.prev_done, terminated | truncated)
+        ended += int((terminated | truncated).sum())
+    assert ended > 0
+
+
+def test_cartpole_vector_env_attributes_are_live():
+    envs = nbgym.make_vec("CartPole-v1", 3)
+    reference = nbgym.make_vec("CartPole-v1", 3)
+    envs.reset(seed=1)
+    reference.reset(seed=1)
+    # Writes into the (4, n) view reach the kernels' next step, as gymnasium's state array does.
+    envs.state[2, 1] = 0.1
+    reference.set_attr("state", [state if i != 1 else np.array([*state[:2], 0.1, state[3]]) for i, state in
+                                 enumerate(reference.get_attr("state"))])
+    assert np.array_equal(envs.step(np.array([0, 1, 0]))[0], reference.step(np.array([0, 1, 0]))[0])
+    # Assigning a whole state, and one sub-environment's state read per environment, meet in one truth.
+    envs.state = np.zeros((4, 3))
+    single = gymnasium.make("CartPole-v1").unwrapped
+    single.reset(seed=0)
+    single.state = np.zeros(4)
+    expected = single.step(1)[0]
+    assert np.array_equal(envs.step(np.array([1, 1, 1]))[0], np.stack([expected] * 3))
+    held = envs.get_attr("state")[0]
+    held[0] = 1.0
+    assert envs.state[0, 0] == 1.0
+    with pytest.raises(ValueError, match=r"shaped \(4, num_envs\)"):
+        envs.state = np.zeros((3, 4))
+    # The time limit reads steps; prev_done makes the next step start the episode again, as gymnasium's.
+    envs.steps[:] = 499
+    _, _, terminated, truncated, _ = envs.step(np.array([0, 0, 0]))
+    assert truncated.all() and envs.prev_done.all()
+    envs.prev_done[:] = False
+    envs.steps[:] = 0
+    envs.step(np.array([0, 0, 0]))
+    assert envs.steps.tolist() == [1, 1, 1]
+    envs.prev_done[0] = True
+    _, rewards, *_ = envs.step(np.array([0, 0, 0]))
+    assert envs.steps.tolist() == [0, 2, 2] and rewards[0] == 0.0
