@@ -76,6 +76,24 @@ for env_id in %(ids)r:
         ok.append(str(theirs.metadata) == str(ours.metadata).replace("nbgym", "gymnasium"))
         results[env_id + " vector"] = {"ok": all(ok), "episodes": int(np.asarray(ours.steps).sum()), "spec": []}
 
+# Frames: phys2d's are gymnasium's, pixel for pixel; tabular's are drawn with nbgym's toy-text art (its own, as
+# nbgym's Blackjack-v1 and CliffWalking-v1 are), in gymnasium's frame size, and CliffWalking's start equals
+# nbgym's CliffWalking-v1 start frame.
+frames = {}
+for env_id in %(ids)r:
+    theirs, ours = gymnasium.make(env_id, render_mode="rgb_array"), nbgym.make(env_id, render_mode="rgb_array")
+    theirs.reset(seed=5)
+    ours.reset(seed=5)
+    a, b = theirs.render(), ours.render()
+    frames[env_id] = [a.shape == b.shape and a.dtype == b.dtype, same(a, b), int(b.std() > 0)]
+    if env_id.startswith("tabular/CliffWalking"):
+        classic = nbgym.make("CliffWalking-v1", render_mode="rgb_array")
+        classic.reset(seed=0)
+        frames[env_id].append(same(classic.render(), b))
+    theirs.close()
+    ours.close()
+results["frames"] = frames
+
 # Module paths and public names.
 import importlib, typing
 names = {}
@@ -90,13 +108,14 @@ print(json.dumps(results))
 """
 
 
-def _run(code: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=600)
+def _run(code: str, **env: str) -> subprocess.CompletedProcess:
+    environ = {**os.environ, **env}
+    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900, env=environ)
 
 
 @pytest.fixture(scope="module")
 def comparison() -> dict:
-    result = _run(COMPARISON % {"ids": JAX_IDS})
+    result = _run(COMPARISON % {"ids": JAX_IDS}, SDL_VIDEODRIVER="dummy")
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.splitlines()[-1])
 
@@ -113,6 +132,15 @@ def test_jax_env_gives_gymnasiums_numbers(comparison, env_id):
 @pytest.mark.parametrize("env_id", ["phys2d/CartPole-v1", "phys2d/Pendulum-v0"])
 def test_jax_vector_env_gives_gymnasiums_numbers(comparison, env_id):
     assert comparison[env_id + " vector"]["ok"]
+
+
+@pytest.mark.parametrize("env_id", JAX_IDS)
+def test_jax_env_frames(comparison, env_id):
+    shape_and_dtype, identical, drawn, *start = comparison["frames"][env_id]
+    assert shape_and_dtype and drawn
+    if env_id.startswith("phys2d/"):
+        assert identical
+    assert start in ([], [True])
 
 
 def test_jax_modules_have_gymnasiums_public_names(comparison):

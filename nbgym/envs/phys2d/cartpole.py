@@ -108,7 +108,7 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
         """A pygame surface of the screen's size and a clock."""
         from nbgym._engine.render import import_pygame
 
-        pygame = import_pygame("classic-control")
+        pygame = import_pygame()
         pygame.display.init()
         return pygame.Surface((screen_width, screen_height)), pygame.time.Clock()
 
@@ -116,7 +116,7 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
         """The frame of ``state``: the cart, the pole and the track, drawn as gymnasium's functional CartPole draws."""
         from nbgym._engine.render import import_pygame
 
-        pygame = import_pygame("classic-control")
+        pygame = import_pygame()
         gfxdraw = pygame.gfxdraw
         screen, clock = render_state
         scale = params.screen_width / (params.x_threshold * 2)
@@ -149,7 +149,7 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
         """Shuts pygame down (as gymnasium's)."""
         from nbgym._engine.render import import_pygame
 
-        pygame = import_pygame("classic-control")
+        pygame = import_pygame()
         pygame.display.quit()
         pygame.quit()
 

@@ -77,7 +77,7 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
         """A pygame surface of the screen's size, a clock, and the last torque (``None``: gymnasium's never sets it)."""
         from nbgym._engine.render import import_pygame
 
-        pygame = import_pygame("classic-control")
+        pygame = import_pygame()
         pygame.display.init()
         return pygame.Surface((screen_width, screen_height)), pygame.time.Clock(), None
 
@@ -86,7 +86,7 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
         (without the torque arrow: its last torque is always ``None`` there)."""
         from nbgym._engine.render import import_pygame
 
-        pygame = import_pygame("classic-control")
+        pygame = import_pygame()
         gfxdraw = pygame.gfxdraw
         screen, clock, last_torque = render_state
         size = params.screen_dim
@@ -117,7 +117,7 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
         """Shuts pygame down (as gymnasium's)."""
         from nbgym._engine.render import import_pygame
 
-        pygame = import_pygame("classic-control")
+        pygame = import_pygame()
         pygame.display.quit()
         pygame.quit()
 

@@ -169,6 +169,40 @@ class BlackjackFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any, Bl
             reward = reward * jnp.logical_not(condition) + 1 * condition
         return reward
 
+    def render_init(self, screen_width: int = 384, screen_height: int = 376) -> Any:
+        """``(screen, face, suit)``: a pygame surface, and the face (``J``/``Q``/``K``) and suit that a ten showing
+        is drawn with, chosen as gymnasium's are (``choice`` from ``np_random(0)``: the suit, then the face)."""
+        from nbgym._engine.render import import_pygame
+        from nbgym.utils import seeding
+
+        pygame = import_pygame()
+        generator = seeding.np_random(0)[0]
+        suit = generator.choice(["C", "D", "H", "S"])
+        face = generator.choice(["J", "Q", "K"])
+        pygame.display.init()
+        return pygame.Surface((screen_width, screen_height)), face, suit
+
+    def render_image(self, state: EnvState, render_state: Any, params: Any = BlackJackParams) -> tuple[Any, np.ndarray]:
+        """The table of ``state``, drawn as the toy-text Blackjack's."""
+        from nbgym._engine.render import import_pygame
+        from nbgym.envs._render.blackjack import draw_table
+
+        pygame = import_pygame()
+        screen, face, suit = render_state
+        player_sum, dealer_value, usable_ace = (int(value) for value in self.observation(state, None))
+        rank = "A" if dealer_value == 1 else str(face) if dealer_value == 10 else str(dealer_value)
+        sprites = self.__dict__.setdefault("_render_sprites", {})
+        draw_table(screen, sprites, player_sum, dealer_value, usable_ace, rank, str(suit))
+        return render_state, np.transpose(np.array(pygame.surfarray.pixels3d(screen)), axes=(1, 0, 2))
+
+    def render_close(self, render_state: Any, params: Any = BlackJackParams) -> None:
+        """Shuts pygame down (as gymnasium's)."""
+        from nbgym._engine.render import import_pygame
+
+        pygame = import_pygame()
+        pygame.display.quit()
+        pygame.quit()
+
     def get_default_params(self, **kwargs: Any) -> BlackJackParams:
         """``BlackJackParams(**kwargs)``."""
         return BlackJackParams(**kwargs)

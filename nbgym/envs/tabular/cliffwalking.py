@@ -93,6 +93,39 @@ class CliffWalkingFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any,
         assert not isinstance(next_state.fallen, bool), "state.fallen should be a jax array, not a bool"
         return jax.lax.convert_element_type(-1 + (-99 * next_state.fallen[0]), jnp.float32)
 
+    def render_init(self, screen_width: int = 600, screen_height: int = 500) -> RenderStateType:
+        """The render state: a 768 x 256 screen (64-pixel cells) and the grid (gymnasium's sizes are unused there too)."""
+        from nbgym._engine.render import import_pygame
+
+        pygame = import_pygame()
+        pygame.display.init()
+        cliff = np.zeros((4, 12), dtype=bool)
+        cliff[3, 1:-1] = True
+        # The images are nbgym's CliffWalking renderer's own art, drawn on first use (the fields stay None).
+        return RenderStateType(
+            screen=pygame.Surface((12 * 64, 4 * 64)), shape=(4, 12), nS=4 * 12, cell_size=(64, 64), cliff=cliff,
+            agent_img=None, start_img=None, goal_img=None, goal_flag_img=None, ground_img=None, cliff_imgs=(None,) * 4,
+        )
+
+    def render_image(self, state: EnvState, render_state: RenderStateType, params: None = None) -> tuple[RenderStateType, np.ndarray]:
+        """The grid with the player on it, as the toy-text CliffWalking draws it."""
+        from nbgym._engine.render import import_pygame
+        from nbgym.envs._render.cliffwalking import draw_grid
+
+        pygame = import_pygame()
+        position = int(state.player_position[0]) * 12 + int(state.player_position[1])
+        sprites = self.__dict__.setdefault("_render_sprites", {})
+        draw_grid(render_state.screen, sprites, render_state.shape, render_state.cliff, 36, position)
+        return render_state, np.transpose(np.array(pygame.surfarray.pixels3d(render_state.screen)), axes=(1, 0, 2))
+
+    def render_close(self, render_state: RenderStateType) -> None:
+        """Shuts pygame down (as gymnasium's)."""
+        from nbgym._engine.render import import_pygame
+
+        pygame = import_pygame()
+        pygame.display.quit()
+        pygame.quit()
+
 
 class CliffWalkingJaxEnv(JaxEnv):
     """The JAX CliffWalking as a single env (``tabular/CliffWalking-v0``)."""
