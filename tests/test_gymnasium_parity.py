@@ -403,3 +403,18 @@ def test_cartpole_vector_env_attributes_are_live():
     envs.prev_done[0] = True
     _, rewards, *_ = envs.step(np.array([0, 0, 0]))
     assert envs.steps.tolist() == [0, 2, 2] and rewards[0] == 0.0
+
+
+def test_make_names_an_old_gym_env_as_gymnasium():
+    env_class = type("OldEnv", (_gym_named("Env", "gym.core"),), {})
+    messages = []
+    for lib in (gymnasium, nbgym):
+        lib.register(id="OldGymEnv-v0", entry_point=env_class)
+        try:
+            with pytest.raises(TypeError) as raised:
+                lib.make("OldGymEnv-v0")
+            messages.append(str(raised.value))
+        finally:
+            del lib.registry["OldGymEnv-v0"]
+    assert messages[0].startswith("Gym is incompatible with Gymnasium")
+    assert messages[1] == _renamed(messages[0])
