@@ -82,6 +82,8 @@ class KernelBatch:
         observation_space: The space of one sub-environment's observation (gives the buffer's shape and
             dtype, unless ``physics.observation`` does).
         action_space: The space of one sub-environment's action (``Discrete`` or ``Box``).
+        refuse_unsafe_integers: Whether discrete actions of an integer dtype that does not cast safely to int64
+            (``np.uint64``) are refused, as gymnasium's ``action_space.contains`` refuses them.
     """
 
     def __init__(
@@ -91,6 +93,7 @@ class KernelBatch:
         num_envs: int,
         observation_space: spaces.Space,
         action_space: spaces.Space,
+        refuse_unsafe_integers: bool = False,
     ) -> None:
         self.physics = physics
         self.params = params
@@ -108,6 +111,7 @@ class KernelBatch:
         self._make_views()
         self.all_envs = np.ones(num_envs, dtype=np.bool_)
         self.discrete_actions = isinstance(action_space, spaces.Discrete)
+        self.refuse_unsafe_integers = refuse_unsafe_integers
         if not self.discrete_actions and not (isinstance(action_space, spaces.Box) and action_space.dtype.kind in "fiu"):
             raise error.PhysicsError(
                 f"Physics {physics.name!r}: the kernels take Discrete or numeric Box actions, got the action space "
@@ -208,7 +212,11 @@ class KernelBatch:
                     f"Expected integer actions, got dtype {array.dtype} from {actions!r}; "
                     f"cast them with `.astype(np.int64)` if the values are whole numbers."
                 )
-            return array if array.dtype == np.int64 else array.astype(np.int64)
+            if array.dtype == np.int64:
+                return array
+            if self.refuse_unsafe_integers and not np.can_cast(array.dtype, np.int64):
+                raise error.InvalidAction(f"{actions!r} ({type(actions)}) invalid")
+            return array.astype(np.int64)
         if array.dtype in _KERNEL_FLOATS:
             return array
         if array.dtype.kind == "f":
@@ -272,6 +280,11 @@ class _ParamsAsAttributes:
 
     physics: ClassVar[Physics]
     _params: np.ndarray
+    asserts_action_in_space: ClassVar[bool] = False
+    """Whether the gymnasium environment this class reproduces asserts ``action_space.contains(action)`` before
+    it moves (CartPole, MountainCar, Blackjack): integer actions of a dtype that does not cast safely to the
+    space's int64 (``np.uint64``) are then refused as there (``f"{action!r} ({type(action)}) invalid"``), even
+    when their value is in range. The others take any integer, as their gymnasium originals index with it."""
     _python_number_actions_param: ClassVar[str | None] = None
     """The bool parameter that tells the physics its actions came as Python numbers (see ``action_kind``),
     for an env whose arithmetic depends on it; ``None`` for the others."""
@@ -427,7 +440,9 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         self._params = params
         self.render_mode = render_mode
         self._held = {}
-        self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
+        self._batch = KernelBatch(
+            self.physics, params, 1, self.observation_space, self.action_space, self.asserts_action_in_space
+        )
         self._batch.compile()
         self._discrete_action = np.zeros(1, dtype=np.int64)
         self._discrete = self._batch.discrete_actions
@@ -559,6 +574,8 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
             if isinstance(action, (int, np.integer)) or (
                 isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
             ):
+                if self.asserts_action_in_space and not isinstance(action, int) and not np.can_cast(action.dtype, np.int64):
+                    raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
                 self._discrete_action[0] = action
                 return self._discrete_action
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
@@ -593,9 +610,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         """Closes the environment and its window, if any; ``step()`` needs a ``reset()`` again."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym._engine.render import close_env
-
-            close_env(self)
+            self._render_state.close(self)
 
     def _observation(self) -> Any:
         """The observation of the single env, as gymnasium's env returns it (a new array by default)."""
@@ -670,7 +685,10 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         self.single_observation_space, self.single_action_space = self._single_spaces()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
+        self._batch = KernelBatch(
+            self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space,
+            self.asserts_action_in_space,
+        )
         self._batch.compile()
         self._held = {}
         self._seed_words = rng.entropy_streams(self._batch.pcg, self._batch.buf)
@@ -992,9 +1010,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym._engine.render import close_env
-
-            close_env(self)
+            self._render_state.close(self)
 
     def _check_open(self) -> None:
         if self.closed:
