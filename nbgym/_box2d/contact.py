@@ -151,13 +151,13 @@ def update(w, r, c):
         touching = count > 0
         old_count = np.int32(old_i[manifold.POINT_COUNT])
         for i in range(count):
-            p = manifold.POINTS + manifold.POINT_STRIDE * i
+            p = manifold.POINTS + manifold.POINT_WIDTH * i
             mf[p + manifold.NORMAL_IMPULSE] = _ZERO
             mf[p + manifold.TANGENT_IMPULSE] = _ZERO
             key = mi[manifold.IDS + i]
             for j in range(old_count):
                 if old_i[manifold.IDS + j] == key:
-                    q = manifold.POINTS + manifold.POINT_STRIDE * j
+                    q = manifold.POINTS + manifold.POINT_WIDTH * j
                     mf[p + manifold.NORMAL_IMPULSE] = old_f[q + manifold.NORMAL_IMPULSE]
                     mf[p + manifold.TANGENT_IMPULSE] = old_f[q + manifold.TANGENT_IMPULSE]
                     break

@@ -28,6 +28,11 @@ _MAX_CONDITION = F32(1000.0)
 _MIN_SEP = F32(-3.0) * LINEAR_SLOP
 _MIN_TOI_SEP = F32(-1.5) * LINEAR_SLOP
 
+# manifold.world_manifold's output: [normal.x, normal.y, points[0].x, points[0].y, points[1].x, points[1].y]
+_WM_NX = 0
+_WM_NY = 1
+_WM_POINTS = 2
+
 # vc_f fields
 V_NX = 0
 V_NY = 1
@@ -138,7 +143,7 @@ def setup(w, r, count, dt_ratio, warm_starting):
         pci[I_CONTACT] = np.int32(mi[manifold.TYPE])
         for j in range(point_count):
             o = V_POINTS + P_STRIDE * j
-            mp = manifold.POINTS + manifold.POINT_STRIDE * j
+            mp = manifold.POINTS + manifold.POINT_WIDTH * j
             if warm_starting:
                 vc[o + P_NI] = dt_ratio * mf[mp + manifold.NORMAL_IMPULSE]
                 vc[o + P_TI] = dt_ratio * mf[mp + manifold.TANGENT_IMPULSE]
@@ -207,8 +212,8 @@ def initialize_velocity_constraints(w, r, count):
         xf_b[0] = cBx - (cb * lcbx - sb * lcby)
         xf_b[1] = cBy - (sb * lcbx + cb * lcby)
         manifold.world_manifold(w.man_f[r, c], w.man_i[r, c], xf_a, radius_a, xf_b, radius_b, wm)
-        nx = wm[manifold.WM_NX]
-        ny = wm[manifold.WM_NY]
+        nx = wm[_WM_NX]
+        ny = wm[_WM_NY]
         vc[V_NX] = nx
         vc[V_NY] = ny
         tx = ny
@@ -217,8 +222,8 @@ def initialize_velocity_constraints(w, r, count):
         restitution = vc[V_RESTITUTION]
         for j in range(point_count):
             o = V_POINTS + P_STRIDE * j
-            px = wm[manifold.WM_POINTS + 2 * j]
-            py = wm[manifold.WM_POINTS + 2 * j + 1]
+            px = wm[_WM_POINTS + 2 * j]
+            py = wm[_WM_POINTS + 2 * j + 1]
             rAx = px - cAx
             rAy = py - cAy
             rBx = px - cBx
@@ -479,7 +484,7 @@ def store_impulses(w, r, count):
         mf = w.man_f[r, c]
         for j in range(w.vc_i[r, i, I_COUNT]):
             o = V_POINTS + P_STRIDE * j
-            mp = manifold.POINTS + manifold.POINT_STRIDE * j
+            mp = manifold.POINTS + manifold.POINT_WIDTH * j
             mf[mp + manifold.NORMAL_IMPULSE] = vc[o + P_NI]
             mf[mp + manifold.TANGENT_IMPULSE] = vc[o + P_TI]
 

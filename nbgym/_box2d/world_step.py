@@ -414,3 +414,10 @@ def destroy_fixture(w, r, f):
     free_fixture(w, r, f)
     w.body_i[r, b, BI_FIXTURE_COUNT] -= 1
     reset_mass_data(w, r, b)
+
+
+@kernel
+def step_rows(w, dt, velocity_iterations, position_iterations):
+    """``step`` on every row of ``w`` (one compiled call for a batch of worlds)."""
+    for r in range(w.world_i.shape[0]):
+        step(w, r, dt, velocity_iterations, position_iterations)
