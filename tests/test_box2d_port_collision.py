@@ -232,3 +232,174 @@ def test_ray_cast_matches_wheel(shape, t, ray, max_fraction):
     assert ours[0] == hit
     if hit:
         same(ours[1:], (out.fraction, *out.normal))
+
+
+# --- manifolds -------------------------------------------------------------------------------------------------
+
+from nbgym._box2d import manifold as mf  # noqa: E402
+from nbgym._box2d.collide_circle import collide_circles, collide_polygon_and_circle  # noqa: E402
+from nbgym._box2d.collide_edge import collide_edge_and_circle, collide_edge_and_polygon  # noqa: E402
+from nbgym._box2d.collide_polygon import collide_polygons  # noqa: E402
+
+near = st.tuples(coord(-2.5, 2.5), coord(-2.5, 2.5), coord(-7.0, 7.0))
+
+
+def check_manifold(man_f, man_i, wm):
+    """The port's manifold equals the wheel's (fields the C++ wrote; a fresh b2Manifold is zeroed)."""
+    assert man_i[mf.POINT_COUNT] == wm.pointCount
+    assert man_i[mf.TYPE] == wm.type_
+    if wm.pointCount:
+        same(man_f[:4], (*wm.localNormal, *wm.localPoint))
+    for i in range(wm.pointCount):
+        p = wm.points[i]
+        o = mf.POINTS + mf.POINT_WIDTH * i
+        same(man_f[o : o + 2], tuple(p.localPoint))
+        assert man_i[mf.IDS + i] == p.id.key
+
+
+def run_collide(ours, theirs, a, ta, b, tb):
+    si_a, sf_a, wa = a
+    si_b, sf_b, wb = b
+    xa, xb = transform(*ta), transform(*tb)
+    man_f, man_i = mf.new_manifolds()
+    ours(man_f, man_i, si_a, sf_a, xf_array(xa), si_b, sf_b, xf_array(xb))
+    wm = B.b2Manifold()
+    theirs(wm, wa, xa, wb, xb)
+    check_manifold(man_f, man_i, wm)
+    if wm.pointCount:  # b2WorldManifold::Initialize
+        out = np.zeros(6, np.float32)
+        mf.world_manifold(man_f, man_i, xf_array(xa), sf_a[0, 0], xf_array(xb), sf_b[0, 0], out)
+        w = B.b2WorldManifold()
+        w.Initialize(wm, xa, wa.radius, xb, wb.radius)
+        same(out[: 2 + 2 * wm.pointCount], (*w.normal, *[c for p in w.points[: wm.pointCount] for c in p]))
+    return int(man_i[mf.POINT_COUNT])
+
+
+convex = st.one_of(polygons(2.0), boxes())
+
+
+@FAST
+@given(convex, near, convex, near)
+def test_collide_polygons_matches_wheel(a, ta, b, tb):
+    run_collide(collide_polygons, B.b2CollidePolygons, a, ta, b, tb)
+
+
+@FAST
+@given(circles(), near, circles(), near)
+def test_collide_circles_matches_wheel(a, ta, b, tb):
+    run_collide(collide_circles, B.b2CollideCircles, a, ta, b, tb)
+
+
+@FAST
+@given(convex, near, circles(), near)
+def test_collide_polygon_and_circle_matches_wheel(a, ta, b, tb):
+    run_collide(collide_polygon_and_circle, B.b2CollidePolygonAndCircle, a, ta, b, tb)
+
+
+@FAST
+@given(edges(adjacent=True), near, circles(), near)
+def test_collide_edge_and_circle_matches_wheel(a, ta, b, tb):
+    run_collide(collide_edge_and_circle, B.b2CollideEdgeAndCircle, a, ta, b, tb)
+
+
+@FAST
+@given(edges(adjacent=True), near, convex, near)
+def test_collide_edge_and_polygon_matches_wheel(a, ta, b, tb):
+    run_collide(collide_edge_and_polygon, B.b2CollideEdgeAndPolygon, a, ta, b, tb)
+
+
+def test_collisions_are_exercised():
+    """The random sweeps above reach every kind of manifold (guards the strategies against drifting apart)."""
+    rng = np.random.default_rng(1)
+    seen = set()
+    for _ in range(300):
+        si_a, sf_a = shapes.new_shapes()
+        si_b, sf_b = shapes.new_shapes()
+        shapes.polygon_set_as_box(si_a, sf_a, f32(1), f32(0.5))
+        shapes.polygon_set_as_oriented_box(si_b, sf_b, f32(0.7), f32(0.3), f32(0.1), f32(0), f32(rng.uniform(-3, 3)))
+        xa = np.array([0, 0, 0, 1], np.float32)
+        xb = np.zeros(4, np.float32)
+        bm.xf_set(xb, *rng.uniform(-2, 2, 2).astype(np.float32), f32(rng.uniform(-3, 3)))
+        man_f, man_i = mf.new_manifolds()
+        collide_polygons(man_f, man_i, si_a, sf_a, xa, si_b, sf_b, xb)
+        seen.add((int(man_i[0]), int(man_i[1])))
+    assert {(1, 1), (1, 2), (2, 1), (2, 2), (0, 0)} <= seen or {(1, 2), (2, 2)} <= seen
+
+
+# --- distance ------------------------------------------------------------------------------------------------
+
+from nbgym._box2d import distance as dist  # noqa: E402
+
+
+def proxy(si, sf):
+    """``shapes.proxy`` with its radius kept float32 (numba returns a float32 to Python as a float)."""
+    vertices, count, radius = shapes.proxy(si, sf)
+    return vertices, count, f32(radius)
+
+
+@FAST
+@given(any_shape, near, any_shape, near, st.booleans())
+def test_distance_matches_wheel(a, ta, b, tb, use_radii):
+    si_a, sf_a, wa = a
+    si_b, sf_b, wb = b
+    xa, xb = transform(*ta), transform(*tb)
+    cache = dist.new_cache()
+    ours = dist.distance(cache, *proxy(si_a, sf_a), xf_array(xa), *proxy(si_b, sf_b), xf_array(xb), use_radii)
+    w = B.b2Distance(shapeA=wa, shapeB=wb, transformA=xa, transformB=xb, useRadii=use_radii)
+    same(ours[:5], (*w.pointA, *w.pointB, w.distance))
+    assert ours[5] == w.iterations
+    # a second call from the written cache (warm start) agrees with the first's geometry
+    again = dist.distance(cache, *proxy(si_a, sf_a), xf_array(xa), *proxy(si_b, sf_b), xf_array(xb), use_radii)
+    assert abs(again[4] - ours[4]) <= 1e-3 * max(1.0, abs(ours[4]))
+
+
+def test_point_states_match_wheel():
+    for keys1, keys2 in (((1, 2), (2, 3)), ((5,), (5, 6)), ((), (7,)), ((8, 9), ())):
+        m1, m2 = B.b2Manifold(), B.b2Manifold()
+        ours = []
+        for m, keys in ((m1, keys1), (m2, keys2)):
+            man_f, man_i = mf.new_manifolds()
+            man_i[mf.POINT_COUNT] = m.pointCount = len(keys)
+            for i, k in enumerate(keys):
+                m.points[i].id.key = k
+                man_i[mf.IDS + i] = k
+            ours.append(man_i)
+        s1, s2 = np.zeros(2, np.int64), np.zeros(2, np.int64)
+        mf.point_states(ours[0], ours[1], s1, s2)
+        w1, w2 = B.b2GetPointStates(m1, m2)
+        assert list(s1) == list(w1) and list(s2) == list(w2)
+
+
+# --- time of impact ------------------------------------------------------------------------------------------
+
+from nbgym._box2d import time_of_impact as toi  # noqa: E402
+
+
+@st.composite
+def sweeps(draw, start, end):
+    v = [draw(coord(-0.5, 0.5)), draw(coord(-0.5, 0.5))]  # localCenter
+    v += [draw(start), draw(start), draw(end), draw(end)]  # c0, c
+    v += [draw(coord(-8, 8)), draw(coord(-8, 8)), f32(0)]  # a0, a, alpha0
+    return np.array(v, np.float32)
+
+
+def wheel_sweep(s):
+    w = B.b2Sweep()
+    w.localCenter = (float(s[0]), float(s[1]))
+    w.c0 = (float(s[2]), float(s[3]))
+    w.c = (float(s[4]), float(s[5]))
+    w.a0, w.a, w.alpha0 = float(s[6]), float(s[7]), float(s[8])
+    return w
+
+
+@FAST
+@given(any_shape, sweeps(coord(-4, -1), coord(-1, 3)), any_shape, sweeps(coord(-1, 1), coord(-1, 1)), coord(0.3, 1))
+def test_time_of_impact_matches_wheel(a, sweep_a, b, sweep_b, t_max):
+    si_a, sf_a, wa = a
+    si_b, sf_b, wb = b
+    before = sweep_a.copy()
+    ours = toi.time_of_impact(*proxy(si_a, sf_a), *proxy(si_b, sf_b), sweep_a, sweep_b, t_max)
+    assert (sweep_a == before).all()
+    state, t = B.b2TimeOfImpact(shapeA=wa, shapeB=wb, sweepA=wheel_sweep(sweep_a), sweepB=wheel_sweep(sweep_b), tMax=float(t_max))
+    assert ours[0] == state
+    same((ours[1],), (t,))

@@ -18,6 +18,9 @@ Collision half (this branch's files):
 - ``dynamic_tree``: b2DynamicTree (node allocation order exactly Box2D's); ``broad_phase``: b2BroadPhase
   (move buffer, pair buffer, ``UpdatePairs`` with Box2D's pair order).
 
+Scalars are float32 everywhere: from Python pass ``np.float32`` values (a Python float would make numba
+compile a float64 variant), and note that numba hands a float32 result back to Python as a float.
+
 Array layouts (a "row" is one sub-environment's world; batch arrays have leading dimensions
 ``(rows, items)`` and a function takes the views of one item, e.g. ``shape_f[row, k]``):
 

@@ -203,18 +203,8 @@ def xf_set(xf, px, py, angle):
 
 @kernel
 def sweep_get_transform(sweep, beta, xf):
-    """``b2Sweep::GetTransform(xf, beta)``."""
-    w = _ONE - beta
-    px = w * sweep[2] + beta * sweep[4]
-    py = w * sweep[3] + beta * sweep[5]
-    angle = w * sweep[6] + beta * sweep[7]
-    s = sinf(angle)
-    c = cosf(angle)
-    rx, ry = rot_mul(s, c, sweep[0], sweep[1])
-    xf[0] = px - rx
-    xf[1] = py - ry
-    xf[2] = s
-    xf[3] = c
+    """``b2Sweep::GetTransform(xf, beta)`` into the transform array ``xf``."""
+    xf[0], xf[1], xf[2], xf[3] = sweep_transform(sweep, beta)
 
 
 @kernel
@@ -231,7 +221,27 @@ def sweep_advance(sweep, alpha):
 @kernel
 def sweep_normalize(sweep):
     """``b2Sweep::Normalize``: a0 into [0, 2 pi) by ``2 pi * floorf(a0 / 2 pi)``, a shifted alike."""
+    normalized = sweep_normalized(sweep)
+    sweep[6] = normalized[6]
+    sweep[7] = normalized[7]
+
+
+@kernel
+def sweep_transform(sweep, beta):
+    """``b2Sweep::GetTransform(xf, beta)`` returned as a tuple ``(p.x, p.y, q.s, q.c)`` (usable as a transform)."""
+    w = _ONE - beta
+    px = w * sweep[2] + beta * sweep[4]
+    py = w * sweep[3] + beta * sweep[5]
+    angle = w * sweep[6] + beta * sweep[7]
+    s = sinf(angle)
+    c = cosf(angle)
+    rx, ry = rot_mul(s, c, sweep[0], sweep[1])
+    return (px - rx, py - ry, s, c)
+
+
+@kernel
+def sweep_normalized(sweep):
+    """A copy of the sweep after ``b2Sweep::Normalize``, as a tuple of its 9 floats."""
     two_pi = np.float32(2.0) * np.float32(3.14159265359)
     d = two_pi * np.floor(sweep[6] / two_pi)
-    sweep[6] = sweep[6] - d
-    sweep[7] = sweep[7] - d
+    return (sweep[0], sweep[1], sweep[2], sweep[3], sweep[4], sweep[5], sweep[6] - d, sweep[7] - d, sweep[8])
