@@ -14,7 +14,7 @@ import numpy as np
 
 from nbgym._engine.jit import kernel
 
-from . import collide_circle, collide_edge, collide_polygon, manifold, shapes
+from . import collide_circle, collide_edge, collide_polygon, distance, manifold, shapes
 from .math import sqrtf
 from .world import (
     BI_BEGUN, BI_TOUCH, C_ENABLED_FLAG, C_TOUCHING_FLAG, CF_FRICTION, CF_RESTITUTION, CF_TANGENT_SPEED, CF_TOI,
@@ -178,4 +178,6 @@ def update(w, r, c):
 @kernel
 def shapes_overlap(w, r, fa, fb, xf_a, xf_b):
     """b2TestOverlap(shapeA, 0, shapeB, 0, xfA, xfB), for sensor contacts."""
-    return manifold.test_overlap(w.shape_i[r, fa], w.shape_f[r, fa], xf_a, w.shape_i[r, fb], w.shape_f[r, fb], xf_b)
+    va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
+    vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
+    return distance.test_overlap(va, na, ra, xf_a, vb, nb, rb, xf_b)

@@ -135,9 +135,10 @@ def add_pair(w, r, fixture_a, fixture_b):
 @kernel
 def find_new_contacts(w, r):
     """b2ContactManager::FindNewContacts: b2BroadPhase::UpdatePairs calling AddPair in its order."""
-    n = broad_phase.update_pairs(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.pair_buffer[r])
+    n = broad_phase.update_pairs(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.pair_buffer[r],
+                                 w.pair_out[r])
     for k in range(n):
-        add_pair(w, r, w.pair_buffer[r, k, 0], w.pair_buffer[r, k, 1])
+        add_pair(w, r, w.pair_out[r, k, 0], w.pair_out[r, k, 1])
 
 
 @kernel

@@ -18,7 +18,7 @@ from .world import (
     JF_IIA, JF_IIB, JF_IMA, JF_IMB, JF_IMPX, JF_IMPY, JF_IMPZ, JF_LAX, JF_LAY, JF_LBX, JF_LBY,
     JF_LCAX, JF_LCAY, JF_LCBX, JF_LCBY, JF_LOWER, JF_MASS, JF_MAX_TORQUE, JF_MOTOR_IMP, JF_MOTOR_MASS,
     JF_MOTOR_SPEED, JF_RAX, JF_RAY, JF_RBX, JF_RBY, JF_REF, JF_UPPER,
-    JI_BODYA, JI_BODYB, JI_INDEXA, JI_INDEXB, JI_LIMIT_ON, JI_LIMIT_STATE, JI_MOTOR_ON,
+    JI_BODYA, JI_BODYB, JI_INDEXA, JI_INDEXB, JI_LIMIT_ON, JI_LIMIT_STATE, JI_MOTOR_ON, set_awake,
 )
 
 F32 = np.float32
@@ -378,3 +378,48 @@ def solve_position_constraints(ji, jf, pos):
     pos[ib_, 1] = cBy
     pos[ib_, 2] = aB
     return position_error <= LINEAR_SLOP and angular_error <= ANGULAR_SLOP
+
+
+@kernel
+def set_motor_speed(w, r, j, speed):
+    """b2RevoluteJoint::SetMotorSpeed (wakes both bodies)."""
+    set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
+    set_awake(w, r, w.joint_i[r, j, JI_BODYB], True)
+    w.joint_f[r, j, JF_MOTOR_SPEED] = speed
+
+
+@kernel
+def set_max_motor_torque(w, r, j, torque):
+    """b2RevoluteJoint::SetMaxMotorTorque (wakes both bodies)."""
+    set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
+    set_awake(w, r, w.joint_i[r, j, JI_BODYB], True)
+    w.joint_f[r, j, JF_MAX_TORQUE] = torque
+
+
+@kernel
+def enable_motor(w, r, j, flag):
+    """b2RevoluteJoint::EnableMotor (wakes both bodies)."""
+    set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
+    set_awake(w, r, w.joint_i[r, j, JI_BODYB], True)
+    w.joint_i[r, j, JI_MOTOR_ON] = 1 if flag else 0
+
+
+@kernel
+def enable_limit(w, r, j, flag):
+    """b2RevoluteJoint::EnableLimit (wakes both bodies and resets the limit impulse if it changes)."""
+    if flag != (w.joint_i[r, j, JI_LIMIT_ON] != 0):
+        set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
+        set_awake(w, r, w.joint_i[r, j, JI_BODYB], True)
+        w.joint_i[r, j, JI_LIMIT_ON] = 1 if flag else 0
+        w.joint_f[r, j, JF_IMPZ] = _ZERO
+
+
+@kernel
+def set_limits(w, r, j, lower, upper):
+    """b2RevoluteJoint::SetLimits (wakes both bodies and resets the limit impulse if they change)."""
+    if lower != w.joint_f[r, j, JF_LOWER] or upper != w.joint_f[r, j, JF_UPPER]:
+        set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
+        set_awake(w, r, w.joint_i[r, j, JI_BODYB], True)
+        w.joint_f[r, j, JF_IMPZ] = _ZERO
+        w.joint_f[r, j, JF_LOWER] = lower
+        w.joint_f[r, j, JF_UPPER] = upper

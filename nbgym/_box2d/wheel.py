@@ -62,14 +62,19 @@ def mirror_body(w: W.World, r: int, body: Any) -> int:
     if b < 0:
         raise RuntimeError("the port World has no free body row")
     for fixture in reversed(body.fixtures):  # the wheel's list is newest first
-        si, sf = port_shape(fixture.shape)
-        flt = fixture.filterData
-        f = W.create_fixture(w, r, b, si, sf, F32(fixture.density), F32(fixture.friction),
-                             F32(fixture.restitution), flt.categoryBits, flt.maskBits, flt.groupIndex,
-                             bool(fixture.sensor))
-        if f < 0:
-            raise RuntimeError("the port World has no free fixture row")
+        mirror_fixture(w, r, b, fixture)
     return b
+
+
+def mirror_fixture(w: W.World, r: int, b: int, fixture: Any) -> int:
+    """``CreateFixture`` on port body ``b`` of a fixture the wheel just created; returns its index."""
+    si, sf = port_shape(fixture.shape)
+    flt = fixture.filterData
+    f = W.create_fixture(w, r, b, si, sf, F32(fixture.density), F32(fixture.friction), F32(fixture.restitution),
+                         flt.categoryBits, flt.maskBits, flt.groupIndex, bool(fixture.sensor))
+    if f < 0:
+        raise RuntimeError("the port World has no free fixture row")
+    return f
 
 
 def mirror_revolute_joint(w: W.World, r: int, jd: Any, body_a: int, body_b: int) -> int:

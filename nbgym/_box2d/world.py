@@ -227,7 +227,7 @@ World = namedtuple(
         "fixture_i", "fixture_f", "shape_i", "shape_f",
         "joint_i", "joint_f", "jedge",
         "contact_i", "contact_f", "cedge", "man_f", "man_i",
-        "tree_f", "tree_i", "tree_s", "bp_i", "move_buffer", "pair_buffer",
+        "tree_f", "tree_i", "tree_s", "bp_i", "move_buffer", "pair_buffer", "pair_out",
         # scratch for Solve/SolveTOI (one row each, so rows can run on different threads)
         "isl_bodies", "isl_contacts", "isl_joints", "stack", "positions", "velocities",
         "vc_f", "vc_i", "pc_f", "pc_i", "old_man_f", "old_man_i", "xf_tmp", "wm_tmp", "aabb_tmp",
@@ -270,6 +270,7 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         bp_i=np.zeros((rows, 3), np.int32),
         move_buffer=np.zeros((rows, max(16, proxies)), np.int32),
         pair_buffer=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
+        pair_out=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
         isl_bodies=np.zeros((rows, bodies), np.int32),
         isl_contacts=np.zeros((rows, contacts), np.int32),
         isl_joints=np.zeros((rows, joints), np.int32),
@@ -331,7 +332,7 @@ def reset_world(w, r, gx, gy):
         w.contact_i[r, i, CI_ALIVE] = 0
         w.contact_i[r, i, CI_NEXT] = i + 1 if i + 1 < nc else -1
     wi[WI_FREE_CONTACT] = 0 if nc > 0 else -1
-    broad_phase.init(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r])
+    broad_phase.reset(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r])
 
 
 # ---------------------------------------------------------------------------------------------- bodies

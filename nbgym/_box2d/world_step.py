@@ -174,9 +174,10 @@ def _contact_toi(w, r, c):
     elif bfb[BF_ALPHA0] < bfa[BF_ALPHA0]:
         alpha0 = bfa[BF_ALPHA0]
         advance_sweep(bfb, alpha0)
-    state, t = time_of_impact.time_of_impact(
-        w.shape_i[r, fa], w.shape_f[r, fa], w.shape_i[r, fb], w.shape_f[r, fb],
-        bfa[BF_SWEEP:BF_SWEEP + 9], bfb[BF_SWEEP:BF_SWEEP + 9], _ONE)
+    va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
+    vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
+    state, t = time_of_impact.time_of_impact(va, na, ra, vb, nb, rb, bfa[BF_SWEEP:BF_SWEEP + 9],
+                                             bfb[BF_SWEEP:BF_SWEEP + 9], _ONE)
     if state == time_of_impact.TOUCHING:
         alpha = alpha0 + (_ONE - alpha0) * t
         return alpha if alpha < _ONE else _ONE
