@@ -403,3 +403,133 @@ def test_time_of_impact_matches_wheel(a, sweep_a, b, sweep_b, t_max):
     state, t = B.b2TimeOfImpact(shapeA=wa, shapeB=wb, sweepA=wheel_sweep(sweep_a), sweepB=wheel_sweep(sweep_b), tMax=float(t_max))
     assert ours[0] == state
     same((ours[1],), (t,))
+
+
+# --- dynamic tree and broad phase, against a wheel world's broad phase ----------------------------------------
+
+from nbgym._box2d import broad_phase as bp  # noqa: E402
+from nbgym._box2d import dynamic_tree as dt  # noqa: E402
+
+
+class _Query(B.b2QueryCallback):
+    def __init__(self):
+        super().__init__()
+        self.found = []
+
+    def ReportFixture(self, fixture):
+        self.found.append(fixture.userData)
+        return True
+
+
+class Worlds:
+    """A wheel world of dynamic boxes (one fixture each, userData = creation index) and the port's broad
+    phase fed the same proxies; ``check`` compares the tree node by node, queries and new pairs."""
+
+    def __init__(self):
+        self.world = B.b2World(gravity=(0, 0))
+        self.bodies = {}
+        self.arrays = bp.new_broad_phases(capacity=512, move_capacity=256, pair_capacity=4096)
+        self.proxy = {}
+        self.contacts = set()
+        self.next = 0
+
+    def add(self, x, y, angle, hx, hy):
+        body = self.world.CreateDynamicBody(position=(float(x), float(y)), angle=float(angle))
+        body.CreatePolygonFixture(box=(float(hx), float(hy)), userData=self.next)
+        si, sf = shapes.new_shapes()
+        shapes.polygon_set_as_box(si, sf, f32(hx), f32(hy))
+        aabb = np.zeros(4, np.float32)
+        shapes.compute_aabb(si, sf, xf_array(body.transform), aabb)
+        self.proxy[self.next] = bp.create_proxy(*self.arrays[:5], aabb, self.next)
+        self.bodies[self.next] = body
+        self.next += 1
+
+    def remove(self, key):
+        body = self.bodies.pop(key)
+        self.contacts = {c for c in self.contacts if key not in c}
+        self.world.DestroyBody(body)
+        bp.destroy_proxy(*self.arrays[:5], self.proxy.pop(key))
+
+    def move(self, key, aabb, dx, dy):
+        wheel_bp = self.world.contactManager.broadPhase
+        box = B.b2AABB(lowerBound=tuple(map(float, aabb[:2])), upperBound=tuple(map(float, aabb[2:])))
+        wheel_bp.MoveProxy(int(self.proxy[key]), box, (float(dx), float(dy)))
+        bp.move_proxy(*self.arrays[:5], self.proxy[key], aabb, dx, dy)
+
+    def check(self, query_boxes=()):
+        tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer = self.arrays
+        wheel_bp = self.world.contactManager.broadPhase
+        assert bp_i[bp.PROXY_COUNT] == wheel_bp.proxyCount
+        root = tree_s[dt.ROOT]
+        assert (tree_i[root, dt.HEIGHT] if root >= 0 else 0) == wheel_bp.treeHeight
+        for node in np.flatnonzero(tree_i[:, dt.HEIGHT] >= 0):
+            w = wheel_bp.GetFatAABB(int(node))
+            same(tree_f[node], (*w.lowerBound, *w.upperBound))
+        stack, out = np.zeros(513, np.int32), np.zeros(512, np.int32)
+        for box in query_boxes:
+            q = _Query()
+            self.world.QueryAABB(q, B.b2AABB(lowerBound=tuple(map(float, box[:2])), upperBound=tuple(map(float, box[2:]))))
+            n = dt.query(tree_f, tree_i, tree_s, box, stack, out)
+            assert [int(tree_i[p, dt.USER_DATA]) for p in out[:n]] == q.found
+        # UpdatePairs -> AddPair (skipping existing contacts, as b2ContactManager) -> the world's contact list
+        # the C++ list (m_contactList: newest first); pybox2d's ``world.contacts`` reverses it
+        before = [(c.fixtureA.userData, c.fixtureB.userData) for c in self.world.contacts_gen]
+        self.world.contactManager.FindNewContacts()
+        pairs = np.zeros((4096, 2), np.int32)
+        n = bp.update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, pairs)
+        added = []
+        for a, b in pairs[:n].tolist():
+            if frozenset((a, b)) not in self.contacts:
+                self.contacts.add(frozenset((a, b)))
+                added.append((a, b))
+        after = [(c.fixtureA.userData, c.fixtureB.userData) for c in self.world.contacts_gen]
+        assert after == added[::-1] + before
+        return n
+
+
+boxes_params = st.tuples(coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.1, 1.5), coord(0.1, 1.5))
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.lists(boxes_params, min_size=1, max_size=30), st.data())
+def test_broad_phase_matches_wheel(params, data):
+    worlds = Worlds()
+    for p in params:
+        worlds.add(*p)
+    lo, hi = sorted(data.draw(st.tuples(coord(-6, 6), coord(-6, 6))))
+    queries = [np.array([lo, lo, hi, hi], np.float32)]
+    worlds.check(queries)
+    for _ in range(data.draw(st.integers(0, 3))):  # moves (some inside their fat AABB), removals, additions
+        keys = sorted(worlds.proxy) or [None]
+        for key in data.draw(st.lists(st.sampled_from(keys), max_size=10, unique=True)) if keys[0] is not None else ():
+            x, y = data.draw(coord(-5, 5)), data.draw(coord(-5, 5))
+            hx, hy = data.draw(coord(0.05, 1.5)), data.draw(coord(0.05, 1.5))
+            aabb = np.array([x - hx, y - hy, x + hx, y + hy], np.float32)
+            worlds.move(key, aabb, data.draw(coord(-1, 1)), data.draw(coord(-1, 1)))
+        keys = sorted(worlds.proxy) or [None]
+        for key in data.draw(st.lists(st.sampled_from(keys), max_size=3, unique=True)) if keys[0] is not None else ():
+            worlds.remove(key)
+        for p in data.draw(st.lists(boxes_params, max_size=5)):
+            worlds.add(*p)
+        worlds.check()
+
+
+def test_broad_phase_many_proxies_matches_wheel():
+    """60 proxies, then rounds of 10 moves, 3 removals (freed ids reused) and 4 additions: a tree of height
+    ~8 with rotations; every node's fat AABB, queries and the contact order stay the wheel's."""
+    rng = np.random.default_rng(5)
+    worlds = Worlds()
+    low, high = [-5, -5, -3, 0.1, 0.1], [5, 5, 3, 1.5, 1.5]
+    for _ in range(60):
+        worlds.add(*rng.uniform(low, high).astype(np.float32))
+    pairs = worlds.check([np.array([-2, -2, 2, 2], np.float32)])
+    for _ in range(8):
+        for key in rng.choice(sorted(worlds.proxy), 10, replace=False):
+            c, h = rng.uniform(-5, 5, 2), rng.uniform(0.05, 1.5, 2)
+            worlds.move(int(key), np.array([*(c - h), *(c + h)], np.float32), *rng.uniform(-1, 1, 2).astype(np.float32))
+        for key in rng.choice(sorted(worlds.proxy), 3, replace=False):
+            worlds.remove(int(key))
+        for _ in range(4):
+            worlds.add(*rng.uniform(low, high).astype(np.float32))
+        pairs += worlds.check([np.array([-3, -1, 1, 4], np.float32)])
+    assert pairs > 500 and worlds.world.contactManager.broadPhase.treeHeight >= 6
