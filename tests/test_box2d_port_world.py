@@ -20,6 +20,8 @@ from nbgym._box2d import world_step as S
 
 F32 = np.float32
 
+pytestmark = pytest.mark.timeout(1800)  # the first test compiles the whole port (minutes on a loaded machine)
+
 INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
 """Interpreted (CI's second run), the kernels are plain Python: the env-shaped runs take fewer steps."""
 
