@@ -16,7 +16,8 @@ Collision half (this branch's files):
 - ``manifold``: ``b2WorldManifold::Initialize``, ``b2GetPointStates``.
 - ``distance``: GJK ``b2Distance`` with its simplex cache; ``time_of_impact``: ``b2TimeOfImpact``.
 - ``dynamic_tree``: b2DynamicTree (node allocation order exactly Box2D's); ``broad_phase``: b2BroadPhase
-  (move buffer, pair buffer, ``UpdatePairs`` with Box2D's pair order).
+  (move buffer, pair buffer, ``UpdatePairs`` with Box2D's pair order) and ``ray_cast_closest``
+  (``b2World::RayCast`` with the nearest-hit, category-filtered callback of gymnasium's lidar).
 
 Scalars are float32 everywhere: from Python pass ``np.float32`` values (a Python float would make numba
 compile a float64 variant), and note that numba hands a float32 result back to Python as a float.

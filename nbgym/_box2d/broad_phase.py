@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d import dynamic_tree as tree
+from nbgym._box2d.math import b2abs, b2max, b2min, normalize
+from nbgym._box2d.shapes import ray_cast
 from nbgym._engine.jit import kernel
 
 PROXY_COUNT, MOVE_COUNT, PAIR_COUNT = 0, 1, 2  # bp_i
@@ -165,3 +167,86 @@ def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out):
         while i < pair_count and pair_buffer[i, 0] == a and pair_buffer[i, 1] == b:
             i += 1
     return added
+
+
+@kernel
+def ray_cast_closest(tree_f, tree_i, tree_s, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf, accept, stack):
+    """``b2World::RayCast(callback, p1, p2)`` (b2BroadPhase/b2DynamicTree::RayCast through
+    b2WorldRayCastWrapper) with the callback of gymnasium's lidar: a fixture that ``accept`` rejects gets -1
+    (ignored, the ray goes on), an accepted hit is kept and its fraction clips the ray.
+
+    The tree's userData is a fixture index into ``shape_i``/``shape_f`` (the fixtures' shapes),
+    ``fixture_body`` (its body) and ``accept`` (bool); ``body_xf`` holds the bodies' transforms. ``stack``
+    is int32 scratch of at least the tree's capacity + 1. Returns the last kept hit, as the callback keeps
+    it: ``(hit, fixture, fraction, point.x, point.y, normal.x, normal.y)``; the point is the wrapper's
+    ``(1 - fraction) * p1 + fraction * p2`` and the normal the shape's (an edge's is in its own frame).
+    """
+    one = np.float32(1.0)
+    half = np.float32(0.5)
+    zero = np.float32(0.0)
+    found = False
+    found_fixture = -1
+    found_fraction = zero
+    found_px = zero
+    found_py = zero
+    found_nx = zero
+    found_ny = zero
+    rx, ry, _ = normalize(p2x - p1x, p2y - p1y)
+    vx = -one * ry
+    vy = one * rx
+    avx = b2abs(vx)
+    avy = b2abs(vy)
+    max_fraction = one
+    tx = p1x + max_fraction * (p2x - p1x)
+    ty = p1y + max_fraction * (p2y - p1y)
+    slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
+    top = 0
+    stack[top] = tree_s[tree.ROOT]
+    top += 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if node == NULL_PROXY:
+            continue
+        a = tree_f[node]
+        if not tree.test_overlap(a[0], a[1], a[2], a[3], slx, sly, sux, suy):
+            continue
+        cx = half * (a[0] + a[2])
+        cy = half * (a[1] + a[3])
+        hx = half * (a[2] - a[0])
+        hy = half * (a[3] - a[1])
+        separation = b2abs(vx * (p1x - cx) + vy * (p1y - cy)) - (avx * hx + avy * hy)
+        if separation > zero:
+            continue
+        if tree_i[node, tree.CHILD1] == NULL_PROXY:
+            fixture = tree_i[node, tree.USER_DATA]
+            hit, fraction, nx, ny = ray_cast(
+                shape_i[fixture], shape_f[fixture], body_xf[fixture_body[fixture]], p1x, p1y, p2x, p2y, max_fraction
+            )
+            if hit:
+                if accept[fixture]:
+                    w = one - fraction
+                    found = True
+                    found_fixture = fixture
+                    found_fraction = fraction
+                    found_px = w * p1x + fraction * p2x
+                    found_py = w * p1y + fraction * p2y
+                    found_nx = nx
+                    found_ny = ny
+                    value = fraction
+                else:
+                    value = -one
+            else:
+                value = max_fraction
+            if value == zero:
+                break
+            if value > zero:
+                max_fraction = value
+                tx = p1x + max_fraction * (p2x - p1x)
+                ty = p1y + max_fraction * (p2y - p1y)
+                slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
+        else:
+            stack[top] = tree_i[node, tree.CHILD1]
+            stack[top + 1] = tree_i[node, tree.CHILD2]
+            top += 2
+    return found, found_fixture, found_fraction, found_px, found_py, found_nx, found_ny

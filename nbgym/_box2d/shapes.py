@@ -126,8 +126,9 @@ def polygon_set(si, sf, points, count):
     """A new b2PolygonShape after ``Set(points, count)``: gift-wrapping hull, normals, centroid.
 
     ``points`` is float32 ``(>= count, 2)``; ``3 <= count <= 8`` (fewer than 3 gives ``SetAsBox(1, 1)``,
-    as Box2D). Box2D asserts a hull edge longer than b2_epsilon: points that violate it are the caller's
-    error here too (the normal then stays unnormalised, as Box2D's release build).
+    as Box2D). Box2D asserts a hull edge longer than b2_epsilon and a positive area: points that violate
+    them are the caller's error here too. Points on which Box2D 2.3.0's gift wrapping never closes (it
+    then writes past its hull array) raise ``ValueError``.
     """
     if count < 3:
         polygon_set_as_box(si, sf, _ONE, _ONE)
@@ -168,6 +169,8 @@ def polygon_set(si, sf, points, count):
         ih = ie
         if ie == i0:
             break
+        if m == n:  # the wrap cycles without returning to i0 (duplicate points): Box2D overruns its hull
+            raise ValueError("b2PolygonShape::Set: degenerate points (the hull does not close)")
     _header(si, sf, POLYGON, m, _POLYGON_RADIUS)
     for i in range(m):
         sf[VERTICES + i, 0] = ps[hull[i], 0]
