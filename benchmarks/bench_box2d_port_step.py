@@ -67,11 +67,14 @@ def lunar_lander_world(seed: int) -> tuple[Box2D.b2World, list[tuple[Box2D.b2Bod
     return world, created
 
 
-def port_rows(calls: list[list]) -> W.World:
-    """A port World whose row ``r`` replays the creation calls of wheel world ``r``."""
+def port_rows(calls: list[list]) -> tuple[W.World, list[list]]:
+    """A port World whose row ``r`` replays the creation calls of wheel world ``r``, and per row the pairs
+    (wheel body, port body)."""
     w = W.new_world(len(calls), bodies=8, fixtures=16, joints=4, contacts=32)
+    pairs = []
     for r, created in enumerate(calls):
         index = {}
+        pairs.append([(item[1], None) for item in created if item[0] == "body"])
         for item in created:
             if item[0] == "body":
                 index[int(item[1].this)] = wheel.mirror_body(w, r, item[1])
@@ -80,7 +83,8 @@ def port_rows(calls: list[list]) -> W.World:
                                         np.float32(item[2][1]), True)
             else:
                 wheel.mirror_revolute_joint(w, r, item[1], index[int(item[2].this)], index[int(item[3].this)])
-    return w
+        pairs[r] = [(body, index[int(body.this)]) for body, _ in pairs[r]]
+    return w, pairs
 
 
 def main() -> None:
@@ -95,7 +99,7 @@ def main() -> None:
         for rep in range(args.repeats):
             built = [lunar_lander_world(1000 * rep + k) for k in range(n)]
             worlds = [b[0] for b in built]
-            w = port_rows([b[1] for b in built])
+            w, pairs = port_rows([b[1] for b in built])
             S.step_rows(w, dt32, 180, 60)  # compiled (or loaded) before timing
             for world in worlds:
                 world.Step(DT, 180, 60)
@@ -108,23 +112,14 @@ def main() -> None:
                 S.step_rows(w, dt32, 180, 60)
             t2 = time.perf_counter()
             exact = all(
-                np.float32(worlds[r].bodies[k].position[0]) == w.body_f[r, b, W.BF_PX]
-                for r in range(n) for k, b in enumerate(_body_rows(w, r)))
+                (np.float32(body.position[0]), np.float32(body.position[1]), np.float32(body.angle))
+                == (w.body_f[r, b, W.BF_PX], w.body_f[r, b, W.BF_PY], w.body_f[r, b, W.BF_A])
+                for r in range(n) for body, b in pairs[r]) and not w.world_i[:, W.WI_ERROR].any()
             wheel_best = min(wheel_best, t1 - t0)
             port_best = min(port_best, t2 - t1)
         per = n * args.steps
         print(f"{n:5d} worlds: wheel {wheel_best / per * 1e6:8.2f} us/step  port {port_best / per * 1e6:8.2f} us/step"
               f"  ratio {wheel_best / port_best:5.2f}x  (same positions: {exact})")
-
-
-def _body_rows(w: W.World, r: int) -> list[int]:
-    """The port's bodies of row ``r`` in world-list order (the wheel's ``world.bodies`` order)."""
-    out = []
-    b = w.world_i[r, W.WI_BODY_LIST]
-    while b >= 0:
-        out.append(b)
-        b = w.body_i[r, b, W.BI_NEXT]
-    return out
 
 
 if __name__ == "__main__":

@@ -55,6 +55,7 @@ class Twin:
         self.ref = Box2D.b2World(gravity=gravity)
         self.w = W.new_world(1, gravity=gravity, **capacity)
         self.bodies: list[tuple[object, int, object]] = []  # (wheel body, port index, key)
+        self.fixtures: list[tuple[object, int, object, int]] = []  # (wheel body, port body, wheel fixture, port)
         self.listener = None
         if listener:
             self.listener = Listener()
@@ -75,12 +76,12 @@ class Twin:
             kw.get("fixedRotation", False), kw.get("bullet", False), True, F32(kw.get("gravityScale", 1.0)))
         assert port >= 0
         for fixture in fixtures:
-            self.fixture(ref, port, **fixture)
+            self.fixtures.append((ref, port) + self.fixture(ref, port, **fixture))
         self.bodies.append((ref, port, key))
         return len(self.bodies) - 1
 
     def fixture(self, ref, port, shape, density=0.0, friction=0.2, restitution=0.0, categoryBits=1,
-                maskBits=0xFFFF, groupIndex=0):
+                maskBits=0xFFFF, groupIndex=0, isSensor=False):
         si = np.zeros(shapes.SHAPE_INTS, np.int32)
         sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
         kind = shape[0]
@@ -98,12 +99,13 @@ class Twin:
         else:
             ref_shape = Box2D.b2CircleShape(radius=shape[1], pos=shape[2])
             shapes.circle_set(si, sf, F32(shape[1]), F32(shape[2][0]), F32(shape[2][1]))
-        ref.CreateFixture(Box2D.b2FixtureDef(
+        ref_fixture = ref.CreateFixture(Box2D.b2FixtureDef(
             shape=ref_shape, density=density, friction=friction, restitution=restitution,
-            categoryBits=categoryBits, maskBits=maskBits, groupIndex=groupIndex))
+            categoryBits=categoryBits, maskBits=maskBits, groupIndex=groupIndex, isSensor=isSensor))
         f = W.create_fixture(self.w, 0, port, si, sf, F32(density), F32(friction), F32(restitution),
-                             categoryBits, maskBits, groupIndex, False)
+                             categoryBits, maskBits, groupIndex, isSensor)
         assert f >= 0
+        return ref_fixture, f
 
     def revolute(self, a, b, anchor_a, anchor_b, lower=0.0, upper=0.0, motor_speed=0.0, max_motor_torque=0.0,
                  enable_limit=False, enable_motor=False, collide_connected=False) -> tuple[object, int]:
@@ -121,6 +123,11 @@ class Twin:
             collide_connected)
         assert j >= 0
         return ref, j
+
+    def destroy_fixture(self, i: int) -> None:
+        ref_body, _, ref_fixture, f = self.fixtures.pop(i)
+        ref_body.DestroyFixture(ref_fixture)
+        S.destroy_fixture(self.w, 0, f)
 
     def destroy(self, i: int) -> None:
         ref, port, _ = self.bodies.pop(i)
@@ -448,3 +455,20 @@ def test_long_episodes(mirrored, seed):
     walker = bipedal_walker.BipedalWalker(hardcore=bool(seed % 2))
     assert _run_env(walker, 3000, seed, lambda rng: rng.uniform(-1, 1, 4).astype(np.float32),
                     max_episode_steps=2000 if seed % 2 else 1600) > 0
+
+
+def test_sensor_kinematic_bullet_and_destroyed_fixture():
+    twin = Twin()
+    ground(twin)
+    twin.body(static=True, position=(3.0, 1.0), fixtures=[dict(shape=("box", (1.0, 1.0)), isSensor=True)])
+    twin.body(dynamic=False, position=(-3.0, 0.6), linearVelocity=(1.5, 0.0), angularVelocity=0.3,
+              fixtures=[dict(shape=("box", (0.4, 0.4)))])
+    twin.body(position=(-6.0, 3.0), linearVelocity=(40.0, -30.0), bullet=True,
+              fixtures=[dict(shape=("circle", 0.1, (0.0, 0.0)), density=1.0)])
+    twin.body(position=(0.0, 2.0), fixtures=[dict(shape=("box", (0.3, 0.3)), density=1.0),
+                                             dict(shape=("circle", 0.3, (0.5, 0.0)), density=2.0)])
+    twin.body(position=(4.0, 5.0), linearVelocity=(0.0, -50.0),
+              fixtures=[dict(shape=("box", (0.2, 0.2)), density=1.0)])
+    twin.run(steps(60))
+    twin.destroy_fixture(len(twin.fixtures) - 2)  # the circle of the two-fixture body: new mass data
+    twin.run(steps(60))

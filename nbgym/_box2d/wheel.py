@@ -61,7 +61,7 @@ def mirror_body(w: W.World, r: int, body: Any) -> int:
         bool(body.fixedRotation), bool(body.bullet), bool(body.active), F32(body.gravityScale))
     if b < 0:
         raise RuntimeError("the port World has no free body row")
-    for fixture in reversed(body.fixtures):  # the wheel's list is newest first
+    for fixture in body.fixtures:  # pybox2d lists them in creation order (Box2D's list reversed)
         mirror_fixture(w, r, b, fixture)
     return b
 
