@@ -278,36 +278,36 @@ def initialize_velocity_constraints(w, r, count):
 def warm_start(w, r, count):
     """b2ContactSolver::WarmStart."""
     vel = w.velocities[r]
+    vcf = w.vc_f[r]
+    vcif = w.vc_i[r]
     for i in range(count):
-        vc = w.vc_f[r, i]
-        vci = w.vc_i[r, i]
-        ia_ = vci[I_A]
-        ib_ = vci[I_B]
-        mA = vc[V_MA]
-        iA = vc[V_IA]
-        mB = vc[V_MB]
-        iB = vc[V_IB]
-        point_count = vci[I_COUNT]
+        ia_ = vcif[i, I_A]
+        ib_ = vcif[i, I_B]
+        mA = vcf[i, V_MA]
+        iA = vcf[i, V_IA]
+        mB = vcf[i, V_MB]
+        iB = vcf[i, V_IB]
+        point_count = vcif[i, I_COUNT]
         vAx = vel[ia_, 0]
         vAy = vel[ia_, 1]
         wA = vel[ia_, 2]
         vBx = vel[ib_, 0]
         vBy = vel[ib_, 1]
         wB = vel[ib_, 2]
-        nx = vc[V_NX]
-        ny = vc[V_NY]
+        nx = vcf[i, V_NX]
+        ny = vcf[i, V_NY]
         tx = ny
         ty = -nx
         for j in range(point_count):
             o = V_POINTS + P_STRIDE * j
-            ni = vc[o + P_NI]
-            ti = vc[o + P_TI]
+            ni = vcf[i, o + P_NI]
+            ti = vcf[i, o + P_TI]
             Px = ni * nx + ti * tx
             Py = ni * ny + ti * ty
-            wA = wA - iA * (vc[o + P_RAX] * Py - vc[o + P_RAY] * Px)
+            wA = wA - iA * (vcf[i, o + P_RAX] * Py - vcf[i, o + P_RAY] * Px)
             vAx = vAx - mA * Px
             vAy = vAy - mA * Py
-            wB = wB + iB * (vc[o + P_RBX] * Py - vc[o + P_RBY] * Px)
+            wB = wB + iB * (vcf[i, o + P_RBX] * Py - vcf[i, o + P_RBY] * Px)
             vBx = vBx + mB * Px
             vBy = vBy + mB * Py
         vel[ia_, 0] = vAx
@@ -322,44 +322,44 @@ def warm_start(w, r, count):
 def solve_velocity_constraints(w, r, count):
     """b2ContactSolver::SolveVelocityConstraints."""
     vel = w.velocities[r]
+    vcf = w.vc_f[r]
+    vcif = w.vc_i[r]
     for i in range(count):
-        vc = w.vc_f[r, i]
-        vci = w.vc_i[r, i]
-        ia_ = vci[I_A]
-        ib_ = vci[I_B]
-        mA = vc[V_MA]
-        iA = vc[V_IA]
-        mB = vc[V_MB]
-        iB = vc[V_IB]
-        point_count = vci[I_COUNT]
+        ia_ = vcif[i, I_A]
+        ib_ = vcif[i, I_B]
+        mA = vcf[i, V_MA]
+        iA = vcf[i, V_IA]
+        mB = vcf[i, V_MB]
+        iB = vcf[i, V_IB]
+        point_count = vcif[i, I_COUNT]
         vAx = vel[ia_, 0]
         vAy = vel[ia_, 1]
         wA = vel[ia_, 2]
         vBx = vel[ib_, 0]
         vBy = vel[ib_, 1]
         wB = vel[ib_, 2]
-        nx = vc[V_NX]
-        ny = vc[V_NY]
+        nx = vcf[i, V_NX]
+        ny = vcf[i, V_NY]
         tx = ny
         ty = -nx
-        friction = vc[V_FRICTION]
-        tangent_speed = vc[V_TANGENT_SPEED]
+        friction = vcf[i, V_FRICTION]
+        tangent_speed = vcf[i, V_TANGENT_SPEED]
 
         for j in range(point_count):
             o = V_POINTS + P_STRIDE * j
-            rAx = vc[o + P_RAX]
-            rAy = vc[o + P_RAY]
-            rBx = vc[o + P_RBX]
-            rBy = vc[o + P_RBY]
+            rAx = vcf[i, o + P_RAX]
+            rAy = vcf[i, o + P_RAY]
+            rBx = vcf[i, o + P_RBX]
+            rBy = vcf[i, o + P_RBY]
             dvx = vBx + (-wB * rBy) - vAx - (-wA * rAy)
             dvy = vBy + wB * rBx - vAy - wA * rAx
             vt = (dvx * tx + dvy * ty) - tangent_speed
-            lam = vc[o + P_TMASS] * (-vt)
-            max_friction = friction * vc[o + P_NI]
-            old = vc[o + P_TI]
+            lam = vcf[i, o + P_TMASS] * (-vt)
+            max_friction = friction * vcf[i, o + P_NI]
+            old = vcf[i, o + P_TI]
             new_impulse = _clamp(old + lam, -max_friction, max_friction)
             lam = new_impulse - old
-            vc[o + P_TI] = new_impulse
+            vcf[i, o + P_TI] = new_impulse
             Px = lam * tx
             Py = lam * ty
             vAx = vAx - mA * Px
@@ -371,20 +371,20 @@ def solve_velocity_constraints(w, r, count):
 
         if point_count == 1:
             o = V_POINTS
-            rAx = vc[o + P_RAX]
-            rAy = vc[o + P_RAY]
-            rBx = vc[o + P_RBX]
-            rBy = vc[o + P_RBY]
+            rAx = vcf[i, o + P_RAX]
+            rAy = vcf[i, o + P_RAY]
+            rBx = vcf[i, o + P_RBX]
+            rBy = vcf[i, o + P_RBY]
             dvx = vBx + (-wB * rBy) - vAx - (-wA * rAy)
             dvy = vBy + wB * rBx - vAy - wA * rAx
             vn = dvx * nx + dvy * ny
-            lam = -vc[o + P_NMASS] * (vn - vc[o + P_BIAS])
-            old = vc[o + P_NI]
+            lam = -vcf[i, o + P_NMASS] * (vn - vcf[i, o + P_BIAS])
+            old = vcf[i, o + P_NI]
             new_impulse = old + lam
             if not (new_impulse > _ZERO):
                 new_impulse = _ZERO
             lam = new_impulse - old
-            vc[o + P_NI] = new_impulse
+            vcf[i, o + P_NI] = new_impulse
             Px = lam * nx
             Py = lam * ny
             vAx = vAx - mA * Px
@@ -396,42 +396,42 @@ def solve_velocity_constraints(w, r, count):
         else:
             o1 = V_POINTS
             o2 = V_POINTS + P_STRIDE
-            r1Ax = vc[o1 + P_RAX]
-            r1Ay = vc[o1 + P_RAY]
-            r1Bx = vc[o1 + P_RBX]
-            r1By = vc[o1 + P_RBY]
-            r2Ax = vc[o2 + P_RAX]
-            r2Ay = vc[o2 + P_RAY]
-            r2Bx = vc[o2 + P_RBX]
-            r2By = vc[o2 + P_RBY]
-            ax = vc[o1 + P_NI]
-            ay = vc[o2 + P_NI]
+            r1Ax = vcf[i, o1 + P_RAX]
+            r1Ay = vcf[i, o1 + P_RAY]
+            r1Bx = vcf[i, o1 + P_RBX]
+            r1By = vcf[i, o1 + P_RBY]
+            r2Ax = vcf[i, o2 + P_RAX]
+            r2Ay = vcf[i, o2 + P_RAY]
+            r2Bx = vcf[i, o2 + P_RBX]
+            r2By = vcf[i, o2 + P_RBY]
+            ax = vcf[i, o1 + P_NI]
+            ay = vcf[i, o2 + P_NI]
             dv1x = vBx + (-wB * r1By) - vAx - (-wA * r1Ay)
             dv1y = vBy + wB * r1Bx - vAy - wA * r1Ax
             dv2x = vBx + (-wB * r2By) - vAx - (-wA * r2Ay)
             dv2y = vBy + wB * r2Bx - vAy - wA * r2Ax
             vn1 = dv1x * nx + dv1y * ny
             vn2 = dv2x * nx + dv2y * ny
-            bx = vn1 - vc[o1 + P_BIAS]
-            by = vn2 - vc[o2 + P_BIAS]
+            bx = vn1 - vcf[i, o1 + P_BIAS]
+            by = vn2 - vcf[i, o2 + P_BIAS]
             # b -= b2Mul(K, a)
-            kexx = vc[V_K + 0]
-            kexy = vc[V_K + 1]
-            keyx = vc[V_K + 2]
-            keyy = vc[V_K + 3]
+            kexx = vcf[i, V_K + 0]
+            kexy = vcf[i, V_K + 1]
+            keyx = vcf[i, V_K + 2]
+            keyy = vcf[i, V_K + 3]
             bx = bx - (kexx * ax + keyx * ay)
             by = by - (kexy * ax + keyy * ay)
             solved = False
             xx = _ZERO
             xy = _ZERO
             # case 1: vn = 0 for both points
-            xx = -(vc[V_NM + 0] * bx + vc[V_NM + 2] * by)
-            xy = -(vc[V_NM + 1] * bx + vc[V_NM + 3] * by)
+            xx = -(vcf[i, V_NM + 0] * bx + vcf[i, V_NM + 2] * by)
+            xy = -(vcf[i, V_NM + 1] * bx + vcf[i, V_NM + 3] * by)
             if xx >= _ZERO and xy >= _ZERO:
                 solved = True
             if not solved:
                 # case 2: vn1 = 0, x2 = 0
-                xx = -vc[o1 + P_NMASS] * bx
+                xx = -vcf[i, o1 + P_NMASS] * bx
                 xy = _ZERO
                 vn2 = kexy * xx + by
                 if xx >= _ZERO and vn2 >= _ZERO:
@@ -439,7 +439,7 @@ def solve_velocity_constraints(w, r, count):
             if not solved:
                 # case 3: vn2 = 0, x1 = 0
                 xx = _ZERO
-                xy = -vc[o2 + P_NMASS] * by
+                xy = -vcf[i, o2 + P_NMASS] * by
                 vn1 = keyx * xy + bx
                 if xy >= _ZERO and vn1 >= _ZERO:
                     solved = True
@@ -464,8 +464,8 @@ def solve_velocity_constraints(w, r, count):
                 vBx = vBx + mB * (P1x + P2x)
                 vBy = vBy + mB * (P1y + P2y)
                 wB = wB + iB * ((r1Bx * P1y - r1By * P1x) + (r2Bx * P2y - r2By * P2x))
-                vc[o1 + P_NI] = xx
-                vc[o2 + P_NI] = xy
+                vcf[i, o1 + P_NI] = xx
+                vcf[i, o2 + P_NI] = xy
 
         vel[ia_, 0] = vAx
         vel[ia_, 1] = vAy

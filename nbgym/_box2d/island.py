@@ -124,10 +124,12 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
         j = joints[i]
         revolute_joint.init_velocity_constraints(w.body_i[r], w.body_f[r], w.joint_i[r, j], w.joint_f[r, j], pos, vel,
                                                  dt_ratio, warm_starting)
+    joint_i = w.joint_i[r]
+    joint_f = w.joint_f[r]
     for _ in range(velocity_iterations):
         for i in range(nj):
             j = joints[i]
-            revolute_joint.solve_velocity_constraints(w.joint_i[r, j], w.joint_f[r, j], vel, h)
+            revolute_joint.solve_velocity_constraints(joint_i, joint_f, j, vel, h)
         contact_solver.solve_velocity_constraints(w, r, nc)
     contact_solver.store_impulses(w, r, nc)
 

@@ -164,12 +164,12 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
 
 
 @kernel
-def _solve22(jf, bx, by):
+def _solve22(joint_f, j, bx, by):
     """b2Mat33::Solve22 on m_mass."""
-    a11 = jf[EXX]
-    a12 = jf[EYX]
-    a21 = jf[EXY]
-    a22 = jf[EYY]
+    a11 = joint_f[j, EXX]
+    a12 = joint_f[j, EYX]
+    a21 = joint_f[j, EXY]
+    a22 = joint_f[j, EYY]
     det = a11 * a22 - a12 * a21
     if det != _ZERO:
         det = _ONE / det
@@ -177,51 +177,51 @@ def _solve22(jf, bx, by):
 
 
 @kernel
-def solve_velocity_constraints(ji, jf, vel, dt):
+def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
     """b2RevoluteJoint::SolveVelocityConstraints."""
-    ia_ = ji[JI_INDEXA]
-    ib_ = ji[JI_INDEXB]
+    ia_ = joint_i[j, JI_INDEXA]
+    ib_ = joint_i[j, JI_INDEXB]
     vAx = vel[ia_, 0]
     vAy = vel[ia_, 1]
     wA = vel[ia_, 2]
     vBx = vel[ib_, 0]
     vBy = vel[ib_, 1]
     wB = vel[ib_, 2]
-    mA = jf[JF_IMA]
-    mB = jf[JF_IMB]
-    iA = jf[JF_IIA]
-    iB = jf[JF_IIB]
-    rAx = jf[JF_RAX]
-    rAy = jf[JF_RAY]
-    rBx = jf[JF_RBX]
-    rBy = jf[JF_RBY]
+    mA = joint_f[j, JF_IMA]
+    mB = joint_f[j, JF_IMB]
+    iA = joint_f[j, JF_IIA]
+    iB = joint_f[j, JF_IIB]
+    rAx = joint_f[j, JF_RAX]
+    rAy = joint_f[j, JF_RAY]
+    rBx = joint_f[j, JF_RBX]
+    rBy = joint_f[j, JF_RBY]
     fixed_rotation = (iA + iB) == _ZERO
-    limit_state = ji[JI_LIMIT_STATE]
+    limit_state = joint_i[j, JI_LIMIT_STATE]
 
-    if ji[JI_MOTOR_ON] != 0 and limit_state != EQUAL_LIMITS and not fixed_rotation:
-        Cdot = wB - wA - jf[JF_MOTOR_SPEED]
-        impulse = -jf[JF_MOTOR_MASS] * Cdot
-        old_impulse = jf[JF_MOTOR_IMP]
-        max_impulse = dt * jf[JF_MAX_TORQUE]
-        jf[JF_MOTOR_IMP] = _clamp(old_impulse + impulse, -max_impulse, max_impulse)
-        impulse = jf[JF_MOTOR_IMP] - old_impulse
+    if joint_i[j, JI_MOTOR_ON] != 0 and limit_state != EQUAL_LIMITS and not fixed_rotation:
+        Cdot = wB - wA - joint_f[j, JF_MOTOR_SPEED]
+        impulse = -joint_f[j, JF_MOTOR_MASS] * Cdot
+        old_impulse = joint_f[j, JF_MOTOR_IMP]
+        max_impulse = dt * joint_f[j, JF_MAX_TORQUE]
+        joint_f[j, JF_MOTOR_IMP] = _clamp(old_impulse + impulse, -max_impulse, max_impulse)
+        impulse = joint_f[j, JF_MOTOR_IMP] - old_impulse
         wA = wA - iA * impulse
         wB = wB + iB * impulse
 
-    if ji[JI_LIMIT_ON] != 0 and limit_state != INACTIVE_LIMIT and not fixed_rotation:
+    if joint_i[j, JI_LIMIT_ON] != 0 and limit_state != INACTIVE_LIMIT and not fixed_rotation:
         Cdot1x = vBx + (-wB * rBy) - vAx - (-wA * rAy)
         Cdot1y = vBy + wB * rBx - vAy - wA * rAx
         Cdot2 = wB - wA
         # impulse = -m_mass.Solve33(Cdot)
-        exx = jf[EXX]
-        exy = jf[EXY]
-        exz = jf[EXZ]
-        eyx = jf[EYX]
-        eyy = jf[EYY]
-        eyz = jf[EYZ]
-        ezx = jf[EZX]
-        ezy = jf[EZY]
-        ezz = jf[EZZ]
+        exx = joint_f[j, EXX]
+        exy = joint_f[j, EXY]
+        exz = joint_f[j, EXZ]
+        eyx = joint_f[j, EYX]
+        eyy = joint_f[j, EYY]
+        eyz = joint_f[j, EYZ]
+        ezx = joint_f[j, EZX]
+        ezy = joint_f[j, EZY]
+        ezz = joint_f[j, EZZ]
         # b2Cross(ey, ez)
         cx = eyy * ezz - eyz * ezy
         cy = eyz * ezx - eyx * ezz
@@ -245,28 +245,28 @@ def solve_velocity_constraints(ji, jf, vel, dt):
         impz = -z
 
         if limit_state == EQUAL_LIMITS:
-            jf[JF_IMPX] = jf[JF_IMPX] + impx
-            jf[JF_IMPY] = jf[JF_IMPY] + impy
-            jf[JF_IMPZ] = jf[JF_IMPZ] + impz
+            joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + impx
+            joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + impy
+            joint_f[j, JF_IMPZ] = joint_f[j, JF_IMPZ] + impz
         elif limit_state == AT_LOWER_LIMIT or limit_state == AT_UPPER_LIMIT:
-            new_impulse = jf[JF_IMPZ] + impz
+            new_impulse = joint_f[j, JF_IMPZ] + impz
             if (limit_state == AT_LOWER_LIMIT and new_impulse < _ZERO) or (
                 limit_state == AT_UPPER_LIMIT and new_impulse > _ZERO
             ):
-                iz = jf[JF_IMPZ]
-                rhsx = -Cdot1x + iz * jf[EZX]
-                rhsy = -Cdot1y + iz * jf[EZY]
-                rx, ry = _solve22(jf, rhsx, rhsy)
+                iz = joint_f[j, JF_IMPZ]
+                rhsx = -Cdot1x + iz * joint_f[j, EZX]
+                rhsy = -Cdot1y + iz * joint_f[j, EZY]
+                rx, ry = _solve22(joint_f, j, rhsx, rhsy)
                 impx = rx
                 impy = ry
                 impz = -iz
-                jf[JF_IMPX] = jf[JF_IMPX] + rx
-                jf[JF_IMPY] = jf[JF_IMPY] + ry
-                jf[JF_IMPZ] = _ZERO
+                joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + rx
+                joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + ry
+                joint_f[j, JF_IMPZ] = _ZERO
             else:
-                jf[JF_IMPX] = jf[JF_IMPX] + impx
-                jf[JF_IMPY] = jf[JF_IMPY] + impy
-                jf[JF_IMPZ] = jf[JF_IMPZ] + impz
+                joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + impx
+                joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + impy
+                joint_f[j, JF_IMPZ] = joint_f[j, JF_IMPZ] + impz
 
         vAx = vAx - mA * impx
         vAy = vAy - mA * impy
@@ -277,9 +277,9 @@ def solve_velocity_constraints(ji, jf, vel, dt):
     else:
         Cdotx = vBx + (-wB * rBy) - vAx - (-wA * rAy)
         Cdoty = vBy + wB * rBx - vAy - wA * rAx
-        ix, iy = _solve22(jf, -Cdotx, -Cdoty)
-        jf[JF_IMPX] = jf[JF_IMPX] + ix
-        jf[JF_IMPY] = jf[JF_IMPY] + iy
+        ix, iy = _solve22(joint_f, j, -Cdotx, -Cdoty)
+        joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + ix
+        joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + iy
         vAx = vAx - mA * ix
         vAy = vAy - mA * iy
         wA = wA - iA * (rAx * iy - rAy * ix)
