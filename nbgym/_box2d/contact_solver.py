@@ -275,11 +275,8 @@ def initialize_velocity_constraints(w, r, count):
 
 
 @kernel
-def warm_start(w, r, count):
+def warm_start(vcf, vcif, vel, count):
     """b2ContactSolver::WarmStart."""
-    vel = w.velocities[r]
-    vcf = w.vc_f[r]
-    vcif = w.vc_i[r]
     for i in range(count):
         ia_ = vcif[i, I_A]
         ib_ = vcif[i, I_B]
@@ -319,11 +316,8 @@ def warm_start(w, r, count):
 
 
 @kernel
-def solve_velocity_constraints(w, r, count):
+def solve_velocity_constraints(vcf, vcif, vel, count):
     """b2ContactSolver::SolveVelocityConstraints."""
-    vel = w.velocities[r]
-    vcf = w.vc_f[r]
-    vcif = w.vc_i[r]
     for i in range(count):
         ia_ = vcif[i, I_A]
         ib_ = vcif[i, I_B]
@@ -490,15 +484,15 @@ def store_impulses(w, r, count):
 
 
 @kernel
-def _position_manifold(pc, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby, index):
+def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby, index):
     """b2PositionSolverManifold::Initialize: (normal.x, normal.y, point.x, point.y, separation)."""
     if mtype == manifold.CIRCLES:
-        lx = pc[Q_LPX]
-        ly = pc[Q_LPY]
+        lx = pcf[i, Q_LPX]
+        ly = pcf[i, Q_LPY]
         pointAx = (qa_c * lx - qa_s * ly) + pax
         pointAy = (qa_s * lx + qa_c * ly) + pay
-        lx = pc[Q_LP]
-        ly = pc[Q_LP + 1]
+        lx = pcf[i, Q_LP]
+        ly = pcf[i, Q_LP + 1]
         pointBx = (qb_c * lx - qb_s * ly) + pbx
         pointBy = (qb_s * lx + qb_c * ly) + pby
         nx = pointBx - pointAx
@@ -510,73 +504,73 @@ def _position_manifold(pc, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby, in
             ny = ny * inv_length
         px = _HALF * (pointAx + pointBx)
         py = _HALF * (pointAy + pointBy)
-        sep = ((pointBx - pointAx) * nx + (pointBy - pointAy) * ny) - pc[Q_RA] - pc[Q_RB]
+        sep = ((pointBx - pointAx) * nx + (pointBy - pointAy) * ny) - pcf[i, Q_RA] - pcf[i, Q_RB]
         return nx, ny, px, py, sep
     elif mtype == manifold.FACE_A:
-        lx = pc[Q_LNX]
-        ly = pc[Q_LNY]
+        lx = pcf[i, Q_LNX]
+        ly = pcf[i, Q_LNY]
         nx = qa_c * lx - qa_s * ly
         ny = qa_s * lx + qa_c * ly
-        lx = pc[Q_LPX]
-        ly = pc[Q_LPY]
+        lx = pcf[i, Q_LPX]
+        ly = pcf[i, Q_LPY]
         planex = (qa_c * lx - qa_s * ly) + pax
         planey = (qa_s * lx + qa_c * ly) + pay
-        lx = pc[Q_LP + 2 * index]
-        ly = pc[Q_LP + 2 * index + 1]
+        lx = pcf[i, Q_LP + 2 * index]
+        ly = pcf[i, Q_LP + 2 * index + 1]
         clipx = (qb_c * lx - qb_s * ly) + pbx
         clipy = (qb_s * lx + qb_c * ly) + pby
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pc[Q_RA] - pc[Q_RB]
+        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, Q_RA] - pcf[i, Q_RB]
         return nx, ny, clipx, clipy, sep
     else:
-        lx = pc[Q_LNX]
-        ly = pc[Q_LNY]
+        lx = pcf[i, Q_LNX]
+        ly = pcf[i, Q_LNY]
         nx = qb_c * lx - qb_s * ly
         ny = qb_s * lx + qb_c * ly
-        lx = pc[Q_LPX]
-        ly = pc[Q_LPY]
+        lx = pcf[i, Q_LPX]
+        ly = pcf[i, Q_LPY]
         planex = (qb_c * lx - qb_s * ly) + pbx
         planey = (qb_s * lx + qb_c * ly) + pby
-        lx = pc[Q_LP + 2 * index]
-        ly = pc[Q_LP + 2 * index + 1]
+        lx = pcf[i, Q_LP + 2 * index]
+        ly = pcf[i, Q_LP + 2 * index + 1]
         clipx = (qa_c * lx - qa_s * ly) + pax
         clipy = (qa_s * lx + qa_c * ly) + pay
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pc[Q_RA] - pc[Q_RB]
+        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, Q_RA] - pcf[i, Q_RB]
         return -nx, -ny, clipx, clipy, sep
 
 
 @kernel
 def _solve_positions(w, r, count, toi, toi_a, toi_b):
     pos = w.positions[r]
+    pcf = w.pc_f[r]
+    pcif = w.pc_i[r]
     min_separation = _ZERO
     for i in range(count):
-        pc = w.pc_f[r, i]
-        pci = w.pc_i[r, i]
-        ia_ = pci[I_A]
-        ib_ = pci[I_B]
-        lcax = pc[Q_LCAX]
-        lcay = pc[Q_LCAY]
-        lcbx = pc[Q_LCBX]
-        lcby = pc[Q_LCBY]
+        ia_ = pcif[i, I_A]
+        ib_ = pcif[i, I_B]
+        lcax = pcf[i, Q_LCAX]
+        lcay = pcf[i, Q_LCAY]
+        lcbx = pcf[i, Q_LCBX]
+        lcby = pcf[i, Q_LCBY]
         if toi:
             mA = _ZERO
             iA = _ZERO
             if ia_ == toi_a or ia_ == toi_b:
-                mA = pc[Q_MA]
-                iA = pc[Q_IA]
+                mA = pcf[i, Q_MA]
+                iA = pcf[i, Q_IA]
             mB = _ZERO
             iB = _ZERO
             if ib_ == toi_a or ib_ == toi_b:
-                mB = pc[Q_MB]
-                iB = pc[Q_IB]
+                mB = pcf[i, Q_MB]
+                iB = pcf[i, Q_IB]
             baumgarte = TOI_BAUGARTE
         else:
-            mA = pc[Q_MA]
-            iA = pc[Q_IA]
-            mB = pc[Q_MB]
-            iB = pc[Q_IB]
+            mA = pcf[i, Q_MA]
+            iA = pcf[i, Q_IA]
+            mB = pcf[i, Q_MB]
+            iB = pcf[i, Q_IB]
             baumgarte = BAUMGARTE
-        point_count = pci[I_COUNT]
-        mtype = pci[I_CONTACT]
+        point_count = pcif[i, I_COUNT]
+        mtype = pcif[i, I_CONTACT]
         cAx = pos[ia_, 0]
         cAy = pos[ia_, 1]
         aA = pos[ia_, 2]
@@ -592,7 +586,7 @@ def _solve_positions(w, r, count, toi, toi_a, toi_b):
             pay = cAy - (sa * lcax + ca * lcay)
             pbx = cBx - (cb * lcbx - sb * lcby)
             pby = cBy - (sb * lcbx + cb * lcby)
-            nx, ny, px, py, separation = _position_manifold(pc, mtype, sa, ca, pax, pay, sb, cb, pbx, pby, j)
+            nx, ny, px, py, separation = _position_manifold(pcf, i, mtype, sa, ca, pax, pay, sb, cb, pbx, pby, j)
             rAx = px - cAx
             rAy = py - cAy
             rBx = px - cBx

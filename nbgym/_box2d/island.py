@@ -118,7 +118,7 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
     contact_solver.setup(w, r, nc, dt_ratio, warm_starting)
     contact_solver.initialize_velocity_constraints(w, r, nc)
     if warm_starting:
-        contact_solver.warm_start(w, r, nc)
+        contact_solver.warm_start(w.vc_f[r], w.vc_i[r], vel, nc)
     joints = w.isl_joints[r]
     for i in range(nj):
         j = joints[i]
@@ -126,11 +126,13 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
                                                  dt_ratio, warm_starting)
     joint_i = w.joint_i[r]
     joint_f = w.joint_f[r]
+    vcf = w.vc_f[r]
+    vcif = w.vc_i[r]
     for _ in range(velocity_iterations):
         for i in range(nj):
             j = joints[i]
             revolute_joint.solve_velocity_constraints(joint_i, joint_f, j, vel, h)
-        contact_solver.solve_velocity_constraints(w, r, nc)
+        contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
     contact_solver.store_impulses(w, r, nc)
 
     _integrate_positions(w, r, nb, h)
@@ -141,7 +143,7 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
         joints_okay = True
         for i in range(nj):
             j = joints[i]
-            joint_okay = revolute_joint.solve_position_constraints(w.joint_i[r, j], w.joint_f[r, j], pos)
+            joint_okay = revolute_joint.solve_position_constraints(joint_i, joint_f, j, pos)
             joints_okay = joints_okay and joint_okay
         if contacts_okay and joints_okay:
             position_solved = True
@@ -209,8 +211,10 @@ def solve_toi(w, r, nb, nc, h, velocity_iterations, toi_index_a, toi_index_b):
     bb[BF_C0Y] = pos[toi_index_b, 1]
     bb[BF_A0] = pos[toi_index_b, 2]
     contact_solver.initialize_velocity_constraints(w, r, nc)
+    vcf = w.vc_f[r]
+    vcif = w.vc_i[r]
     for _ in range(velocity_iterations):
-        contact_solver.solve_velocity_constraints(w, r, nc)
+        contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
     _integrate_positions(w, r, nb, h)
     for i in range(nb):
         b = bodies[i]

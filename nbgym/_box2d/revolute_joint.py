@@ -296,10 +296,10 @@ def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
 
 
 @kernel
-def solve_position_constraints(ji, jf, pos):
+def solve_position_constraints(joint_i, joint_f, j, pos):
     """b2RevoluteJoint::SolvePositionConstraints; returns whether the joint is within tolerance."""
-    ia_ = ji[JI_INDEXA]
-    ib_ = ji[JI_INDEXB]
+    ia_ = joint_i[j, JI_INDEXA]
+    ib_ = joint_i[j, JI_INDEXB]
     cAx = pos[ia_, 0]
     cAy = pos[ia_, 1]
     aA = pos[ia_, 2]
@@ -308,28 +308,28 @@ def solve_position_constraints(ji, jf, pos):
     aB = pos[ib_, 2]
     angular_error = _ZERO
     position_error = _ZERO
-    inv_ia = jf[JF_IIA]
-    inv_ib = jf[JF_IIB]
+    inv_ia = joint_f[j, JF_IIA]
+    inv_ib = joint_f[j, JF_IIB]
     fixed_rotation = (inv_ia + inv_ib) == _ZERO
-    limit_state = ji[JI_LIMIT_STATE]
+    limit_state = joint_i[j, JI_LIMIT_STATE]
 
-    if ji[JI_LIMIT_ON] != 0 and limit_state != INACTIVE_LIMIT and not fixed_rotation:
-        angle = aB - aA - jf[JF_REF]
+    if joint_i[j, JI_LIMIT_ON] != 0 and limit_state != INACTIVE_LIMIT and not fixed_rotation:
+        angle = aB - aA - joint_f[j, JF_REF]
         limit_impulse = _ZERO
         if limit_state == EQUAL_LIMITS:
-            C = _clamp(angle - jf[JF_LOWER], -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
-            limit_impulse = -jf[JF_MOTOR_MASS] * C
+            C = _clamp(angle - joint_f[j, JF_LOWER], -MAX_ANGULAR_CORRECTION, MAX_ANGULAR_CORRECTION)
+            limit_impulse = -joint_f[j, JF_MOTOR_MASS] * C
             angular_error = abs(C)
         elif limit_state == AT_LOWER_LIMIT:
-            C = angle - jf[JF_LOWER]
+            C = angle - joint_f[j, JF_LOWER]
             angular_error = -C
             C = _clamp(C + ANGULAR_SLOP, -MAX_ANGULAR_CORRECTION, _ZERO)
-            limit_impulse = -jf[JF_MOTOR_MASS] * C
+            limit_impulse = -joint_f[j, JF_MOTOR_MASS] * C
         elif limit_state == AT_UPPER_LIMIT:
-            C = angle - jf[JF_UPPER]
+            C = angle - joint_f[j, JF_UPPER]
             angular_error = C
             C = _clamp(C - ANGULAR_SLOP, _ZERO, MAX_ANGULAR_CORRECTION)
-            limit_impulse = -jf[JF_MOTOR_MASS] * C
+            limit_impulse = -joint_f[j, JF_MOTOR_MASS] * C
         aA = aA - inv_ia * limit_impulse
         aB = aB + inv_ib * limit_impulse
 
@@ -337,20 +337,20 @@ def solve_position_constraints(ji, jf, pos):
     cA = cosf(aA)
     sB = sinf(aB)
     cB = cosf(aB)
-    dx = jf[JF_LAX] - jf[JF_LCAX]
-    dy = jf[JF_LAY] - jf[JF_LCAY]
+    dx = joint_f[j, JF_LAX] - joint_f[j, JF_LCAX]
+    dy = joint_f[j, JF_LAY] - joint_f[j, JF_LCAY]
     rAx = cA * dx - sA * dy
     rAy = sA * dx + cA * dy
-    dx = jf[JF_LBX] - jf[JF_LCBX]
-    dy = jf[JF_LBY] - jf[JF_LCBY]
+    dx = joint_f[j, JF_LBX] - joint_f[j, JF_LCBX]
+    dy = joint_f[j, JF_LBY] - joint_f[j, JF_LCBY]
     rBx = cB * dx - sB * dy
     rBy = sB * dx + cB * dy
     Cx = cBx + rBx - cAx - rAx
     Cy = cBy + rBy - cAy - rAy
     position_error = sqrtf(Cx * Cx + Cy * Cy)
 
-    mA = jf[JF_IMA]
-    mB = jf[JF_IMB]
+    mA = joint_f[j, JF_IMA]
+    mB = joint_f[j, JF_IMB]
     iA = inv_ia
     iB = inv_ib
     kexx = mA + mB + iA * rAy * rAy + iB * rBy * rBy
