@@ -1,0 +1,831 @@
+"""b2World, b2Body, b2Fixture, b2Joint bookkeeping: the batch layout of the dynamics half and the calls
+that build and tear down a world (``CreateBody``/``DestroyBody``/``CreateFixture``/``DestroyFixture``/
+``CreateJoint``/``DestroyJoint``, ``ResetMassData``, ``SetAwake``, forces and impulses).
+
+A :class:`World` is a namedtuple of arrays whose first dimension is the row (one sub-environment's
+world) and whose second is the item (body, fixture, joint, contact). Every Box2D pointer is an int32
+index into its table (-1 is NULL), and every linked list keeps Box2D's order: new bodies, joints and
+contacts are prepended to the world's lists, a body's fixtures are prepended to its fixture list, a
+joint or contact edge is prepended to each body's edge list. An edge is ``2 * item + side``: side 0 is
+the edge stored on body A (its ``other`` is body B), side 1 the edge on body B.
+
+Rows of dead items form a free list through their ``next`` field (the order in which rows are reused
+does not matter: nothing in Box2D depends on the addresses its allocator returns).
+
+The broad-phase proxy of a fixture's child 0 carries the fixture index as its userData (the shapes the
+environments use have one child each).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+
+from . import broad_phase, shapes
+from .math import b2max, b2min, cosf, sinf
+
+F32 = np.float32
+_ZERO = F32(0.0)
+_ONE = F32(1.0)
+
+# b2BodyType
+STATIC = 0
+KINEMATIC = 1
+DYNAMIC = 2
+
+# b2Body::m_flags
+ISLAND_FLAG = 0x0001
+AWAKE_FLAG = 0x0002
+AUTO_SLEEP_FLAG = 0x0004
+BULLET_FLAG = 0x0008
+FIXED_ROTATION_FLAG = 0x0010
+ACTIVE_FLAG = 0x0020
+TOI_FLAG = 0x0040
+
+# b2World::m_flags
+NEW_FIXTURE = 0x0001
+LOCKED = 0x0002
+CLEAR_FORCES = 0x0004
+
+# body_i fields
+BI_TYPE = 0
+BI_FLAGS = 1
+BI_PREV = 2
+BI_NEXT = 3  # next body in the world list (or the next free row)
+BI_FIXTURES = 4
+BI_FIXTURE_COUNT = 5
+BI_JOINTS = 6  # joint edge list head
+BI_CONTACTS = 7  # contact edge list head
+BI_ISLAND = 8  # m_islandIndex
+BI_TOUCH = 9  # listener: 1 after a BeginContact of this body, 0 after an EndContact
+BI_BEGUN = 10  # listener: set by any BeginContact of this body (cleared only by the caller)
+BI_ALIVE = 11
+NBI = 12
+
+# body_f fields: the transform [p.x, p.y, q.s, q.c], the sweep (math.SW_* order), velocities, ...
+BF_XF = 0
+BF_PX = 0
+BF_PY = 1
+BF_QS = 2
+BF_QC = 3
+BF_SWEEP = 4
+BF_LCX = 4
+BF_LCY = 5
+BF_C0X = 6
+BF_C0Y = 7
+BF_CX = 8
+BF_CY = 9
+BF_A0 = 10
+BF_A = 11
+BF_ALPHA0 = 12
+BF_VX = 13
+BF_VY = 14
+BF_W = 15
+BF_FX = 16
+BF_FY = 17
+BF_TORQUE = 18
+BF_MASS = 19
+BF_INVMASS = 20
+BF_I = 21
+BF_INVI = 22
+BF_LDAMP = 23
+BF_ADAMP = 24
+BF_GSCALE = 25
+BF_SLEEP = 26
+NBF = 27
+
+# fixture_i fields
+FI_BODY = 0
+FI_NEXT = 1
+FI_CATEGORY = 2
+FI_MASK = 3
+FI_GROUP = 4
+FI_SENSOR = 5
+FI_PROXY = 6  # proxy id of child 0 (-1 if none)
+FI_PROXY_COUNT = 7
+FI_ALIVE = 8
+NFI = 9
+
+# fixture_f fields
+FF_DENSITY = 0
+FF_FRICTION = 1
+FF_RESTITUTION = 2
+FF_AABB = 3  # the proxy's AABB [lower.x, lower.y, upper.x, upper.y]
+NFF = 7
+
+# joint_i fields (revolute joints only)
+JI_BODYA = 0
+JI_BODYB = 1
+JI_PREV = 2
+JI_NEXT = 3
+JI_COLLIDE = 4
+JI_ISLAND = 5
+JI_LIMIT_ON = 6
+JI_MOTOR_ON = 7
+JI_LIMIT_STATE = 8
+JI_INDEXA = 9
+JI_INDEXB = 10
+JI_ALIVE = 11
+NJI = 12
+
+# joint_f fields
+JF_LAX = 0
+JF_LAY = 1
+JF_LBX = 2
+JF_LBY = 3
+JF_REF = 4
+JF_IMPX = 5
+JF_IMPY = 6
+JF_IMPZ = 7
+JF_MOTOR_IMP = 8
+JF_LOWER = 9
+JF_UPPER = 10
+JF_MAX_TORQUE = 11
+JF_MOTOR_SPEED = 12
+JF_RAX = 13
+JF_RAY = 14
+JF_RBX = 15
+JF_RBY = 16
+JF_LCAX = 17
+JF_LCAY = 18
+JF_LCBX = 19
+JF_LCBY = 20
+JF_IMA = 21
+JF_IMB = 22
+JF_IIA = 23
+JF_IIB = 24
+JF_MASS = 25  # b2Mat33 m_mass: ex.x ex.y ex.z ey.x ey.y ey.z ez.x ez.y ez.z
+JF_MOTOR_MASS = 34
+NJF = 35
+
+# contact_i fields
+CI_FLAGS = 0
+CI_FA = 1
+CI_FB = 2
+CI_IA = 3
+CI_IB = 4
+CI_PREV = 5
+CI_NEXT = 6
+CI_TOI_COUNT = 7
+CI_ALIVE = 8
+NCI = 9
+
+# contact_f fields
+CF_FRICTION = 0
+CF_RESTITUTION = 1
+CF_TANGENT_SPEED = 2
+CF_TOI = 3
+NCF = 4
+
+# b2Contact::m_flags
+C_ISLAND_FLAG = 0x0001
+C_TOUCHING_FLAG = 0x0002
+C_ENABLED_FLAG = 0x0004
+C_FILTER_FLAG = 0x0008
+C_BULLET_HIT_FLAG = 0x0010
+C_TOI_FLAG = 0x0020
+
+# world_i fields
+WI_BODY_LIST = 0
+WI_BODY_COUNT = 1
+WI_JOINT_LIST = 2
+WI_JOINT_COUNT = 3
+WI_CONTACT_LIST = 4
+WI_CONTACT_COUNT = 5
+WI_FLAGS = 6
+WI_STEP_COMPLETE = 7
+WI_ALLOW_SLEEP = 8
+WI_WARM_STARTING = 9
+WI_CONTINUOUS = 10
+WI_SUBSTEPPING = 11
+WI_LISTENER = 12  # 1: the contact listener (BI_TOUCH/BI_BEGUN bookkeeping) is set
+WI_FREE_BODY = 13
+WI_FREE_FIXTURE = 14
+WI_FREE_JOINT = 15
+WI_FREE_CONTACT = 16
+WI_ERROR = 17  # a capacity ran out (0: none)
+NWI = 18
+
+# world_f fields
+WF_GX = 0
+WF_GY = 1
+WF_INV_DT0 = 2
+NWF = 3
+
+# island velocity-constraint layout (contact_solver)
+NVC = 35
+NPC = 18
+
+World = namedtuple(
+    "World",
+    [
+        "world_i", "world_f",
+        "body_i", "body_f",
+        "fixture_i", "fixture_f", "shape_i", "shape_f",
+        "joint_i", "joint_f", "jedge",
+        "contact_i", "contact_f", "cedge", "man_f", "man_i",
+        "tree_f", "tree_i", "tree_s", "bp_i", "move_buffer", "pair_buffer", "pair_out",
+        # scratch for Solve/SolveTOI (one row each, so rows can run on different threads)
+        "isl_bodies", "isl_contacts", "isl_joints", "stack", "positions", "velocities",
+        "vc_f", "vc_i", "pc_f", "pc_i", "old_man_f", "old_man_i", "xf_tmp", "wm_tmp", "aabb_tmp",
+    ],
+)
+
+# error codes in world_i[WI_ERROR]
+ERR_BODIES = 1
+ERR_FIXTURES = 2
+ERR_JOINTS = 3
+ERR_CONTACTS = 4
+ERR_PROXIES = 5
+
+
+def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0)):
+    """A :class:`World` of ``rows`` empty b2Worlds (``b2World(gravity)``), with fixed capacities per row."""
+    if proxies is None:
+        proxies = fixtures
+    tree_capacity = max(16, 2 * proxies)
+    w = World(
+        world_i=np.zeros((rows, NWI), np.int32),
+        world_f=np.zeros((rows, NWF), np.float32),
+        body_i=np.zeros((rows, bodies, NBI), np.int32),
+        body_f=np.zeros((rows, bodies, NBF), np.float32),
+        fixture_i=np.zeros((rows, fixtures, NFI), np.int32),
+        fixture_f=np.zeros((rows, fixtures, NFF), np.float32),
+        shape_i=np.zeros((rows, fixtures, shapes.SHAPE_INTS), np.int32),
+        shape_f=np.zeros((rows, fixtures, shapes.SHAPE_ROWS, 2), np.float32),
+        joint_i=np.zeros((rows, joints, NJI), np.int32),
+        joint_f=np.zeros((rows, joints, NJF), np.float32),
+        jedge=np.zeros((rows, 2 * joints, 2), np.int32),
+        contact_i=np.zeros((rows, contacts, NCI), np.int32),
+        contact_f=np.zeros((rows, contacts, NCF), np.float32),
+        cedge=np.zeros((rows, 2 * contacts, 2), np.int32),
+        man_f=np.zeros((rows, contacts, 12), np.float32),
+        man_i=np.zeros((rows, contacts, 4), np.uint32),
+        tree_f=np.zeros((rows, tree_capacity, 4), np.float32),
+        tree_i=np.zeros((rows, tree_capacity, 5), np.int32),
+        tree_s=np.zeros((rows, 4), np.int32),
+        bp_i=np.zeros((rows, 3), np.int32),
+        move_buffer=np.zeros((rows, max(16, proxies)), np.int32),
+        pair_buffer=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
+        pair_out=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
+        isl_bodies=np.zeros((rows, bodies), np.int32),
+        isl_contacts=np.zeros((rows, contacts), np.int32),
+        isl_joints=np.zeros((rows, joints), np.int32),
+        stack=np.zeros((rows, bodies), np.int32),
+        positions=np.zeros((rows, bodies, 3), np.float32),
+        velocities=np.zeros((rows, bodies, 3), np.float32),
+        vc_f=np.zeros((rows, contacts, NVC), np.float32),
+        vc_i=np.zeros((rows, contacts, 4), np.int32),
+        pc_f=np.zeros((rows, contacts, NPC), np.float32),
+        pc_i=np.zeros((rows, contacts, 4), np.int32),
+        old_man_f=np.zeros((rows, 12), np.float32),
+        old_man_i=np.zeros((rows, 4), np.uint32),
+        xf_tmp=np.zeros((rows, 2, 4), np.float32),
+        wm_tmp=np.zeros((rows, 8), np.float32),
+        aabb_tmp=np.zeros((rows, 2, 4), np.float32),
+    )
+    gx = np.float32(gravity[0])
+    gy = np.float32(gravity[1])
+    for r in range(rows):
+        reset_world(w, r, gx, gy)
+    return w
+
+
+@kernel
+def reset_world(w, r, gx, gy):
+    """Row ``r`` becomes a new ``b2World(gravity)``: no bodies, joints, contacts or proxies."""
+    wi = w.world_i[r]
+    wi[:] = 0
+    wi[WI_BODY_LIST] = -1
+    wi[WI_JOINT_LIST] = -1
+    wi[WI_CONTACT_LIST] = -1
+    wi[WI_FLAGS] = CLEAR_FORCES
+    wi[WI_STEP_COMPLETE] = 1
+    wi[WI_ALLOW_SLEEP] = 1
+    wi[WI_WARM_STARTING] = 1
+    wi[WI_CONTINUOUS] = 1
+    wi[WI_SUBSTEPPING] = 0
+    wi[WI_LISTENER] = 0
+    w.world_f[r, WF_GX] = gx
+    w.world_f[r, WF_GY] = gy
+    w.world_f[r, WF_INV_DT0] = _ZERO
+    nb = w.body_i.shape[1]
+    for i in range(nb):
+        w.body_i[r, i, BI_ALIVE] = 0
+        w.body_i[r, i, BI_NEXT] = i + 1 if i + 1 < nb else -1
+    wi[WI_FREE_BODY] = 0 if nb > 0 else -1
+    nf = w.fixture_i.shape[1]
+    for i in range(nf):
+        w.fixture_i[r, i, FI_ALIVE] = 0
+        w.fixture_i[r, i, FI_NEXT] = i + 1 if i + 1 < nf else -1
+    wi[WI_FREE_FIXTURE] = 0 if nf > 0 else -1
+    nj = w.joint_i.shape[1]
+    for i in range(nj):
+        w.joint_i[r, i, JI_ALIVE] = 0
+        w.joint_i[r, i, JI_NEXT] = i + 1 if i + 1 < nj else -1
+    wi[WI_FREE_JOINT] = 0 if nj > 0 else -1
+    nc = w.contact_i.shape[1]
+    for i in range(nc):
+        w.contact_i[r, i, CI_ALIVE] = 0
+        w.contact_i[r, i, CI_NEXT] = i + 1 if i + 1 < nc else -1
+    wi[WI_FREE_CONTACT] = 0 if nc > 0 else -1
+    broad_phase.reset(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r])
+
+
+# ---------------------------------------------------------------------------------------------- bodies
+
+
+@kernel
+def set_awake(w, r, b, flag):
+    """b2Body::SetAwake."""
+    bi = w.body_i[r, b]
+    bf = w.body_f[r, b]
+    if flag:
+        if (bi[BI_FLAGS] & AWAKE_FLAG) == 0:
+            bi[BI_FLAGS] |= AWAKE_FLAG
+            bf[BF_SLEEP] = _ZERO
+    else:
+        bi[BI_FLAGS] &= ~AWAKE_FLAG
+        bf[BF_SLEEP] = _ZERO
+        bf[BF_VX] = _ZERO
+        bf[BF_VY] = _ZERO
+        bf[BF_W] = _ZERO
+        bf[BF_FX] = _ZERO
+        bf[BF_FY] = _ZERO
+        bf[BF_TORQUE] = _ZERO
+
+
+@kernel
+def create_body(w, r, btype, px, py, angle, vx, vy, av, linear_damping, angular_damping, allow_sleep, awake,
+                fixed_rotation, bullet, active, gravity_scale):
+    """b2World::CreateBody with a b2BodyDef of these (float32) values; returns the body index (-1 if full)."""
+    angle = F32(angle)  # sinf/cosf of the float32 angle, whatever the caller passed
+    wi = w.world_i[r]
+    b = wi[WI_FREE_BODY]
+    if b < 0:
+        wi[WI_ERROR] = ERR_BODIES
+        return -1
+    bi = w.body_i[r, b]
+    bf = w.body_f[r, b]
+    wi[WI_FREE_BODY] = bi[BI_NEXT]
+    bi[:] = 0
+    bf[:] = _ZERO
+    flags = 0
+    if bullet:
+        flags |= BULLET_FLAG
+    if fixed_rotation:
+        flags |= FIXED_ROTATION_FLAG
+    if allow_sleep:
+        flags |= AUTO_SLEEP_FLAG
+    if awake:
+        flags |= AWAKE_FLAG
+    if active:
+        flags |= ACTIVE_FLAG
+    bi[BI_FLAGS] = flags
+    bi[BI_TYPE] = btype
+    bi[BI_ALIVE] = 1
+    bi[BI_FIXTURES] = -1
+    bi[BI_JOINTS] = -1
+    bi[BI_CONTACTS] = -1
+    bf[BF_PX] = px
+    bf[BF_PY] = py
+    bf[BF_QS] = sinf(angle)
+    bf[BF_QC] = cosf(angle)
+    bf[BF_C0X] = px
+    bf[BF_C0Y] = py
+    bf[BF_CX] = px
+    bf[BF_CY] = py
+    bf[BF_A0] = angle
+    bf[BF_A] = angle
+    bf[BF_VX] = vx
+    bf[BF_VY] = vy
+    bf[BF_W] = av
+    bf[BF_LDAMP] = linear_damping
+    bf[BF_ADAMP] = angular_damping
+    bf[BF_GSCALE] = gravity_scale
+    if btype == DYNAMIC:
+        bf[BF_MASS] = _ONE
+        bf[BF_INVMASS] = _ONE
+    # prepend to the world's body list
+    head = wi[WI_BODY_LIST]
+    bi[BI_PREV] = -1
+    bi[BI_NEXT] = head
+    if head >= 0:
+        w.body_i[r, head, BI_PREV] = b
+    wi[WI_BODY_LIST] = b
+    wi[WI_BODY_COUNT] += 1
+    return b
+
+
+@kernel
+def reset_mass_data(w, r, b):
+    """b2Body::ResetMassData."""
+    bi = w.body_i[r, b]
+    bf = w.body_f[r, b]
+    bf[BF_MASS] = _ZERO
+    bf[BF_INVMASS] = _ZERO
+    bf[BF_I] = _ZERO
+    bf[BF_INVI] = _ZERO
+    bf[BF_LCX] = _ZERO
+    bf[BF_LCY] = _ZERO
+    if bi[BI_TYPE] == STATIC or bi[BI_TYPE] == KINEMATIC:
+        bf[BF_C0X] = bf[BF_PX]
+        bf[BF_C0Y] = bf[BF_PY]
+        bf[BF_CX] = bf[BF_PX]
+        bf[BF_CY] = bf[BF_PY]
+        bf[BF_A0] = bf[BF_A]
+        return
+    lcx = _ZERO
+    lcy = _ZERO
+    mass = _ZERO
+    inertia = _ZERO
+    f = bi[BI_FIXTURES]
+    while f >= 0:
+        density = w.fixture_f[r, f, FF_DENSITY]
+        if density != _ZERO:
+            m, cx, cy, mi = shapes.compute_mass(w.shape_i[r, f], w.shape_f[r, f], density)
+            mass = mass + m
+            lcx = lcx + m * cx
+            lcy = lcy + m * cy
+            inertia = inertia + mi
+        f = w.fixture_i[r, f, FI_NEXT]
+    if mass > _ZERO:
+        inv_mass = _ONE / mass
+        lcx = lcx * inv_mass
+        lcy = lcy * inv_mass
+    else:
+        mass = _ONE
+        inv_mass = _ONE
+    bf[BF_MASS] = mass
+    bf[BF_INVMASS] = inv_mass
+    if inertia > _ZERO and (bi[BI_FLAGS] & FIXED_ROTATION_FLAG) == 0:
+        inertia = inertia - mass * (lcx * lcx + lcy * lcy)
+        bf[BF_I] = inertia
+        bf[BF_INVI] = _ONE / inertia
+    else:
+        bf[BF_I] = _ZERO
+        bf[BF_INVI] = _ZERO
+    old_cx = bf[BF_CX]
+    old_cy = bf[BF_CY]
+    bf[BF_LCX] = lcx
+    bf[BF_LCY] = lcy
+    qs = bf[BF_QS]
+    qc = bf[BF_QC]
+    cx = (qc * lcx - qs * lcy) + bf[BF_PX]
+    cy = (qs * lcx + qc * lcy) + bf[BF_PY]
+    bf[BF_C0X] = cx
+    bf[BF_C0Y] = cy
+    bf[BF_CX] = cx
+    bf[BF_CY] = cy
+    # m_linearVelocity += b2Cross(m_angularVelocity, m_sweep.c - oldCenter)
+    dx = cx - old_cx
+    dy = cy - old_cy
+    av = bf[BF_W]
+    bf[BF_VX] = bf[BF_VX] + (-av * dy)
+    bf[BF_VY] = bf[BF_VY] + av * dx
+
+
+@kernel
+def synchronize_transform(w, r, b):
+    """b2Body::SynchronizeTransform."""
+    bf = w.body_f[r, b]
+    a = bf[BF_A]
+    s = sinf(a)
+    c = cosf(a)
+    bf[BF_QS] = s
+    bf[BF_QC] = c
+    lcx = bf[BF_LCX]
+    lcy = bf[BF_LCY]
+    bf[BF_PX] = bf[BF_CX] - (c * lcx - s * lcy)
+    bf[BF_PY] = bf[BF_CY] - (s * lcx + c * lcy)
+
+
+@kernel
+def advance_sweep(bf, alpha):
+    """b2Sweep::Advance on a body's sweep fields."""
+    alpha0 = bf[BF_ALPHA0]
+    beta = (alpha - alpha0) / (_ONE - alpha0)
+    one_minus = _ONE - beta
+    bf[BF_C0X] = one_minus * bf[BF_C0X] + beta * bf[BF_CX]
+    bf[BF_C0Y] = one_minus * bf[BF_C0Y] + beta * bf[BF_CY]
+    bf[BF_A0] = one_minus * bf[BF_A0] + beta * bf[BF_A]
+    bf[BF_ALPHA0] = alpha
+
+
+@kernel
+def advance_body(w, r, b, alpha):
+    """b2Body::Advance: the sweep to ``alpha``, the body's position to the new start of its sweep."""
+    bf = w.body_f[r, b]
+    advance_sweep(bf, alpha)
+    bf[BF_CX] = bf[BF_C0X]
+    bf[BF_CY] = bf[BF_C0Y]
+    bf[BF_A] = bf[BF_A0]
+    synchronize_transform(w, r, b)
+
+
+@kernel
+def synchronize_fixtures(w, r, b):
+    """b2Body::SynchronizeFixtures: each proxy's AABB covers the swept shape; the broad-phase moves it."""
+    bf = w.body_f[r, b]
+    a0 = bf[BF_A0]
+    s1 = sinf(a0)
+    c1 = cosf(a0)
+    lcx = bf[BF_LCX]
+    lcy = bf[BF_LCY]
+    xf1 = w.xf_tmp[r, 0]
+    xf1[0] = bf[BF_C0X] - (c1 * lcx - s1 * lcy)
+    xf1[1] = bf[BF_C0Y] - (s1 * lcx + c1 * lcy)
+    xf1[2] = s1
+    xf1[3] = c1
+    xf2 = bf[BF_XF:BF_XF + 4]
+    f = w.body_i[r, b, BI_FIXTURES]
+    while f >= 0:
+        fixture_synchronize(w, r, f, xf1, xf2)
+        f = w.fixture_i[r, f, FI_NEXT]
+
+
+@kernel
+def fixture_synchronize(w, r, f, xf1, xf2):
+    """b2Fixture::Synchronize."""
+    if w.fixture_i[r, f, FI_PROXY_COUNT] == 0:
+        return
+    a1 = w.aabb_tmp[r, 0]
+    a2 = w.aabb_tmp[r, 1]
+    shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf1, a1)
+    shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf2, a2)
+    aabb = w.fixture_f[r, f, FF_AABB:FF_AABB + 4]
+    aabb[0] = b2min(a1[0], a2[0])
+    aabb[1] = b2min(a1[1], a2[1])
+    aabb[2] = b2max(a1[2], a2[2])
+    aabb[3] = b2max(a1[3], a2[3])
+    dx = xf2[0] - xf1[0]
+    dy = xf2[1] - xf1[1]
+    broad_phase.move_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r],
+                           w.fixture_i[r, f, FI_PROXY], aabb, dx, dy)
+
+
+@kernel
+def apply_force_to_center(w, r, b, fx, fy, wake):
+    """b2Body::ApplyForceToCenter."""
+    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
+        return
+    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
+        set_awake(w, r, b, True)
+    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+        bf = w.body_f[r, b]
+        bf[BF_FX] = bf[BF_FX] + fx
+        bf[BF_FY] = bf[BF_FY] + fy
+
+
+@kernel
+def apply_force(w, r, b, fx, fy, px, py, wake):
+    """b2Body::ApplyForce."""
+    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
+        return
+    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
+        set_awake(w, r, b, True)
+    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+        bf = w.body_f[r, b]
+        bf[BF_FX] = bf[BF_FX] + fx
+        bf[BF_FY] = bf[BF_FY] + fy
+        dx = px - bf[BF_CX]
+        dy = py - bf[BF_CY]
+        bf[BF_TORQUE] = bf[BF_TORQUE] + (dx * fy - dy * fx)
+
+
+@kernel
+def apply_torque(w, r, b, torque, wake):
+    """b2Body::ApplyTorque."""
+    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
+        return
+    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
+        set_awake(w, r, b, True)
+    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+        w.body_f[r, b, BF_TORQUE] = w.body_f[r, b, BF_TORQUE] + torque
+
+
+@kernel
+def apply_linear_impulse(w, r, b, ix, iy, px, py, wake):
+    """b2Body::ApplyLinearImpulse."""
+    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
+        return
+    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
+        set_awake(w, r, b, True)
+    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+        bf = w.body_f[r, b]
+        im = bf[BF_INVMASS]
+        bf[BF_VX] = bf[BF_VX] + im * ix
+        bf[BF_VY] = bf[BF_VY] + im * iy
+        dx = px - bf[BF_CX]
+        dy = py - bf[BF_CY]
+        bf[BF_W] = bf[BF_W] + bf[BF_INVI] * (dx * iy - dy * ix)
+
+
+# -------------------------------------------------------------------------------------------- fixtures
+
+
+@kernel
+def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, category, mask, group, sensor):
+    """b2Body::CreateFixture with a b2FixtureDef of these values (the shape is copied); returns its index."""
+    wi = w.world_i[r]
+    f = wi[WI_FREE_FIXTURE]
+    if f < 0:
+        wi[WI_ERROR] = ERR_FIXTURES
+        return -1
+    fi = w.fixture_i[r, f]
+    ff = w.fixture_f[r, f]
+    wi[WI_FREE_FIXTURE] = fi[FI_NEXT]
+    fi[:] = 0
+    ff[:] = _ZERO
+    fi[FI_ALIVE] = 1
+    fi[FI_BODY] = b
+    fi[FI_CATEGORY] = category
+    fi[FI_MASK] = mask
+    fi[FI_GROUP] = group
+    fi[FI_SENSOR] = 1 if sensor else 0
+    fi[FI_PROXY] = -1
+    ff[FF_DENSITY] = density
+    ff[FF_FRICTION] = friction
+    ff[FF_RESTITUTION] = restitution
+    w.shape_i[r, f, :] = shape_i
+    w.shape_f[r, f, :, :] = shape_f
+    if w.body_i[r, b, BI_FLAGS] & ACTIVE_FLAG:
+        create_proxies(w, r, f)
+    fi[FI_NEXT] = w.body_i[r, b, BI_FIXTURES]
+    w.body_i[r, b, BI_FIXTURES] = f
+    w.body_i[r, b, BI_FIXTURE_COUNT] += 1
+    if density > _ZERO:
+        reset_mass_data(w, r, b)
+    wi[WI_FLAGS] |= NEW_FIXTURE
+    return f
+
+
+@kernel
+def create_proxies(w, r, f):
+    """b2Fixture::CreateProxies (one child)."""
+    b = w.fixture_i[r, f, FI_BODY]
+    xf = w.body_f[r, b, BF_XF:BF_XF + 4]
+    aabb = w.fixture_f[r, f, FF_AABB:FF_AABB + 4]
+    shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf, aabb)
+    proxy = broad_phase.create_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], aabb, f)
+    if proxy < 0:
+        w.world_i[r, WI_ERROR] = ERR_PROXIES
+    w.fixture_i[r, f, FI_PROXY] = proxy
+    w.fixture_i[r, f, FI_PROXY_COUNT] = 1
+
+
+@kernel
+def destroy_proxies(w, r, f):
+    """b2Fixture::DestroyProxies."""
+    if w.fixture_i[r, f, FI_PROXY_COUNT] > 0:
+        broad_phase.destroy_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r],
+                                  w.fixture_i[r, f, FI_PROXY])
+        w.fixture_i[r, f, FI_PROXY] = -1
+    w.fixture_i[r, f, FI_PROXY_COUNT] = 0
+
+
+@kernel
+def free_fixture(w, r, f):
+    w.fixture_i[r, f, FI_ALIVE] = 0
+    w.fixture_i[r, f, FI_NEXT] = w.world_i[r, WI_FREE_FIXTURE]
+    w.world_i[r, WI_FREE_FIXTURE] = f
+
+
+# ---------------------------------------------------------------------------------------------- joints
+
+
+@kernel
+def create_revolute_joint(w, r, body_a, body_b, lax, lay, lbx, lby, reference_angle, lower, upper,
+                          max_motor_torque, motor_speed, enable_limit, enable_motor, collide_connected):
+    """b2World::CreateJoint of a b2RevoluteJointDef with these (float32) values; returns the joint index."""
+    wi = w.world_i[r]
+    j = wi[WI_FREE_JOINT]
+    if j < 0:
+        wi[WI_ERROR] = ERR_JOINTS
+        return -1
+    ji = w.joint_i[r, j]
+    jf = w.joint_f[r, j]
+    wi[WI_FREE_JOINT] = ji[JI_NEXT]
+    ji[:] = 0
+    jf[:] = _ZERO
+    ji[JI_ALIVE] = 1
+    ji[JI_BODYA] = body_a
+    ji[JI_BODYB] = body_b
+    ji[JI_COLLIDE] = 1 if collide_connected else 0
+    ji[JI_LIMIT_ON] = 1 if enable_limit else 0
+    ji[JI_MOTOR_ON] = 1 if enable_motor else 0
+    ji[JI_LIMIT_STATE] = 0  # e_inactiveLimit
+    jf[JF_LAX] = lax
+    jf[JF_LAY] = lay
+    jf[JF_LBX] = lbx
+    jf[JF_LBY] = lby
+    jf[JF_REF] = reference_angle
+    jf[JF_LOWER] = lower
+    jf[JF_UPPER] = upper
+    jf[JF_MAX_TORQUE] = max_motor_torque
+    jf[JF_MOTOR_SPEED] = motor_speed
+    # world list
+    head = wi[WI_JOINT_LIST]
+    ji[JI_PREV] = -1
+    ji[JI_NEXT] = head
+    if head >= 0:
+        w.joint_i[r, head, JI_PREV] = j
+    wi[WI_JOINT_LIST] = j
+    wi[WI_JOINT_COUNT] += 1
+    # edges: 2j on body A (other B), 2j+1 on body B (other A)
+    for side in range(2):
+        body = body_a if side == 0 else body_b
+        e = 2 * j + side
+        first = w.body_i[r, body, BI_JOINTS]
+        w.jedge[r, e, 0] = -1
+        w.jedge[r, e, 1] = first
+        if first >= 0:
+            w.jedge[r, first, 0] = e
+        w.body_i[r, body, BI_JOINTS] = e
+    if not collide_connected:
+        flag_contacts_between(w, r, body_b, body_a)
+    return j
+
+
+@kernel
+def edge_other_joint(w, r, e):
+    """The ``other`` body of joint edge ``e``."""
+    j = e >> 1
+    if e & 1:
+        return w.joint_i[r, j, JI_BODYA]
+    return w.joint_i[r, j, JI_BODYB]
+
+
+@kernel
+def edge_other_contact(w, r, e):
+    """The ``other`` body of contact edge ``e``."""
+    c = e >> 1
+    if e & 1:
+        return w.fixture_i[r, w.contact_i[r, c, CI_FA], FI_BODY]
+    return w.fixture_i[r, w.contact_i[r, c, CI_FB], FI_BODY]
+
+
+@kernel
+def flag_contacts_between(w, r, body, other):
+    """FlagForFiltering every contact of ``body`` whose other body is ``other``."""
+    e = w.body_i[r, body, BI_CONTACTS]
+    while e >= 0:
+        if edge_other_contact(w, r, e) == other:
+            w.contact_i[r, e >> 1, CI_FLAGS] |= C_FILTER_FLAG
+        e = w.cedge[r, e, 1]
+
+
+@kernel
+def destroy_joint(w, r, j):
+    """b2World::DestroyJoint."""
+    wi = w.world_i[r]
+    ji = w.joint_i[r, j]
+    collide_connected = ji[JI_COLLIDE] != 0
+    prev = ji[JI_PREV]
+    nxt = ji[JI_NEXT]
+    if prev >= 0:
+        w.joint_i[r, prev, JI_NEXT] = nxt
+    if nxt >= 0:
+        w.joint_i[r, nxt, JI_PREV] = prev
+    if j == wi[WI_JOINT_LIST]:
+        wi[WI_JOINT_LIST] = nxt
+    body_a = ji[JI_BODYA]
+    body_b = ji[JI_BODYB]
+    set_awake(w, r, body_a, True)
+    set_awake(w, r, body_b, True)
+    for side in range(2):
+        body = body_a if side == 0 else body_b
+        e = 2 * j + side
+        ep = w.jedge[r, e, 0]
+        en = w.jedge[r, e, 1]
+        if ep >= 0:
+            w.jedge[r, ep, 1] = en
+        if en >= 0:
+            w.jedge[r, en, 0] = ep
+        if w.body_i[r, body, BI_JOINTS] == e:
+            w.body_i[r, body, BI_JOINTS] = en
+        w.jedge[r, e, 0] = -1
+        w.jedge[r, e, 1] = -1
+    ji[JI_ALIVE] = 0
+    ji[JI_NEXT] = wi[WI_FREE_JOINT]
+    wi[WI_FREE_JOINT] = j
+    wi[WI_JOINT_COUNT] -= 1
+    if not collide_connected:
+        flag_contacts_between(w, r, body_b, body_a)
+
+
+@kernel
+def should_collide_bodies(w, r, b, other):
+    """b2Body::ShouldCollide(other) called on ``b``."""
+    if w.body_i[r, b, BI_TYPE] != DYNAMIC and w.body_i[r, other, BI_TYPE] != DYNAMIC:
+        return False
+    e = w.body_i[r, b, BI_JOINTS]
+    while e >= 0:
+        if edge_other_joint(w, r, e) == other:
+            if w.joint_i[r, e >> 1, JI_COLLIDE] == 0:
+                return False
+        e = w.jedge[r, e, 1]
+    return True

@@ -1,0 +1,424 @@
+"""b2World::Step, Solve (the island depth-first search over the body list and the contact and joint
+edges in Box2D's order), SolveTOI (continuous collision with sub-stepping), ClearForces; and the
+teardown calls that need the contact manager (b2World::DestroyBody, b2Body::DestroyFixture).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+
+from . import contact, contact_manager, island, shapes, time_of_impact
+from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
+from .world import (
+    ACTIVE_FLAG, AWAKE_FLAG, BF_ALPHA0, BF_FX, BF_FY, BF_SWEEP, BF_TORQUE, BI_ALIVE, BI_CONTACTS, BI_FIXTURE_COUNT,
+    BI_FIXTURES, BI_FLAGS, BI_ISLAND, BI_JOINTS, BI_NEXT, BI_PREV, BI_TYPE, BULLET_FLAG, C_ENABLED_FLAG,
+    C_ISLAND_FLAG, C_TOI_FLAG, C_TOUCHING_FLAG, CF_TOI, CI_FA, CI_FB, CI_FLAGS, CI_NEXT, CI_TOI_COUNT, CLEAR_FORCES,
+    DYNAMIC, FI_BODY, FI_NEXT, FI_SENSOR, ISLAND_FLAG, JI_ISLAND, JI_NEXT, NEW_FIXTURE, STATIC, WF_INV_DT0,
+    WI_ALLOW_SLEEP, WI_BODY_COUNT, WI_BODY_LIST, WI_CONTACT_LIST, WI_CONTINUOUS, WI_FLAGS, WI_FREE_BODY,
+    WI_JOINT_LIST, WI_STEP_COMPLETE, WI_SUBSTEPPING, WI_WARM_STARTING, advance_body, advance_sweep, destroy_joint,
+    destroy_proxies, edge_other_contact, edge_other_joint, free_fixture, reset_mass_data, set_awake,
+    synchronize_fixtures, synchronize_transform,
+)
+
+F32 = np.float32
+_ZERO = F32(0.0)
+_ONE = F32(1.0)
+_TOI_DONE = _ONE - F32(10.0) * EPSILON
+
+
+@kernel
+def clear_forces(w, r):
+    """b2World::ClearForces."""
+    b = w.world_i[r, WI_BODY_LIST]
+    while b >= 0:
+        w.body_f[r, b, BF_FX] = _ZERO
+        w.body_f[r, b, BF_FY] = _ZERO
+        w.body_f[r, b, BF_TORQUE] = _ZERO
+        b = w.body_i[r, b, BI_NEXT]
+
+
+@kernel
+def _contact_solid_touching(w, r, c):
+    flags = w.contact_i[r, c, CI_FLAGS]
+    return (flags & C_ENABLED_FLAG) != 0 and (flags & C_TOUCHING_FLAG) != 0
+
+
+@kernel
+def _contact_has_sensor(w, r, c):
+    return (w.fixture_i[r, w.contact_i[r, c, CI_FA], FI_SENSOR] != 0
+            or w.fixture_i[r, w.contact_i[r, c, CI_FB], FI_SENSOR] != 0)
+
+
+@kernel
+def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
+    """b2World::Solve."""
+    wi = w.world_i[r]
+    b = wi[WI_BODY_LIST]
+    while b >= 0:
+        w.body_i[r, b, BI_FLAGS] &= ~ISLAND_FLAG
+        b = w.body_i[r, b, BI_NEXT]
+    c = wi[WI_CONTACT_LIST]
+    while c >= 0:
+        w.contact_i[r, c, CI_FLAGS] &= ~C_ISLAND_FLAG
+        c = w.contact_i[r, c, CI_NEXT]
+    j = wi[WI_JOINT_LIST]
+    while j >= 0:
+        w.joint_i[r, j, JI_ISLAND] = 0
+        j = w.joint_i[r, j, JI_NEXT]
+
+    warm = wi[WI_WARM_STARTING] != 0
+    allow_sleep = wi[WI_ALLOW_SLEEP] != 0
+    stack = w.stack[r]
+    seed = wi[WI_BODY_LIST]
+    while seed >= 0:
+        next_seed = w.body_i[r, seed, BI_NEXT]
+        sflags = w.body_i[r, seed, BI_FLAGS]
+        if (sflags & ISLAND_FLAG) or (sflags & AWAKE_FLAG) == 0 or (sflags & ACTIVE_FLAG) == 0 \
+                or w.body_i[r, seed, BI_TYPE] == STATIC:
+            seed = next_seed
+            continue
+        nb = 0
+        nc = 0
+        nj = 0
+        stack_count = 1
+        stack[0] = seed
+        w.body_i[r, seed, BI_FLAGS] |= ISLAND_FLAG
+        while stack_count > 0:
+            stack_count -= 1
+            b = stack[stack_count]
+            nb = island.add_body(w, r, nb, b)
+            set_awake(w, r, b, True)
+            if w.body_i[r, b, BI_TYPE] == STATIC:
+                continue
+            e = w.body_i[r, b, BI_CONTACTS]
+            while e >= 0:
+                c = e >> 1
+                nxt = w.cedge[r, e, 1]
+                if (w.contact_i[r, c, CI_FLAGS] & C_ISLAND_FLAG) or not _contact_solid_touching(w, r, c) \
+                        or _contact_has_sensor(w, r, c):
+                    e = nxt
+                    continue
+                w.isl_contacts[r, nc] = c
+                nc += 1
+                w.contact_i[r, c, CI_FLAGS] |= C_ISLAND_FLAG
+                other = edge_other_contact(w, r, e)
+                if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
+                    stack[stack_count] = other
+                    stack_count += 1
+                    w.body_i[r, other, BI_FLAGS] |= ISLAND_FLAG
+                e = nxt
+            e = w.body_i[r, b, BI_JOINTS]
+            while e >= 0:
+                jj = e >> 1
+                nxt = w.jedge[r, e, 1]
+                if w.joint_i[r, jj, JI_ISLAND] != 0:
+                    e = nxt
+                    continue
+                other = edge_other_joint(w, r, e)
+                if (w.body_i[r, other, BI_FLAGS] & ACTIVE_FLAG) == 0:
+                    e = nxt
+                    continue
+                w.isl_joints[r, nj] = jj
+                nj += 1
+                w.joint_i[r, jj, JI_ISLAND] = 1
+                if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
+                    stack[stack_count] = other
+                    stack_count += 1
+                    w.body_i[r, other, BI_FLAGS] |= ISLAND_FLAG
+                e = nxt
+        island.solve(w, r, nb, nc, nj, dt, dt_ratio, velocity_iterations, position_iterations, warm, allow_sleep)
+        for i in range(nb):
+            bb = w.isl_bodies[r, i]
+            if w.body_i[r, bb, BI_TYPE] == STATIC:
+                w.body_i[r, bb, BI_FLAGS] &= ~ISLAND_FLAG
+        seed = next_seed
+
+    b = wi[WI_BODY_LIST]
+    while b >= 0:
+        if (w.body_i[r, b, BI_FLAGS] & ISLAND_FLAG) != 0 and w.body_i[r, b, BI_TYPE] != STATIC:
+            synchronize_fixtures(w, r, b)
+        b = w.body_i[r, b, BI_NEXT]
+    contact_manager.find_new_contacts(w, r)
+
+
+@kernel
+def _awake_non_static(w, r, b):
+    return (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) != 0 and w.body_i[r, b, BI_TYPE] != STATIC
+
+
+@kernel
+def _contact_toi(w, r, c):
+    """The TOI of contact ``c`` in [alpha0, 1] (1 if none), as SolveTOI computes it; -1 to skip the contact."""
+    fa = w.contact_i[r, c, CI_FA]
+    fb = w.contact_i[r, c, CI_FB]
+    if w.fixture_i[r, fa, FI_SENSOR] != 0 or w.fixture_i[r, fb, FI_SENSOR] != 0:
+        return F32(-1.0)
+    ba = w.fixture_i[r, fa, FI_BODY]
+    bb = w.fixture_i[r, fb, FI_BODY]
+    type_a = w.body_i[r, ba, BI_TYPE]
+    type_b = w.body_i[r, bb, BI_TYPE]
+    if not _awake_non_static(w, r, ba) and not _awake_non_static(w, r, bb):
+        return F32(-1.0)
+    collide_a = (w.body_i[r, ba, BI_FLAGS] & BULLET_FLAG) != 0 or type_a != DYNAMIC
+    collide_b = (w.body_i[r, bb, BI_FLAGS] & BULLET_FLAG) != 0 or type_b != DYNAMIC
+    if not collide_a and not collide_b:
+        return F32(-1.0)
+    bfa = w.body_f[r, ba]
+    bfb = w.body_f[r, bb]
+    alpha0 = bfa[BF_ALPHA0]
+    if bfa[BF_ALPHA0] < bfb[BF_ALPHA0]:
+        alpha0 = bfb[BF_ALPHA0]
+        advance_sweep(bfa, alpha0)
+    elif bfb[BF_ALPHA0] < bfa[BF_ALPHA0]:
+        alpha0 = bfa[BF_ALPHA0]
+        advance_sweep(bfb, alpha0)
+    va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
+    vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
+    state, t = time_of_impact.time_of_impact(va, na, ra, vb, nb, rb, bfa[BF_SWEEP:BF_SWEEP + 9],
+                                             bfb[BF_SWEEP:BF_SWEEP + 9], _ONE)
+    if state == time_of_impact.TOUCHING:
+        alpha = alpha0 + (_ONE - alpha0) * t
+        return alpha if alpha < _ONE else _ONE
+    return _ONE
+
+
+@kernel
+def solve_toi(w, r, dt, velocity_iterations):
+    """b2World::SolveTOI."""
+    wi = w.world_i[r]
+    if wi[WI_STEP_COMPLETE] != 0:
+        b = wi[WI_BODY_LIST]
+        while b >= 0:
+            w.body_i[r, b, BI_FLAGS] &= ~ISLAND_FLAG
+            w.body_f[r, b, BF_ALPHA0] = _ZERO
+            b = w.body_i[r, b, BI_NEXT]
+        c = wi[WI_CONTACT_LIST]
+        while c >= 0:
+            w.contact_i[r, c, CI_FLAGS] &= ~(C_TOI_FLAG | C_ISLAND_FLAG)
+            w.contact_i[r, c, CI_TOI_COUNT] = 0
+            w.contact_f[r, c, CF_TOI] = _ONE
+            c = w.contact_i[r, c, CI_NEXT]
+
+    body_capacity = 2 * MAX_TOI_CONTACTS
+    contact_capacity = MAX_TOI_CONTACTS
+    while True:
+        min_contact = -1
+        min_alpha = _ONE
+        c = wi[WI_CONTACT_LIST]
+        while c >= 0:
+            ci = w.contact_i[r, c]
+            if (ci[CI_FLAGS] & C_ENABLED_FLAG) == 0 or ci[CI_TOI_COUNT] > MAX_SUB_STEPS:
+                c = ci[CI_NEXT]
+                continue
+            alpha = _ONE
+            if ci[CI_FLAGS] & C_TOI_FLAG:
+                alpha = w.contact_f[r, c, CF_TOI]
+            else:
+                alpha = _contact_toi(w, r, c)
+                if alpha < _ZERO:
+                    c = ci[CI_NEXT]
+                    continue
+                w.contact_f[r, c, CF_TOI] = alpha
+                ci[CI_FLAGS] |= C_TOI_FLAG
+            if alpha < min_alpha:
+                min_contact = c
+                min_alpha = alpha
+            c = ci[CI_NEXT]
+
+        if min_contact < 0 or _TOI_DONE < min_alpha:
+            wi[WI_STEP_COMPLETE] = 1
+            break
+
+        fa = w.contact_i[r, min_contact, CI_FA]
+        fb = w.contact_i[r, min_contact, CI_FB]
+        ba = w.fixture_i[r, fa, FI_BODY]
+        bb = w.fixture_i[r, fb, FI_BODY]
+        backup1 = w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9].copy()
+        backup2 = w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9].copy()
+        advance_body(w, r, ba, min_alpha)
+        advance_body(w, r, bb, min_alpha)
+        contact.update(w, r, min_contact)
+        w.contact_i[r, min_contact, CI_FLAGS] &= ~C_TOI_FLAG
+        w.contact_i[r, min_contact, CI_TOI_COUNT] += 1
+        if not _contact_solid_touching(w, r, min_contact):
+            w.contact_i[r, min_contact, CI_FLAGS] &= ~C_ENABLED_FLAG
+            w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9] = backup1
+            w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9] = backup2
+            synchronize_transform(w, r, ba)
+            synchronize_transform(w, r, bb)
+            continue
+
+        set_awake(w, r, ba, True)
+        set_awake(w, r, bb, True)
+        nb = 0
+        nc = 0
+        nb = island.add_body(w, r, nb, ba)
+        nb = island.add_body(w, r, nb, bb)
+        w.isl_contacts[r, nc] = min_contact
+        nc += 1
+        w.body_i[r, ba, BI_FLAGS] |= ISLAND_FLAG
+        w.body_i[r, bb, BI_FLAGS] |= ISLAND_FLAG
+        w.contact_i[r, min_contact, CI_FLAGS] |= C_ISLAND_FLAG
+
+        for k in range(2):
+            body = ba if k == 0 else bb
+            if w.body_i[r, body, BI_TYPE] != DYNAMIC:
+                continue
+            e = w.body_i[r, body, BI_CONTACTS]
+            while e >= 0:
+                if nb == body_capacity or nc == contact_capacity:
+                    break
+                c = e >> 1
+                nxt = w.cedge[r, e, 1]
+                if w.contact_i[r, c, CI_FLAGS] & C_ISLAND_FLAG:
+                    e = nxt
+                    continue
+                other = edge_other_contact(w, r, e)
+                if w.body_i[r, other, BI_TYPE] == DYNAMIC and (w.body_i[r, body, BI_FLAGS] & BULLET_FLAG) == 0 \
+                        and (w.body_i[r, other, BI_FLAGS] & BULLET_FLAG) == 0:
+                    e = nxt
+                    continue
+                if _contact_has_sensor(w, r, c):
+                    e = nxt
+                    continue
+                backup = w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9].copy()
+                if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
+                    advance_body(w, r, other, min_alpha)
+                contact.update(w, r, c)
+                flags = w.contact_i[r, c, CI_FLAGS]
+                if (flags & C_ENABLED_FLAG) == 0 or (flags & C_TOUCHING_FLAG) == 0:
+                    w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9] = backup
+                    synchronize_transform(w, r, other)
+                    e = nxt
+                    continue
+                w.contact_i[r, c, CI_FLAGS] |= C_ISLAND_FLAG
+                w.isl_contacts[r, nc] = c
+                nc += 1
+                if w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG:
+                    e = nxt
+                    continue
+                w.body_i[r, other, BI_FLAGS] |= ISLAND_FLAG
+                if w.body_i[r, other, BI_TYPE] != STATIC:
+                    set_awake(w, r, other, True)
+                nb = island.add_body(w, r, nb, other)
+                e = nxt
+
+        sub_dt = (_ONE - min_alpha) * dt
+        island.solve_toi(w, r, nb, nc, sub_dt, velocity_iterations, w.body_i[r, ba, BI_ISLAND],
+                         w.body_i[r, bb, BI_ISLAND])
+
+        for i in range(nb):
+            body = w.isl_bodies[r, i]
+            w.body_i[r, body, BI_FLAGS] &= ~ISLAND_FLAG
+            if w.body_i[r, body, BI_TYPE] != DYNAMIC:
+                continue
+            synchronize_fixtures(w, r, body)
+            e = w.body_i[r, body, BI_CONTACTS]
+            while e >= 0:
+                w.contact_i[r, e >> 1, CI_FLAGS] &= ~(C_TOI_FLAG | C_ISLAND_FLAG)
+                e = w.cedge[r, e, 1]
+
+        contact_manager.find_new_contacts(w, r)
+        if wi[WI_SUBSTEPPING] != 0:
+            wi[WI_STEP_COMPLETE] = 0
+            break
+
+
+@kernel
+def step(w, r, dt, velocity_iterations, position_iterations):
+    """b2World::Step(dt, velocityIterations, positionIterations) on row ``r`` (``dt`` float32)."""
+    wi = w.world_i[r]
+    if wi[WI_FLAGS] & NEW_FIXTURE:
+        contact_manager.find_new_contacts(w, r)
+        wi[WI_FLAGS] &= ~NEW_FIXTURE
+    inv_dt = _ONE / dt if dt > _ZERO else _ZERO
+    dt_ratio = w.world_f[r, WF_INV_DT0] * dt
+    contact_manager.collide(w, r)
+    if wi[WI_STEP_COMPLETE] != 0 and dt > _ZERO:
+        solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations)
+    if wi[WI_CONTINUOUS] != 0 and dt > _ZERO:
+        solve_toi(w, r, dt, velocity_iterations)
+    if dt > _ZERO:
+        w.world_f[r, WF_INV_DT0] = inv_dt
+    if wi[WI_FLAGS] & CLEAR_FORCES:
+        clear_forces(w, r)
+
+
+# ------------------------------------------------------------------------------------------- teardown
+
+
+@kernel
+def destroy_body(w, r, b):
+    """b2World::DestroyBody: its joints, contacts (EndContact if touching and listening), fixtures."""
+    wi = w.world_i[r]
+    e = w.body_i[r, b, BI_JOINTS]
+    while e >= 0:
+        nxt = w.jedge[r, e, 1]
+        destroy_joint(w, r, e >> 1)
+        w.body_i[r, b, BI_JOINTS] = nxt
+        e = nxt
+    w.body_i[r, b, BI_JOINTS] = -1
+    e = w.body_i[r, b, BI_CONTACTS]
+    while e >= 0:
+        nxt = w.cedge[r, e, 1]
+        contact_manager.destroy(w, r, e >> 1)
+        e = nxt
+    w.body_i[r, b, BI_CONTACTS] = -1
+    f = w.body_i[r, b, BI_FIXTURES]
+    while f >= 0:
+        nxt = w.fixture_i[r, f, FI_NEXT]
+        destroy_proxies(w, r, f)
+        free_fixture(w, r, f)
+        w.body_i[r, b, BI_FIXTURES] = nxt
+        w.body_i[r, b, BI_FIXTURE_COUNT] -= 1
+        f = nxt
+    w.body_i[r, b, BI_FIXTURES] = -1
+    w.body_i[r, b, BI_FIXTURE_COUNT] = 0
+    prev = w.body_i[r, b, BI_PREV]
+    nxt = w.body_i[r, b, BI_NEXT]
+    if prev >= 0:
+        w.body_i[r, prev, BI_NEXT] = nxt
+    if nxt >= 0:
+        w.body_i[r, nxt, BI_PREV] = prev
+    if b == wi[WI_BODY_LIST]:
+        wi[WI_BODY_LIST] = nxt
+    wi[WI_BODY_COUNT] -= 1
+    w.body_i[r, b, BI_ALIVE] = 0
+    w.body_i[r, b, BI_NEXT] = wi[WI_FREE_BODY]
+    wi[WI_FREE_BODY] = b
+
+
+@kernel
+def destroy_fixture(w, r, f):
+    """b2Body::DestroyFixture."""
+    b = w.fixture_i[r, f, FI_BODY]
+    node = w.body_i[r, b, BI_FIXTURES]
+    if node == f:
+        w.body_i[r, b, BI_FIXTURES] = w.fixture_i[r, f, FI_NEXT]
+    else:
+        while node >= 0:
+            nxt = w.fixture_i[r, node, FI_NEXT]
+            if nxt == f:
+                w.fixture_i[r, node, FI_NEXT] = w.fixture_i[r, f, FI_NEXT]
+                break
+            node = nxt
+    e = w.body_i[r, b, BI_CONTACTS]
+    while e >= 0:
+        c = e >> 1
+        e = w.cedge[r, e, 1]
+        if w.contact_i[r, c, CI_FA] == f or w.contact_i[r, c, CI_FB] == f:
+            contact_manager.destroy(w, r, c)
+    if w.body_i[r, b, BI_FLAGS] & ACTIVE_FLAG:
+        destroy_proxies(w, r, f)
+    free_fixture(w, r, f)
+    w.body_i[r, b, BI_FIXTURE_COUNT] -= 1
+    reset_mass_data(w, r, b)
+
+
+@kernel
+def step_rows(w, dt, velocity_iterations, position_iterations):
+    """``step`` on every row of ``w`` (one compiled call for a batch of worlds)."""
+    for r in range(w.world_i.shape[0]):
+        step(w, r, dt, velocity_iterations, position_iterations)

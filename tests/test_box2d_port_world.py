@@ -1,0 +1,474 @@
+"""The dynamics half of the compiled Box2D port (nbgym/_box2d: world, contacts, contact solver, revolute
+joints, islands, Step/SolveTOI) against the box2d 2.3.10 wheel, bit for bit.
+
+Each test builds the same world in both (the same calls in the same order, the same float values), steps
+both, and compares every body's position, angle, velocities, awake flag and the listener's contact flags
+after every step."""
+
+from __future__ import annotations
+
+import math
+import os
+
+import Box2D
+import numpy as np
+import pytest
+
+from nbgym._box2d import revolute_joint, shapes, wheel
+from nbgym._box2d import world as W
+from nbgym._box2d import world_step as S
+
+F32 = np.float32
+
+pytestmark = pytest.mark.timeout(1800)  # the first test compiles the whole port (minutes on a loaded machine)
+
+INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
+"""Interpreted (CI's second run), the kernels are plain Python: the env-shaped runs take fewer steps."""
+
+
+def steps(n: int) -> int:
+    return max(5, n // 10) if INTERPRETED else n
+
+
+class Listener(Box2D.b2ContactListener):
+    """What the port's compiled listener keeps per body: touching after the last event, and any begin."""
+
+    def __init__(self) -> None:
+        Box2D.b2ContactListener.__init__(self)
+        self.touch: dict[int, int] = {}
+        self.begun: dict[int, int] = {}
+
+    def BeginContact(self, contact):  # noqa: N802 (Box2D's name)
+        for body in (contact.fixtureA.body, contact.fixtureB.body):
+            self.touch[id(body.userData)] = 1
+            self.begun[id(body.userData)] = 1
+
+    def EndContact(self, contact):  # noqa: N802
+        for body in (contact.fixtureA.body, contact.fixtureB.body):
+            self.touch[id(body.userData)] = 0
+
+
+class Twin:
+    """One world built in the wheel and in the port (row 0 of a one-row World) by the same calls."""
+
+    def __init__(self, gravity=(0.0, -10.0), listener=True, **capacity) -> None:
+        self.ref = Box2D.b2World(gravity=gravity)
+        self.w = W.new_world(1, gravity=gravity, **capacity)
+        self.bodies: list[tuple[object, int, object]] = []  # (wheel body, port index, key)
+        self.fixtures: list[tuple[object, int, object, int]] = []  # (wheel body, port body, wheel fixture, port)
+        self.listener = None
+        if listener:
+            self.listener = Listener()
+            self.ref.contactListener = self.listener
+            self.w.world_i[0, W.WI_LISTENER] = 1
+
+    # ------------------------------------------------------------------ building
+    def body(self, dynamic=True, position=(0.0, 0.0), angle=0.0, fixtures=(), static=False, **kw) -> int:
+        btype = W.STATIC if static else (W.DYNAMIC if dynamic else W.KINEMATIC)
+        kind = Box2D.b2_staticBody if static else (Box2D.b2_dynamicBody if dynamic else Box2D.b2_kinematicBody)
+        key = object()
+        ref = self.ref.CreateBody(type=kind, position=position, angle=angle, userData=key, **kw)
+        port = W.create_body(
+            self.w, 0, btype, F32(position[0]), F32(position[1]), F32(angle),
+            F32(kw.get("linearVelocity", (0, 0))[0]), F32(kw.get("linearVelocity", (0, 0))[1]),
+            F32(kw.get("angularVelocity", 0.0)), F32(kw.get("linearDamping", 0.0)),
+            F32(kw.get("angularDamping", 0.0)), kw.get("allowSleep", True), kw.get("awake", True),
+            kw.get("fixedRotation", False), kw.get("bullet", False), True, F32(kw.get("gravityScale", 1.0)))
+        assert port >= 0
+        for fixture in fixtures:
+            self.fixtures.append((ref, port) + self.fixture(ref, port, **fixture))
+        self.bodies.append((ref, port, key))
+        return len(self.bodies) - 1
+
+    def fixture(self, ref, port, shape, density=0.0, friction=0.2, restitution=0.0, categoryBits=1,
+                maskBits=0xFFFF, groupIndex=0, isSensor=False):
+        si = np.zeros(shapes.SHAPE_INTS, np.int32)
+        sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
+        kind = shape[0]
+        if kind == "box":
+            ref_shape = Box2D.b2PolygonShape(box=shape[1])
+            shapes.polygon_set_as_box(si, sf, F32(shape[1][0]), F32(shape[1][1]))
+        elif kind == "polygon":
+            ref_shape = Box2D.b2PolygonShape(vertices=shape[1])
+            points = np.array(shape[1], np.float64).astype(np.float32)
+            shapes.polygon_set(si, sf, points, len(shape[1]))
+        elif kind == "edge":
+            ref_shape = Box2D.b2EdgeShape(vertices=shape[1])
+            (x1, y1), (x2, y2) = shape[1]
+            shapes.edge_set(si, sf, F32(x1), F32(y1), F32(x2), F32(y2))
+        else:
+            ref_shape = Box2D.b2CircleShape(radius=shape[1], pos=shape[2])
+            shapes.circle_set(si, sf, F32(shape[1]), F32(shape[2][0]), F32(shape[2][1]))
+        ref_fixture = ref.CreateFixture(Box2D.b2FixtureDef(
+            shape=ref_shape, density=density, friction=friction, restitution=restitution,
+            categoryBits=categoryBits, maskBits=maskBits, groupIndex=groupIndex, isSensor=isSensor))
+        f = W.create_fixture(self.w, 0, port, si, sf, F32(density), F32(friction), F32(restitution),
+                             categoryBits, maskBits, groupIndex, isSensor)
+        assert f >= 0
+        return ref_fixture, f
+
+    def revolute(self, a, b, anchor_a, anchor_b, lower=0.0, upper=0.0, motor_speed=0.0, max_motor_torque=0.0,
+                 enable_limit=False, enable_motor=False, collide_connected=False) -> tuple[object, int]:
+        ra, pa, _ = self.bodies[a]
+        rb, pb, _ = self.bodies[b]
+        ref = self.ref.CreateJoint(Box2D.b2RevoluteJointDef(
+            bodyA=ra, bodyB=rb, localAnchorA=anchor_a, localAnchorB=anchor_b, lowerAngle=lower, upperAngle=upper,
+            motorSpeed=motor_speed, maxMotorTorque=max_motor_torque, enableLimit=enable_limit,
+            enableMotor=enable_motor, collideConnected=collide_connected))
+        # pybox2d's def sets referenceAngle = bodyB.angle - bodyA.angle in Python (doubles), then float32
+        reference = F32(float(rb.angle) - float(ra.angle))
+        j = W.create_revolute_joint(
+            self.w, 0, pa, pb, F32(anchor_a[0]), F32(anchor_a[1]), F32(anchor_b[0]), F32(anchor_b[1]), reference,
+            F32(lower), F32(upper), F32(max_motor_torque), F32(motor_speed), enable_limit, enable_motor,
+            collide_connected)
+        assert j >= 0
+        return ref, j
+
+    def destroy_fixture(self, i: int) -> None:
+        ref_body, _, ref_fixture, f = self.fixtures.pop(i)
+        ref_body.DestroyFixture(ref_fixture)
+        S.destroy_fixture(self.w, 0, f)
+
+    def destroy(self, i: int) -> None:
+        ref, port, _ = self.bodies.pop(i)
+        self.ref.DestroyBody(ref)
+        S.destroy_body(self.w, 0, port)
+
+    # ------------------------------------------------------------------ stepping
+    def step(self, dt=1.0 / 50, velocity_iterations=180, position_iterations=60) -> None:
+        self.ref.Step(dt, velocity_iterations, position_iterations)
+        S.step(self.w, 0, F32(dt), velocity_iterations, position_iterations)
+        assert self.w.world_i[0, W.WI_ERROR] == 0
+
+    def compare(self, where: str = "") -> None:
+        bf = self.w.body_f[0]
+        bi = self.w.body_i[0]
+        for n, (ref, port, key) in enumerate(self.bodies):
+            got = np.array([bf[port, W.BF_PX], bf[port, W.BF_PY], bf[port, W.BF_A], bf[port, W.BF_VX],
+                            bf[port, W.BF_VY], bf[port, W.BF_W], bf[port, W.BF_CX], bf[port, W.BF_CY]], np.float32)
+            want = np.array([ref.position[0], ref.position[1], ref.angle, ref.linearVelocity[0],
+                             ref.linearVelocity[1], ref.angularVelocity, ref.worldCenter[0], ref.worldCenter[1]],
+                            np.float64).astype(np.float32)
+            assert got.tobytes() == want.tobytes(), f"{where} body {n}: port {got.tolist()} wheel {want.tolist()}"
+            assert bool(bi[port, W.BI_FLAGS] & W.AWAKE_FLAG) == ref.awake, f"{where} body {n} awake"
+            if self.listener is not None:
+                assert bi[port, W.BI_TOUCH] == self.listener.touch.get(id(key), 0), f"{where} body {n} touch"
+                assert bi[port, W.BI_BEGUN] == self.listener.begun.get(id(key), 0), f"{where} body {n} begun"
+        assert self.w.world_i[0, W.WI_CONTACT_COUNT] == self.ref.contactCount, where
+        assert self.w.world_i[0, W.WI_BODY_COUNT] == self.ref.bodyCount, where
+
+    def run(self, steps: int, each=None) -> None:
+        self.compare("start")
+        for t in range(steps):
+            if each is not None:
+                each(t)
+            self.step()
+            self.compare(f"step {t}")
+
+
+def ground(twin: Twin, x0=-20.0, x1=20.0, y=0.0, friction=0.2) -> int:
+    return twin.body(static=True, fixtures=[dict(shape=("edge", [(x0, y), (x1, y)]), friction=friction)])
+
+
+# ----------------------------------------------------------------------------------------------- tests
+
+
+def test_free_fall_with_force_and_impulse():
+    twin = Twin()
+    b = twin.body(position=(0.3, 10.0), angle=0.2, fixtures=[dict(shape=("box", (0.5, 0.25)), density=2.0)])
+    ref, port, _ = twin.bodies[b]
+    ref.ApplyForceToCenter((3.0, 1.0), True)
+    W.apply_force_to_center(twin.w, 0, port, F32(3.0), F32(1.0), True)
+    twin.step()
+    twin.compare("after force")
+    ref.ApplyLinearImpulse((0.7, -0.2), (0.5, 10.2), True)
+    W.apply_linear_impulse(twin.w, 0, port, F32(0.7), F32(-0.2), F32(0.5), F32(10.2), True)
+    twin.run(40)
+
+
+def test_box_falls_on_edge_ground_and_sleeps():
+    twin = Twin()
+    ground(twin)
+    twin.body(position=(0.0, 4.0), angle=0.3, fixtures=[dict(shape=("box", (0.5, 0.5)), density=1.0, friction=0.6)])
+    twin.run(200)
+    assert not twin.bodies[1][0].awake  # it came to rest and fell asleep in both
+
+
+def test_stack_of_boxes_and_polygons():
+    twin = Twin()
+    ground(twin, friction=0.5)
+    for k in range(5):
+        twin.body(position=(0.05 * k, 0.55 + 1.05 * k), angle=0.01 * k,
+                  fixtures=[dict(shape=("box", (0.5, 0.5)), density=1.0 + k, friction=0.4)])
+    twin.body(position=(2.5, 3.0), fixtures=[dict(
+        shape=("polygon", [(-0.5, -0.3), (0.6, -0.3), (0.8, 0.2), (0.0, 0.5), (-0.6, 0.1)]), density=3.0)])
+    twin.body(position=(-2.0, 6.0), fixtures=[dict(shape=("circle", 0.3, (0.0, 0.0)), density=1.0, restitution=0.5)])
+    twin.run(steps(150))
+
+
+def test_revolute_joint_with_motor_and_limits():
+    twin = Twin()
+    ground(twin)
+    base = twin.body(position=(0.0, 5.0), fixtures=[dict(shape=("box", (1.0, 0.2)), density=5.0,
+                                                         categoryBits=0x10, maskBits=0x1)])
+    arm = twin.body(position=(1.0, 5.0), angle=0.05, fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0,
+                                                                   categoryBits=0x20, maskBits=0x1)])
+    twin.revolute(base, arm, (0.8, 0.0), (0.0, 0.5), lower=-0.4, upper=0.4, motor_speed=2.0,
+                  max_motor_torque=40.0, enable_limit=True, enable_motor=True)
+    free = twin.body(position=(-1.0, 5.0), fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0,
+                                                          categoryBits=0x20, maskBits=0x1)])
+    joint, j = twin.revolute(base, free, (-0.8, 0.0), (0.0, 0.5))
+
+    def drive(t):
+        if t % 20 == 0:
+            speed = 3.0 * math.sin(t)
+            twin.bodies[arm][0].joints[0].joint.motorSpeed = speed
+            revolute_joint.set_motor_speed(twin.w, 0, 0, F32(speed))
+
+    twin.run(steps(150), drive)
+
+
+def test_equal_limits_and_no_limit_joint_chain():
+    twin = Twin(gravity=(0.0, -9.8))
+    anchor = twin.body(static=True, position=(0.0, 10.0))
+    prev = anchor
+    for k in range(4):
+        link = twin.body(position=(0.5 + k, 10.0), fixtures=[dict(shape=("box", (0.5, 0.1)), density=1.0)])
+        twin.revolute(prev, link, (0.5 if k else 0.0, 0.0), (-0.5, 0.0), lower=0.1, upper=0.1,
+                      enable_limit=(k == 1))
+        prev = link
+    twin.run(steps(120))
+
+
+def test_destroy_bodies_mid_run():
+    twin = Twin()
+    ground(twin)
+    for k in range(4):
+        twin.body(position=(k - 1.5, 1.0 + k), fixtures=[dict(shape=("circle", 0.2, (0.0, 0.0)), density=1.0)])
+    twin.run(30)
+    twin.destroy(2)
+    twin.run(20)
+    twin.body(position=(0.0, 3.0), fixtures=[dict(shape=("box", (0.3, 0.3)), density=1.0)])
+    twin.destroy(1)
+    twin.run(40)
+
+
+# ------------------------------------------------------------------------ gymnasium's envs, mirrored
+#
+# The envs run on the wheel as gymnasium wrote them; their world is a MirrorWorld that forwards every call
+# to the wheel's b2World and replays it on the port (bodies, fixtures with the wheel's own shape data,
+# joints, destruction, the listener switch, Step), and the bodies' force, impulse and motor setters are
+# mirrored too. After every Step, every body of the port is compared with the wheel's, and the port's
+# listener flags with the env's ``game_over``/``ground_contact``.
+
+
+_MIRRORS: dict[int, tuple["MirrorWorld", int]] = {}  # wheel body pointer -> (mirror, port body)
+
+
+class MirrorWorld:
+    def __init__(self, gravity=(0, -10), **kwargs) -> None:
+        object.__setattr__(self, "real", Box2D.b2World(gravity=gravity, **kwargs))
+        object.__setattr__(self, "w", W.new_world(1, bodies=320, fixtures=320, joints=8, contacts=256,
+                                                  gravity=gravity))
+        object.__setattr__(self, "order", [])  # wheel bodies in creation order
+        object.__setattr__(self, "steps", 0)
+        object.__setattr__(self, "env", None)
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def __setattr__(self, name, value):
+        if name == "contactListener":
+            self.real.contactListener = value
+            self.w.world_i[0, W.WI_LISTENER] = 0 if value is None else 1
+        else:
+            object.__setattr__(self, name, value)
+
+    def _create(self, kind, kwargs):
+        body = self.real.CreateBody(type=kind, **kwargs)
+        port = wheel.mirror_body(self.w, 0, body)
+        _MIRRORS[int(body.this)] = (self, port)
+        self.order.append(body)
+        return body
+
+    def CreateStaticBody(self, **kwargs):  # noqa: N802
+        return self._create(Box2D.b2_staticBody, kwargs)
+
+    def CreateDynamicBody(self, **kwargs):  # noqa: N802
+        return self._create(Box2D.b2_dynamicBody, kwargs)
+
+    def CreateJoint(self, rjd):  # noqa: N802
+        joint = self.real.CreateJoint(rjd)
+        pa = _MIRRORS[int(rjd.bodyA.this)][1]
+        pb = _MIRRORS[int(rjd.bodyB.this)][1]
+        j = wheel.mirror_revolute_joint(self.w, 0, rjd, pa, pb)
+        _MIRRORS[int(joint.this)] = (self, j)
+        return joint
+
+    def DestroyBody(self, body):  # noqa: N802
+        key = int(body.this)
+        for edge in body.joints:
+            _MIRRORS.pop(int(edge.joint.this), None)
+        _, port = _MIRRORS.pop(key)
+        self.order = [b for b in self.order if int(b.this) != key]
+        self.real.DestroyBody(body)
+        S.destroy_body(self.w, 0, port)
+
+    def Step(self, dt, velocity_iterations, position_iterations):  # noqa: N802
+        self.real.Step(dt, velocity_iterations, position_iterations)
+        S.step(self.w, 0, F32(dt), velocity_iterations, position_iterations)
+        object.__setattr__(self, "steps", self.steps + 1)
+        self.compare()
+
+    def compare(self) -> None:
+        assert self.w.world_i[0, W.WI_ERROR] == 0
+        bf = self.w.body_f[0]
+        bi = self.w.body_i[0]
+        for n, body in enumerate(self.order):
+            port = _MIRRORS[int(body.this)][1]
+            got = np.array([bf[port, W.BF_PX], bf[port, W.BF_PY], bf[port, W.BF_A], bf[port, W.BF_VX],
+                            bf[port, W.BF_VY], bf[port, W.BF_W]], np.float32)
+            want = np.array([body.position[0], body.position[1], body.angle, body.linearVelocity[0],
+                             body.linearVelocity[1], body.angularVelocity], np.float64).astype(np.float32)
+            assert got.tobytes() == want.tobytes(), (
+                f"step {self.steps} body {n}: port {got.tolist()} wheel {want.tolist()}")
+            assert bool(bi[port, W.BI_FLAGS] & W.AWAKE_FLAG) == body.awake, f"step {self.steps} body {n} awake"
+        assert self.w.world_i[0, W.WI_CONTACT_COUNT] == self.real.contactCount, (
+            f"step {self.steps}: {self.w.world_i[0, W.WI_CONTACT_COUNT]} contacts, wheel {self.real.contactCount} "
+            f"{[(self.order.index(c.fixtureA.body), self.order.index(c.fixtureB.body), c.touching) for c in self.real.contacts]}")
+        env = self.env
+        if env is not None and self.w.world_i[0, W.WI_LISTENER]:
+            main = env.lander if hasattr(env, "lander") else env.hull
+            assert bool(bi[_MIRRORS[int(main.this)][1], W.BI_BEGUN]) == env.game_over, f"step {self.steps} game_over"
+            for leg in env.legs:
+                if hasattr(leg, "ground_contact"):
+                    port = _MIRRORS[int(leg.this)][1]
+                    assert bool(bi[port, W.BI_TOUCH]) == leg.ground_contact, f"step {self.steps} ground_contact"
+
+
+@pytest.fixture
+def mirrored(monkeypatch):
+    """gymnasium's Box2D envs on MirrorWorlds, with the wheel's force/impulse/motor setters mirrored."""
+    from gymnasium.envs.box2d import bipedal_walker, lunar_lander
+
+    class Shim:
+        def __getattr__(self, name):
+            return getattr(Box2D, name)
+
+        b2World = MirrorWorld  # noqa: N815
+
+    monkeypatch.setattr(lunar_lander, "Box2D", Shim())
+    monkeypatch.setattr(bipedal_walker, "Box2D", Shim())
+
+    def force_to_center(body, force, wake, _original=Box2D.b2Body.ApplyForceToCenter):
+        _original(body, force, wake)
+        mirror, port = _MIRRORS[int(body.this)]
+        W.apply_force_to_center(mirror.w, 0, port, F32(force[0]), F32(force[1]), bool(wake))
+
+    def linear_impulse(body, impulse, point, wake, _original=Box2D.b2Body.ApplyLinearImpulse):
+        _original(body, impulse, point, wake)
+        mirror, port = _MIRRORS[int(body.this)]
+        W.apply_linear_impulse(mirror.w, 0, port, F32(impulse[0]), F32(impulse[1]), F32(point[0]), F32(point[1]),
+                               bool(wake))
+
+    def torque(body, value, wake, _original=Box2D.b2Body.ApplyTorque):
+        _original(body, value, wake)
+        mirror, port = _MIRRORS[int(body.this)]
+        W.apply_torque(mirror.w, 0, port, F32(value), bool(wake))
+
+    def joint_setter(setter, prop):
+        def set_value(joint, value):
+            prop.fset(joint, value)
+            mirror, j = _MIRRORS[int(joint.this)]
+            setter(mirror.w, 0, j, F32(value))
+        return property(prop.fget, set_value)
+
+    def create_fixture(body, *args, _original=Box2D.b2Body.CreateFixture, **kwargs):
+        fixture = _original(body, *args, **kwargs)
+        if int(body.this) in _MIRRORS:  # a fixture added after CreateBody (the moon's edges)
+            mirror, port = _MIRRORS[int(body.this)]
+            wheel.mirror_fixture(mirror.w, 0, port, fixture)
+        return fixture
+
+    monkeypatch.setattr(Box2D.b2Body, "CreateFixture", create_fixture)
+    monkeypatch.setattr(Box2D.b2Body, "ApplyForceToCenter", force_to_center)
+    monkeypatch.setattr(Box2D.b2Body, "ApplyLinearImpulse", linear_impulse)
+    monkeypatch.setattr(Box2D.b2Body, "ApplyTorque", torque)
+    monkeypatch.setattr(Box2D.b2RevoluteJoint, "motorSpeed",
+                        joint_setter(revolute_joint.set_motor_speed, Box2D.b2RevoluteJoint.motorSpeed))
+    monkeypatch.setattr(Box2D.b2RevoluteJoint, "maxMotorTorque",
+                        joint_setter(revolute_joint.set_max_motor_torque, Box2D.b2RevoluteJoint.maxMotorTorque))
+    yield lunar_lander, bipedal_walker
+    _MIRRORS.clear()
+
+
+def _run_env(env, steps, seed, action_of, particles=False, max_episode_steps=1000):
+    """Random actions for ``steps`` steps, resetting at the end of an episode (or after ``max_episode_steps``,
+    as gymnasium's TimeLimit); returns the number of episodes that ended."""
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    env.world.env = env
+    episodes = 0
+    length = 0
+    for _ in range(steps):
+        _, _, terminated, truncated, _ = env.step(action_of(rng))
+        length += 1
+        truncated = truncated or length == max_episode_steps
+        if particles:  # what render() does to the particles' lives
+            for p in env.particles:
+                p.ttl -= 0.15
+        if terminated or truncated:
+            episodes += 1
+            length = 0
+            env.reset()
+            env.world.env = env
+    return episodes
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_lunar_lander_world(mirrored, continuous):
+    lunar_lander, _ = mirrored
+    env = lunar_lander.LunarLander(continuous=continuous, enable_wind=continuous, render_mode="rgb_array")
+    if continuous:
+        action_of = lambda rng: rng.uniform(-1, 1, 2).astype(np.float32)  # noqa: E731
+    else:
+        action_of = lambda rng: int(rng.integers(0, 4))  # noqa: E731
+    _run_env(env, steps(400), 3, action_of, particles=True)
+
+
+def test_bipedal_walker_world(mirrored):
+    _, bipedal_walker = mirrored
+    env = bipedal_walker.BipedalWalker()
+    _run_env(env, steps(300), 5, lambda rng: rng.uniform(-1, 1, 4).astype(np.float32))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(4))
+def test_long_episodes(mirrored, seed):
+    lunar_lander, bipedal_walker = mirrored
+    lander = lunar_lander.LunarLander(continuous=bool(seed % 2), enable_wind=bool(seed % 2), render_mode="rgb_array")
+    if seed % 2:
+        action_of = lambda rng: rng.uniform(-1, 1, 2).astype(np.float32)  # noqa: E731
+    else:
+        action_of = lambda rng: int(rng.integers(0, 4))  # noqa: E731
+    assert _run_env(lander, 5000, seed, action_of, particles=True) > 0
+    walker = bipedal_walker.BipedalWalker(hardcore=bool(seed % 2))
+    assert _run_env(walker, 3000, seed, lambda rng: rng.uniform(-1, 1, 4).astype(np.float32),
+                    max_episode_steps=2000 if seed % 2 else 1600) > 0
+
+
+def test_sensor_kinematic_bullet_and_destroyed_fixture():
+    twin = Twin()
+    ground(twin)
+    twin.body(static=True, position=(3.0, 1.0), fixtures=[dict(shape=("box", (1.0, 1.0)), isSensor=True)])
+    twin.body(dynamic=False, position=(-3.0, 0.6), linearVelocity=(1.5, 0.0), angularVelocity=0.3,
+              fixtures=[dict(shape=("box", (0.4, 0.4)))])
+    twin.body(position=(-6.0, 3.0), linearVelocity=(40.0, -30.0), bullet=True,
+              fixtures=[dict(shape=("circle", 0.1, (0.0, 0.0)), density=1.0)])
+    twin.body(position=(0.0, 2.0), fixtures=[dict(shape=("box", (0.3, 0.3)), density=1.0),
+                                             dict(shape=("circle", 0.3, (0.5, 0.0)), density=2.0)])
+    twin.body(position=(4.0, 5.0), linearVelocity=(0.0, -50.0),
+              fixtures=[dict(shape=("box", (0.2, 0.2)), density=1.0)])
+    twin.run(steps(60))
+    twin.destroy_fixture(len(twin.fixtures) - 2)  # the circle of the two-fixture body: new mass data
+    twin.run(steps(60))
