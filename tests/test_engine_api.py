@@ -247,6 +247,55 @@ def test_a_draw_from_a_global_random_state_is_refused_at_definition(functions, c
     assert culprit in str(raised.value) and "nbgym.engine.rng.random(rng, i)" in str(raised.value)
 
 
+def _closure_random_step_factory():
+    draws = np.random
+
+    def step(params, state, i, actions, stream, aux):
+        state[i, 0] += draws.random()
+        return 1.0, False
+
+    return step
+
+
+def _closure_helper_step_factory():
+    helper = _helper_with_global_random
+
+    def step(params, state, i, actions, stream, aux):
+        state[i, 0] = helper(state[i, 0])
+        return 1.0, False
+
+    return step
+
+
+def test_a_draw_reached_through_a_closure_variable_is_refused():
+    """``np.random`` (or a helper drawing from it) held in a closure variable is refused like a global one: numba
+    freezes the variable into the kernel, and every sub-environment would share one stream."""
+    with pytest.raises(error.PhysicsError, match="global random state \\(`draws.random`"):
+        _physics("ClosureRandom", step=_closure_random_step_factory())
+    with pytest.raises(error.PhysicsError, match="through _helper_with_global_random"):
+        _physics("ClosureHelperRandom", step=_closure_helper_step_factory())
+
+
+COLUMN = 2
+
+
+def _columns_probe(params, state, i, actions, stream, aux):
+    state[i, 3] = 1.0
+    x = state[i, COLUMN] + state[i, 0]
+    row = state[i]
+    return x + row[1], False
+
+
+def test_literal_columns_are_found_with_their_lines_on_every_python():
+    """The bytecode scan reads the same columns and lines on 3.10 (no ``Instruction.positions``), 3.11-3.12, and
+    3.13+ (``LOAD_FAST_LOAD_FAST``, one instruction for ``state, i``)."""
+    from nbgym._engine.checks import literal_columns
+
+    first = _columns_probe.__code__.co_firstlineno
+    assert sorted(literal_columns(_columns_probe, "state")) == [(0, first + 2), (2, first + 2), (3, first + 1)]
+    assert literal_columns(_columns_probe, "aux") == []
+
+
 def _objmode_step(params, state, i, actions, stream, aux):
     with numba.objmode(value="float64"):
         value = float(len("python"))
