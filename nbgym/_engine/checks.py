@@ -176,11 +176,7 @@ def _globals_used(code: _Code) -> Iterator[tuple[object, str, int | None]]:
 
 def _closure(function: types.FunctionType) -> dict:
     """The values of ``function``'s free variables, by name (those not yet bound left out)."""
-    values = {}
-    for name, cell in zip(function.__code__.co_freevars, function.__closure__ or ()):
-        with contextlib.suppress(ValueError):  # an empty cell
-            values[name] = cell.cell_contents
-    return values
+    return {name: _cell_value(cell) for name, cell in zip(function.__code__.co_freevars, function.__closure__ or ())}
 
 
 def scan(physics: str, role: str, function: types.FunctionType) -> list[types.FunctionType]:
@@ -229,6 +225,56 @@ def scan(physics: str, role: str, function: types.FunctionType) -> list[types.Fu
                 _refuse_object_mode(physics, where, value)
                 pending.append(value.py_func)
     return list(seen.values())
+
+
+def with_checked_helpers(function: types.FunctionType, options: dict, copies: dict) -> types.FunctionType:
+    """``function``, calling copies of its compiled helpers that numba compiles with ``options`` (bounds checks).
+
+    numba compiles each ``@njit`` helper with the helper's own options, whatever its caller's: a physics
+    compiled with bounds checks would still index unchecked inside its helpers. The copy of ``function``
+    sees each helper (in its globals or closure) replaced by a dispatcher of the helper's Python function,
+    itself a copy calling checked helpers, compiled with ``options``; the copies are compiled into the
+    kernels, which keep them in numba's cache.
+
+    Args:
+        function: A physics function or helper (a plain Python function).
+        options: The numba options of the copies.
+        copies: The copies made so far, by helper (shared between the functions of one physics).
+    """
+
+    def checked(value: object) -> object:
+        if not isinstance(value, CPUDispatcher):
+            return value
+        helper = value.py_func
+        if helper not in copies:
+            copies[helper] = value  # a helper that calls itself keeps calling the original below
+            import numba
+
+            copies[helper] = numba.njit(**options)(with_checked_helpers(helper, options, copies))
+        return copies[helper]
+
+    names = {instruction.argval for instruction, _ in _instructions(function.__code__) if instruction.opname == "LOAD_GLOBAL"}
+    replaced = {name: checked(function.__globals__[name]) for name in names if name in function.__globals__}
+    replaced = {name: value for name, value in replaced.items() if value is not function.__globals__[name]}
+    closure = function.__closure__
+    if closure is not None:
+        closure = tuple(
+            types.CellType(checked(value)) if isinstance(value := _cell_value(cell), CPUDispatcher) else cell
+            for cell in closure
+        )
+    if not replaced and closure == function.__closure__:
+        return function
+    namespace = {**function.__globals__, **replaced}
+    copy = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__, closure)
+    copy.__qualname__, copy.__module__ = function.__qualname__, function.__module__
+    return copy
+
+
+def _cell_value(cell: types.CellType) -> object:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
 
 
 def literal_columns(function: types.FunctionType, argument: str) -> list[tuple[int, int | None]]:
