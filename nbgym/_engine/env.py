@@ -288,8 +288,8 @@ def _observation_layout(physics: Physics, observation_space: spaces.Space) -> tu
         if not 0 <= column < width:
             raise error.PhysicsError(
                 f"Physics {physics.name!r}: observe (line {line}) writes column {column} of an observation row of "
-                f"shape {shape}, from the observation space {observation_space}: the kernels do not check bounds, "
-                f"so this would write another sub-environment's memory. Make the space and observe agree."
+                f"shape {shape}, from the observation space {observation_space}: this would write another sub-environment's "
+                f"row (or raise IndexError at every step, with bounds checks). Make the space and observe agree."
             )
     return shape, dtype
 
