@@ -524,6 +524,14 @@ def test_an_index_past_a_row_raises_and_the_env_refuses_to_step_until_reset(step
     envs.set_attr("column", 0)
     envs.step(np.zeros(3, dtype=np.int64))  # usable again after the reset
 
+    threaded = _vector_class(physics)(2048)
+    threaded.num_threads = 2  # chunks stepped by a helper thread too
+    threaded.reset(seed=1)
+    with pytest.raises(error.PhysicsIndexError):
+        threaded.step(np.zeros(2048, dtype=np.int64))
+    with pytest.raises(error.ResetNeeded, match="raised IndexError"):
+        threaded.step(np.zeros(2048, dtype=np.int64))
+
     single = _env_class(physics)()
     single.reset(seed=1)
     single._params["column"] = 1
