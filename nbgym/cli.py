@@ -160,8 +160,6 @@ def _warmup(args: argparse.Namespace) -> int:
     others are compiled all the same; the exit status is then 2 (an unregistered id) or 1 (a module that
     does not import).
     """
-    import numba
-
     from nbgym import _bench
     from nbgym.registration import spec
 
@@ -191,8 +189,9 @@ def _warmup(args: argparse.Namespace) -> int:
                 print(f"skipped {env_id}: its module does not import ({failure})", file=sys.stderr)
     if not env_ids and status:
         return status
-    cache = numba.config.CACHE_DIR or "__pycache__ beside each environment module"
-    print(f"Compiling the kernels into numba's cache ({cache}):")
+    from nbgym._engine.cache import describe
+
+    print(f"Compiling the kernels into numba's cache ({describe()}):")
     width = max((len(env_id) for env_id in env_ids), default=0)
     start = time.perf_counter()
     for env_id in env_ids:

@@ -73,6 +73,10 @@ class PhysicsError(Error):
     object mode (nbgym's own; see ``nbgym.engine.Physics``)."""
 
 
+class PhysicsIndexError(PhysicsError, IndexError):
+    """A compiled physics indexed outside an array (caught by its bounds checks, see ``nbgym.engine.Physics``)."""
+
+
 class DeprecatedWrapper(ImportError):
     """The import of a wrapper that was renamed or removed."""
 

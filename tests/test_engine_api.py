@@ -247,6 +247,55 @@ def test_a_draw_from_a_global_random_state_is_refused_at_definition(functions, c
     assert culprit in str(raised.value) and "nbgym.engine.rng.random(rng, i)" in str(raised.value)
 
 
+def _closure_random_step_factory():
+    draws = np.random
+
+    def step(params, state, i, actions, stream, aux):
+        state[i, 0] += draws.random()
+        return 1.0, False
+
+    return step
+
+
+def _closure_helper_step_factory():
+    helper = _helper_with_global_random
+
+    def step(params, state, i, actions, stream, aux):
+        state[i, 0] = helper(state[i, 0])
+        return 1.0, False
+
+    return step
+
+
+def test_a_draw_reached_through_a_closure_variable_is_refused():
+    """``np.random`` (or a helper drawing from it) held in a closure variable is refused like a global one: numba
+    freezes the variable into the kernel, and every sub-environment would share one stream."""
+    with pytest.raises(error.PhysicsError, match="global random state \\(`draws.random`"):
+        _physics("ClosureRandom", step=_closure_random_step_factory())
+    with pytest.raises(error.PhysicsError, match="through _helper_with_global_random"):
+        _physics("ClosureHelperRandom", step=_closure_helper_step_factory())
+
+
+COLUMN = 2
+
+
+def _columns_probe(params, state, i, actions, stream, aux):
+    state[i, 3] = 1.0
+    x = state[i, COLUMN] + state[i, 0]
+    row = state[i]
+    return x + row[1], False
+
+
+def test_literal_columns_are_found_with_their_lines_on_every_python():
+    """The bytecode scan reads the same columns and lines on 3.10 (no ``Instruction.positions``), 3.11-3.12, and
+    3.13+ (``LOAD_FAST_LOAD_FAST``, one instruction for ``state, i``)."""
+    from nbgym._engine.checks import literal_columns
+
+    first = _columns_probe.__code__.co_firstlineno
+    assert sorted(literal_columns(_columns_probe, "state")) == [(0, first + 2), (2, first + 2), (3, first + 1)]
+    assert literal_columns(_columns_probe, "aux") == []
+
+
 def _objmode_step(params, state, i, actions, stream, aux):
     with numba.objmode(value="float64"):
         value = float(len("python"))
@@ -394,3 +443,160 @@ def test_an_edit_of_a_compiled_helper_in_another_file_changes_the_kernels_cache_
         "from nbgym.engine import njit\n\n@njit\ndef push(x):\n    return x + 2.0\n"
     )
     assert record_type() != before
+
+
+# ------------------------------------------------------------------------------------- bounds checks, faults
+
+
+def _column_step(params, state, i, actions, stream, aux):
+    state[i, params.column] = 1.0  # a column held in a parameter: no scan of the bytecode sees it
+    return 1.0, False
+
+
+def _row_step(params, state, i, actions, stream, aux):
+    row = state[i]
+    row[params.column] = 1.0
+    return 1.0, False
+
+
+def _aux_step(params, state, i, actions, stream, aux):
+    aux[i, params.column] = 1.0
+    return 1.0, False
+
+
+@njit
+def _write_column(state, i, column):
+    state[i, column] = 1.0
+
+
+def _helper_write_step(params, state, i, actions, stream, aux):
+    _write_column(state, i, params.column)
+    return 1.0, False
+
+
+def _fault_after_first_step(params, state, i, actions, stream, aux):
+    state[i, 0] += 1.0
+    if i == 1 and state[i, 0] >= 2.0:
+        raise ValueError("the physics refuses")
+    return 1.0, False
+
+
+def _indexed_physics(name: str, step, boundscheck=None) -> Physics:
+    return Physics(
+        name, params=[("scale", np.float64), ("column", np.int64)], state=(1, np.float64), reset=_reset, step=step,
+        observe=_observe,
+        action_valid=_action_valid, aux_width=1, boundscheck=boundscheck,
+    )
+
+
+def _vector_class(of: Physics) -> type[KernelVectorEnv]:
+    class ProbeVector(KernelVectorEnv):
+        physics = of
+
+        def __init__(self, num_envs: int = 3) -> None:
+            super().__init__(num_envs, self.physics.new_params(column=1))
+
+        def _single_spaces(self):
+            return spaces.Box(-np.inf, np.inf, (1,), np.float32), spaces.Discrete(2)
+
+    return ProbeVector
+
+
+@pytest.mark.parametrize("step", [_column_step, _row_step, _aux_step, _helper_write_step])
+def test_an_index_past_a_row_raises_and_the_env_refuses_to_step_until_reset(step):
+    """A user's physics is compiled with bounds checks (its helpers too): an index past the row, whatever its
+    form, raises ``PhysicsIndexError`` (an ``IndexError``) instead of writing another sub-environment's memory;
+    the partly stepped batch then refuses to step until a reset of every sub-environment."""
+    physics = _indexed_physics(f"OutOfRow{step.__name__}", step)
+    assert physics.boundscheck
+    envs = _vector_class(physics)()
+    envs.reset(seed=1)
+    before = envs._batch.state.copy()
+    with pytest.raises(error.PhysicsIndexError, match="indexed outside an array during step") as raised:
+        envs.step(np.zeros(3, dtype=np.int64))
+    assert isinstance(raised.value, IndexError)
+    np.testing.assert_array_equal(envs._batch.state, before)  # no write landed, in the next row or elsewhere
+    with pytest.raises(error.ResetNeeded, match="raised IndexError.*partly stepped"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(error.ResetNeeded, match="raised IndexError"):
+        envs.reset(options={"reset_mask": np.array([True, False, False])})
+    envs.reset(seed=2)
+    envs.set_attr("column", 0)
+    envs.step(np.zeros(3, dtype=np.int64))  # usable again after the reset
+
+    threaded = _vector_class(physics)(2048)
+    threaded.num_threads = 2  # chunks stepped by a helper thread too
+    threaded.reset(seed=1)
+    with pytest.raises(error.PhysicsIndexError):
+        threaded.step(np.zeros(2048, dtype=np.int64))
+    with pytest.raises(error.ResetNeeded, match="raised IndexError"):
+        threaded.step(np.zeros(2048, dtype=np.int64))
+
+    single = _env_class(physics)()
+    single.reset(seed=1)
+    single._params["column"] = 1
+    with pytest.raises(error.PhysicsIndexError):
+        single.step(0)
+    with pytest.raises(error.ResetNeeded, match="raised IndexError"):
+        single.step(0)
+    single.reset()
+    single._params["column"] = 0
+    single.step(0)
+
+
+def test_an_exception_inside_a_physics_leaves_the_env_refusing_until_reset():
+    """Any exception raised by a physics keeps its type; the env then refuses steps and partial resets."""
+    envs = _vector_class(_indexed_physics("FaultAfterFirstStep", _fault_after_first_step))(3)
+    envs.reset(seed=0)
+    envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(ValueError, match="the physics refuses"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    with pytest.raises(error.ResetNeeded, match="raised ValueError \\(the physics refuses\\) during step"):
+        envs.step(np.zeros(3, dtype=np.int64))
+    envs.reset(seed=0)
+    envs.step(np.zeros(3, dtype=np.int64))
+
+
+def test_nbgyms_own_physics_are_unchecked_and_others_checked_unless_they_opt_out():
+    from nbgym.envs.classic_control.cartpole import PHYSICS
+
+    assert not PHYSICS.boundscheck
+    assert not _indexed_physics("OptedOut", _aux_step, boundscheck=False).boundscheck
+    checked, unchecked = _indexed_physics("KeyChecked", _step), _indexed_physics("KeyChecked", _step, boundscheck=False)
+    assert checked.params_dtype != unchecked.params_dtype  # two compiled kernels, two cache entries
+
+
+BOUNDSCHECK_RUN = r"""
+import sys, numpy as np
+sys.path.insert(0, sys.argv[1])
+import test_engine_api as t
+envs = t._vector_class(t._indexed_physics("CacheKeyProbe", t._aux_step, boundscheck=False))(3)
+envs.reset(seed=0)
+try:
+    envs.step(np.zeros(3, dtype=np.int64))
+    print("unchecked")
+except IndexError:
+    print("checked")
+"""
+
+
+@pytest.mark.skipif(INTERPRETED, reason="no kernel cache without the JIT")
+def test_numba_boundscheck_is_part_of_the_kernel_cache_key(tmp_path):
+    """A kernel compiled without bounds checks is not loaded under ``NUMBA_BOUNDSCHECK=1`` (nor the reverse).
+
+    The opted-out physics writes ``aux[i, 1]`` past a row of width 1: unchecked, it lands in the final infos'
+    slots of the same allocation (``auxes[1]``), so the run stays memory-safe."""
+    import os
+
+    def run(**environ):
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), **environ}
+        env.pop("NUMBA_BOUNDSCHECK", None) if not environ else None
+        tests = pathlib.Path(__file__).parent
+        result = subprocess.run([sys.executable, "-c", BOUNDSCHECK_RUN, str(tests)], capture_output=True, text=True,
+                                env=env, cwd=tests.parent)
+        assert result.returncode == 0, result.stderr
+        return result.stdout.split()[-1]
+
+    assert run() == "unchecked"
+    assert run(NUMBA_BOUNDSCHECK="1") == "checked"
+    assert run() == "unchecked"

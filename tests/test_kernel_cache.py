@@ -1,4 +1,5 @@
-"""numba's disk cache of nbgym's kernels heals: damaged files are detected, recompiled and replaced.
+"""nbgym's disk cache of kernels: damaged files are detected, recompiled and replaced; a read-only install, a read-only
+(prebuilt) cache, no writable location and a full disk all keep nbgym working.
 
 Every run is a new process over its own ``NUMBA_CACHE_DIR``: the cache is filled once by a cold run,
 then each case copies it, damages one file of the step kernel's entry (the kernel a step loads), and
@@ -60,17 +61,49 @@ print(json.dumps({
     "other_warnings": [str(w.message) for w in caught if not issubclass(w.category, KernelCacheWarning)],
     "healthy": healthy and not reloaded,
     "signatures": len(step_kernel.signatures),
+    "step_hits": sum(step_kernel.stats.cache_hits.values()),
+    "step_misses": sum(step_kernel.stats.cache_misses.values()),
 }))
 """
 
 
-def run(cache_dir: pathlib.Path) -> subprocess.Popen[str]:
-    """Start ``RUN`` in a new process over the kernel cache ``cache_dir``."""
-    environ = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}
-    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+def run(cache_dir: pathlib.Path | None, root: pathlib.Path = ROOT, prelude: str = "", **variables: str) -> subprocess.Popen[str]:
+    """Start ``RUN`` in a new process over the kernel cache ``cache_dir`` (``None``: nbgym's default location),
+    importing nbgym from ``root``, with environment ``variables``."""
+    environ = {**os.environ, **variables}
+    environ.pop("NUMBA_CACHE_DIR", None)
+    if cache_dir is not None:
+        environ["NUMBA_CACHE_DIR"] = str(cache_dir)
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), environ.get("PYTHONPATH")]))
     return subprocess.Popen(
-        [sys.executable, "-c", RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environ
+        [sys.executable, "-c", prelude + RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environ,
+        cwd="/",
     )
+
+
+@pytest.fixture
+def read_only():
+    """Makes a directory read-only for the runs: a read-only bind mount as root (whom no file mode stops), its mode
+    otherwise; undone after the test."""
+    mounted, chmodded = [], []
+
+    def make(path: pathlib.Path) -> pathlib.Path:
+        path.mkdir(parents=True, exist_ok=True)
+        if os.getuid() == 0:
+            subprocess.run(["mount", "--bind", str(path), str(path)], check=True)
+            mounted.append(path)
+            subprocess.run(["mount", "-o", "remount,ro,bind", str(path)], check=True)
+        else:
+            for directory in [path, *(p for p in path.rglob("*") if p.is_dir())]:
+                directory.chmod(0o555)
+                chmodded.append(directory)
+        return path
+
+    yield make
+    for path in reversed(mounted):
+        subprocess.run(["umount", str(path)], check=True)
+    for directory in chmodded:
+        directory.chmod(0o755)
 
 
 def finish(process: subprocess.Popen[str]) -> dict:
@@ -165,6 +198,75 @@ def test_every_cache_file_is_checked(filled_cache):
     for index in indexes:
         with open(index, "rb") as file:
             assert pickle.load(file) == numba.__version__ + _FORMAT_TAG, index
+
+
+def test_a_read_only_install_caches_in_the_users_directory(filled_cache, tmp_path, read_only):
+    """nbgym installed where its user cannot write: the kernels go to ``$XDG_CACHE_HOME/nbgym``, nothing is written
+    beside the package, no warning."""
+    _, reports = filled_cache
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "nbgym", site / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
+    read_only(site)
+    home = tmp_path / "home"
+    report = finish(run(None, root=site, XDG_CACHE_HOME=str(home / ".cache"), HOME=str(home)))
+    assert report["results"] == reports["clean"]["results"]
+    assert report["cache_warnings"] == [] and report["healthy"]
+    assert list((home / ".cache" / "nbgym").rglob("kernels.step_kernel-*.nbi"))
+    assert not list(site.rglob("*.nbi"))
+
+
+def test_with_no_writable_location_kernels_compile_in_memory_with_one_warning(filled_cache, tmp_path, read_only):
+    """No cache directory writable (a read-only home and temporary directory): one warning, nbgym works. (Python
+    skips a read-only ``TMPDIR`` for the next writable candidate: the run sets ``tempfile.tempdir`` itself.)"""
+    _, reports = filled_cache
+    nowhere = read_only(tmp_path / "nowhere")
+    report = finish(run(None, prelude=f"import tempfile; tempfile.tempdir = {str(nowhere)!r}\n",
+                        XDG_CACHE_HOME=str(nowhere), HOME=str(nowhere)))
+    assert report["results"] == reports["clean"]["results"]
+    assert len(report["cache_warnings"]) == 1 and "no writable directory" in report["cache_warnings"][0]
+
+
+def test_a_prebuilt_read_only_cache_is_loaded(filled_cache, tmp_path, read_only):
+    """``NUMBA_CACHE_DIR`` read-only (a cache built ahead and shipped): its kernels are loaded, not compiled again,
+    and new ones go to the user's directory."""
+    source, reports = filled_cache
+    prebuilt = tmp_path / "prebuilt"
+    shutil.copytree(source, prebuilt)
+    read_only(prebuilt)
+    home = tmp_path / "home"
+    report = finish(run(prebuilt, XDG_CACHE_HOME=str(home), HOME=str(home)))
+    assert report["results"] == reports["clean"]["results"]
+    assert report["cache_warnings"] == [] and report["healthy"]
+    assert report["step_hits"] > 0 and report["step_misses"] == 0
+
+
+FULL_DISK = """
+import errno
+from numba.core import caching
+
+def full(self, path):
+    raise OSError(errno.ENOSPC, "No space left on device")
+
+caching.IndexDataCacheFile._open_for_write = full
+"""
+
+
+def test_a_full_disk_compiles_in_memory_with_one_warning(filled_cache, tmp_path):
+    """Writes failing with ENOSPC: one warning, and every make and step goes on (a 64 KiB tmpfs as root; elsewhere the
+    cache's writer raises ENOSPC)."""
+    _, reports = filled_cache
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    mounted = os.getuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
+                                                  capture_output=True).returncode == 0
+    try:
+        report = finish(run(disk, prelude="" if mounted else FULL_DISK))
+    finally:
+        if mounted:
+            subprocess.run(["umount", str(disk)], check=True)
+    assert report["results"] == reports["clean"]["results"]
+    assert len(report["cache_warnings"]) == 1, report["cache_warnings"]
+    assert "No space left on device" in report["cache_warnings"][0] and "in memory" in report["cache_warnings"][0]
 
 
 def test_every_compiled_function_uses_the_checked_cache():

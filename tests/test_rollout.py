@@ -221,3 +221,115 @@ def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process(tm
 
     assert hits_and_misses() == ["0", "1"]
     assert hits_and_misses() == ["1", "0"]
+
+
+@numba.njit
+def shrinking_box(obs, state):
+    """Two-wide Drift actions, then one-wide from the third call on (``state[0]`` counts the calls; rollout() calls
+    the policy once to check it, then once per step: step 1 gets the one-wide actions)."""
+    state[0] += 1
+    width = 2 if state[0] < 3 else 1
+    return np.zeros((obs.shape[0], width), dtype=np.float32)
+
+
+@numba.njit
+def list_actions(obs, weights):
+    return [0 for _ in range(obs.shape[0])]
+
+
+def test_every_call_of_the_policy_is_checked_and_the_message_says_what_it_returned():
+    """A Box width that shrinks after the first call stops the rollout before that step moves (it would read past
+    the actions); a list is named as a list."""
+    for num_threads in (1, 2):
+        envs = nbgym.make_vec("test/Drift-v0", 600, num_threads=num_threads)  # 600: the threaded loop at 2
+        envs.reset(seed=0)
+        with pytest.raises(error.InvalidAction, match=r"Step 1 of the rollout: the policy returned actions of shape \(600, 1\); the batch takes \(600, 2\)"):
+            rollout(envs, shrinking_box, np.zeros(1), 10)
+        envs.step(np.zeros((600, 2), dtype=np.float32))  # still consistent and usable
+    envs = nbgym.make_vec("CartPole-v1", 3)
+    envs.reset(seed=0)
+    with pytest.raises(error.InvalidAction, match="returned a list, not a numpy array; return a int64 array of shape \\(3,\\)"):
+        rollout(envs, list_actions, np.zeros(1), 5)
+
+
+INTERRUPTED = r"""
+import os, signal, sys, time
+import numpy as np
+sys.path[:0] = sys.argv[2:]
+import nbgym
+from nbgym import error
+from nbgym import spaces
+from nbgym.engine import KernelVectorEnv, Physics, rollout
+
+def reset(params, state, i, rng, aux):
+    state[i, 0] = 0.0
+
+def step(params, state, i, actions, rng, aux):
+    state[i, 0] += 1.0
+    while params.forever and state[i, 0] > 0.0:
+        state[i, 1] += 1.0
+    return 1.0, False
+
+def observe(params, state, i, obs):
+    obs[i, 0] = state[i, 0]
+
+def action_valid(params, actions, i):
+    return True
+
+class Counting(KernelVectorEnv):
+    physics = Physics("InterruptProbe", params=[("forever", np.bool_)], state=(2, np.float64), reset=reset, step=step,
+                      observe=observe, action_valid=action_valid)
+
+    def __init__(self):
+        super().__init__(4, self.physics.new_params(forever=False))
+
+    def _single_spaces(self):
+        return spaces.Box(-np.inf, np.inf, (1,), np.float64), spaces.Discrete(2)
+
+def policy(obs, params):
+    return np.zeros(obs.shape[0], dtype=np.int64)
+
+envs = Counting()
+envs.reset(seed=0)
+rollout(envs, policy, 0, 1)  # compiled here, before the signal
+envs._params["forever"] = sys.argv[1] == "forever"
+print("ready", flush=True)
+try:
+    rollout(envs, policy, 0, 10**12)
+except KeyboardInterrupt:
+    stopped = time.monotonic()
+counts = envs._batch.state[:, 0].copy()
+try:
+    envs.reset(seed=0)
+    outcome = "reset"
+except RuntimeError as refused:
+    outcome = "refused: " + str(refused)
+print(repr(stopped), len(set(counts.tolist())), counts[0] > 1, outcome, flush=True)
+"""
+
+
+@pytest.mark.skipif(numba.config.DISABLE_JIT, reason="an interpreted rollout hears Ctrl-C by itself")
+@pytest.mark.parametrize("physics", ["counting", "forever"])
+def test_ctrl_c_stops_a_rollout_within_a_fraction_of_a_second(tmp_path, physics):
+    """SIGINT during a rollout of 10**12 steps: ``KeyboardInterrupt`` within a fraction of a second, every
+    sub-environment stepped the same number of times; a step that never returns leaves the env refusing a reset."""
+    import signal
+    import time
+
+    script = tmp_path / "interrupted.py"
+    script.write_text(INTERRUPTED)
+    tests = pathlib.Path(__file__).parent
+    process = subprocess.Popen([sys.executable, str(script), physics, str(tests.parent)], stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    assert process.stdout.readline().strip() == "ready", process.stderr.read()
+    time.sleep(0.5)
+    sent = time.monotonic()
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    assert process.returncode == 0, err
+    stopped, distinct, moved, outcome = out.split(" ", 3)
+    assert float(stopped) - sent < 1.0  # the grace for a step that does not end is 0.5 s
+    if physics == "counting":
+        assert distinct == "1" and moved == "True" and outcome.strip() == "reset"
+    else:
+        assert outcome.startswith("refused: ") and "did not end" in outcome

@@ -1,4 +1,11 @@
-"""numba's disk cache for nbgym's kernels, made to heal: a damaged entry is recompiled and replaced.
+"""numba's disk cache for nbgym's kernels: where it is, what its key holds, and damaged entries recompiled.
+
+Where: ``NUMBA_CACHE_DIR`` when it is set and writable; when it is set but read-only, it is read as a
+prebuilt cache and new kernels go to the per-user directory; the per-user directory is
+``$XDG_CACHE_HOME/nbgym`` (``~/.cache/nbgym``), or ``<tmp>/nbgym-cache-<uid>`` when that is not writable
+(``locations``). Never beside the installed package, which may be read-only. With no writable directory,
+or when writing fails (a full disk), kernels are compiled in memory: one ``KernelCacheWarning``, and
+nbgym keeps working.
 
 numba keeps each compiled function in an index file (``.nbi``: numba's version, then a pickle of the
 source stamp and of the data file of each signature) and one data file per signature (``.nbc``: a
@@ -16,12 +23,23 @@ files in numba's plain format (an older nbgym) are ignored as stale, not reporte
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
+import pathlib
 import pickle
+import stat
+import tempfile
 from typing import Any, Callable
 
 import numba
-from numba.core.caching import FunctionCache, IndexDataCacheFile
+from numba.core.caching import (
+    CompileResultCacheImpl,
+    FunctionCache,
+    IndexDataCacheFile,
+    _CacheLocator,
+    _SourceFileBackedLocatorMixin,
+)
 
 from nbgym import logger
 from nbgym.error import KernelCacheWarning
@@ -29,6 +47,87 @@ from nbgym.error import KernelCacheWarning
 _DIGEST_SIZE = hashlib.sha256().digest_size
 _FORMAT_TAG = "+nbgym-sha256"
 _reported: set[str] = set()
+_unwritable: list[str] = []
+"""The cache directory that could not be written in this process, if any: nbgym writes no more cache files."""
+
+
+def _writable(directory: pathlib.Path, private: bool = False) -> bool:
+    """Whether files can be created in ``directory`` (created if missing); ``private``: only if it is the user's own
+    and no one else may write it (a directory in the shared temporary directory)."""
+    try:
+        directory.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if private:
+            info = directory.lstat()
+            if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o022:
+                return False
+        tempfile.TemporaryFile(dir=directory).close()
+        return True
+    except OSError:
+        return False
+
+
+@functools.lru_cache(maxsize=None)
+def locations() -> tuple[str | None, tuple[str, ...]]:
+    """Where nbgym's kernels are cached in this process: the directory written (``None``: none is writable,
+    kernels are compiled in memory) and the directories read, in order (a prebuilt read-only cache first).
+
+    A cache directory must be as trusted as nbgym's code: the kernels loaded from it run as machine code. The
+    digests of its files detect damage (a full disk, a killed process), not an attacker who can write there.
+    """
+    read: list[str] = []
+    configured = numba.config.CACHE_DIR
+    if configured:
+        if _writable(pathlib.Path(configured)):
+            return configured, (configured,)
+        read.append(configured)  # read-only: a prebuilt cache
+    user = pathlib.Path(os.environ.get("XDG_CACHE_HOME") or pathlib.Path.home() / ".cache") / "nbgym"
+    fallback = pathlib.Path(tempfile.gettempdir()) / f"nbgym-cache-{os.getuid() if hasattr(os, 'getuid') else 0}"
+    for directory, private in ((user, False), (fallback, True)):
+        if _writable(directory, private):
+            return str(directory), (*read, str(directory))
+    logger.warn(
+        "nbgym found no writable directory for its compiled-kernel cache (tried %s): it compiles the kernels in memory, "
+        "in every process. Set NUMBA_CACHE_DIR to a writable directory to keep them.",
+        ", ".join([*read, str(user), str(fallback)]),
+        category=KernelCacheWarning,
+        stacklevel=2,
+    )
+    return None, tuple(read)
+
+
+def describe() -> str:
+    """Where the kernels are cached, in words (for ``nbgym warmup``)."""
+    written, read = locations()
+    if written is None:
+        where = "nowhere: no cache directory is writable, kernels are compiled in memory in each process"
+    else:
+        where = written
+    prebuilt = [directory for directory in read if directory != written]
+    if prebuilt:
+        where += f"; read first: {', '.join(prebuilt)} (read-only)"
+    return where
+
+
+class _Locator(_SourceFileBackedLocatorMixin, _CacheLocator):
+    """The cache files of a function under one of ``locations()``'s directories."""
+
+    def __init__(self, py_func: Callable, py_file: str, directory: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = os.path.join(directory, self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    @classmethod
+    def from_function(cls, py_func: Callable, py_file: str) -> _Locator:
+        written, read = locations()
+        directory = written or (read[0] if read else os.path.join(tempfile.gettempdir(), "nbgym-cache-unwritable"))
+        return cls(py_func, py_file, directory)
+
+
+class _CacheImpl(CompileResultCacheImpl):
+    _locator_classes = [_Locator]
 
 
 class _CheckedCacheFile(IndexDataCacheFile):
@@ -67,18 +166,72 @@ class _CheckedCacheFile(IndexDataCacheFile):
         return None if payload is None else pickle.loads(payload)
 
 
+def compile_options() -> tuple:
+    """The process-wide numba settings that change the code numba compiles (its environment variables
+    ``NUMBA_BOUNDSCHECK``, ``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE``, ``NUMBA_SLP_VECTORIZE``, ``NUMBA_DEBUGINFO``,
+    ``NUMBA_ENABLE_AVX``, ``NUMBA_DISABLE_INTEL_SVML``, ``NUMBA_EXTEND_VARIABLE_LIFETIMES``). numba's own key holds the
+    signature, the CPU and the bytecode, not these: a kernel compiled without bounds checks would be loaded
+    under ``NUMBA_BOUNDSCHECK=1``."""
+    config = numba.config
+    names = ("BOUNDSCHECK", "OPT", "LOOP_VECTORIZE", "SLP_VECTORIZE", "DEBUGINFO_DEFAULT", "ENABLE_AVX",
+             "DISABLE_INTEL_SVML", "EXTEND_VARIABLE_LIFETIMES")
+    return tuple((name, str(getattr(config, name, None))) for name in names)
+
+
 class CheckedFunctionCache(FunctionCache):
-    """numba's cache of a compiled function, over files whose damage is detected and repaired.
+    """numba's cache of a compiled function, over files whose damage is detected and repaired, keyed
+    by the compile options too (``compile_options``).
 
     Args:
         py_func: The Python function the dispatcher compiles.
     """
 
+    _impl_class = _CacheImpl
+
     def __init__(self, py_func: Callable) -> None:
         super().__init__(py_func)
-        self._cache_file = _CheckedCacheFile(
-            self._cache_path, self._impl.filename_base, self._impl.locator.get_source_stamp()
-        )
+        stamp, base = self._impl.locator.get_source_stamp(), self._impl.filename_base
+        self._cache_file = _CheckedCacheFile(self._cache_path, base, stamp)
+        written, read = locations()
+        subpath = os.path.relpath(self._cache_path, written or read[0]) if (written or read) else ""
+        self._read_files = [
+            _CheckedCacheFile(os.path.join(directory, subpath), base, stamp) for directory in read if directory != written
+        ]
+        """The cache files of a read-only (prebuilt) cache, read after the written one."""
+        self._writes = written is not None
+
+    def _load_overload(self, sig: Any, target_context: Any) -> Any:
+        if not self._enabled:
+            return None
+        key = self._index_key(sig, target_context.codegen())
+        for cache_file in (self._cache_file, *self._read_files) if self._writes else self._read_files:
+            data = cache_file.load(key)
+            if data is not None:
+                return self._impl.rebuild(target_context, data)
+        return None
+
+    def save_overload(self, sig: Any, data: Any) -> None:
+        """Saves the compiled function, unless no cache directory is writable; a failed write (a full disk, a
+        directory made read-only) is reported once and ends the writes of this process: kernels are then
+        compiled in memory."""
+        if not self._writes or _unwritable:
+            return
+        try:
+            super().save_overload(sig, data)
+        except OSError as failure:
+            _unwritable.append(self._cache_path)
+            logger.warn(
+                "nbgym cannot write compiled kernels to its cache %s (%s): it compiles them in memory for the rest "
+                "of this process, and a new process compiles them again. Free space there, or set NUMBA_CACHE_DIR "
+                "to a writable directory.",
+                self._cache_path,
+                failure,
+                category=KernelCacheWarning,
+                stacklevel=2,
+            )
+
+    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+        return (*super()._index_key(sig, codegen), compile_options())
 
 
 def _verified(data: bytes, path: str) -> bytes | None:

@@ -41,11 +41,13 @@ PROTOCOL: dict[str, tuple[tuple[str, ...], str]] = {
 
 @dataclass(frozen=True)
 class _Code:
-    """A function whose bytecode the checks read: its name, code and globals."""
+    """A function whose bytecode the checks read: its name, code, globals and closure (its free variables'
+    values by name)."""
 
     name: str
     code: types.CodeType
     globals: dict
+    closure: dict
 
 
 def physics_function(physics: str, role: str, function: Callable) -> types.FunctionType:
@@ -107,20 +109,48 @@ def _is_global_random(value: object) -> bool:
 
 
 def _instructions(code: types.CodeType) -> Iterator[tuple[dis.Instruction, int | None]]:
-    """The instructions of ``code`` and of the code nested in it (comprehensions), with their line numbers."""
+    """The instructions of ``code`` and of the code nested in it (comprehensions), with their line numbers.
+
+    Read the same way on every supported Python: the line table (``dis.findlinestarts``) rather than
+    ``Instruction.positions`` (3.11+) or ``starts_line`` (an int up to 3.12, a bool from 3.13); and
+    the instructions that newer Pythons fuse are split back (``_plain``).
+    """
+    starts = dict(dis.findlinestarts(code))
     line = code.co_firstlineno
     for instruction in dis.get_instructions(code):
-        if instruction.positions is not None and instruction.positions.lineno is not None:
-            line = instruction.positions.lineno
-        yield instruction, line
+        if starts.get(instruction.offset) is not None:
+            line = starts[instruction.offset]
+        for plain in _plain(instruction):
+            yield plain, line
     for constant in code.co_consts:
         if isinstance(constant, types.CodeType):
             yield from _instructions(constant)
 
 
+_FAST_LOADS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"}
+"""Loads of a local variable: ``LOAD_FAST`` (all), ``LOAD_FAST_CHECK`` (3.12+), ``LOAD_FAST_BORROW`` (3.14)."""
+_PAIRED_FAST_LOADS = {"LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"}
+"""Two local loads in one instruction (3.13+; the borrowing one 3.14), whose ``argval`` is the pair of names."""
+
+
+def _plain(instruction: dis.Instruction) -> Iterator[dis.Instruction]:
+    """``instruction`` in the forms of Python 3.10-3.12: a local load is ``LOAD_FAST``, a fused pair of local
+    loads two of them, a small int ``LOAD_CONST``."""
+    name = instruction.opname
+    if name in _FAST_LOADS:
+        yield instruction._replace(opname="LOAD_FAST")
+    elif name in _PAIRED_FAST_LOADS:
+        for argval in instruction.argval:
+            yield instruction._replace(opname="LOAD_FAST", argval=argval, argrepr=argval)
+    elif name == "LOAD_SMALL_INT":  # 3.14
+        yield instruction._replace(opname="LOAD_CONST", argval=instruction.arg)
+    else:
+        yield instruction
+
+
 def _globals_used(code: _Code) -> Iterator[tuple[object, str, int | None]]:
-    """The objects that ``code`` loads from its globals, each attribute chain resolved to its end
-    (``np.random.rand``), with its dotted path and line."""
+    """The objects that ``code`` loads from its globals or its closure, each attribute chain resolved to its
+    end (``np.random.rand``), with its dotted path and line."""
     current: object = None
     path, start = "", None
     for instruction, line in _instructions(code.code):
@@ -135,8 +165,18 @@ def _globals_used(code: _Code) -> Iterator[tuple[object, str, int | None]]:
             name = instruction.argval
             current = code.globals.get(name, getattr(builtins, name, None))
             path, start = name, line
+        elif instruction.opname == "LOAD_DEREF" and instruction.argval in code.closure:
+            # numba freezes a closure variable as a constant: ``rnd = np.random`` outside the function is
+            # ``np.random`` inside it.
+            current = code.closure[instruction.argval]
+            path, start = instruction.argval, line
     if current is not None:
         yield current, path, start
+
+
+def _closure(function: types.FunctionType) -> dict:
+    """The values of ``function``'s free variables, by name (those not yet bound left out)."""
+    return {name: _cell_value(cell) for name, cell in zip(function.__code__.co_freevars, function.__closure__ or ())}
 
 
 def scan(physics: str, role: str, function: types.FunctionType) -> list[types.FunctionType]:
@@ -165,7 +205,7 @@ def scan(physics: str, role: str, function: types.FunctionType) -> list[types.Fu
             continue
         seen[current.__code__] = current
         where = role if current is function else f"{role} (through {current.__name__})"
-        for value, path, line in _globals_used(_Code(current.__name__, current.__code__, current.__globals__)):
+        for value, path, line in _globals_used(_Code(current.__name__, current.__code__, current.__globals__, _closure(current))):
             location = f"{current.__code__.co_filename}, line {line}"
             if _is_global_random(value):
                 raise error.PhysicsError(
@@ -185,6 +225,56 @@ def scan(physics: str, role: str, function: types.FunctionType) -> list[types.Fu
                 _refuse_object_mode(physics, where, value)
                 pending.append(value.py_func)
     return list(seen.values())
+
+
+def with_checked_helpers(function: types.FunctionType, options: dict, copies: dict) -> types.FunctionType:
+    """``function``, calling copies of its compiled helpers that numba compiles with ``options`` (bounds checks).
+
+    numba compiles each ``@njit`` helper with the helper's own options, whatever its caller's: a physics
+    compiled with bounds checks would still index unchecked inside its helpers. The copy of ``function``
+    sees each helper (in its globals or closure) replaced by a dispatcher of the helper's Python function,
+    itself a copy calling checked helpers, compiled with ``options``; the copies are compiled into the
+    kernels, which keep them in numba's cache.
+
+    Args:
+        function: A physics function or helper (a plain Python function).
+        options: The numba options of the copies.
+        copies: The copies made so far, by helper (shared between the functions of one physics).
+    """
+
+    def checked(value: object) -> object:
+        if not isinstance(value, CPUDispatcher):
+            return value
+        helper = value.py_func
+        if helper not in copies:
+            copies[helper] = value  # a helper that calls itself keeps calling the original below
+            import numba
+
+            copies[helper] = numba.njit(**options)(with_checked_helpers(helper, options, copies))
+        return copies[helper]
+
+    names = {instruction.argval for instruction, _ in _instructions(function.__code__) if instruction.opname == "LOAD_GLOBAL"}
+    replaced = {name: checked(function.__globals__[name]) for name in names if name in function.__globals__}
+    replaced = {name: value for name, value in replaced.items() if value is not function.__globals__[name]}
+    closure = function.__closure__
+    if closure is not None:
+        closure = tuple(
+            types.CellType(checked(value)) if isinstance(value := _cell_value(cell), CPUDispatcher) else cell
+            for cell in closure
+        )
+    if not replaced and closure == function.__closure__:
+        return function
+    namespace = {**function.__globals__, **replaced}
+    copy = types.FunctionType(function.__code__, namespace, function.__name__, function.__defaults__, closure)
+    copy.__qualname__, copy.__module__ = function.__qualname__, function.__module__
+    return copy
+
+
+def _cell_value(cell: types.CellType) -> object:
+    try:
+        return cell.cell_contents
+    except ValueError:  # an empty cell
+        return None
 
 
 def literal_columns(function: types.FunctionType, argument: str) -> list[tuple[int, int | None]]:

@@ -72,6 +72,47 @@ def action_kind(action: Any) -> tuple[np.dtype, bool]:
     return np.asarray(action).dtype, type(first) in _PYTHON_NUMBERS
 
 
+def _fault(env: Any, raised: Exception, during: str) -> Exception:
+    """What to raise for ``raised``, an exception from inside the kernels during ``during`` (``"step"``,
+    ``"reset"``, ``"rollout"``), after making ``env`` refuse to step until a reset of every sub-environment:
+    the sub-environments before the one that raised have moved, the others not. An ``IndexError`` (a bounds
+    check of the physics) becomes ``PhysicsIndexError``; other exceptions keep their type."""
+    if isinstance(raised, RuntimeError) and isinstance(raised.__cause__, IndexError):
+        raised = raised.__cause__  # raised in a stepping thread (threads.run_chunks)
+    env._ready = False
+    env._fault = f"its physics raised {type(raised).__name__} ({raised}) during {during}"
+    name = env._batch.physics.name
+    if isinstance(raised, IndexError) and not isinstance(raised, error.PhysicsError):
+        new = error.PhysicsIndexError(
+            f"Physics {name!r} indexed outside an array during {during} ({raised}; numba's bounds check). Each "
+            f"physics function may index only row i of state, aux, obs and actions, within their widths. The "
+            f"sub-environments were left partly stepped: call reset() before stepping again. Run with "
+            f"NUMBA_DISABLE_JIT=1 to see the line, as Python."
+        )
+        new.__cause__ = raised
+        return new
+    return raised
+
+
+def _refuse_while_running(env: Any, call: str) -> None:
+    """Raises ``RuntimeError`` for ``call`` while the step of an interrupted rollout of ``env`` still runs (see
+    ``rollout._run``): it may still write the arrays."""
+    finished = env.__dict__.get("_rollout_running")
+    if finished is not None and not finished.is_set():
+        raise RuntimeError(f"Cannot call {call}: {env._fault}.")
+
+
+def _refuse_faulted(env: Any, call: str) -> None:
+    """Raises ``ResetNeeded`` for ``call`` if the physics of ``env`` raised inside the kernels since its last reset
+    (``RuntimeError`` while an interrupted rollout still runs)."""
+    _refuse_while_running(env, call)
+    if env._fault is not None:
+        raise error.ResetNeeded(
+            f"Cannot call {call}: {env._fault}, which left the sub-environments partly stepped. Call reset() "
+            f"(of every sub-environment) to start new episodes."
+        )
+
+
 class KernelBatch:
     """The arrays of a batch of sub-environments, allocated once, and the kernel calls over them.
 
@@ -258,8 +299,8 @@ def _observation_layout(physics: Physics, observation_space: spaces.Space) -> tu
         if not 0 <= column < width:
             raise error.PhysicsError(
                 f"Physics {physics.name!r}: observe (line {line}) writes column {column} of an observation row of "
-                f"shape {shape}, from the observation space {observation_space}: the kernels do not check bounds, "
-                f"so this would write another sub-environment's memory. Make the space and observe agree."
+                f"shape {shape}, from the observation space {observation_space}: this would write another sub-environment's "
+                f"row (or raise IndexError at every step, with bounds checks). Make the space and observe agree."
             )
     return shape, dtype
 
@@ -304,6 +345,9 @@ class _ParamsAsAttributes:
 
     _python_number_actions = False
     """The value of the ``_python_number_actions_param`` parameter (false without one)."""
+
+    _fault: str | None = None
+    """Why the env refuses to step until a reset: its physics raised inside the kernels (see ``_fault``)."""
 
     def _note_python_number_actions(self, python_numbers: bool) -> None:
         """Tells the physics (``_python_number_actions_param``) whether the coming actions are Python numbers."""
@@ -509,7 +553,11 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         if self._np_random is None:
             self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
         batch = self._batch
-        batch.reset(batch.all_envs, params)
+        try:
+            batch.reset(batch.all_envs, params)
+        except Exception as raised:
+            raise _fault(self, raised, "reset") from None
+        self._fault = None
         self._release_held()
         self._state_was_reset = self._ready = True
         if self.render_mode == "human":
@@ -518,9 +566,11 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
 
     def step(self, action: Any) -> tuple[Any, Any, bool, bool, dict]:
         if not self._ready:
+            _refuse_faulted(self, "env.step()")
             raise error.ResetNeeded("Cannot call env.step() before calling env.reset() (or after env.close()).")
         if self._held:
             self._write_back_held()
+        actions = None
         if self._discrete:
             # Python ints and numpy's int64 (what Discrete.sample() returns) go straight in; other
             # values are checked by _action_batch, which fills the same buffer or raises.
@@ -531,7 +581,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
                     self._action_batch(action)
             except OverflowError:
                 raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: out of the int64 range") from None
-            status = self._step_discrete()
+            step = self._step_discrete
         elif (
             type(action) is np.ndarray
             and action.shape == self._box_action_shape
@@ -542,9 +592,12 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
             # dispatch on the argument types, no new array per step.
             self._box_actions[action.dtype][0] = action
             step = self._step_box.get(action.dtype) or self._bind_box(action.dtype)
-            status = step()
         else:
-            status = self._step_kernel(self._action_batch(action))
+            actions = self._action_batch(action)
+        try:
+            status = step() if actions is None else self._step_kernel(actions)
+        except Exception as raised:
+            raise _fault(self, raised, "step") from None
         if status != STEP_OK:
             raise self._refused_action_error(action, f"{action!r} ({type(action)}) invalid")
         if self._held:
@@ -753,8 +806,15 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         if mask is None:
             mask = batch.all_envs
         params = self._reset_params(options)  # bad options raise before any stream moves
+        if self._fault is not None and not mask.all():
+            _refuse_faulted(self, "a reset of some sub-environments (reset_mask)")
+        _refuse_while_running(self, "reset()")
         self._seed_streams(seed, mask)
-        batch.reset(mask, params)
+        try:
+            batch.reset(mask, params)
+        except Exception as raised:
+            raise _fault(self, raised, "reset") from None
+        self._fault = None
         self._release_held(mask)
         self._state_was_reset = True
         self._ready = True
@@ -813,6 +873,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         """
         if not self._ready:
             self._check_open()
+            _refuse_faulted(self, "step()")
             raise error.ResetNeeded("Cannot call step() before calling reset() on a vector environment.")
         batch = self._batch
         if self._held:
@@ -822,7 +883,11 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
                 self._note_python_number_actions(self._batch_action_kind(actions)[1])
         elif self._python_number_actions:
             self._note_python_number_actions(False)
-        status = self._step_kernel(batch.actions_array(actions))
+        actions_array = batch.actions_array(actions)
+        try:
+            status = self._step_kernel(actions_array)
+        except Exception as raised:
+            raise _fault(self, raised, "step") from None
         if status != STEP_OK:
             self._raise_step_error(status, actions)
         if self._held:

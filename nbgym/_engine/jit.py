@@ -1,7 +1,8 @@
 """The one place that holds the numba options of every nbgym kernel.
 
-``cache=True`` keeps compiled kernels on disk between processes, in files whose damage is detected
-and repaired (``cache.py``). ``error_model="numpy"`` gives IEEE results (inf, nan) instead of Python
+Compiled kernels are kept on disk between processes by nbgym's own cache (``cache.py``: where,
+keyed by the compile options, damaged files detected and replaced); numba's ``cache=True`` is not passed,
+as its locators fail in a read-only install. ``error_model="numpy"`` gives IEEE results (inf, nan) instead of Python
 exceptions for float division by zero, as numpy scalars do in gymnasium. No fastmath: it would
 reorder and fuse floating-point operations and break bit-exactness. ``nogil=True`` lets other Python
 threads run during a kernel, the engine's own stepping threads among them (``threads.py``).
@@ -33,7 +34,7 @@ def kernel(function: Callable) -> Callable:
     Returns:
         Its numba dispatcher (the function itself when ``NUMBA_DISABLE_JIT=1``).
     """
-    dispatcher = njit(**KERNEL_OPTIONS)(function)
+    dispatcher = njit(**{**KERNEL_OPTIONS, "cache": False})(function)
     if isinstance(dispatcher, Dispatcher):
         dispatcher._cache = CheckedFunctionCache(function)
     return dispatcher

@@ -97,6 +97,12 @@ class Physics:
         source: The file defining the physics (default: the file of ``step``); its content is part of
             the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
             of loading stale ones from numba's cache.
+        boundscheck: Whether the physics functions, and the compiled helpers they call, check every
+            index (numba's ``boundscheck``): an index past an array raises ``nbgym.error.PhysicsIndexError``
+            (an ``IndexError``) instead of reading or writing another sub-environment's memory, or memory
+            outside the arrays. ``None`` (the default) checks every physics except nbgym's own (defined
+            inside the ``nbgym`` package, whose tests run every kernel as Python, where numpy checks every
+            index). ``False`` trades the check for speed (measured in ``docs/custom_environments.md``).
 
     Raises:
         nbgym.error.PhysicsError: If a function does not take the protocol's arguments, draws from a
@@ -118,6 +124,7 @@ class Physics:
         observation: tuple[tuple[int, ...], type] | None = None,
         min_chunk_size: int | None = None,
         source: str | None = None,
+        boundscheck: bool | None = None,
     ) -> None:
         roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
         functions = {role: checks.physics_function(name, role, function) for role, function in roles.items()}
@@ -142,6 +149,10 @@ class Physics:
         self.observation_columns = checks.literal_columns(functions["observe"], _argument(functions["observe"], 3))
         """The literal columns ``observe`` writes, checked against the observation buffer at make."""
         source = source if source is not None else functions["step"].__code__.co_filename
+        if boundscheck is None:
+            boundscheck = not _inside_nbgym(source)
+        self.boundscheck = bool(boundscheck)
+        """Whether the compiled physics checks its indices (see the ``boundscheck`` argument)."""
         if _registered.get(name, source) != source:
             raise error.PhysicsError(f"Physics {name!r} is already registered from {_registered[name]}.")
         _registered[name] = source
@@ -155,17 +166,26 @@ class Physics:
         if not pathlib.Path(source).is_file():  # defined interactively (a notebook's cell): its bytecode stands for the file
             for function in functions.values():
                 digest.update(function.__code__.co_code)
+        digest.update(b"boundscheck" if self.boundscheck else b"unchecked")
         tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
         # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
         self.params_dtype = np.dtype((np.record, [tag, *params]))
         _interpreted[self.params_dtype] = functions
+        options = OVERLOAD_OPTIONS
+        if self.boundscheck:
+            # Checks are compiled into the function that numba compiles, with its own options: the physics
+            # functions are compiled on their own (an inlined step would take the unchecked kernel's), and
+            # so are copies of their helpers, compiled with checks too.
+            options = {**OVERLOAD_OPTIONS, "boundscheck": True}
+            copies: dict = {}
+            functions = {role: checks.with_checked_helpers(function, options, copies) for role, function in functions.items()}
         for stub, role, inline in (
             (physics_reset, "reset", "never"),
-            (physics_step, "step", "always"),
+            (physics_step, "step", "never" if self.boundscheck else "always"),
             (physics_observe, "observe", "never"),
             (physics_action_valid, "action_valid", "never"),
         ):
-            _bind(stub, self.params_dtype, functions[role], inline)
+            _bind(stub, self.params_dtype, functions[role], inline, options)
 
     def _check_columns(
         self, functions: dict[str, Callable], what: str, position: int, width: int, bound: str
@@ -175,8 +195,9 @@ class Physics:
                 if not 0 <= column < width:
                     raise error.PhysicsError(
                         f"Physics {self.name!r}: {role} ({function.__code__.co_filename}, line {line}) indexes "
-                        f"column {column} of {what}, beyond {bound}: the kernels do not check bounds, so this "
-                        f"would read or write another sub-environment's memory. Widen the {what} or fix the index."
+                        f"column {column} of {what}, beyond {bound}: it would read or write another sub-environment's "
+                        f"memory (or raise IndexError at every call, with bounds checks). Widen the {what} or fix the "
+                        f"index."
                     )
 
     def compile_errors(self) -> contextlib.AbstractContextManager[None]:
@@ -204,7 +225,13 @@ def _argument(function: Callable, position: int) -> str:
     return function.__code__.co_varnames[position]
 
 
-def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: str) -> None:
+def _inside_nbgym(source: str) -> bool:
+    """Whether the file ``source`` is part of the nbgym package (one of nbgym's own environments)."""
+    package = pathlib.Path(__file__).resolve().parent.parent
+    return pathlib.Path(source).resolve().is_relative_to(package)
+
+
+def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: str, options: dict) -> None:
     def typing(params, *args):
         if isinstance(params, types.Record) and params.dtype == params_dtype:
             return function
@@ -215,7 +242,7 @@ def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: st
     # declines to inline (MountainCarContinuous's, Pendulum's) costs a call and a reference-count update
     # per array argument per env (1.3-1.6x the kernel). The other functions are small enough for LLVM, and
     # inlining them too would lengthen compiles by another 10%.
-    overload(stub, jit_options=OVERLOAD_OPTIONS, inline=inline)(typing)
+    overload(stub, jit_options=options, inline=inline)(typing)
 
 
 @kernel

@@ -23,6 +23,7 @@ import inspect
 import pathlib
 import re
 import sys
+import threading
 import types
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -38,7 +39,10 @@ from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 from nbgym._engine.kernels import NEXT_STEP, STEP_OK, TERMINATED, TRUNCATED, WAS_RESET, step_kernel
 
 _BAD_ACTIONS = -(2**62)
-"""The rollout loop's status when the policy returned actions of another number of sub-environments."""
+"""The rollout loop's status when the policy returned actions of another shape than the batch's."""
+
+_STOP_GRACE = 0.5
+"""Seconds that Ctrl-C waits for the step in progress to end before giving up on the env (see ``_run``)."""
 
 
 @dataclass
@@ -189,17 +193,18 @@ def _account(mode, rewards, flags, returns, lengths, episodes, running_return, r
 
 
 @kernel
-def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, trajectory):
-    """``num_steps`` steps of policy and env in the calling thread; returns ``(steps done, status)`` (``STEP_OK``
-    when all were done)."""
+def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, trajectory, action_shape, stop):
+    """``num_steps`` steps of policy and env in the calling thread, or fewer if ``stop[0]`` becomes true (it is
+    read before each step); returns ``(steps done, status)``."""
     params, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes = kernel_args
     returns, lengths, episodes, running_return, running_length = stats
     traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
     obs = observations[0]
-    num_envs = state.shape[0]
     for t in range(num_steps):
+        if stop[0]:
+            return t, STEP_OK
         actions = policy_act(tag[0], obs, policy_params)
-        if actions.shape[0] != num_envs:
+        if actions.shape != action_shape:
             return t, _BAD_ACTIONS
         if record:
             traj_obs[t] = obs
@@ -217,15 +222,17 @@ def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, tra
 
 
 def _threaded_loop(envs: Any, tag: np.ndarray, policy_params: Any, num_steps: int, stats: tuple, record: bool,
-                   trajectory: tuple) -> tuple[int, int]:
+                   trajectory: tuple, action_shape: tuple, stop: np.ndarray) -> tuple[int, int]:
     """``_rollout_loop`` for a batch that ``num_threads`` share: each step is the vector env's own threaded step
     (the engine's stepping threads run from Python), between compiled calls of the policy and the accounting."""
     batch = envs._batch
     step = envs._step_kernel
     traj_obs, traj_actions, traj_rewards, traj_terminations, traj_truncations = trajectory
     for t in range(num_steps):
+        if stop[0]:
+            return t, STEP_OK
         actions = _policy_actions(tag, batch.obs, policy_params)
-        if actions.shape[0] != batch.num_envs:
+        if actions.shape != action_shape:
             return t, _BAD_ACTIONS
         if record:
             traj_obs[t] = batch.obs
@@ -279,7 +286,7 @@ def rollout(
         InvalidAction: If the policy returns actions of the wrong shape, dtype or value (the step that
             got them did not move; the steps before it did).
     """
-    from nbgym._engine.env import KernelVectorEnv
+    from nbgym._engine.env import KernelVectorEnv, _refuse_faulted
 
     if not isinstance(envs, KernelVectorEnv):
         raise TypeError(
@@ -294,6 +301,7 @@ def rollout(
         )
     if not envs._ready:
         envs._check_open()
+        _refuse_faulted(envs, "rollout()")
         raise error.ResetNeeded("Cannot run a rollout before calling reset() on the vector environment.")
     if not isinstance(num_steps, (int, np.integer)) or num_steps < 0:
         raise ValueError(f"num_steps must be a non-negative int, got {num_steps!r}.")
@@ -301,10 +309,16 @@ def rollout(
         raise ValueError(f"max_episodes must be a positive int, got {max_episodes!r}.")
     batch = envs._batch
     first_actions = _policy_actions(bound_policy.tag, batch.obs, policy_params)
+    if not isinstance(first_actions, np.ndarray):
+        raise error.InvalidAction(
+            f"The policy returned a {type(first_actions).__name__}, not a numpy array; return a {batch.action_dtype} "
+            f"array of shape {batch.action_shape} (or float32 for a float32 box), as envs.step takes it without "
+            f"conversion."
+        )
     checked = batch.actions_array(first_actions)
     if checked is not first_actions:
         raise error.InvalidAction(
-            f"The policy returned actions of dtype {np.asarray(first_actions).dtype}; return {batch.action_dtype} "
+            f"The policy returned actions of dtype {first_actions.dtype}; return {batch.action_dtype} "
             f"arrays (or float32 for a float32 box), as envs.step takes them without conversion."
         )
     num_envs = batch.num_envs
@@ -319,22 +333,77 @@ def rollout(
     stats = (returns, lengths, episodes, np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64))
     arrays = (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
               trajectory.truncations)
+    action_shape = tuple(int(size) for size in batch.action_shape)
     if threads.split(num_envs, batch.num_threads, batch.physics.min_chunk_size)[1] == 0:
         kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
-        done, status = _rollout_loop(bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays)
+        loop, args = _rollout_loop, (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays,
+                                     action_shape)
     else:
-        done, status = _threaded_loop(envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays)
+        loop, args = _threaded_loop, (envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays,
+                                      action_shape)
+    done, status = _run(envs, loop, args)
     if status != STEP_OK:
         if status == _BAD_ACTIONS:
+            returned = _policy_actions(bound_policy.tag, batch.obs, policy_params)
             raise error.InvalidAction(
-                f"Step {done} of the rollout: the policy returned actions for another number of sub-environments "
-                f"than {num_envs}."
+                f"Step {done} of the rollout: the policy returned actions of shape {returned.shape}; the batch takes "
+                f"{batch.action_shape} (the step did not move)."
             )
         try:
             envs._raise_step_error(status, trajectory.actions[done] if record else _policy_actions(bound_policy.tag, batch.obs, policy_params))
         except error.InvalidAction as invalid:
             raise error.InvalidAction(f"Step {done} of the rollout: {invalid}") from None
     return RolloutResult(returns, lengths, episodes)
+
+
+def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
+    """``loop(*args, stop)`` on a thread of its own, the calling thread waiting for it, so that Ctrl-C is heard.
+
+    A compiled call cannot be interrupted: the rollout loop runs on another thread (its kernels release the
+    GIL) and reads the flag ``stop`` before each step. On Ctrl-C (``KeyboardInterrupt``, or any exception
+    raised while waiting) the flag is set and the step in progress ends, leaving every sub-environment
+    stepped the same number of times, before the exception goes on. If the step does not end within
+    ``_STOP_GRACE`` seconds (a physics that loops forever), the env refuses every further call (the thread may
+    still be writing its arrays).
+
+    Raises:
+        Whatever the loop raised; an exception from inside the kernels first makes the env refuse to step
+        until reset (``env._fault``).
+    """
+    from nbgym._engine.env import _fault
+
+    stop = np.zeros(1, dtype=np.bool_)
+    outcome: list = []
+    # An Event, not Thread.join: a join interrupted by Ctrl-C marks the thread as ended while it still runs.
+    finished = threading.Event()
+
+    def target() -> None:
+        try:
+            outcome.append(loop(*args, stop))
+        except BaseException as raised:  # noqa: BLE001 - handed to the calling thread
+            outcome.append(raised)
+        finally:
+            finished.set()
+
+    threading.Thread(target=target, name="nbgym-rollout", daemon=True).start()
+    try:
+        while not finished.wait(0.1):
+            pass
+    except BaseException:
+        stop[0] = True
+        envs._ready, envs._fault = False, "a rollout was interrupted while a step was running"
+        if finished.wait(_STOP_GRACE):
+            envs._ready, envs._fault = True, None
+        else:
+            envs._fault = (
+                "a rollout was interrupted while a step was running, and the step did not end (a physics or policy "
+                "that does not return?): the env cannot be used again, make a new one"
+            )
+            envs._rollout_running = finished
+        raise
+    if isinstance(outcome[0], BaseException):
+        raise _fault(envs, outcome[0], "rollout") from None
+    return outcome[0]
 
 
 def _check_trajectory(given: Trajectory, expected: Trajectory) -> None:
