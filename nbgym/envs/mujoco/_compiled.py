@@ -7,6 +7,8 @@ aux column the kernels write it to, the Python type gymnasium gives it) and subc
 
 from __future__ import annotations
 
+import types
+import weakref
 from typing import Any, Callable, ClassVar, NamedTuple
 
 import mujoco
@@ -27,7 +29,7 @@ F64, FLOAT, INT, ACTION, TENDONS, CLIPPED_INT = "float64", "float", "int", "acti
 CLASS_DEFAULT = object()
 """A keyword's default meaning "the class's value" where ``None`` is a value of its own."""
 
-_COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
+_COMMON_FIELDS = frozenset(field[0] for field in _sim.COMMON_PARAMS)
 
 
 def makes_float64_with_float32(value: Any) -> bool:
@@ -119,8 +121,9 @@ def _action_dtype(actions: Any) -> np.dtype:
 
 
 class _Simulations:
-    """What a MuJoCo physics needs from Python: the model, one ``MjData`` per sub-environment, the
-    initial state and the parameter record pointing at all of them."""
+    """What a MuJoCo physics needs from Python: the model, the ``MjData`` of each slot (the single env's
+    own ``data``; one per stepping thread of a vector env, see ``_sim``), the initial state and the
+    parameter record pointing at all of them."""
 
     physics: ClassVar[Physics]
     _step_info_keys: ClassVar[tuple[InfoKey, ...]] = ()
@@ -133,8 +136,12 @@ class _Simulations:
     """Whether the infos carry ``tendon_length``/``tendon_velocity`` (their columns follow ``_aux_columns``)."""
 
     model: mujoco.MjModel
-    _datas: list[mujoco.MjData]
+    _slot_datas: list[mujoco.MjData]
+    _pre_states: np.ndarray
+    """Each slot's buffer of the state before the last substep (``_sim.PRE_STEP``)."""
     _params: np.ndarray
+    _uses_rows: ClassVar[bool] = False
+    """Whether sub-environments live in state rows (a vector env) rather than in the slot's ``MjData``."""
 
     def _aux_width(self) -> int:
         return self._aux_columns + 2 * self.model.ntendon * self._has_tendon_infos
@@ -154,16 +161,28 @@ class _Simulations:
         return self._last_action_dtype
 
     def _bind_addresses(self) -> None:
-        """Point the parameter record and every state row at this object's model, arrays and data.
+        """Point the parameter record at this object's model, arrays and slots; size the state rows.
 
-        Called after construction and after a copy or unpickling (whose objects live elsewhere).
+        Called after construction, after a change of slots and after a copy or unpickling (whose objects
+        live elsewhere).
         """
-        params = _sim.common_params(self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel)
+        pre_size = mujoco.mj_stateSize(self.model, _sim.PRE_STEP)
+        if getattr(self, "_pre_states", None) is None or self._pre_states.shape != (len(self._slot_datas), pre_size):
+            self._pre_states = np.zeros((len(self._slot_datas), pre_size), dtype=np.float64)
+        params = _sim.common_params(
+            self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel,
+            list(zip(self._slot_datas, self._pre_states)), self._uses_rows, self.physics.carry,
+        )
         for field, value in params.items():
             self._params[field] = value
         batch = self._batch
-        for i, data in enumerate(self._datas):
-            batch.state[i] = _sim.data_row(data)
+        width = _sim.row_width(self.model, self.physics.carry) if self._uses_rows else 1
+        if batch.state.shape[1] != width:
+            # Rows of a fresh MjData's state, as each of gymnasium's sub-environments has before its reset.
+            batch.state = np.zeros((batch.num_envs, width), dtype=np.float64)
+            fresh = np.empty(params["_state_size"])
+            mujoco.mj_getState(self.model, mujoco.MjData(self.model), fresh, _sim.INTEGRATION)
+            batch.state[:, _sim.ROW_STATE : _sim.ROW_STATE + fresh.size] = fresh
         width = self._aux_width()
         if batch.auxes.shape[2] != width:
             # The aux width depends on the model (its tendons), not only on the physics.
@@ -269,7 +288,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
             camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config,
             max_geom=max_geom, visual_options=visual_options,
         )
-        self._datas = [self.data]
+        self._slot_datas = [self.data]
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         observation_size, env_params = configure(self.model)
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size,), dtype=np.float64)
@@ -330,8 +349,9 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
 
 
 class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
-    """A MuJoCo vector environment: one model, one ``MjData`` per sub-environment, every sub-environment
-    stepped (and reset, and its reward, flags and infos computed) in one compiled call.
+    """A MuJoCo vector environment: one model, one state row per sub-environment (its integration state,
+    see ``_sim``), one ``MjData`` per stepping thread, every sub-environment stepped (and reset, and its
+    reward, flags and infos computed) in one compiled call.
 
     Bit for bit ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync")``, at any ``num_threads``.
 
@@ -369,21 +389,29 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         params = self.physics.new_params(frame_skip=frame_skip, **with_weight_flags(self.physics, env_params))
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
-        self._datas = [mujoco.MjData(self.model) for _ in range(int(num_envs))]
+        self._slot_datas = [mujoco.MjData(self.model)]
+        self._held_datas: weakref.WeakValueDictionary[int, mujoco.MjData] = weakref.WeakValueDictionary()
         super().__init__(num_envs, params, **vector_options)
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
-        self.num_threads = self.num_threads  # binds the step kernel again, to the aux array sized for the model
+        self.num_threads = self.num_threads  # slots for the threads; binds the kernels to the arrays sized for the model
         self._last_action_dtype = np.dtype(np.float64)
 
-    @property
-    def datas(self) -> tuple[mujoco.MjData, ...]:
-        """The ``MjData`` of each sub-environment (live: the kernels step these)."""
-        return tuple(self._datas)
+    _uses_rows = True
 
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
-        observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._observation_size,), dtype=np.float64)
-        return observation_space, action_space_of(self.model)
+    @property
+    def num_threads(self) -> int:
+        """The number of threads stepping the sub-environments (1: no threading); each has an ``MjData``."""
+        return self._batch.num_threads
+
+    @num_threads.setter
+    def num_threads(self, value: int) -> None:
+        KernelVectorEnv.num_threads.fset(self, value)
+        wanted = min(self._batch.num_threads, _sim.MAX_SLOTS)
+        if len(self._slot_datas) != wanted and "_init_qpos" in self.__dict__:
+            self._slot_datas = [mujoco.MjData(self.model) for _ in range(wanted)]
+            self._bind_addresses()
+            KernelVectorEnv.num_threads.fset(self, value)  # binds the kernels to the arrays sized for the model
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-environment.
@@ -395,7 +423,143 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if shape != self.action_space.shape:
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
         self._last_action_dtype = _action_dtype(actions)
-        return super().step(actions)
+        self._write_back_datas()
+        try:
+            result = KernelVectorEnv.step(self, actions)
+        except BaseException:
+            self._params["_busy"] = 0  # a step that failed midway may hold slots
+            raise
+        self._renew_datas()
+        return result
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        self._write_back_datas()
+        result = KernelVectorEnv.reset(self, seed=seed, options=options)
+        self._renew_datas()
+        return result
+
+    def _rebuild(self, index: int, data: mujoco.MjData) -> mujoco.MjData:
+        """``data`` holding sub-environment ``index`` as its last reset or step left gymnasium's ``data``: its
+        integration state, and the derived quantities of ``mj_forward`` after a reset or, after a step, of
+        ``mj_step`` from the state before the last substep and ``mj_rnePostConstraint`` (so that they
+        describe that state, as after gymnasium's step)."""
+        row = self._batch.state[index]
+        size = int(self._params["_state_size"][0])
+        mujoco.mj_setState(self.model, data, row[_sim.ROW_STATE : _sim.ROW_STATE + size], _sim.INTEGRATION)
+        mode = row[_sim.MODE]
+        if mode == _sim.MODE_STEPPED:
+            pre = row[_sim.ROW_STATE + size : _sim.ROW_STATE + size + int(self._params["_pre_size"][0])]
+            mujoco.mj_setState(self.model, data, pre, _sim.PRE_STEP)
+            mujoco.mj_step(self.model, data)
+            mujoco.mj_rnePostConstraint(self.model, data)
+        elif mode == _sim.MODE_FORWARD:
+            mujoco.mj_forward(self.model, data)
+        return data
+
+    def data_of(self, index: int) -> mujoco.MjData:
+        """The ``MjData`` of sub-environment ``index``, live as gymnasium's sub-environment's ``data``: the
+        same object until it is dropped, renewed by each step and reset, and what is written to it (its
+        state, ``ctrl``, applied forces...; ``mj_forward``'s derived quantities that the next step reads)
+        reaches the sub-environment's next step. Built from its state row on request (see ``_rebuild``).
+
+        Raises:
+            IndexError: If ``index`` is not a sub-environment's.
+        """
+        index = range(self.num_envs)[index]
+        data = self._held_datas.get(index)
+        if data is None:
+            data = self._rebuild(index, mujoco.MjData(self.model))
+            self._held_datas[index] = data
+        return data
+
+    def _write_back_datas(self) -> None:
+        """The state of each ``MjData`` handed out into its row (a changed state is then rebuilt with
+        ``mj_forward``, as ``set_state`` leaves it), with the derived array the next step reads (the carry)."""
+        if not self._held_datas:
+            return
+        state = self._batch.state
+        size = int(self._params["_state_size"][0])
+        carry = self.physics.carry
+        written = np.empty(size)
+        for index, data in list(self._held_datas.items()):
+            row = state[index]
+            mujoco.mj_getState(self.model, data, written, _sim.INTEGRATION)
+            if written.tobytes() != row[_sim.ROW_STATE : _sim.ROW_STATE + size].tobytes():
+                row[_sim.ROW_STATE : _sim.ROW_STATE + size] = written
+                row[_sim.MODE] = _sim.MODE_FORWARD
+            if carry != _sim.NO_CARRY:
+                start = _sim.ROW_STATE + size + int(self._params["_pre_size"][0])
+                array = getattr(data, _sim.DATA_FIELDS[carry - 1]).ravel()
+                row[start : start + array.size] = array
+
+    def _renew_datas(self) -> None:
+        for index, data in list(self._held_datas.items()):
+            self._rebuild(index, data)
+
+    @property
+    def datas(self) -> tuple[mujoco.MjData, ...]:
+        """The ``MjData`` of each sub-environment (see ``data_of``)."""
+        return tuple(self.data_of(i) for i in range(self.num_envs))
+
+    _SUB_ENV_METHODS: ClassVar[frozenset[str]] = frozenset(
+        {"set_state", "state_vector", "get_body_com", "do_simulation", "_step_mujoco_simulation"}
+    )
+    """``MujocoEnv``'s methods that ``call`` runs on a sub-environment's ``data`` (see ``data_of``)."""
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls ``name`` on each sub-environment with ``args`` and ``kwargs`` (an attribute that is not
+        callable is returned as is), as gymnasium's ``SyncVectorEnv.call``.
+
+        ``MujocoEnv``'s ``set_state``, ``state_vector``, ``get_body_com`` and ``do_simulation`` act on each
+        sub-environment's ``data`` (see ``data_of``; its next step starts from what they leave).
+
+        Raises:
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        if name in self._SUB_ENV_METHODS:
+            results = []
+            for index in range(self.num_envs):
+                sub_env = types.SimpleNamespace(
+                    model=self.model, data=self.data_of(index), frame_skip=self.frame_skip, dt=self.dt
+                )
+                sub_env._step_mujoco_simulation = types.MethodType(MujocoEnv._step_mujoco_simulation, sub_env)
+                results.append(getattr(MujocoEnv, name)(sub_env, *args, **kwargs))
+            return tuple(results)
+        return tuple(value(*args, **kwargs) if callable(value) else value for value in self.get_attr(name))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Each sub-environment's attribute ``name``, as gymnasium's ``SyncVectorEnv.get_attr``: ``data`` is
+        each one's ``MjData`` (see ``data_of``), ``model`` the model they share (gymnasium's sub-environments
+        each load an equal one); parameters and ``np_random_seed`` as ``KernelVectorEnv.get_attr``.
+
+        Raises:
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        if name == "data":
+            return self.datas
+        if name == "model":
+            return (self.model,) * self.num_envs
+        if name in self._SUB_ENV_METHODS:
+            return self.call(name)
+        return KernelVectorEnv.get_attr(self, name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """As ``KernelVectorEnv.set_attr``; ``data`` and ``model`` cannot be replaced (change them in place:
+        ``get_attr("data")[i].qpos[:] = ...``).
+
+        Raises:
+            AttributeError: For ``data`` and ``model``, or an attribute the sub-environments do not have.
+        """
+        if name in ("data", "model"):
+            raise AttributeError(
+                f"{type(self).__name__} cannot replace its sub-environments' {name}: they live in state rows "
+                f"(change them in place, e.g. envs.get_attr('data')[i].qpos[:] = ..., or use vectorization_mode='sync')."
+            )
+        KernelVectorEnv.set_attr(self, name, values)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
+        observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._observation_size,), dtype=np.float64)
+        return observation_space, action_space_of(self.model)
 
     def _batched_infos(
         self, aux: np.ndarray, stepped: np.ndarray, reset: np.ndarray, finals: dict[str, Any] | None = None
@@ -452,7 +616,8 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if self.render_mode is None:
             return super().render()
         renderer = self.mujoco_renderer
-        return tuple(renderer.render(self.render_mode, data=data) for data in self._datas)
+        self._write_back_datas()
+        return tuple(renderer.render(self.render_mode, data=self.data_of(i)) for i in range(self.num_envs))
 
     @property
     def mujoco_renderer(self) -> Any:
@@ -461,7 +626,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if self._mujoco_renderer is None:
             from nbgym.envs.mujoco.mujoco_rendering import MujocoRenderer
 
-            self._mujoco_renderer = MujocoRenderer(self.model, self._datas[0], *self._renderer_arguments)
+            self._mujoco_renderer = MujocoRenderer(self.model, self.data_of(0), *self._renderer_arguments)
         return self._mujoco_renderer
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -472,6 +637,12 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             self._mujoco_renderer = None
 
     def __getstate__(self) -> dict[str, Any]:
+        self._write_back_datas()  # the copy starts from the data as they are now
         state = super().__getstate__()
         state["_mujoco_renderer"] = None
+        state["_held_datas"] = None
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        super().__setstate__(state)
+        self._held_datas = weakref.WeakValueDictionary()

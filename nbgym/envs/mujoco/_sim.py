@@ -1,14 +1,26 @@
 """libmujoco called from compiled kernels: the MuJoCo environments' physics run inside the engine's kernels.
 
 The engine's kernels step a batch of sub-environments in one compiled call (see
-``nbgym._engine.kernels``). For MuJoCo, a sub-environment's state row holds *addresses*: of its
-``mjData`` and of the ``mjData`` arrays the physics reads and writes (``qpos``, ``qvel``, ``ctrl``,
-``xpos``, ``cfrc_ext``, ...), at the columns named below; Python keeps the ``mujoco.MjData`` objects
-alive. The parameter record holds the addresses of libmujoco's ``mj_step``, ``mj_forward``,
-``mj_rnePostConstraint`` and ``mj_resetData`` and of the ``mjModel``, as integers: a kernel calls
-them through ``call`` (an integer cast to a C function pointer), so no Python object is captured
-and numba's disk cache keeps working. Each sub-environment owns its ``mjData``, so threads never
-share one; the ``mjModel`` is only read.
+``nbgym._engine.kernels``). A MuJoCo sub-environment of a vector env costs its *state row*, not an
+``mjData``: the row (float64) holds its integration state (``mj_getState(..., mjSTATE_INTEGRATION)``:
+time, qpos, qvel, act, qacc_warmstart, ctrl, applied forces, mocap, plugin state...), the part of that
+state that changed during the last substep as it was before it (so that the sub-env's ``mjData``, with
+its derived quantities one substep behind as after ``mj_step``, can be rebuilt exactly on request), and
+the derived array an env reads before its step (``carry``: Ant's ``xpos``, Humanoid's ``xipos``).
+
+The kernels simulate on *slots*: one ``mjData`` per stepping thread. A step of sub-environment ``i``
+claims a free slot (an atomic flag), loads row ``i`` into its ``mjData`` (``mj_setState``), steps it,
+computes reward and infos, and saves the row back; the observation that follows reads the same slot
+(the derived quantities it needs are there) and frees it. ``mujoco.batch`` documents the same scheme as
+bit-identical to one ``mjData`` per simulation; the differential tests check it for every env.
+
+The env's own functions see ``data``: the slot's row of addresses (its ``mjData`` and the ``mjData``
+arrays named below, read and written with ``load``/``store``). A single env (``_rows`` false) has one slot,
+its own ``data``, which it keeps (no row).
+
+The parameter record holds the addresses of libmujoco's functions and of the ``mjModel``, as
+integers: a kernel calls them through ``call`` (an integer cast to a C function pointer), so no Python
+object is captured and numba's disk cache keeps working; the ``mjModel`` is only read.
 
 Every function here is what gymnasium's ``MujocoEnv`` does with the mujoco bindings — the same
 libmujoco calls, in the same order, on the same numbers — so the results are bit for bit gymnasium's.
@@ -28,13 +40,15 @@ from numba.extending import intrinsic, overload
 
 # Private engine names that nbgym.engine does not have: npmath.fma (no numpy function), OVERLOAD_OPTIONS (the
 # options of numba overloads) and ziggurat (standard_normal, from the module whose file is part of _DIGEST).
-from nbgym._engine import npmath, ziggurat
+from nbgym._engine import kernels, npmath, ziggurat
+from nbgym._engine.atomic import fetch_add
 from nbgym._engine.jit import OVERLOAD_OPTIONS
-from nbgym.engine import njit, rng
+from nbgym.engine import Physics, njit, rng
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
 
-# Columns of a sub-environment's int64 state row: the addresses of its mjData and of these arrays.
+# Columns of a slot's row of addresses (``data``): its mjData, these arrays of it, and its buffer for the
+# state before the last substep.
 DATA_FIELDS = (
     "qpos", "qvel", "ctrl", "xpos", "xipos", "cfrc_ext", "cinert", "cvel", "qfrc_actuator", "qfrc_constraint",
     "site_xpos", "ten_length", "ten_velocity",
@@ -42,7 +56,29 @@ DATA_FIELDS = (
 DATA = 0
 (QPOS, QVEL, CTRL, XPOS, XIPOS, CFRC_EXT, CINERT, CVEL, QFRC_ACTUATOR, QFRC_CONSTRAINT, SITE_XPOS, TEN_LENGTH,
  TEN_VELOCITY) = range(1, 1 + len(DATA_FIELDS))
-STATE_WIDTH = 1 + len(DATA_FIELDS)
+PRE = 1 + len(DATA_FIELDS)
+SLOT_WIDTH = PRE + 1
+
+MAX_SLOTS = 64
+"""The most slots (stepping threads with an mjData each) a vector env has; more threads share them."""
+
+INTEGRATION = int(mujoco.mjtState.mjSTATE_INTEGRATION)
+PRE_STEP = int(
+    mujoco.mjtState.mjSTATE_INTEGRATION
+    & ~(mujoco.mjtState.mjSTATE_CTRL | mujoco.mjtState.mjSTATE_QFRC_APPLIED | mujoco.mjtState.mjSTATE_XFRC_APPLIED
+        | mujoco.mjtState.mjSTATE_EQ_ACTIVE | mujoco.mjtState.mjSTATE_MOCAP_POS | mujoco.mjtState.mjSTATE_MOCAP_QUAT
+        | mujoco.mjtState.mjSTATE_USERDATA)
+)
+"""What a substep changes of the integration state (the inputs it only reads left out): saved before the
+last substep of a step, to rebuild the sub-env's ``mjData`` as ``mj_step`` left it."""
+
+# A sub-environment's float64 row: the slot stepping it (+1; 0: none), how its mjData's derived quantities
+# are rebuilt (MODE_*), then its integration state, the state before the last substep, and the carry.
+HELD, MODE, ROW_STATE = 0, 1, 2
+MODE_LOADED, MODE_FORWARD, MODE_STEPPED = 0.0, 1.0, 2.0
+"""A fresh ``MjData`` (no derived quantity), ``mj_forward`` of the state (a reset), ``mj_step`` from the
+state before the last substep then ``mj_rnePostConstraint`` (a step)."""
+NO_CARRY = -1
 
 _DIGEST = hashlib.sha1(
     b"".join(pathlib.Path(path).read_bytes() for path in (__file__, ziggurat.__file__, _summation.__file__))
@@ -60,6 +96,15 @@ COMMON_PARAMS = [
     ("_mj_forward", np.uint64),
     ("_mj_rne_post_constraint", np.uint64),
     ("_mj_reset_data", np.uint64),
+    ("_mj_get_state", np.uint64),
+    ("_mj_set_state", np.uint64),
+    ("_rows", np.bool_),
+    ("_nslots", np.int64),
+    ("_slots", np.int64, (MAX_SLOTS, SLOT_WIDTH)),
+    ("_busy", np.int64, (MAX_SLOTS,)),
+    ("_state_size", np.int64),
+    ("_pre_size", np.int64),
+    ("_carry", np.int64),
     ("_model", np.int64),
     ("_timestep", np.int64),
     ("frame_skip", np.int64),
@@ -88,7 +133,7 @@ def _libmujoco() -> ctypes.CDLL:
 _LIB = _libmujoco()
 FUNCTIONS = {
     name: ctypes.cast(getattr(_LIB, name), ctypes.c_void_p).value
-    for name in ("mj_step", "mj_forward", "mj_rnePostConstraint", "mj_resetData")
+    for name in ("mj_step", "mj_forward", "mj_rnePostConstraint", "mj_resetData", "mj_getState", "mj_setState")
 }
 
 
@@ -114,18 +159,42 @@ def timestep_address(model: mujoco.MjModel) -> int:
     return model._address + 8 * candidates.pop()
 
 
-def data_row(data: mujoco.MjData) -> list[int]:
-    """The state row of a sub-environment simulated in ``data``: its address and its arrays'."""
-    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS)]
+def slot_row(data: mujoco.MjData, pre: np.ndarray) -> list[int]:
+    """The row of addresses of a slot simulating in ``data``, with ``pre`` its buffer of ``PRE_STEP`` state."""
+    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS), pre.ctypes.data]
 
 
-def common_params(model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray) -> dict:
-    """The values of ``COMMON_PARAMS`` for ``model`` (the arrays must outlive the env's kernels)."""
+def row_width(model: mujoco.MjModel, carry: int) -> int:
+    """The width of a sub-environment's row for ``model`` (``carry``: the column of the carried array, or ``NO_CARRY``)."""
+    carried = 0 if carry == NO_CARRY else 3 * model.nbody
+    return ROW_STATE + mujoco.mj_stateSize(model, INTEGRATION) + mujoco.mj_stateSize(model, PRE_STEP) + carried
+
+
+def common_params(
+    model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray,
+    slots: list[tuple[mujoco.MjData, np.ndarray]], rows: bool, carry: int,
+) -> dict:
+    """The values of ``COMMON_PARAMS`` for ``model`` and the ``slots`` (each an ``MjData`` and its buffer of
+    ``PRE_STEP`` state; the arrays must outlive the env's kernels)."""
+    if not 1 <= len(slots) <= MAX_SLOTS:
+        raise ValueError(f"A MuJoCo env has 1 to {MAX_SLOTS} slots, got {len(slots)}.")
+    table = np.zeros((MAX_SLOTS, SLOT_WIDTH), dtype=np.int64)
+    for k, (data, pre) in enumerate(slots):
+        table[k] = slot_row(data, pre)
     return {
         "_mj_step": FUNCTIONS["mj_step"],
         "_mj_forward": FUNCTIONS["mj_forward"],
         "_mj_rne_post_constraint": FUNCTIONS["mj_rnePostConstraint"],
         "_mj_reset_data": FUNCTIONS["mj_resetData"],
+        "_mj_get_state": FUNCTIONS["mj_getState"],
+        "_mj_set_state": FUNCTIONS["mj_setState"],
+        "_rows": rows,
+        "_nslots": len(slots),
+        "_slots": table,
+        "_busy": np.zeros(MAX_SLOTS, dtype=np.int64),
+        "_state_size": mujoco.mj_stateSize(model, INTEGRATION),
+        "_pre_size": mujoco.mj_stateSize(model, PRE_STEP),
+        "_carry": carry,
         "_model": model._address,
         "_timestep": timestep_address(model),
         "frame_skip": frame_skip,
@@ -148,6 +217,12 @@ if numba.config.DISABLE_JIT:
     def call(function, model, data):
         """Call the libmujoco function at address ``function`` with ``(mjModel*, mjData*)``."""
         _MODEL_DATA_FUNCTION(int(function))(int(model), int(data))
+
+    _STATE_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+
+    def call_state(function, model, data, state, spec):
+        """Call ``mj_getState``/``mj_setState`` (at address ``function``) with ``(mjModel*, mjData*, mjtNum*, int)``."""
+        _STATE_FUNCTION(int(function))(int(model), int(data), int(state), int(spec))
 
     def load(address, index):
         """The float64 at ``address`` (an int64) plus ``index`` doubles."""
@@ -175,6 +250,24 @@ else:
             return context.get_dummy_value()
 
         return types.void(function, model, data), codegen
+
+    @intrinsic
+    def call_state(typingctx, function, model, data, state, spec):
+        """Call ``mj_getState``/``mj_setState`` (at address ``function``) with ``(mjModel*, mjData*, mjtNum*, int)``."""
+        if not all(isinstance(arg, types.Integer) for arg in (function, model, data, state, spec)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            pointer = ir.IntType(8).as_pointer()
+            function_type = ir.FunctionType(ir.VoidType(), [pointer, pointer, pointer, ir.IntType(32)])
+            target = builder.inttoptr(args[0], function_type.as_pointer())
+            spec_value = builder.trunc(context.cast(builder, args[4], signature.args[4], types.int64), ir.IntType(32))
+            builder.call(target, [builder.inttoptr(args[k], pointer) for k in (1, 2, 3)] + [spec_value])
+            return context.get_dummy_value()
+
+        return types.void(function, model, data, state, spec), codegen
 
     def _element_pointer(builder, address, index):
         from llvmlite import ir
@@ -228,28 +321,146 @@ def dt(params):
 
 
 @njit
-def simulate(params, state, i, actions):
+def simulate(params, data, i, actions):
     """gymnasium's ``do_simulation``: ``ctrl[:] = action``, ``frame_skip`` calls of ``mj_step``, then
-    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields)."""
-    data = state[i, DATA]
-    ctrl = state[i, CTRL]
+    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields). In a vector env the
+    state before the last substep goes to the slot's buffer (see ``PRE_STEP``)."""
+    address = data[DATA]
+    ctrl = data[CTRL]
     for k in range(params._nu):
         store(ctrl, k, np.float64(actions[i, k]))
-    for _ in range(params.frame_skip):
-        call(params._mj_step, params._model, data)
-    call(params._mj_rne_post_constraint, params._model, data)
+    last = params.frame_skip - 1
+    for k in range(params.frame_skip):
+        if k == last and params._rows:
+            call_state(params._mj_get_state, params._model, address, data[PRE], PRE_STEP)
+        call(params._mj_step, params._model, address)
+    call(params._mj_rne_post_constraint, params._model, address)
 
 
 @njit
-def reset_data(params, state, i):
+def reset_data(params, data, i):
     """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first)."""
-    call(params._mj_reset_data, params._model, state[i, DATA])
+    call(params._mj_reset_data, params._model, data[DATA])
 
 
 @njit
-def forward(params, state, i):
+def forward(params, data, i):
     """``mj_forward``: the derived quantities of the state just set (gymnasium's ``set_state`` ends with it)."""
-    call(params._mj_forward, params._model, state[i, DATA])
+    call(params._mj_forward, params._model, data[DATA])
+
+
+# The env's functions, reached through these stubs by the type of its parameter record (as the engine
+# reaches the generic physics functions below, see ``kernels._bind``).
+_env_functions: dict[np.dtype, dict] = {}
+
+
+def env_reset(params, data, i, rng, aux):
+    return _env_functions[params.dtype]["reset"](params, data, i, rng, aux)
+
+
+def env_step(params, data, i, actions, rng, aux):
+    return _env_functions[params.dtype]["step"](params, data, i, actions, rng, aux)
+
+
+def env_observe(params, data, i, obs):
+    return _env_functions[params.dtype]["observe"](params, data, i, obs)
+
+
+@njit
+def _acquire(params, state, i):
+    """A free slot for sub-environment ``i`` (claimed with an atomic flag), recorded in its row."""
+    if not params._rows:
+        return params._slots[0]
+    busy = params._busy
+    while True:
+        for slot in range(params._nslots):
+            if fetch_add(busy, slot, 1) == 0:
+                state[i, HELD] = slot + 1
+                return params._slots[slot]
+            fetch_add(busy, slot, -1)
+
+
+@njit
+def _copy(source, target, count):
+    for k in range(count):
+        store(target, k, load(source, k))
+
+
+@njit
+def _save(params, state, i, data, mode):
+    """Row ``i`` from the slot's ``mjData``: its integration state, the state before its last substep, the carry."""
+    row = state[i]
+    size = params._state_size
+    call_state(params._mj_get_state, params._model, data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
+    if mode == MODE_STEPPED:
+        _copy(data[PRE], row[ROW_STATE + size:].ctypes.data, params._pre_size)
+    if params._carry != NO_CARRY:
+        _copy(data[params._carry], row[ROW_STATE + size + params._pre_size:].ctypes.data, 3 * params._nbody)
+    row[MODE] = mode
+
+
+@njit
+def _load(params, state, i, data):
+    """The slot's ``mjData`` from row ``i``: its integration state and the carry."""
+    row = state[i]
+    size = params._state_size
+    call_state(params._mj_set_state, params._model, data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
+    if params._carry != NO_CARRY:
+        _copy(row[ROW_STATE + size + params._pre_size:].ctypes.data, data[params._carry], 3 * params._nbody)
+
+
+def row_reset(params, state, i, rng, aux):
+    """The physics' ``reset``: the env's reset on a slot (``mj_resetData`` makes any slot fresh), saved to row ``i``."""
+    data = _acquire(params, state, i)
+    env_reset(params, data, i, rng, aux)
+    if params._rows:
+        _save(params, state, i, data, MODE_FORWARD)
+
+
+def row_step(params, state, i, actions, rng, aux):
+    """The physics' ``step``: row ``i`` loaded into a slot, the env's step, the row saved."""
+    data = _acquire(params, state, i)
+    if params._rows:
+        _load(params, state, i, data)
+    result = env_step(params, data, i, actions, rng, aux)
+    if params._rows:
+        _save(params, state, i, data, MODE_STEPPED if params.frame_skip > 0 else MODE_FORWARD)
+    return result
+
+
+def row_observe(params, state, i, obs):
+    """The physics' ``observe``: the env's observation from the slot that just reset or stepped row ``i``
+    (which holds its derived quantities), then the slot is free. The engine observes after every reset and step."""
+    if not params._rows:
+        env_observe(params, params._slots[0], i, obs)
+        return
+    slot = np.int64(state[i, HELD]) - 1
+    env_observe(params, params._slots[slot], i, obs)
+    state[i, HELD] = 0.0
+    fetch_add(params._busy, slot, -1)
+
+
+def physics(
+    name: str, *, params: list, source: str, reset, step, observe, aux_width: int, carry: int = NO_CARRY
+) -> Physics:
+    """A MuJoCo env's physics: the engine runs ``row_reset``/``row_step``/``row_observe``, which run the env's
+    ``reset(params, data, i, rng, aux)``, ``step(params, data, i, actions, rng, aux)`` and
+    ``observe(params, data, i, obs)`` on a slot (``data``: its row of addresses).
+
+    Args:
+        carry: The column (``XPOS``...) of the derived array that ``step`` reads before simulating, kept in
+            the rows (it is not part of the integration state).
+    """
+    result = Physics(
+        name, params=params, state=(1, np.float64), source=source, reset=row_reset, step=row_step,
+        observe=row_observe, action_valid=always_valid, min_chunk_size=MIN_CHUNK_SIZE, aux_width=aux_width,
+    )
+    result.carry = carry
+    functions = {"reset": reset, "step": step, "observe": observe}
+    _env_functions[result.params_dtype] = functions
+    for stub, role in ((env_reset, "reset"), (env_step, "step"), (env_observe, "observe")):
+        kernels._bind(stub, result.params_dtype, functions[role], "never")
+    return result
 
 
 @njit
@@ -379,22 +590,22 @@ def norm_of_difference(address, first, second, count, fused):
 
 
 @njit
-def positions_info(params, state, i, aux, column):
+def positions_info(params, data, i, aux, column):
     """gymnasium's ``x_position``, ``y_position`` and ``distance_from_origin`` (``qpos[0]``, ``qpos[1]``,
     the norm of both) into ``aux[i, column:column + 3]``."""
-    qpos = state[i, QPOS]
+    qpos = data[QPOS]
     aux[i, column] = load(qpos, 0)
     aux[i, column + 1] = load(qpos, 1)
     aux[i, column + 2] = norm(qpos, 0, 2, params._norm_fuses)
 
 
 @njit
-def tendons_info(params, state, i, aux, column):
+def tendons_info(params, data, i, aux, column):
     """gymnasium's ``tendon_length`` then ``tendon_velocity`` (``ntendon`` each) from ``aux[i, column]`` on."""
     count = params._ntendon
     for k in range(count):
-        aux[i, column + k] = load(state[i, TEN_LENGTH], k)
-        aux[i, column + count + k] = load(state[i, TEN_VELOCITY], k)
+        aux[i, column + k] = load(data[TEN_LENGTH], k)
+        aux[i, column + count + k] = load(data[TEN_VELOCITY], k)
 
 
 @njit
