@@ -12,7 +12,7 @@ from typing import Any, Callable, ClassVar, NamedTuple
 import mujoco
 import numpy as np
 
-from nbgym import spaces
+from nbgym import error, spaces
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -135,6 +135,42 @@ class _Simulations:
     model: mujoco.MjModel
     _datas: list[mujoco.MjData]
     _params: np.ndarray
+    _reports: np.ndarray
+    """Each sub-environment's buffer for the text of a MuJoCo error (see ``_sim.mj_call``)."""
+    _mujoco_failed: bool = False
+    """Whether a sub-environment stopped on a MuJoCo error and has not been reset since: steps are refused."""
+
+    def _refuse_after_mujoco_error(self) -> None:
+        """Refuse a step while a sub-environment that stopped on a MuJoCo error has not been reset.
+
+        Raises:
+            nbgym.error.ResetNeeded: If one has not.
+        """
+        if self._mujoco_failed:
+            failed = np.flatnonzero(self._batch.state[:, _sim.FAILED]).tolist()
+            raise error.ResetNeeded(
+                f"MuJoCo stopped with an error in sub-environment(s) {failed} ({_sim.report_text(self._reports, failed[0])!r}"
+                f"), whose simulation is no longer valid: reset them (reset()) before stepping again."
+            )
+
+    def _raise_mujoco_errors(self, checked: np.ndarray | None) -> None:
+        """After a step or reset: raise MuJoCo's error where a sub-environment in ``checked`` (all when
+        ``None``) failed, as gymnasium's bindings raise it; the env then refuses steps until those are reset.
+
+        Raises:
+            mujoco.FatalError: With MuJoCo's message (for a vector env, followed by the failed sub-environments).
+        """
+        column = self._batch.state[:, _sim.FAILED]
+        if not column.any():
+            self._mujoco_failed = False
+            return
+        self._mujoco_failed = True
+        failed = np.flatnonzero(column if checked is None else column & checked)
+        if failed.size:
+            message = _sim.report_text(self._reports, int(failed[0]))
+            if self._batch.num_envs > 1 or isinstance(self, KernelVectorEnv):
+                message += f" (in sub-environment(s) {failed.tolist()}; reset them before stepping again)"
+            raise mujoco.FatalError(message)
 
     def _aux_width(self) -> int:
         return self._aux_columns + 2 * self.model.ntendon * self._has_tendon_infos
@@ -163,7 +199,8 @@ class _Simulations:
             self._params[field] = value
         batch = self._batch
         for i, data in enumerate(self._datas):
-            batch.state[i] = _sim.data_row(data)
+            batch.state[i, : _sim.FAILED] = _sim.data_row(data)
+        batch.state[:, _sim.REPORT] = self._reports.ctypes.data + np.arange(batch.num_envs) * self._reports.shape[1]
         width = self._aux_width()
         if batch.auxes.shape[2] != width:
             # The aux width depends on the model (its tendons), not only on the physics.
@@ -276,6 +313,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         for field, value in with_weight_flags(self.physics, env_params).items():
             self._params[field] = value
         KernelEnv.__init__(self, self._params, render_mode=render_mode)
+        self._reports = _sim.new_reports(1)
         self._bind_addresses()
         self._last_action_dtype = np.dtype(np.float64)
 
@@ -289,8 +327,22 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
             shape = np.shape(action)
             if shape != self._box_action_shape:
                 raise ValueError(f"Action dimension mismatch. Expected {self._box_action_shape}, found {shape}")
+        self._refuse_after_mujoco_error()
         self._last_action_dtype = _action_dtype(action)
-        return super().step(action)
+        result = super().step(action)
+        if self._batch.state[0, _sim.FAILED]:
+            self._raise_mujoco_errors(None)
+        return result
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Reset as gymnasium's ``MujocoEnv.reset`` (``mj_resetData``, then the env's draws), in the kernel.
+
+        Raises:
+            mujoco.FatalError: If MuJoCo fails to reset the simulation.
+        """
+        result = super().reset(seed=seed, options=options)
+        self._raise_mujoco_errors(None)
+        return result
 
     _reward_type: ClassVar[type] = np.float64
     """The type of gymnasium's reward (``int`` for InvertedPendulum)."""
@@ -314,6 +366,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     def reset_model(self) -> np.ndarray:
         """The reset of the state after ``mj_resetData``, in the compiled kernel; the observation."""
         self._batch.reset(self._batch.all_envs, self._params)
+        self._raise_mujoco_errors(None)
         return self._observation()
 
     def render(self) -> Any:
@@ -370,6 +423,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         self._datas = [mujoco.MjData(self.model) for _ in range(int(num_envs))]
+        self._reports = _sim.new_reports(int(num_envs))
         super().__init__(num_envs, params, **vector_options)
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
@@ -394,8 +448,22 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         shape = np.shape(actions)
         if shape != self.action_space.shape:
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
+        self._refuse_after_mujoco_error()
         self._last_action_dtype = _action_dtype(actions)
-        return super().step(actions)
+        result = super().step(actions)
+        self._raise_mujoco_errors(None)
+        return result
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset the sub-environments (those of ``options["reset_mask"]``, else all), as ``KernelVectorEnv``.
+
+        Raises:
+            mujoco.FatalError: If MuJoCo fails to reset one of them.
+        """
+        result = super().reset(seed=seed, options=options)
+        mask = None if not options or options.get("reset_mask") is None else np.asarray(options["reset_mask"], dtype=bool)
+        self._raise_mujoco_errors(mask)
+        return result
 
     def _batched_infos(
         self, aux: np.ndarray, stepped: np.ndarray, reset: np.ndarray, finals: dict[str, Any] | None = None

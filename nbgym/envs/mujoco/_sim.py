@@ -20,6 +20,7 @@ import ctypes
 import hashlib
 import math
 import pathlib
+import warnings
 
 import numba
 import numpy as np
@@ -31,6 +32,7 @@ from numba.extending import intrinsic, overload
 from nbgym._engine import npmath, ziggurat
 from nbgym._engine.jit import OVERLOAD_OPTIONS
 from nbgym.engine import njit, rng
+from nbgym.envs.mujoco import _guard
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
 
@@ -42,7 +44,12 @@ DATA_FIELDS = (
 DATA = 0
 (QPOS, QVEL, CTRL, XPOS, XIPOS, CFRC_EXT, CINERT, CVEL, QFRC_ACTUATOR, QFRC_CONSTRAINT, SITE_XPOS, TEN_LENGTH,
  TEN_VELOCITY) = range(1, 1 + len(DATA_FIELDS))
-STATE_WIDTH = 1 + len(DATA_FIELDS)
+FAILED = 1 + len(DATA_FIELDS)
+"""Column set to 1 when a libmujoco call of the sub-environment failed (``mju_error``); its later calls are
+skipped until ``reset_data`` clears it."""
+REPORT = FAILED + 1
+"""Column holding the address of the sub-environment's ``_guard.REPORT_SIZE``-byte error report buffer."""
+STATE_WIDTH = REPORT + 1
 
 _DIGEST = hashlib.sha1(
     b"".join(pathlib.Path(path).read_bytes() for path in (__file__, ziggurat.__file__, _summation.__file__))
@@ -56,6 +63,7 @@ COMMON_PARAMS = [
     # The helpers here are compiled into each env's kernels; their source digest in a field name makes
     # the record type (and so numba's cache key) change when they do.
     (f"_helpers_{_DIGEST}", np.uint8),
+    ("_guarded_call", np.uint64),
     ("_mj_step", np.uint64),
     ("_mj_forward", np.uint64),
     ("_mj_rne_post_constraint", np.uint64),
@@ -90,6 +98,8 @@ FUNCTIONS = {
     name: ctypes.cast(getattr(_LIB, name), ctypes.c_void_p).value
     for name in ("mj_step", "mj_forward", "mj_rnePostConstraint", "mj_resetData")
 }
+GUARDED_CALL, _GUARD_CODE = _guard.guarded_call_address(_LIB)
+"""The address of ``_guard``'s ``guarded_call`` (0 where it cannot be built: the calls are then unguarded)."""
 
 
 def timestep_address(model: mujoco.MjModel) -> int:
@@ -115,13 +125,25 @@ def timestep_address(model: mujoco.MjModel) -> int:
 
 
 def data_row(data: mujoco.MjData) -> list[int]:
-    """The state row of a sub-environment simulated in ``data``: its address and its arrays'."""
+    """The address columns (``DATA`` up to ``FAILED``) of a sub-environment simulated in ``data``: its
+    address and its arrays'."""
     return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS)]
+
+
+def new_reports(num_envs: int) -> np.ndarray:
+    """The error report buffers of ``num_envs`` sub-environments (their addresses go in ``REPORT``)."""
+    return np.zeros((num_envs, _guard.REPORT_SIZE), dtype=np.uint8)
+
+
+def report_text(reports: np.ndarray, i: int) -> str:
+    """The text of sub-environment ``i``'s last error report."""
+    return bytes(reports[i]).split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
 def common_params(model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray) -> dict:
     """The values of ``COMMON_PARAMS`` for ``model`` (the arrays must outlive the env's kernels)."""
     return {
+        "_guarded_call": GUARDED_CALL,
         "_mj_step": FUNCTIONS["mj_step"],
         "_mj_forward": FUNCTIONS["mj_forward"],
         "_mj_rne_post_constraint": FUNCTIONS["mj_rnePostConstraint"],
@@ -145,9 +167,15 @@ if numba.config.DISABLE_JIT:
     # Interpreted kernels (CI's coverage pass) reach the same functions and memory through ctypes.
     _MODEL_DATA_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
+    _GUARDED_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+
     def call(function, model, data):
         """Call the libmujoco function at address ``function`` with ``(mjModel*, mjData*)``."""
         _MODEL_DATA_FUNCTION(int(function))(int(model), int(data))
+
+    def call_guarded(trampoline, function, model, data, report):
+        """``_guard``'s ``guarded_call`` at ``trampoline``: 0, or 1 after a MuJoCo error (its text in ``report``)."""
+        return np.int32(_GUARDED_FUNCTION(int(trampoline))(int(function), int(model), int(data), int(report)))
 
     def load(address, index):
         """The float64 at ``address`` (an int64) plus ``index`` doubles."""
@@ -175,6 +203,22 @@ else:
             return context.get_dummy_value()
 
         return types.void(function, model, data), codegen
+
+    @intrinsic
+    def call_guarded(typingctx, trampoline, function, model, data, report):
+        """``_guard``'s ``guarded_call`` at ``trampoline``: 0, or 1 after a MuJoCo error (its text in ``report``)."""
+        if not all(isinstance(arg, types.Integer) for arg in (trampoline, function, model, data, report)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            pointer = ir.IntType(8).as_pointer()
+            function_type = ir.FunctionType(ir.IntType(32), [pointer] * 4)
+            target = builder.inttoptr(args[0], function_type.as_pointer())
+            return builder.call(target, [builder.inttoptr(arg, pointer) for arg in args[1:]])
+
+        return types.int32(trampoline, function, model, data, report), codegen
 
     def _element_pointer(builder, address, index):
         from llvmlite import ir
@@ -228,28 +272,47 @@ def dt(params):
 
 
 @njit
+def mj_call(params, state, i, function):
+    """Call the libmujoco ``function(mjModel*, mjData*)`` on sub-environment ``i``, guarded (see ``_guard``):
+    a MuJoCo error sets ``state[i, FAILED]`` (its text in the report buffer) instead of ending the process.
+    Skipped once the sub-environment has failed; whether the call ran and succeeded."""
+    if state[i, FAILED] != 0:
+        return False
+    if params._guarded_call == 0:
+        call(function, params._model, state[i, DATA])
+        return True
+    if call_guarded(params._guarded_call, function, params._model, state[i, DATA], state[i, REPORT]) != 0:
+        state[i, FAILED] = 1
+        return False
+    return True
+
+
+@njit
 def simulate(params, state, i, actions):
     """gymnasium's ``do_simulation``: ``ctrl[:] = action``, ``frame_skip`` calls of ``mj_step``, then
-    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields)."""
-    data = state[i, DATA]
+    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields). Stops at a MuJoCo
+    error (see ``mj_call``)."""
     ctrl = state[i, CTRL]
     for k in range(params._nu):
         store(ctrl, k, np.float64(actions[i, k]))
     for _ in range(params.frame_skip):
-        call(params._mj_step, params._model, data)
-    call(params._mj_rne_post_constraint, params._model, data)
+        if not mj_call(params, state, i, params._mj_step):
+            return
+    mj_call(params, state, i, params._mj_rne_post_constraint)
 
 
 @njit
 def reset_data(params, state, i):
-    """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first)."""
-    call(params._mj_reset_data, params._model, state[i, DATA])
+    """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first).
+    It clears a MuJoCo error of the sub-environment: ``mj_resetData`` releases what the failed call held."""
+    state[i, FAILED] = 0
+    mj_call(params, state, i, params._mj_reset_data)
 
 
 @njit
 def forward(params, state, i):
     """``mj_forward``: the derived quantities of the state just set (gymnasium's ``set_state`` ends with it)."""
-    call(params._mj_forward, params._model, state[i, DATA])
+    mj_call(params, state, i, params._mj_forward)
 
 
 @njit
@@ -325,28 +388,43 @@ def sum_of_squares(address, count, low, high):
     return _summation.pairwise_sum(squares, 0, count)
 
 
-def _blas_dot_fuses() -> bool:
-    """Whether numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) accumulates with fused
-    multiply-adds (OpenBLAS on FMA hardware) rather than separate products and sums: probed on vectors
-    for which the two differ."""
-    probe = np.random.default_rng(0).standard_normal((64, 3))
-    fused = separate = 0
-    for vector in probe:
-        total_fused = total_separate = 0.0
-        for value in vector:
-            total_fused = npmath.fma(value, value, total_fused)
-            total_separate += value * value
-        result = float(np.linalg.norm(vector))
-        fused += result == math.sqrt(total_fused)
-        separate += result == math.sqrt(total_separate)
-    if fused == len(probe):
-        return True
-    if separate == len(probe):
-        return False
-    raise RuntimeError("nbgym cannot reproduce this numpy's np.linalg.norm (neither a fused nor a plain dot product).")
+NORM_LENGTHS = (2, 3)
+"""The lengths of the vectors whose ``np.linalg.norm`` the MuJoCo envs compute (positions, body offsets)."""
 
 
-NORM_FUSES = _blas_dot_fuses()
+def _blas_dot_fuses() -> tuple[bool, bool]:
+    """How numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) sums ``NORM_LENGTHS``
+    squares: whether with fused multiply-adds (OpenBLAS on FMA hardware) or separate products and sums,
+    and whether either reproduces it. Probed on vectors for which the two differ."""
+    counts = {True: 0, False: 0}
+    probes = [np.random.default_rng(length).standard_normal((64, length)) for length in NORM_LENGTHS]
+    total = 0
+    for probe in probes:
+        for vector in probe:
+            total_fused = total_separate = 0.0
+            for value in vector:
+                total_fused = npmath.fma(value, value, total_fused)
+                total_separate += value * value
+            result = float(np.linalg.norm(vector))
+            counts[True] += result == math.sqrt(total_fused)
+            counts[False] += result == math.sqrt(total_separate)
+            total += 1
+    for fuses in (True, False):
+        if counts[fuses] == total:
+            return fuses, True
+    return counts[True] > counts[False], False
+
+
+NORM_FUSES, NORM_EXACT = _blas_dot_fuses()
+if not NORM_EXACT:
+    warnings.warn(
+        "nbgym's MuJoCo environments cannot reproduce this numpy's np.linalg.norm bit for bit (its BLAS sums "
+        "the dot product in an order nbgym does not know: another OpenBLAS core type, MKL, Accelerate, ...). "
+        "They run, but rewards and infos that are norms (distances, e.g. Reacher's and Pusher's rewards, "
+        "Ant's and Humanoid's distance_from_origin) may differ from gymnasium's in the last bit.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 """How ``np.linalg.norm`` sums here; the ``_norm_fuses`` parameter of every MuJoCo env."""
 
 
