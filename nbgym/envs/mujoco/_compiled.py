@@ -7,14 +7,14 @@ aux column the kernels write it to, the Python type gymnasium gives it) and subc
 
 from __future__ import annotations
 
+import sys
 import types
-import weakref
 from typing import Any, Callable, ClassVar, NamedTuple
 
 import mujoco
 import numpy as np
 
-from nbgym import spaces
+from nbgym import error, spaces
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -142,6 +142,45 @@ class _Simulations:
     _params: np.ndarray
     _uses_rows: ClassVar[bool] = False
     """Whether sub-environments live in state rows (a vector env) rather than in the slot's ``MjData``."""
+    _reports: np.ndarray
+    """Each slot's buffer for the text of a MuJoCo error (see ``_sim.mj_call``)."""
+    _mujoco_failed: bool = False
+    """Whether a sub-environment stopped on a MuJoCo error and has not been reset since: steps are refused."""
+
+    def _refuse_after_mujoco_error(self) -> None:
+        """Refuse a step while a sub-environment that stopped on a MuJoCo error has not been reset.
+
+        Raises:
+            nbgym.error.ResetNeeded: If one has not.
+        """
+        if self._mujoco_failed:
+            column = self._batch.state[:, _sim.ROW_FAILED]
+            failed = np.flatnonzero(column).tolist()
+            text = _sim.report_text(self._reports, int(column[failed[0]]) - 1)
+            raise error.ResetNeeded(
+                f"MuJoCo stopped with an error in sub-environment(s) {failed} ({text!r}"
+                f"), whose simulation is no longer valid: reset them (reset()) before stepping again."
+            )
+
+    def _raise_mujoco_errors(self, checked: np.ndarray | None) -> None:
+        """After a step or reset: raise MuJoCo's error where a sub-environment in ``checked`` (all when
+        ``None``) failed, as gymnasium's bindings raise it; the env then refuses steps until those are reset.
+
+        Raises:
+            mujoco.FatalError: With MuJoCo's message (for a vector env, followed by the failed sub-environments).
+        """
+        column = self._batch.state[:, _sim.ROW_FAILED]
+        if not column.any():
+            self._mujoco_failed = False
+            return
+        self._mujoco_failed = True
+        failed = np.flatnonzero(column if checked is None else (column != 0) & checked)
+        if failed.size:
+            # The text the slot that stepped the first of them reported last.
+            message = _sim.report_text(self._reports, int(column[failed[0]]) - 1)
+            if self._batch.num_envs > 1 or isinstance(self, KernelVectorEnv):
+                message += f" (in sub-environment(s) {failed.tolist()}; reset them before stepping again)"
+            raise mujoco.FatalError(message)
 
     def _aux_width(self) -> int:
         return self._aux_columns + 2 * self.model.ntendon * self._has_tendon_infos
@@ -167,22 +206,26 @@ class _Simulations:
         live elsewhere).
         """
         pre_size = mujoco.mj_stateSize(self.model, _sim.PRE_STEP)
-        if getattr(self, "_pre_states", None) is None or self._pre_states.shape != (len(self._slot_datas), pre_size):
-            self._pre_states = np.zeros((len(self._slot_datas), pre_size), dtype=np.float64)
+        slots = len(self._slot_datas)
+        if getattr(self, "_pre_states", None) is None or self._pre_states.shape != (slots, pre_size):
+            self._pre_states = np.zeros((slots, pre_size), dtype=np.float64)
+        if getattr(self, "_reports", None) is None or len(self._reports) != slots:
+            self._reports = _sim.new_reports(slots)
         params = _sim.common_params(
             self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel,
-            list(zip(self._slot_datas, self._pre_states)), self._uses_rows, self.physics.carry,
+            list(zip(self._slot_datas, self._pre_states, self._reports)), self._uses_rows, self.physics.carry,
         )
         for field, value in params.items():
             self._params[field] = value
         batch = self._batch
-        width = _sim.row_width(self.model, self.physics.carry) if self._uses_rows else 1
+        width = _sim.row_width(self.model, self.physics.carry) if self._uses_rows else _sim.ROW_STATE
         if batch.state.shape[1] != width:
             # Rows of a fresh MjData's state, as each of gymnasium's sub-environments has before its reset.
             batch.state = np.zeros((batch.num_envs, width), dtype=np.float64)
-            fresh = np.empty(params["_state_size"])
-            mujoco.mj_getState(self.model, mujoco.MjData(self.model), fresh, _sim.INTEGRATION)
-            batch.state[:, _sim.ROW_STATE : _sim.ROW_STATE + fresh.size] = fresh
+            if self._uses_rows:
+                fresh = np.empty(params["_state_size"])
+                mujoco.mj_getState(self.model, mujoco.MjData(self.model), fresh, _sim.INTEGRATION)
+                batch.state[:, _sim.ROW_STATE : _sim.ROW_STATE + fresh.size] = fresh
         width = self._aux_width()
         if batch.auxes.shape[2] != width:
             # The aux width depends on the model (its tendons), not only on the physics.
@@ -295,6 +338,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         for field, value in with_weight_flags(self.physics, env_params).items():
             self._params[field] = value
         KernelEnv.__init__(self, self._params, render_mode=render_mode)
+        self._reports = _sim.new_reports(1)
         self._bind_addresses()
         self._last_action_dtype = np.dtype(np.float64)
 
@@ -308,8 +352,22 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
             shape = np.shape(action)
             if shape != self._box_action_shape:
                 raise ValueError(f"Action dimension mismatch. Expected {self._box_action_shape}, found {shape}")
+        self._refuse_after_mujoco_error()
         self._last_action_dtype = _action_dtype(action)
-        return super().step(action)
+        result = super().step(action)
+        if self._batch.state[0, _sim.ROW_FAILED]:
+            self._raise_mujoco_errors(None)
+        return result
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Reset as gymnasium's ``MujocoEnv.reset`` (``mj_resetData``, then the env's draws), in the kernel.
+
+        Raises:
+            mujoco.FatalError: If MuJoCo fails to reset the simulation.
+        """
+        result = super().reset(seed=seed, options=options)
+        self._raise_mujoco_errors(None)
+        return result
 
     _reward_type: ClassVar[type] = np.float64
     """The type of gymnasium's reward (``int`` for InvertedPendulum)."""
@@ -333,6 +391,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     def reset_model(self) -> np.ndarray:
         """The reset of the state after ``mj_resetData``, in the compiled kernel; the observation."""
         self._batch.reset(self._batch.all_envs, self._params)
+        self._raise_mujoco_errors(None)
         return self._observation()
 
     def render(self) -> Any:
@@ -390,7 +449,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         self._slot_datas = [mujoco.MjData(self.model)]
-        self._held_datas: weakref.WeakValueDictionary[int, mujoco.MjData] = weakref.WeakValueDictionary()
+        self._held_datas: dict[int, mujoco.MjData] = {}
         super().__init__(num_envs, params, **vector_options)
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
@@ -422,6 +481,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         shape = np.shape(actions)
         if shape != self.action_space.shape:
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
+        self._refuse_after_mujoco_error()
         self._last_action_dtype = _action_dtype(actions)
         self._write_back_datas()
         try:
@@ -430,12 +490,20 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             self._params["_busy"] = 0  # a step that failed midway may hold slots
             raise
         self._renew_datas()
+        self._raise_mujoco_errors(None)
         return result
 
     def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset the sub-environments (those of ``options["reset_mask"]``, else all), as ``KernelVectorEnv``.
+
+        Raises:
+            mujoco.FatalError: If MuJoCo fails to reset one of them.
+        """
         self._write_back_datas()
         result = KernelVectorEnv.reset(self, seed=seed, options=options)
         self._renew_datas()
+        mask = None if not options or options.get("reset_mask") is None else np.asarray(options["reset_mask"], dtype=bool)
+        self._raise_mujoco_errors(mask)
         return result
 
     def _rebuild(self, index: int, data: mujoco.MjData) -> mujoco.MjData:
@@ -458,7 +526,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
 
     def data_of(self, index: int) -> mujoco.MjData:
         """The ``MjData`` of sub-environment ``index``, live as gymnasium's sub-environment's ``data``: the
-        same object until it is dropped, renewed by each step and reset, and what is written to it (its
+        same object while it is referenced, renewed by each step and reset, and what is written to it (its
         state, ``ctrl``, applied forces...; ``mj_forward``'s derived quantities that the next step reads)
         reaches the sub-environment's next step. Built from its state row on request (see ``_rebuild``).
 
@@ -474,14 +542,19 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
 
     def _write_back_datas(self) -> None:
         """The state of each ``MjData`` handed out into its row (a changed state is then rebuilt with
-        ``mj_forward``, as ``set_state`` leaves it), with the derived array the next step reads (the carry)."""
+        ``mj_forward``, as ``set_state`` leaves it), with the derived array the next step reads (the carry).
+
+        Those no longer referenced elsewhere are let go after that (a later request rebuilds them): a write
+        to one that was not kept (``envs.datas[2].qpos[1] = 0.5``) still reaches the next step.
+        """
         if not self._held_datas:
             return
         state = self._batch.state
         size = int(self._params["_state_size"][0])
         carry = self.physics.carry
         written = np.empty(size)
-        for index, data in list(self._held_datas.items()):
+        for index in list(self._held_datas):
+            data = self._held_datas[index]
             row = state[index]
             mujoco.mj_getState(self.model, data, written, _sim.INTEGRATION)
             if written.tobytes() != row[_sim.ROW_STATE : _sim.ROW_STATE + size].tobytes():
@@ -491,6 +564,8 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
                 start = _sim.ROW_STATE + size + int(self._params["_pre_size"][0])
                 array = getattr(data, _sim.DATA_FIELDS[carry - 1]).ravel()
                 row[start : start + array.size] = array
+            if sys.getrefcount(data) <= 3:  # the dictionary, ``data`` and getrefcount's argument
+                del self._held_datas[index]
 
     def _renew_datas(self) -> None:
         for index, data in list(self._held_datas.items()):
@@ -640,9 +715,5 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._write_back_datas()  # the copy starts from the data as they are now
         state = super().__getstate__()
         state["_mujoco_renderer"] = None
-        state["_held_datas"] = None
+        state["_held_datas"] = {}
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        super().__setstate__(state)
-        self._held_datas = weakref.WeakValueDictionary()

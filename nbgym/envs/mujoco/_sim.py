@@ -32,6 +32,7 @@ import ctypes
 import hashlib
 import math
 import pathlib
+import warnings
 
 import numba
 import numpy as np
@@ -44,6 +45,7 @@ from nbgym._engine import kernels, npmath, ziggurat
 from nbgym._engine.atomic import fetch_add
 from nbgym._engine.jit import OVERLOAD_OPTIONS
 from nbgym.engine import Physics, njit, rng
+from nbgym.envs.mujoco import _guard
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
 
@@ -57,7 +59,12 @@ DATA = 0
 (QPOS, QVEL, CTRL, XPOS, XIPOS, CFRC_EXT, CINERT, CVEL, QFRC_ACTUATOR, QFRC_CONSTRAINT, SITE_XPOS, TEN_LENGTH,
  TEN_VELOCITY) = range(1, 1 + len(DATA_FIELDS))
 PRE = 1 + len(DATA_FIELDS)
-SLOT_WIDTH = PRE + 1
+FAILED = PRE + 1
+"""Set to 1 when a libmujoco call on the slot failed (``mju_error``): its later calls are skipped, until
+``reset_data`` clears it. The slot takes it from the row of the sub-environment it steps, and gives it back."""
+REPORT = FAILED + 1
+"""The address of the slot's ``_guard.REPORT_SIZE``-byte error report buffer."""
+SLOT_WIDTH = REPORT + 1
 
 MAX_SLOTS = 64
 """The most slots (stepping threads with an mjData each) a vector env has; more threads share them."""
@@ -73,8 +80,10 @@ PRE_STEP = int(
 last substep of a step, to rebuild the sub-env's ``mjData`` as ``mj_step`` left it."""
 
 # A sub-environment's float64 row: the slot stepping it (+1; 0: none), how its mjData's derived quantities
-# are rebuilt (MODE_*), then its integration state, the state before the last substep, and the carry.
-HELD, MODE, ROW_STATE = 0, 1, 2
+# are rebuilt (MODE_*), whether a MuJoCo error stopped it (ROW_FAILED: the slot that reported it, +1; 0:
+# none), then its integration state, the state before the last substep, and the carry. A single env's row
+# has the first three only.
+HELD, MODE, ROW_FAILED, ROW_STATE = 0, 1, 2, 3
 MODE_LOADED, MODE_FORWARD, MODE_STEPPED = 0.0, 1.0, 2.0
 """A fresh ``MjData`` (no derived quantity), ``mj_forward`` of the state (a reset), ``mj_step`` from the
 state before the last substep then ``mj_rnePostConstraint`` (a step)."""
@@ -92,6 +101,7 @@ COMMON_PARAMS = [
     # The helpers here are compiled into each env's kernels; their source digest in a field name makes
     # the record type (and so numba's cache key) change when they do.
     (f"_helpers_{_DIGEST}", np.uint8),
+    ("_guarded_call", np.uint64),
     ("_mj_step", np.uint64),
     ("_mj_forward", np.uint64),
     ("_mj_rne_post_constraint", np.uint64),
@@ -135,6 +145,8 @@ FUNCTIONS = {
     name: ctypes.cast(getattr(_LIB, name), ctypes.c_void_p).value
     for name in ("mj_step", "mj_forward", "mj_rnePostConstraint", "mj_resetData", "mj_getState", "mj_setState")
 }
+GUARDED_CALL, _GUARD_CODE = _guard.guarded_call_address(_LIB)
+"""The address of ``_guard``'s ``guarded_call`` (0 where it cannot be built: the calls are then unguarded)."""
 
 
 def timestep_address(model: mujoco.MjModel) -> int:
@@ -159,9 +171,21 @@ def timestep_address(model: mujoco.MjModel) -> int:
     return model._address + 8 * candidates.pop()
 
 
-def slot_row(data: mujoco.MjData, pre: np.ndarray) -> list[int]:
-    """The row of addresses of a slot simulating in ``data``, with ``pre`` its buffer of ``PRE_STEP`` state."""
-    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS), pre.ctypes.data]
+def slot_row(data: mujoco.MjData, pre: np.ndarray, report: np.ndarray) -> list[int]:
+    """The row of addresses of a slot simulating in ``data``, with ``pre`` its buffer of ``PRE_STEP`` state and
+    ``report`` its error report buffer."""
+    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS), pre.ctypes.data, 0,
+            report.ctypes.data]
+
+
+def new_reports(num_slots: int) -> np.ndarray:
+    """The error report buffers of ``num_slots`` slots (their addresses go in ``REPORT``)."""
+    return np.zeros((num_slots, _guard.REPORT_SIZE), dtype=np.uint8)
+
+
+def report_text(reports: np.ndarray, slot: int) -> str:
+    """The text of the last error report of ``slot``."""
+    return bytes(reports[slot]).split(b"\0", 1)[0].decode("utf-8", "replace")
 
 
 def row_width(model: mujoco.MjModel, carry: int) -> int:
@@ -172,16 +196,17 @@ def row_width(model: mujoco.MjModel, carry: int) -> int:
 
 def common_params(
     model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray,
-    slots: list[tuple[mujoco.MjData, np.ndarray]], rows: bool, carry: int,
+    slots: list[tuple[mujoco.MjData, np.ndarray, np.ndarray]], rows: bool, carry: int,
 ) -> dict:
-    """The values of ``COMMON_PARAMS`` for ``model`` and the ``slots`` (each an ``MjData`` and its buffer of
-    ``PRE_STEP`` state; the arrays must outlive the env's kernels)."""
+    """The values of ``COMMON_PARAMS`` for ``model`` and the ``slots`` (each an ``MjData``, its buffer of
+    ``PRE_STEP`` state and its error report buffer; the arrays must outlive the env's kernels)."""
     if not 1 <= len(slots) <= MAX_SLOTS:
         raise ValueError(f"A MuJoCo env has 1 to {MAX_SLOTS} slots, got {len(slots)}.")
     table = np.zeros((MAX_SLOTS, SLOT_WIDTH), dtype=np.int64)
-    for k, (data, pre) in enumerate(slots):
-        table[k] = slot_row(data, pre)
+    for k, (data, pre, report) in enumerate(slots):
+        table[k] = slot_row(data, pre, report)
     return {
+        "_guarded_call": GUARDED_CALL,
         "_mj_step": FUNCTIONS["mj_step"],
         "_mj_forward": FUNCTIONS["mj_forward"],
         "_mj_rne_post_constraint": FUNCTIONS["mj_rnePostConstraint"],
@@ -214,6 +239,8 @@ if numba.config.DISABLE_JIT:
     # Interpreted kernels (CI's coverage pass) reach the same functions and memory through ctypes.
     _MODEL_DATA_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
+    _GUARDED_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+
     def call(function, model, data):
         """Call the libmujoco function at address ``function`` with ``(mjModel*, mjData*)``."""
         _MODEL_DATA_FUNCTION(int(function))(int(model), int(data))
@@ -223,6 +250,10 @@ if numba.config.DISABLE_JIT:
     def call_state(function, model, data, state, spec):
         """Call ``mj_getState``/``mj_setState`` (at address ``function``) with ``(mjModel*, mjData*, mjtNum*, int)``."""
         _STATE_FUNCTION(int(function))(int(model), int(data), int(state), int(spec))
+
+    def call_guarded(trampoline, function, model, data, report):
+        """``_guard``'s ``guarded_call`` at ``trampoline``: 0, or 1 after a MuJoCo error (its text in ``report``)."""
+        return np.int32(_GUARDED_FUNCTION(int(trampoline))(int(function), int(model), int(data), int(report)))
 
     def load(address, index):
         """The float64 at ``address`` (an int64) plus ``index`` doubles."""
@@ -268,6 +299,22 @@ else:
             return context.get_dummy_value()
 
         return types.void(function, model, data, state, spec), codegen
+
+    @intrinsic
+    def call_guarded(typingctx, trampoline, function, model, data, report):
+        """``_guard``'s ``guarded_call`` at ``trampoline``: 0, or 1 after a MuJoCo error (its text in ``report``)."""
+        if not all(isinstance(arg, types.Integer) for arg in (trampoline, function, model, data, report)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            pointer = ir.IntType(8).as_pointer()
+            function_type = ir.FunctionType(ir.IntType(32), [pointer] * 4)
+            target = builder.inttoptr(args[0], function_type.as_pointer())
+            return builder.call(target, [builder.inttoptr(arg, pointer) for arg in args[1:]])
+
+        return types.int32(trampoline, function, model, data, report), codegen
 
     def _element_pointer(builder, address, index):
         from llvmlite import ir
@@ -321,10 +368,27 @@ def dt(params):
 
 
 @njit
+def mj_call(params, data, function):
+    """Call the libmujoco ``function(mjModel*, mjData*)`` on the slot ``data``, guarded (see ``_guard``): a
+    MuJoCo error sets ``data[FAILED]`` (its text in the slot's report buffer) instead of ending the process.
+    Skipped once the sub-environment has failed; whether the call ran and succeeded."""
+    if data[FAILED] != 0:
+        return False
+    if params._guarded_call == 0:
+        call(function, params._model, data[DATA])
+        return True
+    if call_guarded(params._guarded_call, function, params._model, data[DATA], data[REPORT]) != 0:
+        data[FAILED] = 1
+        return False
+    return True
+
+
+@njit
 def simulate(params, data, i, actions):
     """gymnasium's ``do_simulation``: ``ctrl[:] = action``, ``frame_skip`` calls of ``mj_step``, then
-    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields). In a vector env the
-    state before the last substep goes to the slot's buffer (see ``PRE_STEP``)."""
+    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields). Stops at a MuJoCo
+    error (see ``mj_call``). In a vector env the state before the last substep goes to the slot's buffer
+    (see ``PRE_STEP``)."""
     address = data[DATA]
     ctrl = data[CTRL]
     for k in range(params._nu):
@@ -333,20 +397,23 @@ def simulate(params, data, i, actions):
     for k in range(params.frame_skip):
         if k == last and params._rows:
             call_state(params._mj_get_state, params._model, address, data[PRE], PRE_STEP)
-        call(params._mj_step, params._model, address)
-    call(params._mj_rne_post_constraint, params._model, address)
+        if not mj_call(params, data, params._mj_step):
+            return
+    mj_call(params, data, params._mj_rne_post_constraint)
 
 
 @njit
 def reset_data(params, data, i):
-    """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first)."""
-    call(params._mj_reset_data, params._model, data[DATA])
+    """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first).
+    It clears a MuJoCo error of the sub-environment: ``mj_resetData`` releases what the failed call held."""
+    data[FAILED] = 0
+    mj_call(params, data, params._mj_reset_data)
 
 
 @njit
 def forward(params, data, i):
     """``mj_forward``: the derived quantities of the state just set (gymnasium's ``set_state`` ends with it)."""
-    call(params._mj_forward, params._model, data[DATA])
+    mj_call(params, data, params._mj_forward)
 
 
 # The env's functions, reached through these stubs by the type of its parameter record (as the engine
@@ -368,16 +435,37 @@ def env_observe(params, data, i, obs):
 
 @njit
 def _acquire(params, state, i):
-    """A free slot for sub-environment ``i`` (claimed with an atomic flag), recorded in its row."""
-    if not params._rows:
-        return params._slots[0]
-    busy = params._busy
-    while True:
-        for slot in range(params._nslots):
-            if fetch_add(busy, slot, 1) == 0:
-                state[i, HELD] = slot + 1
-                return params._slots[slot]
-            fetch_add(busy, slot, -1)
+    """A free slot for sub-environment ``i`` (claimed with an atomic flag, recorded in its row), with the
+    sub-environment's MuJoCo error flag."""
+    slot = 0
+    if params._rows:
+        busy = params._busy
+        found = False
+        while not found:
+            for candidate in range(params._nslots):
+                if fetch_add(busy, candidate, 1) == 0:
+                    slot = candidate
+                    found = True
+                    break
+                fetch_add(busy, candidate, -1)
+        state[i, HELD] = slot + 1
+    params._slots[slot, FAILED] = 1 if state[i, ROW_FAILED] != 0 else 0
+    return slot
+
+
+@njit
+def _give_back_failure(params, state, i, slot):
+    """Sub-environment ``i``'s MuJoCo error flag from its slot (the slot that reported it, +1). A vector env's
+    slot that failed is reset for the next sub-environment it steps (``mj_resetData`` releases what the failed
+    call held); a single env keeps its ``data`` as the error left it, as gymnasium's."""
+    data = params._slots[slot]
+    if data[FAILED] == 0:
+        state[i, ROW_FAILED] = 0.0
+        return
+    state[i, ROW_FAILED] = slot + 1
+    if params._rows:
+        state[i, MODE] = MODE_LOADED  # its state is what the error left: nothing to rebuild from it
+        call(params._mj_reset_data, params._model, data[DATA])
 
 
 @njit
@@ -411,20 +499,24 @@ def _load(params, state, i, data):
 
 def row_reset(params, state, i, rng, aux):
     """The physics' ``reset``: the env's reset on a slot (``mj_resetData`` makes any slot fresh), saved to row ``i``."""
-    data = _acquire(params, state, i)
+    slot = _acquire(params, state, i)
+    data = params._slots[slot]
     env_reset(params, data, i, rng, aux)
     if params._rows:
         _save(params, state, i, data, MODE_FORWARD)
+    _give_back_failure(params, state, i, slot)
 
 
 def row_step(params, state, i, actions, rng, aux):
     """The physics' ``step``: row ``i`` loaded into a slot, the env's step, the row saved."""
-    data = _acquire(params, state, i)
+    slot = _acquire(params, state, i)
+    data = params._slots[slot]
     if params._rows:
         _load(params, state, i, data)
     result = env_step(params, data, i, actions, rng, aux)
     if params._rows:
         _save(params, state, i, data, MODE_STEPPED if params.frame_skip > 0 else MODE_FORWARD)
+    _give_back_failure(params, state, i, slot)
     return result
 
 
@@ -536,28 +628,43 @@ def sum_of_squares(address, count, low, high):
     return _summation.pairwise_sum(squares, 0, count)
 
 
-def _blas_dot_fuses() -> bool:
-    """Whether numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) accumulates with fused
-    multiply-adds (OpenBLAS on FMA hardware) rather than separate products and sums: probed on vectors
-    for which the two differ."""
-    probe = np.random.default_rng(0).standard_normal((64, 3))
-    fused = separate = 0
-    for vector in probe:
-        total_fused = total_separate = 0.0
-        for value in vector:
-            total_fused = npmath.fma(value, value, total_fused)
-            total_separate += value * value
-        result = float(np.linalg.norm(vector))
-        fused += result == math.sqrt(total_fused)
-        separate += result == math.sqrt(total_separate)
-    if fused == len(probe):
-        return True
-    if separate == len(probe):
-        return False
-    raise RuntimeError("nbgym cannot reproduce this numpy's np.linalg.norm (neither a fused nor a plain dot product).")
+NORM_LENGTHS = (2, 3)
+"""The lengths of the vectors whose ``np.linalg.norm`` the MuJoCo envs compute (positions, body offsets)."""
 
 
-NORM_FUSES = _blas_dot_fuses()
+def _blas_dot_fuses() -> tuple[bool, bool]:
+    """How numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) sums ``NORM_LENGTHS``
+    squares: whether with fused multiply-adds (OpenBLAS on FMA hardware) or separate products and sums,
+    and whether either reproduces it. Probed on vectors for which the two differ."""
+    counts = {True: 0, False: 0}
+    probes = [np.random.default_rng(length).standard_normal((64, length)) for length in NORM_LENGTHS]
+    total = 0
+    for probe in probes:
+        for vector in probe:
+            total_fused = total_separate = 0.0
+            for value in vector:
+                total_fused = npmath.fma(value, value, total_fused)
+                total_separate += value * value
+            result = float(np.linalg.norm(vector))
+            counts[True] += result == math.sqrt(total_fused)
+            counts[False] += result == math.sqrt(total_separate)
+            total += 1
+    for fuses in (True, False):
+        if counts[fuses] == total:
+            return fuses, True
+    return counts[True] > counts[False], False
+
+
+NORM_FUSES, NORM_EXACT = _blas_dot_fuses()
+if not NORM_EXACT:
+    warnings.warn(
+        "nbgym's MuJoCo environments cannot reproduce this numpy's np.linalg.norm bit for bit (its BLAS sums "
+        "the dot product in an order nbgym does not know: another OpenBLAS core type, MKL, Accelerate, ...). "
+        "They run, but rewards and infos that are norms (distances, e.g. Reacher's and Pusher's rewards, "
+        "Ant's and Humanoid's distance_from_origin) may differ from gymnasium's in the last bit.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 """How ``np.linalg.norm`` sums here; the ``_norm_fuses`` parameter of every MuJoCo env."""
 
 
