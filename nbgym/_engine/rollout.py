@@ -319,7 +319,7 @@ def rollout(
     stats = (returns, lengths, episodes, np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64))
     arrays = (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
               trajectory.truncations)
-    if threads.split(num_envs, batch.num_threads, batch.physics.min_chunk_size)[1] == 0:
+    if threads.split(num_envs, batch.num_threads, batch.physics.min_chunk_size, batch.physics.max_chunk_size)[1] == 0:
         kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
         done, status = _rollout_loop(bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays)
     else:

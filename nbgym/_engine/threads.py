@@ -111,7 +111,9 @@ def _shared_workers(count: int) -> _Workers:
     return _workers
 
 
-def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) -> tuple[int, int]:
+def split(
+    num_envs: int, num_threads: int, min_chunk_size: int | None = None, max_chunk_size: int | None = None
+) -> tuple[int, int]:
     """How a step of ``num_envs`` sub-environments is spread over up to ``num_threads`` threads.
 
     Args:
@@ -120,6 +122,8 @@ def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) ->
         min_chunk_size: The fewest sub-environments worth a chunk (default ``_MIN_CHUNK_SIZE``, for
             sub-environments of tens of nanoseconds; a physics whose step takes microseconds, as
             MuJoCo's, shares far smaller batches).
+        max_chunk_size: The most sub-environments per chunk (``None``: ``num_envs`` over ``_CHUNKS_PER_THREAD``
+            chunks per thread).
 
     Returns:
         The sub-environments per chunk, and the number of workers worth waking to help the calling
@@ -127,6 +131,8 @@ def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) ->
     """
     smallest = _MIN_CHUNK_SIZE if min_chunk_size is None else min_chunk_size
     chunk_size = max(smallest, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+    if max_chunk_size is not None:
+        chunk_size = max(1, min(chunk_size, max_chunk_size))
     num_chunks = -(-num_envs // chunk_size)
     return chunk_size, min(num_threads, num_chunks) - 1
 

@@ -93,9 +93,10 @@ _DIGEST = hashlib.sha1(
     b"".join(pathlib.Path(path).read_bytes() for path in (__file__, ziggurat.__file__, _summation.__file__))
 ).hexdigest()[:16]
 
-MIN_CHUNK_SIZE = 1
-"""The fewest sub-environments handed to a stepping thread: one MuJoCo step (``frame_skip`` calls of
-``mj_step``) takes tens of microseconds, more than waking a thread costs."""
+MIN_CHUNK_SIZE = MAX_CHUNK_SIZE = 1
+"""Sub-environments a stepping thread claims at a time: one. A MuJoCo env step (``frame_skip`` calls of
+``mj_step``) takes microseconds or more, a claim (one atomic addition) tens of nanoseconds: claiming each
+alone costs little, and no thread waits for another longer than one sub-environment's step."""
 
 COMMON_PARAMS = [
     # The helpers here are compiled into each env's kernels; their source digest in a field name makes
@@ -545,7 +546,8 @@ def physics(
     """
     result = Physics(
         name, params=params, state=(1, np.float64), source=source, reset=row_reset, step=row_step,
-        observe=row_observe, action_valid=always_valid, min_chunk_size=MIN_CHUNK_SIZE, aux_width=aux_width,
+        observe=row_observe, action_valid=always_valid, min_chunk_size=MIN_CHUNK_SIZE,
+        max_chunk_size=MAX_CHUNK_SIZE, aux_width=aux_width,
     )
     result.carry = carry
     functions = {"reset": reset, "step": step, "observe": observe}
