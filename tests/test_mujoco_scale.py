@@ -122,3 +122,77 @@ def test_slots_follow_num_threads():
         assert len(envs._slot_datas) == envs.num_threads
         actions = rng.uniform(-1, 1, envs.action_space.shape)
         assert_same_results(envs.step(actions), theirs.step(actions), t)
+
+
+EDITS = {
+    "body_mass": lambda model, i: model.body_mass.__setitem__(slice(1, None), model.body_mass[1:] * (1 + 0.3 * i)),
+    "geom_friction": lambda model, i: model.geom_friction.__setitem__((slice(None), 0), 0.5 + 0.2 * i),
+    "actuator_gear": lambda model, i: model.actuator_gear.__setitem__((slice(None), 0), model.actuator_gear[:, 0] * (1 - 0.2 * i)),
+    "opt.gravity": lambda model, i: model.opt.gravity.__setitem__(2, -9.81 + i),
+}
+
+
+@pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "Humanoid-v5", "Ant-v4"])
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_a_loop_editing_each_sub_environments_model_is_gymnasiums(env_id, num_threads):
+    """Domain randomisation as with gymnasium's sync vector env: each sub-environment's ``model`` edited in a
+    loop (masses, friction, gears, gravity) gives gymnasium's numbers (Humanoid's mass centre divides by each
+    one's total mass)."""
+    ours = nbgym.make_vec(env_id, 3, max_episode_steps=6, num_threads=num_threads)
+    theirs = gymnasium.make_vec(env_id, 3, vectorization_mode="sync", max_episode_steps=6)
+    for envs in (ours, theirs):
+        for i, model in enumerate(envs.get_attr("model")):
+            for edit in EDITS.values():
+                edit(model, i)
+    assert_same_results(ours.reset(seed=3), theirs.reset(seed=3), "reset")
+    assert sorted(ours.unwrapped._random) == sorted(EDITS)  # the fields edited now differ between sub-environments
+    rng = np.random.default_rng(1)
+    for t in range(3 if INTERPRETED else 14):
+        actions = rng.uniform(-1, 1, ours.action_space.shape).astype(np.float32)
+        assert_same_results(ours.step(actions), theirs.step(actions), t)
+        for k in range(3):
+            assert_same_data(ours.data_of(k), theirs.envs[k].unwrapped.data, (t, k))
+    for k, model in enumerate(ours.get_attr("model")):
+        assert np.array_equal(model.body_mass, theirs.envs[k].unwrapped.model.body_mass)
+
+
+def test_model_field_sets_a_field_for_every_sub_environment_at_once():
+    ours = nbgym.make_vec("Hopper-v5", 3, max_episode_steps=8)
+    theirs = gymnasium.make_vec("Hopper-v5", 3, vectorization_mode="sync", max_episode_steps=8)
+    masses = ours.model_field("body_mass")
+    assert masses.shape == (3, ours.model.nbody) and ours.model_field("body_mass") is masses
+    masses[:, 1] = [2.0, 4.0, 6.0]
+    ours.model_field("opt.gravity")[:, 2] = [-9.0, -10.0, -11.0]
+    for i, env in enumerate(theirs.envs):
+        env.unwrapped.model.body_mass[1] = [2.0, 4.0, 6.0][i]
+        env.unwrapped.model.opt.gravity[2] = [-9.0, -10.0, -11.0][i]
+    assert_same_results(ours.reset(seed=0), theirs.reset(seed=0), "reset")
+    rng = np.random.default_rng(2)
+    for t in range(3 if INTERPRETED else 16):
+        actions = rng.uniform(-1, 1, ours.action_space.shape)
+        if t == 5:  # an edit of the shared model reaches every sub-environment, the fields that differ stay theirs
+            ours.model.dof_damping[3] = 0.5
+            for env in theirs.envs:
+                env.unwrapped.model.dof_damping[3] = 0.5
+        assert_same_results(ours.step(actions), theirs.step(actions), t)
+    assert ours.model.body_mass[1] != 2.0  # the env's own model is untouched
+
+
+def test_model_fields_that_cannot_differ_are_refused():
+    envs = nbgym.make_vec("HalfCheetah-v5", 2)
+    with pytest.raises(ValueError, match="float64 arrays"):
+        envs.model_field("geom_type")
+    with pytest.raises(AttributeError):
+        envs.model_field("no_such_field")
+
+
+@pytest.mark.skipif(INTERPRETED, reason="a run of the example, compiled")
+def test_domain_randomisation_example_matches_gymnasium():
+    import importlib.util
+    import pathlib
+
+    path = pathlib.Path(__file__).parents[1] / "examples" / "mujoco_domain_randomisation.py"
+    spec = importlib.util.spec_from_file_location("mujoco_domain_randomisation", path)
+    example = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(example)
+    assert example.main(["--num-envs", "3", "--steps", "40", "--max-episode-steps", "12", "--check"]) == 0

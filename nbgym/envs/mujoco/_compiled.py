@@ -7,6 +7,8 @@ aux column the kernels write it to, the Python type gymnasium gives it) and subc
 
 from __future__ import annotations
 
+import copy
+import ctypes
 import sys
 import types
 from typing import Any, Callable, ClassVar, NamedTuple
@@ -211,9 +213,14 @@ class _Simulations:
             self._pre_states = np.zeros((slots, pre_size), dtype=np.float64)
         if getattr(self, "_reports", None) is None or len(self._reports) != slots:
             self._reports = _sim.new_reports(slots)
+        random = getattr(self, "_random", None) or {}
+        if random and len(getattr(self, "_slot_models", ())) != slots:
+            self._slot_models = [copy.copy(self.model) for _ in range(slots)]
+        slot_models = self._slot_models if random else [self.model] * slots
         params = _sim.common_params(
             self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel,
-            list(zip(self._slot_datas, self._pre_states, self._reports)), self._uses_rows, self.physics.carry,
+            list(zip(self._slot_datas, self._pre_states, self._reports, slot_models)), self._uses_rows,
+            self.physics.carry, random,
         )
         for field, value in params.items():
             self._params[field] = value
@@ -288,6 +295,38 @@ class _Simulations:
     def __setstate__(self, state: dict[str, Any]) -> None:
         super().__setstate__(state)
         self._bind_addresses()
+
+
+_LIB_COPY_MODEL = _sim._LIB.mj_copyModel
+_LIB_COPY_MODEL.restype = ctypes.c_void_p
+_LIB_COPY_MODEL.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _COPY_MODEL(target: int, source: int) -> None:
+    """libmujoco's ``mj_copyModel`` into the existing ``target`` (an equal model: its arrays stay where they are)."""
+    if _LIB_COPY_MODEL(target, source) != target:
+        raise RuntimeError("mj_copyModel did not copy the model in place.")
+
+
+_FLOAT_FIELDS: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+
+def _float_fields(model: mujoco.MjModel) -> tuple[str, ...]:
+    """The names of ``model``'s float64 arrays (``opt``'s as ``"opt.<name>"``), which ``model_field`` reaches."""
+    key = (model.nq, model.nv, model.nbody, model.ngeom, model.nu, model.nsite, model.njnt, model.ntendon)
+    if key not in _FLOAT_FIELDS:
+        names = []
+        for prefix, holder in (("", model), ("opt.", model.opt)):
+            for name in dir(holder):
+                if name.startswith("_"):
+                    continue
+                try:
+                    _sim.model_field(model, prefix + name)
+                except (ValueError, AttributeError, TypeError):
+                    continue
+                names.append(prefix + name)
+        _FLOAT_FIELDS[key] = tuple(names)
+    return _FLOAT_FIELDS[key]
 
 
 def _load(xml_file: str, width: int, height: int) -> tuple[mujoco.MjModel, np.ndarray, np.ndarray]:
@@ -450,6 +489,10 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         self._slot_datas = [mujoco.MjData(self.model)]
         self._held_datas: dict[int, mujoco.MjData] = {}
+        self._random: dict[str, np.ndarray] = {}
+        """The model fields that differ between sub-environments: their values, one row per sub-environment."""
+        self._slot_models: list[mujoco.MjModel] = []
+        self._held_models: dict[int, mujoco.MjModel] = {}
         super().__init__(num_envs, params, **vector_options)
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
@@ -469,6 +512,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         wanted = min(self._batch.num_threads, _sim.MAX_SLOTS)
         if len(self._slot_datas) != wanted and "_init_qpos" in self.__dict__:
             self._slot_datas = [mujoco.MjData(self.model) for _ in range(wanted)]
+            self._slot_models = []
             self._bind_addresses()
             KernelVectorEnv.num_threads.fset(self, value)  # binds the kernels to the arrays sized for the model
 
@@ -483,7 +527,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
         self._refuse_after_mujoco_error()
         self._last_action_dtype = _action_dtype(actions)
-        self._write_back_datas()
+        self._before_kernels()
         try:
             result = KernelVectorEnv.step(self, actions)
         except BaseException:
@@ -499,7 +543,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         Raises:
             mujoco.FatalError: If MuJoCo fails to reset one of them.
         """
-        self._write_back_datas()
+        self._before_kernels()
         result = KernelVectorEnv.reset(self, seed=seed, options=options)
         self._renew_datas()
         mask = None if not options or options.get("reset_mask") is None else np.asarray(options["reset_mask"], dtype=bool)
@@ -513,15 +557,16 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         describe that state, as after gymnasium's step)."""
         row = self._batch.state[index]
         size = int(self._params["_state_size"][0])
-        mujoco.mj_setState(self.model, data, row[_sim.ROW_STATE : _sim.ROW_STATE + size], _sim.INTEGRATION)
+        model = self.model_of(index) if self._random else self.model
+        mujoco.mj_setState(model, data, row[_sim.ROW_STATE : _sim.ROW_STATE + size], _sim.INTEGRATION)
         mode = row[_sim.MODE]
         if mode == _sim.MODE_STEPPED:
             pre = row[_sim.ROW_STATE + size : _sim.ROW_STATE + size + int(self._params["_pre_size"][0])]
-            mujoco.mj_setState(self.model, data, pre, _sim.PRE_STEP)
-            mujoco.mj_step(self.model, data)
-            mujoco.mj_rnePostConstraint(self.model, data)
+            mujoco.mj_setState(model, data, pre, _sim.PRE_STEP)
+            mujoco.mj_step(model, data)
+            mujoco.mj_rnePostConstraint(model, data)
         elif mode == _sim.MODE_FORWARD:
-            mujoco.mj_forward(self.model, data)
+            mujoco.mj_forward(model, data)
         return data
 
     def data_of(self, index: int) -> mujoco.MjData:
@@ -567,6 +612,77 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             if sys.getrefcount(data) <= 3:  # the dictionary, ``data`` and getrefcount's argument
                 del self._held_datas[index]
 
+    def _before_kernels(self) -> None:
+        """What the kernels must see before they step or reset: the sub-environments' models and data as
+        written through ``get_attr``, and every slot's model a copy of the env's (``model``, which the
+        fields that differ overwrite per sub-environment)."""
+        self._write_back_models()
+        self._write_back_datas()
+        if self._random:
+            for slot_model in self._slot_models:
+                _COPY_MODEL(slot_model._address, self.model._address)
+
+    def model_field(self, name: str) -> np.ndarray:
+        """The live ``(num_envs, *shape)`` array of model field ``name`` (``"body_mass"``, ``"geom_friction"``,
+        ``"opt.gravity"``, any float64 array of ``mjModel``), one row per sub-environment: from the next
+        reset or step, each sub-environment simulates with its own row (domain randomisation), as a
+        sub-environment of gymnasium's sync vector env whose ``model.<name>`` was edited. Like
+        ``mujoco.batch``'s ``batch.body(name).mass = masses``::
+
+            envs.model_field("body_mass")[:, 1] = rng.uniform(5.0, 8.0, envs.num_envs)
+
+        A field that differs costs its values per sub-environment; the others stay one ``mjModel``'s
+        (each stepping thread copies the env's model, then the sub-environment's own values, before each
+        of its steps). The first call makes the field differ, with the current ``model``'s values in
+        every row.
+
+        Raises:
+            AttributeError: If ``mjModel`` has no such field.
+            ValueError: If it is not a float64 array, or more than ``_sim.MAX_FIELDS`` fields would differ.
+        """
+        if name not in self._random:
+            self._check_open()
+            values = _sim.model_field(self.model, name)
+            if len(self._random) >= _sim.MAX_FIELDS:
+                raise ValueError(f"At most {_sim.MAX_FIELDS} model fields can differ between sub-environments.")
+            self._random[name] = np.repeat(values[None], self.num_envs, axis=0)
+            self._bind_addresses()
+        return self._random[name]
+
+    def model_of(self, index: int) -> mujoco.MjModel:
+        """The ``MjModel`` of sub-environment ``index``: the env's ``model`` while no field differs between
+        sub-environments; else a copy of it with the sub-environment's own values, live as gymnasium's
+        sub-environment's ``model`` (the same object while it is referenced, and what is written to any of
+        its float64 arrays reaches the sub-environment's next reset and steps: the field then differs
+        between sub-environments, see ``model_field``).
+
+        Raises:
+            IndexError: If ``index`` is not a sub-environment's.
+        """
+        index = range(self.num_envs)[index]
+        model = self._held_models.get(index)
+        if model is None:
+            model = copy.copy(self.model)
+            for name, values in self._random.items():
+                _sim.model_field(model, name)[...] = values[index]
+            self._held_models[index] = model
+        return model
+
+    def _write_back_models(self) -> None:
+        """Each float64 array of a model handed out (``model_of``) that differs from ``model``'s, or differs
+        between sub-environments already, into the sub-environment's row of ``model_field``. Those no
+        longer referenced elsewhere are let go after that."""
+        for index in list(self._held_models):
+            model = self._held_models[index]
+            for name in _float_fields(self.model):
+                value = _sim.model_field(model, name)
+                if name in self._random:
+                    self._random[name][index] = value
+                elif value.tobytes() != _sim.model_field(self.model, name).tobytes():
+                    self.model_field(name)[index] = value
+            if sys.getrefcount(model) <= 3:  # the dictionary, ``model`` and getrefcount's argument
+                del self._held_models[index]
+
     def _renew_datas(self) -> None:
         for index, data in list(self._held_datas.items()):
             self._rebuild(index, data)
@@ -594,8 +710,10 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if name in self._SUB_ENV_METHODS:
             results = []
             for index in range(self.num_envs):
+                model = self.model_of(index) if self._random else self.model
                 sub_env = types.SimpleNamespace(
-                    model=self.model, data=self.data_of(index), frame_skip=self.frame_skip, dt=self.dt
+                    model=model, data=self.data_of(index), frame_skip=self.frame_skip,
+                    dt=model.opt.timestep * self.frame_skip,
                 )
                 sub_env._step_mujoco_simulation = types.MethodType(MujocoEnv._step_mujoco_simulation, sub_env)
                 results.append(getattr(MujocoEnv, name)(sub_env, *args, **kwargs))
@@ -604,8 +722,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Each sub-environment's attribute ``name``, as gymnasium's ``SyncVectorEnv.get_attr``: ``data`` is
-        each one's ``MjData`` (see ``data_of``), ``model`` the model they share (gymnasium's sub-environments
-        each load an equal one); parameters and ``np_random_seed`` as ``KernelVectorEnv.get_attr``.
+        each one's ``MjData`` (see ``data_of``), ``model`` each one's ``MjModel`` (see ``model_of``: edits of
+        each reach its own simulation, as with gymnasium's); parameters and ``np_random_seed`` as
+        ``KernelVectorEnv.get_attr``.
 
         Raises:
             AttributeError: If the sub-environments have no such attribute.
@@ -613,7 +732,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if name == "data":
             return self.datas
         if name == "model":
-            return (self.model,) * self.num_envs
+            return tuple(self.model_of(i) for i in range(self.num_envs))
         if name in self._SUB_ENV_METHODS:
             return self.call(name)
         return KernelVectorEnv.get_attr(self, name)
@@ -691,7 +810,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if self.render_mode is None:
             return super().render()
         renderer = self.mujoco_renderer
-        self._write_back_datas()
+        self._before_kernels()
         return tuple(renderer.render(self.render_mode, data=self.data_of(i)) for i in range(self.num_envs))
 
     @property
@@ -712,8 +831,10 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             self._mujoco_renderer = None
 
     def __getstate__(self) -> dict[str, Any]:
-        self._write_back_datas()  # the copy starts from the data as they are now
+        self._before_kernels()  # the copy starts from the models and data as they are now
         state = super().__getstate__()
         state["_mujoco_renderer"] = None
         state["_held_datas"] = {}
+        state["_held_models"] = {}
+        state["_slot_models"] = []
         return state

@@ -7,14 +7,13 @@ left out), and report the tendons' lengths and velocities in their infos.
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
 from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import InfoKey
-from nbgym.envs.mujoco._sim import CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, XIPOS, load
+from nbgym.envs.mujoco._sim import BODY_MASS, CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, TIMESTEP, XIPOS, load
 
 _NO_CLIP = np.inf
 
@@ -68,10 +67,11 @@ def _mass_center(params, data, i):
     x = 0.0
     y = 0.0
     for body in range(params._nbody):
-        mass = load(params._body_mass, body)
+        mass = load(data[BODY_MASS], body)
         x += mass * load(data[XIPOS], 3 * body)
         y += mass * load(data[XIPOS], 3 * body + 1)
-    return x / params._total_mass, y / params._total_mass
+    total = _sim.total_mass(data, params._nbody)
+    return x / total, y / total
 
 
 def _humanoid_reset(params, data, i, rng, aux):
@@ -84,7 +84,7 @@ def _humanoid_step(params, data, i, actions, rng, aux):
     x_before, y_before = _mass_center(params, data, i)
     _sim.simulate(params, data, i, actions)
     x_after, y_after = _mass_center(params, data, i)
-    dt = _sim.dt(params)
+    dt = _sim.dt(params, data)
     x_velocity = (x_after - x_before) / dt
     y_velocity = (y_after - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
@@ -130,7 +130,7 @@ def _standup_reset(params, data, i, rng, aux):
 
 def _standup_step(params, data, i, actions, rng, aux):
     _sim.simulate(params, data, i, actions)
-    uph_cost = (load(data[QPOS], 2) - 0) / load(params._timestep, 0)
+    uph_cost = (load(data[QPOS], 2) - 0) / load(data[TIMESTEP], 0)
     quad_ctrl_cost, quad_impact_cost, impact_clipped = _costs(params, data, i)
     _standup_positions_info(params, data, i, aux)
     aux[i, S_REWARD_LINUP] = uph_cost
@@ -168,7 +168,6 @@ HUMANOID = _sim.physics(
         ("_terminate_when_unhealthy", np.bool_),
         ("_healthy_reward_when_terminating", np.bool_),
         ("_healthy_z_range", np.float64, (2,)),
-        ("_total_mass", np.float64),
     ],
     source=__file__,
     reset=_humanoid_reset,
@@ -213,20 +212,6 @@ STANDUP_STEP_INFO = (
     InfoKey("reward_impact", S_REWARD_IMPACT),
 )
 STANDUP_RESET_INFO = STANDUP_STEP_INFO[:5]
-class LiveTotalMass:
-    """Sums ``model.body_mass`` before each step (numpy's own sum, by which gymnasium's ``mass_center``
-    divides on every step), so that an edit of the model's masses counts as in gymnasium."""
-
-    def step(self, actions: Any) -> Any:
-        """The class's step, with the total mass of the model as it is now.
-
-        Raises:
-            ValueError: As the class's step.
-        """
-        self._params["_total_mass"] = self.model.body_mass.sum()
-        return super().step(actions)
-
-
 METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 
 

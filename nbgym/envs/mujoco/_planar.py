@@ -61,7 +61,7 @@ def _is_healthy(params, data, i):
 def _step(params, data, i, actions, rng, aux):
     before = load(data[QPOS], 0)
     _sim.simulate(params, data, i, actions)
-    x_velocity = (load(data[QPOS], 0) - before) / _sim.dt(params)
+    x_velocity = (load(data[QPOS], 0) - before) / _sim.dt(params, data)
     forward_reward = params._forward_reward_weight * x_velocity
     healthy = _is_healthy(params, data, i)
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.

@@ -64,7 +64,13 @@ FAILED = PRE + 1
 ``reset_data`` clears it. The slot takes it from the row of the sub-environment it steps, and gives it back."""
 REPORT = FAILED + 1
 """The address of the slot's ``_guard.REPORT_SIZE``-byte error report buffer."""
-SLOT_WIDTH = REPORT + 1
+MODEL, TIMESTEP, BODY_MASS = REPORT + 1, REPORT + 2, REPORT + 3
+"""The addresses of the slot's ``mjModel`` (the env's, or a copy of it when sub-environments have models of
+their own), of its ``opt.timestep`` and of its ``body_mass``."""
+SLOT_WIDTH = BODY_MASS + 1
+
+MAX_FIELDS = 32
+"""The most model fields that differ between sub-environments (see ``common_params``)."""
 
 MAX_SLOTS = 64
 """The most slots (stepping threads with an mjData each) a vector env has; more threads share them."""
@@ -116,8 +122,11 @@ COMMON_PARAMS = [
     ("_state_size", np.int64),
     ("_pre_size", np.int64),
     ("_carry", np.int64),
+    ("_nrandom", np.int64),
+    ("_random_values", np.int64, (MAX_FIELDS,)),
+    ("_random_counts", np.int64, (MAX_FIELDS,)),
+    ("_random_targets", np.int64, (MAX_SLOTS, MAX_FIELDS)),
     ("_model", np.int64),
-    ("_timestep", np.int64),
     ("frame_skip", np.int64),
     ("_nq", np.int64),
     ("_nv", np.int64),
@@ -126,7 +135,6 @@ COMMON_PARAMS = [
     ("_ntendon", np.int64),
     ("_init_qpos", np.int64),
     ("_init_qvel", np.int64),
-    ("_body_mass", np.int64),
     ("_norm_fuses", np.bool_),
 ]
 """Fields of every MuJoCo env's parameter record (addresses as integers); env fields follow them."""
@@ -172,11 +180,30 @@ def timestep_address(model: mujoco.MjModel) -> int:
     return model._address + 8 * candidates.pop()
 
 
-def slot_row(data: mujoco.MjData, pre: np.ndarray, report: np.ndarray) -> list[int]:
-    """The row of addresses of a slot simulating in ``data``, with ``pre`` its buffer of ``PRE_STEP`` state and
-    ``report`` its error report buffer."""
+def slot_row(data: mujoco.MjData, pre: np.ndarray, report: np.ndarray, model: mujoco.MjModel, timestep: int) -> list[int]:
+    """The row of addresses of a slot simulating in ``data`` with ``model`` (``timestep``: the address of its
+    ``opt.timestep``), with ``pre`` its buffer of ``PRE_STEP`` state and ``report`` its error report buffer."""
     return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS), pre.ctypes.data, 0,
-            report.ctypes.data]
+            report.ctypes.data, model._address, timestep, model.body_mass.ctypes.data]
+
+
+def model_field(model: mujoco.MjModel, name: str) -> np.ndarray:
+    """The float64 array of ``model`` named ``name`` (``"body_mass"``, ``"opt.gravity"``...), a view of its memory.
+
+    Raises:
+        AttributeError: If the model has no such field.
+        ValueError: If it is not an array of float64 (integer fields and ``opt``'s numbers cannot differ
+            between sub-environments).
+    """
+    value = model
+    for part in name.split("."):
+        value = getattr(value, part)
+    if not (isinstance(value, np.ndarray) and value.dtype == np.float64 and value.flags.c_contiguous and value.size):
+        raise ValueError(
+            f"Model field {name!r} cannot differ between sub-environments: only non-empty float64 arrays can "
+            f"(body_mass, geom_friction, actuator_gear, dof_damping, opt.gravity, ...)."
+        )
+    return value
 
 
 def new_reports(num_slots: int) -> np.ndarray:
@@ -197,15 +224,32 @@ def row_width(model: mujoco.MjModel, carry: int) -> int:
 
 def common_params(
     model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray,
-    slots: list[tuple[mujoco.MjData, np.ndarray, np.ndarray]], rows: bool, carry: int,
+    slots: list[tuple[mujoco.MjData, np.ndarray, np.ndarray, mujoco.MjModel]], rows: bool, carry: int,
+    random: dict[str, np.ndarray] | None = None,
 ) -> dict:
     """The values of ``COMMON_PARAMS`` for ``model`` and the ``slots`` (each an ``MjData``, its buffer of
-    ``PRE_STEP`` state and its error report buffer; the arrays must outlive the env's kernels)."""
+    ``PRE_STEP`` state, its error report buffer and its model); the arrays must outlive the env's kernels.
+
+    ``random`` holds each model field that differs between sub-environments: its values, one row per
+    sub-environment, which a slot copies into its own model before stepping or resetting that sub-environment.
+    """
     if not 1 <= len(slots) <= MAX_SLOTS:
         raise ValueError(f"A MuJoCo env has 1 to {MAX_SLOTS} slots, got {len(slots)}.")
+    random = random or {}
+    if len(random) > MAX_FIELDS:
+        raise ValueError(f"At most {MAX_FIELDS} model fields can differ between sub-environments, got {len(random)}.")
+    offset = timestep_address(model) - model._address
     table = np.zeros((MAX_SLOTS, SLOT_WIDTH), dtype=np.int64)
-    for k, (data, pre, report) in enumerate(slots):
-        table[k] = slot_row(data, pre, report)
+    targets = np.zeros((MAX_SLOTS, MAX_FIELDS), dtype=np.int64)
+    for k, (data, pre, report, slot_model) in enumerate(slots):
+        table[k] = slot_row(data, pre, report, slot_model, slot_model._address + offset)
+        for f, name in enumerate(random):
+            targets[k, f] = model_field(slot_model, name).ctypes.data
+    values = np.zeros(MAX_FIELDS, dtype=np.int64)
+    counts = np.zeros(MAX_FIELDS, dtype=np.int64)
+    for f, array in enumerate(random.values()):
+        values[f] = array.ctypes.data
+        counts[f] = array[0].size
     return {
         "_guarded_call": GUARDED_CALL,
         "_mj_step": FUNCTIONS["mj_step"],
@@ -221,8 +265,11 @@ def common_params(
         "_state_size": mujoco.mj_stateSize(model, INTEGRATION),
         "_pre_size": mujoco.mj_stateSize(model, PRE_STEP),
         "_carry": carry,
+        "_nrandom": len(random),
+        "_random_values": values,
+        "_random_counts": counts,
+        "_random_targets": targets,
         "_model": model._address,
-        "_timestep": timestep_address(model),
         "frame_skip": frame_skip,
         "_nq": model.nq,
         "_nv": model.nv,
@@ -231,7 +278,6 @@ def common_params(
         "_ntendon": model.ntendon,
         "_init_qpos": init_qpos.ctypes.data,
         "_init_qvel": init_qvel.ctypes.data,
-        "_body_mass": model.body_mass.ctypes.data,
         "_norm_fuses": NORM_FUSES,
     }
 
@@ -363,9 +409,18 @@ def _in_action_dtype_overload(value, actions):
 
 
 @njit
-def dt(params):
-    """gymnasium's ``MujocoEnv.dt``: ``model.opt.timestep * frame_skip``, read live from the model."""
-    return load(params._timestep, 0) * params.frame_skip
+def dt(params, data):
+    """gymnasium's ``MujocoEnv.dt``: ``model.opt.timestep * frame_skip``, read live from the slot's model."""
+    return load(data[TIMESTEP], 0) * params.frame_skip
+
+
+@njit
+def total_mass(data, count):
+    """``np.sum(model.body_mass)`` of the slot's model (``count`` bodies), summed in numpy's order."""
+    masses = np.empty(count, dtype=np.float64)
+    for k in range(count):
+        masses[k] = load(data[BODY_MASS], k)
+    return 0.0 + _summation.pairwise_sum(masses, 0, count)
 
 
 @njit
@@ -376,9 +431,9 @@ def mj_call(params, data, function):
     if data[FAILED] != 0:
         return False
     if params._guarded_call == 0:
-        call(function, params._model, data[DATA])
+        call(function, data[MODEL], data[DATA])
         return True
-    if call_guarded(params._guarded_call, function, params._model, data[DATA], data[REPORT]) != 0:
+    if call_guarded(params._guarded_call, function, data[MODEL], data[DATA], data[REPORT]) != 0:
         data[FAILED] = 1
         return False
     return True
@@ -397,7 +452,7 @@ def simulate(params, data, i, actions):
     last = params.frame_skip - 1
     for k in range(params.frame_skip):
         if k == last and params._rows:
-            call_state(params._mj_get_state, params._model, address, data[PRE], PRE_STEP)
+            call_state(params._mj_get_state, data[MODEL], address, data[PRE], PRE_STEP)
         if not mj_call(params, data, params._mj_step):
             return
     mj_call(params, data, params._mj_rne_post_constraint)
@@ -435,6 +490,12 @@ def env_observe(params, data, i, obs):
 
 
 @njit
+def _copy(source, target, count):
+    for k in range(count):
+        store(target, k, load(source, k))
+
+
+@njit
 def _acquire(params, state, i):
     """A free slot for sub-environment ``i`` (claimed with an atomic flag, recorded in its row), with the
     sub-environment's MuJoCo error flag."""
@@ -450,6 +511,9 @@ def _acquire(params, state, i):
                     break
                 fetch_add(busy, candidate, -1)
         state[i, HELD] = slot + 1
+        for f in range(params._nrandom):  # the sub-environment's own values of the fields that differ
+            count = params._random_counts[f]
+            _copy(params._random_values[f] + 8 * i * count, params._random_targets[slot, f], count)
     params._slots[slot, FAILED] = 1 if state[i, ROW_FAILED] != 0 else 0
     return slot
 
@@ -466,13 +530,7 @@ def _give_back_failure(params, state, i, slot):
     state[i, ROW_FAILED] = slot + 1
     if params._rows:
         state[i, MODE] = MODE_LOADED  # its state is what the error left: nothing to rebuild from it
-        call(params._mj_reset_data, params._model, data[DATA])
-
-
-@njit
-def _copy(source, target, count):
-    for k in range(count):
-        store(target, k, load(source, k))
+        call(params._mj_reset_data, data[MODEL], data[DATA])
 
 
 @njit
@@ -480,7 +538,7 @@ def _save(params, state, i, data, mode):
     """Row ``i`` from the slot's ``mjData``: its integration state, the state before its last substep, the carry."""
     row = state[i]
     size = params._state_size
-    call_state(params._mj_get_state, params._model, data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
+    call_state(params._mj_get_state, data[MODEL], data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
     if mode == MODE_STEPPED:
         _copy(data[PRE], row[ROW_STATE + size:].ctypes.data, params._pre_size)
     if params._carry != NO_CARRY:
@@ -493,7 +551,7 @@ def _load(params, state, i, data):
     """The slot's ``mjData`` from row ``i``: its integration state and the carry."""
     row = state[i]
     size = params._state_size
-    call_state(params._mj_set_state, params._model, data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
+    call_state(params._mj_set_state, data[MODEL], data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
     if params._carry != NO_CARRY:
         _copy(row[ROW_STATE + size + params._pre_size:].ctypes.data, data[params._carry], 3 * params._nbody)
 

@@ -54,7 +54,7 @@ def _step(params, data, i, actions, rng, aux):
     x_before = load(data[XPOS], at)
     y_before = load(data[XPOS], at + 1)
     _sim.simulate(params, data, i, actions)
-    dt = _sim.dt(params)
+    dt = _sim.dt(params, data)
     x_velocity = (load(data[XPOS], at) - x_before) / dt
     y_velocity = (load(data[XPOS], at + 1) - y_before) / dt
     forward_reward = x_velocity * params._forward_reward_weight

@@ -34,7 +34,7 @@ def _step(params, data, i, actions, rng, aux):
     before = load(data[QPOS], 0)
     _sim.simulate(params, data, i, actions)
     after = load(data[QPOS], 0)
-    x_velocity = (after - before) / _sim.dt(params)
+    x_velocity = (after - before) / _sim.dt(params, data)
     forward_reward = params._forward_reward_weight * x_velocity
     # gymnasium computes the control cost on the action: float32 for a float32 action (NEP 50), unless
     # the weight is a np.float64.

@@ -32,7 +32,7 @@ def _step(params, data, i, actions, rng, aux):
     x_before = load(data[QPOS], 0)
     y_before = load(data[QPOS], 1)
     _sim.simulate(params, data, i, actions)
-    dt = _sim.dt(params)
+    dt = _sim.dt(params, data)
     x_velocity = (load(data[QPOS], 0) - x_before) / dt
     y_velocity = (load(data[QPOS], 1) - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
