@@ -179,9 +179,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("|---" * (len(columns) + 2 + len(ratios)) + "|")
         for num_envs, rates in rows:
             cells = [_rate(rates[name]) if name in rates else "-" for name in columns]
-            ratio = rates["nbgym 1t"] / rates["gymnasium sync"] if "gymnasium sync" in rates else float("nan")
+            ratio = f"{rates['nbgym 1t'] / rates['gymnasium sync']:.2f}x" if "gymnasium sync" in rates else "-"
             batch = [f"{rates[f'nbgym {t}t'] / rates[f'mujoco.batch {t}t']:.2f}x" for t in args.threads]
-            print(f"| {num_envs} | " + " | ".join(cells) + f" | {ratio:.2f}x | " + " | ".join(batch) + " |")
+            print(f"| {num_envs} | " + " | ".join(cells) + f" | {ratio} | " + " | ".join(batch) + " |")
         single = _measure(_single_steppers(env_id, args), args.repeats)
         print(f"| single env (`make`) | nbgym {_rate(single['nbgym'])}, gymnasium {_rate(single['gymnasium'])} "
               f"| {single['nbgym'] / single['gymnasium']:.2f}x |")

@@ -73,7 +73,10 @@ def test_sub_environment_data_is_gymnasium_sync_data(env_id, num_threads):
         assert_same_results(ours.step(actions), theirs.step(actions), t)
         for k in range(3):
             assert_same_data(data_ours[k], data_theirs[k], (t, k))
-    assert ours.get_attr("model") == (ours.model,) * 3
+    models = ours.get_attr("model")  # each sub-environment's own, equal to gymnasium's
+    assert len({id(model) for model in models}) == 3 and ours.get_attr("model")[0] is models[0]
+    for model, theirs_model in zip(models, theirs.get_attr("model")):
+        assert np.array_equal(model.body_mass, theirs_model.body_mass) and model.opt.timestep == theirs_model.opt.timestep
     assert ours.get_attr("frame_skip") == theirs.get_attr("frame_skip")
 
 
