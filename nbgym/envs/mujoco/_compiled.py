@@ -140,6 +140,27 @@ class _Simulations:
     _mujoco_failed: bool = False
     """Whether a sub-environment stopped on a MuJoCo error and has not been reset since: steps are refused."""
 
+    _square_sums_bound: bool = False
+    _negates_square_sum: ClassVar[bool] = False
+    """Whether gymnasium negates the integer sum of squares before weighting it (Reacher, Pusher)."""
+    """Whether ``params._square_sums`` points at ``_square_sums`` (integer actions: see ``_sim.weighted_action_cost``)."""
+
+    def _set_square_sums(self, actions: Any) -> None:
+        """For integer actions, gymnasium's ``np.sum(np.square(action))`` of each sub-environment's action, in the
+        actions' integer dtype (squares wrap around as numpy's do), for the kernels' control costs."""
+        array = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if array.dtype.kind in "iu":
+            rows = array.reshape(self._batch.num_envs, -1)
+            if self._negates_square_sum:  # gymnasium's -np.square(action).sum() * weight: negated as an int
+                self._square_sums = -np.array([-np.square(row).sum() for row in rows], dtype=np.float64)
+            else:
+                self._square_sums = np.array([np.sum(np.square(row)) for row in rows], dtype=np.float64)
+            self._params["_square_sums"] = self._square_sums.ctypes.data
+            self._square_sums_bound = True
+        elif self._square_sums_bound:
+            self._params["_square_sums"] = 0
+            self._square_sums_bound = False
+
     def _refuse_after_mujoco_error(self) -> None:
         """Refuse a step while a sub-environment that stopped on a MuJoCo error has not been reset.
 
@@ -197,6 +218,7 @@ class _Simulations:
         params = _sim.common_params(self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel)
         for field, value in params.items():
             self._params[field] = value
+        self._square_sums_bound = False
         batch = self._batch
         for i, data in enumerate(self._datas):
             batch.state[i, : _sim.FAILED] = _sim.data_row(data)
@@ -441,6 +463,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
                 raise ValueError(f"Action dimension mismatch. Expected {self._box_action_shape}, found {shape}")
         self._refuse_step()
         self._last_action_dtype = _action_dtype(action)
+        self._set_square_sums(action)
         result = super().step(action)
         if self._batch.state[0, _sim.FAILED]:
             self._raise_mujoco_errors(None)
@@ -538,6 +561,10 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._reports = _sim.new_reports(int(num_envs))
         super().__init__(num_envs, params, **vector_options)
         self.frame_skip = frame_skip
+        if "render_fps" in self.metadata:  # as MujocoEnv.__init__ asserts it for the single env
+            assert int(np.round(1.0 / self.dt)) == self.metadata["render_fps"], (
+                f"Expected value: {int(np.round(1.0 / self.dt))}, Actual value: {self.metadata['render_fps']}"
+            )
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
         self.num_threads = self.num_threads  # binds the step kernel again, to the aux array sized for the model
@@ -563,6 +590,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
         self._refuse_step()
         self._last_action_dtype = _action_dtype(actions)
+        self._set_square_sums(actions)
         result = super().step(actions)
         self._raise_mujoco_errors(None)
         return result

@@ -32,7 +32,7 @@ def _reset(params, state, i, rng, aux):
 def _step(params, state, i, actions, rng, aux):
     _sim.simulate(params, state, i, actions)
     # gymnasium: not np.isfinite(observation).all() or np.abs(observation[1]) > 0.2
-    terminated = abs(load(state[i, QPOS], 1)) > 0.2
+    terminated = abs(_sim.state_vector_value(params, state, i, 1)) > 0.2  # gymnasium's obs[1]
     for k in range(params._nq):
         terminated = terminated or not np.isfinite(load(state[i, QPOS], k))
     for k in range(params._nv):
@@ -62,6 +62,7 @@ def configure(reset_noise_scale, reward_terminating_step=False):
     every step)."""
 
     def configure_model(model):
+        _sim.require(model.nq + model.nv >= 2, IndexError, "InvertedPendulum", "an observation obs[1]", model)
         return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale,
                                      "_reward_terminating_step": reward_terminating_step}
 
