@@ -392,6 +392,18 @@ def read_only_round_trip(env):
     return copy, in_band
 
 
+def steps_after_round_trip(env, count):
+    """Reset and step ``env`` once, copy it (``read_only_round_trip``), then yield each further action, the
+    original's step and the copies (which the caller steps with the same action)."""
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    actions = [rng.uniform(-1, 1, env.action_space.shape).astype(np.float32) for _ in range(count)]
+    env.step(actions[0])
+    copies = read_only_round_trip(env)
+    for action in actions[1:]:
+        yield action, env.step(action), copies
+
+
 MUJOCO_IDS = ["Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
               "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5", "Ant-v4", "HalfCheetah-v4",
               "Hopper-v4", "Humanoid-v4", "HumanoidStandup-v4", "InvertedDoublePendulum-v4", "InvertedPendulum-v4",
@@ -401,13 +413,7 @@ MUJOCO_IDS = ["Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidS
 @pytest.mark.parametrize("env_id", MUJOCO_IDS)
 def test_env_unpickled_from_read_only_buffers_continues_exactly(env_id):
     env = nbgym.make(env_id, max_episode_steps=6)
-    env.reset(seed=0)
-    rng = np.random.default_rng(0)
-    actions = [rng.uniform(-1, 1, env.action_space.shape).astype(np.float32) for _ in range(8)]
-    env.step(actions[0])
-    copies = read_only_round_trip(env)
-    for action in actions[1:]:
-        expected = env.step(action)
+    for action, expected, copies in steps_after_round_trip(env, 8):
         for copy in copies:
             result = copy.step(action)
             np.testing.assert_array_equal(result[0], expected[0])
@@ -422,13 +428,7 @@ def test_env_unpickled_from_read_only_buffers_continues_exactly(env_id):
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_vector_env_unpickled_from_read_only_buffers_continues_exactly(env_id, num_threads):
     env = nbgym.make_vec(env_id, 3, num_threads=num_threads, max_episode_steps=4)
-    env.reset(seed=0)
-    rng = np.random.default_rng(1)
-    actions = [rng.uniform(-1, 1, env.action_space.shape).astype(np.float32) for _ in range(7)]
-    env.step(actions[0])
-    copies = read_only_round_trip(env)
-    for action in actions[1:]:
-        expected = env.step(action)
+    for action, expected, copies in steps_after_round_trip(env, 7):
         for copy in copies:
             result = copy.step(action)
             for mine, theirs in zip(result[:4], expected[:4]):
