@@ -389,6 +389,10 @@ def read_only_round_trip(env):
     assert any(not memoryview(buffer).readonly for buffer in buffers)  # there were arrays to make read-only
     copy = pickle.loads(data, buffers=[memoryview(buffer.raw()).toreadonly() for buffer in buffers])
     in_band = pickle.loads(memoryview(pickle.dumps(env)).toreadonly())
+    for unpickled in (copy, in_band):
+        # The kernels read the batch's parameter record: the one the env rebinds to its own model and data.
+        assert unpickled.unwrapped._params is unpickled.unwrapped._batch.params
+        assert unpickled.unwrapped._params["_model"][0] == unpickled.unwrapped.model._address
     return copy, in_band
 
 

@@ -13,6 +13,7 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
+from nbgym._engine.env import KernelBatch  # its arrays, made writable after unpickling (see _writable)
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -353,23 +354,27 @@ class _Simulations:
     def __setstate__(self, state: dict[str, Any]) -> None:
         # Unpickled from read-only buffers (Ray's object store, pickle protocol 5 out of band), arrays are
         # read-only: the kernels write the batch's and the parameters' arrays, so they become copies.
-        state = {name: _writable(value) for name, value in state.items()}
+        copies: dict[int, np.ndarray] = {}
+        state = {name: _writable(value, copies) for name, value in state.items()}
         super().__setstate__(state)
         self._bind_addresses()
 
 
-def _writable(value: Any) -> Any:
+def _writable(value: Any, copies: dict[int, np.ndarray]) -> Any:
     """``value`` with its arrays writable: a read-only array is copied, in dicts too (the single env's action
-    buffers); a ``KernelBatch``'s arrays too (in place)."""
+    buffers), and a ``KernelBatch``'s arrays in place. ``copies`` maps each copied array's id to its copy, so
+    that an array the env and its batch share (the parameter record) stays one array."""
     if isinstance(value, np.ndarray):
-        return value if value.flags.writeable else value.copy()
+        if value.flags.writeable:
+            return value
+        if id(value) not in copies:
+            copies[id(value)] = value.copy()
+        return copies[id(value)]
     if type(value) is dict:
-        return {key: _writable(item) for key, item in value.items()}
-    batch_arrays = getattr(value, "__dict__", {}) if type(value).__name__ == "KernelBatch" else {}
-    if batch_arrays:
-        for name, array in list(batch_arrays.items()):
-            if isinstance(array, np.ndarray) and not array.flags.writeable:
-                batch_arrays[name] = array.copy()
+        return {key: _writable(item, copies) for key, item in value.items()}
+    if isinstance(value, KernelBatch):
+        for name, array in list(value.__dict__.items()):
+            value.__dict__[name] = _writable(array, copies)
         value._make_views()
     return value
 
