@@ -17,6 +17,7 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
+from nbgym._engine.env import KernelBatch  # its arrays, made writable after unpickling (see _writable)
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -149,6 +150,27 @@ class _Simulations:
     _mujoco_failed: bool = False
     """Whether a sub-environment stopped on a MuJoCo error and has not been reset since: steps are refused."""
 
+    _square_sums_bound: bool = False
+    _negates_square_sum: ClassVar[bool] = False
+    """Whether gymnasium negates the integer sum of squares before weighting it (Reacher, Pusher)."""
+    """Whether ``params._square_sums`` points at ``_square_sums`` (integer actions: see ``_sim.weighted_action_cost``)."""
+
+    def _set_square_sums(self, actions: Any) -> None:
+        """For integer actions, gymnasium's ``np.sum(np.square(action))`` of each sub-environment's action, in the
+        actions' integer dtype (squares wrap around as numpy's do), for the kernels' control costs."""
+        array = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if array.dtype.kind in "iu":
+            rows = array.reshape(self._batch.num_envs, -1)
+            if self._negates_square_sum:  # gymnasium's -np.square(action).sum() * weight: negated as an int
+                self._square_sums = -np.array([-np.square(row).sum() for row in rows], dtype=np.float64)
+            else:
+                self._square_sums = np.array([np.sum(np.square(row)) for row in rows], dtype=np.float64)
+            self._params["_square_sums"] = self._square_sums.ctypes.data
+            self._square_sums_bound = True
+        elif self._square_sums_bound:
+            self._params["_square_sums"] = 0
+            self._square_sums_bound = False
+
     def _refuse_after_mujoco_error(self) -> None:
         """Refuse a step while a sub-environment that stopped on a MuJoCo error has not been reset.
 
@@ -224,6 +246,7 @@ class _Simulations:
         )
         for field, value in params.items():
             self._params[field] = value
+        self._square_sums_bound = False
         batch = self._batch
         width = _sim.row_width(self.model, self.physics.carry) if self._uses_rows else _sim.ROW_STATE
         if batch.state.shape[1] != width:
@@ -253,6 +276,54 @@ class _Simulations:
                     flag = field + _sim.FLOAT64_PRODUCT
                     setattr(cls, field, record_property(field, flag if flag in names else None))
 
+    # Attributes whose objects the kernels reach through an address in the parameter record or the state
+    # rows: the model (and its arrays: ``body_mass``, ``opt.timestep``), the initial state arrays, each
+    # sub-environment's ``MjData`` (and its arrays) and error report buffer. Assigning one either writes
+    # into the object the kernels read (``init_qpos``, ``init_qvel``), rebinds the address to the new
+    # object this env then holds (``data``), or is refused (``model``): no address is ever left pointing
+    # at an object the env no longer holds.
+
+    @property
+    def model(self) -> mujoco.MjModel:
+        """The ``MjModel`` the kernels simulate (its fields can be changed in place; it cannot be replaced)."""
+        return self._model
+
+    @model.setter
+    def model(self, value: mujoco.MjModel) -> None:
+        if "_model" in self.__dict__ and value is not self._model:
+            raise AttributeError(
+                f"{type(self).__name__}.model cannot be replaced: the compiled kernels simulate the model the env "
+                f"was made with (its sizes fix the observation, its arrays are read by address). Change its fields "
+                f"in place (env.unwrapped.model.opt.timestep = ...), or make a new env with xml_file=..."
+            )
+        self._model = value
+
+    def _set_initial_state(self, field: str, value: Any, size: int) -> None:
+        """Assign ``init_qpos``/``init_qvel`` (the private array ``field``) as gymnasium uses them: any value
+        that broadcasts to ``(size,)`` (gymnasium adds it to the noise of ``size`` values at each reset).
+
+        Raises:
+            ValueError: If ``value`` does not broadcast to ``(size,)`` (gymnasium's reset would raise it).
+        """
+        try:
+            values = np.broadcast_to(np.asarray(value, dtype=np.float64), (size,))
+        except ValueError:
+            raise ValueError(
+                f"{field[1:]} must broadcast to the model's shape ({size},) (it is added to the reset noise), got "
+                f"{value!r}."
+            ) from None
+        current = self.__dict__.get(field)
+        if current is not None and current.shape == (size,) and current.flags.writeable:
+            current[...] = values  # the kernels read this array: its address stays
+        else:
+            self._hold(field, np.array(values))
+
+    def _hold(self, field: str, array: np.ndarray) -> None:
+        """Keep ``array`` as the attribute ``field`` and point the parameter of the same name at it."""
+        setattr(self, field, array)
+        if "_params" in self.__dict__ and field in self._params.dtype.names:
+            self._params[field] = array.ctypes.data
+
     @property
     def init_qpos(self) -> np.ndarray:
         """The joint positions around which resets draw (assigning copies into the array the kernels read)."""
@@ -260,11 +331,7 @@ class _Simulations:
 
     @init_qpos.setter
     def init_qpos(self, value: Any) -> None:
-        # MujocoEnv.__init__ assigns the model's initial state: the kernels' array is made then.
-        if self._init_qpos.shape != np.shape(value):
-            self._init_qpos = np.array(value, dtype=np.float64)
-        else:
-            self._init_qpos[:] = value
+        self._set_initial_state("_init_qpos", value, self.model.nq)
 
     @property
     def init_qvel(self) -> np.ndarray:
@@ -273,19 +340,43 @@ class _Simulations:
 
     @init_qvel.setter
     def init_qvel(self, value: Any) -> None:
-        if self._init_qvel.shape != np.shape(value):
-            self._init_qvel = np.array(value, dtype=np.float64)
-        else:
-            self._init_qvel[:] = value
+        self._set_initial_state("_init_qvel", value, self.model.nv)
+
+    _frame_skip: Any = None
+    """``frame_skip`` as given (gymnasium keeps the value; the kernels read its int in the parameters)."""
+    _frame_skip_refusal: str | None = None
+    """Why steps raise ``TypeError`` (a ``frame_skip`` that is no int for ``mj_step``), or ``None``."""
 
     @property
-    def frame_skip(self) -> int:
+    def frame_skip(self) -> Any:
         """MuJoCo steps per environment step (live: assigning it changes the following steps)."""
-        return int(self._params["frame_skip"][0])
+        return self._frame_skip
 
     @frame_skip.setter
-    def frame_skip(self, value: int) -> None:
-        self._params["frame_skip"] = value
+    def frame_skip(self, value: Any) -> None:
+        self._frame_skip = value
+        # gymnasium passes frame_skip to mj_step(nstep=...), which takes an int of 32 bits (or a bool) and
+        # raises TypeError on anything else, at the first step.
+        if isinstance(value, (int, np.integer)) and -(2**31) <= value < 2**31:
+            self._params["frame_skip"] = int(value)
+            self._frame_skip_refusal = None
+        else:
+            self._params["frame_skip"] = 0
+            self._frame_skip_refusal = (
+                f"mj_step(): incompatible function arguments: nstep (frame_skip) must be an int of 32 bits, "
+                f"got {value!r}."
+            )
+
+    def _refuse_step(self) -> None:
+        """Refuse a step that gymnasium's env refuses too, or after a MuJoCo error (see ``_refuse_after_mujoco_error``).
+
+        Raises:
+            TypeError: If ``frame_skip`` is not an int ``mj_step`` takes.
+            nbgym.error.ResetNeeded: After a MuJoCo error, until the failed sub-environments are reset.
+        """
+        if self._frame_skip_refusal is not None:
+            raise TypeError(self._frame_skip_refusal)
+        self._refuse_after_mujoco_error()
 
     @property
     def dt(self) -> float:
@@ -293,6 +384,10 @@ class _Simulations:
         return self.model.opt.timestep * self.frame_skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled from read-only buffers (Ray's object store, pickle protocol 5 out of band), arrays are
+        # read-only: the kernels write the batch's and the parameters' arrays, so they become copies.
+        copies: dict[int, np.ndarray] = {}
+        state = {name: _writable(value, copies) for name, value in state.items()}
         super().__setstate__(state)
         self._bind_addresses()
 
@@ -327,6 +422,25 @@ def _float_fields(model: mujoco.MjModel) -> tuple[str, ...]:
                 names.append(prefix + name)
         _FLOAT_FIELDS[key] = tuple(names)
     return _FLOAT_FIELDS[key]
+
+
+def _writable(value: Any, copies: dict[int, np.ndarray]) -> Any:
+    """``value`` with its arrays writable: a read-only array is copied, in dicts too (the single env's action
+    buffers), and a ``KernelBatch``'s arrays in place. ``copies`` maps each copied array's id to its copy, so
+    that an array the env and its batch share (the parameter record) stays one array."""
+    if isinstance(value, np.ndarray):
+        if value.flags.writeable:
+            return value
+        if id(value) not in copies:
+            copies[id(value)] = value.copy()
+        return copies[id(value)]
+    if type(value) is dict:
+        return {key: _writable(item, copies) for key, item in value.items()}
+    if isinstance(value, KernelBatch):
+        for name, array in list(value.__dict__.items()):
+            value.__dict__[name] = _writable(array, copies)
+        value._make_views()
+    return value
 
 
 def _load(xml_file: str, width: int, height: int) -> tuple[mujoco.MjModel, np.ndarray, np.ndarray]:
@@ -364,7 +478,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     ) -> None:
         self._init_qpos = np.zeros(0)
         self._init_qvel = np.zeros(0)
-        self._params = self.physics.new_params(frame_skip=frame_skip)
+        self._params = self.physics.new_params()  # MujocoEnv.__init__ sets frame_skip (see the property)
         MujocoEnv.__init__(
             self, xml_file, frame_skip, None, render_mode=render_mode, width=width, height=height,
             camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config,
@@ -381,6 +495,31 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         self._bind_addresses()
         self._last_action_dtype = np.dtype(np.float64)
 
+    @property
+    def data(self) -> mujoco.MjData:
+        """The ``MjData`` the kernels step. Assigning another ``MjData`` of the same model makes the kernels step
+        that one (the next steps continue from its state)."""
+        return self._data
+
+    @data.setter
+    def data(self, value: mujoco.MjData) -> None:
+        if "_data" not in self.__dict__:  # MujocoEnv.__init__
+            self._data = value
+            return
+        if value is self._data:
+            return
+        if not isinstance(value, mujoco.MjData) or value.model._address != self.model._address:
+            raise TypeError(
+                f"{type(self).__name__}.data must be a mujoco.MjData of this env's model (mujoco.MjData(env.unwrapped"
+                f".model)): the kernels step it with that model; got {value!r}."
+            )
+        self._data = value
+        self._slot_datas[0] = value
+        self._bind_addresses()
+        if self._mujoco_renderer is not None:  # it draws the data it was made with
+            self._mujoco_renderer.close()
+            self._mujoco_renderer = None
+
     def step(self, action: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
         """One environment step: ``frame_skip`` MuJoCo steps with ``action`` as the controls.
 
@@ -391,8 +530,9 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
             shape = np.shape(action)
             if shape != self._box_action_shape:
                 raise ValueError(f"Action dimension mismatch. Expected {self._box_action_shape}, found {shape}")
-        self._refuse_after_mujoco_error()
+        self._refuse_step()
         self._last_action_dtype = _action_dtype(action)
+        self._set_square_sums(action)
         result = super().step(action)
         if self._batch.state[0, _sim.ROW_FAILED]:
             self._raise_mujoco_errors(None)
@@ -484,7 +624,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._renderer_arguments = (default_camera_config, width, height, max_geom, camera_id, camera_name, visual_options)
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
         self._observation_size, env_params = configure(self.model)
-        params = self.physics.new_params(frame_skip=frame_skip, **with_weight_flags(self.physics, env_params))
+        params = self.physics.new_params(**with_weight_flags(self.physics, env_params))
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
         self._slot_datas = [mujoco.MjData(self.model)]
@@ -494,6 +634,11 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._slot_models: list[mujoco.MjModel] = []
         self._held_models: dict[int, mujoco.MjModel] = {}
         super().__init__(num_envs, params, **vector_options)
+        self.frame_skip = frame_skip
+        if "render_fps" in self.metadata:  # as MujocoEnv.__init__ asserts it for the single env
+            assert int(np.round(1.0 / self.dt)) == self.metadata["render_fps"], (
+                f"Expected value: {int(np.round(1.0 / self.dt))}, Actual value: {self.metadata['render_fps']}"
+            )
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
         self.num_threads = self.num_threads  # slots for the threads; binds the kernels to the arrays sized for the model
@@ -525,8 +670,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         shape = np.shape(actions)
         if shape != self.action_space.shape:
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
-        self._refuse_after_mujoco_error()
+        self._refuse_step()
         self._last_action_dtype = _action_dtype(actions)
+        self._set_square_sums(actions)
         self._before_kernels()
         try:
             result = KernelVectorEnv.step(self, actions)

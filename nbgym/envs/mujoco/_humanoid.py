@@ -224,13 +224,15 @@ def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_n
 
     def configure_model(model):
         flags = observation_flags
-        first_body, first_dof = (0, 0) if version == 4 else (1, 6)
+        first_body, first_dof = (0, 0) if version == 4 else (1, min(6, model.nv))  # qfrc_actuator[6:]
         bodies = model.nbody - first_body
         size = model.nq + model.nv - 2 * flags["exclude_current_positions_from_observation"]
         size += 10 * bodies * flags["include_cinert_in_observation"]
         size += 6 * bodies * flags["include_cvel_in_observation"]
         size += (model.nv - first_dof) * flags["include_qfrc_actuator_in_observation"]
         size += 6 * bodies * flags["include_cfrc_ext_in_observation"]
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 3, IndexError, "Humanoid/HumanoidStandup", "positions qpos[0:3] (x, y, z)", model)
         values = {
             "_ctrl_cost_weight": ctrl_cost_weight,
             "_contact_cost_weight": contact_cost_weight,

@@ -67,7 +67,7 @@ def _step(params, data, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     _positions_info(params, data, i, aux)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -132,6 +132,9 @@ def configure(
 
     def configure_model(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 2, IndexError, "Hopper/Walker2d", "positions qpos[0] (x) and qpos[1] (z)", model)
+        _sim.require(model.nq >= 3, ValueError, "Hopper/Walker2d", "positions qpos[1:3] (z, angle)", model)
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,

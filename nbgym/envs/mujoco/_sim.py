@@ -135,6 +135,7 @@ COMMON_PARAMS = [
     ("_ntendon", np.int64),
     ("_init_qpos", np.int64),
     ("_init_qvel", np.int64),
+    ("_square_sums", np.int64),
     ("_norm_fuses", np.bool_),
 ]
 """Fields of every MuJoCo env's parameter record (addresses as integers); env fields follow them."""
@@ -278,6 +279,7 @@ def common_params(
         "_ntendon": model.ntendon,
         "_init_qpos": init_qpos.ctypes.data,
         "_init_qvel": init_qvel.ctypes.data,
+        "_square_sums": 0,
         "_norm_fuses": NORM_FUSES,
     }
 
@@ -642,6 +644,8 @@ def action_sum_of_squares(actions, i):
     float32, as in gymnasium), summed in numpy's order."""
     row = actions[i]
     squares = row * row
+    if squares.shape[0] == 0:  # a model without actuators: numpy's sum of nothing
+        return squares.dtype.type(0)
     # numpy adds the sum to an initial 0, which changes no sum of squares.
     return _summation.pairwise_sum(squares, 0, squares.shape[0])
 
@@ -658,9 +662,15 @@ FLOAT64_PRODUCT = "_makes_float64"
 
 
 @njit
-def weighted_action_cost(weight, weight_makes_float64, actions, i):
+def weighted_action_cost(params, weight, weight_makes_float64, actions, i):
     """gymnasium's ``weight * np.sum(np.square(action))`` for row ``i`` of ``actions``: in float64 for a
-    weight that makes float64 products, else in the actions' dtype; returned as a float64."""
+    weight that makes float64 products, else in the actions' dtype; returned as a float64.
+
+    Integer actions reach the kernels as float64, but gymnasium squares and sums them in their integer dtype
+    (where squares wrap around): for those, Python puts numpy's sums in the float64 array at
+    ``params._square_sums`` (0 otherwise), which replace the sum here."""
+    if params._square_sums != 0:
+        return weight * load(params._square_sums, i)
     squares = action_sum_of_squares(actions, i)
     if weight_makes_float64:
         return weight * np.float64(squares)
@@ -681,11 +691,48 @@ def clip(value, low, high):
 def sum_of_squares(address, count, low, high):
     """``np.sum(np.square(np.clip(x, low, high)))`` of ``count`` contiguous float64 at ``address``
     (``low``/``high`` infinite: no clipping), summed in numpy's order."""
+    if count <= 0:  # e.g. the controls of a model without actuators: numpy's sum of nothing
+        return 0.0
     squares = np.empty(count, dtype=np.float64)
     for k in range(count):
         value = clip(load(address, k), low, high)
         squares[k] = value * value
     return _summation.pairwise_sum(squares, 0, count)
+
+
+@njit
+def state_vector_value(params, data, i, k):
+    """``state_vector()[k]`` (``qpos`` then ``qvel``), which gymnasium reads where the model may have fewer
+    than ``k + 1`` positions; ``k < nq + nv`` (checked at make, see ``require``)."""
+    if k < params._nq:
+        return load(data[QPOS], k)
+    return load(data[QVEL], k - params._nq)
+
+
+def require_observation_size(size: int) -> None:
+    """gymnasium builds the observation ``Box`` before anything reads the model: a model too small for even
+    the observation's size fails there first.
+
+    Raises:
+        ValueError: If ``size`` is negative (numpy's error making the ``Box``).
+    """
+    if size < 0:
+        raise ValueError(f"negative dimensions are not allowed (an observation of {size} values: the model is too small)")
+
+
+def require(model_ok: bool, exception: type[Exception], env: str, needs: str, model: mujoco.MjModel) -> None:
+    """Validate, when an env is built, a model it reads at fixed indices or names: the kernels do not check
+    bounds, so a model too small would have them read or write outside MuJoCo's arrays.
+
+    Raises:
+        exception: The type gymnasium's env raises with such a model (at its reset or step), if not ``model_ok``.
+    """
+    if not model_ok:
+        raise exception(
+            f"{env} needs a model with {needs}; this one has nq={model.nq}, nv={model.nv}, nu={model.nu}, "
+            f"nbody={model.nbody}, nsite={model.nsite} (gymnasium's {env} fails on it too, with a "
+            f"{exception.__name__})."
+        )
 
 
 NORM_LENGTHS = (2, 3)

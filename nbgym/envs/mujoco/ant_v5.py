@@ -46,7 +46,8 @@ def _is_healthy(params, data, i):
     for k in range(params._nv):
         if not np.isfinite(load(data[QVEL], k)):
             return False
-    return params._healthy_z_range[0] <= load(data[QPOS], 2) <= params._healthy_z_range[1]
+    # gymnasium reads z as state_vector()[2]: qpos[2], or a velocity for a model of two positions.
+    return params._healthy_z_range[0] <= _sim.state_vector_value(params, data, i, 2) <= params._healthy_z_range[1]
 
 
 def _step(params, data, i, actions, rng, aux):
@@ -62,7 +63,7 @@ def _step(params, data, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     low, high = params._contact_force_range[0], params._contact_force_range[1]
     contact_cost = 0.0
     if params._contact_cost_included:  # v4 only with use_contact_forces
@@ -122,6 +123,9 @@ def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, heal
         size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
         first_body = 0 if version == 4 else 1
         size += 6 * (model.nbody - first_body) * include_cfrc_ext_in_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 2, IndexError, "Ant", "positions qpos[0] (x) and qpos[1] (y)", model)
+        _sim.require(model.nq + model.nv >= 3, IndexError, "Ant", "a third state value state_vector()[2] (z)", model)
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,

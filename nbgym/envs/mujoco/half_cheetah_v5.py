@@ -38,7 +38,7 @@ def _step(params, data, i, actions, rng, aux):
     forward_reward = params._forward_reward_weight * x_velocity
     # gymnasium computes the control cost on the action: float32 for a float32 action (NEP 50), unless
     # the weight is a np.float64.
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     aux[i, X_POSITION] = after
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -67,6 +67,8 @@ PHYSICS = _sim.physics(
 def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 1, IndexError, "HalfCheetah", "a position qpos[0] (x)", model)
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,

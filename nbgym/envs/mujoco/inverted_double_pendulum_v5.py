@@ -76,6 +76,8 @@ def configure(healthy_reward, reset_noise_scale, version=5):
     the cart's) and gives the healthy reward on the terminating step too."""
 
     def configure_model(model):
+        _sim.require(model.nsite >= 1, IndexError, "InvertedDoublePendulum", "a site (site_xpos[0]: the tip)", model)
+        _sim.require(model.nv >= 3, ValueError, "InvertedDoublePendulum", "velocities qvel[1:3]", model)
         observed = model.nv if version == 4 else 1
         return 2 * model.nq - 1 + model.nv + observed, {
             "_healthy_reward": healthy_reward, "_reset_noise_scale": reset_noise_scale,

@@ -31,7 +31,7 @@ def _reset(params, data, i, rng, aux):
 def _step(params, data, i, actions, rng, aux):
     _sim.simulate(params, data, i, actions)
     # gymnasium: not np.isfinite(observation).all() or np.abs(observation[1]) > 0.2
-    terminated = abs(load(data[QPOS], 1)) > 0.2
+    terminated = abs(_sim.state_vector_value(params, data, i, 1)) > 0.2  # gymnasium's obs[1]
     for k in range(params._nq):
         terminated = terminated or not np.isfinite(load(data[QPOS], k))
     for k in range(params._nv):
@@ -58,6 +58,7 @@ def configure(reset_noise_scale, reward_terminating_step=False):
     every step)."""
 
     def configure_model(model):
+        _sim.require(model.nq + model.nv >= 2, IndexError, "InvertedPendulum", "an observation obs[1]", model)
         return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale,
                                      "_reward_terminating_step": reward_terminating_step}
 

@@ -57,7 +57,7 @@ def _step(params, data, i, actions, rng, aux):
     fused = params._norm_fuses
     reward_near = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._tips_arm, 3, fused) * params._reward_near_weight
     reward_dist = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._goal, 3, fused) * params._reward_dist_weight
-    reward_ctrl = -_sim.weighted_action_cost(params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
+    reward_ctrl = -_sim.weighted_action_cost(params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     aux[i, REWARD_NEAR] = reward_near
@@ -85,6 +85,12 @@ PHYSICS = _sim.physics(
 
 def _configure(reward_near_weight, reward_dist_weight, reward_control_weight):
     def configure(model):
+        _sim.require(model.nq >= 4, ValueError, "Pusher", "positions qpos[-4:-2] (the cylinder)", model)
+        model.body("tips_arm"), model.body("object"), model.body("goal")  # KeyError (gymnasium's) without them
+        # gymnasium's observation (qpos[:7], qvel[:7], three body positions) has the shape of its observation
+        # space only for 7 or more positions and velocities: refused otherwise.
+        _sim.require(model.nq >= 7 and model.nv >= 7, ValueError, "Pusher",
+                     "7 or more positions and velocities (its observation space's shape)", model)
         return 23, {
             "_reward_near_weight": reward_near_weight,
             "_reward_dist_weight": reward_dist_weight,
@@ -98,6 +104,7 @@ def _configure(reward_near_weight, reward_dist_weight, reward_control_weight):
 
 
 class _Pusher:
+    _negates_square_sum = True
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS

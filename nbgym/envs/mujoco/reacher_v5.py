@@ -65,7 +65,7 @@ def _step(params, data, i, actions, rng, aux):
     if not params._reward_before_step:
         distance = _distance(params, data, i)
     reward_dist = -distance * params._reward_dist_weight
-    reward_ctrl = -_sim.weighted_action_cost(params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
+    reward_ctrl = -_sim.weighted_action_cost(params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     return reward_dist + reward_ctrl, False
@@ -96,6 +96,12 @@ def configure(reward_dist_weight, reward_control_weight, version=5):
     difference in 3D (v5: x and y) and rewards the distance before the step (v5: after)."""
 
     def configure_model(model):
+        _sim.require(model.nq >= 2, ValueError, "Reacher", "positions qpos[-2:] (the target)", model)
+        model.body("fingertip"), model.body("target")  # KeyError (gymnasium's) without them
+        # gymnasium's observation (cos, sin of qpos[:2], qpos[2:], qvel[:2], the fingertip-target vector) has the
+        # shape of its observation space only for 4 positions and 2 or more velocities: refused otherwise.
+        _sim.require(model.nq == 4 and model.nv >= 2, ValueError, "Reacher",
+                     "4 positions and 2 or more velocities (its observation space's shape)", model)
         observed = 3 if version == 4 else 2
         return 8 + observed, {
             "_reward_dist_weight": reward_dist_weight,
@@ -110,6 +116,7 @@ def configure(reward_dist_weight, reward_control_weight, version=5):
 
 
 class _Reacher:
+    _negates_square_sum = True
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS

@@ -36,7 +36,7 @@ def _step(params, data, i, actions, rng, aux):
     x_velocity = (load(data[QPOS], 0) - x_before) / dt
     y_velocity = (load(data[QPOS], 1) - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     _sim.positions_info(params, data, i, aux, X_POSITION)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, Y_VELOCITY] = y_velocity
@@ -64,7 +64,10 @@ PHYSICS = _sim.physics(
 
 def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
-        return model.nq + model.nv - 2 * exclude_current_positions_from_observation, {
+        size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 2, IndexError, "Swimmer", "positions qpos[0] (x) and qpos[1] (y)", model)
+        return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,
             "_reset_noise_scale": reset_noise_scale,
