@@ -108,7 +108,7 @@ def test_copies_and_pickles_keep_written_data():
 def test_data_and_model_cannot_be_replaced():
     envs = nbgym.make_vec("HalfCheetah-v5", 2)
     for name in ("data", "model"):
-        with pytest.raises(AttributeError, match="cannot replace"):
+        with pytest.raises(AttributeError, match="cannot be replaced"):
             envs.set_attr(name, [None, None])
     with pytest.raises(IndexError):
         envs.data_of(2)

@@ -892,7 +892,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         """
         if name in ("data", "model"):
             raise AttributeError(
-                f"{type(self).__name__} cannot replace its sub-environments' {name}: they live in state rows "
+                f"The sub-environments' {name} of {type(self).__name__} cannot be replaced: they live in state rows "
                 f"(change them in place, e.g. envs.get_attr('data')[i].qpos[:] = ..., or use vectorization_mode='sync')."
             )
         KernelVectorEnv.set_attr(self, name, values)
