@@ -2,9 +2,10 @@
 
 For each environment and number of sub-environments: nbgym's compiled vector env (``make_vec``) at 1 and
 2 threads, gymnasium's ``SyncVectorEnv`` and ``AsyncVectorEnv`` (one process per sub-environment, so only
-up to ``--max-async`` of them), envpool with as many threads as nbgym, and the ceiling: a compiled loop
-that only calls ``mj_step`` (``frame_skip`` times) and ``mj_rnePostConstraint`` on the same simulations,
-without actions, observations, rewards or resets. Then the single env (``make``) against ``gymnasium.make``.
+up to ``--max-async`` of them), envpool with as many threads as nbgym, and ``mujoco.batch`` (mujoco 4.0's
+batched simulations, one state row each, ``persistent=True``) stepping the physics alone with as many
+threads: controls in, ``frame_skip`` substeps, qpos and qvel out, without ``mj_rnePostConstraint``,
+observations, rewards or resets. Then the single env (``make``) against ``gymnasium.make``.
 
 nbgym and gymnasium are seeded alike and given the same actions, so they run through the same states
 (a fallen humanoid costs more per step than a standing one); timings alternate between libraries and
@@ -27,32 +28,12 @@ import time
 import warnings
 from collections.abc import Callable, Sequence
 
-import numba
 import numpy as np
 
 import nbgym
-from nbgym.envs.mujoco import _sim
 
 ENVS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
 NUM_ENVS = [16, 64, 256, 1024]
-
-
-@numba.njit(nogil=True)
-def _physics_only(state, model, step, rne, frame_skip):
-    for i in range(state.shape[0]):
-        data = state[i, _sim.DATA]
-        for _ in range(frame_skip):
-            _sim.call(step, model, data)
-        _sim.call(rne, model, data)
-
-
-@numba.njit(nogil=True, parallel=True)
-def _physics_only_threaded(state, model, step, rne, frame_skip):
-    for i in numba.prange(state.shape[0]):
-        data = state[i, _sim.DATA]
-        for _ in range(frame_skip):
-            _sim.call(step, model, data)
-        _sim.call(rne, model, data)
 
 
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
@@ -100,7 +81,8 @@ def _vector_steppers(
 
     for threads in args.threads:
         add(f"nbgym {threads}t", nbgym.make_vec(env_id, num_envs, num_threads=threads))
-    add("gymnasium sync", gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync"))
+    if num_envs <= args.max_sync:
+        add("gymnasium sync", gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync"))
     if num_envs <= args.max_async:
         add("gymnasium async", gymnasium.make_vec(env_id, num_envs, vectorization_mode="async"))
     try:
@@ -111,17 +93,21 @@ def _vector_steppers(
             add(f"envpool {threads}t", env)
     except ImportError:
         pass
-    ceiling = nbgym.make_vec(env_id, num_envs)
-    ceiling.reset(seed=0)
-    envs.append(ceiling)  # keeps its simulations alive: the compiled loop only holds their addresses
-    params = ceiling.unwrapped._params[0]
-    arguments = (ceiling.unwrapped._batch.state, params["_model"], params["_mj_step"], params["_mj_rne_post_constraint"],
-                 params["frame_skip"])
-    samplers["mj_step only 1t"] = _best_rate(lambda: _physics_only(*arguments), num_envs, args.sample_time)
-    if max(args.threads) > 1:
-        numba.set_num_threads(max(args.threads))
-        samplers[f"mj_step only {max(args.threads)}t"] = _best_rate(
-            lambda: _physics_only_threaded(*arguments), num_envs, args.sample_time)
+    import mujoco.batch
+
+    model = nbgym.make_vec(env_id, 1).unwrapped.model
+    frame_skip = nbgym.make_vec(env_id, 1).unwrapped.frame_skip
+    for threads in args.threads:
+        batch = mujoco.batch.Batch(model, num_envs, nthread=threads, persistent=True)
+        batch.reset()
+        position = iter(range(10**12))
+
+        def physics(batch=batch, position=position) -> None:
+            batch.ctrl[:] = pool[next(position) % 64]
+            batch.step(nstep=frame_skip)
+            batch.qpos.copy(), batch.qvel.copy()
+
+        samplers[f"mujoco.batch {threads}t"] = _best_rate(physics, num_envs, args.sample_time)
     return samplers, envs
 
 
@@ -167,6 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--num-envs", nargs="+", type=int, default=NUM_ENVS)
     parser.add_argument("--threads", nargs="+", type=int, default=[1, 2])
     parser.add_argument("--max-async", type=int, default=64, help="largest batch run by gymnasium's AsyncVectorEnv")
+    parser.add_argument("--max-sync", type=int, default=4096, help="largest batch run by gymnasium's SyncVectorEnv")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sample-time", type=float, default=0.5)
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
@@ -185,14 +172,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             for env in envs:
                 env.close()
         columns = list(dict.fromkeys(name for _, rates in rows for name in rates))
-        print(f"\n**{env_id}** (env-steps/s; ratios: nbgym 1 thread / gymnasium sync, nbgym 1 thread / mj_step only)\n")
-        print("| num_envs | " + " | ".join(columns) + " | nbgym / sync | nbgym / mj_step |")
-        print("|---" * (len(columns) + 3) + "|")
+        ratios = [f"nbgym {t}t / mujoco.batch {t}t" for t in args.threads]
+        print(f"\n**{env_id}** (env-steps/s; ratios: nbgym 1 thread / gymnasium sync, nbgym / mujoco.batch at "
+              f"equal threads)\n")
+        print("| num_envs | " + " | ".join(columns) + " | nbgym 1t / sync | " + " | ".join(ratios) + " |")
+        print("|---" * (len(columns) + 2 + len(ratios)) + "|")
         for num_envs, rates in rows:
             cells = [_rate(rates[name]) if name in rates else "-" for name in columns]
-            ratio = rates["nbgym 1t"] / rates["gymnasium sync"]
-            ceiling = rates["nbgym 1t"] / rates["mj_step only 1t"]
-            print(f"| {num_envs} | " + " | ".join(cells) + f" | {ratio:.2f}x | {ceiling:.0%} |")
+            ratio = f"{rates['nbgym 1t'] / rates['gymnasium sync']:.2f}x" if "gymnasium sync" in rates else "-"
+            batch = [f"{rates[f'nbgym {t}t'] / rates[f'mujoco.batch {t}t']:.2f}x" for t in args.threads]
+            print(f"| {num_envs} | " + " | ".join(cells) + f" | {ratio} | " + " | ".join(batch) + " |")
         single = _measure(_single_steppers(env_id, args), args.repeats)
         print(f"| single env (`make`) | nbgym {_rate(single['nbgym'])}, gymnasium {_rate(single['gymnasium'])} "
               f"| {single['nbgym'] / single['gymnasium']:.2f}x |")

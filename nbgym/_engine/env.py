@@ -213,7 +213,7 @@ class KernelBatch:
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads, self.physics.min_chunk_size)
+        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size)
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)

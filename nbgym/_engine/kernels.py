@@ -94,6 +94,9 @@ class Physics:
             observation space's own shape and dtype.
         min_chunk_size: The fewest sub-environments worth handing to a stepping thread (see
             ``threads.split``); ``None`` for the engine's default, made for steps of nanoseconds.
+        max_chunk_size: The most sub-environments a thread claims at a time (``None``: no bound beyond the
+            engine's split): 1 for steps long enough that claiming each alone costs nothing, so that no
+            thread waits for another longer than one sub-environment's step.
         source: The file defining the physics (default: the file of ``step``); its content is part of
             the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
             of loading stale ones from numba's cache.
@@ -123,6 +126,7 @@ class Physics:
         aux_width: int = 0,
         observation: tuple[tuple[int, ...], type] | None = None,
         min_chunk_size: int | None = None,
+        max_chunk_size: int | None = None,
         source: str | None = None,
         boundscheck: bool | None = None,
     ) -> None:
@@ -140,6 +144,7 @@ class Physics:
         self.state_width, self.state_dtype = int(width), np.dtype(state_dtype)
         self.aux_width = aux_width
         self.min_chunk_size = min_chunk_size
+        self.max_chunk_size = max_chunk_size
         self.observation = observation
         self._check_columns(functions, "state", 1, self.state_width, f"the state row's width ({self.state_width})")
         self._check_columns(

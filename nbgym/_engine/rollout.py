@@ -334,7 +334,7 @@ def rollout(
     arrays = (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
               trajectory.truncations)
     action_shape = tuple(int(size) for size in batch.action_shape)
-    if threads.split(num_envs, batch.num_threads, batch.physics.min_chunk_size)[1] == 0:
+    if threads.split(num_envs, batch.num_threads, batch.physics.min_chunk_size, batch.physics.max_chunk_size)[1] == 0:
         kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
         loop, args = _rollout_loop, (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays,
                                      action_shape)

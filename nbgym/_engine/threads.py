@@ -20,6 +20,7 @@ import contextlib
 import os
 import queue
 import threading
+import time
 from typing import Callable
 
 import numpy as np
@@ -37,7 +38,7 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 class _Job:
     """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
 
-    __slots__ = ("kernel", "args", "done", "error")
+    __slots__ = ("kernel", "args", "done", "error", "failures")
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
         self.kernel = kernel
@@ -45,6 +46,8 @@ class _Job:
         self.done = threading.Lock()
         self.done.acquire()
         self.error: BaseException | None = None
+        self.failures = 0
+        """Worker kernel calls that raised (each leaves the chunk it was stepping uncompleted)."""
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
@@ -53,6 +56,7 @@ class _Job:
             return self.kernel(*self.args)
         except Exception as failure:  # noqa: BLE001 - handed to the caller, who raises it
             self.error = failure
+            self.failures += 1
             return True
 
     def wake_caller(self) -> None:
@@ -107,7 +111,9 @@ def _shared_workers(count: int) -> _Workers:
     return _workers
 
 
-def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) -> tuple[int, int]:
+def split(
+    num_envs: int, num_threads: int, min_chunk_size: int | None = None, max_chunk_size: int | None = None
+) -> tuple[int, int]:
     """How a step of ``num_envs`` sub-environments is spread over up to ``num_threads`` threads.
 
     Args:
@@ -116,6 +122,8 @@ def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) ->
         min_chunk_size: The fewest sub-environments worth a chunk (default ``_MIN_CHUNK_SIZE``, for
             sub-environments of tens of nanoseconds; a physics whose step takes microseconds, as
             MuJoCo's, shares far smaller batches).
+        max_chunk_size: The most sub-environments per chunk (``None``: ``num_envs`` over ``_CHUNKS_PER_THREAD``
+            chunks per thread).
 
     Returns:
         The sub-environments per chunk, and the number of workers worth waking to help the calling
@@ -123,8 +131,24 @@ def split(num_envs: int, num_threads: int, min_chunk_size: int | None = None) ->
     """
     smallest = _MIN_CHUNK_SIZE if min_chunk_size is None else min_chunk_size
     chunk_size = max(smallest, -(-num_envs // (_CHUNKS_PER_THREAD * num_threads)))
+    if max_chunk_size is not None:
+        chunk_size = max(1, min(chunk_size, max_chunk_size))
     num_chunks = -(-num_envs // chunk_size)
     return chunk_size, min(num_threads, num_chunks) - 1
+
+
+def _wait_for_workers(job: _Job, own_failure: bool) -> None:
+    """Wait, through any further interrupts, until every chunk of ``job`` is completed or was being stepped
+    by a kernel call that failed (each failure leaves one chunk behind, ``own_failure`` the caller's)."""
+    progress = job.args[-1]
+    num_chunks = -(-job.args[1].shape[0] // job.args[-2])  # state rows over chunk_size
+    while True:
+        try:
+            while progress[1] + job.failures + own_failure < num_chunks:
+                time.sleep(0.0002)
+            return
+        except BaseException:  # noqa: BLE001 - a further interrupt: keep waiting, the first one is raised
+            continue
 
 
 def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> None:
@@ -144,7 +168,15 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         workers = _shared_workers(num_helpers)
         for _ in range(num_helpers):
             workers.jobs.put(job)
-    if not kernel(*job.args):
-        job.done.acquire()  # a worker is completing the last chunk: sleep until it has
+    try:
+        if not kernel(*job.args):
+            job.done.acquire()  # a worker is completing the last chunk: sleep until it has
+    except BaseException as failure:
+        # Never return while a worker is still stepping this batch (after Ctrl-C, say), or the next call
+        # would step the same sub-environments from two threads at once. An Exception here comes from the
+        # kernel itself, whose chunk stays uncompleted; an interrupt (KeyboardInterrupt, raised between
+        # bytecodes, never inside the nogil kernel) leaves none.
+        _wait_for_workers(job, own_failure=isinstance(failure, Exception))
+        raise
     if job.error is not None:
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error

@@ -406,8 +406,9 @@ class Box(Space[npt.NDArray[Any]]):
         self._all_bounded = bool(np.all(self.bounded_below) and np.all(self.bounded_above))
         # numpy's uniform() is several times faster with scalar bounds than with arrays, and makes the same
         # draws with the same arithmetic. The bytes of the bounds they were taken from detect later in-place
-        # changes of low / high, for which sample() goes back to the arrays.
-        self._bounds_bytes = (self.low.tobytes(), self.high.tobytes())
+        # changes of low / high, for which sample() goes back to the arrays (kept only then: a copy of both
+        # bounds, which for a batched observation space of unbounded floats would double its memory).
+        self._bounds_bytes: tuple[bytes, bytes] | None = None
         self._uniform_scalars: tuple[float, float] | None = None
         if self._all_bounded and self.low.size > 0:
             high = self._sampling_high()
@@ -417,6 +418,7 @@ class Box(Space[npt.NDArray[Any]]):
                 # A span that overflows float64 raises, with the message of the array path.
                 if np.isfinite(high_f - low_f):
                     self._uniform_scalars = (low_f, high_f)
+                    self._bounds_bytes = (self.low.tobytes(), self.high.tobytes())
         if self.dtype.kind in ("i", "u"):
             iinfo = np.iinfo(self.dtype)
             clip_min, clip_max = iinfo.min, iinfo.max

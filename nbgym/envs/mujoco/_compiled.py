@@ -7,12 +7,17 @@ aux column the kernels write it to, the Python type gymnasium gives it) and subc
 
 from __future__ import annotations
 
+import copy
+import ctypes
+import sys
+import types
 from typing import Any, Callable, ClassVar, NamedTuple
 
 import mujoco
 import numpy as np
 
-from nbgym import spaces
+from nbgym import error, spaces
+from nbgym._engine.env import KernelBatch  # its arrays, made writable after unpickling (see _writable)
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -27,7 +32,7 @@ F64, FLOAT, INT, ACTION, TENDONS, CLIPPED_INT = "float64", "float", "int", "acti
 CLASS_DEFAULT = object()
 """A keyword's default meaning "the class's value" where ``None`` is a value of its own."""
 
-_COMMON_FIELDS = frozenset(name for name, _ in _sim.COMMON_PARAMS)
+_COMMON_FIELDS = frozenset(field[0] for field in _sim.COMMON_PARAMS)
 
 
 def makes_float64_with_float32(value: Any) -> bool:
@@ -119,8 +124,9 @@ def _action_dtype(actions: Any) -> np.dtype:
 
 
 class _Simulations:
-    """What a MuJoCo physics needs from Python: the model, one ``MjData`` per sub-environment, the
-    initial state and the parameter record pointing at all of them."""
+    """What a MuJoCo physics needs from Python: the model, the ``MjData`` of each slot (the single env's
+    own ``data``; one per stepping thread of a vector env, see ``_sim``), the initial state and the
+    parameter record pointing at all of them."""
 
     physics: ClassVar[Physics]
     _step_info_keys: ClassVar[tuple[InfoKey, ...]] = ()
@@ -133,8 +139,72 @@ class _Simulations:
     """Whether the infos carry ``tendon_length``/``tendon_velocity`` (their columns follow ``_aux_columns``)."""
 
     model: mujoco.MjModel
-    _datas: list[mujoco.MjData]
+    _slot_datas: list[mujoco.MjData]
+    _pre_states: np.ndarray
+    """Each slot's buffer of the state before the last substep (``_sim.PRE_STEP``)."""
     _params: np.ndarray
+    _uses_rows: ClassVar[bool] = False
+    """Whether sub-environments live in state rows (a vector env) rather than in the slot's ``MjData``."""
+    _reports: np.ndarray
+    """Each slot's buffer for the text of a MuJoCo error (see ``_sim.mj_call``)."""
+    _mujoco_failed: bool = False
+    """Whether a sub-environment stopped on a MuJoCo error and has not been reset since: steps are refused."""
+
+    _square_sums_bound: bool = False
+    _negates_square_sum: ClassVar[bool] = False
+    """Whether gymnasium negates the integer sum of squares before weighting it (Reacher, Pusher)."""
+    """Whether ``params._square_sums`` points at ``_square_sums`` (integer actions: see ``_sim.weighted_action_cost``)."""
+
+    def _set_square_sums(self, actions: Any) -> None:
+        """For integer actions, gymnasium's ``np.sum(np.square(action))`` of each sub-environment's action, in the
+        actions' integer dtype (squares wrap around as numpy's do), for the kernels' control costs."""
+        array = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
+        if array.dtype.kind in "iu":
+            rows = array.reshape(self._batch.num_envs, -1)
+            if self._negates_square_sum:  # gymnasium's -np.square(action).sum() * weight: negated as an int
+                self._square_sums = -np.array([-np.square(row).sum() for row in rows], dtype=np.float64)
+            else:
+                self._square_sums = np.array([np.sum(np.square(row)) for row in rows], dtype=np.float64)
+            self._params["_square_sums"] = self._square_sums.ctypes.data
+            self._square_sums_bound = True
+        elif self._square_sums_bound:
+            self._params["_square_sums"] = 0
+            self._square_sums_bound = False
+
+    def _refuse_after_mujoco_error(self) -> None:
+        """Refuse a step while a sub-environment that stopped on a MuJoCo error has not been reset.
+
+        Raises:
+            nbgym.error.ResetNeeded: If one has not.
+        """
+        if self._mujoco_failed:
+            column = self._batch.state[:, _sim.ROW_FAILED]
+            failed = np.flatnonzero(column).tolist()
+            text = _sim.report_text(self._reports, int(column[failed[0]]) - 1)
+            raise error.ResetNeeded(
+                f"MuJoCo stopped with an error in sub-environment(s) {failed} ({text!r}"
+                f"), whose simulation is no longer valid: reset them (reset()) before stepping again."
+            )
+
+    def _raise_mujoco_errors(self, checked: np.ndarray | None) -> None:
+        """After a step or reset: raise MuJoCo's error where a sub-environment in ``checked`` (all when
+        ``None``) failed, as gymnasium's bindings raise it; the env then refuses steps until those are reset.
+
+        Raises:
+            mujoco.FatalError: With MuJoCo's message (for a vector env, followed by the failed sub-environments).
+        """
+        column = self._batch.state[:, _sim.ROW_FAILED]
+        if not column.any():
+            self._mujoco_failed = False
+            return
+        self._mujoco_failed = True
+        failed = np.flatnonzero(column if checked is None else (column != 0) & checked)
+        if failed.size:
+            # The text the slot that stepped the first of them reported last.
+            message = _sim.report_text(self._reports, int(column[failed[0]]) - 1)
+            if self._batch.num_envs > 1 or isinstance(self, KernelVectorEnv):
+                message += f" (in sub-environment(s) {failed.tolist()}; reset them before stepping again)"
+            raise mujoco.FatalError(message)
 
     def _aux_width(self) -> int:
         return self._aux_columns + 2 * self.model.ntendon * self._has_tendon_infos
@@ -154,16 +224,38 @@ class _Simulations:
         return self._last_action_dtype
 
     def _bind_addresses(self) -> None:
-        """Point the parameter record and every state row at this object's model, arrays and data.
+        """Point the parameter record at this object's model, arrays and slots; size the state rows.
 
-        Called after construction and after a copy or unpickling (whose objects live elsewhere).
+        Called after construction, after a change of slots and after a copy or unpickling (whose objects
+        live elsewhere).
         """
-        params = _sim.common_params(self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel)
+        pre_size = mujoco.mj_stateSize(self.model, _sim.PRE_STEP)
+        slots = len(self._slot_datas)
+        if getattr(self, "_pre_states", None) is None or self._pre_states.shape != (slots, pre_size):
+            self._pre_states = np.zeros((slots, pre_size), dtype=np.float64)
+        if getattr(self, "_reports", None) is None or len(self._reports) != slots:
+            self._reports = _sim.new_reports(slots)
+        random = getattr(self, "_random", None) or {}
+        if random and len(getattr(self, "_slot_models", ())) != slots:
+            self._slot_models = [copy.copy(self.model) for _ in range(slots)]
+        slot_models = self._slot_models if random else [self.model] * slots
+        params = _sim.common_params(
+            self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel,
+            list(zip(self._slot_datas, self._pre_states, self._reports, slot_models)), self._uses_rows,
+            self.physics.carry, random,
+        )
         for field, value in params.items():
             self._params[field] = value
+        self._square_sums_bound = False
         batch = self._batch
-        for i, data in enumerate(self._datas):
-            batch.state[i] = _sim.data_row(data)
+        width = _sim.row_width(self.model, self.physics.carry) if self._uses_rows else _sim.ROW_STATE
+        if batch.state.shape[1] != width:
+            # Rows of a fresh MjData's state, as each of gymnasium's sub-environments has before its reset.
+            batch.state = np.zeros((batch.num_envs, width), dtype=np.float64)
+            if self._uses_rows:
+                fresh = np.empty(params["_state_size"])
+                mujoco.mj_getState(self.model, mujoco.MjData(self.model), fresh, _sim.INTEGRATION)
+                batch.state[:, _sim.ROW_STATE : _sim.ROW_STATE + fresh.size] = fresh
         width = self._aux_width()
         if batch.auxes.shape[2] != width:
             # The aux width depends on the model (its tendons), not only on the physics.
@@ -184,6 +276,54 @@ class _Simulations:
                     flag = field + _sim.FLOAT64_PRODUCT
                     setattr(cls, field, record_property(field, flag if flag in names else None))
 
+    # Attributes whose objects the kernels reach through an address in the parameter record or the state
+    # rows: the model (and its arrays: ``body_mass``, ``opt.timestep``), the initial state arrays, each
+    # sub-environment's ``MjData`` (and its arrays) and error report buffer. Assigning one either writes
+    # into the object the kernels read (``init_qpos``, ``init_qvel``), rebinds the address to the new
+    # object this env then holds (``data``), or is refused (``model``): no address is ever left pointing
+    # at an object the env no longer holds.
+
+    @property
+    def model(self) -> mujoco.MjModel:
+        """The ``MjModel`` the kernels simulate (its fields can be changed in place; it cannot be replaced)."""
+        return self._model
+
+    @model.setter
+    def model(self, value: mujoco.MjModel) -> None:
+        if "_model" in self.__dict__ and value is not self._model:
+            raise AttributeError(
+                f"{type(self).__name__}.model cannot be replaced: the compiled kernels simulate the model the env "
+                f"was made with (its sizes fix the observation, its arrays are read by address). Change its fields "
+                f"in place (env.unwrapped.model.opt.timestep = ...), or make a new env with xml_file=..."
+            )
+        self._model = value
+
+    def _set_initial_state(self, field: str, value: Any, size: int) -> None:
+        """Assign ``init_qpos``/``init_qvel`` (the private array ``field``) as gymnasium uses them: any value
+        that broadcasts to ``(size,)`` (gymnasium adds it to the noise of ``size`` values at each reset).
+
+        Raises:
+            ValueError: If ``value`` does not broadcast to ``(size,)`` (gymnasium's reset would raise it).
+        """
+        try:
+            values = np.broadcast_to(np.asarray(value, dtype=np.float64), (size,))
+        except ValueError:
+            raise ValueError(
+                f"{field[1:]} must broadcast to the model's shape ({size},) (it is added to the reset noise), got "
+                f"{value!r}."
+            ) from None
+        current = self.__dict__.get(field)
+        if current is not None and current.shape == (size,) and current.flags.writeable:
+            current[...] = values  # the kernels read this array: its address stays
+        else:
+            self._hold(field, np.array(values))
+
+    def _hold(self, field: str, array: np.ndarray) -> None:
+        """Keep ``array`` as the attribute ``field`` and point the parameter of the same name at it."""
+        setattr(self, field, array)
+        if "_params" in self.__dict__ and field in self._params.dtype.names:
+            self._params[field] = array.ctypes.data
+
     @property
     def init_qpos(self) -> np.ndarray:
         """The joint positions around which resets draw (assigning copies into the array the kernels read)."""
@@ -191,11 +331,7 @@ class _Simulations:
 
     @init_qpos.setter
     def init_qpos(self, value: Any) -> None:
-        # MujocoEnv.__init__ assigns the model's initial state: the kernels' array is made then.
-        if self._init_qpos.shape != np.shape(value):
-            self._init_qpos = np.array(value, dtype=np.float64)
-        else:
-            self._init_qpos[:] = value
+        self._set_initial_state("_init_qpos", value, self.model.nq)
 
     @property
     def init_qvel(self) -> np.ndarray:
@@ -204,19 +340,43 @@ class _Simulations:
 
     @init_qvel.setter
     def init_qvel(self, value: Any) -> None:
-        if self._init_qvel.shape != np.shape(value):
-            self._init_qvel = np.array(value, dtype=np.float64)
-        else:
-            self._init_qvel[:] = value
+        self._set_initial_state("_init_qvel", value, self.model.nv)
+
+    _frame_skip: Any = None
+    """``frame_skip`` as given (gymnasium keeps the value; the kernels read its int in the parameters)."""
+    _frame_skip_refusal: str | None = None
+    """Why steps raise ``TypeError`` (a ``frame_skip`` that is no int for ``mj_step``), or ``None``."""
 
     @property
-    def frame_skip(self) -> int:
+    def frame_skip(self) -> Any:
         """MuJoCo steps per environment step (live: assigning it changes the following steps)."""
-        return int(self._params["frame_skip"][0])
+        return self._frame_skip
 
     @frame_skip.setter
-    def frame_skip(self, value: int) -> None:
-        self._params["frame_skip"] = value
+    def frame_skip(self, value: Any) -> None:
+        self._frame_skip = value
+        # gymnasium passes frame_skip to mj_step(nstep=...), which takes an int of 32 bits (or a bool) and
+        # raises TypeError on anything else, at the first step.
+        if isinstance(value, (int, np.integer)) and -(2**31) <= value < 2**31:
+            self._params["frame_skip"] = int(value)
+            self._frame_skip_refusal = None
+        else:
+            self._params["frame_skip"] = 0
+            self._frame_skip_refusal = (
+                f"mj_step(): incompatible function arguments: nstep (frame_skip) must be an int of 32 bits, "
+                f"got {value!r}."
+            )
+
+    def _refuse_step(self) -> None:
+        """Refuse a step that gymnasium's env refuses too, or after a MuJoCo error (see ``_refuse_after_mujoco_error``).
+
+        Raises:
+            TypeError: If ``frame_skip`` is not an int ``mj_step`` takes.
+            nbgym.error.ResetNeeded: After a MuJoCo error, until the failed sub-environments are reset.
+        """
+        if self._frame_skip_refusal is not None:
+            raise TypeError(self._frame_skip_refusal)
+        self._refuse_after_mujoco_error()
 
     @property
     def dt(self) -> float:
@@ -224,8 +384,63 @@ class _Simulations:
         return self.model.opt.timestep * self.frame_skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        # Unpickled from read-only buffers (Ray's object store, pickle protocol 5 out of band), arrays are
+        # read-only: the kernels write the batch's and the parameters' arrays, so they become copies.
+        copies: dict[int, np.ndarray] = {}
+        state = {name: _writable(value, copies) for name, value in state.items()}
         super().__setstate__(state)
         self._bind_addresses()
+
+
+_LIB_COPY_MODEL = _sim._LIB.mj_copyModel
+_LIB_COPY_MODEL.restype = ctypes.c_void_p
+_LIB_COPY_MODEL.argtypes = (ctypes.c_void_p, ctypes.c_void_p)
+
+
+def _COPY_MODEL(target: int, source: int) -> None:
+    """libmujoco's ``mj_copyModel`` into the existing ``target`` (an equal model: its arrays stay where they are)."""
+    if _LIB_COPY_MODEL(target, source) != target:
+        raise RuntimeError("mj_copyModel did not copy the model in place.")
+
+
+_FLOAT_FIELDS: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+
+def _float_fields(model: mujoco.MjModel) -> tuple[str, ...]:
+    """The names of ``model``'s float64 arrays (``opt``'s as ``"opt.<name>"``), which ``model_field`` reaches."""
+    key = (model.nq, model.nv, model.nbody, model.ngeom, model.nu, model.nsite, model.njnt, model.ntendon)
+    if key not in _FLOAT_FIELDS:
+        names = []
+        for prefix, holder in (("", model), ("opt.", model.opt)):
+            for name in dir(holder):
+                if name.startswith("_"):
+                    continue
+                try:
+                    _sim.model_field(model, prefix + name)
+                except (ValueError, AttributeError, TypeError):
+                    continue
+                names.append(prefix + name)
+        _FLOAT_FIELDS[key] = tuple(names)
+    return _FLOAT_FIELDS[key]
+
+
+def _writable(value: Any, copies: dict[int, np.ndarray]) -> Any:
+    """``value`` with its arrays writable: a read-only array is copied, in dicts too (the single env's action
+    buffers), and a ``KernelBatch``'s arrays in place. ``copies`` maps each copied array's id to its copy, so
+    that an array the env and its batch share (the parameter record) stays one array."""
+    if isinstance(value, np.ndarray):
+        if value.flags.writeable:
+            return value
+        if id(value) not in copies:
+            copies[id(value)] = value.copy()
+        return copies[id(value)]
+    if type(value) is dict:
+        return {key: _writable(item, copies) for key, item in value.items()}
+    if isinstance(value, KernelBatch):
+        for name, array in list(value.__dict__.items()):
+            value.__dict__[name] = _writable(array, copies)
+        value._make_views()
+    return value
 
 
 def _load(xml_file: str, width: int, height: int) -> tuple[mujoco.MjModel, np.ndarray, np.ndarray]:
@@ -263,21 +478,47 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     ) -> None:
         self._init_qpos = np.zeros(0)
         self._init_qvel = np.zeros(0)
-        self._params = self.physics.new_params(frame_skip=frame_skip)
+        self._params = self.physics.new_params()  # MujocoEnv.__init__ sets frame_skip (see the property)
         MujocoEnv.__init__(
             self, xml_file, frame_skip, None, render_mode=render_mode, width=width, height=height,
             camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config,
             max_geom=max_geom, visual_options=visual_options,
         )
-        self._datas = [self.data]
+        self._slot_datas = [self.data]
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         observation_size, env_params = configure(self.model)
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size,), dtype=np.float64)
         for field, value in with_weight_flags(self.physics, env_params).items():
             self._params[field] = value
         KernelEnv.__init__(self, self._params, render_mode=render_mode)
+        self._reports = _sim.new_reports(1)
         self._bind_addresses()
         self._last_action_dtype = np.dtype(np.float64)
+
+    @property
+    def data(self) -> mujoco.MjData:
+        """The ``MjData`` the kernels step. Assigning another ``MjData`` of the same model makes the kernels step
+        that one (the next steps continue from its state)."""
+        return self._data
+
+    @data.setter
+    def data(self, value: mujoco.MjData) -> None:
+        if "_data" not in self.__dict__:  # MujocoEnv.__init__
+            self._data = value
+            return
+        if value is self._data:
+            return
+        if not isinstance(value, mujoco.MjData) or value.model._address != self.model._address:
+            raise TypeError(
+                f"{type(self).__name__}.data must be a mujoco.MjData of this env's model (mujoco.MjData(env.unwrapped"
+                f".model)): the kernels step it with that model; got {value!r}."
+            )
+        self._data = value
+        self._slot_datas[0] = value
+        self._bind_addresses()
+        if self._mujoco_renderer is not None:  # it draws the data it was made with
+            self._mujoco_renderer.close()
+            self._mujoco_renderer = None
 
     def step(self, action: Any) -> tuple[np.ndarray, Any, bool, bool, dict[str, Any]]:
         """One environment step: ``frame_skip`` MuJoCo steps with ``action`` as the controls.
@@ -289,8 +530,23 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
             shape = np.shape(action)
             if shape != self._box_action_shape:
                 raise ValueError(f"Action dimension mismatch. Expected {self._box_action_shape}, found {shape}")
+        self._refuse_step()
         self._last_action_dtype = _action_dtype(action)
-        return super().step(action)
+        self._set_square_sums(action)
+        result = super().step(action)
+        if self._batch.state[0, _sim.ROW_FAILED]:
+            self._raise_mujoco_errors(None)
+        return result
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        """Reset as gymnasium's ``MujocoEnv.reset`` (``mj_resetData``, then the env's draws), in the kernel.
+
+        Raises:
+            mujoco.FatalError: If MuJoCo fails to reset the simulation.
+        """
+        result = super().reset(seed=seed, options=options)
+        self._raise_mujoco_errors(None)
+        return result
 
     _reward_type: ClassVar[type] = np.float64
     """The type of gymnasium's reward (``int`` for InvertedPendulum)."""
@@ -314,6 +570,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     def reset_model(self) -> np.ndarray:
         """The reset of the state after ``mj_resetData``, in the compiled kernel; the observation."""
         self._batch.reset(self._batch.all_envs, self._params)
+        self._raise_mujoco_errors(None)
         return self._observation()
 
     def render(self) -> Any:
@@ -330,8 +587,9 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
 
 
 class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
-    """A MuJoCo vector environment: one model, one ``MjData`` per sub-environment, every sub-environment
-    stepped (and reset, and its reward, flags and infos computed) in one compiled call.
+    """A MuJoCo vector environment: one model, one state row per sub-environment (its integration state,
+    see ``_sim``), one ``MjData`` per stepping thread, every sub-environment stepped (and reset, and its
+    reward, flags and infos computed) in one compiled call.
 
     Bit for bit ``gymnasium.make_vec(id, num_envs, vectorization_mode="sync")``, at any ``num_threads``.
 
@@ -366,24 +624,42 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._renderer_arguments = (default_camera_config, width, height, max_geom, camera_id, camera_name, visual_options)
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
         self._observation_size, env_params = configure(self.model)
-        params = self.physics.new_params(frame_skip=frame_skip, **with_weight_flags(self.physics, env_params))
+        params = self.physics.new_params(**with_weight_flags(self.physics, env_params))
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
-        self._datas = [mujoco.MjData(self.model) for _ in range(int(num_envs))]
+        self._slot_datas = [mujoco.MjData(self.model)]
+        self._held_datas: dict[int, mujoco.MjData] = {}
+        self._random: dict[str, np.ndarray] = {}
+        """The model fields that differ between sub-environments: their values, one row per sub-environment."""
+        self._slot_models: list[mujoco.MjModel] = []
+        self._held_models: dict[int, mujoco.MjModel] = {}
         super().__init__(num_envs, params, **vector_options)
+        self.frame_skip = frame_skip
+        if "render_fps" in self.metadata:  # as MujocoEnv.__init__ asserts it for the single env
+            assert int(np.round(1.0 / self.dt)) == self.metadata["render_fps"], (
+                f"Expected value: {int(np.round(1.0 / self.dt))}, Actual value: {self.metadata['render_fps']}"
+            )
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
-        self.num_threads = self.num_threads  # binds the step kernel again, to the aux array sized for the model
+        self.num_threads = self.num_threads  # slots for the threads; binds the kernels to the arrays sized for the model
         self._last_action_dtype = np.dtype(np.float64)
 
-    @property
-    def datas(self) -> tuple[mujoco.MjData, ...]:
-        """The ``MjData`` of each sub-environment (live: the kernels step these)."""
-        return tuple(self._datas)
+    _uses_rows = True
 
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
-        observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._observation_size,), dtype=np.float64)
-        return observation_space, action_space_of(self.model)
+    @property
+    def num_threads(self) -> int:
+        """The number of threads stepping the sub-environments (1: no threading); each has an ``MjData``."""
+        return self._batch.num_threads
+
+    @num_threads.setter
+    def num_threads(self, value: int) -> None:
+        KernelVectorEnv.num_threads.fset(self, value)
+        wanted = min(self._batch.num_threads, _sim.MAX_SLOTS)
+        if len(self._slot_datas) != wanted and "_init_qpos" in self.__dict__:
+            self._slot_datas = [mujoco.MjData(self.model) for _ in range(wanted)]
+            self._slot_models = []
+            self._bind_addresses()
+            KernelVectorEnv.num_threads.fset(self, value)  # binds the kernels to the arrays sized for the model
 
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-environment.
@@ -394,8 +670,236 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         shape = np.shape(actions)
         if shape != self.action_space.shape:
             raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
+        self._refuse_step()
         self._last_action_dtype = _action_dtype(actions)
-        return super().step(actions)
+        self._set_square_sums(actions)
+        self._before_kernels()
+        try:
+            result = KernelVectorEnv.step(self, actions)
+        except BaseException:
+            self._params["_busy"] = 0  # a step that failed midway may hold slots
+            raise
+        self._renew_datas()
+        self._raise_mujoco_errors(None)
+        return result
+
+    def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
+        """Reset the sub-environments (those of ``options["reset_mask"]``, else all), as ``KernelVectorEnv``.
+
+        Raises:
+            mujoco.FatalError: If MuJoCo fails to reset one of them.
+        """
+        self._before_kernels()
+        result = KernelVectorEnv.reset(self, seed=seed, options=options)
+        self._renew_datas()
+        mask = None if not options or options.get("reset_mask") is None else np.asarray(options["reset_mask"], dtype=bool)
+        self._raise_mujoco_errors(mask)
+        return result
+
+    def _rebuild(self, index: int, data: mujoco.MjData) -> mujoco.MjData:
+        """``data`` holding sub-environment ``index`` as its last reset or step left gymnasium's ``data``: its
+        integration state, and the derived quantities of ``mj_forward`` after a reset or, after a step, of
+        ``mj_step`` from the state before the last substep and ``mj_rnePostConstraint`` (so that they
+        describe that state, as after gymnasium's step)."""
+        row = self._batch.state[index]
+        size = int(self._params["_state_size"][0])
+        model = self.model_of(index) if self._random else self.model
+        mujoco.mj_setState(model, data, row[_sim.ROW_STATE : _sim.ROW_STATE + size], _sim.INTEGRATION)
+        mode = row[_sim.MODE]
+        if mode == _sim.MODE_STEPPED:
+            pre = row[_sim.ROW_STATE + size : _sim.ROW_STATE + size + int(self._params["_pre_size"][0])]
+            mujoco.mj_setState(model, data, pre, _sim.PRE_STEP)
+            mujoco.mj_step(model, data)
+            mujoco.mj_rnePostConstraint(model, data)
+        elif mode == _sim.MODE_FORWARD:
+            mujoco.mj_forward(model, data)
+        return data
+
+    def data_of(self, index: int) -> mujoco.MjData:
+        """The ``MjData`` of sub-environment ``index``, live as gymnasium's sub-environment's ``data``: the
+        same object while it is referenced, renewed by each step and reset, and what is written to it (its
+        state, ``ctrl``, applied forces...; ``mj_forward``'s derived quantities that the next step reads)
+        reaches the sub-environment's next step. Built from its state row on request (see ``_rebuild``).
+
+        Raises:
+            IndexError: If ``index`` is not a sub-environment's.
+        """
+        index = range(self.num_envs)[index]
+        data = self._held_datas.get(index)
+        if data is None:
+            data = self._rebuild(index, mujoco.MjData(self.model))
+            self._held_datas[index] = data
+        return data
+
+    def _write_back_datas(self) -> None:
+        """The state of each ``MjData`` handed out into its row (a changed state is then rebuilt with
+        ``mj_forward``, as ``set_state`` leaves it), with the derived array the next step reads (the carry).
+
+        Those no longer referenced elsewhere are let go after that (a later request rebuilds them): a write
+        to one that was not kept (``envs.datas[2].qpos[1] = 0.5``) still reaches the next step.
+        """
+        if not self._held_datas:
+            return
+        state = self._batch.state
+        size = int(self._params["_state_size"][0])
+        carry = self.physics.carry
+        written = np.empty(size)
+        for index in list(self._held_datas):
+            data = self._held_datas[index]
+            row = state[index]
+            mujoco.mj_getState(self.model, data, written, _sim.INTEGRATION)
+            if written.tobytes() != row[_sim.ROW_STATE : _sim.ROW_STATE + size].tobytes():
+                row[_sim.ROW_STATE : _sim.ROW_STATE + size] = written
+                row[_sim.MODE] = _sim.MODE_FORWARD
+            if carry != _sim.NO_CARRY:
+                start = _sim.ROW_STATE + size + int(self._params["_pre_size"][0])
+                array = getattr(data, _sim.DATA_FIELDS[carry - 1]).ravel()
+                row[start : start + array.size] = array
+            if sys.getrefcount(data) <= 3:  # the dictionary, ``data`` and getrefcount's argument
+                del self._held_datas[index]
+
+    def _before_kernels(self) -> None:
+        """What the kernels must see before they step or reset: the sub-environments' models and data as
+        written through ``get_attr``, and every slot's model a copy of the env's (``model``, which the
+        fields that differ overwrite per sub-environment)."""
+        self._write_back_models()
+        self._write_back_datas()
+        if self._random:
+            for slot_model in self._slot_models:
+                _COPY_MODEL(slot_model._address, self.model._address)
+
+    def model_field(self, name: str) -> np.ndarray:
+        """The live ``(num_envs, *shape)`` array of model field ``name`` (``"body_mass"``, ``"geom_friction"``,
+        ``"opt.gravity"``, any float64 array of ``mjModel``), one row per sub-environment: from the next
+        reset or step, each sub-environment simulates with its own row (domain randomisation), as a
+        sub-environment of gymnasium's sync vector env whose ``model.<name>`` was edited. Like
+        ``mujoco.batch``'s ``batch.body(name).mass = masses``::
+
+            envs.model_field("body_mass")[:, 1] = rng.uniform(5.0, 8.0, envs.num_envs)
+
+        A field that differs costs its values per sub-environment; the others stay one ``mjModel``'s
+        (each stepping thread copies the env's model, then the sub-environment's own values, before each
+        of its steps). The first call makes the field differ, with the current ``model``'s values in
+        every row.
+
+        Raises:
+            AttributeError: If ``mjModel`` has no such field.
+            ValueError: If it is not a float64 array, or more than ``_sim.MAX_FIELDS`` fields would differ.
+        """
+        if name not in self._random:
+            self._check_open()
+            values = _sim.model_field(self.model, name)
+            if len(self._random) >= _sim.MAX_FIELDS:
+                raise ValueError(f"At most {_sim.MAX_FIELDS} model fields can differ between sub-environments.")
+            self._random[name] = np.repeat(values[None], self.num_envs, axis=0)
+            self._bind_addresses()
+        return self._random[name]
+
+    def model_of(self, index: int) -> mujoco.MjModel:
+        """The ``MjModel`` of sub-environment ``index``: the env's ``model`` while no field differs between
+        sub-environments; else a copy of it with the sub-environment's own values, live as gymnasium's
+        sub-environment's ``model`` (the same object while it is referenced, and what is written to any of
+        its float64 arrays reaches the sub-environment's next reset and steps: the field then differs
+        between sub-environments, see ``model_field``).
+
+        Raises:
+            IndexError: If ``index`` is not a sub-environment's.
+        """
+        index = range(self.num_envs)[index]
+        model = self._held_models.get(index)
+        if model is None:
+            model = copy.copy(self.model)
+            for name, values in self._random.items():
+                _sim.model_field(model, name)[...] = values[index]
+            self._held_models[index] = model
+        return model
+
+    def _write_back_models(self) -> None:
+        """Each float64 array of a model handed out (``model_of``) that differs from ``model``'s, or differs
+        between sub-environments already, into the sub-environment's row of ``model_field``. Those no
+        longer referenced elsewhere are let go after that."""
+        for index in list(self._held_models):
+            model = self._held_models[index]
+            for name in _float_fields(self.model):
+                value = _sim.model_field(model, name)
+                if name in self._random:
+                    self._random[name][index] = value
+                elif value.tobytes() != _sim.model_field(self.model, name).tobytes():
+                    self.model_field(name)[index] = value
+            if sys.getrefcount(model) <= 3:  # the dictionary, ``model`` and getrefcount's argument
+                del self._held_models[index]
+
+    def _renew_datas(self) -> None:
+        for index, data in list(self._held_datas.items()):
+            self._rebuild(index, data)
+
+    @property
+    def datas(self) -> tuple[mujoco.MjData, ...]:
+        """The ``MjData`` of each sub-environment (see ``data_of``)."""
+        return tuple(self.data_of(i) for i in range(self.num_envs))
+
+    _SUB_ENV_METHODS: ClassVar[frozenset[str]] = frozenset(
+        {"set_state", "state_vector", "get_body_com", "do_simulation", "_step_mujoco_simulation"}
+    )
+    """``MujocoEnv``'s methods that ``call`` runs on a sub-environment's ``data`` (see ``data_of``)."""
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls ``name`` on each sub-environment with ``args`` and ``kwargs`` (an attribute that is not
+        callable is returned as is), as gymnasium's ``SyncVectorEnv.call``.
+
+        ``MujocoEnv``'s ``set_state``, ``state_vector``, ``get_body_com`` and ``do_simulation`` act on each
+        sub-environment's ``data`` (see ``data_of``; its next step starts from what they leave).
+
+        Raises:
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        if name in self._SUB_ENV_METHODS:
+            results = []
+            for index in range(self.num_envs):
+                model = self.model_of(index) if self._random else self.model
+                sub_env = types.SimpleNamespace(
+                    model=model, data=self.data_of(index), frame_skip=self.frame_skip,
+                    dt=model.opt.timestep * self.frame_skip,
+                )
+                sub_env._step_mujoco_simulation = types.MethodType(MujocoEnv._step_mujoco_simulation, sub_env)
+                results.append(getattr(MujocoEnv, name)(sub_env, *args, **kwargs))
+            return tuple(results)
+        return tuple(value(*args, **kwargs) if callable(value) else value for value in self.get_attr(name))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Each sub-environment's attribute ``name``, as gymnasium's ``SyncVectorEnv.get_attr``: ``data`` is
+        each one's ``MjData`` (see ``data_of``), ``model`` each one's ``MjModel`` (see ``model_of``: edits of
+        each reach its own simulation, as with gymnasium's); parameters and ``np_random_seed`` as
+        ``KernelVectorEnv.get_attr``.
+
+        Raises:
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        if name == "data":
+            return self.datas
+        if name == "model":
+            return tuple(self.model_of(i) for i in range(self.num_envs))
+        if name in self._SUB_ENV_METHODS:
+            return self.call(name)
+        return KernelVectorEnv.get_attr(self, name)
+
+    def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
+        """As ``KernelVectorEnv.set_attr``; ``data`` and ``model`` cannot be replaced (change them in place:
+        ``get_attr("data")[i].qpos[:] = ...``).
+
+        Raises:
+            AttributeError: For ``data`` and ``model``, or an attribute the sub-environments do not have.
+        """
+        if name in ("data", "model"):
+            raise AttributeError(
+                f"The sub-environments' {name} of {type(self).__name__} cannot be replaced: they live in state rows "
+                f"(change them in place, e.g. envs.get_attr('data')[i].qpos[:] = ..., or use vectorization_mode='sync')."
+            )
+        KernelVectorEnv.set_attr(self, name, values)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
+        observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(self._observation_size,), dtype=np.float64)
+        return observation_space, action_space_of(self.model)
 
     def _batched_infos(
         self, aux: np.ndarray, stepped: np.ndarray, reset: np.ndarray, finals: dict[str, Any] | None = None
@@ -452,7 +956,8 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if self.render_mode is None:
             return super().render()
         renderer = self.mujoco_renderer
-        return tuple(renderer.render(self.render_mode, data=data) for data in self._datas)
+        self._before_kernels()
+        return tuple(renderer.render(self.render_mode, data=self.data_of(i)) for i in range(self.num_envs))
 
     @property
     def mujoco_renderer(self) -> Any:
@@ -461,7 +966,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         if self._mujoco_renderer is None:
             from nbgym.envs.mujoco.mujoco_rendering import MujocoRenderer
 
-            self._mujoco_renderer = MujocoRenderer(self.model, self._datas[0], *self._renderer_arguments)
+            self._mujoco_renderer = MujocoRenderer(self.model, self.data_of(0), *self._renderer_arguments)
         return self._mujoco_renderer
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -472,6 +977,10 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             self._mujoco_renderer = None
 
     def __getstate__(self) -> dict[str, Any]:
+        self._before_kernels()  # the copy starts from the models and data as they are now
         state = super().__getstate__()
         state["_mujoco_renderer"] = None
+        state["_held_datas"] = {}
+        state["_held_models"] = {}
+        state["_slot_models"] = []
         return state

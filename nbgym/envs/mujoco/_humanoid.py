@@ -7,50 +7,49 @@ left out), and report the tendons' lengths and velocities in their infos.
 
 from __future__ import annotations
 
-from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics, njit
+from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import InfoKey
-from nbgym.envs.mujoco._sim import CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, XIPOS, load
+from nbgym.envs.mujoco._sim import BODY_MASS, CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, TIMESTEP, XIPOS, load
 
 _NO_CLIP = np.inf
 
 
-def _observe(params, state, i, obs):
+def _observe(params, data, i, obs):
     skipped = 2 if params._exclude_current_positions_from_observation else 0
     first = params._first_observed_body
     bodies = params._nbody - first
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
-    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+    at = _sim.copy_out(obs, i, 0, data[QPOS], skipped, params._nq - skipped)
+    at = _sim.copy_out(obs, i, at, data[QVEL], 0, params._nv)
     if params._include_cinert_in_observation:
-        at = _sim.copy_out(obs, i, at, state[i, CINERT], 10 * first, 10 * bodies)
+        at = _sim.copy_out(obs, i, at, data[CINERT], 10 * first, 10 * bodies)
     if params._include_cvel_in_observation:
-        at = _sim.copy_out(obs, i, at, state[i, CVEL], 6 * first, 6 * bodies)
+        at = _sim.copy_out(obs, i, at, data[CVEL], 6 * first, 6 * bodies)
     if params._include_qfrc_actuator_in_observation:
         dof = params._first_observed_dof
-        at = _sim.copy_out(obs, i, at, state[i, QFRC_ACTUATOR], dof, params._nv - dof)
+        at = _sim.copy_out(obs, i, at, data[QFRC_ACTUATOR], dof, params._nv - dof)
     if params._include_cfrc_ext_in_observation:
-        _sim.copy_out(obs, i, at, state[i, CFRC_EXT], 6 * first, 6 * bodies)
+        _sim.copy_out(obs, i, at, data[CFRC_EXT], 6 * first, 6 * bodies)
 
 
 @njit
-def _reset_state(params, state, i, rng):
-    _sim.reset_data(params, state, i)
+def _reset_state(params, data, i, rng):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
-    _sim.forward(params, state, i)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(data[QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, data, i)
 
 
 @njit
-def _costs(params, state, i):
+def _costs(params, data, i):
     """``ctrl_cost_weight * sum(ctrl**2)``, the contact (impact) cost clipped to its range, and whether the
     cost was above the range (v4's HumanoidStandup then has gymnasium's ``min(cost, 10)``: the int 10)."""
-    ctrl_cost = params._ctrl_cost_weight * _sim.sum_of_squares(state[i, CTRL], params._nu, -_NO_CLIP, _NO_CLIP)
-    contact = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, -_NO_CLIP, _NO_CLIP)
+    ctrl_cost = params._ctrl_cost_weight * _sim.sum_of_squares(data[CTRL], params._nu, -_NO_CLIP, _NO_CLIP)
+    contact = params._contact_cost_weight * _sim.sum_of_squares(data[CFRC_EXT], 6 * params._nbody, -_NO_CLIP, _NO_CLIP)
     high = params._contact_cost_range[1]
     return ctrl_cost, _sim.clip(contact, params._contact_cost_range[0], high), contact > high
 
@@ -63,38 +62,39 @@ H_AUX_COLUMNS = 12
 
 
 @njit
-def _mass_center(params, state, i):
+def _mass_center(params, data, i):
     """gymnasium's ``mass_center``: ``einsum('b,bj->j', body_mass, xipos) / body_mass.sum()`` (x, y)."""
     x = 0.0
     y = 0.0
     for body in range(params._nbody):
-        mass = load(params._body_mass, body)
-        x += mass * load(state[i, XIPOS], 3 * body)
-        y += mass * load(state[i, XIPOS], 3 * body + 1)
-    return x / params._total_mass, y / params._total_mass
+        mass = load(data[BODY_MASS], body)
+        x += mass * load(data[XIPOS], 3 * body)
+        y += mass * load(data[XIPOS], 3 * body + 1)
+    total = _sim.total_mass(data, params._nbody)
+    return x / total, y / total
 
 
-def _humanoid_reset(params, state, i, rng, aux):
-    _reset_state(params, state, i, rng)
-    _sim.positions_info(params, state, i, aux, H_X_POSITION)
-    _sim.tendons_info(params, state, i, aux, H_AUX_COLUMNS)
+def _humanoid_reset(params, data, i, rng, aux):
+    _reset_state(params, data, i, rng)
+    _sim.positions_info(params, data, i, aux, H_X_POSITION)
+    _sim.tendons_info(params, data, i, aux, H_AUX_COLUMNS)
 
 
-def _humanoid_step(params, state, i, actions, rng, aux):
-    x_before, y_before = _mass_center(params, state, i)
-    _sim.simulate(params, state, i, actions)
-    x_after, y_after = _mass_center(params, state, i)
-    dt = _sim.dt(params)
+def _humanoid_step(params, data, i, actions, rng, aux):
+    x_before, y_before = _mass_center(params, data, i)
+    _sim.simulate(params, data, i, actions)
+    x_after, y_after = _mass_center(params, data, i)
+    dt = _sim.dt(params, data)
     x_velocity = (x_after - x_before) / dt
     y_velocity = (y_after - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
-    healthy = params._healthy_z_range[0] < load(state[i, QPOS], 2) < params._healthy_z_range[1]
+    healthy = params._healthy_z_range[0] < load(data[QPOS], 2) < params._healthy_z_range[1]
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost, contact_cost, _ = _costs(params, state, i)
-    _sim.positions_info(params, state, i, aux, H_X_POSITION)
-    _sim.tendons_info(params, state, i, aux, H_AUX_COLUMNS)
+    ctrl_cost, contact_cost, _ = _costs(params, data, i)
+    _sim.positions_info(params, data, i, aux, H_X_POSITION)
+    _sim.tendons_info(params, data, i, aux, H_AUX_COLUMNS)
     aux[i, H_X_VELOCITY] = x_velocity
     aux[i, H_Y_VELOCITY] = y_velocity
     aux[i, H_REWARD_SURVIVE] = healthy_reward
@@ -115,24 +115,24 @@ S_AUX_COLUMNS = 7
 
 
 @njit
-def _standup_positions_info(params, state, i, aux):
-    qpos = state[i, QPOS]
+def _standup_positions_info(params, data, i, aux):
+    qpos = data[QPOS]
     aux[i, S_X_POSITION] = load(qpos, 0)
     aux[i, S_Y_POSITION] = load(qpos, 1)
     aux[i, S_Z_DISTANCE] = load(qpos, 2) - load(params._init_qpos, 2)
-    _sim.tendons_info(params, state, i, aux, S_AUX_COLUMNS)
+    _sim.tendons_info(params, data, i, aux, S_AUX_COLUMNS)
 
 
-def _standup_reset(params, state, i, rng, aux):
-    _reset_state(params, state, i, rng)
-    _standup_positions_info(params, state, i, aux)
+def _standup_reset(params, data, i, rng, aux):
+    _reset_state(params, data, i, rng)
+    _standup_positions_info(params, data, i, aux)
 
 
-def _standup_step(params, state, i, actions, rng, aux):
-    _sim.simulate(params, state, i, actions)
-    uph_cost = (load(state[i, QPOS], 2) - 0) / load(params._timestep, 0)
-    quad_ctrl_cost, quad_impact_cost, impact_clipped = _costs(params, state, i)
-    _standup_positions_info(params, state, i, aux)
+def _standup_step(params, data, i, actions, rng, aux):
+    _sim.simulate(params, data, i, actions)
+    uph_cost = (load(data[QPOS], 2) - 0) / load(data[TIMESTEP], 0)
+    quad_ctrl_cost, quad_impact_cost, impact_clipped = _costs(params, data, i)
+    _standup_positions_info(params, data, i, aux)
     aux[i, S_REWARD_LINUP] = uph_cost
     aux[i, S_REWARD_QUADCTRL] = -quad_ctrl_cost
     aux[i, S_REWARD_IMPACT] = -quad_impact_cost
@@ -158,8 +158,9 @@ _COMMON = [
     ("_first_observed_dof", np.int64),
 ]
 
-HUMANOID = Physics(
+HUMANOID = _sim.physics(
     "Humanoid_v5",
+    carry=XIPOS,  # read before the step: xipos of the state before the last substep
     params=[
         *_COMMON,
         ("_forward_reward_weight", np.float64),
@@ -167,28 +168,21 @@ HUMANOID = Physics(
         ("_terminate_when_unhealthy", np.bool_),
         ("_healthy_reward_when_terminating", np.bool_),
         ("_healthy_z_range", np.float64, (2,)),
-        ("_total_mass", np.float64),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_humanoid_reset,
     step=_humanoid_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=H_AUX_COLUMNS,
 )
 
-STANDUP = Physics(
+STANDUP = _sim.physics(
     "HumanoidStandup_v5",
     params=_COMMON,
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_standup_reset,
     step=_standup_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=S_AUX_COLUMNS,
 )
 
@@ -218,20 +212,6 @@ STANDUP_STEP_INFO = (
     InfoKey("reward_impact", S_REWARD_IMPACT),
 )
 STANDUP_RESET_INFO = STANDUP_STEP_INFO[:5]
-class LiveTotalMass:
-    """Sums ``model.body_mass`` before each step (numpy's own sum, by which gymnasium's ``mass_center``
-    divides on every step), so that an edit of the model's masses counts as in gymnasium."""
-
-    def step(self, actions: Any) -> Any:
-        """The class's step, with the total mass of the model as it is now.
-
-        Raises:
-            ValueError: As the class's step.
-        """
-        self._params["_total_mass"] = self.model.body_mass.sum()
-        return super().step(actions)
-
-
 METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 
 
@@ -244,13 +224,15 @@ def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_n
 
     def configure_model(model):
         flags = observation_flags
-        first_body, first_dof = (0, 0) if version == 4 else (1, 6)
+        first_body, first_dof = (0, 0) if version == 4 else (1, min(6, model.nv))  # qfrc_actuator[6:]
         bodies = model.nbody - first_body
         size = model.nq + model.nv - 2 * flags["exclude_current_positions_from_observation"]
         size += 10 * bodies * flags["include_cinert_in_observation"]
         size += 6 * bodies * flags["include_cvel_in_observation"]
         size += (model.nv - first_dof) * flags["include_qfrc_actuator_in_observation"]
         size += 6 * bodies * flags["include_cfrc_ext_in_observation"]
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 3, IndexError, "Humanoid/HumanoidStandup", "positions qpos[0:3] (x, y, z)", model)
         values = {
             "_ctrl_cost_weight": ctrl_cost_weight,
             "_contact_cost_weight": contact_cost_weight,

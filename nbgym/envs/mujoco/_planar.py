@@ -17,26 +17,26 @@ from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 X_POSITION, Z_DISTANCE, X_VELOCITY, REWARD_FORWARD, REWARD_CTRL, REWARD_SURVIVE = range(6)
 
 
-def _observe(params, state, i, obs):
+def _observe(params, data, i, obs):
     skipped = 1 if params._exclude_current_positions_from_observation else 0
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
-    _sim.copy_out_clipped(obs, i, at, state[i, QVEL], 0, params._nv, -10.0, 10.0)
+    at = _sim.copy_out(obs, i, 0, data[QPOS], skipped, params._nq - skipped)
+    _sim.copy_out_clipped(obs, i, at, data[QVEL], 0, params._nv, -10.0, 10.0)
 
 
 @njit
-def _positions_info(params, state, i, aux):
-    qpos = state[i, QPOS]
+def _positions_info(params, data, i, aux):
+    qpos = data[QPOS]
     aux[i, X_POSITION] = load(qpos, 0)
     aux[i, Z_DISTANCE] = load(qpos, 1) - load(params._init_qpos, 1)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
-    _sim.forward(params, state, i)
-    _positions_info(params, state, i, aux)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(data[QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, data, i)
+    _positions_info(params, data, i, aux)
 
 
 @njit
@@ -45,30 +45,30 @@ def _within(value, bounds):
 
 
 @njit
-def _is_healthy(params, state, i):
-    qpos = state[i, QPOS]
+def _is_healthy(params, data, i):
+    qpos = data[QPOS]
     if params._check_state:
         # gymnasium's state_vector()[2:]: qpos[2:] then qvel.
         for k in range(2, params._nq):
             if not _within(load(qpos, k), params._healthy_state_range):
                 return False
         for k in range(params._nv):
-            if not _within(load(state[i, QVEL], k), params._healthy_state_range):
+            if not _within(load(data[QVEL], k), params._healthy_state_range):
                 return False
     return _within(load(qpos, 1), params._healthy_z_range) and _within(load(qpos, 2), params._healthy_angle_range)
 
 
-def _step(params, state, i, actions, rng, aux):
-    before = load(state[i, QPOS], 0)
-    _sim.simulate(params, state, i, actions)
-    x_velocity = (load(state[i, QPOS], 0) - before) / _sim.dt(params)
+def _step(params, data, i, actions, rng, aux):
+    before = load(data[QPOS], 0)
+    _sim.simulate(params, data, i, actions)
+    x_velocity = (load(data[QPOS], 0) - before) / _sim.dt(params, data)
     forward_reward = params._forward_reward_weight * x_velocity
-    healthy = _is_healthy(params, state, i)
+    healthy = _is_healthy(params, data, i)
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
-    _positions_info(params, state, i, aux)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    _positions_info(params, data, i, aux)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
     aux[i, REWARD_CTRL] = -ctrl_cost
@@ -93,10 +93,7 @@ _PARAMS = [
 
 
 def _physics(name: str) -> Physics:
-    return Physics(
-        name, params=_PARAMS, state=(_sim.STATE_WIDTH, np.int64), source=__file__, reset=_reset, step=_step,
-        observe=_observe, action_valid=_sim.always_valid, min_chunk_size=_sim.MIN_CHUNK_SIZE, aux_width=6,
-    )
+    return _sim.physics(name, params=_PARAMS, source=__file__, reset=_reset, step=_step, observe=_observe, aux_width=6)
 
 
 HOPPER = _physics("Hopper_v5")
@@ -135,6 +132,9 @@ def configure(
 
     def configure_model(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 2, IndexError, "Hopper/Walker2d", "positions qpos[0] (x) and qpos[1] (z)", model)
+        _sim.require(model.nq >= 3, ValueError, "Hopper/Walker2d", "positions qpos[1:3] (z, angle)", model)
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,

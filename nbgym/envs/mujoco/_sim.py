@@ -1,14 +1,26 @@
 """libmujoco called from compiled kernels: the MuJoCo environments' physics run inside the engine's kernels.
 
 The engine's kernels step a batch of sub-environments in one compiled call (see
-``nbgym._engine.kernels``). For MuJoCo, a sub-environment's state row holds *addresses*: of its
-``mjData`` and of the ``mjData`` arrays the physics reads and writes (``qpos``, ``qvel``, ``ctrl``,
-``xpos``, ``cfrc_ext``, ...), at the columns named below; Python keeps the ``mujoco.MjData`` objects
-alive. The parameter record holds the addresses of libmujoco's ``mj_step``, ``mj_forward``,
-``mj_rnePostConstraint`` and ``mj_resetData`` and of the ``mjModel``, as integers: a kernel calls
-them through ``call`` (an integer cast to a C function pointer), so no Python object is captured
-and numba's disk cache keeps working. Each sub-environment owns its ``mjData``, so threads never
-share one; the ``mjModel`` is only read.
+``nbgym._engine.kernels``). A MuJoCo sub-environment of a vector env costs its *state row*, not an
+``mjData``: the row (float64) holds its integration state (``mj_getState(..., mjSTATE_INTEGRATION)``:
+time, qpos, qvel, act, qacc_warmstart, ctrl, applied forces, mocap, plugin state...), the part of that
+state that changed during the last substep as it was before it (so that the sub-env's ``mjData``, with
+its derived quantities one substep behind as after ``mj_step``, can be rebuilt exactly on request), and
+the derived array an env reads before its step (``carry``: Ant's ``xpos``, Humanoid's ``xipos``).
+
+The kernels simulate on *slots*: one ``mjData`` per stepping thread. A step of sub-environment ``i``
+claims a free slot (an atomic flag), loads row ``i`` into its ``mjData`` (``mj_setState``), steps it,
+computes reward and infos, and saves the row back; the observation that follows reads the same slot
+(the derived quantities it needs are there) and frees it. ``mujoco.batch`` documents the same scheme as
+bit-identical to one ``mjData`` per simulation; the differential tests check it for every env.
+
+The env's own functions see ``data``: the slot's row of addresses (its ``mjData`` and the ``mjData``
+arrays named below, read and written with ``load``/``store``). A single env (``_rows`` false) has one slot,
+its own ``data``, which it keeps (no row).
+
+The parameter record holds the addresses of libmujoco's functions and of the ``mjModel``, as
+integers: a kernel calls them through ``call`` (an integer cast to a C function pointer), so no Python
+object is captured and numba's disk cache keeps working; the ``mjModel`` is only read.
 
 Every function here is what gymnasium's ``MujocoEnv`` does with the mujoco bindings — the same
 libmujoco calls, in the same order, on the same numbers — so the results are bit for bit gymnasium's.
@@ -20,6 +32,7 @@ import ctypes
 import hashlib
 import math
 import pathlib
+import warnings
 
 import numba
 import numpy as np
@@ -28,13 +41,16 @@ from numba.extending import intrinsic, overload
 
 # Private engine names that nbgym.engine does not have: npmath.fma (no numpy function), OVERLOAD_OPTIONS (the
 # options of numba overloads) and ziggurat (standard_normal, from the module whose file is part of _DIGEST).
-from nbgym._engine import npmath, ziggurat
+from nbgym._engine import kernels, npmath, ziggurat
+from nbgym._engine.atomic import fetch_add
 from nbgym._engine.jit import OVERLOAD_OPTIONS
-from nbgym.engine import njit, rng
+from nbgym.engine import Physics, njit, rng
+from nbgym.envs.mujoco import _guard
 from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
 from nbgym.wrappers.vector import _kernels as _summation
 
-# Columns of a sub-environment's int64 state row: the addresses of its mjData and of these arrays.
+# Columns of a slot's row of addresses (``data``): its mjData, these arrays of it, and its buffer for the
+# state before the last substep.
 DATA_FIELDS = (
     "qpos", "qvel", "ctrl", "xpos", "xipos", "cfrc_ext", "cinert", "cvel", "qfrc_actuator", "qfrc_constraint",
     "site_xpos", "ten_length", "ten_velocity",
@@ -42,26 +58,75 @@ DATA_FIELDS = (
 DATA = 0
 (QPOS, QVEL, CTRL, XPOS, XIPOS, CFRC_EXT, CINERT, CVEL, QFRC_ACTUATOR, QFRC_CONSTRAINT, SITE_XPOS, TEN_LENGTH,
  TEN_VELOCITY) = range(1, 1 + len(DATA_FIELDS))
-STATE_WIDTH = 1 + len(DATA_FIELDS)
+PRE = 1 + len(DATA_FIELDS)
+FAILED = PRE + 1
+"""Set to 1 when a libmujoco call on the slot failed (``mju_error``): its later calls are skipped, until
+``reset_data`` clears it. The slot takes it from the row of the sub-environment it steps, and gives it back."""
+REPORT = FAILED + 1
+"""The address of the slot's ``_guard.REPORT_SIZE``-byte error report buffer."""
+MODEL, TIMESTEP, BODY_MASS = REPORT + 1, REPORT + 2, REPORT + 3
+"""The addresses of the slot's ``mjModel`` (the env's, or a copy of it when sub-environments have models of
+their own), of its ``opt.timestep`` and of its ``body_mass``."""
+SLOT_WIDTH = BODY_MASS + 1
+
+MAX_FIELDS = 32
+"""The most model fields that differ between sub-environments (see ``common_params``)."""
+
+MAX_SLOTS = 64
+"""The most slots (stepping threads with an mjData each) a vector env has; more threads share them."""
+
+INTEGRATION = int(mujoco.mjtState.mjSTATE_INTEGRATION)
+PRE_STEP = int(
+    mujoco.mjtState.mjSTATE_INTEGRATION
+    & ~(mujoco.mjtState.mjSTATE_CTRL | mujoco.mjtState.mjSTATE_QFRC_APPLIED | mujoco.mjtState.mjSTATE_XFRC_APPLIED
+        | mujoco.mjtState.mjSTATE_EQ_ACTIVE | mujoco.mjtState.mjSTATE_MOCAP_POS | mujoco.mjtState.mjSTATE_MOCAP_QUAT
+        | mujoco.mjtState.mjSTATE_USERDATA)
+)
+"""What a substep changes of the integration state (the inputs it only reads left out): saved before the
+last substep of a step, to rebuild the sub-env's ``mjData`` as ``mj_step`` left it."""
+
+# A sub-environment's float64 row: the slot stepping it (+1; 0: none), how its mjData's derived quantities
+# are rebuilt (MODE_*), whether a MuJoCo error stopped it (ROW_FAILED: the slot that reported it, +1; 0:
+# none), then its integration state, the state before the last substep, and the carry. A single env's row
+# has the first three only.
+HELD, MODE, ROW_FAILED, ROW_STATE = 0, 1, 2, 3
+MODE_LOADED, MODE_FORWARD, MODE_STEPPED = 0.0, 1.0, 2.0
+"""A fresh ``MjData`` (no derived quantity), ``mj_forward`` of the state (a reset), ``mj_step`` from the
+state before the last substep then ``mj_rnePostConstraint`` (a step)."""
+NO_CARRY = -1
 
 _DIGEST = hashlib.sha1(
     b"".join(pathlib.Path(path).read_bytes() for path in (__file__, ziggurat.__file__, _summation.__file__))
 ).hexdigest()[:16]
 
-MIN_CHUNK_SIZE = 1
-"""The fewest sub-environments handed to a stepping thread: one MuJoCo step (``frame_skip`` calls of
-``mj_step``) takes tens of microseconds, more than waking a thread costs."""
+MIN_CHUNK_SIZE = MAX_CHUNK_SIZE = 1
+"""Sub-environments a stepping thread claims at a time: one. A MuJoCo env step (``frame_skip`` calls of
+``mj_step``) takes microseconds or more, a claim (one atomic addition) tens of nanoseconds: claiming each
+alone costs little, and no thread waits for another longer than one sub-environment's step."""
 
 COMMON_PARAMS = [
     # The helpers here are compiled into each env's kernels; their source digest in a field name makes
     # the record type (and so numba's cache key) change when they do.
     (f"_helpers_{_DIGEST}", np.uint8),
+    ("_guarded_call", np.uint64),
     ("_mj_step", np.uint64),
     ("_mj_forward", np.uint64),
     ("_mj_rne_post_constraint", np.uint64),
     ("_mj_reset_data", np.uint64),
+    ("_mj_get_state", np.uint64),
+    ("_mj_set_state", np.uint64),
+    ("_rows", np.bool_),
+    ("_nslots", np.int64),
+    ("_slots", np.int64, (MAX_SLOTS, SLOT_WIDTH)),
+    ("_busy", np.int64, (MAX_SLOTS,)),
+    ("_state_size", np.int64),
+    ("_pre_size", np.int64),
+    ("_carry", np.int64),
+    ("_nrandom", np.int64),
+    ("_random_values", np.int64, (MAX_FIELDS,)),
+    ("_random_counts", np.int64, (MAX_FIELDS,)),
+    ("_random_targets", np.int64, (MAX_SLOTS, MAX_FIELDS)),
     ("_model", np.int64),
-    ("_timestep", np.int64),
     ("frame_skip", np.int64),
     ("_nq", np.int64),
     ("_nv", np.int64),
@@ -70,7 +135,7 @@ COMMON_PARAMS = [
     ("_ntendon", np.int64),
     ("_init_qpos", np.int64),
     ("_init_qvel", np.int64),
-    ("_body_mass", np.int64),
+    ("_square_sums", np.int64),
     ("_norm_fuses", np.bool_),
 ]
 """Fields of every MuJoCo env's parameter record (addresses as integers); env fields follow them."""
@@ -88,8 +153,10 @@ def _libmujoco() -> ctypes.CDLL:
 _LIB = _libmujoco()
 FUNCTIONS = {
     name: ctypes.cast(getattr(_LIB, name), ctypes.c_void_p).value
-    for name in ("mj_step", "mj_forward", "mj_rnePostConstraint", "mj_resetData")
+    for name in ("mj_step", "mj_forward", "mj_rnePostConstraint", "mj_resetData", "mj_getState", "mj_setState")
 }
+GUARDED_CALL, _GUARD_CODE = _guard.guarded_call_address(_LIB)
+"""The address of ``_guard``'s ``guarded_call`` (0 where it cannot be built: the calls are then unguarded)."""
 
 
 def timestep_address(model: mujoco.MjModel) -> int:
@@ -114,20 +181,96 @@ def timestep_address(model: mujoco.MjModel) -> int:
     return model._address + 8 * candidates.pop()
 
 
-def data_row(data: mujoco.MjData) -> list[int]:
-    """The state row of a sub-environment simulated in ``data``: its address and its arrays'."""
-    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS)]
+def slot_row(data: mujoco.MjData, pre: np.ndarray, report: np.ndarray, model: mujoco.MjModel, timestep: int) -> list[int]:
+    """The row of addresses of a slot simulating in ``data`` with ``model`` (``timestep``: the address of its
+    ``opt.timestep``), with ``pre`` its buffer of ``PRE_STEP`` state and ``report`` its error report buffer."""
+    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS), pre.ctypes.data, 0,
+            report.ctypes.data, model._address, timestep, model.body_mass.ctypes.data]
 
 
-def common_params(model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray) -> dict:
-    """The values of ``COMMON_PARAMS`` for ``model`` (the arrays must outlive the env's kernels)."""
+def model_field(model: mujoco.MjModel, name: str) -> np.ndarray:
+    """The float64 array of ``model`` named ``name`` (``"body_mass"``, ``"opt.gravity"``...), a view of its memory.
+
+    Raises:
+        AttributeError: If the model has no such field.
+        ValueError: If it is not an array of float64 (integer fields and ``opt``'s numbers cannot differ
+            between sub-environments).
+    """
+    value = model
+    for part in name.split("."):
+        value = getattr(value, part)
+    if not (isinstance(value, np.ndarray) and value.dtype == np.float64 and value.flags.c_contiguous and value.size):
+        raise ValueError(
+            f"Model field {name!r} cannot differ between sub-environments: only non-empty float64 arrays can "
+            f"(body_mass, geom_friction, actuator_gear, dof_damping, opt.gravity, ...)."
+        )
+    return value
+
+
+def new_reports(num_slots: int) -> np.ndarray:
+    """The error report buffers of ``num_slots`` slots (their addresses go in ``REPORT``)."""
+    return np.zeros((num_slots, _guard.REPORT_SIZE), dtype=np.uint8)
+
+
+def report_text(reports: np.ndarray, slot: int) -> str:
+    """The text of the last error report of ``slot``."""
+    return bytes(reports[slot]).split(b"\0", 1)[0].decode("utf-8", "replace")
+
+
+def row_width(model: mujoco.MjModel, carry: int) -> int:
+    """The width of a sub-environment's row for ``model`` (``carry``: the column of the carried array, or ``NO_CARRY``)."""
+    carried = 0 if carry == NO_CARRY else 3 * model.nbody
+    return ROW_STATE + mujoco.mj_stateSize(model, INTEGRATION) + mujoco.mj_stateSize(model, PRE_STEP) + carried
+
+
+def common_params(
+    model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray,
+    slots: list[tuple[mujoco.MjData, np.ndarray, np.ndarray, mujoco.MjModel]], rows: bool, carry: int,
+    random: dict[str, np.ndarray] | None = None,
+) -> dict:
+    """The values of ``COMMON_PARAMS`` for ``model`` and the ``slots`` (each an ``MjData``, its buffer of
+    ``PRE_STEP`` state, its error report buffer and its model); the arrays must outlive the env's kernels.
+
+    ``random`` holds each model field that differs between sub-environments: its values, one row per
+    sub-environment, which a slot copies into its own model before stepping or resetting that sub-environment.
+    """
+    if not 1 <= len(slots) <= MAX_SLOTS:
+        raise ValueError(f"A MuJoCo env has 1 to {MAX_SLOTS} slots, got {len(slots)}.")
+    random = random or {}
+    if len(random) > MAX_FIELDS:
+        raise ValueError(f"At most {MAX_FIELDS} model fields can differ between sub-environments, got {len(random)}.")
+    offset = timestep_address(model) - model._address
+    table = np.zeros((MAX_SLOTS, SLOT_WIDTH), dtype=np.int64)
+    targets = np.zeros((MAX_SLOTS, MAX_FIELDS), dtype=np.int64)
+    for k, (data, pre, report, slot_model) in enumerate(slots):
+        table[k] = slot_row(data, pre, report, slot_model, slot_model._address + offset)
+        for f, name in enumerate(random):
+            targets[k, f] = model_field(slot_model, name).ctypes.data
+    values = np.zeros(MAX_FIELDS, dtype=np.int64)
+    counts = np.zeros(MAX_FIELDS, dtype=np.int64)
+    for f, array in enumerate(random.values()):
+        values[f] = array.ctypes.data
+        counts[f] = array[0].size
     return {
+        "_guarded_call": GUARDED_CALL,
         "_mj_step": FUNCTIONS["mj_step"],
         "_mj_forward": FUNCTIONS["mj_forward"],
         "_mj_rne_post_constraint": FUNCTIONS["mj_rnePostConstraint"],
         "_mj_reset_data": FUNCTIONS["mj_resetData"],
+        "_mj_get_state": FUNCTIONS["mj_getState"],
+        "_mj_set_state": FUNCTIONS["mj_setState"],
+        "_rows": rows,
+        "_nslots": len(slots),
+        "_slots": table,
+        "_busy": np.zeros(MAX_SLOTS, dtype=np.int64),
+        "_state_size": mujoco.mj_stateSize(model, INTEGRATION),
+        "_pre_size": mujoco.mj_stateSize(model, PRE_STEP),
+        "_carry": carry,
+        "_nrandom": len(random),
+        "_random_values": values,
+        "_random_counts": counts,
+        "_random_targets": targets,
         "_model": model._address,
-        "_timestep": timestep_address(model),
         "frame_skip": frame_skip,
         "_nq": model.nq,
         "_nv": model.nv,
@@ -136,7 +279,7 @@ def common_params(model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray,
         "_ntendon": model.ntendon,
         "_init_qpos": init_qpos.ctypes.data,
         "_init_qvel": init_qvel.ctypes.data,
-        "_body_mass": model.body_mass.ctypes.data,
+        "_square_sums": 0,
         "_norm_fuses": NORM_FUSES,
     }
 
@@ -145,9 +288,21 @@ if numba.config.DISABLE_JIT:
     # Interpreted kernels (CI's coverage pass) reach the same functions and memory through ctypes.
     _MODEL_DATA_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
+    _GUARDED_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+
     def call(function, model, data):
         """Call the libmujoco function at address ``function`` with ``(mjModel*, mjData*)``."""
         _MODEL_DATA_FUNCTION(int(function))(int(model), int(data))
+
+    _STATE_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
+
+    def call_state(function, model, data, state, spec):
+        """Call ``mj_getState``/``mj_setState`` (at address ``function``) with ``(mjModel*, mjData*, mjtNum*, int)``."""
+        _STATE_FUNCTION(int(function))(int(model), int(data), int(state), int(spec))
+
+    def call_guarded(trampoline, function, model, data, report):
+        """``_guard``'s ``guarded_call`` at ``trampoline``: 0, or 1 after a MuJoCo error (its text in ``report``)."""
+        return np.int32(_GUARDED_FUNCTION(int(trampoline))(int(function), int(model), int(data), int(report)))
 
     def load(address, index):
         """The float64 at ``address`` (an int64) plus ``index`` doubles."""
@@ -175,6 +330,40 @@ else:
             return context.get_dummy_value()
 
         return types.void(function, model, data), codegen
+
+    @intrinsic
+    def call_state(typingctx, function, model, data, state, spec):
+        """Call ``mj_getState``/``mj_setState`` (at address ``function``) with ``(mjModel*, mjData*, mjtNum*, int)``."""
+        if not all(isinstance(arg, types.Integer) for arg in (function, model, data, state, spec)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            pointer = ir.IntType(8).as_pointer()
+            function_type = ir.FunctionType(ir.VoidType(), [pointer, pointer, pointer, ir.IntType(32)])
+            target = builder.inttoptr(args[0], function_type.as_pointer())
+            spec_value = builder.trunc(context.cast(builder, args[4], signature.args[4], types.int64), ir.IntType(32))
+            builder.call(target, [builder.inttoptr(args[k], pointer) for k in (1, 2, 3)] + [spec_value])
+            return context.get_dummy_value()
+
+        return types.void(function, model, data, state, spec), codegen
+
+    @intrinsic
+    def call_guarded(typingctx, trampoline, function, model, data, report):
+        """``_guard``'s ``guarded_call`` at ``trampoline``: 0, or 1 after a MuJoCo error (its text in ``report``)."""
+        if not all(isinstance(arg, types.Integer) for arg in (trampoline, function, model, data, report)):
+            return None
+
+        def codegen(context, builder, signature, args):
+            from llvmlite import ir
+
+            pointer = ir.IntType(8).as_pointer()
+            function_type = ir.FunctionType(ir.IntType(32), [pointer] * 4)
+            target = builder.inttoptr(args[0], function_type.as_pointer())
+            return builder.call(target, [builder.inttoptr(arg, pointer) for arg in args[1:]])
+
+        return types.int32(trampoline, function, model, data, report), codegen
 
     def _element_pointer(builder, address, index):
         from llvmlite import ir
@@ -222,34 +411,210 @@ def _in_action_dtype_overload(value, actions):
 
 
 @njit
-def dt(params):
-    """gymnasium's ``MujocoEnv.dt``: ``model.opt.timestep * frame_skip``, read live from the model."""
-    return load(params._timestep, 0) * params.frame_skip
+def dt(params, data):
+    """gymnasium's ``MujocoEnv.dt``: ``model.opt.timestep * frame_skip``, read live from the slot's model."""
+    return load(data[TIMESTEP], 0) * params.frame_skip
 
 
 @njit
-def simulate(params, state, i, actions):
+def total_mass(data, count):
+    """``np.sum(model.body_mass)`` of the slot's model (``count`` bodies), summed in numpy's order."""
+    masses = np.empty(count, dtype=np.float64)
+    for k in range(count):
+        masses[k] = load(data[BODY_MASS], k)
+    return 0.0 + _summation.pairwise_sum(masses, 0, count)
+
+
+@njit
+def mj_call(params, data, function):
+    """Call the libmujoco ``function(mjModel*, mjData*)`` on the slot ``data``, guarded (see ``_guard``): a
+    MuJoCo error sets ``data[FAILED]`` (its text in the slot's report buffer) instead of ending the process.
+    Skipped once the sub-environment has failed; whether the call ran and succeeded."""
+    if data[FAILED] != 0:
+        return False
+    if params._guarded_call == 0:
+        call(function, data[MODEL], data[DATA])
+        return True
+    if call_guarded(params._guarded_call, function, data[MODEL], data[DATA], data[REPORT]) != 0:
+        data[FAILED] = 1
+        return False
+    return True
+
+
+@njit
+def simulate(params, data, i, actions):
     """gymnasium's ``do_simulation``: ``ctrl[:] = action``, ``frame_skip`` calls of ``mj_step``, then
-    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields)."""
-    data = state[i, DATA]
-    ctrl = state[i, CTRL]
+    ``mj_rnePostConstraint`` (which computes ``cfrc_ext`` and the other force fields). Stops at a MuJoCo
+    error (see ``mj_call``). In a vector env the state before the last substep goes to the slot's buffer
+    (see ``PRE_STEP``)."""
+    address = data[DATA]
+    ctrl = data[CTRL]
     for k in range(params._nu):
         store(ctrl, k, np.float64(actions[i, k]))
-    for _ in range(params.frame_skip):
-        call(params._mj_step, params._model, data)
-    call(params._mj_rne_post_constraint, params._model, data)
+    last = params.frame_skip - 1
+    for k in range(params.frame_skip):
+        if k == last and params._rows:
+            call_state(params._mj_get_state, data[MODEL], address, data[PRE], PRE_STEP)
+        if not mj_call(params, data, params._mj_step):
+            return
+    mj_call(params, data, params._mj_rne_post_constraint)
 
 
 @njit
-def reset_data(params, state, i):
-    """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first)."""
-    call(params._mj_reset_data, params._model, state[i, DATA])
+def reset_data(params, data, i):
+    """``mj_resetData``: the model's default state, zero controls, time 0 (gymnasium's reset does it first).
+    It clears a MuJoCo error of the sub-environment: ``mj_resetData`` releases what the failed call held."""
+    data[FAILED] = 0
+    mj_call(params, data, params._mj_reset_data)
 
 
 @njit
-def forward(params, state, i):
+def forward(params, data, i):
     """``mj_forward``: the derived quantities of the state just set (gymnasium's ``set_state`` ends with it)."""
-    call(params._mj_forward, params._model, state[i, DATA])
+    mj_call(params, data, params._mj_forward)
+
+
+# The env's functions, reached through these stubs by the type of its parameter record (as the engine
+# reaches the generic physics functions below, see ``kernels._bind``).
+_env_functions: dict[np.dtype, dict] = {}
+
+
+def env_reset(params, data, i, rng, aux):
+    return _env_functions[params.dtype]["reset"](params, data, i, rng, aux)
+
+
+def env_step(params, data, i, actions, rng, aux):
+    return _env_functions[params.dtype]["step"](params, data, i, actions, rng, aux)
+
+
+def env_observe(params, data, i, obs):
+    return _env_functions[params.dtype]["observe"](params, data, i, obs)
+
+
+@njit
+def _copy(source, target, count):
+    for k in range(count):
+        store(target, k, load(source, k))
+
+
+@njit
+def _acquire(params, state, i):
+    """A free slot for sub-environment ``i`` (claimed with an atomic flag, recorded in its row), with the
+    sub-environment's MuJoCo error flag."""
+    slot = 0
+    if params._rows:
+        busy = params._busy
+        found = False
+        while not found:
+            for candidate in range(params._nslots):
+                if fetch_add(busy, candidate, 1) == 0:
+                    slot = candidate
+                    found = True
+                    break
+                fetch_add(busy, candidate, -1)
+        state[i, HELD] = slot + 1
+        for f in range(params._nrandom):  # the sub-environment's own values of the fields that differ
+            count = params._random_counts[f]
+            _copy(params._random_values[f] + 8 * i * count, params._random_targets[slot, f], count)
+    params._slots[slot, FAILED] = 1 if state[i, ROW_FAILED] != 0 else 0
+    return slot
+
+
+@njit
+def _give_back_failure(params, state, i, slot):
+    """Sub-environment ``i``'s MuJoCo error flag from its slot (the slot that reported it, +1). A vector env's
+    slot that failed is reset for the next sub-environment it steps (``mj_resetData`` releases what the failed
+    call held); a single env keeps its ``data`` as the error left it, as gymnasium's."""
+    data = params._slots[slot]
+    if data[FAILED] == 0:
+        state[i, ROW_FAILED] = 0.0
+        return
+    state[i, ROW_FAILED] = slot + 1
+    if params._rows:
+        state[i, MODE] = MODE_LOADED  # its state is what the error left: nothing to rebuild from it
+        call(params._mj_reset_data, data[MODEL], data[DATA])
+
+
+@njit
+def _save(params, state, i, data, mode):
+    """Row ``i`` from the slot's ``mjData``: its integration state, the state before its last substep, the carry."""
+    row = state[i]
+    size = params._state_size
+    call_state(params._mj_get_state, data[MODEL], data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
+    if mode == MODE_STEPPED:
+        _copy(data[PRE], row[ROW_STATE + size:].ctypes.data, params._pre_size)
+    if params._carry != NO_CARRY:
+        _copy(data[params._carry], row[ROW_STATE + size + params._pre_size:].ctypes.data, 3 * params._nbody)
+    row[MODE] = mode
+
+
+@njit
+def _load(params, state, i, data):
+    """The slot's ``mjData`` from row ``i``: its integration state and the carry."""
+    row = state[i]
+    size = params._state_size
+    call_state(params._mj_set_state, data[MODEL], data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
+    if params._carry != NO_CARRY:
+        _copy(row[ROW_STATE + size + params._pre_size:].ctypes.data, data[params._carry], 3 * params._nbody)
+
+
+def row_reset(params, state, i, rng, aux):
+    """The physics' ``reset``: the env's reset on a slot (``mj_resetData`` makes any slot fresh), saved to row ``i``."""
+    slot = _acquire(params, state, i)
+    data = params._slots[slot]
+    env_reset(params, data, i, rng, aux)
+    if params._rows:
+        _save(params, state, i, data, MODE_FORWARD)
+    _give_back_failure(params, state, i, slot)
+
+
+def row_step(params, state, i, actions, rng, aux):
+    """The physics' ``step``: row ``i`` loaded into a slot, the env's step, the row saved."""
+    slot = _acquire(params, state, i)
+    data = params._slots[slot]
+    if params._rows:
+        _load(params, state, i, data)
+    result = env_step(params, data, i, actions, rng, aux)
+    if params._rows:
+        _save(params, state, i, data, MODE_STEPPED if params.frame_skip > 0 else MODE_FORWARD)
+    _give_back_failure(params, state, i, slot)
+    return result
+
+
+def row_observe(params, state, i, obs):
+    """The physics' ``observe``: the env's observation from the slot that just reset or stepped row ``i``
+    (which holds its derived quantities), then the slot is free. The engine observes after every reset and step."""
+    if not params._rows:
+        env_observe(params, params._slots[0], i, obs)
+        return
+    slot = np.int64(state[i, HELD]) - 1
+    env_observe(params, params._slots[slot], i, obs)
+    state[i, HELD] = 0.0
+    fetch_add(params._busy, slot, -1)
+
+
+def physics(
+    name: str, *, params: list, source: str, reset, step, observe, aux_width: int, carry: int = NO_CARRY
+) -> Physics:
+    """A MuJoCo env's physics: the engine runs ``row_reset``/``row_step``/``row_observe``, which run the env's
+    ``reset(params, data, i, rng, aux)``, ``step(params, data, i, actions, rng, aux)`` and
+    ``observe(params, data, i, obs)`` on a slot (``data``: its row of addresses).
+
+    Args:
+        carry: The column (``XPOS``...) of the derived array that ``step`` reads before simulating, kept in
+            the rows (it is not part of the integration state).
+    """
+    result = Physics(
+        name, params=params, state=(1, np.float64), source=source, reset=row_reset, step=row_step,
+        observe=row_observe, action_valid=always_valid, min_chunk_size=MIN_CHUNK_SIZE,
+        max_chunk_size=MAX_CHUNK_SIZE, aux_width=aux_width,
+    )
+    result.carry = carry
+    functions = {"reset": reset, "step": step, "observe": observe}
+    _env_functions[result.params_dtype] = functions
+    for stub, role in ((env_reset, "reset"), (env_step, "step"), (env_observe, "observe")):
+        kernels._bind(stub, result.params_dtype, functions[role], "never")
+    return result
 
 
 @njit
@@ -279,6 +644,8 @@ def action_sum_of_squares(actions, i):
     float32, as in gymnasium), summed in numpy's order."""
     row = actions[i]
     squares = row * row
+    if squares.shape[0] == 0:  # a model without actuators: numpy's sum of nothing
+        return squares.dtype.type(0)
     # numpy adds the sum to an initial 0, which changes no sum of squares.
     return _summation.pairwise_sum(squares, 0, squares.shape[0])
 
@@ -295,9 +662,15 @@ FLOAT64_PRODUCT = "_makes_float64"
 
 
 @njit
-def weighted_action_cost(weight, weight_makes_float64, actions, i):
+def weighted_action_cost(params, weight, weight_makes_float64, actions, i):
     """gymnasium's ``weight * np.sum(np.square(action))`` for row ``i`` of ``actions``: in float64 for a
-    weight that makes float64 products, else in the actions' dtype; returned as a float64."""
+    weight that makes float64 products, else in the actions' dtype; returned as a float64.
+
+    Integer actions reach the kernels as float64, but gymnasium squares and sums them in their integer dtype
+    (where squares wrap around): for those, Python puts numpy's sums in the float64 array at
+    ``params._square_sums`` (0 otherwise), which replace the sum here."""
+    if params._square_sums != 0:
+        return weight * load(params._square_sums, i)
     squares = action_sum_of_squares(actions, i)
     if weight_makes_float64:
         return weight * np.float64(squares)
@@ -318,6 +691,8 @@ def clip(value, low, high):
 def sum_of_squares(address, count, low, high):
     """``np.sum(np.square(np.clip(x, low, high)))`` of ``count`` contiguous float64 at ``address``
     (``low``/``high`` infinite: no clipping), summed in numpy's order."""
+    if count <= 0:  # e.g. the controls of a model without actuators: numpy's sum of nothing
+        return 0.0
     squares = np.empty(count, dtype=np.float64)
     for k in range(count):
         value = clip(load(address, k), low, high)
@@ -325,28 +700,78 @@ def sum_of_squares(address, count, low, high):
     return _summation.pairwise_sum(squares, 0, count)
 
 
-def _blas_dot_fuses() -> bool:
-    """Whether numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) accumulates with fused
-    multiply-adds (OpenBLAS on FMA hardware) rather than separate products and sums: probed on vectors
-    for which the two differ."""
-    probe = np.random.default_rng(0).standard_normal((64, 3))
-    fused = separate = 0
-    for vector in probe:
-        total_fused = total_separate = 0.0
-        for value in vector:
-            total_fused = npmath.fma(value, value, total_fused)
-            total_separate += value * value
-        result = float(np.linalg.norm(vector))
-        fused += result == math.sqrt(total_fused)
-        separate += result == math.sqrt(total_separate)
-    if fused == len(probe):
-        return True
-    if separate == len(probe):
-        return False
-    raise RuntimeError("nbgym cannot reproduce this numpy's np.linalg.norm (neither a fused nor a plain dot product).")
+@njit
+def state_vector_value(params, data, i, k):
+    """``state_vector()[k]`` (``qpos`` then ``qvel``), which gymnasium reads where the model may have fewer
+    than ``k + 1`` positions; ``k < nq + nv`` (checked at make, see ``require``)."""
+    if k < params._nq:
+        return load(data[QPOS], k)
+    return load(data[QVEL], k - params._nq)
 
 
-NORM_FUSES = _blas_dot_fuses()
+def require_observation_size(size: int) -> None:
+    """gymnasium builds the observation ``Box`` before anything reads the model: a model too small for even
+    the observation's size fails there first.
+
+    Raises:
+        ValueError: If ``size`` is negative (numpy's error making the ``Box``).
+    """
+    if size < 0:
+        raise ValueError(f"negative dimensions are not allowed (an observation of {size} values: the model is too small)")
+
+
+def require(model_ok: bool, exception: type[Exception], env: str, needs: str, model: mujoco.MjModel) -> None:
+    """Validate, when an env is built, a model it reads at fixed indices or names: the kernels do not check
+    bounds, so a model too small would have them read or write outside MuJoCo's arrays.
+
+    Raises:
+        exception: The type gymnasium's env raises with such a model (at its reset or step), if not ``model_ok``.
+    """
+    if not model_ok:
+        raise exception(
+            f"{env} needs a model with {needs}; this one has nq={model.nq}, nv={model.nv}, nu={model.nu}, "
+            f"nbody={model.nbody}, nsite={model.nsite} (gymnasium's {env} fails on it too, with a "
+            f"{exception.__name__})."
+        )
+
+
+NORM_LENGTHS = (2, 3)
+"""The lengths of the vectors whose ``np.linalg.norm`` the MuJoCo envs compute (positions, body offsets)."""
+
+
+def _blas_dot_fuses() -> tuple[bool, bool]:
+    """How numpy's float64 dot product (BLAS ``ddot``, behind ``np.linalg.norm``) sums ``NORM_LENGTHS``
+    squares: whether with fused multiply-adds (OpenBLAS on FMA hardware) or separate products and sums,
+    and whether either reproduces it. Probed on vectors for which the two differ."""
+    counts = {True: 0, False: 0}
+    probes = [np.random.default_rng(length).standard_normal((64, length)) for length in NORM_LENGTHS]
+    total = 0
+    for probe in probes:
+        for vector in probe:
+            total_fused = total_separate = 0.0
+            for value in vector:
+                total_fused = npmath.fma(value, value, total_fused)
+                total_separate += value * value
+            result = float(np.linalg.norm(vector))
+            counts[True] += result == math.sqrt(total_fused)
+            counts[False] += result == math.sqrt(total_separate)
+            total += 1
+    for fuses in (True, False):
+        if counts[fuses] == total:
+            return fuses, True
+    return counts[True] > counts[False], False
+
+
+NORM_FUSES, NORM_EXACT = _blas_dot_fuses()
+if not NORM_EXACT:
+    warnings.warn(
+        "nbgym's MuJoCo environments cannot reproduce this numpy's np.linalg.norm bit for bit (its BLAS sums "
+        "the dot product in an order nbgym does not know: another OpenBLAS core type, MKL, Accelerate, ...). "
+        "They run, but rewards and infos that are norms (distances, e.g. Reacher's and Pusher's rewards, "
+        "Ant's and Humanoid's distance_from_origin) may differ from gymnasium's in the last bit.",
+        RuntimeWarning,
+        stacklevel=2,
+    )
 """How ``np.linalg.norm`` sums here; the ``_norm_fuses`` parameter of every MuJoCo env."""
 
 
@@ -379,22 +804,22 @@ def norm_of_difference(address, first, second, count, fused):
 
 
 @njit
-def positions_info(params, state, i, aux, column):
+def positions_info(params, data, i, aux, column):
     """gymnasium's ``x_position``, ``y_position`` and ``distance_from_origin`` (``qpos[0]``, ``qpos[1]``,
     the norm of both) into ``aux[i, column:column + 3]``."""
-    qpos = state[i, QPOS]
+    qpos = data[QPOS]
     aux[i, column] = load(qpos, 0)
     aux[i, column + 1] = load(qpos, 1)
     aux[i, column + 2] = norm(qpos, 0, 2, params._norm_fuses)
 
 
 @njit
-def tendons_info(params, state, i, aux, column):
+def tendons_info(params, data, i, aux, column):
     """gymnasium's ``tendon_length`` then ``tendon_velocity`` (``ntendon`` each) from ``aux[i, column]`` on."""
     count = params._ntendon
     for k in range(count):
-        aux[i, column + k] = load(state[i, TEN_LENGTH], k)
-        aux[i, column + count + k] = load(state[i, TEN_VELOCITY], k)
+        aux[i, column + k] = load(data[TEN_LENGTH], k)
+        aux[i, column + count + k] = load(data[TEN_VELOCITY], k)
 
 
 @njit

@@ -41,7 +41,9 @@ def _step_info_keys(use_contact_forces: bool) -> tuple[InfoKey, ...]:
 
 
 class _Ant:
-    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+    # gymnasium's v4 fixes render_fps, and MujocoEnv asserts that the model's dt gives it (an xml_file whose
+    # timestep differs is refused with AssertionError).
+    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"], "render_fps": 20}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
     _step_info_keys = _step_info_keys(False)

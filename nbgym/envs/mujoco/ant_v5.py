@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics, njit
+from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
@@ -18,64 +18,65 @@ DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
  REWARD_SURVIVE, BODY_X, BODY_Y, BODY_DISTANCE) = range(12)
 
 
-def _observe(params, state, i, obs):
+def _observe(params, data, i, obs):
     skipped = 2 if params._exclude_current_positions_from_observation else 0
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
-    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+    at = _sim.copy_out(obs, i, 0, data[QPOS], skipped, params._nq - skipped)
+    at = _sim.copy_out(obs, i, at, data[QVEL], 0, params._nv)
     if params._include_cfrc_ext_in_observation:
         low, high = params._contact_force_range[0], params._contact_force_range[1]
         first = params._first_observed_body
-        _sim.copy_out_clipped(obs, i, at, state[i, CFRC_EXT], 6 * first, 6 * (params._nbody - first), low, high)
+        _sim.copy_out_clipped(obs, i, at, data[CFRC_EXT], 6 * first, 6 * (params._nbody - first), low, high)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_normal(state[i, QVEL], params._init_qvel, params._nv, rng, i, scale)
-    _sim.forward(params, state, i)
-    _sim.positions_info(params, state, i, aux, X_POSITION)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_normal(data[QVEL], params._init_qvel, params._nv, rng, i, scale)
+    _sim.forward(params, data, i)
+    _sim.positions_info(params, data, i, aux, X_POSITION)
 
 
 @njit
-def _is_healthy(params, state, i):
+def _is_healthy(params, data, i):
     # gymnasium: np.isfinite(state_vector()).all() and min_z <= qpos[2] <= max_z
     for k in range(params._nq):
-        if not np.isfinite(load(state[i, QPOS], k)):
+        if not np.isfinite(load(data[QPOS], k)):
             return False
     for k in range(params._nv):
-        if not np.isfinite(load(state[i, QVEL], k)):
+        if not np.isfinite(load(data[QVEL], k)):
             return False
-    return params._healthy_z_range[0] <= load(state[i, QPOS], 2) <= params._healthy_z_range[1]
+    # gymnasium reads z as state_vector()[2]: qpos[2], or a velocity for a model of two positions.
+    return params._healthy_z_range[0] <= _sim.state_vector_value(params, data, i, 2) <= params._healthy_z_range[1]
 
 
-def _step(params, state, i, actions, rng, aux):
+def _step(params, data, i, actions, rng, aux):
     at = 3 * params._main_body
-    x_before = load(state[i, XPOS], at)
-    y_before = load(state[i, XPOS], at + 1)
-    _sim.simulate(params, state, i, actions)
-    dt = _sim.dt(params)
-    x_velocity = (load(state[i, XPOS], at) - x_before) / dt
-    y_velocity = (load(state[i, XPOS], at + 1) - y_before) / dt
+    x_before = load(data[XPOS], at)
+    y_before = load(data[XPOS], at + 1)
+    _sim.simulate(params, data, i, actions)
+    dt = _sim.dt(params, data)
+    x_velocity = (load(data[XPOS], at) - x_before) / dt
+    y_velocity = (load(data[XPOS], at + 1) - y_before) / dt
     forward_reward = x_velocity * params._forward_reward_weight
-    healthy = _is_healthy(params, state, i)
+    healthy = _is_healthy(params, data, i)
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     low, high = params._contact_force_range[0], params._contact_force_range[1]
     contact_cost = 0.0
     if params._contact_cost_included:  # v4 only with use_contact_forces
-        contact_cost = params._contact_cost_weight * _sim.sum_of_squares(state[i, CFRC_EXT], 6 * params._nbody, low, high)
-    _sim.positions_info(params, state, i, aux, X_POSITION)
+        contact_cost = params._contact_cost_weight * _sim.sum_of_squares(data[CFRC_EXT], 6 * params._nbody, low, high)
+    _sim.positions_info(params, data, i, aux, X_POSITION)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, Y_VELOCITY] = y_velocity
     aux[i, REWARD_FORWARD] = forward_reward
     aux[i, REWARD_CTRL] = -ctrl_cost
     aux[i, REWARD_CONTACT] = -contact_cost
     aux[i, REWARD_SURVIVE] = healthy_reward
-    body_x = load(state[i, XPOS], at)
-    body_y = load(state[i, XPOS], at + 1)
+    body_x = load(data[XPOS], at)
+    body_y = load(data[XPOS], at + 1)
     aux[i, BODY_X] = body_x
     aux[i, BODY_Y] = body_y
     aux[i, BODY_DISTANCE] = _sim.norm_2(body_x, body_y, params._norm_fuses)
@@ -83,8 +84,9 @@ def _step(params, state, i, actions, rng, aux):
     return reward, (not healthy) and params._terminate_when_unhealthy
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "Ant_v5",
+    carry=XPOS,  # read before the step: xpos of the state before the last substep
     params=[
         *_sim.COMMON_PARAMS,
         ("_forward_reward_weight", np.float64),
@@ -102,13 +104,10 @@ PHYSICS = Physics(
         ("_contact_cost_included", np.bool_),
         ("_healthy_reward_when_terminating", np.bool_),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=12,
 )
 
@@ -124,6 +123,9 @@ def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, heal
         size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
         first_body = 0 if version == 4 else 1
         size += 6 * (model.nbody - first_body) * include_cfrc_ext_in_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 2, IndexError, "Ant", "positions qpos[0] (x) and qpos[1] (y)", model)
+        _sim.require(model.nq + model.nv >= 3, IndexError, "Ant", "a third state value state_vector()[2] (z)", model)
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,

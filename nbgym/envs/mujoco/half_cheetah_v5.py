@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
@@ -16,30 +15,30 @@ DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
 X_POSITION, X_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(4)
 
 
-def _observe(params, state, i, obs):
+def _observe(params, data, i, obs):
     skipped = 1 if params._exclude_current_positions_from_observation else 0
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
-    _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+    at = _sim.copy_out(obs, i, 0, data[QPOS], skipped, params._nq - skipped)
+    _sim.copy_out(obs, i, at, data[QVEL], 0, params._nv)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_normal(state[i, QVEL], params._init_qvel, params._nv, rng, i, scale)
-    _sim.forward(params, state, i)
-    aux[i, X_POSITION] = load(state[i, QPOS], 0)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_normal(data[QVEL], params._init_qvel, params._nv, rng, i, scale)
+    _sim.forward(params, data, i)
+    aux[i, X_POSITION] = load(data[QPOS], 0)
 
 
-def _step(params, state, i, actions, rng, aux):
-    before = load(state[i, QPOS], 0)
-    _sim.simulate(params, state, i, actions)
-    after = load(state[i, QPOS], 0)
-    x_velocity = (after - before) / _sim.dt(params)
+def _step(params, data, i, actions, rng, aux):
+    before = load(data[QPOS], 0)
+    _sim.simulate(params, data, i, actions)
+    after = load(data[QPOS], 0)
+    x_velocity = (after - before) / _sim.dt(params, data)
     forward_reward = params._forward_reward_weight * x_velocity
     # gymnasium computes the control cost on the action: float32 for a float32 action (NEP 50), unless
     # the weight is a np.float64.
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
     aux[i, X_POSITION] = after
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -47,7 +46,7 @@ def _step(params, state, i, actions, rng, aux):
     return forward_reward - ctrl_cost, False
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "HalfCheetah_v5",
     params=[
         *_sim.COMMON_PARAMS,
@@ -56,13 +55,10 @@ PHYSICS = Physics(
         ("_reset_noise_scale", np.float64),
         ("_exclude_current_positions_from_observation", np.bool_),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=4,
 )
 
@@ -71,6 +67,8 @@ PHYSICS = Physics(
 def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
         size = model.nq + model.nv - exclude_current_positions_from_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 1, IndexError, "HalfCheetah", "a position qpos[0] (x)", model)
         return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,

@@ -22,7 +22,7 @@ FULL_OBSERVATION = {
 }
 
 
-class _Humanoid(_humanoid.LiveTotalMass):
+class _Humanoid:
     metadata = _humanoid.METADATA
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _humanoid.HUMANOID

@@ -12,7 +12,7 @@ from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorE
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 2.0)), "elevation": -20.0}
 
 
-class _Humanoid(_humanoid.LiveTotalMass):
+class _Humanoid:
     metadata = _humanoid.METADATA
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _humanoid.HUMANOID

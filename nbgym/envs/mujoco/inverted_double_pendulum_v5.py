@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics, npmath
+from nbgym.engine import npmath
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
@@ -16,33 +16,33 @@ DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.arra
 REWARD_SURVIVE, DISTANCE_PENALTY, VELOCITY_PENALTY = range(3)
 
 
-def _observe(params, state, i, obs):
-    qpos = state[i, QPOS]
+def _observe(params, data, i, obs):
+    qpos = data[QPOS]
     nq = params._nq
     obs[i, 0] = load(qpos, 0)
     for k in range(1, nq):
         angle = load(qpos, k)
         obs[i, k] = np.sin(angle)
         obs[i, nq - 1 + k] = np.cos(angle)
-    at = _sim.copy_out_clipped(obs, i, 2 * nq - 1, state[i, QVEL], 0, params._nv, -10.0, 10.0)
-    _sim.copy_out_clipped(obs, i, at, state[i, QFRC_CONSTRAINT], 0, params._observed_constraint_forces, -10.0, 10.0)
+    at = _sim.copy_out_clipped(obs, i, 2 * nq - 1, data[QVEL], 0, params._nv, -10.0, 10.0)
+    _sim.copy_out_clipped(obs, i, at, data[QFRC_CONSTRAINT], 0, params._observed_constraint_forces, -10.0, 10.0)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_normal(state[i, QVEL], params._init_qvel, params._nv, rng, i, scale)
-    _sim.forward(params, state, i)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_normal(data[QVEL], params._init_qvel, params._nv, rng, i, scale)
+    _sim.forward(params, data, i)
 
 
-def _step(params, state, i, actions, rng, aux):
-    _sim.simulate(params, state, i, actions)
-    x = load(state[i, SITE_XPOS], 0)
-    y = load(state[i, SITE_XPOS], 2)
+def _step(params, data, i, actions, rng, aux):
+    _sim.simulate(params, data, i, actions)
+    x = load(data[SITE_XPOS], 0)
+    y = load(data[SITE_XPOS], 2)
     terminated = y <= 1
-    v1 = load(state[i, QVEL], 1)
-    v2 = load(state[i, QVEL], 2)
+    v1 = load(data[QVEL], 1)
+    v2 = load(data[QVEL], 2)
     # numpy's ** on float64 scalars is libm's pow, which npmath.square reproduces.
     dist_penalty = 0.01 * npmath.square(x) + npmath.square(y - 2)
     vel_penalty = 1e-3 * npmath.square(v1) + 5e-3 * npmath.square(v2)
@@ -54,7 +54,7 @@ def _step(params, state, i, actions, rng, aux):
     return alive_bonus - dist_penalty - vel_penalty, terminated
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "InvertedDoublePendulum_v5",
     params=[
         *_sim.COMMON_PARAMS,
@@ -63,13 +63,10 @@ PHYSICS = Physics(
         ("_observed_constraint_forces", np.int64),
         ("_reward_terminating_step", np.bool_),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=3,
 )
 
@@ -79,6 +76,8 @@ def configure(healthy_reward, reset_noise_scale, version=5):
     the cart's) and gives the healthy reward on the terminating step too."""
 
     def configure_model(model):
+        _sim.require(model.nsite >= 1, IndexError, "InvertedDoublePendulum", "a site (site_xpos[0]: the tip)", model)
+        _sim.require(model.nv >= 3, ValueError, "InvertedDoublePendulum", "velocities qvel[1:3]", model)
         observed = model.nv if version == 4 else 1
         return 2 * model.nq - 1 + model.nv + observed, {
             "_healthy_reward": healthy_reward, "_reset_noise_scale": reset_noise_scale,

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
@@ -16,43 +15,40 @@ DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 2.04}
 REWARD_SURVIVE = 0
 
 
-def _observe(params, state, i, obs):
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], 0, params._nq)
-    _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+def _observe(params, data, i, obs):
+    at = _sim.copy_out(obs, i, 0, data[QPOS], 0, params._nq)
+    _sim.copy_out(obs, i, at, data[QVEL], 0, params._nv)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
-    _sim.forward(params, state, i)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(data[QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, data, i)
 
 
-def _step(params, state, i, actions, rng, aux):
-    _sim.simulate(params, state, i, actions)
+def _step(params, data, i, actions, rng, aux):
+    _sim.simulate(params, data, i, actions)
     # gymnasium: not np.isfinite(observation).all() or np.abs(observation[1]) > 0.2
-    terminated = abs(load(state[i, QPOS], 1)) > 0.2
+    terminated = abs(_sim.state_vector_value(params, data, i, 1)) > 0.2  # gymnasium's obs[1]
     for k in range(params._nq):
-        terminated = terminated or not np.isfinite(load(state[i, QPOS], k))
+        terminated = terminated or not np.isfinite(load(data[QPOS], k))
     for k in range(params._nv):
-        terminated = terminated or not np.isfinite(load(state[i, QVEL], k))
+        terminated = terminated or not np.isfinite(load(data[QVEL], k))
     # v4 rewards the terminating step too, v5 does not.
     reward = 1.0 if params._reward_terminating_step or not terminated else 0.0
     aux[i, REWARD_SURVIVE] = reward
     return reward, terminated
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "InvertedPendulum_v5",
     params=[*_sim.COMMON_PARAMS, ("_reset_noise_scale", np.float64), ("_reward_terminating_step", np.bool_)],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=1,
 )
 
@@ -62,6 +58,7 @@ def configure(reset_noise_scale, reward_terminating_step=False):
     every step)."""
 
     def configure_model(model):
+        _sim.require(model.nq + model.nv >= 2, IndexError, "InvertedPendulum", "an observation obs[1]", model)
         return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale,
                                      "_reward_terminating_step": reward_terminating_step}
 

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
@@ -17,18 +16,18 @@ DEFAULT_CAMERA_CONFIG = {"trackbodyid": -1, "distance": 4.0}
 REWARD_DIST, REWARD_CTRL, REWARD_NEAR, CYLINDER = 0, 1, 2, 3  # CYLINDER: drawn at the last reset (two columns)
 
 
-def _observe(params, state, i, obs):
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], 0, 7)
-    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, 7)
-    at = _sim.copy_out(obs, i, at, state[i, XPOS], 3 * params._tips_arm, 3)
-    at = _sim.copy_out(obs, i, at, state[i, XPOS], 3 * params._object, 3)
-    _sim.copy_out(obs, i, at, state[i, XPOS], 3 * params._goal, 3)
+def _observe(params, data, i, obs):
+    at = _sim.copy_out(obs, i, 0, data[QPOS], 0, 7)
+    at = _sim.copy_out(obs, i, at, data[QVEL], 0, 7)
+    at = _sim.copy_out(obs, i, at, data[XPOS], 3 * params._tips_arm, 3)
+    at = _sim.copy_out(obs, i, at, data[XPOS], 3 * params._object, 3)
+    _sim.copy_out(obs, i, at, data[XPOS], 3 * params._goal, 3)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
-    qpos = state[i, QPOS]
-    qvel = state[i, QVEL]
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
+    qpos = data[QPOS]
+    qvel = data[QVEL]
     nq, nv = params._nq, params._nv
     while True:
         cylinder_x = random.uniform(rng, i, -0.3, 0.0)
@@ -46,26 +45,26 @@ def _reset(params, state, i, rng, aux):
     _sim.set_uniform(qvel, params._init_qvel, nv, rng, i, -0.005, 0.005)
     for k in range(nv - 4, nv):
         store(qvel, k, 0.0)
-    _sim.forward(params, state, i)
+    _sim.forward(params, data, i)
     aux[i, CYLINDER] = cylinder_x
     aux[i, CYLINDER + 1] = cylinder_y
 
 
-def _step(params, state, i, actions, rng, aux):
-    _sim.simulate(params, state, i, actions)
+def _step(params, data, i, actions, rng, aux):
+    _sim.simulate(params, data, i, actions)
     # xpos is mj_step's kinematics of the state before its last substep, as gymnasium reads it.
-    xpos = state[i, XPOS]
+    xpos = data[XPOS]
     fused = params._norm_fuses
     reward_near = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._tips_arm, 3, fused) * params._reward_near_weight
     reward_dist = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._goal, 3, fused) * params._reward_dist_weight
-    reward_ctrl = -_sim.weighted_action_cost(params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
+    reward_ctrl = -_sim.weighted_action_cost(params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     aux[i, REWARD_NEAR] = reward_near
     return reward_dist + reward_ctrl + reward_near, False
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "Pusher_v5",
     params=[
         *_sim.COMMON_PARAMS,
@@ -76,19 +75,22 @@ PHYSICS = Physics(
         ("_object", np.int64),
         ("_goal", np.int64),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=5,
 )
 
 
 def _configure(reward_near_weight, reward_dist_weight, reward_control_weight):
     def configure(model):
+        _sim.require(model.nq >= 4, ValueError, "Pusher", "positions qpos[-4:-2] (the cylinder)", model)
+        model.body("tips_arm"), model.body("object"), model.body("goal")  # KeyError (gymnasium's) without them
+        # gymnasium's observation (qpos[:7], qvel[:7], three body positions) has the shape of its observation
+        # space only for 7 or more positions and velocities: refused otherwise.
+        _sim.require(model.nq >= 7 and model.nv >= 7, ValueError, "Pusher",
+                     "7 or more positions and velocities (its observation space's shape)", model)
         return 23, {
             "_reward_near_weight": reward_near_weight,
             "_reward_dist_weight": reward_dist_weight,
@@ -102,6 +104,7 @@ def _configure(reward_near_weight, reward_dist_weight, reward_control_weight):
 
 
 class _Pusher:
+    _negates_square_sum = True
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS

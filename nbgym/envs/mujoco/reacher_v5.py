@@ -6,7 +6,7 @@ from typing import Any, Final
 
 import numpy as np
 
-from nbgym.engine import Physics, njit
+from nbgym.engine import njit
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
@@ -17,23 +17,23 @@ DEFAULT_CAMERA_CONFIG: Final[dict[str, float]] = {"trackbodyid": 0}
 REWARD_DIST, REWARD_CTRL, GOAL = 0, 1, 2  # GOAL: the target drawn at the last reset (two columns)
 
 
-def _observe(params, state, i, obs):
-    qpos = state[i, QPOS]
+def _observe(params, data, i, obs):
+    qpos = data[QPOS]
     for k in range(2):
         angle = load(qpos, k)
         obs[i, k] = np.cos(angle)
         obs[i, 2 + k] = np.sin(angle)
     at = _sim.copy_out(obs, i, 4, qpos, 2, params._nq - 2)
-    at = _sim.copy_out(obs, i, at, state[i, QVEL], 0, 2)
-    xpos = state[i, XPOS]
+    at = _sim.copy_out(obs, i, at, data[QVEL], 0, 2)
+    xpos = data[XPOS]
     for k in range(params._observed_difference_size):
         obs[i, at + k] = load(xpos, 3 * params._fingertip + k) - load(xpos, 3 * params._target + k)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
-    qpos = state[i, QPOS]
-    qvel = state[i, QVEL]
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
+    qpos = data[QPOS]
+    qvel = data[QVEL]
     nq, nv = params._nq, params._nv
     for k in range(nq):
         store(qpos, k, random.uniform(rng, i, -0.1, 0.1) + load(params._init_qpos, k))
@@ -47,32 +47,33 @@ def _reset(params, state, i, rng, aux):
     _sim.set_uniform(qvel, params._init_qvel, nv, rng, i, -0.005, 0.005)
     store(qvel, nv - 2, 0.0)
     store(qvel, nv - 1, 0.0)
-    _sim.forward(params, state, i)
+    _sim.forward(params, data, i)
     aux[i, GOAL] = goal_x
     aux[i, GOAL + 1] = goal_y
 
 
 @njit
-def _distance(params, state, i):
-    return _sim.norm_of_difference(state[i, XPOS], 3 * params._fingertip, 3 * params._target, 3, params._norm_fuses)
+def _distance(params, data, i):
+    return _sim.norm_of_difference(data[XPOS], 3 * params._fingertip, 3 * params._target, 3, params._norm_fuses)
 
 
-def _step(params, state, i, actions, rng, aux):
+def _step(params, data, i, actions, rng, aux):
     # v4 measures the distance before simulating, v5 after (xpos is then mj_step's kinematics of the state
     # before its last substep, as gymnasium reads it).
-    distance = _distance(params, state, i) if params._reward_before_step else 0.0
-    _sim.simulate(params, state, i, actions)
+    distance = _distance(params, data, i) if params._reward_before_step else 0.0
+    _sim.simulate(params, data, i, actions)
     if not params._reward_before_step:
-        distance = _distance(params, state, i)
+        distance = _distance(params, data, i)
     reward_dist = -distance * params._reward_dist_weight
-    reward_ctrl = -_sim.weighted_action_cost(params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
+    reward_ctrl = -_sim.weighted_action_cost(params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     return reward_dist + reward_ctrl, False
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "Reacher_v5",
+    carry=XPOS,  # read before the step: xpos of the state before the last substep
     params=[
         *_sim.COMMON_PARAMS,
         ("_reward_dist_weight", np.float64),
@@ -82,13 +83,10 @@ PHYSICS = Physics(
         ("_observed_difference_size", np.int64),
         ("_reward_before_step", np.bool_),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=4,
 )
 
@@ -98,6 +96,12 @@ def configure(reward_dist_weight, reward_control_weight, version=5):
     difference in 3D (v5: x and y) and rewards the distance before the step (v5: after)."""
 
     def configure_model(model):
+        _sim.require(model.nq >= 2, ValueError, "Reacher", "positions qpos[-2:] (the target)", model)
+        model.body("fingertip"), model.body("target")  # KeyError (gymnasium's) without them
+        # gymnasium's observation (cos, sin of qpos[:2], qpos[2:], qvel[:2], the fingertip-target vector) has the
+        # shape of its observation space only for 4 positions and 2 or more velocities: refused otherwise.
+        _sim.require(model.nq == 4 and model.nv >= 2, ValueError, "Reacher",
+                     "4 positions and 2 or more velocities (its observation space's shape)", model)
         observed = 3 if version == 4 else 2
         return 8 + observed, {
             "_reward_dist_weight": reward_dist_weight,
@@ -112,6 +116,7 @@ def configure(reward_dist_weight, reward_control_weight, version=5):
 
 
 class _Reacher:
+    _negates_square_sum = True
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS

@@ -6,7 +6,6 @@ from typing import Any
 
 import numpy as np
 
-from nbgym.engine import Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
@@ -14,31 +13,31 @@ from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(7)
 
 
-def _observe(params, state, i, obs):
+def _observe(params, data, i, obs):
     skipped = 2 if params._exclude_current_positions_from_observation else 0
-    at = _sim.copy_out(obs, i, 0, state[i, QPOS], skipped, params._nq - skipped)
-    _sim.copy_out(obs, i, at, state[i, QVEL], 0, params._nv)
+    at = _sim.copy_out(obs, i, 0, data[QPOS], skipped, params._nq - skipped)
+    _sim.copy_out(obs, i, at, data[QVEL], 0, params._nv)
 
 
-def _reset(params, state, i, rng, aux):
-    _sim.reset_data(params, state, i)
+def _reset(params, data, i, rng, aux):
+    _sim.reset_data(params, data, i)
     scale = params._reset_noise_scale
-    _sim.set_uniform(state[i, QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
-    _sim.set_uniform(state[i, QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
-    _sim.forward(params, state, i)
-    _sim.positions_info(params, state, i, aux, X_POSITION)
+    _sim.set_uniform(data[QPOS], params._init_qpos, params._nq, rng, i, -scale, scale)
+    _sim.set_uniform(data[QVEL], params._init_qvel, params._nv, rng, i, -scale, scale)
+    _sim.forward(params, data, i)
+    _sim.positions_info(params, data, i, aux, X_POSITION)
 
 
-def _step(params, state, i, actions, rng, aux):
-    x_before = load(state[i, QPOS], 0)
-    y_before = load(state[i, QPOS], 1)
-    _sim.simulate(params, state, i, actions)
-    dt = _sim.dt(params)
-    x_velocity = (load(state[i, QPOS], 0) - x_before) / dt
-    y_velocity = (load(state[i, QPOS], 1) - y_before) / dt
+def _step(params, data, i, actions, rng, aux):
+    x_before = load(data[QPOS], 0)
+    y_before = load(data[QPOS], 1)
+    _sim.simulate(params, data, i, actions)
+    dt = _sim.dt(params, data)
+    x_velocity = (load(data[QPOS], 0) - x_before) / dt
+    y_velocity = (load(data[QPOS], 1) - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
-    ctrl_cost = _sim.weighted_action_cost(params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
-    _sim.positions_info(params, state, i, aux, X_POSITION)
+    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    _sim.positions_info(params, data, i, aux, X_POSITION)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, Y_VELOCITY] = y_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -46,7 +45,7 @@ def _step(params, state, i, actions, rng, aux):
     return forward_reward - ctrl_cost, False
 
 
-PHYSICS = Physics(
+PHYSICS = _sim.physics(
     "Swimmer_v5",
     params=[
         *_sim.COMMON_PARAMS,
@@ -55,20 +54,20 @@ PHYSICS = Physics(
         ("_reset_noise_scale", np.float64),
         ("_exclude_current_positions_from_observation", np.bool_),
     ],
-    state=(_sim.STATE_WIDTH, np.int64),
     source=__file__,
     reset=_reset,
     step=_step,
     observe=_observe,
-    action_valid=_sim.always_valid,
-    min_chunk_size=_sim.MIN_CHUNK_SIZE,
     aux_width=7,
 )
 
 
 def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
     def configure(model):
-        return model.nq + model.nv - 2 * exclude_current_positions_from_observation, {
+        size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
+        _sim.require_observation_size(size)
+        _sim.require(model.nq >= 2, IndexError, "Swimmer", "positions qpos[0] (x) and qpos[1] (y)", model)
+        return size, {
             "_forward_reward_weight": forward_reward_weight,
             "_ctrl_cost_weight": ctrl_cost_weight,
             "_reset_noise_scale": reset_noise_scale,
