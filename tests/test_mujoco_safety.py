@@ -182,6 +182,7 @@ def test_warnings_still_reach_mujocos_handler():
     assert "Nan, Inf or huge value in CTRL" in result.stdout + result.stderr
 
 
+@pytest.mark.skipif(os.environ.get("NUMBA_DISABLE_JIT") == "1", reason="the guarantee is the compiled kernels'")
 def test_ctrl_c_during_threaded_step_never_leaves_a_helper_stepping():
     """SIGINT sent again and again during a 2-thread MuJoCo step: every step that raised KeyboardInterrupt
     still finished in every thread before returning, so all sub-environments keep the same time."""

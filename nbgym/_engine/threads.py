@@ -23,6 +23,7 @@ import threading
 import time
 from typing import Callable
 
+import numba
 import numpy as np
 
 _CHUNKS_PER_THREAD = 8
@@ -175,8 +176,9 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         # Never return while a worker is still stepping this batch (after Ctrl-C, say), or the next call
         # would step the same sub-environments from two threads at once. An Exception here comes from the
         # kernel itself, whose chunk stays uncompleted; an interrupt (KeyboardInterrupt, raised between
-        # bytecodes, never inside the nogil kernel) leaves none.
-        _wait_for_workers(job, own_failure=isinstance(failure, Exception))
+        # bytecodes, never inside the nogil kernel) leaves none. Interpreted (NUMBA_DISABLE_JIT=1, CI's
+        # coverage pass) the kernel is bytecode too, and an interrupt may leave its chunk uncompleted.
+        _wait_for_workers(job, own_failure=isinstance(failure, Exception) or numba.config.DISABLE_JIT)
         raise
     if job.error is not None:
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
