@@ -26,6 +26,7 @@ import importlib.util
 import math
 import os
 import platform
+import shutil
 import statistics
 import sys
 import time
@@ -439,6 +440,8 @@ class ProgressBar:
         line = (
             f"[{'#' * filled}{'.' * (self.width - filled)}] {100 * self.done // self.total:3d}% {elapsed:5.1f}s {label}"
         )
+        if self.stream.isatty():  # a line wider than the terminal would wrap, and \r redraw only its last row
+            line = line[: max(self.width, shutil.get_terminal_size().columns - 1)]
         self.stream.write("\r" + line.ljust(self._drawn))
         self.stream.flush()
         self._drawn = len(line)
@@ -613,6 +616,11 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
         The report.
     """
     report = Report(config)
+    if progress_stream is not None:
+        # The progress line says that kernels are compiled and where: make's own notice would break the line.
+        from nbgym._engine import cache
+
+        cache.skip_compile_notice()
     units_per_cell = 1 + config.repeats
     progress = ProgressBar(
         len(config.env_ids) * len(config.num_envs) * len(config.libraries) * units_per_cell, progress_stream
@@ -624,7 +632,10 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
                 runners: list[Runner] = []
                 try:
                     for library in config.libraries:
-                        progress.show(f"{env_id} {size_label(num_envs)}: making {library}")
+                        making = f"making {library}"
+                        if library == "nbgym" and is_compiled(spec(env_id)):
+                            making += f" (a first run compiles its kernels, once, into {kernel_cache_dir()})"
+                        progress.show(f"{env_id} {size_label(num_envs)}: {making}")
                         try:
                             runners.append(
                                 make_runner(
@@ -654,6 +665,16 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
     finally:
         progress.close()
     return report
+
+
+def kernel_cache_dir() -> str:
+    """The directory of numba's cache of nbgym's kernels, with the home directory as ``~``."""
+    from nbgym._engine import cache
+    from nbgym._engine.kernels import step_kernel
+
+    path = cache.cache_dir(step_kernel)
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home not in ("", os.sep) and path.startswith(home + os.sep) else path
 
 
 def _three_digits(value: float) -> str:
