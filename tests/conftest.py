@@ -6,15 +6,36 @@ silenced there; tests marked ``slow`` are skipped in that pass with ``-m "not sl
 """
 
 import os
+from pathlib import Path
 
 import numba
+import pytest
 
 # gymnasium's renderers initialise SDL too: keep SDL from taking over SIGTERM in this process, or the
 # async tests' forked workers inherit a SIGTERM that does not stop them (see nbgym.envs._render).
 os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def pytest_configure(config):
+    _check_nbgym_is_this_checkout()
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
     if numba.config.DISABLE_JIT:
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")
+
+
+def _check_nbgym_is_this_checkout():
+    """The tests test the nbgym they import: fail loudly when that is not this checkout's (a non-editable install
+    of an older state of it, or another checkout), rather than pass or fail on code that is not the one edited."""
+    import nbgym
+
+    imported = Path(nbgym.__file__).resolve().parent
+    if imported != ROOT / "nbgym":
+        raise pytest.UsageError(
+            f"the tests import nbgym from {imported}, not from this checkout ({ROOT / 'nbgym'}): they would test that "
+            'copy. Install the checkout in editable mode, `pip install -e ".[test]"`, then run `pytest` again '
+            "(or run `python -m pytest` from the checkout's root)."
+        )
+
