@@ -21,6 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def pytest_configure(config):
     _check_nbgym_is_this_checkout()
+    _keep_mujoco_log_out_of_the_working_directory()
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
     if numba.config.DISABLE_JIT:
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")
@@ -39,3 +40,16 @@ def _check_nbgym_is_this_checkout():
             "(or run `python -m pytest` from the checkout's root)."
         )
 
+
+def _keep_mujoco_log_out_of_the_working_directory():
+    """MuJoCo appends each warning to MUJOCO_LOG.TXT in the working directory (mujoco 4.0 warns of the
+    deprecated ``settotalmass`` of gymnasium's HalfCheetah model at every load, as under gymnasium): the tests
+    keep only its console output, which pytest captures. (mujoco < 4 has no log configuration.)"""
+    try:
+        import mujoco
+    except ImportError:
+        return
+    if hasattr(mujoco, "MjLogConfig"):
+        log_config = mujoco.MjLogConfig.get()
+        log_config.logto_file = False
+        log_config.set()

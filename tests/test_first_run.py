@@ -95,3 +95,15 @@ def test_progress_line_fits_the_terminal(monkeypatch):
     not_a_terminal = io.StringIO()
     _bench.ProgressBar(4, not_a_terminal, width=8).show("x" * 200)
     assert len(not_a_terminal.getvalue()) > 200
+
+
+def test_mujoco_log_stays_out_of_the_working_directory(monkeypatch, tmp_path):
+    """mujoco 4.0 warns of HalfCheetah's deprecated ``settotalmass`` at each model load (under gymnasium too) and
+    would append it to MUJOCO_LOG.TXT in the working directory: the tests keep it out (conftest)."""
+    mujoco = pytest.importorskip("mujoco")
+    if not hasattr(mujoco, "MjLogConfig"):
+        pytest.skip("mujoco < 4 has no log configuration")
+    monkeypatch.chdir(tmp_path)
+    nbgym.make("HalfCheetah-v5").reset(seed=0)
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+    assert mujoco.MjLogConfig.get().logto_file is False
