@@ -327,3 +327,58 @@ def test_a_skipped_setup_leaves_a_teardown_that_passes(suite):
         else:
             pytest.skip("measured here")
         benchmark.teardown(*params)
+
+
+def fake_results() -> dict:
+    """An asv results file as ``asv run`` writes it (api_version 2): values flattened over the parameter grid,
+    ``None`` where skipped, NaN where failed."""
+    columns = ["result", "params", "version", "started_at", "duration"]
+    return {
+        "commit_hash": "0123456789abcdef",
+        "result_columns": columns,
+        "results": {
+            "bench_ratios.VersusLibrary.track_ratio": [
+                [2.5, None, 200.0, None, float("nan"), None],
+                [["'CartPole-v1'", "'Pendulum-v1'", "'Taxi-v4'"], ["4096"], ["'gymnasium'", "'envpool'"]],
+                "v", 0, 1.0,
+            ],
+            "bench_ratios.VersusMujocoBatch.track_ratio": [[0.75], [["'HalfCheetah-v5'"], ["256"]], "v", 0, 1.0],
+            "bench_step.ScalingCurve.track_steps_per_second": [
+                [3e5, 1e5, 2e7, 1.5e7],
+                [["'CartPole-v1'"], ["1", "4096"], ["'nbgym'", "'gymnasium'"]],
+                "v", 0, 1.0,
+            ],
+        },
+    }
+
+
+def asv_picture_module():
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import make_asv_picture
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    return make_asv_picture
+
+
+def test_asv_picture_reads_the_measured_values_of_asv_results():
+    module = asv_picture_module()
+    results = fake_results()
+    assert module.ratio_bars(results) == [
+        ("CartPole-v1 4096 envs: nbgym / gymnasium", 2.5),
+        ("Pendulum-v1 4096 envs: nbgym / gymnasium", 200.0),
+        ("HalfCheetah-v5 256 envs: nbgym / mujoco.batch", 0.75),
+    ]
+    assert module.scaling_lines(results) == {"nbgym": {1: 3e5, 4096: 2e7}, "gymnasium": {1: 1e5, 4096: 1.5e7}}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="matplotlib is not installed")
+def test_asv_picture_script_writes_a_png(tmp_path):
+    machine_dir = tmp_path / "results" / "some-machine"
+    machine_dir.mkdir(parents=True)
+    (machine_dir / "machine.json").write_text(json.dumps({"cpu": "Some CPU", "num_cpu": "2"}))
+    (machine_dir / "01234567-existing-py.json").write_text(json.dumps(fake_results()))
+    module = asv_picture_module()
+    out = tmp_path / "asv.png"
+    assert module.main([str(module.newest_results(tmp_path / "results")), "--out", str(out), "--note", "load 3"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
