@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ._common import ENV_IDS, FULL, LIBRARIES, close, runner
 
-_SIZES = [1, 16, 4096] if FULL else [1, 4096]
+_SIZES = [1, 16, 4096] if FULL else [1, 256]
 
 
 class ResetWithSeed:
