@@ -1,6 +1,7 @@
-"""The headline ratios, each measured inside one process: nbgym's env-steps per second over a contender's,
-the two sampled in turn (best of :data:`REPEATS` samples each), so that the load of a shared machine, which
-moves absolute times from run to run, mostly cancels out. ``asv continuous`` flags a ratio that drops.
+"""The headline ratios, each measured inside one process: nbgym's env-steps per CPU second over a contender's,
+the two sampled in turn (best of :data:`REPEATS` samples each), on one thread each, so that the load of a
+shared machine, which moves elapsed times tenfold from run to run, hardly moves them. ``asv continuous``
+flags a ratio that drops.
 
 - nbgym / gymnasium: gymnasium's native vector env where it has one (CartPole), else its ``SyncVectorEnv``;
   size 1 is the single env of ``make`` against ``gymnasium.make``.
@@ -14,6 +15,8 @@ moves absolute times from run to run, mostly cancels out. ``asv continuous`` fla
 
 from __future__ import annotations
 
+import gc
+import time
 from typing import Any
 
 import numba
@@ -35,9 +38,41 @@ _DEFAULT_SIZES = {"CartPole-v1": NUM_ENVS}
 """The sizes measured by default: CartPole's whole curve (the README's table), every other env at 256."""
 
 
-def _ratio(numerator: _bench.Runner, denominator: _bench.Runner, env_id: str) -> float:
-    first, second = _bench.measure_alternating([numerator, denominator], env_id, repeats=REPEATS, sample_time=SAMPLE_TIME)
-    return first.best / second.best
+def _cpu_seconds(runner: _bench.Runner, steps: int) -> float:
+    """The CPU time of this process while ``runner`` takes ``steps`` steps, with the garbage collector off."""
+    gc_was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        start = time.process_time()
+        runner.run(steps)
+        return time.process_time() - start
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+
+
+def _cpu_calibrated(runner: _bench.Runner) -> int:
+    """The steps that take ``runner`` about :data:`SAMPLE_TIME` seconds of CPU time."""
+    steps = 1
+    while (elapsed := _cpu_seconds(runner, steps)) < SAMPLE_TIME / 8:
+        steps *= 10 if elapsed < SAMPLE_TIME / 100 else 2
+    return max(1, round(steps * SAMPLE_TIME / elapsed))
+
+
+def _ratio(numerator: _bench.Runner, denominator: _bench.Runner) -> float:
+    """The best env-steps per CPU second of ``numerator`` over the best of ``denominator``, sampled in turn.
+
+    CPU time, not elapsed time: every contender here steps on one thread, and the CPU time a step takes
+    hardly moves with the load of other processes, where its elapsed time moves tenfold on a busy machine.
+    """
+    runners = (numerator, denominator)
+    steps = [_cpu_calibrated(runner) for runner in runners]
+    best = [0.0, 0.0]
+    for repeat in range(REPEATS):
+        for index in (0, 1) if repeat % 2 == 0 else (1, 0):
+            seconds = _cpu_seconds(runners[index], steps[index])
+            best[index] = max(best[index], steps[index] * runners[index].num_envs / max(seconds, 1e-9))
+    return best[0] / best[1]
 
 
 def _check_selected(env_id: str, num_envs: int) -> None:
@@ -63,7 +98,7 @@ class VersusLibrary:
 
     def track_ratio(self, env_id: str, num_envs: int, against: str) -> float:
         """nbgym's env-steps/s over the other library's (size 1: the single env of ``make``)."""
-        return _ratio(self.nbgym, self.other, env_id)
+        return _ratio(self.nbgym, self.other)
 
     track_ratio.unit = UNIT
     track_ratio.pretty_name = "env-steps/s, nbgym / library"
@@ -118,7 +153,7 @@ class VersusMujocoBatch:
 
     def track_ratio(self, env_id: str, num_envs: int) -> float:
         """nbgym's env-steps/s over ``mujoco.batch``'s."""
-        return _ratio(self.nbgym, self.batch, env_id)
+        return _ratio(self.nbgym, self.batch)
 
     track_ratio.unit = UNIT
     track_ratio.pretty_name = "MuJoCo env-steps/s, nbgym / mujoco.batch"
@@ -199,7 +234,7 @@ class RolloutVersusPythonLoop:
 
     def track_ratio(self, env_id: str, num_envs: int) -> float:
         """The rollout's env-steps/s over the Python loop's."""
-        return _ratio(self.rollout, self.loop, env_id)
+        return _ratio(self.rollout, self.loop)
 
     track_ratio.unit = UNIT
     track_ratio.pretty_name = "env-steps/s, rollout / Python loop"
