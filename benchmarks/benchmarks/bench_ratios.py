@@ -15,7 +15,6 @@ flags a ratio that drops.
 
 from __future__ import annotations
 
-import gc
 import time
 from typing import Any
 
@@ -40,15 +39,7 @@ _DEFAULT_SIZES = {"CartPole-v1": NUM_ENVS}
 
 def _cpu_seconds(runner: _bench.Runner, steps: int) -> float:
     """The CPU time of this process while ``runner`` takes ``steps`` steps, with the garbage collector off."""
-    gc_was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        start = time.process_time()
-        runner.run(steps)
-        return time.process_time() - start
-    finally:
-        if gc_was_enabled:
-            gc.enable()
+    return _bench.time_steps(runner, steps, time.process_time)
 
 
 def _cpu_calibrated(runner: _bench.Runner) -> int:
