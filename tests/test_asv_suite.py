@@ -382,3 +382,33 @@ def test_asv_picture_script_writes_a_png(tmp_path):
     out = tmp_path / "asv.png"
     assert module.main([str(module.newest_results(tmp_path / "results")), "--out", str(out), "--note", "load 3"]) == 0
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ratios_are_timed_on_the_cpu_clock(suite, monkeypatch):
+    """A contender that waits (as one preempted by other processes does) is not charged for the wait."""
+    import time
+
+    from benchmarks import bench_ratios
+
+    monkeypatch.setattr(bench_ratios, "SAMPLE_TIME", 0.02)
+    monkeypatch.setattr(bench_ratios, "REPEATS", 2)
+
+    def spin(seconds):
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    class Busy(_bench.Runner):
+        def run(self, steps):
+            for _ in range(steps):
+                spin(0.001)
+
+    class Waiting(_bench.Runner):
+        def run(self, steps):
+            for _ in range(steps):
+                spin(0.0001)
+                time.sleep(0.001)
+
+    busy, waiting = Busy("a", "busy", 1, None, [None]), Waiting("b", "waiting", 1, None, [None])
+    # In elapsed time the two are about as fast; in CPU time the waiting one is ~10x faster.
+    assert bench_ratios._ratio(waiting, busy) > 4
