@@ -107,7 +107,7 @@ def plot(results: dict[str, Any], machine: dict[str, Any], out: pathlib.Path, no
     left.axvline(1.0, color="black", linewidth=0.8)
     for position, value in zip(positions, values):
         left.text(value, position, f" {value:.3g}x", va="center", fontsize=7)
-    left.set_xlabel("ratio of env-steps/s, measured in one process (log scale; 1 = as fast)")
+    left.set_xlabel("ratio of env-steps per CPU second, measured in one process (log scale; 1 = as fast)")
     left.set_title("bench_ratios: track_ratio", fontsize=10)
     for library, points in sorted(lines.items()):
         sizes = sorted(points)
@@ -116,7 +116,7 @@ def plot(results: dict[str, Any], machine: dict[str, Any], out: pathlib.Path, no
     right.set_yscale("log")
     right.set_xlabel("num_envs")
     right.set_ylabel("env-steps/s")
-    right.set_title("bench_step.ScalingCurve (CartPole-v1)", fontsize=10)
+    right.set_title("bench_step.ScalingCurve (CartPole-v1; elapsed time)", fontsize=10)
     right.legend()
     right.grid(True, which="major", alpha=0.3)
     commit = results.get("commit_hash", "")[:8]
