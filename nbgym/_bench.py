@@ -84,8 +84,13 @@ def _import_library(name: str) -> Any:
     return importlib.import_module(name)
 
 
+# gymnasium's JAX functional environments (nbgym.envs.phys2d, nbgym.envs.tabular): no numba kernel to compile
+# or benchmark, and jax to import.
+_JAX_ENVS = ("nbgym.envs.phys2d.", "nbgym.envs.tabular.")
+
+
 def _in_nbgym_envs(entry_point: Any) -> bool:
-    return isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.")
+    return isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.") and not entry_point.startswith(_JAX_ENVS)
 
 
 def is_compiled(env_spec: EnvSpec) -> bool:

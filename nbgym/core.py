@@ -15,7 +15,7 @@ import numpy as np
 from typing_extensions import TypeAlias, TypeVar
 
 from nbgym import logger
-from nbgym.utils import RecordConstructorArgs, seeding
+from nbgym.utils import RecordConstructorArgs, _pickling, seeding
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -172,6 +172,10 @@ class Env(Generic[ObsType, ActType]):
         # A seed cannot be recovered from a generator: -1 marks it unknown (and is no valid seed).
         self._np_random = value
         self._np_random_seed = -1
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restores a pickled environment, with writable copies of the arrays an object store handed back read-only."""
+        _pickling.restore(self, Env, state)
 
     def __str__(self) -> str:
         """``<ClassName instance>``, or ``<ClassName<env-id>>`` when the environment has a spec."""

@@ -608,6 +608,8 @@ def _not_an_env_message(env: object) -> str:
     from nbgym.core import gymnasium_conversion_hint
 
     foreign_modules = {cls.__module__ for cls in type(env).__mro__} & {"gym.core", "gymnasium.core"}
+    if "gym.core" in foreign_modules:  # the old gym package's: gymnasium's words
+        return f"Gym is incompatible with Gymnasium, please update the environment class to `nbgym.Env`. {_CUSTOM_ENV_DOCS}"
     if foreign_modules:
         library = min(foreign_modules).split(".")[0]
         return (

@@ -23,6 +23,7 @@ def pytest_configure(config):
     _check_nbgym_is_this_checkout()
     _keep_mujoco_log_out_of_the_working_directory()
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
+    config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")
 

@@ -4,6 +4,8 @@ with the unconverted runs."""
 
 from __future__ import annotations
 
+import importlib.util
+import inspect
 import pickle
 import subprocess
 import sys
@@ -30,7 +32,18 @@ from nbgym.interop import (
 )
 from _toy_text_checks import MODES, assert_same_value
 
-IDS = ["CartPole-v1", "Pendulum-v1", "MountainCarContinuous-v0", "Acrobot-v1", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1"]
+# The interop runs with every gymnasium from 1.1 (Ray pins older ones than nbgym's oracle, 1.4.0). Where the
+# installed gymnasium behaves unlike 1.4.0, the comparisons leave that out: ids it lacks (Taxi-v4 is new in 1.4),
+# FrozenLake before 1.2 (its slip probabilities were computed otherwise), Graph samples before 1.4.
+GYMNASIUM_VERSION = tuple(int(part) for part in gymnasium.__version__.split(".")[:2])
+IDS = [
+    env_id
+    for env_id in ["CartPole-v1", "Pendulum-v1", "MountainCarContinuous-v0", "Acrobot-v1", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1"]
+    if env_id in gymnasium.registry and (env_id != "FrozenLake-v1" or GYMNASIUM_VERSION >= (1, 2))
+]
+GRAPHS_SAMPLE_AS_ORACLE = GYMNASIUM_VERSION >= (1, 4)
+DISCRETE_DTYPES = "dtype" in inspect.signature(gymnasium.spaces.Discrete).parameters
+"""Whether the installed gymnasium's Discrete takes a dtype (1.2 and later); 1.1's are all int64."""
 
 
 def spaces_of(lib: Any) -> list[Any]:
@@ -41,7 +54,7 @@ def spaces_of(lib: Any) -> list[Any]:
         s.Box(np.array([0, -5]), np.array([3, 5]), dtype=np.int16),
         s.Box(-np.inf, np.inf, (2,), np.float64),
         s.Discrete(5, start=-2),
-        s.Discrete(7, dtype=np.int32),
+        s.Discrete(7, dtype=np.int32) if DISCRETE_DTYPES else s.Discrete(7),
         s.MultiDiscrete([3, 4, 2], start=[1, 0, -1]),
         s.MultiBinary([2, 3]),
         s.Text(6, min_length=2, charset="zyxab"),
@@ -75,7 +88,8 @@ def test_spaces_convert_both_ways_with_equal_samples(index: int) -> None:
     converted = to_gymnasium(ours)
     for _ in range(5):
         assert_same_value(converted.sample(), theirs.sample())
-    assert_same_value(plain(ours.sample()), plain(theirs.sample()))  # the stream `converted` advanced is `ours`'s
+    if GRAPHS_SAMPLE_AS_ORACLE or not isinstance(ours, nbgym.spaces.Graph):
+        assert_same_value(plain(ours.sample()), plain(theirs.sample()))  # the stream `converted` advanced is `ours`'s
     assert converted.contains(theirs.sample()) and ours.contains(from_gymnasium(converted).sample())
 
 
@@ -247,7 +261,9 @@ def test_adapters_pass_state_through_without_copies() -> None:
     generator = np.random.default_rng(1)
     env.np_random = generator
     assert inner.np_random is generator and env.np_random_seed == -1
-    assert env.render_mode == "rgb_array" and env.render().shape == (400, 600, 3)
+    assert env.render_mode == "rgb_array"
+    if importlib.util.find_spec("pygame") is not None:  # drawing needs the render extra
+        assert env.render().shape == (400, 600, 3)
     assert env.metadata == inner.metadata and env.unwrapped is env and env.inner is inner
     assert env.spec.id == "CartPole-v1" and env.spec.max_episode_steps == 500
     # Public attributes read and write the wrapped env's stack; the adapter holds no copy.

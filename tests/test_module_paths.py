@@ -17,10 +17,11 @@ import pytest
 
 import nbgym
 
-# Modules of environments and array libraries that other work brings (the jax/torch
-# conversions), and gymnasium's jax-only experimental functional environments. MuJoCo's modules (v4, v5,
-# mujoco_env, mujoco_rendering, mujoco_py_env, utils) are here, and checked.
-NOT_YET = ("envs.phys2d", "envs.tabular", "envs.functional_jax_env", "experimental")
+# Modules of environments and array libraries that other work brings (the jax/torch conversions), and the
+# modules that import jax (gymnasium's JAX functional environments: tests/test_functional_envs.py imports them
+# in a subprocess, with their names). MuJoCo's modules (v4, v5, mujoco_env, mujoco_rendering, mujoco_py_env,
+# utils) are here, and checked.
+NOT_YET = ("envs.phys2d", "envs.tabular", "envs.functional_jax_env")
 NOT_YET_NAMES = ("array_conversion", "jax_to_numpy", "jax_to_torch", "numpy_to_torch")
 
 
@@ -68,6 +69,7 @@ NAMED_MODULES = [
     "envs.classic_control.utils",
     "envs.toy_text.utils",
     "wrappers.atari_preprocessing",
+    "experimental.functional",
     "logger",
 ]
 

@@ -183,6 +183,12 @@ GYM_PROVIDED_IDS = [
         ("gymnasium.envs.classic_control.", "gymnasium.envs.box2d.", "gymnasium.envs.toy_text.", "gymnasium.envs.mujoco.")
     )
 ]
+# The old-gym compatibility ids and the JAX functional envs (tests/test_gymnasium_parity.py and
+# tests/test_functional_envs.py check them).
+GYM_OTHER_IDS = [
+    "GymV21Environment-v0", "GymV26Environment-v0", "phys2d/CartPole-v0", "phys2d/CartPole-v1", "phys2d/Pendulum-v0",
+    "tabular/Blackjack-v0", "tabular/CliffWalking-v0",
+]
 # The test suite's own envs (tests/custom_envs.py) live in the "test" namespace; other test modules of
 # the same worker may have registered them.
 TEST_NAMESPACE = "test"
@@ -199,7 +205,9 @@ COMPILED_IDS = [env_id for env_id in GYM_PROVIDED_IDS if not gym.spec(env_id).en
 def test_registered_ids_are_gymnasiums_classic_control_box2d_toy_text_and_mujoco() -> None:
     assert (len(GYM_PROVIDED_IDS), len(COMPILED_IDS), len(GYM_REFUSED_IDS)) == (38, 33, 18)
     assert built_in_ids() == [
-        env_id for env_id in gym_reg.registry if env_id in GYM_PROVIDED_IDS or env_id in GYM_REFUSED_IDS
+        env_id
+        for env_id in gym_reg.registry
+        if env_id in GYM_PROVIDED_IDS or env_id in GYM_REFUSED_IDS or env_id in GYM_OTHER_IDS
     ]
 
 
@@ -568,13 +576,13 @@ def test_pprint_registry_groups_the_environments_as_gymnasium() -> None:
 
     ours = groups(nbgym.pprint_registry(exclude_namespaces=[TEST_NAMESPACE], disable_print=True))
     theirs = groups(gym.pprint_registry(disable_print=True))
-    assert set(ours) == {"classic_control", "box2d", "toy_text", "mujoco", "None"}
-    assert all(ours[name] == theirs[name] for name in ("classic_control", "box2d", "toy_text"))
+    assert set(ours) == {"classic_control", "phys2d", "box2d", "toy_text", "tabular", "mujoco", "None"}
+    assert all(ours[name] == theirs[name] for name in ("classic_control", "phys2d", "box2d", "toy_text", "tabular"))
     assert ours["mujoco"] == theirs["mujoco"] - {"Pusher-v4"}
-    # Callable entry points: the refused MuJoCo ids (gymnasium's also has its compatibility envs, and
+    # Callable entry points: the refused MuJoCo ids and the old-gym compatibility envs (gymnasium lists
     # Pusher-v4 under its module, which refuses it).
-    assert ours["None"] == set(GYM_REFUSED_IDS)
-    assert ours["None"] - {"Pusher-v4"} == theirs["None"] - {"GymV21Environment-v0", "GymV26Environment-v0"}
+    assert ours["None"] == set(GYM_REFUSED_IDS) | {"GymV21Environment-v0", "GymV26Environment-v0"}
+    assert ours["None"] - {"Pusher-v4"} == theirs["None"]
 
 
 def test_pprint_registry_example_and_printing(capsys: pytest.CaptureFixture[str]) -> None:

@@ -41,6 +41,7 @@ from nbgym._engine.kernels import (
 from nbgym._engine.state_views import NO_VALUE, StateView
 from nbgym.core import Env
 from nbgym.utils import seeding
+from nbgym.utils._pickling import writable_state
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
@@ -87,6 +88,8 @@ class KernelBatch:
         observation_space: The space of one sub-environment's observation (gives the buffer's shape and
             dtype, unless ``physics.observation`` does).
         action_space: The space of one sub-environment's action (``Discrete`` or ``Box``).
+        refuse_unsafe_integers: Whether discrete actions of an integer dtype that does not cast safely to int64
+            (``np.uint64``) are refused, as gymnasium's ``action_space.contains`` refuses them.
     """
 
     def __init__(
@@ -96,6 +99,7 @@ class KernelBatch:
         num_envs: int,
         observation_space: spaces.Space,
         action_space: spaces.Space,
+        refuse_unsafe_integers: bool = False,
     ) -> None:
         self.physics = physics
         self.params = params
@@ -113,6 +117,7 @@ class KernelBatch:
         self._make_views()
         self.all_envs = np.ones(num_envs, dtype=np.bool_)
         self.discrete_actions = isinstance(action_space, spaces.Discrete)
+        self.refuse_unsafe_integers = refuse_unsafe_integers
         if not self.discrete_actions and not (isinstance(action_space, spaces.Box) and action_space.dtype.kind in "fiu"):
             raise error.PhysicsError(
                 f"Physics {physics.name!r}: the kernels take Discrete or numeric Box actions, got the action space "
@@ -136,7 +141,7 @@ class KernelBatch:
         return {name: value for name, value in self.__dict__.items() if name not in self._VIEWS}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        self.__dict__.update(writable_state(state))  # the kernels write every array of the batch
         self._make_views()
 
     def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
@@ -217,7 +222,11 @@ class KernelBatch:
                     f"Expected integer actions, got dtype {array.dtype} from {actions!r}; "
                     f"cast them with `.astype(np.int64)` if the values are whole numbers."
                 )
-            return array if array.dtype == np.int64 else array.astype(np.int64)
+            if array.dtype == np.int64:
+                return array
+            if self.refuse_unsafe_integers and not np.can_cast(array.dtype, np.int64):
+                raise error.InvalidAction(f"{actions!r} ({type(actions)}) invalid")
+            return array.astype(np.int64)
         if array.dtype in _KERNEL_FLOATS:
             return array
         if array.dtype.kind == "f":
@@ -281,6 +290,11 @@ class _ParamsAsAttributes:
 
     physics: ClassVar[Physics]
     _params: np.ndarray
+    asserts_action_in_space: ClassVar[bool] = False
+    """Whether the gymnasium environment this class reproduces asserts ``action_space.contains(action)`` before
+    it moves (CartPole, MountainCar, Blackjack): integer actions of a dtype that does not cast safely to the
+    space's int64 (``np.uint64``) are then refused as there (``f"{action!r} ({type(action)}) invalid"``), even
+    when their value is in range. The others take any integer, as their gymnasium originals index with it."""
     _python_number_actions_param: ClassVar[str | None] = None
     """The bool parameter that tells the physics its actions came as Python numbers (see ``action_kind``),
     for an env whose arithmetic depends on it; ``None`` for the others."""
@@ -436,7 +450,9 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         self._params = params
         self.render_mode = render_mode
         self._held = {}
-        self._batch = KernelBatch(self.physics, params, 1, self.observation_space, self.action_space)
+        self._batch = KernelBatch(
+            self.physics, params, 1, self.observation_space, self.action_space, self.asserts_action_in_space
+        )
         self._batch.compile()
         self._discrete_action = np.zeros(1, dtype=np.int64)
         self._discrete = self._batch.discrete_actions
@@ -476,7 +492,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        Env.__setstate__(self, state)
         self._obs_row = self._batch.obs[0]
         if self._np_random is not None:
             self._bind(self._np_random)
@@ -568,6 +584,8 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
             if isinstance(action, (int, np.integer)) or (
                 isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
             ):
+                if self.asserts_action_in_space and not isinstance(action, int) and not np.can_cast(action.dtype, np.int64):
+                    raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
                 self._discrete_action[0] = action
                 return self._discrete_action
             raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
@@ -602,9 +620,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         """Closes the environment and its window, if any; ``step()`` needs a ``reset()`` again."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym._engine.render import close_env
-
-            close_env(self)
+            self._render_state.close(self)
 
     def _observation(self) -> Any:
         """The observation of the single env, as gymnasium's env returns it (a new array by default)."""
@@ -679,7 +695,10 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         self.single_observation_space, self.single_action_space = self._single_spaces()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
-        self._batch = KernelBatch(self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space)
+        self._batch = KernelBatch(
+            self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space,
+            self.asserts_action_in_space,
+        )
         self._batch.compile()
         self._held = {}
         self._seed_words = rng.entropy_streams(self._batch.pcg, self._batch.buf)
@@ -697,7 +716,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
+        VectorEnv.__setstate__(self, state)
         self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
 
     def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
@@ -1001,9 +1020,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows."""
         self._ready = False
         if self._render_state is not None:
-            from nbgym._engine.render import close_env
-
-            close_env(self)
+            self._render_state.close(self)
 
     def _check_open(self) -> None:
         if self.closed:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any
@@ -78,6 +79,11 @@ class RenderState:
     clocks: dict[int, Any] = field(default_factory=dict)
     sprites: dict[str, Any] = field(default_factory=dict)
     memory: dict[Any, Any] = field(default_factory=dict)
+
+    def close(self, env: Any) -> None:
+        """Closes ``env``'s window; a method so that closing imports nothing (``__del__`` at interpreter
+        exit runs when imports already fail)."""
+        close_env(env)
 
 
 def _renderer(env: Any) -> Any:
@@ -179,4 +185,7 @@ def close_env(env: Any) -> None:
     state = env._render_state
     env._render_state = None
     if state is not None and state.surface is not None and env.render_mode == "human":
-        import_pygame().display.quit()
+        # pygame is imported: a surface exists. Taken from sys.modules, as an import may fail at exit.
+        pygame = sys.modules.get("pygame")
+        if pygame is not None:
+            pygame.display.quit()

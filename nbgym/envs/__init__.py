@@ -7,6 +7,7 @@ is made. Each environment also has a vector entry point: its compiled vector env
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from nbgym._lazy import import_submodule
@@ -62,6 +63,33 @@ register(
     vector_entry_point="nbgym.envs.classic_control.acrobot:AcrobotVectorEnv",
     reward_threshold=-100.0,
     max_episode_steps=500,
+)
+
+# gymnasium's JAX functional environments (jax is imported when one is made; see nbgym.envs.functional_jax_env).
+register(
+    id="phys2d/CartPole-v0",
+    entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxEnv",
+    vector_entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxVectorEnv",
+    max_episode_steps=200,
+    reward_threshold=195.0,
+    disable_env_checker=True,
+)
+
+register(
+    id="phys2d/CartPole-v1",
+    entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxEnv",
+    vector_entry_point="nbgym.envs.phys2d.cartpole:CartPoleJaxVectorEnv",
+    max_episode_steps=500,
+    reward_threshold=475.0,
+    disable_env_checker=True,
+)
+
+register(
+    id="phys2d/Pendulum-v0",
+    entry_point="nbgym.envs.phys2d.pendulum:PendulumJaxEnv",
+    vector_entry_point="nbgym.envs.phys2d.pendulum:PendulumJaxVectorEnv",
+    max_episode_steps=200,
+    disable_env_checker=True,
 )
 
 # Box2D
@@ -157,6 +185,18 @@ register(
     max_episode_steps=200,
 )
 
+register(
+    id="tabular/Blackjack-v0",
+    entry_point="nbgym.envs.tabular.blackjack:BlackJackJaxEnv",
+    disable_env_checker=True,
+)
+
+register(
+    id="tabular/CliffWalking-v0",
+    entry_point="nbgym.envs.tabular.cliffwalking:CliffWalkingJaxEnv",
+    disable_env_checker=True,
+)
+
 # MuJoCo (mujoco is imported when one is made), in gymnasium's order: each env's v2/v3 ids, which gymnasium
 # registers only to refuse (they need mujoco-py), then v4 (v5's physics with v4's options) and v5.
 # ----------------------------------------
@@ -217,6 +257,42 @@ for _name, _module, _steps, _threshold, _refused in _MUJOCO_ENVS:
             reward_threshold=_threshold,
         )
 del _name, _module, _steps, _threshold, _refused, _version, _path, _refused_v4
+
+
+
+def _shimmy_env(class_name: str, kwargs: dict[str, Any]) -> Any:
+    """The old-gym environment that shimmy's ``class_name`` adapts, presented as nbgym's.
+
+    gymnasium registers these ids to raise until shimmy is imported (shimmy then re-registers them with its
+    adapters as entry points); here the entry point looks for an imported shimmy the same way.
+
+    Raises:
+        ImportError: If shimmy has not been imported, with gymnasium's message.
+    """
+    shimmy = sys.modules.get("shimmy")
+    if shimmy is None:
+        raise ImportError(
+            'To use the gym compatibility environments, run `pip install "shimmy[gym-v21]"` or '
+            '`pip install "shimmy[gym-v26]"`'
+        )
+    from nbgym.interop import from_gymnasium
+
+    return from_gymnasium(getattr(shimmy, class_name)(**kwargs))
+
+
+def _gym_v21_env(*args: Any, **kwargs: Any) -> Any:
+    """``GymV21Environment-v0``: shimmy's ``GymV21CompatibilityV0`` (see :func:`_shimmy_env`)."""
+    return _shimmy_env("GymV21CompatibilityV0", kwargs)
+
+
+def _gym_v26_env(*args: Any, **kwargs: Any) -> Any:
+    """``GymV26Environment-v0``: shimmy's ``GymV26CompatibilityV0`` (see :func:`_shimmy_env`)."""
+    return _shimmy_env("GymV26CompatibilityV0", kwargs)
+
+
+# The old gym package's environments, through shimmy, as gymnasium registers them.
+register(id="GymV21Environment-v0", entry_point=_gym_v21_env)
+register(id="GymV26Environment-v0", entry_point=_gym_v26_env)
 
 # gymnasium's users reach the registry API as `gymnasium.envs.registration` right after `import gymnasium`;
 # here `nbgym.envs` loads on first access and brings its `registration` module (no environment) with it.

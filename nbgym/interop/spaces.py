@@ -9,10 +9,12 @@ new generator of its own, as seeding any space does.
 
 from __future__ import annotations
 
+import inspect
 from types import ModuleType
 from typing import Any
 
 import gymnasium.spaces
+import numpy as np
 
 import nbgym.spaces
 
@@ -63,6 +65,8 @@ def _box(space: Any, target: ModuleType) -> Any:
 
 
 def _discrete(space: Any, target: ModuleType) -> Any:
+    if space.dtype == np.int64 and "dtype" not in inspect.signature(target.Discrete).parameters:
+        return target.Discrete(space.n, start=space.start)  # gymnasium before 1.2: Discrete is int64 only
     return target.Discrete(space.n, start=space.start, dtype=space.dtype)
 
 

@@ -384,7 +384,7 @@ def check_env(
         skip_close_check: Whether to skip the check of ``close``.
 
     Raises:
-        TypeError: ``env`` is not an :class:`nbgym.Env`.
+        TypeError: ``env`` is not an :class:`nbgym.Env` (one of the old ``gym`` package's is named as such).
         AttributeError: The environment has no action or observation space.
         AssertionError: The environment breaks the API (the message says how).
         nbgym.error.Error: ``reset`` takes neither ``seed`` / ``options`` nor ``**kwargs``.
@@ -393,6 +393,11 @@ def check_env(
         logger.warn("`check_env(warn=...)` parameter is now ignored.")
 
     if not isinstance(env, Env):
+        # The old `gym` package's envs, told apart as gymnasium does, by the name of their class's base.
+        if str(env.__class__.__base__) in ("<class 'gym.core.Env'>", "<class 'gym.core.Wrapper'>"):
+            raise TypeError(
+                f"Gym is incompatible with Gymnasium, please update the environment class to `nbgym.Env`. {_CUSTOM_ENV_DOCS}"
+            )
         raise TypeError(
             f"The environment must inherit from the nbgym.Env class, actual class: {type(env)}. {_CUSTOM_ENV_DOCS}"
         )

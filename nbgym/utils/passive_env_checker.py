@@ -70,10 +70,16 @@ def check_space(space: spaces.Space, space_type: str, check_box_space_fn: Callab
         check_box_space_fn: The check of a :class:`Box` space of that kind.
 
     Raises:
-        TypeError: ``space`` is not an :class:`nbgym.spaces.Space`.
+        TypeError: ``space`` is not an :class:`nbgym.spaces.Space` (one of the old ``gym`` package's is named as such).
         AssertionError: The space is malformed (e.g. a ``Discrete`` space with no element, an empty ``Dict``).
     """
     if not isinstance(space, spaces.Space):
+        base = str(space.__class__.__base__)
+        if base == "<class 'gym.spaces.space.Space'>":  # the old `gym` package's, told apart as gymnasium does
+            raise TypeError(
+                f"Gym is incompatible with Gymnasium, please update the environment {space_type}_space to "
+                f"`{base.replace('gym.spaces.space', 'nbgym.spaces')}`."
+            )
         raise TypeError(f"{space_type} space does not inherit from `nbgym.spaces.Space`, actual type: {type(space)}")
 
     if isinstance(space, spaces.Box):

@@ -10,7 +10,7 @@ from typing_extensions import TypeVar
 
 from nbgym.core import ActType, ObsType, RenderFrame, WrapperActType, WrapperObsType, gymnasium_conversion_hint
 from nbgym.logger import warn
-from nbgym.utils import seeding
+from nbgym.utils import _pickling, seeding
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -211,6 +211,10 @@ class VectorEnv(Generic[ObsType, ActType, ArrayType]):
             vector_infos[key] = batched
             vector_infos[f"_{key}"] = mask
         return vector_infos
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restores a pickled vector environment, with writable copies of the arrays an object store handed back read-only."""
+        _pickling.restore(self, VectorEnv, state)
 
     def __repr__(self) -> str:
         """The class name, the spec's id (if any) and the number of sub-environments."""

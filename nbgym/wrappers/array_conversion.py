@@ -32,20 +32,40 @@ Device = Any
 
 
 def module_namespace(xp: ModuleType) -> ModuleType:
-    """Checks that ``xp`` is an array module that conversions can target, and returns it.
+    """The Array API namespace of the array module ``xp``, as gymnasium's ``module_namespace`` gives it.
+
+    With array-api-compat installed this is ``array_api_compat.array_namespace(xp.empty(0))``: the compat
+    namespace for numpy and torch (``array_api_compat.numpy``, ``array_api_compat.torch``), the module itself
+    for a native Array API library (``jax.numpy``). Without it (nbgym does not require it), ``xp`` itself once
+    it is checked to have ``asarray`` and ``from_dlpack``, which is all the conversions call.
 
     Args:
         xp: The array framework's module, e.g. ``numpy``, ``torch`` or ``jax.numpy``.
 
     Returns:
-        ``xp``.
+        Its Array API namespace.
 
     Raises:
-        ValueError: ``xp`` has no ``asarray`` and ``from_dlpack`` (it is not an Array API module).
+        ValueError: ``xp`` is not an Array API module (no ``empty``, or no ``asarray`` and ``from_dlpack``).
     """
+    try:
+        from array_api_compat import array_namespace
+    except ImportError:
+        array_namespace = None
+    if array_namespace is not None:
+        try:
+            return array_namespace(xp.empty(0))
+        except AttributeError as e:
+            raise ValueError(f"Module {xp} is not an Array API compatible module.") from e
     if not (callable(getattr(xp, "asarray", None)) and callable(getattr(xp, "from_dlpack", None))):
         raise ValueError(f"Module {xp} is not an Array API compatible module.")
     return xp
+
+
+def _module_name(xp: ModuleType) -> str:
+    """The importable name of an array module or its compat namespace (``array_api_compat.numpy`` -> ``numpy``),
+    as gymnasium pickles it: the unpickling process finds the namespace again with :func:`module_namespace`."""
+    return xp.__name__.replace("array_api_compat.", "")
 
 
 def module_name_to_namespace(name: str) -> ModuleType:
@@ -102,7 +122,7 @@ def _none_array_conversion(value: None, xp: ModuleType, device: Device | None = 
 
 def _target_device(xp: ModuleType, device: Device | None) -> Device | None:
     # numpy arrays live on the CPU only; numpy names it "cpu" and refuses other framework's devices.
-    return "cpu" if xp is np else device
+    return "cpu" if xp is np or xp.__name__ == "array_api_compat.numpy" else device
 
 
 def _dlpack_array_conversion(value: Array, xp: ModuleType, device: Device | None) -> Array:
@@ -220,7 +240,8 @@ class ArrayConversion(Wrapper[Any, Any, ObsType, ActType], RecordConstructorArgs
 
 
 def picklable_state(wrapper: Any) -> dict[str, Any]:
-    """A conversion wrapper's ``__dict__`` with its array modules replaced by their names.
+    """A conversion wrapper's ``__dict__`` with its array modules replaced by their names (modules do not
+    pickle), those of its recorded constructor arguments included.
 
     Args:
         wrapper: An :class:`ArrayConversion` (single or vector).
@@ -228,7 +249,13 @@ def picklable_state(wrapper: Any) -> dict[str, Any]:
     Returns:
         The state to pickle.
     """
-    return {**wrapper.__dict__, "_env_xp": wrapper._env_xp.__name__, "_target_xp": wrapper._target_xp.__name__}
+    state = {**wrapper.__dict__, "_env_xp": _module_name(wrapper._env_xp), "_target_xp": _module_name(wrapper._target_xp)}
+    if "_saved_kwargs" in state:
+        state["_saved_kwargs"] = {
+            key: _PickledModule(_module_name(value)) if isinstance(value, ModuleType) else value
+            for key, value in state["_saved_kwargs"].items()
+        }
+    return state
 
 
 def restore_state(wrapper: Any, state: dict[str, Any]) -> None:
@@ -238,6 +265,17 @@ def restore_state(wrapper: Any, state: dict[str, Any]) -> None:
         wrapper: The wrapper being unpickled.
         state: Its pickled state.
     """
-    wrapper.__dict__.update(
-        {**state, "_env_xp": module_name_to_namespace(state["_env_xp"]), "_target_xp": module_name_to_namespace(state["_target_xp"])}
-    )
+    state = {**state, "_env_xp": module_name_to_namespace(state["_env_xp"]), "_target_xp": module_name_to_namespace(state["_target_xp"])}
+    if "_saved_kwargs" in state:
+        state["_saved_kwargs"] = {
+            key: importlib.import_module(value.name) if isinstance(value, _PickledModule) else value
+            for key, value in state["_saved_kwargs"].items()
+        }
+    wrapper.__dict__.update(state)
+
+
+class _PickledModule:
+    """A module argument in a pickled wrapper's recorded arguments, by name."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name

@@ -84,7 +84,14 @@ def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
     """Draws sub-environment ``index``'s table onto ``surface``."""
     player_sum, dealer_value, usable_ace = observation_of(env._batch.state[index])
     rank, suit = dealer_card(env._batch.state[index])
-    sprites = state.sprites
+    draw_table(surface, state.sprites, player_sum, dealer_value, usable_ace, rank, suit)
+
+
+def draw_table(
+    surface: Any, sprites: dict[str, Any], player_sum: int, dealer_value: int, usable_ace: Any, rank: str, suit: str
+) -> None:
+    """Draws a table onto ``surface``: the dealer's face-up card (``rank``, ``suit``) and value, the player's sum
+    and whether it holds a usable ace (``sprites`` caches the drawn pieces)."""
     surface.fill(FELT_COLOR)
     surface.blit(cached(sprites, f"dealer{dealer_value}", lambda: text(f"DEALER: {dealer_value}", LABEL_COLOR)), DEALER_LABEL_POS)
     surface.blit(cached(sprites, f"card{rank}{suit}", lambda: _card(rank, suit)), DEALER_CARD_POS)

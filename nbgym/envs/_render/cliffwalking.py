@@ -101,12 +101,16 @@ def _sprites(sprites: dict[str, Any]) -> dict[str, Any]:
 
 def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
     """Draws sub-environment ``index``'s grid and walker onto ``surface``."""
-    art = _sprites(state.sprites)
-    rows, cols = env.shape
-    cliff = env._cliff
+    draw_grid(surface, state.sprites, env.shape, env._cliff, env.start_state_index, int(env._batch.state[index, STATE]))
+
+
+def draw_grid(surface: Any, sprites: dict[str, Any], shape: tuple[int, int], cliff: np.ndarray, start: int, s: int) -> None:
+    """Draws a grid of ``shape`` onto ``surface``: ground, the ``cliff`` cells, the start and goal letters, the goal's
+    flag and the walker on cell ``s`` (``sprites`` caches the drawn pieces)."""
+    art = _sprites(sprites)
+    rows, cols = shape
     cliff_cols = np.flatnonzero(cliff.any(axis=0))
     goal = rows * cols - 1
-    s = int(env._batch.state[index, STATE])
     for cell in range(rows * cols):
         row, col = divmod(cell, cols)
         x, y = col * CELL, row * CELL
@@ -120,7 +124,7 @@ def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
                 kind = "mid_a" if col % 2 == 0 else "mid_b"
             surface.blit(art[kind], (x, y))
         letter = (x + LETTER_OFFSET[0], y + LETTER_OFFSET[1])
-        if cell == env.start_state_index:
+        if cell == start:
             surface.blit(art["S"], letter)
         if cell == goal:
             surface.blit(art["G"], letter)

@@ -337,11 +337,14 @@ class LunarLander(Env, EzPickle):
             if abs(lateral) > 0.5:
                 return m_power, min(abs(lateral), 1.0), 1.0 if lateral > 0 else -1.0
             return m_power, 0.0, 0
-        plain_int = (type(action) is int or isinstance(action, np.integer)) and 0 <= action < 4
+        # Python ints and int64 (what sample() gives) in range are what contains accepts without more ado; every
+        # other value goes through contains, which also refuses dtypes that do not cast to int64 (np.uint64,
+        # whose `action - 2` below would wrap), as gymnasium's assertion does.
+        plain_int = (type(action) is int or type(action) is np.int64) and 0 <= action < 4
         if not plain_int and not self.action_space.contains(action):
             raise error.InvalidAction(
-                f"{action!r} ({type(action)}) invalid: LunarLander's actions are 0 (nothing), 1 (left engine), "
-                "2 (main engine) and 3 (right engine)"
+                f"{action!r} ({type(action)}) invalid (LunarLander's actions are 0 (nothing), 1 (left engine), "
+                "2 (main engine) and 3 (right engine), ints of a dtype that casts to int64)"
             )
         if action == 2:
             return 1.0, 0.0, 0

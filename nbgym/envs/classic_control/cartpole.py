@@ -122,6 +122,7 @@ class _CartPoleAttributes(ResetBoundsOption):
 
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
+    asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (float64_state("state", 0, 4, before_reset=None),)
 
     @property
@@ -271,8 +272,61 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
             **vector_options,
         )
 
+    # gymnasium's CartPoleVectorEnv's attributes of the whole batch (its rendering constants too).
+    screen_width = 600
+    screen_height = 400
+    steps_beyond_terminated = None
+    """``None``, as gymnasium's vector CartPole keeps it (``get_attr`` gives each sub-environment's)."""
+    _BATCH_ATTRIBUTES = frozenset({"state", "steps", "prev_done"})
+
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
         return _spaces(self._params)
+
+    def _batch_arrays(self) -> Any:
+        """The batch, after the state values read or assigned per sub-environment are written back and let go
+        (the arrays below are then the one truth)."""
+        self._write_back_held()
+        self._release_held()
+        return self._batch
+
+    @property
+    def state(self) -> np.ndarray | None:
+        """The ``(4, num_envs)`` float64 state, as gymnasium's ``CartPoleVectorEnv.state``; ``None`` before the first
+        ``reset()``. A live view of the kernels' state rows: writes into it (``envs.state[2, 0] = 0.1``) reach the
+        next step."""
+        if not self._state_was_reset:
+            return None
+        return self._batch_arrays().state.T
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        value = np.asarray(value, dtype=np.float64)
+        if value.shape != (4, self.num_envs):
+            raise ValueError(f"CartPoleVectorEnv.state is shaped (4, num_envs) = {(4, self.num_envs)}, got {value.shape}.")
+        self._batch_arrays().state[:] = value.T
+
+    @property
+    def steps(self) -> np.ndarray:
+        """Each sub-environment's steps since its reset, as gymnasium's ``CartPoleVectorEnv.steps`` (int64 here,
+        int32 there); a live view of the kernels' counters (the time limit reads them)."""
+        return self._batch.elapsed
+
+    @steps.setter
+    def steps(self, value: Any) -> None:
+        self._batch.elapsed[:] = value
+
+    @property
+    def prev_done(self) -> np.ndarray:
+        """Whether each sub-environment's last step ended its episode (it starts again on the next step), as
+        gymnasium's ``CartPoleVectorEnv.prev_done``; a live view of the kernels' flags."""
+        return self._batch.needs_reset
+
+    @prev_done.setter
+    def prev_done(self, value: Any) -> None:
+        self._batch.needs_reset[:] = value
+
+    def _is_shared_attribute(self, name: str) -> bool:
+        return name not in self._BATCH_ATTRIBUTES and super()._is_shared_attribute(name)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """As ``KernelVectorEnv.get_attr``, and ``steps_beyond_terminated`` as gymnasium's sync env gives its

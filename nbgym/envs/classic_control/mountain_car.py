@@ -141,6 +141,7 @@ class MountainCarResetOptions(ResetBoundsOption):
 class _MountainCarAttributes(MountainCarResetOptions):
     """MountainCar's reset options and state attribute, shared by the single and the vector env."""
 
+    asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (
         StateView(
             "state",

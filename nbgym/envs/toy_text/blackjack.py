@@ -203,6 +203,7 @@ def _hand_view(name: str, hand: int, total: int, ace: int, cards: int, *, may_be
 class _BlackjackAttributes:
     """Blackjack's hands, as gymnasium's attributes, shared by the single and the vector environment."""
 
+    asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (
         _hand_view("player", _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS, may_be_empty=True),
         _hand_view("dealer", _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS, may_be_empty=False),

@@ -78,7 +78,10 @@ class HumanRendering(WindowDisplay, VectorWrapper, RecordConstructorArgs):
 
         pygame = import_pygame()
         frames = self.env.render()
-        if self.env.render_mode.endswith("_list"):
+        # As gymnasium: only a "*_last" mode's render gives a list whose last element is the frames; a "*_list"
+        # mode gives each sub-environment's list of frames, which the check below refuses, as gymnasium's does.
+        if self.env.render_mode.endswith("_last"):
+            assert isinstance(frames, list)
             frames = frames[-1]
         assert frames is not None and len(frames) == self.num_envs
         assert all(isinstance(frame, np.ndarray) for frame in frames), (

@@ -1,0 +1,252 @@
+"""b2BroadPhase (Box2D 2.3): proxies in a dynamic tree, a move buffer, and ``UpdatePairs``, which reports
+new overlapping pairs in Box2D's order (sorted by ``(proxyIdA, proxyIdB)``, duplicates skipped).
+
+A broad phase is the tree's three arrays (``dynamic_tree``) plus ``bp_i`` int32 ``(BP_INTS,)``
+``[proxyCount, moveCount, pairCount]``, ``move_buffer`` int32 ``(moveCapacity,)`` and ``pair_buffer``
+int32 ``(pairCapacity, 2)`` (Box2D grows its buffers; the port's are fixed and raise when full, which does
+not change any order). ``update_pairs`` does not call the contact manager: it writes the pairs' userData
+in the order Box2D calls ``AddPair``, and the caller adds them in that order.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbgym._box2d import dynamic_tree as tree
+from nbgym._box2d.math import b2abs, b2max, b2min, normalize
+from nbgym._box2d.shapes import ray_cast
+from nbgym._engine.jit import kernel
+
+PROXY_COUNT, MOVE_COUNT, PAIR_COUNT = 0, 1, 2  # bp_i
+BP_INTS = 3
+NULL_PROXY = -1  # b2BroadPhase::e_nullProxy
+
+
+def new_broad_phases(*shape: int, capacity: int, move_capacity: int, pair_capacity: int):
+    """Empty broad phases: ``(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer)`` with leading ``shape``."""
+    tree_f, tree_i, tree_s = tree.new_trees(*shape, capacity=capacity)
+    bp_i = np.zeros((*shape, BP_INTS), np.int32)
+    move_buffer = np.full((*shape, move_capacity), NULL_PROXY, np.int32)
+    pair_buffer = np.zeros((*shape, pair_capacity, 2), np.int32)
+    return tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer
+
+
+@kernel
+def reset(tree_f, tree_i, tree_s, bp_i):
+    """Makes the broad phase empty, as a new b2BroadPhase."""
+    tree.reset(tree_f, tree_i, tree_s)
+    bp_i[PROXY_COUNT] = 0
+    bp_i[MOVE_COUNT] = 0
+    bp_i[PAIR_COUNT] = 0
+
+
+@kernel
+def buffer_move(bp_i, move_buffer, proxy):
+    """``b2BroadPhase::BufferMove`` (also ``TouchProxy``)."""
+    n = bp_i[MOVE_COUNT]
+    if n == move_buffer.shape[0]:
+        raise ValueError("b2BroadPhase: move buffer capacity exceeded")
+    move_buffer[n] = proxy
+    bp_i[MOVE_COUNT] = n + 1
+
+
+@kernel
+def create_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, aabb, user_data):
+    """``b2BroadPhase::CreateProxy(aabb, userData)``: the proxy id."""
+    proxy = tree.create_proxy(tree_f, tree_i, tree_s, aabb, user_data)
+    bp_i[PROXY_COUNT] += 1
+    buffer_move(bp_i, move_buffer, proxy)
+    return proxy
+
+
+@kernel
+def destroy_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, proxy):
+    """``b2BroadPhase::DestroyProxy(proxyId)`` (UnBufferMove, then the tree's DestroyProxy)."""
+    for i in range(bp_i[MOVE_COUNT]):
+        if move_buffer[i] == proxy:
+            move_buffer[i] = NULL_PROXY
+    bp_i[PROXY_COUNT] -= 1
+    tree.destroy_proxy(tree_f, tree_i, tree_s, proxy)
+
+
+@kernel
+def move_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, proxy, aabb, dx, dy):
+    """``b2BroadPhase::MoveProxy(proxyId, aabb, displacement)``."""
+    if tree.move_proxy(tree_f, tree_i, tree_s, proxy, aabb, dx, dy):
+        buffer_move(bp_i, move_buffer, proxy)
+
+
+@kernel
+def test_overlap(tree_f, proxy_a, proxy_b):
+    """``b2BroadPhase::TestOverlap(proxyIdA, proxyIdB)`` of the fat AABBs."""
+    a = tree_f[proxy_a]
+    b = tree_f[proxy_b]
+    return tree.test_overlap(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
+
+
+@kernel
+def _pair_less(pair_buffer, i, j):
+    """b2PairLessThan(pair i, pair j)."""
+    if pair_buffer[i, 0] < pair_buffer[j, 0]:
+        return True
+    if pair_buffer[i, 0] == pair_buffer[j, 0]:
+        return pair_buffer[i, 1] < pair_buffer[j, 1]
+    return False
+
+
+@kernel
+def _sort_pairs(pair_buffer, n):
+    """Sorts the first ``n`` pairs by (proxyIdA, proxyIdB). std::sort is not stable, but equal pairs are
+    identical, so every correct sort gives Box2D's sequence. A heapsort: in place, O(n log n)."""
+    for start in range((n - 2) // 2, -1, -1):
+        _sift_down(pair_buffer, start, n)
+    for end in range(n - 1, 0, -1):
+        a = pair_buffer[0, 0]
+        b = pair_buffer[0, 1]
+        pair_buffer[0, 0] = pair_buffer[end, 0]
+        pair_buffer[0, 1] = pair_buffer[end, 1]
+        pair_buffer[end, 0] = a
+        pair_buffer[end, 1] = b
+        _sift_down(pair_buffer, 0, end)
+
+
+@kernel
+def _sift_down(pair_buffer, root, n):
+    while True:
+        child = 2 * root + 1
+        if child >= n:
+            return
+        if child + 1 < n and _pair_less(pair_buffer, child, child + 1):
+            child += 1
+        if not _pair_less(pair_buffer, root, child):
+            return
+        a = pair_buffer[root, 0]
+        b = pair_buffer[root, 1]
+        pair_buffer[root, 0] = pair_buffer[child, 0]
+        pair_buffer[root, 1] = pair_buffer[child, 1]
+        pair_buffer[child, 0] = a
+        pair_buffer[child, 1] = b
+        root = child
+
+
+@kernel
+def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out):
+    """``b2BroadPhase::UpdatePairs(callback)``: writes into ``out`` (int32 ``(>= pairs, 2)``) the
+    ``(userDataA, userDataB)`` of each new pair, in the order Box2D calls ``callback->AddPair``; returns
+    their number. Clears the move buffer."""
+    capacity = tree_i.shape[0]
+    stack = np.empty(capacity + 1, np.int32)
+    found = np.empty(capacity, np.int32)
+    pair_count = 0
+    for i in range(bp_i[MOVE_COUNT]):
+        query_proxy = move_buffer[i]
+        if query_proxy == NULL_PROXY:
+            continue
+        n = tree.query(tree_f, tree_i, tree_s, tree_f[query_proxy], stack, found)
+        for k in range(n):
+            proxy = found[k]
+            if proxy == query_proxy:
+                continue
+            if pair_count == pair_buffer.shape[0]:
+                raise ValueError("b2BroadPhase: pair buffer capacity exceeded")
+            pair_buffer[pair_count, 0] = min(proxy, query_proxy)
+            pair_buffer[pair_count, 1] = max(proxy, query_proxy)
+            pair_count += 1
+    bp_i[PAIR_COUNT] = pair_count
+    bp_i[MOVE_COUNT] = 0
+    _sort_pairs(pair_buffer, pair_count)
+    added = 0
+    i = 0
+    while i < pair_count:
+        a = pair_buffer[i, 0]
+        b = pair_buffer[i, 1]
+        out[added, 0] = tree_i[a, tree.USER_DATA]
+        out[added, 1] = tree_i[b, tree.USER_DATA]
+        added += 1
+        i += 1
+        while i < pair_count and pair_buffer[i, 0] == a and pair_buffer[i, 1] == b:
+            i += 1
+    return added
+
+
+@kernel
+def ray_cast_closest(tree_f, tree_i, tree_s, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf, accept, stack):
+    """``b2World::RayCast(callback, p1, p2)`` (b2BroadPhase/b2DynamicTree::RayCast through
+    b2WorldRayCastWrapper) with the callback of gymnasium's lidar: a fixture that ``accept`` rejects gets -1
+    (ignored, the ray goes on), an accepted hit is kept and its fraction clips the ray.
+
+    The tree's userData is a fixture index into ``shape_i``/``shape_f`` (the fixtures' shapes),
+    ``fixture_body`` (its body) and ``accept`` (bool); ``body_xf`` holds the bodies' transforms. ``stack``
+    is int32 scratch of at least the tree's capacity + 1. Returns the last kept hit, as the callback keeps
+    it: ``(hit, fixture, fraction, point.x, point.y, normal.x, normal.y)``; the point is the wrapper's
+    ``(1 - fraction) * p1 + fraction * p2`` and the normal the shape's (an edge's is in its own frame).
+    """
+    one = np.float32(1.0)
+    half = np.float32(0.5)
+    zero = np.float32(0.0)
+    found = False
+    found_fixture = -1
+    found_fraction = zero
+    found_px = zero
+    found_py = zero
+    found_nx = zero
+    found_ny = zero
+    rx, ry, _ = normalize(p2x - p1x, p2y - p1y)
+    vx = -one * ry
+    vy = one * rx
+    avx = b2abs(vx)
+    avy = b2abs(vy)
+    max_fraction = one
+    tx = p1x + max_fraction * (p2x - p1x)
+    ty = p1y + max_fraction * (p2y - p1y)
+    slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
+    top = 0
+    stack[top] = tree_s[tree.ROOT]
+    top += 1
+    while top > 0:
+        top -= 1
+        node = stack[top]
+        if node == NULL_PROXY:
+            continue
+        a = tree_f[node]
+        if not tree.test_overlap(a[0], a[1], a[2], a[3], slx, sly, sux, suy):
+            continue
+        cx = half * (a[0] + a[2])
+        cy = half * (a[1] + a[3])
+        hx = half * (a[2] - a[0])
+        hy = half * (a[3] - a[1])
+        separation = b2abs(vx * (p1x - cx) + vy * (p1y - cy)) - (avx * hx + avy * hy)
+        if separation > zero:
+            continue
+        if tree_i[node, tree.CHILD1] == NULL_PROXY:
+            fixture = tree_i[node, tree.USER_DATA]
+            hit, fraction, nx, ny = ray_cast(
+                shape_i[fixture], shape_f[fixture], body_xf[fixture_body[fixture]], p1x, p1y, p2x, p2y, max_fraction
+            )
+            if hit:
+                if accept[fixture]:
+                    w = one - fraction
+                    found = True
+                    found_fixture = fixture
+                    found_fraction = fraction
+                    found_px = w * p1x + fraction * p2x
+                    found_py = w * p1y + fraction * p2y
+                    found_nx = nx
+                    found_ny = ny
+                    value = fraction
+                else:
+                    value = -one
+            else:
+                value = max_fraction
+            if value == zero:
+                break
+            if value > zero:
+                max_fraction = value
+                tx = p1x + max_fraction * (p2x - p1x)
+                ty = p1y + max_fraction * (p2y - p1y)
+                slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
+        else:
+            stack[top] = tree_i[node, tree.CHILD1]
+            stack[top + 1] = tree_i[node, tree.CHILD2]
+            top += 2
+    return found, found_fixture, found_fraction, found_px, found_py, found_nx, found_ny

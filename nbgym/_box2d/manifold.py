@@ -1,0 +1,145 @@
+"""b2Manifold and b2WorldManifold (b2Collision.h/.cpp): the manifold arrays, contact ids, world points.
+
+A manifold is ``man_f`` float32 ``(MANIFOLD_FLOATS,)`` ``[localNormal.x, localNormal.y, localPoint.x,
+localPoint.y]`` then per point ``i`` at ``POINTS + POINT_WIDTH * i``: ``[localPoint.x, localPoint.y,
+normalImpulse, tangentImpulse]``; and ``man_i`` uint32 ``(MANIFOLD_INTS,)`` ``[type, pointCount, id0, id1]``.
+An id is b2ContactID's ``key``: ``indexA | indexB << 8 | typeA << 16 | typeB << 24`` (little-endian bytes
+of b2ContactFeature). Batch arrays add leading ``(rows, contacts)`` dimensions.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from nbgym._box2d.math import normalize, rot_mul, xf_mul
+from nbgym._engine.jit import kernel
+
+CIRCLES, FACE_A, FACE_B = 0, 1, 2  # b2Manifold::Type
+VERTEX, FACE = 0, 1  # b2ContactFeature::Type
+LOCAL_NORMAL, LOCAL_POINT, POINTS, POINT_WIDTH = 0, 2, 4, 4  # man_f offsets
+NORMAL_IMPULSE, TANGENT_IMPULSE = 2, 3  # within a point
+MANIFOLD_FLOATS = 12
+TYPE, POINT_COUNT, IDS = 0, 1, 2  # man_i columns
+MANIFOLD_INTS = 4
+NULL_STATE, ADD_STATE, PERSIST_STATE, REMOVE_STATE = 0, 1, 2, 3  # b2PointState
+
+_HALF = np.float32(0.5)
+_ZERO = np.float32(0.0)
+_ONE = np.float32(1.0)
+_EPSILON = np.float32(1.1920928955078125e-07)
+
+
+def new_manifolds(*shape: int) -> tuple[np.ndarray, np.ndarray]:
+    """Zeroed ``(man_f, man_i)`` batch arrays of the given leading shape."""
+    return np.zeros((*shape, MANIFOLD_FLOATS), np.float32), np.zeros((*shape, MANIFOLD_INTS), np.uint32)
+
+
+@kernel
+def make_id(index_a, index_b, type_a, type_b):
+    """b2ContactID's key of a b2ContactFeature (indices truncated to uint8, as the C++ casts)."""
+    return (index_a & 0xFF) | (index_b & 0xFF) << 8 | type_a << 16 | type_b << 24
+
+
+@kernel
+def swap_id(key):
+    """The key with A's and B's features swapped (b2CollidePolygons' ``flip``)."""
+    return (key >> 8) & 0xFF | (key & 0xFF) << 8 | ((key >> 24) & 0xFF) << 16 | ((key >> 16) & 0xFF) << 24
+
+
+@kernel
+def set_point(man_f, man_i, i, x, y, key):
+    """Writes manifold point ``i``'s localPoint and id (what the collide functions write)."""
+    o = POINTS + POINT_WIDTH * i
+    man_f[o] = x
+    man_f[o + 1] = y
+    man_i[IDS + i] = key
+
+
+@kernel
+def set_face(man_f, man_i, manifold_type, nx, ny, px, py):
+    """Writes a manifold's type, localNormal and localPoint."""
+    man_i[TYPE] = manifold_type
+    man_f[LOCAL_NORMAL] = nx
+    man_f[LOCAL_NORMAL + 1] = ny
+    man_f[LOCAL_POINT] = px
+    man_f[LOCAL_POINT + 1] = py
+
+
+@kernel
+def world_manifold(man_f, man_i, xf_a, radius_a, xf_b, radius_b, out):
+    """``b2WorldManifold::Initialize`` into ``out`` float32 ``(6,)`` ``[normal.x, normal.y, points[0].x,
+    points[0].y, points[1].x, points[1].y]``; with no point, ``out`` is left as it is (as the C++)."""
+    count = man_i[POINT_COUNT]
+    if count == 0:
+        return
+    t = man_i[TYPE]
+    if t == CIRCLES:
+        nx = _ONE
+        ny = _ZERO
+        pax, pay = xf_mul(xf_a, man_f[LOCAL_POINT], man_f[LOCAL_POINT + 1])
+        pbx, pby = xf_mul(xf_b, man_f[POINTS], man_f[POINTS + 1])
+        dx = pax - pbx
+        dy = pay - pby
+        if dx * dx + dy * dy > _EPSILON * _EPSILON:
+            nx, ny, _ = normalize(pbx - pax, pby - pay)
+        cax = pax + radius_a * nx
+        cay = pay + radius_a * ny
+        cbx = pbx - radius_b * nx
+        cby = pby - radius_b * ny
+        out[0] = nx
+        out[1] = ny
+        out[2] = _HALF * (cax + cbx)
+        out[3] = _HALF * (cay + cby)
+        return
+    if t == FACE_A:
+        xf_ref = xf_a
+        xf_inc = xf_b
+        r_ref = radius_a
+        r_inc = radius_b
+    else:
+        xf_ref = xf_b
+        xf_inc = xf_a
+        r_ref = radius_b
+        r_inc = radius_a
+    nx, ny = rot_mul(xf_ref[2], xf_ref[3], man_f[LOCAL_NORMAL], man_f[LOCAL_NORMAL + 1])
+    ppx, ppy = xf_mul(xf_ref, man_f[LOCAL_POINT], man_f[LOCAL_POINT + 1])
+    for i in range(count):
+        o = POINTS + POINT_WIDTH * i
+        cx, cy = xf_mul(xf_inc, man_f[o], man_f[o + 1])
+        k = r_ref - ((cx - ppx) * nx + (cy - ppy) * ny)
+        c_ref_x = cx + k * nx
+        c_ref_y = cy + k * ny
+        c_inc_x = cx - r_inc * nx
+        c_inc_y = cy - r_inc * ny
+        if t == FACE_A:
+            out[2 + 2 * i] = _HALF * (c_ref_x + c_inc_x)
+            out[3 + 2 * i] = _HALF * (c_ref_y + c_inc_y)
+        else:
+            out[2 + 2 * i] = _HALF * (c_inc_x + c_ref_x)
+            out[3 + 2 * i] = _HALF * (c_inc_y + c_ref_y)
+    if t == FACE_A:
+        out[0] = nx
+        out[1] = ny
+    else:
+        out[0] = -nx
+        out[1] = -ny
+
+
+@kernel
+def point_states(man_i1, man_i2, state1, state2):
+    """``b2GetPointStates`` of two manifolds' ``man_i`` into int ``(2,)`` arrays ``state1``, ``state2``."""
+    for i in range(2):
+        state1[i] = NULL_STATE
+        state2[i] = NULL_STATE
+    for i in range(man_i1[POINT_COUNT]):
+        state1[i] = REMOVE_STATE
+        for j in range(man_i2[POINT_COUNT]):
+            if man_i2[IDS + j] == man_i1[IDS + i]:
+                state1[i] = PERSIST_STATE
+                break
+    for i in range(man_i2[POINT_COUNT]):
+        state2[i] = ADD_STATE
+        for j in range(man_i1[POINT_COUNT]):
+            if man_i1[IDS + j] == man_i2[IDS + i]:
+                state2[i] = PERSIST_STATE
+                break

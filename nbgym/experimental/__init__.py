@@ -1,0 +1,1 @@
+"""Experimental module (gymnasium's path): the functional environment API, :mod:`nbgym.experimental.functional`."""
