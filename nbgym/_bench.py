@@ -26,11 +26,12 @@ import importlib.util
 import math
 import os
 import platform
+import shutil
 import statistics
 import sys
 import time
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
@@ -323,14 +324,16 @@ def make_runner(
     raise ValueError(f"Unknown library {library!r}, expected one of {LIBRARIES}.")
 
 
-def time_steps(runner: Runner, steps: int) -> float:
-    """The seconds ``runner.run(steps)`` takes, with the garbage collector off."""
+def time_steps(runner: Runner, steps: int, clock: Callable[[], float] | None = None) -> float:
+    """The seconds ``runner.run(steps)`` takes on ``clock`` (``time.perf_counter``, elapsed time, by default),
+    with the garbage collector off."""
+    clock = clock or time.perf_counter
     gc_was_enabled = gc.isenabled()
     gc.disable()
     try:
-        start = time.perf_counter()
+        start = clock()
         runner.run(steps)
-        return time.perf_counter() - start
+        return clock() - start
     finally:
         if gc_was_enabled:
             gc.enable()
@@ -444,6 +447,8 @@ class ProgressBar:
         line = (
             f"[{'#' * filled}{'.' * (self.width - filled)}] {100 * self.done // self.total:3d}% {elapsed:5.1f}s {label}"
         )
+        if self.stream.isatty():  # a line wider than the terminal would wrap, and \r redraw only its last row
+            line = line[: max(self.width, shutil.get_terminal_size().columns - 1)]
         self.stream.write("\r" + line.ljust(self._drawn))
         self.stream.flush()
         self._drawn = len(line)
@@ -618,6 +623,11 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
         The report.
     """
     report = Report(config)
+    if progress_stream is not None:
+        # The progress line says that kernels are compiled and where: make's own notice would break the line.
+        from nbgym._engine import cache
+
+        cache.skip_compile_notice()
     units_per_cell = 1 + config.repeats
     progress = ProgressBar(
         len(config.env_ids) * len(config.num_envs) * len(config.libraries) * units_per_cell, progress_stream
@@ -629,7 +639,10 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
                 runners: list[Runner] = []
                 try:
                     for library in config.libraries:
-                        progress.show(f"{env_id} {size_label(num_envs)}: making {library}")
+                        making = f"making {library}"
+                        if library == "nbgym" and is_compiled(spec(env_id)):
+                            making += f" (a first run compiles its kernels, once, into {kernel_cache_dir()})"
+                        progress.show(f"{env_id} {size_label(num_envs)}: {making}")
                         try:
                             runners.append(
                                 make_runner(
@@ -659,6 +672,16 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
     finally:
         progress.close()
     return report
+
+
+def kernel_cache_dir() -> str:
+    """The directory of numba's cache of nbgym's kernels, with the home directory as ``~``."""
+    from nbgym._engine import cache
+    from nbgym._engine.kernels import step_kernel
+
+    path = cache.cache_dir(step_kernel)
+    home = os.path.expanduser("~")
+    return "~" + path[len(home):] if home not in ("", os.sep) and path.startswith(home + os.sep) else path
 
 
 def _three_digits(value: float) -> str:

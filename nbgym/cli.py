@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pathlib
 import shutil
 import sys
@@ -283,6 +284,7 @@ def _play(args: argparse.Namespace) -> int:
     env_id = _resolve_env_id(args.env_id)
     from nbgym.utils.play import MissingKeysToAction, play
 
+    _check_display(env_id)
     env = _make_rgb_array_env(env_id)
     if args.keys is None:
         keys, noop = _default_keys(env)
@@ -312,6 +314,28 @@ def _play(args: argparse.Namespace) -> int:
     finally:
         env.close()
     return 0
+
+
+def _check_display(env_id: str) -> None:
+    """Refuses to open a window where there is no display, unless the user chose SDL's video driver.
+
+    Without a display, pygame-ce falls back to its offscreen driver: the game would run unseen, at full
+    speed, until killed. Only Linux and the BSDs need ``DISPLAY``/``WAYLAND_DISPLAY`` (macOS and Windows
+    always have a window system).
+
+    Raises:
+        _Failure: If no display is set and ``SDL_VIDEODRIVER`` is not set.
+    """
+    if not sys.platform.startswith(("linux", "freebsd", "openbsd", "netbsd")) or os.environ.get("SDL_VIDEODRIVER"):
+        return
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return
+    raise _Failure(
+        "no display to open the window on: neither DISPLAY nor WAYLAND_DISPLAY is set. Run it in a desktop "
+        f"session (or over `ssh -X`), under a virtual display (`xvfb-run nbgym play {env_id}`), or choose SDL's "
+        f"video driver yourself with SDL_VIDEODRIVER; `nbgym record {env_id} --out video.mp4` records a video "
+        "without a display."
+    )
 
 
 def _record(args: argparse.Namespace) -> int:

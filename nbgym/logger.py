@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import warnings
 
 from nbgym.utils.colorize import colorize
@@ -36,3 +37,26 @@ def error(msg: str, *args: object) -> None:
     """Show an error message, if ``min_level <= ERROR``."""
     if min_level <= ERROR:
         warnings.warn(colorize(f"ERROR: {msg % args}", "red"), stacklevel=3)
+
+
+_log = logging.getLogger("nbgym")
+
+
+def info(msg: str, *args: object) -> None:
+    """Tell the user something that is no problem (kernels being compiled, say), through Python's ``logging``.
+
+    The message goes to the ``"nbgym"`` logger at ``INFO`` level. In a program that has configured no
+    logging, it is printed to stderr as ``nbgym: <message>``; ``logging.getLogger("nbgym").setLevel(logging.WARNING)``
+    silences it. (gymnasium's logger has no such level; its warnings stay ``warnings``, as here.)
+
+    Args:
+        msg: The message, formatted with ``msg % args``.
+        *args: Values for the message's format fields.
+    """
+    if not _log.hasHandlers():
+        handler = logging.StreamHandler()
+        handler.setFormatter(logging.Formatter("nbgym: %(message)s"))
+        _log.addHandler(handler)
+        if _log.level == logging.NOTSET:
+            _log.setLevel(logging.INFO)
+    _log.info(msg, *args)

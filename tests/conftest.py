@@ -6,16 +6,51 @@ silenced there; tests marked ``slow`` are skipped in that pass with ``-m "not sl
 """
 
 import os
+from pathlib import Path
 
 import numba
+import pytest
 
 # gymnasium's renderers initialise SDL too: keep SDL from taking over SIGTERM in this process, or the
 # async tests' forked workers inherit a SIGTERM that does not stop them (see nbgym.envs._render).
 os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
 def pytest_configure(config):
+    _check_nbgym_is_this_checkout()
+    _keep_mujoco_log_out_of_the_working_directory()
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
     config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")
+
+
+def _check_nbgym_is_this_checkout():
+    """The tests test the nbgym they import: fail loudly when that is not this checkout's (a non-editable install
+    of an older state of it, or another checkout), rather than pass or fail on code that is not the one edited."""
+    import nbgym
+
+    imported = Path(nbgym.__file__).resolve().parent
+    if imported != ROOT / "nbgym":
+        raise pytest.UsageError(
+            f"the tests import nbgym from {imported}, not from this checkout ({ROOT / 'nbgym'}): they would test that "
+            'copy. Install the checkout in editable mode, `pip install -e ".[test]"`, then run `pytest` again '
+            "(or run `python -m pytest` from the checkout's root)."
+        )
+
+
+def _keep_mujoco_log_out_of_the_working_directory():
+    """MuJoCo appends each warning to MUJOCO_LOG.TXT in the working directory (mujoco 4.0 warns of the
+    deprecated ``settotalmass`` of gymnasium's HalfCheetah model at every load, as under gymnasium): the tests
+    keep only its console output, which pytest captures. (mujoco < 4 has no log configuration.)"""
+    try:
+        import mujoco
+    except ImportError:
+        return
+    if hasattr(mujoco, "MjLogConfig"):
+        log_config = mujoco.MjLogConfig.get()
+        log_config.logto_file = False
+        log_config.set()

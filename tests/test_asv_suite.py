@@ -49,21 +49,6 @@ def test_asv_check(tmp_path):
     assert "No problems found." in result.stdout
 
 
-@needs_asv
-def test_asv_quick_run_of_one_benchmark(asv_home):
-    benchmark = r"VectorStep\.time_step\('CartPole-v1', 16, 'nbgym'\)"
-    result = asv("run", "--python=same", "--quick", "--dry-run", "--show-stderr", "--bench", benchmark, home=asv_home)
-    output = result.stdout + result.stderr
-    assert result.returncode == 0, output
-    assert "Running 1 total benchmarks" in output
-    assert "bench_step.VectorStep.time_step" in output and " ok" in output
-    # asv lists the whole parameter grid, n/a where not selected
-    rows = [line.split() for line in result.stdout.splitlines() if "CartPole-v1" in line and "nbgym" in line]
-    measured = [row for row in rows if row[3] != "n/a"]
-    assert len(measured) == 1 and measured[0][:3] == ["CartPole-v1", "16", "nbgym"]
-    assert measured[0][3] != "failed" and measured[0][3][-1] == "s"  # a time, e.g. 21.8±0μs
-
-
 def test_asv_config():
     text = (BENCHMARKS / "asv.conf.json").read_text()
     # asv reads the file with // comments
@@ -76,10 +61,13 @@ def test_asv_config():
     assert (BENCHMARKS / "benchmarks" / "__init__.py").exists()
 
 
-@pytest.fixture
-def suite(monkeypatch):
-    """The benchmarks package, imported as asv imports it."""
+def import_suite(monkeypatch, full: bool):
+    """The benchmarks package, imported afresh as asv imports it, with the default or the full selection."""
     monkeypatch.syspath_prepend(str(BENCHMARKS))
+    if full:
+        monkeypatch.setenv("NBGYM_ASV_FULL", "1")
+    else:
+        monkeypatch.delenv("NBGYM_ASV_FULL", raising=False)
     for name in [name for name in sys.modules if name == "benchmarks" or name.startswith("benchmarks.")]:
         monkeypatch.delitem(sys.modules, name)
     import benchmarks._common
@@ -87,17 +75,50 @@ def suite(monkeypatch):
     return benchmarks
 
 
-def test_suite_parameters_come_from_the_registry(suite):
+@pytest.fixture
+def suite(monkeypatch):
+    """The benchmarks package with the default selection."""
+    return import_suite(monkeypatch, full=False)
+
+
+def test_full_suite_parameters_come_from_the_registry(monkeypatch):
+    import_suite(monkeypatch, full=True)
     from benchmarks import _common, bench_compile, bench_memory, bench_reset, bench_single, bench_step
 
-    assert _common.ENV_IDS == _bench.compiled_env_ids(latest_only=True)
+    assert _common.FULL and _common.ENV_IDS == _common.ALL_ENV_IDS == _bench.compiled_env_ids(latest_only=True)
     assert "CartPole-v1" in _common.ENV_IDS and "CartPole-v0" not in _common.ENV_IDS
     assert _common.LIBRARIES == _bench.installed_libraries()
     assert ("gymnasium" in _common.LIBRARIES) == (importlib.util.find_spec("gymnasium") is not None)
     assert bench_step.VectorStep.params == (_common.ENV_IDS, [1, 16, 256, 4096, 65536], _common.LIBRARIES)
-    assert bench_single.SingleStep.params == (_common.ENV_IDS, _common.LIBRARIES)
+    assert bench_single.SingleStep.params[0][: len(_common.ENV_IDS)] == _common.ENV_IDS
     for benchmark in (bench_reset.ResetWithSeed, bench_memory.Memory, bench_compile.FirstStep):
         assert benchmark.params[0] == _common.ENV_IDS
+
+
+def test_default_suite_covers_every_family_the_scaling_curve_startup_memory_and_spaces(suite):
+    from benchmarks import (
+        _common,
+        bench_compile,
+        bench_import,
+        bench_memory,
+        bench_ratios,
+        bench_single,
+        bench_spaces,
+        bench_step,
+    )
+
+    assert not _common.FULL
+    assert set(_common.FAMILIES) == {"classic control", "toy text", "Box2D", "MuJoCo"}
+    for family, env_ids in _common.FAMILIES.items():  # each family's envs are registered nbgym envs
+        assert env_ids and all(env_id in _bench.nbgym_env_ids() for env_id in env_ids), family
+    assert _common.ENV_IDS == [env_id for env_id in _common.FAMILY_ENV_IDS if env_id in _common.ALL_ENV_IDS]
+    assert bench_step.VectorStep.params == (_common.ENV_IDS, [256], _common.LIBRARIES)
+    assert bench_step.ScalingCurve.params == (["CartPole-v1"], [1, 16, 256, 4096, 65536], _common.LIBRARIES)
+    assert set(_common.ENV_IDS) <= set(bench_single.SingleStep.params[0])
+    assert bench_compile.FirstStep.params[0] == ["CartPole-v1"] and bench_import.Import.params
+    assert bench_memory.Memory.params[0] == ["CartPole-v1"]
+    assert len(bench_spaces.Spaces.params[0]) == 7
+    assert bench_ratios.VersusLibrary.params[2] == ["gymnasium", "envpool"]
 
 
 def test_compiled_env_ids_pick_up_new_envs_and_skip_broken_ones():
@@ -216,3 +237,178 @@ def test_bench_cartpole_script(tmp_path):
     assert result.stdout.startswith(_bench.format_report(report))
     assert (tmp_path / "cartpole.md").read_text().rstrip().endswith(_bench.format_markdown(report))
     assert (tmp_path / "cartpole.png").exists() == (result.returncode == 0)
+
+
+@needs_asv
+@pytest.mark.skipif(importlib.util.find_spec("gymnasium") is None, reason="gymnasium is not installed")
+def test_asv_quick_run_of_a_time_and_a_ratio_skipping_what_is_not_measured(asv_home):
+    """``asv run --quick`` in this environment: a time, and a ratio (a number) where measured. A parameter outside
+    the default selection (Pendulum at 16 envs) and a contender not installed here (envpool, if so) are skipped
+    in ``setup``: n/a, never "failed" (asv calls ``teardown`` after a skipping ``setup`` too)."""
+    benchmark = (
+        r"(ResetWithSeed\.time_reset\('CartPole-v1', 256, 'nbgym'\)"
+        r"|VersusLibrary\.track_ratio\('Pendulum-v1', (16|256), '(gymnasium|envpool)'\))"
+    )
+    result = asv("run", "--python=same", "--quick", "--dry-run", "--show-stderr", "--bench", benchmark, home=asv_home)
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output
+    assert "failed" not in output, output
+    assert "Running 2 total benchmarks" in output
+    assert "bench_reset.ResetWithSeed.time_reset" in output and "bench_ratios.VersusLibrary.track_ratio" in output
+    rows = [line.split() for line in result.stdout.splitlines()]
+    # ResetWithSeed's grid: env, num_envs, then one column per library; only (CartPole-v1, 256, nbgym) measured
+    [reset] = [row for row in rows if row[:2] == ["CartPole-v1", "256"] and row[2] != "n/a"]
+    assert reset[2][-1] == "s"  # a time, e.g. 21.8±0μs
+    [pendulum_16] = [row for row in rows if row[:2] == ["Pendulum-v1", "16"]]  # VersusLibrary's only
+    assert set(pendulum_16[2:]) == {"n/a"}
+    [pendulum_256] = [row for row in rows if row[:2] == ["Pendulum-v1", "256"] and row[2] != "n/a"]  # ResetWithSeed's is n/a
+    assert float(pendulum_256[2]) > 1  # nbgym's compiled Pendulum over gymnasium's SyncVectorEnv
+    assert pendulum_256[3] == "n/a" or float(pendulum_256[3]) > 0  # envpool, where installed
+
+
+# One parameter combination of each benchmark class of the default selection, called as asv calls it (setup,
+# every benchmark method, teardown), with short samples: the quick selection cannot rot unseen.
+QUICK_SELECTION = [
+    ("bench_step", "VectorStep", ("FrozenLake-v1", 256, "nbgym")),
+    ("bench_step", "ScalingCurve", ("CartPole-v1", 16, "gymnasium")),
+    ("bench_single", "SingleStep", ("Blackjack-v1", "nbgym")),
+    ("bench_single", "SingleStep", ("LunarLander-v3", "nbgym")),
+    ("bench_reset", "ResetWithSeed", ("Pendulum-v1", 256, "nbgym")),
+    ("bench_memory", "Memory", ("CartPole-v1", 4096, "nbgym")),
+    ("bench_spaces", "Spaces", ("Dict", "nbgym")),
+    ("bench_threads", "ThreadedStep", (65536, 2, "none")),
+    ("bench_import", "Import", ("nbgym",)),
+    ("bench_compile", "FirstStep", ("CartPole-v1", "nbgym, cold cache")),
+    ("bench_ratios", "VersusLibrary", ("CartPole-v1", 256, "gymnasium")),
+    ("bench_ratios", "VersusMujocoBatch", ("HalfCheetah-v5", 256)),
+    ("bench_ratios", "RolloutVersusPythonLoop", ("CartPole-v1", 4096)),
+]
+
+
+@pytest.mark.parametrize("module, name, params", QUICK_SELECTION, ids=[f"{name}{params}" for _, name, params in QUICK_SELECTION])
+def test_quick_selection_runs(module, name, params, suite, monkeypatch):
+    benchmark_module = importlib.import_module(f"benchmarks.{module}")
+    cls = getattr(benchmark_module, name)
+    grid = cls.params if isinstance(cls.params[0], list) else [cls.params]
+    assert all(value in values for value, values in zip(params, grid, strict=True)), "not in the default selection"
+    for attribute, value in (("SAMPLE_TIME", 0.01), ("REPEATS", 2)):
+        if hasattr(benchmark_module, attribute):
+            monkeypatch.setattr(benchmark_module, attribute, value)
+    benchmark = cls()
+    try:
+        if hasattr(benchmark, "setup"):
+            benchmark.setup(*params)
+    except NotImplementedError as e:  # not measured here (a library or extra not installed): what asv skips
+        pytest.skip(str(e))
+    try:
+        methods = [m for m in dir(benchmark) if m.startswith(("time_", "track_", "peakmem_", "timeraw_"))]
+        assert methods
+        for method in methods:
+            value = getattr(benchmark, method)(*params)
+            if method.startswith("track_"):
+                assert value > 0 and getattr(cls, method).unit
+            elif method.startswith("timeraw_"):  # the code asv times in a fresh process: it must compile
+                for code in (value,) if isinstance(value, str) else value:
+                    compile(code, method, "exec")
+    finally:
+        if hasattr(benchmark, "teardown"):
+            benchmark.teardown(*params)
+
+
+def test_a_skipped_setup_leaves_a_teardown_that_passes(suite):
+    """asv calls teardown after a setup that raised NotImplementedError: it must not fail there."""
+    from benchmarks import bench_ratios, bench_step
+
+    for benchmark, params in ((bench_step.VectorStep(), ("CartPole-v1", 256, "envpool")), (bench_ratios.VersusLibrary(), ("Pendulum-v1", 16, "gymnasium"))):
+        try:
+            benchmark.setup(*params)
+        except NotImplementedError:
+            pass
+        else:
+            pytest.skip("measured here")
+        benchmark.teardown(*params)
+
+
+def fake_results() -> dict:
+    """An asv results file as ``asv run`` writes it (api_version 2): values flattened over the parameter grid,
+    ``None`` where skipped, NaN where failed."""
+    columns = ["result", "params", "version", "started_at", "duration"]
+    return {
+        "commit_hash": "0123456789abcdef",
+        "result_columns": columns,
+        "results": {
+            "bench_ratios.VersusLibrary.track_ratio": [
+                [2.5, None, 200.0, None, float("nan"), None],
+                [["'CartPole-v1'", "'Pendulum-v1'", "'Taxi-v4'"], ["4096"], ["'gymnasium'", "'envpool'"]],
+                "v", 0, 1.0,
+            ],
+            "bench_ratios.VersusMujocoBatch.track_ratio": [[0.75], [["'HalfCheetah-v5'"], ["256"]], "v", 0, 1.0],
+            "bench_step.ScalingCurve.track_steps_per_second": [
+                [3e5, 1e5, 2e7, 1.5e7],
+                [["'CartPole-v1'"], ["1", "4096"], ["'nbgym'", "'gymnasium'"]],
+                "v", 0, 1.0,
+            ],
+        },
+    }
+
+
+def asv_picture_module():
+    sys.path.insert(0, str(REPO / "scripts"))
+    try:
+        import make_asv_picture
+    finally:
+        sys.path.remove(str(REPO / "scripts"))
+    return make_asv_picture
+
+
+def test_asv_picture_reads_the_measured_values_of_asv_results():
+    module = asv_picture_module()
+    results = fake_results()
+    assert module.ratio_bars(results) == [
+        ("CartPole-v1 4096 envs: nbgym / gymnasium", 2.5),
+        ("Pendulum-v1 4096 envs: nbgym / gymnasium", 200.0),
+        ("HalfCheetah-v5 256 envs: nbgym / mujoco.batch", 0.75),
+    ]
+    assert module.scaling_lines(results) == {"nbgym": {1: 3e5, 4096: 2e7}, "gymnasium": {1: 1e5, 4096: 1.5e7}}
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="matplotlib is not installed")
+def test_asv_picture_script_writes_a_png(tmp_path):
+    machine_dir = tmp_path / "results" / "some-machine"
+    machine_dir.mkdir(parents=True)
+    (machine_dir / "machine.json").write_text(json.dumps({"cpu": "Some CPU", "num_cpu": "2"}))
+    (machine_dir / "01234567-existing-py.json").write_text(json.dumps(fake_results()))
+    module = asv_picture_module()
+    out = tmp_path / "asv.png"
+    assert module.main([str(module.newest_results(tmp_path / "results")), "--out", str(out), "--note", "load 3"]) == 0
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_ratios_are_timed_on_the_cpu_clock(suite, monkeypatch):
+    """A contender that waits (as one preempted by other processes does) is not charged for the wait."""
+    import time
+
+    from benchmarks import bench_ratios
+
+    monkeypatch.setattr(bench_ratios, "SAMPLE_TIME", 0.02)
+    monkeypatch.setattr(bench_ratios, "REPEATS", 2)
+
+    def spin(seconds):
+        end = time.process_time() + seconds
+        while time.process_time() < end:
+            pass
+
+    class Busy(_bench.Runner):
+        def run(self, steps):
+            for _ in range(steps):
+                spin(0.001)
+
+    class Waiting(_bench.Runner):
+        def run(self, steps):
+            for _ in range(steps):
+                spin(0.0001)
+                time.sleep(0.001)
+
+    busy, waiting = Busy("a", "busy", 1, None, [None]), Waiting("b", "waiting", 1, None, [None])
+    # In elapsed time the two are about as fast; in CPU time the waiting one is ~10x faster.
+    assert bench_ratios._ratio(waiting, busy) > 4

@@ -38,6 +38,13 @@ def run_module(*args: str, env: dict[str, str] | None = None) -> subprocess.Comp
     )
 
 
+@pytest.fixture(autouse=True)
+def sdl_video_driver_chosen(monkeypatch):
+    """``play`` refuses to run without a display unless SDL's video driver was chosen: the tests that reach
+    ``play`` in this process choose one (the headless dummy, unless the environment chose another)."""
+    monkeypatch.setenv("SDL_VIDEODRIVER", os.environ.get("SDL_VIDEODRIVER") or "dummy")
+
+
 @pytest.fixture
 def temporary_env():
     """Registers envs for one test and removes them afterwards."""
@@ -709,6 +716,35 @@ def test_play_in_a_window_until_quit(monkeypatch):
     monkeypatch.setattr(pygame.event, "get", lambda: next(events))
     assert main(["play", "CartPole-v1", "--keys", '{"a": 0, "d": 1}', "--fps", "1000"]) == 0
     assert next(events, "all events consumed") == "all events consumed"
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+def test_play_without_a_display_refuses_and_says_what_to_do():
+    """Without a display pygame-ce would fall back to its offscreen driver and play unseen forever."""
+    environ = {k: v for k, v in os.environ.items() if k not in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY")}
+    environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), environ.get("PYTHONPATH")]))
+    result = subprocess.run(
+        [sys.executable, "-m", "nbgym", "play", "CartPole-v1"], capture_output=True, text=True, env=environ, timeout=300
+    )
+    assert result.returncode == 1 and result.stdout == ""
+    [line] = result.stderr.splitlines()
+    assert line.startswith("nbgym play: error: no display to open the window on: neither DISPLAY nor WAYLAND_DISPLAY")
+    assert "xvfb-run nbgym play CartPole-v1" in line and "SDL_VIDEODRIVER" in line
+
+
+@pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="only Linux needs DISPLAY for a window")
+@pytest.mark.parametrize("chosen", [{"SDL_VIDEODRIVER": "dummy"}, {"DISPLAY": ":99"}, {"WAYLAND_DISPLAY": "wayland-9"}])
+def test_play_goes_ahead_with_a_display_or_a_chosen_driver(chosen, monkeypatch):
+    import nbgym.utils.play
+
+    for name in ("SDL_VIDEODRIVER", "DISPLAY", "WAYLAND_DISPLAY"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in chosen.items():
+        monkeypatch.setenv(name, value)
+    calls = []
+    monkeypatch.setattr(nbgym.utils.play, "play", lambda env, **kwargs: calls.append(env))
+    assert main(["play", "CartPole-v1", "--keys", '{"a": 0, "d": 1}']) == 0 and len(calls) == 1
 
 
 @pytest.mark.skipif(not HAS_PYGAME, reason="pygame is not installed (pip install 'nbgym[render]')")

@@ -3,6 +3,7 @@ and the rendering assets."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -41,3 +42,21 @@ def test_wheel_has_the_license_py_typed_and_assets(tmp_path):
     assert "nbgym/envs/_render/assets/clockwise.png" in names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     assert "License-Expression: MIT" in metadata.splitlines()
+
+
+def test_the_tests_refuse_an_nbgym_from_outside_the_checkout(tmp_path):
+    """A non-editable install (or another checkout) first on the path: the run stops and says what to do."""
+    (tmp_path / "elsewhere" / "nbgym").mkdir(parents=True)
+    (tmp_path / "elsewhere" / "nbgym" / "__init__.py").write_text("")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path / "elsewhere")}
+    result = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", str(ROOT / "tests" / "test_readme.py")],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
+    assert f"the tests import nbgym from {tmp_path / 'elsewhere' / 'nbgym'}, not from this checkout" in result.stderr
+    assert 'pip install -e ".[test]"' in result.stderr

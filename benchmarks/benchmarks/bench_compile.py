@@ -9,7 +9,7 @@ import subprocess
 import sys
 import tempfile
 
-from ._common import ENV_IDS, LIBRARIES
+from ._common import ENV_IDS, FULL, LIBRARIES
 
 _COLD, _WARM = "nbgym, cold cache", "nbgym, warm cache"
 
@@ -29,8 +29,8 @@ class FirstStep:
     case shares one that ``nbgym warmup`` filled in ``setup``.
     """
 
-    params = (ENV_IDS, [_COLD, _WARM, *(library for library in LIBRARIES if library == "gymnasium")])
-    param_names = ("env_id", "contender")
+    params = (ENV_IDS if FULL else ["CartPole-v1"], [_COLD, _WARM, *(library for library in LIBRARIES if library == "gymnasium")])
+    param_names = ("env", "contender")
     repeat = (1, 3, 60.0)
     number = 1
     warmup_time = 0

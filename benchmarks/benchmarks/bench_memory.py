@@ -6,16 +6,21 @@ import tracemalloc
 
 from nbgym import _bench
 
-from ._common import ENV_IDS, LIBRARIES, runner
+from ._common import ENV_IDS, FULL, LIBRARIES, runner
 
 _SIZES = [1, 4096, 65536]
+
+# The default suite measures CartPole's (gymnasium's native vector env beside it): a SyncVectorEnv of 4096
+# envs made under tracemalloc takes minutes, and MuJoCo's simulations are tens of kilobytes each (a separate
+# MuJoCo file may measure theirs).
+_ENV_IDS = ENV_IDS if FULL else ["CartPole-v1"]
 
 
 class Memory:
     """A made, reset and stepped environment (size 1: the single env of ``make``)."""
 
-    params = (ENV_IDS, _SIZES, LIBRARIES)
-    param_names = ("env_id", "num_envs", "library")
+    params = (_ENV_IDS, _SIZES, LIBRARIES)
+    param_names = ("env", "num_envs", "library")
     timeout = 300
 
     def setup(self, env_id: str, num_envs: int, library: str) -> None:

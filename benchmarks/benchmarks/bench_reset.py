@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from ._common import ENV_IDS, LIBRARIES, runner
+from ._common import ENV_IDS, FULL, LIBRARIES, close, runner
 
-_SIZES = [1, 16, 4096]
+_SIZES = [1, 16, 4096] if FULL else [1, 256]
 
 
 class ResetWithSeed:
@@ -12,7 +12,7 @@ class ResetWithSeed:
 
     # envpool's reset takes no seed: its streams are seeded once, when the pool is made.
     params = (ENV_IDS, _SIZES, [library for library in LIBRARIES if library != "envpool"])
-    param_names = ("env_id", "num_envs", "library")
+    param_names = ("env", "num_envs", "library")
     timeout = 300
 
     def setup(self, env_id: str, num_envs: int, library: str) -> None:
@@ -20,9 +20,10 @@ class ResetWithSeed:
         self.seed = 0
 
     def teardown(self, env_id: str, num_envs: int, library: str) -> None:
-        self.runner.close()
+        close(self, "runner")
 
     def time_reset(self, env_id: str, num_envs: int, library: str) -> None:
         """One seeded reset (a new seed each call, as a training loop seeds its episodes)."""
         self.seed += 1
         self.runner.env.reset(seed=self.seed)
+

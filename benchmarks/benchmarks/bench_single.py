@@ -4,25 +4,21 @@ from __future__ import annotations
 
 from nbgym import _bench
 
-from ._common import ENV_IDS, LIBRARIES, SAMPLE_TIME, runner
+from ._common import LIBRARIES, SAMPLE_TIME, SINGLE_ENV_IDS, close, runner
 
 
 class SingleStep:
     """``step`` of ``make(id)`` (TimeLimit, OrderEnforcing, PassiveEnvChecker) with precomputed random
     actions, and ``reset()`` when an episode ends."""
 
-    params = (ENV_IDS, LIBRARIES)
-    param_names = ("env_id", "library")
+    params = (SINGLE_ENV_IDS, LIBRARIES)
+    param_names = ("env", "library")
 
     def setup(self, env_id: str, library: str) -> None:
         self.runner = runner(library, env_id, 1, single=True)
 
     def teardown(self, env_id: str, library: str) -> None:
-        self.runner.close()
-
-    def time_step(self, env_id: str, library: str) -> None:
-        """One step (and the reset that follows an episode's end)."""
-        self.runner.run(1)
+        close(self, "runner")
 
     def track_steps_per_second(self, env_id: str, library: str) -> float:
         """Steps per second over one sample of ~0.2 s."""

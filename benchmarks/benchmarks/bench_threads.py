@@ -8,13 +8,13 @@ import numba
 
 from nbgym import _bench
 
-from ._common import SAMPLE_TIME
+from ._common import FULL, SAMPLE_TIME, close
 
 
 class ThreadedStep:
     """``step`` of ``make_vec("CartPole-v1", num_envs, num_threads=...)`` with precomputed random actions."""
 
-    params = ([4096, 65536], [1, 2], ["none", "numpy-thread"])
+    params = ([4096, 65536], [1, 2], ["none", "numpy-thread"]) if FULL else ([65536], [1, 2], ["none"])
     param_names = ("num_envs", "num_threads", "load")
     timeout = 300
 
@@ -26,12 +26,9 @@ class ThreadedStep:
         self.load = _bench.MatmulLoad(load)
 
     def teardown(self, num_envs: int, num_threads: int, load: str) -> None:
-        self.load.stop()
-        self.runner.close()
-
-    def time_step(self, num_envs: int, num_threads: int, load: str) -> None:
-        """One step of every sub-environment."""
-        self.runner.run(1)
+        if hasattr(self, "load"):
+            self.load.stop()
+        close(self, "runner")
 
     def track_steps_per_second(self, num_envs: int, num_threads: int, load: str) -> float:
         """Env-steps per second over one sample of ~0.2 s."""

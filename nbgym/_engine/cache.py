@@ -129,6 +129,10 @@ class _Locator(_SourceFileBackedLocatorMixin, _CacheLocator):
 class _CacheImpl(CompileResultCacheImpl):
     _locator_classes = [_Locator]
 
+COMPILE_NOTICE_SECONDS = 1.0
+"""A compile of a ``make``/``make_vec`` that takes longer than this is explained to the user, once per process."""
+_compile_noticed = False
+
 
 class _CheckedCacheFile(IndexDataCacheFile):
     """numba's index and data files with a digest in front of each pickle, checked on every load."""
@@ -254,3 +258,35 @@ def _report_damaged(path: str) -> None:
         category=KernelCacheWarning,
         stacklevel=2,
     )
+
+
+def cache_dir(dispatcher: Any) -> str:
+    """The directory in which numba keeps the compiled code of ``dispatcher`` (an nbgym kernel)."""
+    return dispatcher._cache._cache_path
+
+
+def notice_compile(name: str, seconds: float, dispatcher: Any) -> None:
+    """Explains a slow first ``make`` to the user: once per process, for a compile of more than a second.
+
+    Args:
+        name: What was compiled (the physics' name).
+        seconds: How long it took.
+        dispatcher: A kernel it compiled (names the cache directory).
+    """
+    global _compile_noticed
+    if _compile_noticed or seconds <= COMPILE_NOTICE_SECONDS:
+        return
+    _compile_noticed = True
+    logger.info(
+        "compiled the kernels of %s in %.1f s. Kernels are compiled once and cached in %s; later processes load "
+        "them from there in a fraction of a second (`nbgym warmup` compiles every environment's ahead of time).",
+        name,
+        seconds,
+        cache_dir(dispatcher),
+    )
+
+
+def skip_compile_notice() -> None:
+    """Gives no compile notice in this process (a caller that says it its own way: ``nbgym bench``'s progress line)."""
+    global _compile_noticed
+    _compile_noticed = True

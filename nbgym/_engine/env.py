@@ -17,13 +17,14 @@ results), ``_final_observation`` and the info builders (``_reset_info``/``_step_
 from __future__ import annotations
 
 import functools
+import time
 from typing import Any, Callable, ClassVar, Literal
 
 import numba
 import numpy as np
 
 from nbgym import error, logger, spaces
-from nbgym._engine import rng, threads
+from nbgym._engine import cache, rng, threads
 from nbgym._engine.kernels import (
     DISABLED,
     NEXT_STEP,
@@ -113,6 +114,11 @@ def _refuse_faulted(env: Any, call: str) -> None:
         )
 
 
+def _cache_misses() -> int:
+    """How many kernels of this process were compiled rather than loaded from numba's cache."""
+    return sum(reset_kernel._cache_misses.values()) + sum(step_kernel._cache_misses.values())
+
+
 class KernelBatch:
     """The arrays of a batch of sub-environments, allocated once, and the kernel calls over them.
 
@@ -199,9 +205,13 @@ class KernelBatch:
         actions = np.zeros(self.action_shape, dtype=self.action_dtype)
         reset_args = (self.params, self.state, self.pcg, self.buf, self.all_envs, self.observations, self.flags,
                       self.elapsed, self.auxes)
+        misses = _cache_misses()
+        start = time.perf_counter()
         with self.physics.compile_errors():
             reset_kernel.compile(tuple(numba.typeof(arg) for arg in reset_args))
             step_kernel.compile(tuple(numba.typeof(arg) for arg in (*self._step_args(NEXT_STEP, 0), actions)))
+        if _cache_misses() > misses:  # compiled, not loaded from the cache: say so if the user waited
+            cache.notice_compile(self.physics.name, time.perf_counter() - start, step_kernel)
 
     def _step_args(self, mode: int, max_steps: int) -> tuple:
         return (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,

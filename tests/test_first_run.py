@@ -1,0 +1,109 @@
+"""A first run explains its wait: a compile of more than a second in ``make``/``make_vec`` is told once per process
+(that kernels are compiled once, and where they are cached), and ``nbgym bench`` says it on its progress line."""
+
+from __future__ import annotations
+
+import io
+import logging
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import nbgym
+from nbgym import _bench
+from nbgym._engine import cache
+from nbgym._engine.kernels import step_kernel
+from nbgym.cli import main
+
+ROOT = Path(nbgym.__file__).resolve().parent.parent
+
+MAKE_TWO = "import nbgym; nbgym.make('CartPole-v1').reset(seed=0); nbgym.make_vec('MountainCar-v0', 3).reset(seed=0)"
+
+
+def run_python(code: str, cache_dir: Path, cwd: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(cache_dir)}
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def test_a_cold_make_says_once_that_kernels_compile_once_and_where_they_are_cached(tmp_path):
+    cache_dir = tmp_path / "cache"
+    first = run_python(MAKE_TWO, cache_dir, tmp_path)
+    assert first.returncode == 0, first.stderr
+    notices = [line for line in first.stderr.splitlines() if line.startswith("nbgym: ")]
+    # Two envs compiled (each well over a second), one notice: the first.
+    assert len(notices) == 1, first.stderr
+    assert notices[0].startswith("nbgym: compiled the kernels of CartPole in ")
+    assert f"Kernels are compiled once and cached in {cache_dir}{os.sep}" in notices[0] and "nbgym warmup" in notices[0]
+    warm = run_python(MAKE_TWO, cache_dir, tmp_path)
+    assert warm.returncode == 0 and "nbgym: " not in warm.stderr, warm.stderr  # loaded from the cache: nothing to say
+
+
+@pytest.fixture
+def fresh_notice(monkeypatch):
+    monkeypatch.setattr(cache, "_compile_noticed", False)
+
+
+def test_notice_once_per_process_and_only_past_a_second(fresh_notice, caplog):
+    caplog.set_level(logging.INFO, logger="nbgym")
+    cache.notice_compile("Quick", cache.COMPILE_NOTICE_SECONDS / 2, step_kernel)
+    assert caplog.records == []
+    cache.notice_compile("Slow", 2.5, step_kernel)
+    cache.notice_compile("Slower", 3.5, step_kernel)
+    [record] = caplog.records
+    assert record.name == "nbgym" and record.levelno == logging.INFO
+    assert record.getMessage().startswith("compiled the kernels of Slow in 2.5 s.")
+    assert cache.cache_dir(step_kernel) in record.getMessage()
+
+
+def test_logger_info_prints_to_stderr_where_logging_is_not_configured(tmp_path):
+    code = "from nbgym import logger; logger.info('hello %s', 'there')"
+    result = run_python(code, tmp_path / "cache", tmp_path)
+    assert result.returncode == 0 and result.stderr == "nbgym: hello there\n"
+    silenced = run_python("import logging; logging.getLogger('nbgym').setLevel(logging.WARNING); " + code, tmp_path, tmp_path)
+    assert silenced.returncode == 0 and silenced.stderr == ""
+
+
+def test_bench_progress_line_says_kernels_compile_once_and_where(fresh_notice, capsys):
+    assert main(["bench", "--num-envs", "4", "--against", "", "--steps", "3", "--repeats", "2", "--progress"]) == 0
+    err = capsys.readouterr().err
+    assert f"CartPole-v1 4: making nbgym (a first run compiles its kernels, once, into {_bench.kernel_cache_dir()})" in err
+    assert "nbgym: compiled" not in err  # make's notice would break the progress line: the line says it
+    assert cache._compile_noticed
+
+
+def test_kernel_cache_dir_shortens_the_home_directory(monkeypatch, tmp_path):
+    monkeypatch.setenv("HOME", str(tmp_path))
+    monkeypatch.setattr(cache, "cache_dir", lambda dispatcher: str(tmp_path / ".cache" / "numba"))
+    assert _bench.kernel_cache_dir() == os.path.join("~", ".cache", "numba")
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_line_fits_the_terminal(monkeypatch):
+    monkeypatch.setattr(_bench.shutil, "get_terminal_size", lambda: os.terminal_size((60, 24)))
+    stream = _Terminal()
+    bar = _bench.ProgressBar(4, stream, width=8)
+    bar.show("x" * 200)
+    assert len(stream.getvalue()) == 1 + 59  # "\r" and the line, cut to one column less than the terminal
+    not_a_terminal = io.StringIO()
+    _bench.ProgressBar(4, not_a_terminal, width=8).show("x" * 200)
+    assert len(not_a_terminal.getvalue()) > 200
+
+
+def test_mujoco_log_stays_out_of_the_working_directory(monkeypatch, tmp_path):
+    """mujoco 4.0 warns of HalfCheetah's deprecated ``settotalmass`` at each model load (under gymnasium too) and
+    would append it to MUJOCO_LOG.TXT in the working directory: the tests keep it out (conftest)."""
+    mujoco = pytest.importorskip("mujoco")
+    if not hasattr(mujoco, "MjLogConfig"):
+        pytest.skip("mujoco < 4 has no log configuration")
+    monkeypatch.chdir(tmp_path)
+    nbgym.make("HalfCheetah-v5").reset(seed=0)
+    assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
+    assert mujoco.MjLogConfig.get().logto_file is False
