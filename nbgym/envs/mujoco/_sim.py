@@ -613,7 +613,7 @@ def physics(
     functions = {"reset": reset, "step": step, "observe": observe}
     _env_functions[result.params_dtype] = functions
     for stub, role in ((env_reset, "reset"), (env_step, "step"), (env_observe, "observe")):
-        kernels._bind(stub, result.params_dtype, functions[role], "never")
+        kernels._bind(stub, result.params_dtype, functions[role], "never", OVERLOAD_OPTIONS)
     return result
 
 
