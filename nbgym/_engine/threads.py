@@ -23,7 +23,6 @@ import threading
 import time
 from typing import Callable
 
-import numba
 import numpy as np
 
 _CHUNKS_PER_THREAD = 8
@@ -39,7 +38,7 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 class _Job:
     """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
 
-    __slots__ = ("kernel", "args", "done", "error", "failures")
+    __slots__ = ("kernel", "args", "done", "error", "failures", "finished", "finished_lock")
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
         self.kernel = kernel
@@ -49,6 +48,9 @@ class _Job:
         self.error: BaseException | None = None
         self.failures = 0
         """Worker kernel calls that raised (each leaves the chunk it was stepping uncompleted)."""
+        self.finished = 0
+        """Worker kernel calls that have returned or raised: none of them steps this batch any more."""
+        self.finished_lock = threading.Lock()
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
@@ -59,6 +61,9 @@ class _Job:
             self.error = failure
             self.failures += 1
             return True
+        finally:
+            with self.finished_lock:
+                self.finished += 1
 
     def wake_caller(self) -> None:
         """Release the caller waiting for the last chunk (once: only a second failing worker could try twice)."""
@@ -138,14 +143,14 @@ def split(
     return chunk_size, min(num_threads, num_chunks) - 1
 
 
-def _wait_for_workers(job: _Job, own_failure: bool) -> None:
-    """Wait, through any further interrupts, until every chunk of ``job`` is completed or was being stepped
-    by a kernel call that failed (each failure leaves one chunk behind, ``own_failure`` the caller's)."""
-    progress = job.args[-1]
-    num_chunks = -(-job.args[1].shape[0] // job.args[-2])  # state rows over chunk_size
+def _wait_for_workers(job: _Job, num_helpers: int) -> None:
+    """Wait, through any further interrupts, until each of the ``num_helpers`` worker calls of ``job`` has
+    returned or raised. A worker that has not started yet steps the chunks nobody claimed; one that fails
+    stops; either way none of them touches the batch once this returns (counting chunks instead would wait
+    forever when every thread fails and chunks stay unclaimed)."""
     while True:
         try:
-            while progress[1] + job.failures + own_failure < num_chunks:
+            while job.finished < num_helpers:
                 time.sleep(0.0002)
             return
         except BaseException:  # noqa: BLE001 - a further interrupt: keep waiting, the first one is raised
@@ -175,10 +180,9 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
     except BaseException as failure:
         # Never return while a worker is still stepping this batch (after Ctrl-C, say), or the next call
         # would step the same sub-environments from two threads at once. An Exception here comes from the
-        # kernel itself, whose chunk stays uncompleted; an interrupt (KeyboardInterrupt, raised between
-        # bytecodes, never inside the nogil kernel) leaves none. Interpreted (NUMBA_DISABLE_JIT=1, CI's
-        # coverage pass) the kernel is bytecode too, and an interrupt may leave its chunk uncompleted.
-        _wait_for_workers(job, own_failure=isinstance(failure, Exception) or numba.config.DISABLE_JIT)
+        # kernel itself, or an interrupt (KeyboardInterrupt, raised between bytecodes: never inside a
+        # compiled nogil kernel, anywhere in an interpreted one).
+        _wait_for_workers(job, num_helpers)
         raise
     if job.error is not None:
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
