@@ -17,7 +17,6 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
-from nbgym._engine.env import KernelBatch  # its arrays, made writable after unpickling (see _writable)
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -384,10 +383,8 @@ class _Simulations:
         return self.model.opt.timestep * self.frame_skip
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        # Unpickled from read-only buffers (Ray's object store, pickle protocol 5 out of band), arrays are
-        # read-only: the kernels write the batch's and the parameters' arrays, so they become copies.
-        copies: dict[int, np.ndarray] = {}
-        state = {name: _writable(value, copies) for name, value in state.items()}
+        # Read-only arrays (Ray's object store) become writable copies in Env.__setstate__ and the batch's
+        # (nbgym.utils._pickling: one copy per shared array, so the env and its batch keep one parameter record).
         super().__setstate__(state)
         self._bind_addresses()
 
@@ -422,25 +419,6 @@ def _float_fields(model: mujoco.MjModel) -> tuple[str, ...]:
                 names.append(prefix + name)
         _FLOAT_FIELDS[key] = tuple(names)
     return _FLOAT_FIELDS[key]
-
-
-def _writable(value: Any, copies: dict[int, np.ndarray]) -> Any:
-    """``value`` with its arrays writable: a read-only array is copied, in dicts too (the single env's action
-    buffers), and a ``KernelBatch``'s arrays in place. ``copies`` maps each copied array's id to its copy, so
-    that an array the env and its batch share (the parameter record) stays one array."""
-    if isinstance(value, np.ndarray):
-        if value.flags.writeable:
-            return value
-        if id(value) not in copies:
-            copies[id(value)] = value.copy()
-        return copies[id(value)]
-    if type(value) is dict:
-        return {key: _writable(item, copies) for key, item in value.items()}
-    if isinstance(value, KernelBatch):
-        for name, array in list(value.__dict__.items()):
-            value.__dict__[name] = _writable(array, copies)
-        value._make_views()
-    return value
 
 
 def _load(xml_file: str, width: int, height: int) -> tuple[mujoco.MjModel, np.ndarray, np.ndarray]:
