@@ -88,7 +88,7 @@ def mujoco_py_ids(registry) -> set[str]:
     """The ids a registry refuses for needing mujoco-py (a ``_raise_mujoco_py_error`` entry point)."""
     return {
         env_id for env_id, env_spec in registry.items()
-        if callable(env_spec.entry_point) and env_spec.entry_point.__name__ == "_raise_mujoco_py_error"
+        if callable(env_spec.entry_point) and getattr(env_spec.entry_point, "__name__", None) == "_raise_mujoco_py_error"
     }
 
 
