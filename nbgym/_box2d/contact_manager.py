@@ -14,7 +14,7 @@ from .world import (
     AWAKE_FLAG, BI_CONTACTS, BI_FLAGS, BI_TYPE, C_FILTER_FLAG, C_TOUCHING_FLAG, CI_ALIVE, CI_FA, CI_FB, CI_FLAGS,
     CI_IA, CI_IB, CI_NEXT, CI_PREV, ERR_CONTACTS, FI_BODY, FI_CATEGORY, FI_GROUP, FI_MASK, FI_PROXY, FI_SENSOR,
     STATIC, WI_CONTACT_COUNT, WI_CONTACT_LIST, WI_ERROR, WI_FREE_CONTACT, WI_LISTENER, edge_other_contact,
-    set_awake, should_collide_bodies,
+    set_awake, should_collide_bodies, unlink_edge,
 )
 
 
@@ -51,14 +51,7 @@ def destroy(w, r, c):
     for side in range(2):
         body = ba if side == 0 else bb
         e = 2 * c + side
-        ep = w.cedge[r, e, 0]
-        en = w.cedge[r, e, 1]
-        if ep >= 0:
-            w.cedge[r, ep, 1] = en
-        if en >= 0:
-            w.cedge[r, en, 0] = ep
-        if w.body_i[r, body, BI_CONTACTS] == e:
-            w.body_i[r, body, BI_CONTACTS] = en
+        unlink_edge(w.cedge, w.body_i, r, e, body, BI_CONTACTS)
     # b2Contact::Destroy
     if w.man_i[r, c, manifold.POINT_COUNT] > 0 and w.fixture_i[r, fa, FI_SENSOR] == 0 and w.fixture_i[r, fb, FI_SENSOR] == 0:
         set_awake(w, r, ba, True)

@@ -779,6 +779,21 @@ def flag_contacts_between(w, r, body, other):
 
 
 @kernel
+def unlink_edge(edges, body_i, r, e, body, head):
+    """Removes edge ``e`` of ``body`` from its doubly linked list (a body's joint or contact edges: ``edges`` rows
+    are (prev, next), ``head`` the body's column holding the list's first edge), as b2World::DestroyJoint and
+    b2ContactManager::Destroy do."""
+    ep = edges[r, e, 0]
+    en = edges[r, e, 1]
+    if ep >= 0:
+        edges[r, ep, 1] = en
+    if en >= 0:
+        edges[r, en, 0] = ep
+    if body_i[r, body, head] == e:
+        body_i[r, body, head] = en
+
+
+@kernel
 def destroy_joint(w, r, j):
     """b2World::DestroyJoint."""
     wi = w.world_i[r]
@@ -799,14 +814,7 @@ def destroy_joint(w, r, j):
     for side in range(2):
         body = body_a if side == 0 else body_b
         e = 2 * j + side
-        ep = w.jedge[r, e, 0]
-        en = w.jedge[r, e, 1]
-        if ep >= 0:
-            w.jedge[r, ep, 1] = en
-        if en >= 0:
-            w.jedge[r, en, 0] = ep
-        if w.body_i[r, body, BI_JOINTS] == e:
-            w.body_i[r, body, BI_JOINTS] = en
+        unlink_edge(w.jedge, w.body_i, r, e, body, BI_JOINTS)
         w.jedge[r, e, 0] = -1
         w.jedge[r, e, 1] = -1
     ji[JI_ALIVE] = 0
