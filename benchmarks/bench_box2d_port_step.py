@@ -1,12 +1,18 @@
-"""``b2World::Step`` alone: the compiled Box2D port (nbgym/_box2d) against the box2d 2.3.10 wheel.
+"""``b2World::Step`` alone: the compiled Box2D port (nbgym/_box2d) against the box2d 2.3.10 wheel, on the worlds
+of gymnasium's LunarLander-v3 and BipedalWalker-v3.
 
-Builds LunarLander-v3 worlds as gymnasium's ``reset`` does (terrain, lander with its random push, legs
-with their motors and limits), one wheel ``b2World`` each and one row each of a port ``World`` (copied
-from the wheel's, so both simulate the same world, bit for bit), then times ``Step(1/50, 180, 60)``
-over a whole fall and landing: the wheel's ``world.Step`` called from Python per world, against one
-compiled call that steps every row. Wheel and port are timed in alternation in one process::
+Runs ``n`` copies of the gymnasium 1.4.0 env with random actions. Each copy's ``b2World`` is the wheel's, and
+every call the env makes on it (bodies, fixtures, joints, forces, motor setters, destruction, the listener,
+a new world at LunarLander's reset) is replayed on one row of a single port ``World``. Per env step, every
+copy steps (its ``world.Step`` is the wheel's, timed alone), then one compiled ``step_rows`` call steps every
+row of the port (timed); resets wait until the port has stepped, so both sides see the same calls in the
+same order. At the end every body of every row must equal the wheel's, bit for bit.
 
-    python benchmarks/bench_box2d_port_step.py --worlds 1 16 --steps 200 --repeats 5
+The port's time includes the Python call of ``step_rows`` (the World's arrays unboxed); ``dispatch`` is that
+cost alone (a compiled function of the World that does nothing), and ``physics`` the port's time without it:
+what a compiled env kernel that calls ``step`` pays. Ratios are wheel time / port time::
+
+    python benchmarks/bench_box2d_port_step.py --env lander walker --worlds 1 16 --steps 300 --repeats 3
 """
 
 from __future__ import annotations
@@ -16,110 +22,230 @@ import time
 
 import Box2D
 import numpy as np
-from gymnasium.envs.box2d import lunar_lander as ll
+from gymnasium.envs.box2d import bipedal_walker, lunar_lander
 
-from nbgym._box2d import wheel
+from nbgym._box2d import revolute_joint, wheel
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step as S
+from nbgym._engine.jit import kernel
 
-DT = 1.0 / ll.FPS
-
-
-def lunar_lander_world(seed: int) -> tuple[Box2D.b2World, list[tuple[Box2D.b2Body, str]], list]:
-    """A wheel world built by the calls of gymnasium 1.4.0's ``LunarLander.reset`` (no wind)."""
-    rng = np.random.default_rng(seed)
-    world = Box2D.b2World(gravity=(0, -10.0))
-    created: list = []  # ("body", body) / ("joint", jointdef, bodyA, bodyB) in call order
-    W_, H = ll.VIEWPORT_W / ll.SCALE, ll.VIEWPORT_H / ll.SCALE
-    chunks = 11
-    height = rng.uniform(0, H / 2, size=(chunks + 1,))
-    chunk_x = [W_ / (chunks - 1) * i for i in range(chunks)]
-    helipad_y = H / 4
-    for k in range(-2, 3):
-        height[chunks // 2 + k] = helipad_y
-    smooth_y = [0.33 * (height[i - 1] + height[i + 0] + height[i + 1]) for i in range(chunks)]
-    moon = world.CreateStaticBody(shapes=Box2D.b2EdgeShape(vertices=[(0, 0), (W_, 0)]))
-    for i in range(chunks - 1):
-        moon.CreateEdgeFixture(vertices=[(chunk_x[i], smooth_y[i]), (chunk_x[i + 1], smooth_y[i + 1])], density=0,
-                               friction=0.1)
-    created.append(("body", moon))
-    x0, y0 = ll.VIEWPORT_W / ll.SCALE / 2, ll.VIEWPORT_H / ll.SCALE
-    lander = world.CreateDynamicBody(position=(x0, y0), angle=0.0, fixtures=Box2D.b2FixtureDef(
-        shape=Box2D.b2PolygonShape(vertices=[(x / ll.SCALE, y / ll.SCALE) for x, y in ll.LANDER_POLY]),
-        density=5.0, friction=0.1, categoryBits=0x0010, maskBits=0x001, restitution=0.0))
-    created.append(("body", lander))
-    force = (rng.uniform(-ll.INITIAL_RANDOM, ll.INITIAL_RANDOM), rng.uniform(-ll.INITIAL_RANDOM, ll.INITIAL_RANDOM))
-    created.append(("force", lander, force))
-    lander.ApplyForceToCenter(force, True)
-    for i in (-1, +1):
-        leg = world.CreateDynamicBody(position=(x0 - i * ll.LEG_AWAY / ll.SCALE, y0), angle=i * 0.05,
-                                      fixtures=Box2D.b2FixtureDef(
-                                          shape=Box2D.b2PolygonShape(box=(ll.LEG_W / ll.SCALE, ll.LEG_H / ll.SCALE)),
-                                          density=1.0, restitution=0.0, categoryBits=0x0020, maskBits=0x001))
-        created.append(("body", leg))
-        rjd = Box2D.b2RevoluteJointDef(bodyA=lander, bodyB=leg, localAnchorA=(0, 0),
-                                       localAnchorB=(i * ll.LEG_AWAY / ll.SCALE, ll.LEG_DOWN / ll.SCALE),
-                                       enableMotor=True, enableLimit=True, maxMotorTorque=ll.LEG_SPRING_TORQUE,
-                                       motorSpeed=+0.3 * i)
-        rjd.lowerAngle, rjd.upperAngle = (0.9 - 0.5, 0.9) if i == -1 else (-0.9, -0.9 + 0.5)
-        world.CreateJoint(rjd)
-        created.append(("joint", rjd, lander, leg))
-    return world, created
+F32 = np.float32
+_BODIES: dict[int, tuple["RowWorld", int]] = {}  # wheel body or joint pointer -> (its RowWorld, port index)
 
 
-def port_rows(calls: list[list]) -> tuple[W.World, list[list]]:
-    """A port World whose row ``r`` replays the creation calls of wheel world ``r``, and per row the pairs
-    (wheel body, port body)."""
-    w = W.new_world(len(calls), bodies=8, fixtures=16, joints=4, contacts=32)
-    pairs = []
-    for r, created in enumerate(calls):
-        index = {}
-        pairs.append([(item[1], None) for item in created if item[0] == "body"])
-        for item in created:
-            if item[0] == "body":
-                index[int(item[1].this)] = wheel.mirror_body(w, r, item[1])
-            elif item[0] == "force":
-                W.apply_force_to_center(w, r, index[int(item[1].this)], np.float32(item[2][0]),
-                                        np.float32(item[2][1]), True)
-            else:
-                wheel.mirror_revolute_joint(w, r, item[1], index[int(item[2].this)], index[int(item[3].this)])
-        pairs[r] = [(body, index[int(body.this)]) for body, _ in pairs[r]]
-    return w, pairs
+@kernel
+def _rows(w):
+    """Nothing but the call: the cost of handing a World from Python to a compiled function."""
+    return w.world_i.shape[0]
+
+
+class Batch:
+    """One port World whose rows mirror the wheel worlds of ``n`` env copies, and the time each side spent."""
+
+    def __init__(self, n: int, **capacity) -> None:
+        self.w = W.new_world(n, **capacity)
+        self.row = 0  # the row of the env being made or reset (its new b2World takes it)
+        self.worlds: list[RowWorld | None] = [None] * n
+        self.wheel_time = 0.0
+        self.port_time = 0.0
+
+    def step(self, dt: float, velocity_iterations: int, position_iterations: int) -> None:
+        t0 = time.perf_counter()
+        S.step_rows(self.w, F32(dt), velocity_iterations, position_iterations)
+        self.port_time += time.perf_counter() - t0
+
+    def exact(self) -> bool:
+        """Whether every body of every row has the wheel's position, angle and velocities, bit for bit."""
+        for world in self.worlds:
+            bf = self.w.body_f[world.row]
+            for body in world.bodies:
+                b = _BODIES[int(body.this)][1]
+                port = bf[b, [W.BF_PX, W.BF_PY, W.BF_A, W.BF_VX, W.BF_VY, W.BF_W]]
+                want = np.array([*body.position, body.angle, *body.linearVelocity, body.angularVelocity], F32)
+                if port.tobytes() != want.tobytes():
+                    return False
+        return not self.w.world_i[:, W.WI_ERROR].any()
+
+
+BATCH: list[Batch] = []  # the batch whose rows new b2Worlds take
+
+
+class RowWorld:
+    """A wheel ``b2World`` replayed on a row of the current batch: what gymnasium's env sees as ``Box2D.b2World``."""
+
+    def __init__(self, gravity=(0, -10), **kwargs) -> None:
+        batch = BATCH[0]
+        object.__setattr__(self, "real", Box2D.b2World(gravity=gravity, **kwargs))
+        object.__setattr__(self, "batch", batch)
+        object.__setattr__(self, "row", batch.row)
+        object.__setattr__(self, "bodies", [])
+        W.reset_world(batch.w, batch.row, F32(gravity[0]), F32(gravity[1]))
+        batch.worlds[batch.row] = self
+
+    def __getattr__(self, name):
+        return getattr(self.real, name)
+
+    def __setattr__(self, name, value):
+        if name == "contactListener":
+            self.real.contactListener = value
+            self.batch.w.world_i[self.row, W.WI_LISTENER] = 0 if value is None else 1
+        else:
+            object.__setattr__(self, name, value)
+
+    def _create(self, kind, kwargs):
+        body = self.real.CreateBody(type=kind, **kwargs)
+        _BODIES[int(body.this)] = (self, wheel.mirror_body(self.batch.w, self.row, body))
+        self.bodies.append(body)
+        return body
+
+    def CreateStaticBody(self, **kwargs):  # noqa: N802 (Box2D's names)
+        return self._create(Box2D.b2_staticBody, kwargs)
+
+    def CreateDynamicBody(self, **kwargs):  # noqa: N802
+        return self._create(Box2D.b2_dynamicBody, kwargs)
+
+    def CreateJoint(self, rjd):  # noqa: N802
+        joint = self.real.CreateJoint(rjd)
+        j = wheel.mirror_revolute_joint(self.batch.w, self.row, rjd, _BODIES[int(rjd.bodyA.this)][1],
+                                        _BODIES[int(rjd.bodyB.this)][1])
+        _BODIES[int(joint.this)] = (self, j)
+        return joint
+
+    def DestroyBody(self, body):  # noqa: N802
+        for edge in body.joints:
+            _BODIES.pop(int(edge.joint.this), None)
+        port = _BODIES.pop(int(body.this))[1]
+        self.bodies = [b for b in self.bodies if b.this != body.this]
+        self.real.DestroyBody(body)
+        S.destroy_body(self.batch.w, self.row, port)
+
+    def Step(self, dt, velocity_iterations, position_iterations):  # noqa: N802
+        t0 = time.perf_counter()
+        self.real.Step(dt, velocity_iterations, position_iterations)
+        self.batch.wheel_time += time.perf_counter() - t0
+
+
+def _mirror_calls() -> None:
+    """gymnasium's Box2D envs make RowWorlds, and the body and joint setters they call reach the port too."""
+
+    class Shim:
+        def __getattr__(self, name):
+            return getattr(Box2D, name)
+
+        b2World = RowWorld  # noqa: N815
+
+    lunar_lander.Box2D = Shim()
+    bipedal_walker.Box2D = Shim()
+
+    def on_port(method, port_call, *convert):
+        def call(target, *args, _method=method):
+            _method(target, *args)
+            world, index = _BODIES[int(target.this)]
+            port_call(world.batch.w, world.row, index, *(c(a) for c, a in zip(convert, args)))
+        return call
+
+    vec = lambda v: (F32(v[0]), F32(v[1]))  # noqa: E731
+    Box2D.b2Body.ApplyForceToCenter = on_port(Box2D.b2Body.ApplyForceToCenter, lambda w, r, b, f, wake:
+                                              W.apply_force_to_center(w, r, b, *f, wake), vec, bool)
+    Box2D.b2Body.ApplyLinearImpulse = on_port(Box2D.b2Body.ApplyLinearImpulse, lambda w, r, b, i, p, wake:
+                                              W.apply_linear_impulse(w, r, b, *i, *p, wake), vec, vec, bool)
+    Box2D.b2Body.ApplyTorque = on_port(Box2D.b2Body.ApplyTorque, W.apply_torque, F32, bool)
+
+    def create_fixture(body, *args, _original=Box2D.b2Body.CreateFixture, **kwargs):
+        fixture = _original(body, *args, **kwargs)
+        if int(body.this) in _BODIES:  # a fixture added after CreateBody (the moon's edges)
+            world, b = _BODIES[int(body.this)]
+            wheel.mirror_fixture(world.batch.w, world.row, b, fixture)
+        return fixture
+
+    Box2D.b2Body.CreateFixture = create_fixture
+    for name, setter in (("motorSpeed", revolute_joint.set_motor_speed),
+                         ("maxMotorTorque", revolute_joint.set_max_motor_torque)):
+        prop = getattr(Box2D.b2RevoluteJoint, name)
+        setattr(Box2D.b2RevoluteJoint, name, property(prop.fget, on_port(prop.fset, setter, F32)))
+
+
+def _lander_action(rng: np.random.Generator) -> int:
+    return int(rng.integers(0, 4))
+
+
+def _walker_action(rng: np.random.Generator) -> np.ndarray:
+    return rng.uniform(-1, 1, 4).astype(np.float32)
+
+
+# make, action, TimeLimit, World capacities (LunarLander keeps its engines' particles until reset: no render)
+ENVS = {
+    "lander": (lambda: lunar_lander.LunarLander(), _lander_action, 1000,
+               dict(bodies=1024, fixtures=1040, joints=4, contacts=2048)),
+    "walker": (lambda: bipedal_walker.BipedalWalker(), _walker_action, 1600,
+               dict(bodies=320, fixtures=320, joints=8, contacts=256)),
+}
+
+
+def run(env_name: str, n: int, steps: int, seed: int) -> Batch:
+    """``steps`` steps of ``n`` copies of the env on one batch (random actions, resets as a TimeLimit would)."""
+    make, action_of, max_steps, capacity = ENVS[env_name]
+    batch = Batch(n, **capacity)
+    BATCH[:] = [batch]
+    envs = []
+    for k in range(n):
+        batch.row = k
+        env = make()
+        env.reset(seed=seed + k)
+        envs.append(env)
+    rngs = [np.random.default_rng(seed + k) for k in range(n)]
+    lengths = [0] * n
+    for _ in range(steps):
+        done = []
+        for k, env in enumerate(envs):
+            _, _, terminated, truncated, _ = env.step(action_of(rngs[k]))
+            lengths[k] += 1
+            if terminated or truncated or lengths[k] == max_steps:
+                done.append(k)
+        batch.step(1.0 / lunar_lander.FPS, 6 * 30, 2 * 30)
+        for k in done:
+            batch.row = k
+            lengths[k] = 0
+            envs[k].reset()
+    if not batch.exact():
+        raise AssertionError(f"{env_name}: the port's bodies differ from the wheel's")
+    return batch
+
+
+def dispatch_time(n: int, calls: int = 2000) -> float:
+    """Seconds per Python call of a compiled function of an ``n``-row World."""
+    w = W.new_world(n, bodies=8, fixtures=8, joints=2, contacts=8)
+    _rows(w)
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        _rows(w)
+    return (time.perf_counter() - t0) / calls
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--env", nargs="+", default=["lander", "walker"], choices=sorted(ENVS))
     parser.add_argument("--worlds", type=int, nargs="+", default=[1, 16])
-    parser.add_argument("--steps", type=int, default=200)
-    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--steps", type=int, default=300)
+    parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    dt32 = np.float32(DT)
-    for n in args.worlds:
-        wheel_best = port_best = float("inf")
-        for rep in range(args.repeats):
-            built = [lunar_lander_world(1000 * rep + k) for k in range(n)]
-            worlds = [b[0] for b in built]
-            w, pairs = port_rows([b[1] for b in built])
-            S.step_rows(w, dt32, 180, 60)  # compiled (or loaded) before timing
-            for world in worlds:
-                world.Step(DT, 180, 60)
-            t0 = time.perf_counter()
-            for _ in range(args.steps):
-                for world in worlds:
-                    world.Step(DT, 180, 60)
-            t1 = time.perf_counter()
-            for _ in range(args.steps):
-                S.step_rows(w, dt32, 180, 60)
-            t2 = time.perf_counter()
-            exact = all(
-                (np.float32(body.position[0]), np.float32(body.position[1]), np.float32(body.angle))
-                == (w.body_f[r, b, W.BF_PX], w.body_f[r, b, W.BF_PY], w.body_f[r, b, W.BF_A])
-                for r in range(n) for body, b in pairs[r]) and not w.world_i[:, W.WI_ERROR].any()
-            wheel_best = min(wheel_best, t1 - t0)
-            port_best = min(port_best, t2 - t1)
-        per = n * args.steps
-        print(f"{n:5d} worlds: wheel {wheel_best / per * 1e6:8.2f} us/step  port {port_best / per * 1e6:8.2f} us/step"
-              f"  ratio {wheel_best / port_best:5.2f}x  (same positions: {exact})")
+    _mirror_calls()
+    t0 = time.perf_counter()
+    run(args.env[0], 1, 2, 0)  # compiles (or loads) the port before any timing
+    print(f"port ready in {time.perf_counter() - t0:.1f} s")
+    for env_name in args.env:
+        for n in args.worlds:
+            wheel_best = port_best = float("inf")
+            for rep in range(args.repeats):
+                batch = run(env_name, n, args.steps, 1000 * rep)
+                wheel_best = min(wheel_best, batch.wheel_time)
+                port_best = min(port_best, batch.port_time)
+            per = n * args.steps
+            dispatch = dispatch_time(n) * args.steps
+            physics = port_best - dispatch
+            print(f"{env_name} {n:4d} worlds: wheel {wheel_best / per * 1e9:8.0f} ns  port {port_best / per * 1e9:8.0f} ns"
+                  f" (dispatch {dispatch / per * 1e9:6.0f})  wheel/port {wheel_best / port_best:5.2f}x"
+                  f"  wheel/physics {wheel_best / physics:5.2f}x  (bit-exact)")
 
 
 if __name__ == "__main__":
