@@ -6,7 +6,7 @@ every call the env makes on it (bodies, fixtures, joints, forces, motor setters,
 a new world at LunarLander's reset) is replayed on one row of a single port ``World``. Per env step, every
 copy steps (its ``world.Step`` is the wheel's, timed alone), then one compiled ``step_rows`` call steps every
 row of the port (timed); resets wait until the port has stepped, so both sides see the same calls in the
-same order. At the end every body of every row must equal the wheel's, bit for bit.
+same order (a reset ends with a step of its own: wheel and port row step there, untimed). At the end every body of every row must equal the wheel's, bit for bit.
 
 The port's time includes the Python call of ``step_rows`` (the World's arrays unboxed); ``dispatch`` is that
 cost alone (a compiled function of the World that does nothing), and ``physics`` the port's time without it:
@@ -45,6 +45,7 @@ class Batch:
     def __init__(self, n: int, **capacity) -> None:
         self.w = W.new_world(n, **capacity)
         self.row = 0  # the row of the env being made or reset (its new b2World takes it)
+        self.resetting = False  # in an env's reset, which ends with a step: wheel and port row step at once
         self.worlds: list[RowWorld | None] = [None] * n
         self.wheel_time = 0.0
         self.port_time = 0.0
@@ -120,6 +121,10 @@ class RowWorld:
         S.destroy_body(self.batch.w, self.row, port)
 
     def Step(self, dt, velocity_iterations, position_iterations):  # noqa: N802
+        if self.batch.resetting:
+            self.real.Step(dt, velocity_iterations, position_iterations)
+            S.step(self.batch.w, self.row, F32(dt), velocity_iterations, position_iterations)
+            return
         t0 = time.perf_counter()
         self.real.Step(dt, velocity_iterations, position_iterations)
         self.batch.wheel_time += time.perf_counter() - t0
@@ -188,11 +193,13 @@ def run(env_name: str, n: int, steps: int, seed: int) -> Batch:
     batch = Batch(n, **capacity)
     BATCH[:] = [batch]
     envs = []
+    batch.resetting = True
     for k in range(n):
         batch.row = k
         env = make()
         env.reset(seed=seed + k)
         envs.append(env)
+    batch.resetting = False
     rngs = [np.random.default_rng(seed + k) for k in range(n)]
     lengths = [0] * n
     for _ in range(steps):
@@ -203,10 +210,12 @@ def run(env_name: str, n: int, steps: int, seed: int) -> Batch:
             if terminated or truncated or lengths[k] == max_steps:
                 done.append(k)
         batch.step(1.0 / lunar_lander.FPS, 6 * 30, 2 * 30)
+        batch.resetting = True
         for k in done:
             batch.row = k
             lengths[k] = 0
             envs[k].reset()
+        batch.resetting = False
     if not batch.exact():
         raise AssertionError(f"{env_name}: the port's bodies differ from the wheel's")
     return batch
