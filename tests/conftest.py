@@ -3,6 +3,9 @@
 Under ``NUMBA_DISABLE_JIT=1`` (CI's coverage pass) the kernels run as plain Python: numpy then warns
 about the uint64 wrap-around that numpy's PCG64 arithmetic relies on by design, so those warnings are
 silenced there; tests marked ``slow`` are skipped in that pass with ``-m "not slow"``.
+
+Tests marked ``training`` train an agent with an example's full budget (minutes each, and their time grows with
+the machine's load): they run only with ``pytest --training``.
 """
 
 import os
@@ -23,9 +26,25 @@ def pytest_configure(config):
     _check_nbgym_is_this_checkout()
     _keep_mujoco_log_out_of_the_working_directory()
     config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
+    config.addinivalue_line("markers", "training: an example's full training budget; runs only with --training")
     config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:
         config.addinivalue_line("filterwarnings", "ignore:overflow encountered in scalar:RuntimeWarning")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--training", action="store_true", help="also run the examples' full training budgets (minutes each)"
+    )
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--training"):
+        return
+    training = [item for item in items if item.get_closest_marker("training")]
+    if training:
+        config.hook.pytest_deselected(items=training)
+        items[:] = [item for item in items if not item.get_closest_marker("training")]
 
 
 def _check_nbgym_is_this_checkout():

@@ -1,4 +1,5 @@
-"""The training examples run as scripts with short budgets; with their full budgets (``slow``) they learn CartPole."""
+"""The training examples run as scripts with short budgets; with their full budgets (``pytest --training``) they
+learn CartPole."""
 
 from __future__ import annotations
 
@@ -61,7 +62,8 @@ def test_cleanrl_ppo_trains_identically_on_nbgym_and_gymnasium() -> None:
     assert list(ours) == list(theirs) and all(torch.equal(ours[name], theirs[name]) for name in theirs)
 
 
-@pytest.mark.slow
+@pytest.mark.training
+@pytest.mark.timeout(3600)
 @pytest.mark.parametrize("name", SCRIPTS)
 def test_example_learns_cartpole_in_its_budget(name: str) -> None:
     assert load(name).main([]) >= 475
