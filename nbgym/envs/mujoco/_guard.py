@@ -54,102 +54,114 @@ def _symbol(library: ctypes.CDLL, *names: str) -> int:
     return 0
 
 
+def _slot(name: str, base: str, offset: int) -> str:
+    """IR making ``%{name}``, an ``i8**`` to the pointer stored ``offset`` bytes into ``base``."""
+    return f"""
+  %{name}_byte = getelementptr i8, i8* %{base}, i64 {offset}
+  %{name} = bitcast i8* %{name}_byte to i8**"""
+
+
 def _handler_ir(structured: bool) -> str:
     """The error handler: ``void handler(const mjLogMessage* message)`` (``const char*`` before mujoco 3.5)."""
     if structured:
         head = f"""
-  %level = load i32, ptr %message
+  %level_slot = bitcast i8* %message to i32*
+  %level = load i32, i32* %level_slot
   %is_error = icmp eq i32 %level, {_ERROR_LEVEL}
   br i1 %is_error, label %error, label %forward
 forward:
-  %frame_f = call ptr @get_frame()
-  %has_frame = icmp ne ptr %frame_f, null
+  %frame_f = call i8* @get_frame()
+  %has_frame = icmp ne i8* %frame_f, null
   br i1 %has_frame, label %forward_frame, label %done
-forward_frame:
-  %next_slot = getelementptr i8, ptr %frame_f, i64 {_JMP_BUF_SIZE + 16}
-  %next = load ptr, ptr %next_slot
-  %has_next = icmp ne ptr %next, null
+forward_frame:{_slot("next_slot", "frame_f", _JMP_BUF_SIZE + 16)}
+  %next = load i8*, i8** %next_slot
+  %has_next = icmp ne i8* %next, null
   br i1 %has_next, label %call_next, label %done
 call_next:
-  call void %next(ptr %message)
+  %next_handler = bitcast i8* %next to void (i8*)*
+  call void %next_handler(i8* %message)
   br label %done
 done:
   ret void
 error:
-  %subject = getelementptr i8, ptr %message, i64 {_SUBJECT_OFFSET}
-  %func_slot = getelementptr i8, ptr %message, i64 {_FUNC_OFFSET}
-  %func = load ptr, ptr %func_slot
+  %subject = getelementptr i8, i8* %message, i64 {_SUBJECT_OFFSET}{_slot("func_slot", "message", _FUNC_OFFSET)}
+  %func = load i8*, i8** %func_slot
 """
     else:
         head = """
   br label %error
 error:
-  %subject = getelementptr i8, ptr %message, i64 0
-  %func = inttoptr i64 0 to ptr
+  %subject = getelementptr i8, i8* %message, i64 0
+  %func = inttoptr i64 0 to i8*
 """
     return f"""
-define void @nbgym_mujoco_error_handler(ptr %message) {{
+define void @nbgym_mujoco_error_handler(i8* %message) {{
 entry:{head}
-  %frame = call ptr @get_frame()
-  %report_slot = getelementptr i8, ptr %frame, i64 {_JMP_BUF_SIZE}
-  %report = load ptr, ptr %report_slot
-  %has_func = icmp ne ptr %func, null
+  %frame = call i8* @get_frame(){_slot("report_slot", "frame", _JMP_BUF_SIZE)}
+  %report = load i8*, i8** %report_slot
+  %has_func = icmp ne i8* %func, null
   br i1 %has_func, label %with_func, label %jump
 with_func:
-  %after_func = call i64 @append(ptr %report, i64 0, ptr %func)
-  %after_separator = call i64 @append(ptr %report, i64 %after_func, ptr @separator)
+  %after_func = call i64 @append(i8* %report, i64 0, i8* %func)
+  %separator_text = getelementptr [3 x i8], [3 x i8]* @separator, i64 0, i64 0
+  %after_separator = call i64 @append(i8* %report, i64 %after_func, i8* %separator_text)
   br label %jump
 jump:
   %at = phi i64 [ 0, %error ], [ %after_separator, %with_func ]
-  %end = call i64 @append(ptr %report, i64 %at, ptr %subject)
-  call void @nbgym_longjmp(ptr %frame, i32 1)
+  %end = call i64 @append(i8* %report, i64 %at, i8* %subject)
+  call void @nbgym_longjmp(i8* %frame, i32 1)
   unreachable
 }}
 """
 
 
 def _module_ir(addresses: dict[str, int], key: int, key_bits: int, structured: bool) -> str:
+    """The trampoline's module. Written with typed pointers (``i8*``, ``void (i8*)*``): LLVM 14 (llvmlite 0.43,
+    numba 0.60) knows only those, and the LLVM of later llvmlites reads them as its opaque ``ptr``."""
     a = addresses
     key_type = f"i{key_bits}"
     forward = (
         f"""
-  %prev_is_null = icmp eq ptr %previous, null
+  %prev_is_null = icmp eq i8* %previous, null
   br i1 %prev_is_null, label %global, label %chosen
 global:
-  %global_handler = call ptr inttoptr (i64 {a["global"]} to ptr)()
+  %global_handler = call i8* inttoptr (i64 {a["global"]} to i8* ()*)()
   br label %chosen
 chosen:
-  %next = phi ptr [ %previous, %entry ], [ %global_handler, %global ]
+  %next = phi i8* [ %previous, %entry ], [ %global_handler, %global ]
 """
         if structured and a["global"]
         else """
   br label %chosen
 chosen:
-  %next = phi ptr [ %previous, %entry ]
+  %next = phi i8* [ %previous, %entry ]
 """
     )
+    handler = "i8* bitcast (void (i8*)* @nbgym_mujoco_error_handler to i8*)"
     set_handler = (
-        f'  %previous = call ptr inttoptr (i64 {a["set_handler"]} to ptr)(ptr @nbgym_mujoco_error_handler)'
+        f'  %previous = call i8* inttoptr (i64 {a["set_handler"]} to i8* (i8*)*)({handler})'
         if structured
         # Before mujoco 3.5 the setter returns nothing: the previous handler is taken as none.
-        else f'  call void inttoptr (i64 {a["set_handler"]} to ptr)(ptr @nbgym_mujoco_error_handler)\n'
-        "  %previous = inttoptr i64 0 to ptr"
+        else f'  call void inttoptr (i64 {a["set_handler"]} to void (i8*)*)({handler})\n'
+        "  %previous = inttoptr i64 0 to i8*"
     )
+    restore_type = "i8*" if structured else "void"
+    set_specific = f'inttoptr (i64 {a["pthread_setspecific"]} to i32 ({key_type}, i8*)*)'
     return f"""
 @separator = private unnamed_addr constant [3 x i8] c": \\00"
 
-define private ptr @get_frame() {{
-  %frame = call ptr inttoptr (i64 {a["pthread_getspecific"]} to ptr)({key_type} {key})
-  ret ptr %frame
+define private i8* @get_frame() {{
+  %frame = call i8* inttoptr (i64 {a["pthread_getspecific"]} to i8* ({key_type})*)({key_type} {key})
+  ret i8* %frame
 }}
 
-define private void @nbgym_longjmp(ptr %buffer, i32 %value) noreturn {{
-  call void inttoptr (i64 {a["longjmp"]} to ptr)(ptr %buffer, i32 %value) noreturn
+define private void @nbgym_longjmp(i8* %buffer, i32 %value) noreturn {{
+  call void inttoptr (i64 {a["longjmp"]} to void (i8*, i32)*)(i8* %buffer, i32 %value) noreturn
   unreachable
 }}
 
 ; Copy the NUL-terminated src to dst[pos:], cut to fit REPORT_SIZE bytes with the NUL; the new end.
-define private i64 @append(ptr %dst, i64 %pos, ptr %src) {{
+define private i64 @append(i8* %dst, i64 %pos, i8* %src) {{
 entry:
   br label %loop
 loop:
@@ -158,53 +170,52 @@ loop:
   %full = icmp uge i64 %p, {REPORT_SIZE - 1}
   br i1 %full, label %end, label %check
 check:
-  %s = getelementptr i8, ptr %src, i64 %k
-  %c = load i8, ptr %s
+  %s = getelementptr i8, i8* %src, i64 %k
+  %c = load i8, i8* %s
   %z = icmp eq i8 %c, 0
   br i1 %z, label %end, label %body
 body:
-  %d = getelementptr i8, ptr %dst, i64 %p
-  store i8 %c, ptr %d
+  %d = getelementptr i8, i8* %dst, i64 %p
+  store i8 %c, i8* %d
   %p1 = add i64 %p, 1
   %k1 = add i64 %k, 1
   br label %loop
 end:
-  %t = getelementptr i8, ptr %dst, i64 %p
-  store i8 0, ptr %t
+  %t = getelementptr i8, i8* %dst, i64 %p
+  store i8 0, i8* %t
   ret i64 %p
 }}
 
 {_handler_ir(structured)}
 
-define i32 @nbgym_guarded_call(ptr %function, ptr %model, ptr %data, ptr %report) {{
+define i32 @nbgym_guarded_call(i8* %function, i8* %model, i8* %data, i8* %report) {{
 entry:
   ; frame: jmp_buf, then the report buffer's address, the enclosing frame, the handler to forward to,
   ; the handler to restore
-  %frame = alloca [{_JMP_BUF_SIZE + 32} x i8], align 16
-  %report_slot = getelementptr i8, ptr %frame, i64 {_JMP_BUF_SIZE}
-  store ptr %report, ptr %report_slot
-  %outer = call ptr @get_frame()
-  %outer_slot = getelementptr i8, ptr %frame, i64 {_JMP_BUF_SIZE + 8}
-  store volatile ptr %outer, ptr %outer_slot
-{set_handler}
-  %previous_slot = getelementptr i8, ptr %frame, i64 {_JMP_BUF_SIZE + 24}
-  store volatile ptr %previous, ptr %previous_slot
-{forward}
-  %next_slot = getelementptr i8, ptr %frame, i64 {_JMP_BUF_SIZE + 16}
-  store ptr %next, ptr %next_slot
-  %set = call i32 inttoptr (i64 {a["pthread_setspecific"]} to ptr)({key_type} {key}, ptr %frame)
-  %jumped = call i32 inttoptr (i64 {a["setjmp"]} to ptr)(ptr %frame) returns_twice
+  %frame_bytes = alloca [{_JMP_BUF_SIZE + 32} x i8], align 16
+  %frame = getelementptr [{_JMP_BUF_SIZE + 32} x i8], [{_JMP_BUF_SIZE + 32} x i8]* %frame_bytes, i64 0, i64 0
+{_slot("report_slot", "frame", _JMP_BUF_SIZE)}
+  store i8* %report, i8** %report_slot
+  %outer = call i8* @get_frame(){_slot("outer_slot", "frame", _JMP_BUF_SIZE + 8)}
+  store volatile i8* %outer, i8** %outer_slot
+{set_handler}{_slot("previous_slot", "frame", _JMP_BUF_SIZE + 24)}
+  store volatile i8* %previous, i8** %previous_slot
+{forward}{_slot("next_slot", "frame", _JMP_BUF_SIZE + 16)}
+  store i8* %next, i8** %next_slot
+  %set = call i32 {set_specific}({key_type} {key}, i8* %frame)
+  %jumped = call i32 inttoptr (i64 {a["setjmp"]} to i32 (i8*)*)(i8* %frame) returns_twice
   %ok = icmp eq i32 %jumped, 0
   br i1 %ok, label %run, label %restore
 run:
-  call void %function(ptr %model, ptr %data)
+  %typed_function = bitcast i8* %function to void (i8*, i8*)*
+  call void %typed_function(i8* %model, i8* %data)
   br label %restore
 restore:
   %status = phi i32 [ 0, %run ], [ 1, %chosen ]
-  %outer_back = load volatile ptr, ptr %outer_slot
-  %reset = call i32 inttoptr (i64 {a["pthread_setspecific"]} to ptr)({key_type} {key}, ptr %outer_back)
-  %previous_back = load volatile ptr, ptr %previous_slot
-  call {"ptr" if structured else "void"} inttoptr (i64 {a["set_handler"]} to ptr)(ptr %previous_back)
+  %outer_back = load volatile i8*, i8** %outer_slot
+  %reset = call i32 {set_specific}({key_type} {key}, i8* %outer_back)
+  %previous_back = load volatile i8*, i8** %previous_slot
+  call {restore_type} inttoptr (i64 {a["set_handler"]} to {restore_type} (i8*)*)(i8* %previous_back)
   ret i32 %status
 }}
 """
