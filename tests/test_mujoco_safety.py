@@ -495,3 +495,21 @@ def test_small_models_refused_at_make_with_gymnasiums_exception_type(tmp_path):
             nbgym.make(env_id, xml_file=str(one_hinge))
         with pytest.raises(exception, match="needs a model"):
             nbgym.make_vec(env_id, 2, xml_file=str(one_hinge))
+
+
+@pytest.mark.parametrize("structured", [True, False])
+@pytest.mark.parametrize("global_handler", [0x6000, 0])
+def test_guard_ir_has_only_typed_pointers_and_parses(structured, global_handler):
+    """LLVM 14 (llvmlite 0.43, the declared floor) parses no opaque ``ptr``: the guard's IR must use typed pointers,
+    which every later LLVM also reads."""
+    import re
+
+    import llvmlite.binding as llvm
+
+    from nbgym.envs.mujoco import _guard
+
+    addresses = {"set_handler": 0x1000, "global": global_handler, "pthread_getspecific": 0x2000,
+                 "pthread_setspecific": 0x3000, "setjmp": 0x4000, "longjmp": 0x5000}
+    ir = _guard._module_ir(addresses, 7, 32, structured)
+    assert not re.search(r"\bptr\b", ir)
+    llvm.parse_assembly(ir).verify()
