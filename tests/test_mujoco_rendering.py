@@ -53,6 +53,17 @@ def advance(model: Any, data: Any, rng: np.random.Generator, steps: int) -> None
         mujoco.mj_step(model, data)
 
 
+def rebuilt(model: Any, data: Any) -> Any:
+    """A new ``MjData`` in ``data``'s state, as a sub-environment's is built from its state row."""
+    kind = mujoco.mjtState.mjSTATE_FULLPHYSICS
+    state = np.empty(mujoco.mj_stateSize(model, kind))
+    mujoco.mj_getState(model, data, state, kind)
+    copy = mujoco.MjData(model)
+    mujoco.mj_setState(model, copy, state, kind)
+    mujoco.mj_forward(model, copy)
+    return copy
+
+
 def assert_same_frame(ours: Any, theirs: Any) -> None:
     """Equal frames: the same type, shapes, dtypes and values (tuples compared item by item)."""
     assert type(ours) is type(theirs)
@@ -182,6 +193,26 @@ def test_sub_environments_keep_their_own_cameras() -> None:
     assert_same_frame(ours.render("rgb_array"), theirs[2].render("rgb_array"))
     assert not np.array_equal(ours.render("rgb_array", data=datas[0]), ours.render("rgb_array"))
     for renderer in [ours, *theirs]:
+        renderer.close()
+
+
+def test_a_camera_key_keeps_its_camera_across_new_mjdata() -> None:
+    """A free camera set up at a sub-environment's first frame stays its camera when the sub-environment's
+    state comes in a new ``MjData`` each time (state rows), as it stays in gymnasium's renderer of one data."""
+    model, data = simulation("reacher.xml", steps=0)
+    ours = MujocoRenderer(model, data, None, SIZE, SIZE)
+    theirs = gym_rendering.MujocoRenderer(model, data, None, SIZE, SIZE)
+    rng = np.random.default_rng(3)
+    for _ in range(3):  # gymnasium's renderer first: it draws in whichever OpenGL context is current
+        mujoco.mj_forward(model, data)  # the positions drawn are those of the state rebuilt
+        expected = theirs.render("rgb_array")
+        assert_same_frame(ours.render("rgb_array", data=rebuilt(model, data), camera_key=7), expected)
+        advance(model, data, rng, 30)
+    mujoco.mj_forward(model, data)
+    # Without the key each new MjData gets a camera of its own, looking where its geoms are now.
+    expected = theirs.render("rgb_array")
+    assert not np.array_equal(ours.render("rgb_array", data=rebuilt(model, data)), expected)
+    for renderer in (ours, theirs):
         renderer.close()
 
 

@@ -52,11 +52,10 @@ def assert_same_frames(ours: tuple, theirs: tuple) -> None:
 
 @pytest.mark.parametrize("render_mode", ["rgb_array", "depth_array"])
 @pytest.mark.parametrize("env_id", [
-    "Hopper-v5",
-    # Known regression of the state-row binding (issue #22, open): sub-env 1's frames after steps differ from
-    # gymnasium's, though its get_attr("data") equals gymnasium's in every field compared (qpos, qvel, xpos,
-    # xquat, geom_xpos, site_xpos, qacc, time, ctrl). strict: the test fails once it is fixed.
-    pytest.param("Reacher-v5", marks=pytest.mark.xfail(strict=True, reason="vector rendering of Reacher-v5 on state rows (#22)")),
+    "Hopper-v5",  # a tracking camera
+    # A free camera that looks where the geoms were at its first frame: each sub-env keeps its camera though
+    # its MjData is built anew from its state row after each step.
+    "Reacher-v5",
 ])
 def test_vector_render_equals_gymnasium_sync(env_id: str, render_mode: str) -> None:
     """Every sub-env's frame, after reset, after steps and after an autoreset, is gymnasium's sync vector env's."""

@@ -935,7 +935,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             return super().render()
         renderer = self.mujoco_renderer
         self._before_kernels()
-        return tuple(renderer.render(self.render_mode, data=self.data_of(i)) for i in range(self.num_envs))
+        return tuple(
+            renderer.render(self.render_mode, data=self.data_of(i), camera_key=i) for i in range(self.num_envs)
+        )
 
     @property
     def mujoco_renderer(self) -> Any:

@@ -48,9 +48,12 @@ render mode, not one per sub-environment) by passing each sub-environment's ``Mj
 ``renderer.data = d`` makes ``d`` the default. Each ``MjData`` keeps its own camera (a free camera
 looks at the middle of the geoms of the data it first rendered, then ``default_camera_config``
 applies), so sub-environment *i*'s frame is the frame its own renderer would give: the frames of
-``SyncVectorEnv``'s separate gymnasium renderers. Cameras are dropped with their ``MjData``. So a
-vector environment whose states live elsewhere (a ``mujoco.batch.Batch``, say) keeps one ``MjData``
-per sub-environment to render from, not one scratch ``MjData`` for all: the camera goes with it.
+``SyncVectorEnv``'s separate gymnasium renderers. Cameras are dropped with their ``MjData``. A vector
+environment whose states live elsewhere (state rows, a ``mujoco.batch.Batch``) and builds an ``MjData``
+for a sub-environment only when asked passes ``camera_key=i`` too: sub-environment *i* then keeps its
+camera however many ``MjData`` it is drawn from::
+
+    frames = tuple(renderer.render("rgb_array", data=data_of(i), camera_key=i) for i in range(num_envs))
 """
 
 from __future__ import annotations
@@ -60,7 +63,7 @@ import os
 import sys
 import time
 import weakref
-from typing import Any
+from typing import Any, Hashable
 
 import numpy as np
 
@@ -276,6 +279,8 @@ class BaseRender:
         self.cam = mujoco.MjvCamera()
         self._cameras: weakref.WeakKeyDictionary[mujoco.MjData, mujoco.MjvCamera] = weakref.WeakKeyDictionary()
         self._cameras[data] = self.cam
+        self._keyed_cameras: dict[Hashable, mujoco.MjvCamera] = {}
+        self._camera_key: Hashable | None = None
         self.vopt = mujoco.MjvOption()
         self.pert = mujoco.MjvPerturb()
         for flag, value in (visual_options or {}).items():
@@ -294,27 +299,30 @@ class BaseRender:
         """Makes this viewer's OpenGL context the current one."""
         raise NotImplementedError
 
-    def select_data(self, data: mujoco.MjData) -> bool:
-        """Makes ``data`` the state drawn, with its own camera (:attr:`cam`).
+    def select_data(self, data: mujoco.MjData, camera_key: Hashable | None = None) -> bool:
+        """Makes ``data`` the state drawn, with the camera (:attr:`cam`) of ``camera_key``, or of ``data``.
 
         Args:
             data: An ``MjData`` of :attr:`model`.
+            camera_key: What the camera belongs to (a sub-environment's index), kept for the viewer's
+                lifetime; ``None``: ``data``, whose camera is dropped with it.
 
         Returns:
-            Whether ``data`` got a new camera (set up by :meth:`_init_camera`; configure it further).
+            Whether a new camera was made (set up by :meth:`_init_camera` for ``data``; configure it further).
 
         Raises:
             TypeError, ValueError: If ``data`` is not an ``MjData`` of :attr:`model`.
         """
-        if data is self.data:
+        if data is self.data and camera_key == self._camera_key:
             return False
         _check_data(self.model, data)
-        camera = self._cameras.get(data)
-        self.data = data
+        self.data, self._camera_key = data, camera_key
+        cameras, key = (self._cameras, data) if camera_key is None else (self._keyed_cameras, camera_key)
+        camera = cameras.get(key)
         if camera is not None:
             self.cam = camera
             return False
-        self.cam = self._cameras[data] = mujoco.MjvCamera()
+        self.cam = cameras[key] = mujoco.MjvCamera()
         self._init_camera()
         return True
 
@@ -856,13 +864,15 @@ class MujocoRenderer:
             )
 
     def render(
-        self, render_mode: str | None, data: mujoco.MjData | None = None
+        self, render_mode: str | None, data: mujoco.MjData | None = None, camera_key: Hashable | None = None
     ) -> np.ndarray | tuple[np.ndarray, np.ndarray] | None:
         """Renders a frame of ``data`` (by default :attr:`data`) in ``render_mode``.
 
         Args:
             render_mode: ``"human"``, ``"rgb_array"``, ``"depth_array"`` or ``"rgbd_tuple"``.
             data: The ``MjData`` to draw, of :attr:`model`; each one keeps its own camera.
+            camera_key: Whose camera to draw with instead of ``data``'s (a sub-environment's index, for
+                sub-environments whose ``MjData`` is built anew on request): each key keeps its own camera.
 
         Returns:
             ``"rgb_array"``: ``(height, width, 3)`` ``uint8``; ``"depth_array"``: ``(height, width)``
@@ -881,7 +891,7 @@ class MujocoRenderer:
             )
         self._check_camera_id()
         viewer = self._get_viewer(render_mode)
-        if viewer.select_data(self.data if data is None else data):
+        if viewer.select_data(self.data if data is None else data, camera_key):
             self._set_cam_config()
         if render_mode == "human":
             return viewer.render()
