@@ -289,6 +289,9 @@ class Counting(KernelVectorEnv):
 def policy(obs, params):
     return np.zeros(obs.shape[0], dtype=np.int64)
 
+# Python turns SIGINT into KeyboardInterrupt only if SIGINT was not ignored when it started, and a process
+# started in the background by a non-interactive shell (a CI script's `&`) ignores it: handle it as a terminal does.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 envs = Counting()
 envs.reset(seed=0)
 rollout(envs, policy, 0, 1)  # compiled here, before the signal
@@ -321,11 +324,15 @@ def test_ctrl_c_stops_a_rollout_within_a_fraction_of_a_second(tmp_path, physics)
     tests = pathlib.Path(__file__).parent
     process = subprocess.Popen([sys.executable, str(script), physics, str(tests.parent)], stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
-    assert process.stdout.readline().strip() == "ready", process.stderr.read()
-    time.sleep(0.5)
-    sent = time.monotonic()
-    process.send_signal(signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        assert process.stdout.readline().strip() == "ready", process.stderr.read()
+        time.sleep(0.5)
+        sent = time.monotonic()
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+    finally:  # a rollout that did not hear the signal would count on for the rest of the test run
+        process.kill()
+        process.wait()
     assert process.returncode == 0, err
     stopped, distinct, moved, outcome = out.split(" ", 3)
     assert float(stopped) - sent < 1.0  # the grace for a step that does not end is 0.5 s
