@@ -190,6 +190,8 @@ def test_ctrl_c_during_threaded_step_never_leaves_a_helper_stepping():
         import os, signal, threading, time, warnings
         warnings.simplefilter("ignore")
         import numpy as np, nbgym
+        # Python raises KeyboardInterrupt only if SIGINT was not ignored when it started (a CI script's '&' ignores it)
+        signal.signal(signal.SIGINT, signal.default_int_handler)
         env = nbgym.make_vec("HalfCheetah-v5", 32, num_threads=2, max_episode_steps=10**9)  # never terminates
         env.reset(seed=0)
         actions = np.zeros((32, 6), dtype=np.float32)
