@@ -40,12 +40,12 @@ class Listener(Box2D.b2ContactListener):
 
     def BeginContact(self, contact):  # noqa: N802 (Box2D's name)
         for body in (contact.fixtureA.body, contact.fixtureB.body):
-            self.touch[id(body.userData)] = 1
-            self.begun[id(body.userData)] = 1
+            self.touch[body.userData] = 1
+            self.begun[body.userData] = 1
 
     def EndContact(self, contact):  # noqa: N802
         for body in (contact.fixtureA.body, contact.fixtureB.body):
-            self.touch[id(body.userData)] = 0
+            self.touch[body.userData] = 0
 
 
 class Twin:
@@ -54,7 +54,8 @@ class Twin:
     def __init__(self, gravity=(0.0, -10.0), listener=True, **capacity) -> None:
         self.ref = Box2D.b2World(gravity=gravity)
         self.w = W.new_world(1, gravity=gravity, **capacity)
-        self.bodies: list[tuple[object, int, object]] = []  # (wheel body, port index, key)
+        self.bodies: list[tuple[object, int, int]] = []  # (wheel body, port index, key: the listener's userData)
+        self.bodies_made = 0
         self.fixtures: list[tuple[object, int, object, int]] = []  # (wheel body, port body, wheel fixture, port)
         self.listener = None
         if listener:
@@ -66,7 +67,8 @@ class Twin:
     def body(self, dynamic=True, position=(0.0, 0.0), angle=0.0, fixtures=(), static=False, **kw) -> int:
         btype = W.STATIC if static else (W.DYNAMIC if dynamic else W.KINEMATIC)
         kind = Box2D.b2_staticBody if static else (Box2D.b2_dynamicBody if dynamic else Box2D.b2_kinematicBody)
-        key = object()
+        key = self.bodies_made  # never reused (an id() of a destroyed body's object could be, and its events with it)
+        self.bodies_made += 1
         ref = self.ref.CreateBody(type=kind, position=position, angle=angle, userData=key, **kw)
         port = W.create_body(
             self.w, 0, btype, F32(position[0]), F32(position[1]), F32(angle),
@@ -152,8 +154,8 @@ class Twin:
             assert got.tobytes() == want.tobytes(), f"{where} body {n}: port {got.tolist()} wheel {want.tolist()}"
             assert bool(bi[port, W.BI_FLAGS] & W.AWAKE_FLAG) == ref.awake, f"{where} body {n} awake"
             if self.listener is not None:
-                assert bi[port, W.BI_TOUCH] == self.listener.touch.get(id(key), 0), f"{where} body {n} touch"
-                assert bi[port, W.BI_BEGUN] == self.listener.begun.get(id(key), 0), f"{where} body {n} begun"
+                assert bi[port, W.BI_TOUCH] == self.listener.touch.get(key, 0), f"{where} body {n} touch"
+                assert bi[port, W.BI_BEGUN] == self.listener.begun.get(key, 0), f"{where} body {n} begun"
         assert self.w.world_i[0, W.WI_CONTACT_COUNT] == self.ref.contactCount, where
         assert self.w.world_i[0, W.WI_BODY_COUNT] == self.ref.bodyCount, where
 
