@@ -42,7 +42,8 @@ Configure = Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]]
 """For a loaded model, the length of the float64 observation vector and the values of the env's own parameter fields."""
 
 RENDERING_ARGUMENTS = frozenset(
-    ("default_camera_config", "render_mode", "width", "height", "camera_id", "camera_name", "max_geom", "visual_options")
+    ("default_camera_config", "render_mode", "width", "height", "camera_id", "camera_name", "max_geom",
+     "visual_options")
 )
 """``MujocoEnv``'s rendering arguments: a vector env takes them among its options (``CompiledMujocoVectorEnv``)."""
 
@@ -171,6 +172,7 @@ class _Simulations:
         raise NotImplementedError
 
     def _environment_arguments(self, arguments: dict[str, Any]) -> types.SimpleNamespace:
+        """The env's arguments, with ``_constant_arguments``, as attributes (what ``_configure`` takes)."""
         return types.SimpleNamespace(**{**self._constant_arguments, **arguments})
 
     _square_sums_bound: bool = False
@@ -990,7 +992,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         return state
 
 
-def _bind(signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+def _bind(
+    signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
+) -> tuple[dict[str, Any], dict[str, Any]]:
     """The named arguments of a call (defaults applied, without ``self``) and its other keyword arguments.
 
     Raises:
@@ -1021,15 +1025,20 @@ def compiled_init(init: Callable[..., None]) -> Callable[..., None]:
         values = self._environment_arguments(arguments)
         configure = self._configure(values)
         default_camera_config = getattr(values, "default_camera_config", self.default_camera_config)
-        CompiledMujocoEnv.__init__(self, values.xml_file, values.frame_skip, default_camera_config, configure, **rendering)
+        CompiledMujocoEnv.__init__(
+            self, values.xml_file, values.frame_skip, default_camera_config, configure, **rendering
+        )
         init(self, *args, **kwargs)
 
     return __init__
 
 
-def vector_env_class(env_class: type[CompiledMujocoEnv], env_id: str, max_episode_steps: int | None) -> type[CompiledMujocoVectorEnv]:
-    """The compiled vector env class of a single env class (whose ``__init__`` is a ``compiled_init``), to
-    be bound to the name ``env_class``'s name with ``VectorEnv`` for ``Env`` in ``env_class``'s module.
+def vector_env_class(
+    env_class: type[CompiledMujocoEnv], env_id: str, max_episode_steps: int | None
+) -> type[CompiledMujocoVectorEnv]:
+    """The compiled vector env class of a single env class (whose ``__init__`` is a ``compiled_init``), named
+    as ``env_class`` with ``VectorEnv`` for ``Env``: assign it to that name in ``env_class``'s module (for
+    pickling and ``vector_entry_point``).
 
     Its ``__init__(self, num_envs=1, <env_class's arguments but MujocoEnv's rendering ones>,
     max_episode_steps=<the registration's>, **vector_options)`` configures the sub-environments as
@@ -1048,7 +1057,9 @@ def vector_env_class(env_class: type[CompiledMujocoEnv], env_id: str, max_episod
             parameter("self", parameter.POSITIONAL_OR_KEYWORD),
             parameter("num_envs", parameter.POSITIONAL_OR_KEYWORD, default=1, annotation="int"),
             *own,
-            parameter("max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=max_episode_steps, annotation="int | None"),
+            parameter(
+                "max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=max_episode_steps, annotation="int | None"
+            ),
             parameter("vector_options", parameter.VAR_KEYWORD, annotation="Any"),
         ],
         return_annotation="None",

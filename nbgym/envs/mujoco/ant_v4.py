@@ -6,7 +6,15 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, FLOAT, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import (
+    ACTION,
+    FLOAT,
+    CompiledMujocoEnv,
+    Configure,
+    InfoKey,
+    compiled_init,
+    vector_env_class,
+)
 from nbgym.envs.mujoco.ant_v5 import (
     BODY_DISTANCE,
     BODY_X,
@@ -54,8 +62,8 @@ class _Ant:
 
     def _configure(self, args: SimpleNamespace) -> Configure:
         self._step_info_keys = _step_info_keys(args.use_contact_forces)
-        return configure(FORWARD_REWARD_WEIGHT, args.ctrl_cost_weight, args.contact_cost_weight, args.healthy_reward, MAIN_BODY,
-                         args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
+        return configure(FORWARD_REWARD_WEIGHT, args.ctrl_cost_weight, args.contact_cost_weight, args.healthy_reward,
+                         MAIN_BODY, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
                          args.reset_noise_scale, args.exclude_current_positions_from_observation,
                          args.use_contact_forces, version=4)
 

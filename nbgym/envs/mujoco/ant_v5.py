@@ -9,7 +9,7 @@ import numpy as np
 
 from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
@@ -166,8 +166,8 @@ class _Ant:
     _aux_columns = 12
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.contact_cost_weight, args.healthy_reward,
-                         args.main_body, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.contact_cost_weight,
+                         args.healthy_reward, args.main_body, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
                          args.reset_noise_scale, args.exclude_current_positions_from_observation,
                          args.include_cfrc_ext_in_observation)
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}

@@ -9,7 +9,7 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco.humanoid_v5 import DEFAULT_CAMERA_CONFIG, configure
 
 XML_FILE, FRAME_SKIP = "humanoid.xml", 5

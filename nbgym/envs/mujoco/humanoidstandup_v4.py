@@ -9,7 +9,14 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CLIPPED_INT, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import (
+    CLIPPED_INT,
+    CompiledMujocoEnv,
+    Configure,
+    InfoKey,
+    compiled_init,
+    vector_env_class,
+)
 from nbgym.envs.mujoco.humanoid_v4 import FULL_OBSERVATION
 from nbgym.envs.mujoco.humanoidstandup_v5 import DEFAULT_CAMERA_CONFIG
 

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, record_property, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, record_property, vector_env_class
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 0.8925)), "elevation": -20.0}
 

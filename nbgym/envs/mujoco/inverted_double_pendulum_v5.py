@@ -9,7 +9,16 @@ import numpy as np
 
 from nbgym.engine import npmath
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import (
+    F64,
+    FLOAT,
+    INT,
+    CompiledMujocoEnv,
+    Configure,
+    InfoKey,
+    compiled_init,
+    vector_env_class,
+)
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}

@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco.reacher_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, REWARD_CTRL, REWARD_DIST, configure
 
 XML_FILE, FRAME_SKIP = "reacher.xml", 2

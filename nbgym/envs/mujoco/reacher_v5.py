@@ -9,7 +9,7 @@ import numpy as np
 from nbgym.engine import njit
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey, Configure, compiled_init, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG: Final[dict[str, float]] = {"trackbodyid": 0}
