@@ -9,7 +9,10 @@ happen within a few dozen steps.
 from __future__ import annotations
 
 import copy
+import importlib
+import inspect
 import os
+import pickle
 import pathlib
 import shutil
 import subprocess
@@ -86,6 +89,98 @@ NON_DEFAULT = {
 @pytest.mark.parametrize("env_id", IDS)
 def test_non_default_arguments_match_gymnasium(env_id):
     compare_single(env_id, policy_for(env_id), [3], STEPS, {"max_episode_steps": 25, **NON_DEFAULT[env_id]})
+
+
+@pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "InvertedDoublePendulum-v5"])
+def test_vector_non_default_arguments_match_gymnasium_sync(env_id):
+    compare_vector(env_id, policy_for(env_id, 2), 2, "NextStep", 6, STEPS // 4,
+                   {"max_episode_steps": VECTOR_LIMIT, **NON_DEFAULT[env_id]})
+
+
+# Every MuJoCo v4/v5 id gymnasium registers (Pusher-v4 too, which both refuse), by the module of its class.
+MUJOCO_IDS = sorted(
+    env_id for env_id, spec in gymnasium.registry.items()
+    if isinstance(spec.entry_point, str) and spec.entry_point.startswith("gymnasium.envs.mujoco.")
+    and env_id.endswith(("-v4", "-v5"))
+)
+
+
+def load_entry_point(entry_point: str) -> type:
+    module, name = entry_point.split(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def same_default(ours: object, theirs: object) -> bool:
+    """Equal and of the same type, dicts (with arrays) and tuples element by element."""
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return ours.keys() == theirs.keys() and all(same_default(ours[key], theirs[key]) for key in ours)
+    if isinstance(ours, np.ndarray) or isinstance(theirs, np.ndarray):
+        return type(ours) is type(theirs) and ours.dtype == theirs.dtype and np.array_equal(ours, theirs)
+    if isinstance(ours, tuple) and isinstance(theirs, tuple):
+        return len(ours) == len(theirs) and all(same_default(a, b) for a, b in zip(ours, theirs))
+    return type(ours) is type(theirs) and ours == theirs
+
+
+def assert_same_parameters(ours: inspect.Signature, theirs: list[inspect.Parameter]) -> None:
+    assert [(p.name, p.kind) for p in ours.parameters.values()] == [(p.name, p.kind) for p in theirs]
+    for mine, expected in zip(ours.parameters.values(), theirs):
+        assert same_default(mine.default, expected.default), (mine.name, mine.default, expected.default)
+
+
+def test_every_mujoco_id_is_checked():
+    assert len(MUJOCO_IDS) == 22
+
+
+@pytest.mark.parametrize("env_id", MUJOCO_IDS)
+def test_signatures_match_gymnasium(env_id):
+    theirs = load_entry_point(gymnasium.spec(env_id).entry_point)
+    single = load_entry_point(gymnasium.spec(env_id).entry_point.replace("gymnasium.", "nbgym.", 1))
+    assert_same_parameters(inspect.signature(single), list(inspect.signature(theirs).parameters.values()))
+    assert single.__doc__ and single.__init__.__doc__ is None  # the Markdown documentation is the class's
+    if env_id == "Pusher-v4":
+        assert nbgym.spec(env_id).vector_entry_point is None
+        return
+    vector = load_entry_point(nbgym.spec(env_id).vector_entry_point)
+    name = single.__name__.removesuffix("Env") + "VectorEnv"
+    assert (vector.__name__, vector.__qualname__, vector.__module__) == (name, name, single.__module__)
+    assert vector.__doc__ == f"{env_id}'s compiled vector environment (see ``{single.__name__}``)."
+    assert pickle.loads(pickle.dumps(vector)) is vector
+    parameter = inspect.Parameter
+    expected = [
+        parameter("num_envs", parameter.POSITIONAL_OR_KEYWORD, default=1),
+        *(p for p in inspect.signature(single).parameters.values()
+          if p.kind is parameter.POSITIONAL_OR_KEYWORD and p.name != "default_camera_config"),
+        parameter("max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=gymnasium.spec(env_id).max_episode_steps),
+        parameter("vector_options", parameter.VAR_KEYWORD),
+    ]
+    assert nbgym.spec(env_id).max_episode_steps == gymnasium.spec(env_id).max_episode_steps
+    assert_same_parameters(inspect.signature(vector), expected)
+
+
+@pytest.mark.parametrize("env_id", [env_id for env_id in MUJOCO_IDS if env_id != "Pusher-v4"])
+def test_classes_refuse_unknown_arguments(env_id):
+    single = load_entry_point(nbgym.spec(env_id).entry_point)
+    vector = load_entry_point(nbgym.spec(env_id).vector_entry_point)
+    with pytest.raises(TypeError, match="no_such_argument"):
+        single(no_such_argument=1)
+    with pytest.raises(TypeError, match="no_such_argument"):
+        vector(2, no_such_argument=1)
+    with pytest.raises(TypeError):  # one more positional argument than the signature has
+        single(*(p.default for p in inspect.signature(single).parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD), 1)
+
+
+def test_positional_arguments_work_as_in_gymnasium():
+    from nbgym.envs.mujoco.ant_v5 import AntEnv, AntVectorEnv
+    from nbgym.envs.mujoco.half_cheetah_v5 import HalfCheetahEnv, HalfCheetahVectorEnv
+
+    env = HalfCheetahEnv("half_cheetah.xml", 2, None, 2.0)
+    assert (env.frame_skip, env._forward_reward_weight, env.observation_structure["qpos"]) == (2, 2.0, 8)
+    envs = HalfCheetahVectorEnv(3, "half_cheetah.xml", 2, 2.0)
+    assert (envs.num_envs, envs.frame_skip, envs._forward_reward_weight) == (3, 2, 2.0)
+    assert isinstance(nbgym.make_vec("HalfCheetah-v5", 2), HalfCheetahVectorEnv)
+    envs = AntVectorEnv(2, include_cfrc_ext_in_observation=False, max_episode_steps=5)
+    assert envs.single_observation_space.shape == AntEnv(include_cfrc_ext_in_observation=False).observation_space.shape == (27,)
+    assert type(pickle.loads(pickle.dumps(envs))) is AntVectorEnv
 
 
 def test_custom_xml_file_path_matches_gymnasium(tmp_path):

@@ -248,6 +248,11 @@ def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_n
     return configure_model
 
 
+def observation_flags(arguments: dict[str, object]) -> dict[str, bool]:
+    """The observation flags among an env's arguments."""
+    return {flag: arguments[flag] for flag in _OBSERVATION_FLAGS}
+
+
 def observation_structure(model, flags: dict[str, bool]) -> dict[str, int]:
     """gymnasium's ``observation_structure`` of both."""
     skipped = 2 * flags["exclude_current_positions_from_observation"]

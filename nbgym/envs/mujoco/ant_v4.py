@@ -3,9 +3,18 @@ with v4's options)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, FLOAT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import (
+    ACTION,
+    FLOAT,
+    CompiledMujocoEnv,
+    Configure,
+    InfoKey,
+    compiled_init,
+    vector_env_class,
+)
 from nbgym.envs.mujoco.ant_v5 import (
     BODY_DISTANCE,
     BODY_X,
@@ -49,13 +58,15 @@ class _Ant:
     _step_info_keys = _step_info_keys(False)
     _reset_info_keys = ()
     _aux_columns = 12
+    _constant_arguments = {"frame_skip": FRAME_SKIP}
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        self._step_info_keys = _step_info_keys(args.use_contact_forces)
+        return configure(FORWARD_REWARD_WEIGHT, args.ctrl_cost_weight, args.contact_cost_weight, args.healthy_reward,
+                         MAIN_BODY, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
+                         args.reset_noise_scale, args.exclude_current_positions_from_observation,
+                         args.use_contact_forces, version=4)
 
-def _configure(ctrl_cost_weight, use_contact_forces, contact_cost_weight, healthy_reward, terminate_when_unhealthy,
-               healthy_z_range, contact_force_range, reset_noise_scale, exclude_current_positions_from_observation):
-    return configure(FORWARD_REWARD_WEIGHT, ctrl_cost_weight, contact_cost_weight, healthy_reward, MAIN_BODY,
-                     terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-                     exclude_current_positions_from_observation, use_contact_forces, version=4)
 
 
 class AntEnv(_Ant, CompiledMujocoEnv):
@@ -108,6 +119,7 @@ class AntEnv(_Ant, CompiledMujocoEnv):
       v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = XML_FILE,
@@ -122,40 +134,7 @@ class AntEnv(_Ant, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        self._step_info_keys = _step_info_keys(use_contact_forces)
-        super().__init__(
-            xml_file, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-            _configure(ctrl_cost_weight, use_contact_forces, contact_cost_weight, healthy_reward,
-                       terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            **kwargs,
-        )
+        pass
 
 
-class AntVectorEnv(_Ant, CompiledMujocoVectorEnv):
-    """Ant-v4's compiled vector environment (see ``AntEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = XML_FILE,
-        ctrl_cost_weight: float = 0.5,
-        use_contact_forces: bool = False,
-        contact_cost_weight: float = 5e-4,
-        healthy_reward: float = 1.0,
-        terminate_when_unhealthy: bool = True,
-        healthy_z_range: tuple[float, float] = (0.2, 1.0),
-        contact_force_range: tuple[float, float] = (-1.0, 1.0),
-        reset_noise_scale: float = 0.1,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        self._step_info_keys = _step_info_keys(use_contact_forces)
-        super().__init__(
-            num_envs, xml_file, FRAME_SKIP,
-            _configure(ctrl_cost_weight, use_contact_forces, contact_cost_weight, healthy_reward,
-                       terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+AntVectorEnv = vector_env_class(AntEnv, "Ant-v4", 1000)

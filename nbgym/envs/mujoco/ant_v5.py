@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
@@ -164,6 +165,12 @@ class _Ant:
     _reset_info_keys = _step_info_keys[:3]
     _aux_columns = 12
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.contact_cost_weight,
+                         args.healthy_reward, args.main_body, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
+                         args.reset_noise_scale, args.exclude_current_positions_from_observation,
+                         args.include_cfrc_ext_in_observation)
+
 
 class AntEnv(_Ant, CompiledMujocoEnv):
     """
@@ -213,6 +220,7 @@ class AntEnv(_Ant, CompiledMujocoEnv):
       healthy reward on healthy steps only (gymnasium 1.0). v4: mujoco bindings. v3, v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "ant.xml",
@@ -231,13 +239,6 @@ class AntEnv(_Ant, CompiledMujocoEnv):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
-                       terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-                       exclude_current_positions_from_observation, include_cfrc_ext_in_observation),
-            **kwargs,
-        )
         skipped = 2 * exclude_current_positions_from_observation
         self.observation_structure = {
             "skipped_qpos": skipped,
@@ -247,32 +248,4 @@ class AntEnv(_Ant, CompiledMujocoEnv):
         }
 
 
-class AntVectorEnv(_Ant, CompiledMujocoVectorEnv):
-    """Ant-v5's compiled vector environment (see ``AntEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "ant.xml",
-        frame_skip: int = 5,
-        forward_reward_weight: float = 1,
-        ctrl_cost_weight: float = 0.5,
-        contact_cost_weight: float = 5e-4,
-        healthy_reward: float = 1.0,
-        main_body: int | str = 1,
-        terminate_when_unhealthy: bool = True,
-        healthy_z_range: tuple[float, float] = (0.2, 1.0),
-        contact_force_range: tuple[float, float] = (-1.0, 1.0),
-        reset_noise_scale: float = 0.1,
-        exclude_current_positions_from_observation: bool = True,
-        include_cfrc_ext_in_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip,
-            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
-                       terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-                       exclude_current_positions_from_observation, include_cfrc_ext_in_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+AntVectorEnv = vector_env_class(AntEnv, "Ant-v5", 1000)

@@ -3,9 +3,10 @@ physics with v4's arguments and infos)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco.half_cheetah_v5 import (
     DEFAULT_CAMERA_CONFIG,
     PHYSICS,
@@ -31,6 +32,11 @@ class _HalfCheetah:
     )
     _reset_info_keys = ()
     _aux_columns = 4
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
+                         args.exclude_current_positions_from_observation)
 
 
 class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
@@ -73,6 +79,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
       v3: `xml_file` and weights. v2: mujoco-py >= 1.50. v1: 1000 steps. v0: initial.
     """
 
+    @compiled_init
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -81,30 +88,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            **kwargs,
-        )
+        pass
 
 
-class HalfCheetahVectorEnv(_HalfCheetah, CompiledMujocoVectorEnv):
-    """HalfCheetah-v4's compiled vector environment (see ``HalfCheetahEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 0.1,
-        reset_noise_scale: float = 0.1,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv, "HalfCheetah-v4", 1000)

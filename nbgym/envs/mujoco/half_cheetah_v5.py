@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
@@ -92,6 +93,10 @@ class _HalfCheetah:
     _reset_info_keys = (InfoKey("x_position", X_POSITION),)
     _aux_columns = 4
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
+                         args.exclude_current_positions_from_observation)
+
 
 class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
     """
@@ -154,6 +159,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
     * v4: mujoco bindings. v3: `xml_file` and weights. v2: mujoco-py >= 1.50. v1: 1000 steps. v0: initial.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "half_cheetah.xml",
@@ -165,12 +171,6 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            **kwargs,
-        )
         skipped = 1 * exclude_current_positions_from_observation
         self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
 
@@ -179,24 +179,4 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         return self._ctrl_cost_weight * np.sum(np.square(action))
 
 
-class HalfCheetahVectorEnv(_HalfCheetah, CompiledMujocoVectorEnv):
-    """HalfCheetah-v5's compiled vector environment (see ``HalfCheetahEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "half_cheetah.xml",
-        frame_skip: int = 5,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 0.1,
-        reset_noise_scale: float = 0.1,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv, "HalfCheetah-v5", 1000)

@@ -3,10 +3,11 @@ with v4's options)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
 from nbgym.envs.mujoco.hopper_v5 import DEFAULT_CAMERA_CONFIG
 
 XML_FILE, FRAME_SKIP = "hopper.xml", 4
@@ -19,6 +20,13 @@ class _Hopper:
     _step_info_keys = _planar.V4_STEP_INFO_KEYS
     _reset_info_keys = ()
     _aux_columns = _planar.AUX_COLUMNS
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return _planar.configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
+                                 args.terminate_when_unhealthy, args.healthy_state_range, args.healthy_z_range,
+                                 args.healthy_angle_range, args.reset_noise_scale,
+                                 args.exclude_current_positions_from_observation, healthy_reward_when_terminating=True)
 
 
 class HopperEnv(_Hopper, CompiledMujocoEnv):
@@ -66,6 +74,7 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
       healthy steps. v3: arguments. v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -79,37 +88,7 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-            _planar.configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                              healthy_state_range, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                              exclude_current_positions_from_observation, healthy_reward_when_terminating=True),
-            **kwargs,
-        )
+        pass
 
 
-class HopperVectorEnv(_Hopper, CompiledMujocoVectorEnv):
-    """Hopper-v4's compiled vector environment (see ``HopperEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 1e-3,
-        healthy_reward: float = 1.0,
-        terminate_when_unhealthy: bool = True,
-        healthy_state_range: tuple[float, float] = (-100.0, 100.0),
-        healthy_z_range: tuple[float, float] = (0.7, float("inf")),
-        healthy_angle_range: tuple[float, float] = (-0.2, 0.2),
-        reset_noise_scale: float = 5e-3,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP,
-            _planar.configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                              healthy_state_range, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                              exclude_current_positions_from_observation, healthy_reward_when_terminating=True),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HopperVectorEnv = vector_env_class(HopperEnv, "Hopper-v4", 1000)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 3.0, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
 
@@ -19,6 +20,12 @@ class _Hopper:
     _step_info_keys = _planar.step_info_keys(_planar.SURVIVE_KINDS["Hopper"])
     _reset_info_keys = _planar.RESET_INFO_KEYS
     _aux_columns = _planar.AUX_COLUMNS
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return _planar.configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
+                                 args.terminate_when_unhealthy, args.healthy_state_range, args.healthy_z_range,
+                                 args.healthy_angle_range, args.reset_noise_scale,
+                                 args.exclude_current_positions_from_observation)
 
 
 class HopperEnv(_Hopper, CompiledMujocoEnv):
@@ -67,6 +74,7 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
       healthy steps only (gymnasium 1.0). v4: mujoco bindings. v3: arguments. v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "hopper.xml",
@@ -83,40 +91,7 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            _planar.configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                              healthy_state_range, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                              exclude_current_positions_from_observation),
-            **kwargs,
-        )
         self.observation_structure = _planar.observation_structure(self.model, exclude_current_positions_from_observation)
 
 
-class HopperVectorEnv(_Hopper, CompiledMujocoVectorEnv):
-    """Hopper-v5's compiled vector environment (see ``HopperEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "hopper.xml",
-        frame_skip: int = 4,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 1e-3,
-        healthy_reward: float = 1.0,
-        terminate_when_unhealthy: bool = True,
-        healthy_state_range: tuple[float, float] = (-100.0, 100.0),
-        healthy_z_range: tuple[float, float] = (0.7, float("inf")),
-        healthy_angle_range: tuple[float, float] = (-0.2, 0.2),
-        reset_noise_scale: float = 5e-3,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip,
-            _planar.configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                              healthy_state_range, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                              exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HopperVectorEnv = vector_env_class(HopperEnv, "Hopper-v5", 1000)

@@ -3,12 +3,13 @@ physics with v4's observation, reward and infos)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco.humanoid_v5 import DEFAULT_CAMERA_CONFIG, configure
 
 XML_FILE, FRAME_SKIP = "humanoid.xml", 5
@@ -40,6 +41,12 @@ class _Humanoid:
     _reset_info_keys = ()
     _aux_columns = _humanoid.H_AUX_COLUMNS
     _has_tendon_infos = True  # the kernels write the tendons' columns, which v4's infos leave out
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return _configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
+                          args.terminate_when_unhealthy, args.healthy_z_range, args.reset_noise_scale,
+                          args.exclude_current_positions_from_observation)
 
 
 def _configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy, healthy_z_range,
@@ -97,6 +104,7 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
       observation; a contact cost; arguments and infos. v3: arguments. v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         forward_reward_weight: float = 1.25,
@@ -108,33 +116,7 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-            _configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                       healthy_z_range, reset_noise_scale, exclude_current_positions_from_observation),
-            **kwargs,
-        )
+        pass
 
 
-class HumanoidVectorEnv(_Humanoid, CompiledMujocoVectorEnv):
-    """Humanoid-v4's compiled vector environment (see ``HumanoidEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        forward_reward_weight: float = 1.25,
-        ctrl_cost_weight: float = 0.1,
-        healthy_reward: float = 5.0,
-        terminate_when_unhealthy: bool = True,
-        healthy_z_range: tuple[float, float] = (1.0, 2.0),
-        reset_noise_scale: float = 1e-2,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP,
-            _configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                       healthy_z_range, reset_noise_scale, exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HumanoidVectorEnv = vector_env_class(HumanoidEnv, "Humanoid-v4", 1000)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 2.0)), "elevation": -20.0}
 
@@ -20,6 +21,11 @@ class _Humanoid:
     _reset_info_keys = _humanoid.HUMANOID_RESET_INFO
     _aux_columns = _humanoid.H_AUX_COLUMNS
     _has_tendon_infos = True
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.contact_cost_weight,
+                         args.contact_cost_range, args.healthy_reward, args.terminate_when_unhealthy,
+                         args.healthy_z_range, args.reset_noise_scale, _humanoid.observation_flags(vars(args)))
 
 
 def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range, healthy_reward,
@@ -82,6 +88,7 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
       of the world body left out; more arguments and infos (gymnasium 1.0). v4, v3, v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "humanoid.xml",
@@ -102,56 +109,8 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        flags = {
-            "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            "include_cinert_in_observation": include_cinert_in_observation,
-            "include_cvel_in_observation": include_cvel_in_observation,
-            "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
-            "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-        }
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range,
-                       healthy_reward, terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags),
-            **kwargs,
-        )
-        self.observation_structure = _humanoid.observation_structure(self.model, flags)
+        # the observation flags are among the arguments
+        self.observation_structure = _humanoid.observation_structure(self.model, locals())
 
 
-class HumanoidVectorEnv(_Humanoid, CompiledMujocoVectorEnv):
-    """Humanoid-v5's compiled vector environment (see ``HumanoidEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "humanoid.xml",
-        frame_skip: int = 5,
-        forward_reward_weight: float = 1.25,
-        ctrl_cost_weight: float = 0.1,
-        contact_cost_weight: float = 5e-7,
-        contact_cost_range: tuple[float, float] = (-np.inf, 10.0),
-        healthy_reward: float = 5.0,
-        terminate_when_unhealthy: bool = True,
-        healthy_z_range: tuple[float, float] = (1.0, 2.0),
-        reset_noise_scale: float = 1e-2,
-        exclude_current_positions_from_observation: bool = True,
-        include_cinert_in_observation: bool = True,
-        include_cvel_in_observation: bool = True,
-        include_qfrc_actuator_in_observation: bool = True,
-        include_cfrc_ext_in_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        flags = {
-            "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            "include_cinert_in_observation": include_cinert_in_observation,
-            "include_cvel_in_observation": include_cvel_in_observation,
-            "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
-            "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-        }
-        super().__init__(
-            num_envs, xml_file, frame_skip,
-            configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range,
-                       healthy_reward, terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HumanoidVectorEnv = vector_env_class(HumanoidEnv, "Humanoid-v5", 1000)

@@ -3,12 +3,20 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CLIPPED_INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import (
+    CLIPPED_INT,
+    CompiledMujocoEnv,
+    Configure,
+    InfoKey,
+    compiled_init,
+    vector_env_class,
+)
 from nbgym.envs.mujoco.humanoid_v4 import FULL_OBSERVATION
 from nbgym.envs.mujoco.humanoidstandup_v5 import DEFAULT_CAMERA_CONFIG
 
@@ -32,6 +40,10 @@ class _HumanoidStandup:
     _reset_info_keys = ()
     _aux_columns = _humanoid.S_AUX_COLUMNS
     _has_tendon_infos = True  # the kernels write the tendons' columns, which v4's infos leave out
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return CONFIGURE
 
 
 class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
@@ -73,13 +85,9 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
       observation; arguments and infos. v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG, CONFIGURE, **kwargs)
+        pass
 
 
-class HumanoidStandupVectorEnv(_HumanoidStandup, CompiledMujocoVectorEnv):
-    """HumanoidStandup-v4's compiled vector environment (see ``HumanoidStandupEnv``)."""
-
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = 1000, **vector_options: Any) -> None:
-        super().__init__(num_envs, XML_FILE, FRAME_SKIP, CONFIGURE, max_episode_steps=max_episode_steps,
-                         **vector_options)
+HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv, "HumanoidStandup-v4", 1000)

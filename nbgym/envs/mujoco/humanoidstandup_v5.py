@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv, record_property
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, record_property, vector_env_class
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 0.8925)), "elevation": -20.0}
 
@@ -23,6 +24,11 @@ class _HumanoidStandup:
     # gymnasium's names for the shared contact-cost parameters.
     _impact_cost_weight = record_property("_contact_cost_weight")
     _impact_cost_range = record_property("_contact_cost_range")
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        self._uph_cost_weight = args.uph_cost_weight
+        return _humanoid.configure(args.ctrl_cost_weight, args.impact_cost_weight, args.impact_cost_range,
+                                   args.reset_noise_scale, _humanoid.observation_flags(vars(args)))
 
 
 class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
@@ -70,6 +76,7 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
       (gymnasium 1.0). v4, v3, v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "humanoidstandup.xml",
@@ -87,53 +94,8 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
         include_cfrc_ext_in_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        flags = {
-            "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            "include_cinert_in_observation": include_cinert_in_observation,
-            "include_cvel_in_observation": include_cvel_in_observation,
-            "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
-            "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-        }
-        self._uph_cost_weight = uph_cost_weight
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            _humanoid.configure(ctrl_cost_weight, impact_cost_weight, impact_cost_range, reset_noise_scale, flags),
-            **kwargs,
-        )
-        self.observation_structure = _humanoid.observation_structure(self.model, flags)
+        # the observation flags are among the arguments
+        self.observation_structure = _humanoid.observation_structure(self.model, locals())
 
 
-class HumanoidStandupVectorEnv(_HumanoidStandup, CompiledMujocoVectorEnv):
-    """HumanoidStandup-v5's compiled vector environment (see ``HumanoidStandupEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "humanoidstandup.xml",
-        frame_skip: int = 5,
-        uph_cost_weight: float = 1,
-        ctrl_cost_weight: float = 0.1,
-        impact_cost_weight: float = 0.5e-6,
-        impact_cost_range: tuple[float, float] = (-np.inf, 10.0),
-        reset_noise_scale: float = 1e-2,
-        exclude_current_positions_from_observation: bool = True,
-        include_cinert_in_observation: bool = True,
-        include_cvel_in_observation: bool = True,
-        include_qfrc_actuator_in_observation: bool = True,
-        include_cfrc_ext_in_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        flags = {
-            "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-            "include_cinert_in_observation": include_cinert_in_observation,
-            "include_cvel_in_observation": include_cvel_in_observation,
-            "include_qfrc_actuator_in_observation": include_qfrc_actuator_in_observation,
-            "include_cfrc_ext_in_observation": include_cfrc_ext_in_observation,
-        }
-        self._uph_cost_weight = uph_cost_weight
-        super().__init__(
-            num_envs, xml_file, frame_skip,
-            _humanoid.configure(ctrl_cost_weight, impact_cost_weight, impact_cost_range, reset_noise_scale, flags),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv, "HumanoidStandup-v5", 1000)

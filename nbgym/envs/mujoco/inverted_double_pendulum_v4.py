@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
 from nbgym.envs.mujoco.inverted_double_pendulum_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, configure
 
 XML_FILE, FRAME_SKIP = "inverted_double_pendulum.xml", 5
@@ -19,6 +20,10 @@ class _InvertedDoublePendulum:
     _step_info_keys = ()
     _reset_info_keys = ()
     _aux_columns = 3
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(HEALTHY_REWARD, RESET_NOISE_SCALE, version=4)
 
 
 class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
@@ -62,16 +67,9 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
       on the terminating step; arguments and infos. v2, v0: older.
     """
 
+    @compiled_init
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-                         configure(HEALTHY_REWARD, RESET_NOISE_SCALE, version=4), **kwargs)
+        pass
 
 
-class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVectorEnv):
-    """InvertedDoublePendulum-v4's compiled vector environment (see ``InvertedDoublePendulumEnv``)."""
-
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = 1000, **vector_options: Any) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP, configure(HEALTHY_REWARD, RESET_NOISE_SCALE, version=4),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv, "InvertedDoublePendulum-v4", 1000)

@@ -2,13 +2,23 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.engine import npmath
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import (
+    F64,
+    FLOAT,
+    INT,
+    CompiledMujocoEnv,
+    Configure,
+    InfoKey,
+    compiled_init,
+    vector_env_class,
+)
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}
@@ -108,6 +118,10 @@ class _InvertedDoublePendulum:
     _reset_info_keys = ()
     _aux_columns = 3
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        self._step_info_keys = _step_info_keys(args.healthy_reward)
+        return configure(args.healthy_reward, args.reset_noise_scale)
+
 
 class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
     """
@@ -151,6 +165,7 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
       the terminating step; more arguments (gymnasium 1.0). v4, v2, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "inverted_double_pendulum.xml",
@@ -160,25 +175,7 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
         reset_noise_scale: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        self._step_info_keys = _step_info_keys(healthy_reward)
-        super().__init__(xml_file, frame_skip, default_camera_config, configure(healthy_reward, reset_noise_scale), **kwargs)
+        pass
 
 
-class InvertedDoublePendulumVectorEnv(_InvertedDoublePendulum, CompiledMujocoVectorEnv):
-    """InvertedDoublePendulum-v5's compiled vector environment (see ``InvertedDoublePendulumEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "inverted_double_pendulum.xml",
-        frame_skip: int = 5,
-        healthy_reward: float = 10.0,
-        reset_noise_scale: float = 0.1,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        self._step_info_keys = _step_info_keys(healthy_reward)
-        super().__init__(
-            num_envs, xml_file, frame_skip, configure(healthy_reward, reset_noise_scale),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv, "InvertedDoublePendulum-v5", 1000)

@@ -3,9 +3,10 @@ physics with v4's reward)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
 from nbgym.envs.mujoco.inverted_pendulum_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, configure
 
 XML_FILE, FRAME_SKIP, RESET_NOISE_SCALE = "inverted_pendulum.xml", 2, 0.01
@@ -18,6 +19,10 @@ class _InvertedPendulum:
     _step_info_keys = ()
     _reset_info_keys = ()
     _aux_columns = 1
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(RESET_NOISE_SCALE, reward_terminating_step=True)
 
 
 class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
@@ -60,16 +65,9 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
 
     _reward_type = float
 
+    @compiled_init
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-                         configure(RESET_NOISE_SCALE, reward_terminating_step=True), **kwargs)
+        pass
 
 
-class InvertedPendulumVectorEnv(_InvertedPendulum, CompiledMujocoVectorEnv):
-    """InvertedPendulum-v4's compiled vector environment (see ``InvertedPendulumEnv``)."""
-
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = 1000, **vector_options: Any) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP, configure(RESET_NOISE_SCALE, reward_terminating_step=True),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+InvertedPendulumVectorEnv = vector_env_class(InvertedPendulumEnv, "InvertedPendulum-v4", 1000)

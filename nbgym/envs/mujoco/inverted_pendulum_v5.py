@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 2.04}
@@ -73,6 +74,9 @@ class _InvertedPendulum:
     _reset_info_keys = ()
     _aux_columns = 1
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.reset_noise_scale)
+
 
 class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
     """
@@ -115,6 +119,7 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
 
     _reward_type = int
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "inverted_pendulum.xml",
@@ -123,23 +128,7 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
         reset_noise_scale: float = 0.01,
         **kwargs: Any,
     ) -> None:
-        super().__init__(xml_file, frame_skip, default_camera_config, configure(reset_noise_scale), **kwargs)
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
 
 
-class InvertedPendulumVectorEnv(_InvertedPendulum, CompiledMujocoVectorEnv):
-    """InvertedPendulum-v5's compiled vector environment (see ``InvertedPendulumEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "inverted_pendulum.xml",
-        frame_skip: int = 2,
-        reset_noise_scale: float = 0.01,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip, configure(reset_noise_scale),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+InvertedPendulumVectorEnv = vector_env_class(InvertedPendulumEnv, "InvertedPendulum-v5", 1000)

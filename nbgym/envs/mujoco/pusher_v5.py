@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": -1, "distance": 4.0}
@@ -116,6 +117,9 @@ class _Pusher:
     _reset_info_keys = ()
     _aux_columns = 5
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return _configure(args.reward_near_weight, args.reward_dist_weight, args.reward_control_weight)
+
 
 class PusherEnv(_Pusher, CompiledMujocoEnv):
     """
@@ -160,6 +164,7 @@ class PusherEnv(_Pusher, CompiledMujocoEnv):
       `reward_near` info (gymnasium 1.0). v4, v2, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "pusher_v5.xml",
@@ -170,10 +175,6 @@ class PusherEnv(_Pusher, CompiledMujocoEnv):
         reward_control_weight: float = 0.1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            _configure(reward_near_weight, reward_dist_weight, reward_control_weight), **kwargs,
-        )
         self.goal_pos = np.asarray([0, 0])
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
@@ -187,21 +188,4 @@ class PusherEnv(_Pusher, CompiledMujocoEnv):
         return self._batch.aux[0, CYLINDER : CYLINDER + 2].copy()
 
 
-class PusherVectorEnv(_Pusher, CompiledMujocoVectorEnv):
-    """Pusher-v5's compiled vector environment (see ``PusherEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "pusher_v5.xml",
-        frame_skip: int = 5,
-        reward_near_weight: float = 0.5,
-        reward_dist_weight: float = 1,
-        reward_control_weight: float = 0.1,
-        max_episode_steps: int | None = 100,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip, _configure(reward_near_weight, reward_dist_weight, reward_control_weight),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+PusherVectorEnv = vector_env_class(PusherEnv, "Pusher-v5", 100)

@@ -3,9 +3,10 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco.reacher_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, REWARD_CTRL, REWARD_DIST, configure
 
 XML_FILE, FRAME_SKIP = "reacher.xml", 2
@@ -18,6 +19,10 @@ class _Reacher:
     _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"))
     _reset_info_keys = ()
     _aux_columns = 4
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(1.0, 1.0, version=4)
 
 
 class ReacherEnv(_Reacher, CompiledMujocoEnv):
@@ -60,15 +65,9 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
       distance after the step; weights and arguments. v2, v0: older.
     """
 
+    @compiled_init
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG, configure(1.0, 1.0, version=4), **kwargs)
+        pass
 
 
-class ReacherVectorEnv(_Reacher, CompiledMujocoVectorEnv):
-    """Reacher-v4's compiled vector environment (see ``ReacherEnv``)."""
-
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = 50, **vector_options: Any) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP, configure(1.0, 1.0, version=4),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+ReacherVectorEnv = vector_env_class(ReacherEnv, "Reacher-v4", 50)

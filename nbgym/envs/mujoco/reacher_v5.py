@@ -9,7 +9,7 @@ import numpy as np
 from nbgym.engine import njit
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG: Final[dict[str, float]] = {"trackbodyid": 0}
@@ -124,6 +124,9 @@ class _Reacher:
     _reset_info_keys = ()
     _aux_columns = 4
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.reward_dist_weight, args.reward_control_weight)
+
 
 class ReacherEnv(_Reacher, CompiledMujocoEnv):
     """
@@ -167,6 +170,7 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
       fingertip-target vector left out of the observation (gymnasium 1.0). v4, v2, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "reacher.xml",
@@ -176,9 +180,7 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
         reward_control_weight: float = 1,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            xml_file, frame_skip, default_camera_config, configure(reward_dist_weight, reward_control_weight), **kwargs
-        )
+        pass
 
     @property
     def goal(self) -> np.ndarray:
@@ -186,20 +188,4 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
         return self._batch.aux[0, GOAL : GOAL + 2].copy()
 
 
-class ReacherVectorEnv(_Reacher, CompiledMujocoVectorEnv):
-    """Reacher-v5's compiled vector environment (see ``ReacherEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "reacher.xml",
-        frame_skip: int = 2,
-        reward_dist_weight: float = 1,
-        reward_control_weight: float = 1,
-        max_episode_steps: int | None = 50,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip, configure(reward_dist_weight, reward_control_weight),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+ReacherVectorEnv = vector_env_class(ReacherEnv, "Reacher-v5", 50)

@@ -3,9 +3,10 @@ engine (Swimmer-v5's physics with v4's arguments and infos)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco.swimmer_v5 import (
     DISTANCE,
     PHYSICS,
@@ -36,6 +37,11 @@ class _Swimmer:
     )
     _reset_info_keys = ()
     _aux_columns = 7
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
+                         args.exclude_current_positions_from_observation)
 
 
 class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
@@ -78,6 +84,7 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
       and `forward_reward`. v3: arguments. v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -86,30 +93,7 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            XML_FILE, FRAME_SKIP, None,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            **kwargs,
-        )
+        pass
 
 
-class SwimmerVectorEnv(_Swimmer, CompiledMujocoVectorEnv):
-    """Swimmer-v4's compiled vector environment (see ``SwimmerEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 1e-4,
-        reset_noise_scale: float = 0.1,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+SwimmerVectorEnv = vector_env_class(SwimmerEnv, "Swimmer-v4", 1000)

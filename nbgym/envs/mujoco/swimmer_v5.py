@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, CompiledMujocoVectorEnv, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(7)
@@ -92,6 +93,10 @@ class _Swimmer:
     _reset_info_keys = _step_info_keys[:3]
     _aux_columns = 7
 
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
+                         args.exclude_current_positions_from_observation)
+
 
 class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
     """
@@ -134,6 +139,7 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
     * v5: minimum mujoco 2.3.3; more arguments (gymnasium 1.0). v4: mujoco bindings. v3, v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         xml_file: str = "swimmer.xml",
@@ -145,34 +151,8 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            xml_file, frame_skip, default_camera_config,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            **kwargs,
-        )
         skipped = 2 * exclude_current_positions_from_observation
         self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
 
 
-class SwimmerVectorEnv(_Swimmer, CompiledMujocoVectorEnv):
-    """Swimmer-v5's compiled vector environment (see ``SwimmerEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        xml_file: str = "swimmer.xml",
-        frame_skip: int = 4,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 1e-4,
-        reset_noise_scale: float = 0.1,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, xml_file, frame_skip,
-            configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale,
-                       exclude_current_positions_from_observation),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+SwimmerVectorEnv = vector_env_class(SwimmerEnv, "Swimmer-v5", 1000)

@@ -3,10 +3,11 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, CompiledMujocoVectorEnv
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
 from nbgym.envs.mujoco.walker2d_v5 import DEFAULT_CAMERA_CONFIG
 
 XML_FILE, FRAME_SKIP = "walker2d.xml", 4
@@ -19,6 +20,13 @@ class _Walker2d:
     _step_info_keys = _planar.V4_STEP_INFO_KEYS
     _reset_info_keys = ()
     _aux_columns = _planar.AUX_COLUMNS
+    _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        return _planar.configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
+                                 args.terminate_when_unhealthy, None, args.healthy_z_range, args.healthy_angle_range,
+                                 args.reset_noise_scale, args.exclude_current_positions_from_observation,
+                                 healthy_reward_when_terminating=True)
 
 
 class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
@@ -64,6 +72,7 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
       and infos; `healthy_reward` only on healthy steps. v3: arguments. v2, v1, v0: older.
     """
 
+    @compiled_init
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -76,36 +85,7 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        super().__init__(
-            XML_FILE, FRAME_SKIP, DEFAULT_CAMERA_CONFIG,
-            _planar.configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                              None, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                              exclude_current_positions_from_observation, healthy_reward_when_terminating=True),
-            **kwargs,
-        )
+        pass
 
 
-class Walker2dVectorEnv(_Walker2d, CompiledMujocoVectorEnv):
-    """Walker2d-v4's compiled vector environment (see ``Walker2dEnv``)."""
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        forward_reward_weight: float = 1.0,
-        ctrl_cost_weight: float = 1e-3,
-        healthy_reward: float = 1.0,
-        terminate_when_unhealthy: bool = True,
-        healthy_z_range: tuple[float, float] = (0.8, 2.0),
-        healthy_angle_range: tuple[float, float] = (-1.0, 1.0),
-        reset_noise_scale: float = 5e-3,
-        exclude_current_positions_from_observation: bool = True,
-        max_episode_steps: int | None = 1000,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs, XML_FILE, FRAME_SKIP,
-            _planar.configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy,
-                              None, healthy_z_range, healthy_angle_range, reset_noise_scale,
-                              exclude_current_positions_from_observation, healthy_reward_when_terminating=True),
-            max_episode_steps=max_episode_steps, **vector_options,
-        )
+Walker2dVectorEnv = vector_env_class(Walker2dEnv, "Walker2d-v4", 1000)
