@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import math
+import os
 import pathlib
 import pickle
 import random
@@ -20,6 +21,7 @@ from custom_envs import ENVS, DriftEnv, DriftVectorEnv
 
 import nbgym
 from nbgym import error, spaces
+from nbgym._engine.jit import kernel
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit
 from nbgym.engine import rng as engine_rng
 
@@ -580,13 +582,53 @@ except IndexError:
 """
 
 
+@kernel
+def _cached_probe(x):
+    return x + 1.0
+
+
+LIBRARY_VERSION_RUN = r"""
+import sys
+sys.path.insert(0, sys.argv[1])
+from nbgym._engine import cache
+if sys.argv[2] != "installed":
+    cache.library_versions = lambda: (("numpy", "2.0.0"), ("mujoco", sys.argv[2]))
+import test_engine_api as t
+t._cached_probe(1.0)
+print(sum(t._cached_probe.stats.cache_hits.values()))
+"""
+
+
+@pytest.mark.skipif(INTERPRETED, reason="no kernel cache without the JIT")
+def test_library_versions_are_part_of_the_kernel_cache_key(tmp_path):
+    """A kernel cached with one MuJoCo (or numpy) is compiled anew with another: kernels hold their constants (the
+    state components a MuJoCo kernel passes to ``mj_getState``, whose sizes differ between MuJoCo versions)."""
+    from nbgym._engine.cache import FROZEN_LIBRARIES, library_versions
+
+    assert [name for name, _ in library_versions()] == list(FROZEN_LIBRARIES) == ["numpy", "mujoco"]
+    assert dict(library_versions())["numpy"] == np.__version__
+
+    def cache_hits(mujoco_version: str) -> int:
+        env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+        tests = pathlib.Path(__file__).parent
+        result = subprocess.run([sys.executable, "-c", LIBRARY_VERSION_RUN, str(tests), mujoco_version],
+                                capture_output=True, text=True, env=env, cwd=tests.parent)
+        assert result.returncode == 0, result.stderr
+        return int(result.stdout.split()[-1])
+
+    assert cache_hits("installed") == 0  # compiled and saved
+    assert cache_hits("installed") == 1  # loaded
+    assert cache_hits("3.2.4") == 0  # another MuJoCo: compiled anew
+    assert cache_hits("3.2.4") == 1
+    assert cache_hits("installed") == 1  # both kept
+
+
 @pytest.mark.skipif(INTERPRETED, reason="no kernel cache without the JIT")
 def test_numba_boundscheck_is_part_of_the_kernel_cache_key(tmp_path):
     """A kernel compiled without bounds checks is not loaded under ``NUMBA_BOUNDSCHECK=1`` (nor the reverse).
 
     The opted-out physics writes ``aux[i, 1]`` past a row of width 1: unchecked, it lands in the final infos'
     slots of the same allocation (``auxes[1]``), so the run stays memory-safe."""
-    import os
 
     def run(**environ):
         env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), **environ}

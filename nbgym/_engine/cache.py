@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import importlib.metadata
 import os
 import pathlib
 import pickle
@@ -182,9 +183,30 @@ def compile_options() -> tuple:
     return tuple((name, str(getattr(config, name, None))) for name in names)
 
 
+FROZEN_LIBRARIES = ("numpy", "mujoco")
+"""The distributions whose values compiled kernels hold as constants: numpy's (its dtypes, and numba's typing of
+them) and MuJoCo's (the enum values the MuJoCo kernels pass to libmujoco, such as the state components of
+``mj_getState``, whose sizes Python allocates with the installed version's values: a kernel of another
+version's would write past them)."""
+
+
+@functools.lru_cache(maxsize=None)
+def library_versions() -> tuple[tuple[str, str | None], ...]:
+    """The installed version of each of ``FROZEN_LIBRARIES`` (``None`` where it is not installed)."""
+    versions = []
+    for name in FROZEN_LIBRARIES:
+        try:
+            versions.append((name, importlib.metadata.version(name)))
+        except importlib.metadata.PackageNotFoundError:
+            versions.append((name, None))
+    return tuple(versions)
+
+
 class CheckedFunctionCache(FunctionCache):
     """numba's cache of a compiled function, over files whose damage is detected and repaired, keyed
-    by the compile options too (``compile_options``).
+    by the compile options (``compile_options``) and the versions of the libraries whose values kernels hold
+    (``library_versions``) too: numba's own key holds neither, so a kernel compiled before an upgrade of
+    MuJoCo would be loaded after it.
 
     Args:
         py_func: The Python function the dispatcher compiles.
@@ -235,7 +257,7 @@ class CheckedFunctionCache(FunctionCache):
             )
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple:
-        return (*super()._index_key(sig, codegen), compile_options())
+        return (*super()._index_key(sig, codegen), compile_options(), library_versions())
 
 
 def _verified(data: bytes, path: str) -> bytes | None:
