@@ -26,6 +26,8 @@ from nbgym.envs.mujoco.mujoco_env import ASSETS
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+ARENA_FAILS = int(mujoco.__version__.split(".")[0]) >= 4
+"""MuJoCo 4 raises when its arena cannot hold a step's constraints; earlier versions drop the contacts with a warning."""
 
 
 def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
@@ -40,7 +42,8 @@ def small_arena_model(tmp_path: pathlib.Path) -> str:
     """HalfCheetah's model with an arena too small for the constraint solver: MuJoCo fails in ``mj_step``."""
     source = (pathlib.Path(ASSETS) / "half_cheetah.xml").read_text()
     path = tmp_path / "half_cheetah_small_arena.xml"
-    path.write_text(source.replace('<mujoco model="cheetah">', '<mujoco model="cheetah"><size memory="8K"/>'))
+    assert '<size nstack="300000"' in source  # MuJoCo before 4 refuses a memory size beside nstack
+    path.write_text(source.replace('<size nstack="300000"', '<size memory="8K"'))
     return str(path)
 
 
@@ -100,7 +103,7 @@ def test_model_whose_arena_is_too_small_raises(tmp_path):
             break
         np.testing.assert_array_equal(ours.step(action)[0], expected[0])
     else:
-        pytest.fail("gymnasium's env did not fail")
+        assert not ARENA_FAILS, "gymnasium's env did not fail"
 
 
 def test_mujoco_error_in_reset_raises(tmp_path):
@@ -140,6 +143,7 @@ def test_vector_env_survives_mujoco_errors_in_a_loop(num_threads):
         np.testing.assert_array_equal(mine[1], gym_step[1])
 
 
+@pytest.mark.skipif(not ARENA_FAILS, reason="MuJoCo before 4 does not fail when its arena is full")
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_vector_env_error_in_one_sub_environment(tmp_path, num_threads):
     """Only the sub-environments whose simulation fails are broken: the others stepped, a reset of the broken
