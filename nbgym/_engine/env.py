@@ -145,7 +145,7 @@ class KernelBatch:
         self.physics = physics
         self.params = params
         self.num_envs = num_envs
-        self.state = np.zeros((num_envs, physics.state_width), dtype=physics.state_dtype)
+        self.state = physics.new_state(num_envs)
         self.pcg, self.buf = rng.new_streams(num_envs)
         obs_shape, obs_dtype = _observation_layout(physics, observation_space)
         # Buffers of one dtype are stacked on a leading axis (each row stays contiguous): every array

@@ -18,10 +18,11 @@ The physics protocol (``i`` is the sub-environment's row, ``rng`` its random str
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import inspect
 import pathlib
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 from numba import types
@@ -85,7 +86,11 @@ class Physics:
     Args:
         name: A name unique among registered physics (the env's class name).
         params: The fields ``(name, dtype)`` of the parameter record shared by all sub-environments.
-        state: ``(width, dtype)`` of one sub-environment's state row (any numeric dtype).
+        state: ``(width, dtype)`` of one sub-environment's state row (any numeric dtype); or, for a physics
+            whose state is several arrays (a physics engine's world: bodies, contacts...), a function
+            ``new_state(num_envs)`` returning a namedtuple of arrays whose first dimension is the
+            sub-environment (the functions then get that namedtuple as ``state`` and touch row ``i`` of
+            each array; nothing else in the engine looks into it).
         reset, step, observe, action_valid: The physics functions (see the module docstring); plain
             Python functions, which numba compiles into the kernels.
         aux_width: The number of float64 slots per sub-environment for infos written by the kernels.
@@ -118,7 +123,7 @@ class Physics:
         name: str,
         *,
         params: list[tuple[str, type]],
-        state: tuple[int, type],
+        state: tuple[int, type] | Callable[[int], tuple],
         reset: Callable,
         step: Callable,
         observe: Callable,
@@ -134,19 +139,26 @@ class Physics:
         functions = {role: checks.physics_function(name, role, function) for role, function in roles.items()}
         self.code = {role: checks.code_spans(checks.scan(name, role, function)) for role, function in functions.items()}
         """Where the code of each physics function, and of the compiled helpers it calls, is."""
-        width, state_dtype = state
-        if not isinstance(width, (int, np.integer)) or width < 1 or np.dtype(state_dtype).kind not in "biuf":
-            raise error.PhysicsError(
-                f"Physics {name!r}: state must be (width, dtype) with a positive int width and a numeric dtype, "
-                f"got {state!r}."
-            )
         self.name = name
-        self.state_width, self.state_dtype = int(width), np.dtype(state_dtype)
+        if callable(state):
+            self.new_state: Callable[[int], Any] = state
+            """The state of ``num_envs`` fresh sub-environments: ``new_state(num_envs)``."""
+            self.state_width, self.state_dtype = None, None
+        else:
+            width, state_dtype = state
+            if not isinstance(width, (int, np.integer)) or width < 1 or np.dtype(state_dtype).kind not in "biuf":
+                raise error.PhysicsError(
+                    f"Physics {name!r}: state must be (width, dtype) with a positive int width and a numeric dtype, "
+                    f"or a function of num_envs returning a namedtuple of arrays, got {state!r}."
+                )
+            self.state_width, self.state_dtype = int(width), np.dtype(state_dtype)
+            self.new_state = functools.partial(_zero_rows, self.state_width, self.state_dtype)
         self.aux_width = aux_width
         self.min_chunk_size = min_chunk_size
         self.max_chunk_size = max_chunk_size
         self.observation = observation
-        self._check_columns(functions, "state", 1, self.state_width, f"the state row's width ({self.state_width})")
+        if self.state_width is not None:
+            self._check_columns(functions, "state", 1, self.state_width, f"the state row's width ({self.state_width})")
         self._check_columns(
             {"reset": functions["reset"]}, "aux", 4, aux_width, f"aux_width ({aux_width})"
         )
@@ -225,6 +237,10 @@ class Physics:
         return params
 
 
+def _zero_rows(width: int, dtype: np.dtype, num_envs: int) -> np.ndarray:
+    return np.zeros((num_envs, width), dtype=dtype)
+
+
 def _argument(function: Callable, position: int) -> str:
     """The name of ``function``'s argument at ``position``."""
     return function.__code__.co_varnames[position]
@@ -257,7 +273,7 @@ def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elaps
     rng = (pcg, buf)
     obs = observations[0]
     aux = auxes[0]
-    for i in range(state.shape[0]):
+    for i in range(mask.shape[0]):
         if mask[i]:
             physics_reset(params, state, i, rng, aux)
             elapsed[i] = 0
@@ -336,7 +352,7 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     status = check_step(params_array, actions, mode, flags[NEEDS_RESET])
     if status == STEP_OK:
         _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                    actions, 0, state.shape[0])
+                    actions, 0, elapsed.shape[0])
     return status
 
 
@@ -353,7 +369,7 @@ def step_chunks(params_array, state, pcg, buf, mode, max_steps, observations, re
     Returns:
         Whether this call completed the batch's last chunk.
     """
-    num_envs = state.shape[0]
+    num_envs = elapsed.shape[0]
     num_chunks = (num_envs + chunk_size - 1) // chunk_size
     completed_batch = False
     while True:
