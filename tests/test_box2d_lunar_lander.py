@@ -77,21 +77,86 @@ def test_landing_rewards_100_and_the_observation_shows_both_legs():
     assert observation[6] == observation[7] == 1.0
 
 
+def vector_policy(continuous: bool):
+    """The noisy heuristics of each sub-environment (landings, crashes, flights out of view)."""
+
+    def policy(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+        if continuous:  # random throttles a third of the time: crashes and flights out of view
+            return np.array([throttle_policy(rng, obs) if rng.random() < 0.65 else rng.uniform(-1.2, 1.2, 2)
+                             for obs in observations], dtype=np.float32)
+        return np.array([lander_policy(rng, obs) for obs in observations], dtype=np.int64)
+
+    return policy
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("continuous", [False, True])
-def test_vector_env_matches_gymnasium_sync(mode, continuous):
-    """make_vec vectorizes LunarLander with SyncVectorEnv, exactly as gymnasium's sync vector env."""
+def test_compiled_vector_env_matches_gymnasium_sync(mode, continuous):
+    """make_vec's LunarLanderVectorEnv (the compiled Box2D port) is gymnasium's sync vector env, bit for bit."""
+    assert type(nbgym.make_vec("LunarLander-v3", 2)).__name__ == "LunarLanderVectorEnv"
+    kwargs = {"continuous": continuous, "enable_wind": continuous, "gravity": -9.0 if continuous else -10.0}
+    terminations, _ = compare_vector("LunarLander-v3", vector_policy(continuous), 4, mode, 7, 700, kwargs)
+    assert terminations >= 3
+
+
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "LunarLanderContinuous-v3"])
+def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
+    """Two stepping threads, a short time limit (truncations), wind: the same as gymnasium's sync vector env."""
+    continuous = "Continuous" in env_id
+    kwargs = {"enable_wind": True, "wind_power": 19.0, "turbulence_power": 1.9, "max_episode_steps": 60}
+    terminations, truncations = compare_vector(env_id, vector_policy(continuous), 5, "NextStep", 3, 250, kwargs,
+                                               nbgym_kwargs={"num_threads": 2})
+    assert truncations >= 5
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("continuous", [False, True])
+def test_sync_vector_env_matches_gymnasium_sync(mode, continuous):
+    """make_vec(vectorization_mode="sync") vectorizes the single envs, exactly as gymnasium's sync vector env."""
 
     def policy(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
         if continuous:
             return rng.uniform(-1, 1, (len(observations), 2)).astype(np.float32)
         return rng.integers(0, 4, len(observations))
 
-    ours = nbgym.make_vec("LunarLander-v3", 2, continuous=continuous)
-    assert type(ours).__name__ == "SyncVectorEnv"
     kwargs = {"continuous": continuous, "enable_wind": True}
     terminations, _ = compare_vector("LunarLander-v3", policy, 3, mode, 7, 200, kwargs, vectorization_mode="sync")
     assert terminations >= 3
+
+
+def test_rendered_vector_env_is_a_sync_vector_env():
+    """The compiled vector env draws no frames: with a render mode make_vec vectorizes the single envs (whose
+    flame particles exist only when rendered), as gymnasium does."""
+    env = nbgym.make_vec("LunarLander-v3", 2, render_mode="rgb_array")
+    assert type(env).__name__ == "SyncVectorEnv"
+    env.reset(seed=1)
+    env.step(np.array([2, 2]))
+    assert len(env.render()) == 2
+
+
+def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
+    env = nbgym.make_vec("LunarLander-v3", 3)
+    observations, _ = env.reset(seed=0)
+    for bad in (np.array([0, 4, 1]), np.array([-1, 0, 0]), np.array([0.5, 1, 2])):
+        with pytest.raises(AssertionError):
+            env.step(bad)
+    np.testing.assert_array_equal(env.step(np.array([0, 0, 0]))[0], gymnasium_step_after_reset(0))
+
+
+def gymnasium_step_after_reset(seed: int) -> np.ndarray:
+    theirs = gymnasium.make_vec("LunarLander-v3", 3, vectorization_mode="sync")
+    theirs.reset(seed=seed)
+    return theirs.step(np.array([0, 0, 0]))[0]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_vector_env_long_runs(seed):
+    """Long runs of 8 sub-environments: thousands of episodes' steps, landings and crashes, wind, both action kinds."""
+    continuous = bool(seed % 2)
+    kwargs = {"continuous": continuous, "enable_wind": seed >= 2, "gravity": -10.0 + seed * 0.3}
+    terminations, _ = compare_vector("LunarLander-v3", vector_policy(continuous), 8, MODES[seed % 3], seed, 3000, kwargs)
+    assert terminations >= 10
 
 
 def test_async_vector_env_matches_gymnasium_sync():

@@ -100,6 +100,7 @@ register(
 register(
     id="LunarLander-v3",
     entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
+    vector_entry_point="nbgym.envs.box2d.lunar_lander_vector:LunarLanderVectorEnv",
     max_episode_steps=1000,
     reward_threshold=200,
 )
@@ -107,6 +108,7 @@ register(
 register(
     id="LunarLanderContinuous-v3",
     entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
+    vector_entry_point="nbgym.envs.box2d.lunar_lander_vector:LunarLanderVectorEnv",
     kwargs={"continuous": True},
     max_episode_steps=1000,
     reward_threshold=200,

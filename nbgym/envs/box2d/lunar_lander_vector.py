@@ -164,9 +164,10 @@ def _turbulence(index, power):
 
 
 @njit
-def _advance(params, state, i, stream, m_power, s_power, direction):
+def _advance(params, state, i, stream, m_power, s_power, side_reach):
     """gymnasium's ``step`` up to the world's ``Step``: wind, the engines' impulses (``m_power`` of the main
-    engine, ``s_power`` of the side engine on the side ``direction``), one Box2D step."""
+    engine, ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's ``direction *
+    SIDE_ENGINE_AWAY / SCALE``, from the centre), one Box2D step."""
     w = state.w
     lander = state.env_i[i, LANDER]
     if params.enable_wind and not (_touching(w, i, state.env_i[i, LEG_LEFT])
@@ -196,7 +197,7 @@ def _advance(params, state, i, stream, m_power, s_power, direction):
         W.apply_linear_impulse(w, i, lander, F32(-ox * MAIN_ENGINE_POWER * m_power),
                                F32(-oy * MAIN_ENGINE_POWER * m_power), F32(ix), F32(iy), True)
     if s_power != 0.0:
-        lever = 3 * dispersion1 + direction * SIDE_ENGINE_AWAY / SCALE
+        lever = 3 * dispersion1 + side_reach
         ox = tip_x * dispersion0 + side_x * lever
         oy = -tip_y * dispersion0 - side_y * lever
         # (The main engine's impulse changed velocities only: the position is the one read above.)
@@ -227,7 +228,7 @@ def _state(state, i):
 def _step(params, state, i, actions, stream, aux):
     m_power = 0.0
     s_power = 0.0
-    direction = 0.0
+    side_reach = 0.0
     # One shape for Discrete's (n,) and Box's (n, 2) actions, so that both branches compile for either.
     rows = actions.reshape((actions.shape[0], -1))
     if params.continuous:
@@ -237,21 +238,25 @@ def _step(params, state, i, actions, stream, aux):
             m_power = (main + 1.0) * 0.5
         if abs(lateral) > 0.5:
             direction = 1.0 if lateral > 0.0 else -1.0
+            side_reach = direction * SIDE_ENGINE_AWAY / SCALE
             s_power = abs(lateral)
     else:
         action = rows[i, 0]
         if action == 2:
             m_power = 1.0
-        elif action == 1 or action == 3:
+        elif action == 1:
             s_power = 1.0
-            direction = np.float64(action - 2)
-    return _fire_and_step(params, state, i, stream, m_power, s_power, direction)
+            side_reach = params._left_reach
+        elif action == 3:
+            s_power = 1.0
+            side_reach = 1 * SIDE_ENGINE_AWAY / SCALE
+    return _fire_and_step(params, state, i, stream, m_power, s_power, side_reach)
 
 
 @njit
-def _fire_and_step(params, state, i, stream, m_power, s_power, direction):
+def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
     """gymnasium's ``step`` once the action is read: the world advanced, the reward, whether it terminated."""
-    _advance(params, state, i, stream, m_power, s_power, direction)
+    _advance(params, state, i, stream, m_power, s_power, side_reach)
     s0, s1, s2, s3, s4, s5, s6, s7 = _state(state, i)
     shaping = (
         -100 * math.sqrt(s0 * s0 + s1 * s1)
@@ -315,6 +320,7 @@ PHYSICS = Physics(
         ("enable_wind", np.bool_),
         ("wind_power", np.float64),
         ("turbulence_power", np.float64),
+        ("_left_reach", np.float64),
     ],
     state=new_rows,
     reset=_reset,
@@ -339,6 +345,7 @@ class LunarLanderVectorEnv(KernelVectorEnv):
 
     metadata = {"render_modes": [], "render_fps": FPS}
     physics = PHYSICS
+    asserts_action_in_space = True  # gymnasium's step asserts action_space.contains(action): np.uint64 is refused
 
     def __init__(
         self,
@@ -359,11 +366,30 @@ class LunarLanderVectorEnv(KernelVectorEnv):
                 f"turbulence_power value is recommended to be between 0.0 and 2.0, (current value: {turbulence_power})"
             )
         params = PHYSICS.new_params(continuous=continuous, gravity=gravity, enable_wind=enable_wind,
-                                    wind_power=wind_power, turbulence_power=turbulence_power)
+                                    wind_power=wind_power, turbulence_power=turbulence_power,
+                                    _left_reach=_left_reach(np.dtype(np.int64)))
         super().__init__(num_envs, params, max_episode_steps=max_episode_steps, **vector_options)
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Steps every sub-environment with its action (see ``KernelVectorEnv.step``)."""
+        if not self._params["continuous"][0]:
+            dtype = actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
+            if dtype.kind == "u" and dtype.itemsize < 8:  # np.uint64 is refused, as gymnasium refuses it
+                self._params["_left_reach"] = _left_reach(dtype)
+            elif self._params["_left_reach"][0] != -SIDE_ENGINE_AWAY / SCALE:
+                self._params["_left_reach"] = _left_reach(np.dtype(np.int64))
+        return super().step(actions)
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
         low = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0]).astype(np.float32)
         high = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0]).astype(np.float32)
         action_space = spaces.Box(-1, +1, (2,), dtype=np.float32) if self.continuous else spaces.Discrete(4)
         return spaces.Box(low, high), action_space
+
+
+def _left_reach(dtype: np.dtype) -> float:
+    """gymnasium's ``direction * SIDE_ENGINE_AWAY / SCALE`` for the left engine (action 1) of an action of
+    ``dtype``: ``direction = action - 2`` and its product are computed in that dtype, so an unsigned action
+    wraps around (``np.uint32(1) - 2`` is 4294967295) and fires the left engine with that lever."""
+    with np.errstate(over="ignore"):
+        return float((dtype.type(1) - 2) * SIDE_ENGINE_AWAY / SCALE)
