@@ -402,7 +402,7 @@ def test_time_of_impact_matches_wheel(a, sweep_a, b, sweep_b, t_max):
     si_a, sf_a, wa = a
     si_b, sf_b, wb = b
     before = sweep_a.copy()
-    ours = toi.time_of_impact(*proxy(si_a, sf_a), *proxy(si_b, sf_b), sweep_a, sweep_b, t_max)
+    ours = toi.time_of_impact(*proxy(si_a, sf_a), *proxy(si_b, sf_b), sweep_a, sweep_b, t_max, dist.new_cache())
     assert (sweep_a == before).all()
     state, t = B.b2TimeOfImpact(shapeA=wa, shapeB=wb, sweepA=wheel_sweep(sweep_a), sweepB=wheel_sweep(sweep_b), tMax=float(t_max))
     assert ours[0] == state
@@ -480,7 +480,8 @@ class Worlds:
         before = [(c.fixtureA.userData, c.fixtureB.userData) for c in self.world.contacts_gen]
         self.world.contactManager.FindNewContacts()
         pairs = np.zeros((4096, 2), np.int32)
-        n = bp.update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, pairs)
+        n = bp.update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, pairs,
+                            np.zeros(len(tree_i) + 1, np.int32), np.zeros(len(tree_i), np.int32))
         added = []
         for a, b in pairs[:n].tolist():
             if frozenset((a, b)) not in self.contacts:
@@ -590,7 +591,9 @@ def ray_world(params):
 
 
 ray_params = st.lists(
-    st.tuples(st.integers(0, 3), coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5)),
+    st.tuples(st.integers(0, 3), coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5))
+    # an edge of two equal vertices is not a Box2D shape (the wheel's ray cast asserts a non-zero length)
+    .filter(lambda p: p[0] != 0 or (p[4], p[5]) != (p[6], p[7])),
     min_size=1,
     max_size=25,
 )
@@ -602,7 +605,8 @@ def test_ray_cast_closest_matches_wheel_lidar(params, rays):
     world, arrays, fixtures = ray_world(params)
     stack = np.zeros(arrays[1].shape[0] + 1, np.int32)
     for x1, y1, x2, y2 in rays:
-        if (x1, y1) == (x2, y2):
+        dx, dy = f32(x2 - x1), f32(y2 - y1)
+        if dx * dx + dy * dy == f32(0.0):  # no ray: Box2D asserts a non-zero float32 length
             continue
         lidar = _Lidar()
         world.RayCast(lidar, (float(x1), float(y1)), (float(x2), float(y2)))

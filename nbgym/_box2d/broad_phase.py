@@ -15,7 +15,7 @@ import numpy as np
 from nbgym._box2d import dynamic_tree as tree
 from nbgym._box2d.math import b2abs, b2max, b2min, normalize
 from nbgym._box2d.shapes import ray_cast
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 PROXY_COUNT, MOVE_COUNT, PAIR_COUNT = 0, 1, 2  # bp_i
 BP_INTS = 3
@@ -31,7 +31,7 @@ def new_broad_phases(*shape: int, capacity: int, move_capacity: int, pair_capaci
     return tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer
 
 
-@kernel
+@borrowing_kernel
 def reset(tree_f, tree_i, tree_s, bp_i):
     """Makes the broad phase empty, as a new b2BroadPhase."""
     tree.reset(tree_f, tree_i, tree_s)
@@ -40,7 +40,7 @@ def reset(tree_f, tree_i, tree_s, bp_i):
     bp_i[PAIR_COUNT] = 0
 
 
-@kernel
+@borrowing_kernel
 def buffer_move(bp_i, move_buffer, proxy):
     """``b2BroadPhase::BufferMove`` (also ``TouchProxy``)."""
     n = bp_i[MOVE_COUNT]
@@ -50,7 +50,7 @@ def buffer_move(bp_i, move_buffer, proxy):
     bp_i[MOVE_COUNT] = n + 1
 
 
-@kernel
+@borrowing_kernel
 def create_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, aabb, user_data):
     """``b2BroadPhase::CreateProxy(aabb, userData)``: the proxy id."""
     proxy = tree.create_proxy(tree_f, tree_i, tree_s, aabb, user_data)
@@ -59,7 +59,7 @@ def create_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, aabb, user_data):
     return proxy
 
 
-@kernel
+@borrowing_kernel
 def destroy_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, proxy):
     """``b2BroadPhase::DestroyProxy(proxyId)`` (UnBufferMove, then the tree's DestroyProxy)."""
     for i in range(bp_i[MOVE_COUNT]):
@@ -69,14 +69,14 @@ def destroy_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, proxy):
     tree.destroy_proxy(tree_f, tree_i, tree_s, proxy)
 
 
-@kernel
+@borrowing_kernel
 def move_proxy(tree_f, tree_i, tree_s, bp_i, move_buffer, proxy, aabb, dx, dy):
     """``b2BroadPhase::MoveProxy(proxyId, aabb, displacement)``."""
     if tree.move_proxy(tree_f, tree_i, tree_s, proxy, aabb, dx, dy):
         buffer_move(bp_i, move_buffer, proxy)
 
 
-@kernel
+@borrowing_kernel
 def test_overlap(tree_f, proxy_a, proxy_b):
     """``b2BroadPhase::TestOverlap(proxyIdA, proxyIdB)`` of the fat AABBs."""
     a = tree_f[proxy_a]
@@ -84,7 +84,7 @@ def test_overlap(tree_f, proxy_a, proxy_b):
     return tree.test_overlap(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
 
 
-@kernel
+@borrowing_kernel
 def _pair_less(pair_buffer, i, j):
     """b2PairLessThan(pair i, pair j)."""
     if pair_buffer[i, 0] < pair_buffer[j, 0]:
@@ -94,7 +94,7 @@ def _pair_less(pair_buffer, i, j):
     return False
 
 
-@kernel
+@borrowing_kernel
 def _sort_pairs(pair_buffer, n):
     """Sorts the first ``n`` pairs by (proxyIdA, proxyIdB). std::sort is not stable, but equal pairs are
     identical, so every correct sort gives Box2D's sequence. A heapsort: in place, O(n log n)."""
@@ -110,7 +110,7 @@ def _sort_pairs(pair_buffer, n):
         _sift_down(pair_buffer, 0, end)
 
 
-@kernel
+@borrowing_kernel
 def _sift_down(pair_buffer, root, n):
     while True:
         child = 2 * root + 1
@@ -129,14 +129,12 @@ def _sift_down(pair_buffer, root, n):
         root = child
 
 
-@kernel
-def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out):
+@borrowing_kernel
+def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out, stack, found):
     """``b2BroadPhase::UpdatePairs(callback)``: writes into ``out`` (int32 ``(>= pairs, 2)``) the
     ``(userDataA, userDataB)`` of each new pair, in the order Box2D calls ``callback->AddPair``; returns
-    their number. Clears the move buffer."""
-    capacity = tree_i.shape[0]
-    stack = np.empty(capacity + 1, np.int32)
-    found = np.empty(capacity, np.int32)
+    their number. Clears the move buffer. ``stack`` (int32, tree capacity + 1) and ``found`` (int32, tree
+    capacity) are the tree queries' scratch."""
     pair_count = 0
     for i in range(bp_i[MOVE_COUNT]):
         query_proxy = move_buffer[i]
@@ -169,7 +167,7 @@ def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out):
     return added
 
 
-@kernel
+@borrowing_kernel
 def ray_cast_closest(tree_f, tree_i, tree_s, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf, accept, stack):
     """``b2World::RayCast(callback, p1, p2)`` (b2BroadPhase/b2DynamicTree::RayCast through
     b2WorldRayCastWrapper) with the callback of gymnasium's lidar: a fixture that ``accept`` rejects gets -1

@@ -7,7 +7,7 @@ import numpy as np
 from nbgym._box2d.manifold import CIRCLES, FACE_A, POINT_COUNT, set_face, set_point
 from nbgym._box2d.math import normalize, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import COUNT, NORMALS, RADIUS, VERTICES
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 _ZERO = np.float32(0.0)
 _HALF = np.float32(0.5)
@@ -15,7 +15,7 @@ _MAX_FLOAT = np.float32(np.finfo(np.float32).max)
 _EPSILON = np.float32(1.1920928955078125e-07)
 
 
-@kernel
+@borrowing_kernel
 def collide_circles(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     """``b2CollideCircles(manifold, circleA, xfA, circleB, xfB)``."""
     man_i[POINT_COUNT] = 0
@@ -32,7 +32,7 @@ def collide_circles(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     set_point(man_f, man_i, 0, sf_b[VERTICES, 0], sf_b[VERTICES, 1], 0)
 
 
-@kernel
+@borrowing_kernel
 def collide_polygon_and_circle(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     """``b2CollidePolygonAndCircle(manifold, polygonA, xfA, circleB, xfB)``."""
     man_i[POINT_COUNT] = 0

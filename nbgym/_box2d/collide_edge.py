@@ -9,7 +9,7 @@ from nbgym._box2d.collide_polygon import clip_segment_to_line
 from nbgym._box2d.manifold import CIRCLES, FACE, FACE_A, FACE_B, POINT_COUNT, TYPE, VERTEX, make_id, set_face, set_point, swap_id
 from nbgym._box2d.math import b2min, cross, normalize, rot_mul, rot_mul_t, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import CENTROID, COUNT, HAS_VERTEX0, HAS_VERTEX3, NORMALS, RADIUS, VERTEX0, VERTEX3, VERTICES
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 _ZERO = np.float32(0.0)
 _ONE = np.float32(1.0)
@@ -19,7 +19,7 @@ _ANGULAR_SLOP = np.float32(2.0) / np.float32(180.0) * np.float32(3.14159265359)
 _UNKNOWN, _EDGE_A, _EDGE_B = 0, 1, 2  # b2EPAxis::Type
 
 
-@kernel
+@borrowing_kernel
 def collide_edge_and_circle(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     """``b2CollideEdgeAndCircle(manifold, edgeA, xfA, circleB, xfB)``."""
     man_i[POINT_COUNT] = 0
@@ -83,18 +83,18 @@ def collide_edge_and_circle(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     set_point(man_f, man_i, 0, mx, my, make_id(0, 0, FACE, VERTEX))
 
 
-@kernel
+@borrowing_kernel
 def _vertex_b(sf_b, xf, i):
     """Polygon B's vertex ``i`` in frame A (b2EPCollider's m_polygonB, recomputed: the same bits each time)."""
     return xf_mul(xf, sf_b[VERTICES + i, 0], sf_b[VERTICES + i, 1])
 
 
-@kernel
+@borrowing_kernel
 def _normal_b(sf_b, xf, i):
     return rot_mul(xf[2], xf[3], sf_b[NORMALS + i, 0], sf_b[NORMALS + i, 1])
 
 
-@kernel
+@borrowing_kernel
 def collide_edge_and_polygon(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     """``b2CollideEdgeAndPolygon(manifold, edgeA, xfA, polygonB, xfB)`` (b2EPCollider::Collide)."""
     # m_xf = b2MulT(xfA, xfB), as a tuple (p.x, p.y, q.s, q.c)

@@ -11,7 +11,7 @@ import numpy as np
 from nbgym._box2d.manifold import FACE, FACE_A, FACE_B, POINT_COUNT, VERTEX, make_id, set_face, set_point, swap_id
 from nbgym._box2d.math import normalize, rot_mul, rot_mul_t, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import CENTROID, COUNT, NORMALS, RADIUS, VERTICES
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 _ZERO = np.float32(0.0)
 _ONE = np.float32(1.0)
@@ -19,7 +19,7 @@ _HALF = np.float32(0.5)
 _MAX_FLOAT = np.float32(np.finfo(np.float32).max)
 
 
-@kernel
+@borrowing_kernel
 def clip_segment_to_line(nx, ny, offset, vertex_index_a, x0, y0, k0, x1, y1, k1):
     """``b2ClipSegmentToLine`` of the segment ``(x0, y0, k0)``-``(x1, y1, k1)`` against the half-plane
     ``dot(normal, v) <= offset``: ``(count, x, y, key, x, y, key)`` (the unused output is zeros)."""
@@ -54,7 +54,7 @@ def clip_segment_to_line(nx, ny, offset, vertex_index_a, x0, y0, k0, x1, y1, k1)
     return n, ox0, oy0, ok0, ox1, oy1, ok1
 
 
-@kernel
+@borrowing_kernel
 def edge_separation(s1, xf1, edge1, si2, s2, xf2):
     """b2EdgeSeparation: separation of poly2 from poly1's edge ``edge1``."""
     n1wx, n1wy = rot_mul(xf1[2], xf1[3], s1[NORMALS + edge1, 0], s1[NORMALS + edge1, 1])
@@ -71,7 +71,7 @@ def edge_separation(s1, xf1, edge1, si2, s2, xf2):
     return (v2x - v1x) * n1wx + (v2y - v1y) * n1wy
 
 
-@kernel
+@borrowing_kernel
 def find_max_separation(si1, s1, xf1, si2, s2, xf2):
     """b2FindMaxSeparation: ``(edgeIndex, separation)`` over poly1's edge normals (hill climbing)."""
     count1 = si1[COUNT]
@@ -114,7 +114,7 @@ def find_max_separation(si1, s1, xf1, si2, s2, xf2):
     return best_edge, best_separation
 
 
-@kernel
+@borrowing_kernel
 def find_incident_edge(s1, xf1, edge1, si2, s2, xf2):
     """b2FindIncidentEdge: the incident edge's two clip vertices ``(x, y, key, x, y, key)`` in world frame."""
     wx, wy = rot_mul(xf1[2], xf1[3], s1[NORMALS + edge1, 0], s1[NORMALS + edge1, 1])
@@ -134,7 +134,7 @@ def find_incident_edge(s1, xf1, edge1, si2, s2, xf2):
     return x0, y0, make_id(edge1, i1, FACE, VERTEX), x1, y1, make_id(edge1, i2, FACE, VERTEX)
 
 
-@kernel
+@borrowing_kernel
 def collide_polygons(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     """``b2CollidePolygons(manifold, polyA, xfA, polyB, xfB)``."""
     man_i[POINT_COUNT] = 0

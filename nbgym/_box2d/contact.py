@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 from . import collide_circle, collide_edge, collide_polygon, distance, manifold, shapes
-from .math import sqrtf
+from .math import copy_to, sqrtf
 from .world import (
     BI_BEGUN, BI_TOUCH, C_ENABLED_FLAG, C_TOUCHING_FLAG, CF_FRICTION, CF_RESTITUTION, CF_TANGENT_SPEED, CF_TOI,
     CI_FA, CI_FB, CI_FLAGS, CI_IA, CI_IB, CI_TOI_COUNT, FF_FRICTION, FF_RESTITUTION, FI_BODY, FI_SENSOR,
@@ -31,19 +31,19 @@ EDGE = shapes.EDGE
 POLYGON = shapes.POLYGON
 
 
-@kernel
+@borrowing_kernel
 def mix_friction(f1, f2):
     """b2MixFriction: sqrtf(friction1 * friction2)."""
     return sqrtf(f1 * f2)
 
 
-@kernel
+@borrowing_kernel
 def mix_restitution(r1, r2):
     """b2MixRestitution: the larger."""
     return r1 if r1 > r2 else r2
 
 
-@kernel
+@borrowing_kernel
 def registered(type_a, type_b):
     """The contact register of a shape-type pair: 0 none, 1 primary (keep A, B), 2 swap to (B, A)."""
     if type_a == CIRCLE and type_b == CIRCLE:
@@ -59,7 +59,7 @@ def registered(type_a, type_b):
     return 0
 
 
-@kernel
+@borrowing_kernel
 def init_contact(w, r, c, fa, ia, fb, ib):
     """The b2Contact constructor on row ``c`` (fixtures already in register order)."""
     ci = w.contact_i[r, c]
@@ -77,7 +77,7 @@ def init_contact(w, r, c, fa, ia, fb, ib):
     cf[CF_TOI] = _ZERO
 
 
-@kernel
+@borrowing_kernel
 def evaluate(w, r, c, xf_a, xf_b):
     """b2Contact::Evaluate: the manifold of the contact's two shapes at these transforms."""
     fa = w.contact_i[r, c, CI_FA]
@@ -104,7 +104,7 @@ def evaluate(w, r, c, xf_a, xf_b):
         collide_circle.collide_circles(mf, mi, sia, sfa, xf_a, sib, sfb, xf_b)
 
 
-@kernel
+@borrowing_kernel
 def begin_contact(w, r, c):
     """The compiled listener's BeginContact."""
     for k in range(2):
@@ -114,7 +114,7 @@ def begin_contact(w, r, c):
         w.body_i[r, b, BI_BEGUN] = 1
 
 
-@kernel
+@borrowing_kernel
 def end_contact(w, r, c):
     """The compiled listener's EndContact."""
     for k in range(2):
@@ -123,7 +123,7 @@ def end_contact(w, r, c):
         w.body_i[r, b, BI_TOUCH] = 0
 
 
-@kernel
+@borrowing_kernel
 def update(w, r, c):
     """b2Contact::Update(listener) (the listener is the row's compiled one when WI_LISTENER is set)."""
     ci = w.contact_i[r, c]
@@ -131,8 +131,8 @@ def update(w, r, c):
     mi = w.man_i[r, c]
     old_f = w.old_man_f[r]
     old_i = w.old_man_i[r]
-    old_f[:] = mf
-    old_i[:] = mi
+    copy_to(old_f, mf)
+    copy_to(old_i, mi)
     ci[CI_FLAGS] |= C_ENABLED_FLAG
     was_touching = (ci[CI_FLAGS] & C_TOUCHING_FLAG) == C_TOUCHING_FLAG
     fa = ci[CI_FA]
@@ -175,9 +175,9 @@ def update(w, r, c):
         end_contact(w, r, c)
 
 
-@kernel
+@borrowing_kernel
 def shapes_overlap(w, r, fa, fb, xf_a, xf_b):
     """b2TestOverlap(shapeA, 0, shapeB, 0, xfA, xfB), for sensor contacts."""
     va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
     vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
-    return distance.test_overlap(va, na, ra, xf_a, vb, nb, rb, xf_b)
+    return distance.test_overlap(va, na, ra, xf_a, vb, nb, rb, xf_b, w.simplex_cache[r])

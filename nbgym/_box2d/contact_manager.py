@@ -7,7 +7,7 @@ New contacts are prepended to the world's contact list and to both bodies' conta
 
 from __future__ import annotations
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 from . import broad_phase, contact, manifold
 from .world import (
@@ -18,7 +18,7 @@ from .world import (
 )
 
 
-@kernel
+@borrowing_kernel
 def should_collide_fixtures(w, r, fa, fb):
     """b2ContactFilter::ShouldCollide (the default filter: groups, then category/mask bits)."""
     ga = w.fixture_i[r, fa, FI_GROUP]
@@ -29,7 +29,7 @@ def should_collide_fixtures(w, r, fa, fb):
         w.fixture_i[r, fa, FI_CATEGORY] & w.fixture_i[r, fb, FI_MASK]) != 0
 
 
-@kernel
+@borrowing_kernel
 def destroy(w, r, c):
     """b2ContactManager::Destroy (EndContact if touching, unlink, wake the bodies if it had points)."""
     wi = w.world_i[r]
@@ -62,7 +62,7 @@ def destroy(w, r, c):
     wi[WI_CONTACT_COUNT] -= 1
 
 
-@kernel
+@borrowing_kernel
 def add_pair(w, r, fixture_a, fixture_b):
     """b2ContactManager::AddPair for the proxies of child 0 of these two fixtures."""
     index_a = 0
@@ -125,16 +125,16 @@ def add_pair(w, r, fixture_a, fixture_b):
     wi[WI_CONTACT_COUNT] += 1
 
 
-@kernel
+@borrowing_kernel
 def find_new_contacts(w, r):
     """b2ContactManager::FindNewContacts: b2BroadPhase::UpdatePairs calling AddPair in its order."""
     n = broad_phase.update_pairs(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.pair_buffer[r],
-                                 w.pair_out[r])
+                                 w.pair_out[r], w.query_stack[r], w.query_found[r])
     for k in range(n):
         add_pair(w, r, w.pair_out[r, k, 0], w.pair_out[r, k, 1])
 
 
-@kernel
+@borrowing_kernel
 def collide(w, r):
     """b2ContactManager::Collide."""
     c = w.world_i[r, WI_CONTACT_LIST]

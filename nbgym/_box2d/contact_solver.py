@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 from . import manifold, shapes
 from .math import cosf, sinf, sqrtf
@@ -84,13 +84,13 @@ NPC = 18
 assert NVC == _WORLD_NVC and NPC == _WORLD_NPC
 
 
-@kernel
+@borrowing_kernel
 def _clamp(a, low, high):
     m = a if a < high else high
     return low if low > m else m
 
 
-@kernel
+@borrowing_kernel
 def setup(w, r, count, dt_ratio, warm_starting):
     """b2ContactSolver::b2ContactSolver for the row's island contacts ``w.isl_contacts[r, :count]``."""
     contacts = w.isl_contacts[r]
@@ -161,7 +161,7 @@ def setup(w, r, count, dt_ratio, warm_starting):
             pc[Q_LP + 2 * j + 1] = mf[mp + 1]
 
 
-@kernel
+@borrowing_kernel
 def initialize_velocity_constraints(w, r, count):
     """b2ContactSolver::InitializeVelocityConstraints."""
     pos = w.positions[r]
@@ -274,7 +274,7 @@ def initialize_velocity_constraints(w, r, count):
                 vci[I_COUNT] = 1
 
 
-@kernel
+@borrowing_kernel
 def warm_start(vcf, vcif, vel, count):
     """b2ContactSolver::WarmStart."""
     for i in range(count):
@@ -315,7 +315,7 @@ def warm_start(vcf, vcif, vel, count):
         vel[ib_, 2] = wB
 
 
-@kernel
+@borrowing_kernel
 def solve_velocity_constraints(vcf, vcif, vel, count):
     """b2ContactSolver::SolveVelocityConstraints."""
     for i in range(count):
@@ -469,7 +469,7 @@ def solve_velocity_constraints(vcf, vcif, vel, count):
         vel[ib_, 2] = wB
 
 
-@kernel
+@borrowing_kernel
 def store_impulses(w, r, count):
     """b2ContactSolver::StoreImpulses."""
     for i in range(count):
@@ -483,7 +483,7 @@ def store_impulses(w, r, count):
             mf[mp + manifold.TANGENT_IMPULSE] = vc[o + P_TI]
 
 
-@kernel
+@borrowing_kernel
 def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby, index):
     """b2PositionSolverManifold::Initialize: (normal.x, normal.y, point.x, point.y, separation)."""
     if mtype == manifold.CIRCLES:
@@ -538,7 +538,7 @@ def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby
         return -nx, -ny, clipx, clipy, sep
 
 
-@kernel
+@borrowing_kernel
 def _solve_positions(w, r, count, toi, toi_a, toi_b):
     pos = w.positions[r]
     pcf = w.pc_f[r]
@@ -617,13 +617,13 @@ def _solve_positions(w, r, count, toi, toi_a, toi_b):
     return min_separation >= _MIN_SEP
 
 
-@kernel
+@borrowing_kernel
 def solve_position_constraints(w, r, count):
     """b2ContactSolver::SolvePositionConstraints."""
     return _solve_positions(w, r, count, False, -1, -1)
 
 
-@kernel
+@borrowing_kernel
 def solve_toi_position_constraints(w, r, count, toi_a, toi_b):
     """b2ContactSolver::SolveTOIPositionConstraints."""
     return _solve_positions(w, r, count, True, toi_a, toi_b)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import rot_mul_t, sqrtf, xf_mul
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 CACHE_METRIC, CACHE_COUNT, CACHE_INDEX_A, CACHE_INDEX_B = 0, 1, 2, 5
 CACHE_SIZE = 8
@@ -31,7 +31,7 @@ def new_cache() -> np.ndarray:
     return np.zeros(CACHE_SIZE, np.float32)
 
 
-@kernel
+@borrowing_kernel
 def get_support(vertices, count, dx, dy):
     """``b2DistanceProxy::GetSupport(d)``."""
     best_index = 0
@@ -44,14 +44,14 @@ def get_support(vertices, count, dx, dy):
     return best_index
 
 
-@kernel
+@borrowing_kernel
 def _vertex(va, xf_a, vb, xf_b, ia, ib, a):
     wax, way = xf_mul(xf_a, va[ia, 0], va[ia, 1])
     wbx, wby = xf_mul(xf_b, vb[ib, 0], vb[ib, 1])
     return (wax, way, wbx, wby, wbx - wax, wby - way, a, ia, ib)
 
 
-@kernel
+@borrowing_kernel
 def _metric(count, v1, v2, v3):
     """b2Simplex::GetMetric."""
     if count == 2:
@@ -67,12 +67,12 @@ def _metric(count, v1, v2, v3):
     return _ZERO
 
 
-@kernel
+@borrowing_kernel
 def _with_a(v, a):
     return (v[0], v[1], v[2], v[3], v[4], v[5], a, v[7], v[8])
 
 
-@kernel
+@borrowing_kernel
 def _solve2(v1, v2):
     """b2Simplex::Solve2: ``(count, v1, v2)``."""
     e12x = v2[4] - v1[4]
@@ -88,7 +88,7 @@ def _solve2(v1, v2):
     return 2, _with_a(v1, d12_1 * inv), _with_a(v2, d12_2 * inv)
 
 
-@kernel
+@borrowing_kernel
 def _solve3(v1, v2, v3):
     """b2Simplex::Solve3: ``(count, v1, v2, v3)``."""
     w1x, w1y = v1[4], v1[5]
@@ -133,7 +133,7 @@ def _solve3(v1, v2, v3):
     return 3, _with_a(v1, d123_1 * inv), _with_a(v2, d123_2 * inv), _with_a(v3, d123_3 * inv)
 
 
-@kernel
+@borrowing_kernel
 def distance(cache, va, na, ra, xf_a, vb, nb, rb, xf_b, use_radii):
     """``b2Distance(output, cache, input)``: ``(pointA.x, pointA.y, pointB.x, pointB.y, distance, iterations)``.
 
@@ -253,9 +253,10 @@ def distance(cache, va, na, ra, xf_a, vb, nb, rb, xf_b, use_radii):
     return pax, pay, pbx, pby, dist, iteration
 
 
-@kernel
-def test_overlap(va, na, ra, xf_a, vb, nb, rb, xf_b):
-    """``b2TestOverlap(shapeA, 0, shapeB, 0, xfA, xfB)`` of two proxies."""
-    cache = np.zeros(CACHE_SIZE, np.float32)
+@borrowing_kernel
+def test_overlap(va, na, ra, xf_a, vb, nb, rb, xf_b, cache):
+    """``b2TestOverlap(shapeA, 0, shapeB, 0, xfA, xfB)`` of two proxies (``cache``: a simplex cache to use,
+    emptied first)."""
+    cache[:] = np.float32(0.0)
     d = distance(cache, va, na, ra, xf_a, vb, nb, rb, xf_b, True)[4]
     return d < np.float32(10.0) * _EPSILON

@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import b2max, b2min
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 USER_DATA, PARENT, CHILD1, CHILD2, HEIGHT = 0, 1, 2, 3, 4  # tree_i columns (PARENT is also ``next``)
 NODE_INTS = 5
@@ -45,7 +45,7 @@ def new_trees(*shape: int, capacity: int) -> tuple[np.ndarray, np.ndarray, np.nd
     return tree_f, tree_i, tree_s
 
 
-@kernel
+@borrowing_kernel
 def reset(tree_f, tree_i, tree_s):
     """Makes the tree empty, as a new b2DynamicTree (a world's tree is new with the world)."""
     capacity = tree_i.shape[0]
@@ -63,7 +63,7 @@ def reset(tree_f, tree_i, tree_s):
     tree_s[INSERTION_COUNT] = 0
 
 
-@kernel
+@borrowing_kernel
 def test_overlap(alx, aly, aux, auy, blx, bly, bux, buy):
     """``b2TestOverlap(a, b)`` of two AABBs."""
     if blx - aux > _ZERO or bly - auy > _ZERO:
@@ -73,13 +73,13 @@ def test_overlap(alx, aly, aux, auy, blx, bly, bux, buy):
     return True
 
 
-@kernel
+@borrowing_kernel
 def perimeter(lx, ly, ux, uy):
     """``b2AABB::GetPerimeter``."""
     return _TWO * ((ux - lx) + (uy - ly))
 
 
-@kernel
+@borrowing_kernel
 def _allocate_node(tree_i, tree_s):
     node = tree_s[FREE_LIST]
     if node == NULL_NODE:
@@ -94,7 +94,7 @@ def _allocate_node(tree_i, tree_s):
     return node
 
 
-@kernel
+@borrowing_kernel
 def _free_node(tree_i, tree_s, node):
     tree_i[node, PARENT] = tree_s[FREE_LIST]
     tree_i[node, HEIGHT] = -1
@@ -102,7 +102,7 @@ def _free_node(tree_i, tree_s, node):
     tree_s[NODE_COUNT] -= 1
 
 
-@kernel
+@borrowing_kernel
 def _combine(tree_f, node, a, b):
     """``nodes[node].aabb.Combine(nodes[a].aabb, nodes[b].aabb)``."""
     tree_f[node, 0] = b2min(tree_f[a, 0], tree_f[b, 0])
@@ -111,7 +111,7 @@ def _combine(tree_f, node, a, b):
     tree_f[node, 3] = b2max(tree_f[a, 3], tree_f[b, 3])
 
 
-@kernel
+@borrowing_kernel
 def _combined_perimeter(lx, ly, ux, uy, tree_f, node):
     """Perimeter of ``Combine(leafAABB, nodes[node].aabb)``."""
     return perimeter(
@@ -119,7 +119,7 @@ def _combined_perimeter(lx, ly, ux, uy, tree_f, node):
     )
 
 
-@kernel
+@borrowing_kernel
 def _rotate(tree_f, tree_i, tree_s, ia, up, keep, slot):
     """One rotation of b2DynamicTree::Balance: child ``up`` of ``ia`` becomes the subtree's root; ``ia``
     keeps its child ``keep`` and takes the lower of ``up``'s children into ``slot`` (``CHILD2`` when C
@@ -150,7 +150,7 @@ def _rotate(tree_f, tree_i, tree_s, ia, up, keep, slot):
     tree_i[up, HEIGHT] = 1 + max(tree_i[ia, HEIGHT], tree_i[high, HEIGHT])
 
 
-@kernel
+@borrowing_kernel
 def _balance(tree_f, tree_i, tree_s, ia):
     """b2DynamicTree::Balance: a left or right rotation at ``ia`` if it is imbalanced; the subtree's new root."""
     if tree_i[ia, CHILD1] == NULL_NODE or tree_i[ia, HEIGHT] < 2:
@@ -167,7 +167,7 @@ def _balance(tree_f, tree_i, tree_s, ia):
     return ia
 
 
-@kernel
+@borrowing_kernel
 def _insert_leaf(tree_f, tree_i, tree_s, leaf):
     tree_s[INSERTION_COUNT] += 1
     if tree_s[ROOT] == NULL_NODE:
@@ -230,7 +230,7 @@ def _insert_leaf(tree_f, tree_i, tree_s, leaf):
         index = tree_i[index, PARENT]
 
 
-@kernel
+@borrowing_kernel
 def _remove_leaf(tree_f, tree_i, tree_s, leaf):
     if leaf == tree_s[ROOT]:
         tree_s[ROOT] = NULL_NODE
@@ -259,7 +259,7 @@ def _remove_leaf(tree_f, tree_i, tree_s, leaf):
         _free_node(tree_i, tree_s, parent)
 
 
-@kernel
+@borrowing_kernel
 def create_proxy(tree_f, tree_i, tree_s, aabb, user_data):
     """``b2DynamicTree::CreateProxy(aabb, userData)``: the proxy id (its leaf stores the fattened AABB)."""
     proxy = _allocate_node(tree_i, tree_s)
@@ -273,14 +273,14 @@ def create_proxy(tree_f, tree_i, tree_s, aabb, user_data):
     return proxy
 
 
-@kernel
+@borrowing_kernel
 def destroy_proxy(tree_f, tree_i, tree_s, proxy):
     """``b2DynamicTree::DestroyProxy(proxyId)``."""
     _remove_leaf(tree_f, tree_i, tree_s, proxy)
     _free_node(tree_i, tree_s, proxy)
 
 
-@kernel
+@borrowing_kernel
 def move_proxy(tree_f, tree_i, tree_s, proxy, aabb, dx, dy):
     """``b2DynamicTree::MoveProxy(proxyId, aabb, displacement)``: whether the proxy was re-inserted (its fat
     AABB did not contain ``aabb``; the new one is extended and stretched by 2 x the displacement)."""
@@ -314,7 +314,7 @@ def move_proxy(tree_f, tree_i, tree_s, proxy, aabb, dx, dy):
     return True
 
 
-@kernel
+@borrowing_kernel
 def query(tree_f, tree_i, tree_s, aabb, stack, out):
     """``b2DynamicTree::Query(callback, aabb)`` with a callback that always proceeds: writes the ids of the
     leaves whose fat AABB overlaps ``aabb`` into ``out`` in Box2D's visiting order; returns their number.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 from . import contact_solver, revolute_joint
 from .math import sqrtf
@@ -31,7 +31,7 @@ _LIN_TOL_SQR = LINEAR_SLEEP_TOLERANCE * LINEAR_SLEEP_TOLERANCE
 _ANG_TOL_SQR = ANGULAR_SLEEP_TOLERANCE * ANGULAR_SLEEP_TOLERANCE
 
 
-@kernel
+@borrowing_kernel
 def add_body(w, r, count, b):
     """b2Island::Add(body); returns the new body count."""
     w.body_i[r, b, BI_ISLAND] = count
@@ -39,13 +39,13 @@ def add_body(w, r, count, b):
     return count + 1
 
 
-@kernel
+@borrowing_kernel
 def _clamp01(x):
     m = x if x < _ONE else _ONE
     return _ZERO if _ZERO > m else m
 
 
-@kernel
+@borrowing_kernel
 def _integrate_positions(w, r, nb, h):
     """The position integration of Solve/SolveTOI, with the maximum translation and rotation clamps."""
     pos = w.positions[r]
@@ -78,7 +78,7 @@ def _integrate_positions(w, r, nb, h):
         vel[i, 2] = av
 
 
-@kernel
+@borrowing_kernel
 def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iterations, warm_starting, allow_sleep):
     """b2Island::Solve."""
     pos = w.positions[r]
@@ -184,7 +184,7 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
                 set_awake(w, r, bodies[i], False)
 
 
-@kernel
+@borrowing_kernel
 def solve_toi(w, r, nb, nc, h, velocity_iterations, toi_index_a, toi_index_b):
     """b2Island::SolveTOI (position iterations 20, no warm start, no joints)."""
     pos = w.positions[r]

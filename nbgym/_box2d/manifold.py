@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import normalize, rot_mul, xf_mul
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 CIRCLES, FACE_A, FACE_B = 0, 1, 2  # b2Manifold::Type
 VERTEX, FACE = 0, 1  # b2ContactFeature::Type
@@ -34,19 +34,19 @@ def new_manifolds(*shape: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((*shape, MANIFOLD_FLOATS), np.float32), np.zeros((*shape, MANIFOLD_INTS), np.uint32)
 
 
-@kernel
+@borrowing_kernel
 def make_id(index_a, index_b, type_a, type_b):
     """b2ContactID's key of a b2ContactFeature (indices truncated to uint8, as the C++ casts)."""
     return (index_a & 0xFF) | (index_b & 0xFF) << 8 | type_a << 16 | type_b << 24
 
 
-@kernel
+@borrowing_kernel
 def swap_id(key):
     """The key with A's and B's features swapped (b2CollidePolygons' ``flip``)."""
     return (key >> 8) & 0xFF | (key & 0xFF) << 8 | ((key >> 24) & 0xFF) << 16 | ((key >> 16) & 0xFF) << 24
 
 
-@kernel
+@borrowing_kernel
 def set_point(man_f, man_i, i, x, y, key):
     """Writes manifold point ``i``'s localPoint and id (what the collide functions write)."""
     o = POINTS + POINT_WIDTH * i
@@ -55,7 +55,7 @@ def set_point(man_f, man_i, i, x, y, key):
     man_i[IDS + i] = key
 
 
-@kernel
+@borrowing_kernel
 def set_face(man_f, man_i, manifold_type, nx, ny, px, py):
     """Writes a manifold's type, localNormal and localPoint."""
     man_i[TYPE] = manifold_type
@@ -65,7 +65,7 @@ def set_face(man_f, man_i, manifold_type, nx, ny, px, py):
     man_f[LOCAL_POINT + 1] = py
 
 
-@kernel
+@borrowing_kernel
 def world_manifold(man_f, man_i, xf_a, radius_a, xf_b, radius_b, out):
     """``b2WorldManifold::Initialize`` into ``out`` float32 ``(6,)`` ``[normal.x, normal.y, points[0].x,
     points[0].y, points[1].x, points[1].y]``; with no point, ``out`` is left as it is (as the C++)."""
@@ -125,7 +125,7 @@ def world_manifold(man_f, man_i, xf_a, radius_a, xf_b, radius_b, out):
         out[1] = -ny
 
 
-@kernel
+@borrowing_kernel
 def point_states(man_i1, man_i2, state1, state2):
     """``b2GetPointStates`` of two manifolds' ``man_i`` into int ``(2,)`` arrays ``state1``, ``state2``."""
     for i in range(2):

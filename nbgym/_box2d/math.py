@@ -17,7 +17,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
+from nbgym._engine.jit import OVERLOAD_OPTIONS, borrowing_kernel, kernel
 
 XF_PX, XF_PY, XF_S, XF_C = 0, 1, 2, 3
 SW_LX, SW_LY, SW_C0X, SW_C0Y, SW_CX, SW_CY, SW_A0, SW_A, SW_ALPHA0 = range(9)
@@ -68,61 +68,61 @@ def _atan2f_overload(y, x):
     return None
 
 
-@kernel
+@borrowing_kernel
 def sqrtf(x):
     """``b2Sqrt`` (``std::sqrt`` of a float: ``sqrtss``, correctly rounded)."""
     return np.float32(math.sqrt(x))
 
 
-@kernel
+@borrowing_kernel
 def b2abs(a):
     """``b2Abs``: ``a > 0 ? a : -a`` (so the absolute value of +0 is -0, as in Box2D)."""
     return a if a > _ZERO else -a
 
 
-@kernel
+@borrowing_kernel
 def b2min(a, b):
     """``b2Min``: ``a < b ? a : b``."""
     return a if a < b else b
 
 
-@kernel
+@borrowing_kernel
 def b2max(a, b):
     """``b2Max``: ``a > b ? a : b``."""
     return a if a > b else b
 
 
-@kernel
+@borrowing_kernel
 def dot(ax, ay, bx, by):
     """``b2Dot(a, b)``."""
     return ax * bx + ay * by
 
 
-@kernel
+@borrowing_kernel
 def cross(ax, ay, bx, by):
     """``b2Cross(a, b)`` of two vectors."""
     return ax * by - ay * bx
 
 
-@kernel
+@borrowing_kernel
 def cross_vs(ax, ay, s):
     """``b2Cross(a, s)``: ``(s * a.y, -s * a.x)``."""
     return s * ay, -s * ax
 
 
-@kernel
+@borrowing_kernel
 def cross_sv(s, ax, ay):
     """``b2Cross(s, a)``: ``(-s * a.y, s * a.x)``."""
     return -s * ay, s * ax
 
 
-@kernel
+@borrowing_kernel
 def length(x, y):
     """``b2Vec2::Length``."""
     return sqrtf(x * x + y * y)
 
 
-@kernel
+@borrowing_kernel
 def normalize(x, y):
     """``b2Vec2::Normalize``: ``(x, y, length)``; a vector shorter than b2_epsilon stays as it is, length 0."""
     n = sqrtf(x * x + y * y)
@@ -132,25 +132,25 @@ def normalize(x, y):
     return x * inv, y * inv, n
 
 
-@kernel
+@borrowing_kernel
 def rot_set(angle):
     """``b2Rot::Set(angle)``: ``(s, c)``."""
     return sinf(angle), cosf(angle)
 
 
-@kernel
+@borrowing_kernel
 def rot_mul(s, c, x, y):
     """``b2Mul(q, v)``."""
     return c * x - s * y, s * x + c * y
 
 
-@kernel
+@borrowing_kernel
 def rot_mul_t(s, c, x, y):
     """``b2MulT(q, v)``."""
     return c * x + s * y, -s * x + c * y
 
 
-@kernel
+@borrowing_kernel
 def xf_mul(xf, x, y):
     """``b2Mul(T, v)`` of a transform array."""
     s = xf[2]
@@ -158,7 +158,7 @@ def xf_mul(xf, x, y):
     return (c * x - s * y) + xf[0], (s * x + c * y) + xf[1]
 
 
-@kernel
+@borrowing_kernel
 def xf_mul_t(xf, x, y):
     """``b2MulT(T, v)`` of a transform array."""
     s = xf[2]
@@ -168,7 +168,7 @@ def xf_mul_t(xf, x, y):
     return c * px + s * py, -s * px + c * py
 
 
-@kernel
+@borrowing_kernel
 def xf_mul_xf(a, b, out):
     """``out = b2Mul(A, B)`` of transform arrays."""
     s = a[2] * b[3] + a[3] * b[2]
@@ -180,7 +180,7 @@ def xf_mul_xf(a, b, out):
     out[3] = c
 
 
-@kernel
+@borrowing_kernel
 def xf_mul_t_xf(a, b, out):
     """``out = b2MulT(A, B)`` of transform arrays."""
     s = a[3] * b[2] - a[2] * b[3]
@@ -192,7 +192,7 @@ def xf_mul_t_xf(a, b, out):
     out[3] = c
 
 
-@kernel
+@borrowing_kernel
 def xf_set(xf, px, py, angle):
     """``b2Transform::Set(p, angle)``."""
     xf[0] = px
@@ -201,13 +201,13 @@ def xf_set(xf, px, py, angle):
     xf[3] = cosf(angle)
 
 
-@kernel
+@borrowing_kernel
 def sweep_get_transform(sweep, beta, xf):
     """``b2Sweep::GetTransform(xf, beta)`` into the transform array ``xf``."""
     xf[0], xf[1], xf[2], xf[3] = sweep_transform(sweep, beta)
 
 
-@kernel
+@borrowing_kernel
 def sweep_advance(sweep, alpha):
     """``b2Sweep::Advance(alpha)``."""
     beta = (alpha - sweep[8]) / (_ONE - sweep[8])
@@ -218,7 +218,7 @@ def sweep_advance(sweep, alpha):
     sweep[8] = alpha
 
 
-@kernel
+@borrowing_kernel
 def sweep_normalize(sweep):
     """``b2Sweep::Normalize``: a0 into [0, 2 pi) by ``2 pi * floorf(a0 / 2 pi)``, a shifted alike."""
     normalized = sweep_normalized(sweep)
@@ -226,7 +226,7 @@ def sweep_normalize(sweep):
     sweep[7] = normalized[7]
 
 
-@kernel
+@borrowing_kernel
 def sweep_transform(sweep, beta):
     """``b2Sweep::GetTransform(xf, beta)`` returned as a tuple ``(p.x, p.y, q.s, q.c)`` (usable as a transform)."""
     w = _ONE - beta
@@ -239,9 +239,17 @@ def sweep_transform(sweep, beta):
     return (px - rx, py - ry, s, c)
 
 
-@kernel
+@borrowing_kernel
 def sweep_normalized(sweep):
     """A copy of the sweep after ``b2Sweep::Normalize``, as a tuple of its 9 floats."""
     two_pi = np.float32(2.0) * np.float32(3.14159265359)
     d = two_pi * np.floor(sweep[6] / two_pi)
     return (sweep[0], sweep[1], sweep[2], sweep[3], sweep[4], sweep[5], sweep[6] - d, sweep[7] - d, sweep[8])
+
+
+@borrowing_kernel
+def copy_to(target, source):
+    """``target[:] = source`` for 1-D arrays of one length, element by element: numba's slice assignment makes a
+    temporary copy (the arrays might overlap), which a function that borrows its arrays cannot allocate."""
+    for k in range(source.shape[0]):
+        target[k] = source[k]

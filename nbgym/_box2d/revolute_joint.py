@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 from .math import cosf, sinf, sqrtf
 from .settings import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
@@ -43,14 +43,14 @@ EZY = JF_MASS + 7
 EZZ = JF_MASS + 8
 
 
-@kernel
+@borrowing_kernel
 def _clamp(a, low, high):
     """b2Clamp: b2Max(low, b2Min(a, high))."""
     m = a if a < high else high
     return low if low > m else m
 
 
-@kernel
+@borrowing_kernel
 def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_starting):
     """b2RevoluteJoint::InitVelocityConstraints."""
     ba = ji[JI_BODYA]
@@ -163,7 +163,7 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
     vel[ib_, 2] = wB
 
 
-@kernel
+@borrowing_kernel
 def _solve22(joint_f, j, bx, by):
     """b2Mat33::Solve22 on m_mass."""
     a11 = joint_f[j, EXX]
@@ -176,7 +176,7 @@ def _solve22(joint_f, j, bx, by):
     return det * (a22 * bx - a12 * by), det * (a11 * by - a21 * bx)
 
 
-@kernel
+@borrowing_kernel
 def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
     """b2RevoluteJoint::SolveVelocityConstraints."""
     ia_ = joint_i[j, JI_INDEXA]
@@ -295,7 +295,7 @@ def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
     vel[ib_, 2] = wB
 
 
-@kernel
+@borrowing_kernel
 def solve_position_constraints(joint_i, joint_f, j, pos):
     """b2RevoluteJoint::SolvePositionConstraints; returns whether the joint is within tolerance."""
     ia_ = joint_i[j, JI_INDEXA]
@@ -380,7 +380,7 @@ def solve_position_constraints(joint_i, joint_f, j, pos):
     return position_error <= LINEAR_SLOP and angular_error <= ANGULAR_SLOP
 
 
-@kernel
+@borrowing_kernel
 def set_motor_speed(w, r, j, speed):
     """b2RevoluteJoint::SetMotorSpeed (wakes both bodies)."""
     set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
@@ -388,7 +388,7 @@ def set_motor_speed(w, r, j, speed):
     w.joint_f[r, j, JF_MOTOR_SPEED] = speed
 
 
-@kernel
+@borrowing_kernel
 def set_max_motor_torque(w, r, j, torque):
     """b2RevoluteJoint::SetMaxMotorTorque (wakes both bodies)."""
     set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
@@ -396,7 +396,7 @@ def set_max_motor_torque(w, r, j, torque):
     w.joint_f[r, j, JF_MAX_TORQUE] = torque
 
 
-@kernel
+@borrowing_kernel
 def enable_motor(w, r, j, flag):
     """b2RevoluteJoint::EnableMotor (wakes both bodies)."""
     set_awake(w, r, w.joint_i[r, j, JI_BODYA], True)
@@ -404,7 +404,7 @@ def enable_motor(w, r, j, flag):
     w.joint_i[r, j, JI_MOTOR_ON] = 1 if flag else 0
 
 
-@kernel
+@borrowing_kernel
 def enable_limit(w, r, j, flag):
     """b2RevoluteJoint::EnableLimit (wakes both bodies and resets the limit impulse if it changes)."""
     if flag != (w.joint_i[r, j, JI_LIMIT_ON] != 0):
@@ -414,7 +414,7 @@ def enable_limit(w, r, j, flag):
         w.joint_f[r, j, JF_IMPZ] = _ZERO
 
 
-@kernel
+@borrowing_kernel
 def set_limits(w, r, j, lower, upper):
     """b2RevoluteJoint::SetLimits (wakes both bodies and resets the limit impulse if they change)."""
     if lower != w.joint_f[r, j, JF_LOWER] or upper != w.joint_f[r, j, JF_UPPER]:

@@ -12,7 +12,9 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import b2max, b2min, cross, dot, normalize, rot_mul, rot_mul_t, sinf, cosf, sqrtf, xf_mul
-from nbgym._engine.jit import kernel
+from numba.extending import overload
+
+from nbgym._engine.jit import BORROWING_OPTIONS, borrowing_kernel, kernel
 
 CIRCLE, EDGE, POLYGON = 0, 1, 2  # b2Shape::Type
 TYPE, COUNT, HAS_VERTEX0, HAS_VERTEX3 = 0, 1, 2, 3  # shape_i columns
@@ -35,7 +37,7 @@ def new_shapes(*shape: int) -> tuple[np.ndarray, np.ndarray]:
     return np.zeros((*shape, SHAPE_INTS), np.int32), np.zeros((*shape, SHAPE_ROWS, 2), np.float32)
 
 
-@kernel
+@borrowing_kernel
 def _header(si, sf, shape_type, count, radius):
     si[TYPE] = shape_type
     si[COUNT] = count
@@ -44,7 +46,7 @@ def _header(si, sf, shape_type, count, radius):
     sf[RADIUS, 0] = radius
 
 
-@kernel
+@borrowing_kernel
 def circle_set(si, sf, radius, px, py):
     """A b2CircleShape of ``m_radius = radius`` and ``m_p = (px, py)``."""
     _header(si, sf, CIRCLE, 1, radius)
@@ -52,7 +54,7 @@ def circle_set(si, sf, radius, px, py):
     sf[VERTICES, 1] = py
 
 
-@kernel
+@borrowing_kernel
 def edge_set(si, sf, v1x, v1y, v2x, v2y):
     """A new b2EdgeShape (radius b2_polygonRadius) after ``Set(v1, v2)`` (no adjacent vertices)."""
     _header(si, sf, EDGE, 2, _POLYGON_RADIUS)
@@ -62,7 +64,7 @@ def edge_set(si, sf, v1x, v1y, v2x, v2y):
     sf[VERTICES + 1, 1] = v2y
 
 
-@kernel
+@borrowing_kernel
 def edge_set_adjacent(si, sf, has0, v0x, v0y, has3, v3x, v3y):
     """Sets an edge's ``m_vertex0``/``m_hasVertex0`` and ``m_vertex3``/``m_hasVertex3``."""
     si[HAS_VERTEX0] = 1 if has0 else 0
@@ -73,7 +75,7 @@ def edge_set_adjacent(si, sf, has0, v0x, v0y, has3, v3x, v3y):
     sf[VERTEX3, 1] = v3y
 
 
-@kernel
+@borrowing_kernel
 def _box(si, sf, hx, hy):
     _header(si, sf, POLYGON, 4, _POLYGON_RADIUS)
     v = VERTICES
@@ -96,7 +98,7 @@ def _box(si, sf, hx, hy):
     sf[n + 3, 1] = _ZERO
 
 
-@kernel
+@borrowing_kernel
 def polygon_set_as_box(si, sf, hx, hy):
     """A new b2PolygonShape (radius b2_polygonRadius) after ``SetAsBox(hx, hy)``."""
     _box(si, sf, hx, hy)
@@ -104,7 +106,7 @@ def polygon_set_as_box(si, sf, hx, hy):
     sf[CENTROID, 1] = _ZERO
 
 
-@kernel
+@borrowing_kernel
 def polygon_set_as_oriented_box(si, sf, hx, hy, cx, cy, angle):
     """A new b2PolygonShape after ``SetAsBox(hx, hy, center, angle)``."""
     _box(si, sf, hx, hy)
@@ -207,7 +209,7 @@ def polygon_set(si, sf, points, count):
     sf[CENTROID, 1] = cy * inv
 
 
-@kernel
+@borrowing_kernel
 def compute_mass(si, sf, density):
     """``ComputeMass(massData, density)`` of any shape: ``(mass, center.x, center.y, I)``."""
     t = si[TYPE]
@@ -263,7 +265,7 @@ def compute_mass(si, sf, density):
     return mass, mcx, mcy, inertia
 
 
-@kernel
+@borrowing_kernel
 def compute_aabb(si, sf, xf, aabb):
     """``ComputeAABB(aabb, xf, 0)`` of any shape into ``aabb`` ``[lower.x, lower.y, upper.x, upper.y]``."""
     t = si[TYPE]
@@ -300,7 +302,7 @@ def compute_aabb(si, sf, xf, aabb):
     aabb[3] = uy + r
 
 
-@kernel
+@borrowing_kernel
 def ray_cast(si, sf, xf, p1x, p1y, p2x, p2y, max_fraction):
     """``RayCast(output, input, xf, 0)`` of any shape: ``(hit, fraction, normal.x, normal.y)`` (zeros if no hit).
 
@@ -384,8 +386,16 @@ def ray_cast(si, sf, xf, p1x, p1y, p2x, p2y, max_fraction):
     return False, _ZERO, _ZERO, _ZERO
 
 
-@kernel
 def proxy(si, sf):
-    """``b2DistanceProxy::Set(shape, 0)``: ``(vertices view (count, 2), count, radius)``."""
+    """``b2DistanceProxy::Set(shape, 0)``: ``(vertices view (count, 2), count, radius)``.
+
+    A plain function (numpy's view from Python), compiled inline into the kernels that call it: a compiled
+    function that borrows its arrays would hand Python the whole ``sf`` instead of the view.
+    """
     count = si[COUNT]
     return sf[VERTICES : VERTICES + count], count, sf[RADIUS, 0]
+
+
+@overload(proxy, jit_options=BORROWING_OPTIONS, inline="always")
+def _proxy_overload(si, sf):
+    return proxy

@@ -7,7 +7,7 @@ import numpy as np
 
 from nbgym._box2d.distance import CACHE_COUNT, CACHE_INDEX_A, CACHE_INDEX_B, CACHE_SIZE, distance, get_support
 from nbgym._box2d.math import b2abs, b2max, normalize, rot_mul, rot_mul_t, sweep_normalized, sweep_transform, xf_mul
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 UNKNOWN, FAILED, OVERLAPPED, TOUCHING, SEPARATED = 0, 1, 2, 3, 4  # b2TOIOutput::State
 _POINTS, _FACE_A, _FACE_B = 0, 1, 2  # b2SeparationFunction::Type
@@ -21,7 +21,7 @@ _HALF = np.float32(0.5)
 _LINEAR_SLOP = np.float32(0.005)
 
 
-@kernel
+@borrowing_kernel
 def _initialize(cache, va, vb, sweep_a, sweep_b, t1):
     """b2SeparationFunction::Initialize: ``(type, localPoint.x, localPoint.y, axis.x, axis.y, separation)``."""
     xf_a = sweep_transform(sweep_a, t1)
@@ -62,7 +62,7 @@ def _initialize(cache, va, vb, sweep_a, sweep_b, t1):
     return _FACE_A, lpx, lpy, ax, ay, s
 
 
-@kernel
+@borrowing_kernel
 def _find_min_separation(kind, lpx, lpy, ax, ay, va, na, vb, nb, sweep_a, sweep_b, t):
     """b2SeparationFunction::FindMinSeparation: ``(indexA, indexB, separation)``."""
     xf_a = sweep_transform(sweep_a, t)
@@ -90,7 +90,7 @@ def _find_min_separation(kind, lpx, lpy, ax, ay, va, na, vb, nb, sweep_a, sweep_
     return ia, -1, (pax - pbx) * nx + (pay - pby) * ny
 
 
-@kernel
+@borrowing_kernel
 def _evaluate(kind, lpx, lpy, ax, ay, va, vb, sweep_a, sweep_b, ia, ib, t):
     """b2SeparationFunction::Evaluate."""
     xf_a = sweep_transform(sweep_a, t)
@@ -110,10 +110,11 @@ def _evaluate(kind, lpx, lpy, ax, ay, va, vb, sweep_a, sweep_b, ia, ib, t):
     return (pax - pbx) * nx + (pay - pby) * ny
 
 
-@kernel
-def time_of_impact(va, na, ra, vb, nb, rb, sweep_a, sweep_b, t_max):
+@borrowing_kernel
+def time_of_impact(va, na, ra, vb, nb, rb, sweep_a, sweep_b, t_max, cache):
     """``b2TimeOfImpact(output, input)``: ``(state, t)`` for proxies ``(va, na, ra)``, ``(vb, nb, rb)`` moving
-    along the sweeps (float32 ``(9,)`` arrays, not modified) over ``[0, t_max]``."""
+    along the sweeps (float32 ``(9,)`` arrays, not modified) over ``[0, t_max]`` (``cache``: the simplex cache
+    to use, emptied first)."""
     state = UNKNOWN
     t_out = t_max
     sa = sweep_normalized(sweep_a)
@@ -123,7 +124,7 @@ def time_of_impact(va, na, ra, vb, nb, rb, sweep_a, sweep_b, t_max):
     tolerance = np.float32(0.25) * _LINEAR_SLOP
     t1 = _ZERO
     iteration = 0
-    cache = np.zeros(CACHE_SIZE, np.float32)
+    cache[:] = np.float32(0.0)
     while True:
         xf_a = sweep_transform(sa, t1)
         xf_b = sweep_transform(sb, t1)

@@ -22,10 +22,10 @@ from collections import namedtuple
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
-from . import broad_phase, shapes
-from .math import b2max, b2min, cosf, sinf
+from . import broad_phase, distance, shapes
+from .math import b2max, b2min, copy_to, cosf, sinf
 
 F32 = np.float32
 _ZERO = F32(0.0)
@@ -231,6 +231,8 @@ World = namedtuple(
         # scratch for Solve/SolveTOI (one row each, so rows can run on different threads)
         "isl_bodies", "isl_contacts", "isl_joints", "stack", "positions", "velocities",
         "vc_f", "vc_i", "pc_f", "pc_i", "old_man_f", "old_man_i", "xf_tmp", "wm_tmp", "aabb_tmp",
+        # scratch of the broad phase's tree queries, of b2Distance's simplex cache and of SolveTOI's sweep backups
+        "query_stack", "query_found", "simplex_cache", "sweep_backup",
     ],
 )
 
@@ -286,6 +288,10 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         xf_tmp=np.zeros((rows, 2, 4), np.float32),
         wm_tmp=np.zeros((rows, 8), np.float32),
         aabb_tmp=np.zeros((rows, 2, 4), np.float32),
+        query_stack=np.zeros((rows, tree_capacity + 1), np.int32),
+        query_found=np.zeros((rows, tree_capacity), np.int32),
+        simplex_cache=np.zeros((rows, distance.CACHE_SIZE), np.float32),
+        sweep_backup=np.zeros((rows, 3, 9), np.float32),
     )
     gx = np.float32(gravity[0])
     gy = np.float32(gravity[1])
@@ -294,7 +300,7 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
     return w
 
 
-@kernel
+@borrowing_kernel
 def reset_world(w, r, gx, gy):
     """Row ``r`` becomes a new ``b2World(gravity)``: no bodies, joints, contacts or proxies."""
     wi = w.world_i[r]
@@ -338,7 +344,7 @@ def reset_world(w, r, gx, gy):
 # ---------------------------------------------------------------------------------------------- bodies
 
 
-@kernel
+@borrowing_kernel
 def set_awake(w, r, b, flag):
     """b2Body::SetAwake."""
     bi = w.body_i[r, b]
@@ -358,7 +364,7 @@ def set_awake(w, r, b, flag):
         bf[BF_TORQUE] = _ZERO
 
 
-@kernel
+@borrowing_kernel
 def create_body(w, r, btype, px, py, angle, vx, vy, av, linear_damping, angular_damping, allow_sleep, awake,
                 fixed_rotation, bullet, active, gravity_scale):
     """b2World::CreateBody with a b2BodyDef of these (float32) values; returns the body index (-1 if full)."""
@@ -420,7 +426,7 @@ def create_body(w, r, btype, px, py, angle, vx, vy, av, linear_damping, angular_
     return b
 
 
-@kernel
+@borrowing_kernel
 def reset_mass_data(w, r, b):
     """b2Body::ResetMassData."""
     bi = w.body_i[r, b]
@@ -488,7 +494,7 @@ def reset_mass_data(w, r, b):
     bf[BF_VY] = bf[BF_VY] + av * dx
 
 
-@kernel
+@borrowing_kernel
 def synchronize_transform(w, r, b):
     """b2Body::SynchronizeTransform."""
     bf = w.body_f[r, b]
@@ -503,7 +509,7 @@ def synchronize_transform(w, r, b):
     bf[BF_PY] = bf[BF_CY] - (s * lcx + c * lcy)
 
 
-@kernel
+@borrowing_kernel
 def advance_sweep(bf, alpha):
     """b2Sweep::Advance on a body's sweep fields."""
     alpha0 = bf[BF_ALPHA0]
@@ -515,7 +521,7 @@ def advance_sweep(bf, alpha):
     bf[BF_ALPHA0] = alpha
 
 
-@kernel
+@borrowing_kernel
 def advance_body(w, r, b, alpha):
     """b2Body::Advance: the sweep to ``alpha``, the body's position to the new start of its sweep."""
     bf = w.body_f[r, b]
@@ -526,7 +532,7 @@ def advance_body(w, r, b, alpha):
     synchronize_transform(w, r, b)
 
 
-@kernel
+@borrowing_kernel
 def synchronize_fixtures(w, r, b):
     """b2Body::SynchronizeFixtures: each proxy's AABB covers the swept shape; the broad-phase moves it."""
     bf = w.body_f[r, b]
@@ -547,7 +553,7 @@ def synchronize_fixtures(w, r, b):
         f = w.fixture_i[r, f, FI_NEXT]
 
 
-@kernel
+@borrowing_kernel
 def fixture_synchronize(w, r, f, xf1, xf2):
     """b2Fixture::Synchronize."""
     if w.fixture_i[r, f, FI_PROXY_COUNT] == 0:
@@ -567,7 +573,7 @@ def fixture_synchronize(w, r, f, xf1, xf2):
                            w.fixture_i[r, f, FI_PROXY], aabb, dx, dy)
 
 
-@kernel
+@borrowing_kernel
 def apply_force_to_center(w, r, b, fx, fy, wake):
     """b2Body::ApplyForceToCenter."""
     if w.body_i[r, b, BI_TYPE] != DYNAMIC:
@@ -580,7 +586,7 @@ def apply_force_to_center(w, r, b, fx, fy, wake):
         bf[BF_FY] = bf[BF_FY] + fy
 
 
-@kernel
+@borrowing_kernel
 def apply_force(w, r, b, fx, fy, px, py, wake):
     """b2Body::ApplyForce."""
     if w.body_i[r, b, BI_TYPE] != DYNAMIC:
@@ -596,7 +602,7 @@ def apply_force(w, r, b, fx, fy, px, py, wake):
         bf[BF_TORQUE] = bf[BF_TORQUE] + (dx * fy - dy * fx)
 
 
-@kernel
+@borrowing_kernel
 def apply_torque(w, r, b, torque, wake):
     """b2Body::ApplyTorque."""
     if w.body_i[r, b, BI_TYPE] != DYNAMIC:
@@ -607,7 +613,7 @@ def apply_torque(w, r, b, torque, wake):
         w.body_f[r, b, BF_TORQUE] = w.body_f[r, b, BF_TORQUE] + torque
 
 
-@kernel
+@borrowing_kernel
 def apply_linear_impulse(w, r, b, ix, iy, px, py, wake):
     """b2Body::ApplyLinearImpulse."""
     if w.body_i[r, b, BI_TYPE] != DYNAMIC:
@@ -627,7 +633,7 @@ def apply_linear_impulse(w, r, b, ix, iy, px, py, wake):
 # -------------------------------------------------------------------------------------------- fixtures
 
 
-@kernel
+@borrowing_kernel
 def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, category, mask, group, sensor):
     """b2Body::CreateFixture with a b2FixtureDef of these values (the shape is copied); returns its index."""
     wi = w.world_i[r]
@@ -650,8 +656,9 @@ def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, ca
     ff[FF_DENSITY] = density
     ff[FF_FRICTION] = friction
     ff[FF_RESTITUTION] = restitution
-    w.shape_i[r, f, :] = shape_i
-    w.shape_f[r, f, :, :] = shape_f
+    copy_to(w.shape_i[r, f], shape_i)
+    for k in range(shape_f.shape[0]):
+        copy_to(w.shape_f[r, f, k], shape_f[k])
     if w.body_i[r, b, BI_FLAGS] & ACTIVE_FLAG:
         create_proxies(w, r, f)
     fi[FI_NEXT] = w.body_i[r, b, BI_FIXTURES]
@@ -663,7 +670,7 @@ def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, ca
     return f
 
 
-@kernel
+@borrowing_kernel
 def create_proxies(w, r, f):
     """b2Fixture::CreateProxies (one child)."""
     b = w.fixture_i[r, f, FI_BODY]
@@ -677,7 +684,7 @@ def create_proxies(w, r, f):
     w.fixture_i[r, f, FI_PROXY_COUNT] = 1
 
 
-@kernel
+@borrowing_kernel
 def destroy_proxies(w, r, f):
     """b2Fixture::DestroyProxies."""
     if w.fixture_i[r, f, FI_PROXY_COUNT] > 0:
@@ -687,7 +694,7 @@ def destroy_proxies(w, r, f):
     w.fixture_i[r, f, FI_PROXY_COUNT] = 0
 
 
-@kernel
+@borrowing_kernel
 def free_fixture(w, r, f):
     w.fixture_i[r, f, FI_ALIVE] = 0
     w.fixture_i[r, f, FI_NEXT] = w.world_i[r, WI_FREE_FIXTURE]
@@ -697,7 +704,7 @@ def free_fixture(w, r, f):
 # ---------------------------------------------------------------------------------------------- joints
 
 
-@kernel
+@borrowing_kernel
 def create_revolute_joint(w, r, body_a, body_b, lax, lay, lbx, lby, reference_angle, lower, upper,
                           max_motor_torque, motor_speed, enable_limit, enable_motor, collide_connected):
     """b2World::CreateJoint of a b2RevoluteJointDef with these (float32) values; returns the joint index."""
@@ -750,7 +757,7 @@ def create_revolute_joint(w, r, body_a, body_b, lax, lay, lbx, lby, reference_an
     return j
 
 
-@kernel
+@borrowing_kernel
 def edge_other_joint(w, r, e):
     """The ``other`` body of joint edge ``e``."""
     j = e >> 1
@@ -759,7 +766,7 @@ def edge_other_joint(w, r, e):
     return w.joint_i[r, j, JI_BODYB]
 
 
-@kernel
+@borrowing_kernel
 def edge_other_contact(w, r, e):
     """The ``other`` body of contact edge ``e``."""
     c = e >> 1
@@ -768,7 +775,7 @@ def edge_other_contact(w, r, e):
     return w.fixture_i[r, w.contact_i[r, c, CI_FB], FI_BODY]
 
 
-@kernel
+@borrowing_kernel
 def flag_contacts_between(w, r, body, other):
     """FlagForFiltering every contact of ``body`` whose other body is ``other``."""
     e = w.body_i[r, body, BI_CONTACTS]
@@ -778,7 +785,7 @@ def flag_contacts_between(w, r, body, other):
         e = w.cedge[r, e, 1]
 
 
-@kernel
+@borrowing_kernel
 def unlink_edge(edges, body_i, r, e, body, head):
     """Removes edge ``e`` of ``body`` from its doubly linked list (a body's joint or contact edges: ``edges`` rows
     are (prev, next), ``head`` the body's column holding the list's first edge), as b2World::DestroyJoint and
@@ -793,7 +800,7 @@ def unlink_edge(edges, body_i, r, e, body, head):
         body_i[r, body, head] = en
 
 
-@kernel
+@borrowing_kernel
 def destroy_joint(w, r, j):
     """b2World::DestroyJoint."""
     wi = w.world_i[r]
@@ -825,7 +832,7 @@ def destroy_joint(w, r, j):
         flag_contacts_between(w, r, body_b, body_a)
 
 
-@kernel
+@borrowing_kernel
 def should_collide_bodies(w, r, b, other):
     """b2Body::ShouldCollide(other) called on ``b``."""
     if w.body_i[r, b, BI_TYPE] != DYNAMIC and w.body_i[r, other, BI_TYPE] != DYNAMIC:

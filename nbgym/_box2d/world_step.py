@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym._engine.jit import borrowing_kernel, kernel
 
 from . import contact, contact_manager, island, shapes, time_of_impact
+from .math import copy_to
 from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
 from .world import (
     ACTIVE_FLAG, AWAKE_FLAG, BF_ALPHA0, BF_FX, BF_FY, BF_SWEEP, BF_TORQUE, BI_ALIVE, BI_CONTACTS, BI_FIXTURE_COUNT,
@@ -28,7 +29,7 @@ _ONE = F32(1.0)
 _TOI_DONE = _ONE - F32(10.0) * EPSILON
 
 
-@kernel
+@borrowing_kernel
 def clear_forces(w, r):
     """b2World::ClearForces."""
     b = w.world_i[r, WI_BODY_LIST]
@@ -39,19 +40,19 @@ def clear_forces(w, r):
         b = w.body_i[r, b, BI_NEXT]
 
 
-@kernel
+@borrowing_kernel
 def _contact_solid_touching(w, r, c):
     flags = w.contact_i[r, c, CI_FLAGS]
     return (flags & C_ENABLED_FLAG) != 0 and (flags & C_TOUCHING_FLAG) != 0
 
 
-@kernel
+@borrowing_kernel
 def _contact_has_sensor(w, r, c):
     return (w.fixture_i[r, w.contact_i[r, c, CI_FA], FI_SENSOR] != 0
             or w.fixture_i[r, w.contact_i[r, c, CI_FB], FI_SENSOR] != 0)
 
 
-@kernel
+@borrowing_kernel
 def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
     """b2World::Solve."""
     wi = w.world_i[r]
@@ -143,12 +144,12 @@ def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
     contact_manager.find_new_contacts(w, r)
 
 
-@kernel
+@borrowing_kernel
 def _awake_non_static(w, r, b):
     return (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) != 0 and w.body_i[r, b, BI_TYPE] != STATIC
 
 
-@kernel
+@borrowing_kernel
 def _contact_toi(w, r, c):
     """The TOI of contact ``c`` in [alpha0, 1] (1 if none), as SolveTOI computes it; -1 to skip the contact."""
     fa = w.contact_i[r, c, CI_FA]
@@ -177,14 +178,14 @@ def _contact_toi(w, r, c):
     va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
     vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
     state, t = time_of_impact.time_of_impact(va, na, ra, vb, nb, rb, bfa[BF_SWEEP:BF_SWEEP + 9],
-                                             bfb[BF_SWEEP:BF_SWEEP + 9], _ONE)
+                                             bfb[BF_SWEEP:BF_SWEEP + 9], _ONE, w.simplex_cache[r])
     if state == time_of_impact.TOUCHING:
         alpha = alpha0 + (_ONE - alpha0) * t
         return alpha if alpha < _ONE else _ONE
     return _ONE
 
 
-@kernel
+@borrowing_kernel
 def solve_toi(w, r, dt, velocity_iterations):
     """b2World::SolveTOI."""
     wi = w.world_i[r]
@@ -235,8 +236,10 @@ def solve_toi(w, r, dt, velocity_iterations):
         fb = w.contact_i[r, min_contact, CI_FB]
         ba = w.fixture_i[r, fa, FI_BODY]
         bb = w.fixture_i[r, fb, FI_BODY]
-        backup1 = w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9].copy()
-        backup2 = w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9].copy()
+        backup1 = w.sweep_backup[r, 0]
+        backup2 = w.sweep_backup[r, 1]
+        copy_to(backup1, w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9])
+        copy_to(backup2, w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9])
         advance_body(w, r, ba, min_alpha)
         advance_body(w, r, bb, min_alpha)
         contact.update(w, r, min_contact)
@@ -244,8 +247,8 @@ def solve_toi(w, r, dt, velocity_iterations):
         w.contact_i[r, min_contact, CI_TOI_COUNT] += 1
         if not _contact_solid_touching(w, r, min_contact):
             w.contact_i[r, min_contact, CI_FLAGS] &= ~C_ENABLED_FLAG
-            w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9] = backup1
-            w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9] = backup2
+            copy_to(w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9], backup1)
+            copy_to(w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9], backup2)
             synchronize_transform(w, r, ba)
             synchronize_transform(w, r, bb)
             continue
@@ -283,13 +286,14 @@ def solve_toi(w, r, dt, velocity_iterations):
                 if _contact_has_sensor(w, r, c):
                     e = nxt
                     continue
-                backup = w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9].copy()
+                backup = w.sweep_backup[r, 2]
+                copy_to(backup, w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9])
                 if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
                     advance_body(w, r, other, min_alpha)
                 contact.update(w, r, c)
                 flags = w.contact_i[r, c, CI_FLAGS]
                 if (flags & C_ENABLED_FLAG) == 0 or (flags & C_TOUCHING_FLAG) == 0:
-                    w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9] = backup
+                    copy_to(w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9], backup)
                     synchronize_transform(w, r, other)
                     e = nxt
                     continue
@@ -326,7 +330,7 @@ def solve_toi(w, r, dt, velocity_iterations):
             break
 
 
-@kernel
+@borrowing_kernel
 def step(w, r, dt, velocity_iterations, position_iterations):
     """b2World::Step(dt, velocityIterations, positionIterations) on row ``r`` (``dt`` float32)."""
     wi = w.world_i[r]
@@ -349,7 +353,7 @@ def step(w, r, dt, velocity_iterations, position_iterations):
 # ------------------------------------------------------------------------------------------- teardown
 
 
-@kernel
+@borrowing_kernel
 def destroy_body(w, r, b):
     """b2World::DestroyBody: its joints, contacts (EndContact if touching and listening), fixtures."""
     wi = w.world_i[r]
@@ -390,7 +394,7 @@ def destroy_body(w, r, b):
     wi[WI_FREE_BODY] = b
 
 
-@kernel
+@borrowing_kernel
 def destroy_fixture(w, r, f):
     """b2Body::DestroyFixture."""
     b = w.fixture_i[r, f, FI_BODY]
@@ -417,7 +421,7 @@ def destroy_fixture(w, r, f):
     reset_mass_data(w, r, b)
 
 
-@kernel
+@borrowing_kernel
 def step_rows(w, dt, velocity_iterations, position_iterations):
     """``step`` on every row of ``w`` (one compiled call for a batch of worlds)."""
     for r in range(w.world_i.shape[0]):

@@ -38,3 +38,22 @@ def kernel(function: Callable) -> Callable:
     if isinstance(dispatcher, Dispatcher):
         dispatcher._cache = CheckedFunctionCache(function)
     return dispatcher
+
+
+BORROWING_OPTIONS = {**OVERLOAD_OPTIONS, "_nrt": False}
+"""The options of ``borrowing_kernel`` functions, and of overloads that such functions call."""
+
+
+def borrowing_kernel(function: Callable) -> Callable:
+    """Decorator of compiled functions that borrow their arrays: ``kernel`` without numba's reference counting.
+
+    numba counts references to every array a function receives: a compiled call that LLVM does not inline
+    increments and decrements the count of each array argument, one atomic operation each, and a namedtuple
+    of 38 arrays (a Box2D port ``World``) costs 76 of them per call. A function whose arrays all come from
+    its caller, which keeps them alive for the call, needs none. Such a function may not allocate an array
+    (numba then refuses to compile it); it may call ``kernel`` functions that do, and let them free it.
+    """
+    dispatcher = njit(**{**KERNEL_OPTIONS, "cache": False, **BORROWING_OPTIONS})(function)
+    if isinstance(dispatcher, Dispatcher):
+        dispatcher._cache = CheckedFunctionCache(function)
+    return dispatcher
