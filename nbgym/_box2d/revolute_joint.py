@@ -16,6 +16,7 @@ from .settings import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
 from .world import (
     BF_INVI, BF_INVMASS, BF_LCX, BF_LCY, BI_ISLAND,
     JF_IIA, JF_IIB, JF_IMA, JF_IMB, JF_IMPX, JF_IMPY, JF_IMPZ, JF_LAX, JF_LAY, JF_LBX, JF_LBY,
+    JF_CROSS_EY_EZ, JF_INV_DET22, JF_INV_DET33,
     JF_LCAX, JF_LCAY, JF_LCBX, JF_LCBY, JF_LOWER, JF_MASS, JF_MAX_TORQUE, JF_MOTOR_IMP, JF_MOTOR_MASS,
     JF_MOTOR_SPEED, JF_RAX, JF_RAY, JF_RBX, JF_RBY, JF_REF, JF_UPPER,
     JI_BODYA, JI_BODYB, JI_INDEXA, JI_INDEXB, JI_LIMIT_ON, JI_LIMIT_STATE, JI_MOTOR_ON, set_awake,
@@ -109,6 +110,7 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
     jf[EXZ] = jf[EZX]
     jf[EYZ] = jf[EZY]
     jf[EZZ] = iA + iB
+    _invert_once(jf)
 
     motor_mass = iA + iB
     if motor_mass > _ZERO:
@@ -164,15 +166,42 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
 
 
 @borrowing_kernel
+def _invert_once(jf):
+    """The parts of b2Mat33::Solve33 and Solve22 on m_mass that do not depend on the right-hand side, which the
+    velocity iterations would recompute each time to the same floats (the division off their critical path)."""
+    exx = jf[EXX]
+    exy = jf[EXY]
+    exz = jf[EXZ]
+    eyx = jf[EYX]
+    eyy = jf[EYY]
+    eyz = jf[EYZ]
+    ezx = jf[EZX]
+    ezy = jf[EZY]
+    ezz = jf[EZZ]
+    cx = eyy * ezz - eyz * ezy
+    cy = eyz * ezx - eyx * ezz
+    cz = eyx * ezy - eyy * ezx
+    det = exx * cx + exy * cy + exz * cz
+    if det != _ZERO:
+        det = _ONE / det
+    jf[JF_INV_DET33] = det
+    jf[JF_CROSS_EY_EZ] = cx
+    jf[JF_CROSS_EY_EZ + 1] = cy
+    jf[JF_CROSS_EY_EZ + 2] = cz
+    det = exx * eyy - eyx * exy  # a11 * a22 - a12 * a21
+    if det != _ZERO:
+        det = _ONE / det
+    jf[JF_INV_DET22] = det
+
+
+@borrowing_kernel
 def _solve22(joint_f, j, bx, by):
-    """b2Mat33::Solve22 on m_mass."""
+    """b2Mat33::Solve22 on m_mass (its reciprocal determinant from ``_invert_once``)."""
     a11 = joint_f[j, EXX]
     a12 = joint_f[j, EYX]
     a21 = joint_f[j, EXY]
     a22 = joint_f[j, EYY]
-    det = a11 * a22 - a12 * a21
-    if det != _ZERO:
-        det = _ONE / det
+    det = joint_f[j, JF_INV_DET22]
     return det * (a22 * bx - a12 * by), det * (a11 * by - a21 * bx)
 
 
@@ -222,13 +251,11 @@ def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
         ezx = joint_f[j, EZX]
         ezy = joint_f[j, EZY]
         ezz = joint_f[j, EZZ]
-        # b2Cross(ey, ez)
-        cx = eyy * ezz - eyz * ezy
-        cy = eyz * ezx - eyx * ezz
-        cz = eyx * ezy - eyy * ezx
-        det = exx * cx + exy * cy + exz * cz
-        if det != _ZERO:
-            det = _ONE / det
+        # b2Cross(ey, ez) and the reciprocal determinant, from _invert_once
+        cx = joint_f[j, JF_CROSS_EY_EZ]
+        cy = joint_f[j, JF_CROSS_EY_EZ + 1]
+        cz = joint_f[j, JF_CROSS_EY_EZ + 2]
+        det = joint_f[j, JF_INV_DET33]
         x = det * (Cdot1x * cx + Cdot1y * cy + Cdot2 * cz)
         # b2Cross(b, ez)
         cx = Cdot1y * ezz - Cdot2 * ezy

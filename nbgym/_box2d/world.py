@@ -159,7 +159,12 @@ JF_IIA = 23
 JF_IIB = 24
 JF_MASS = 25  # b2Mat33 m_mass: ex.x ex.y ex.z ey.x ey.y ey.z ez.x ez.y ez.z
 JF_MOTOR_MASS = 34
-NJF = 35
+# What b2Mat33::Solve33/Solve22 recompute from m_mass at every velocity iteration (the same floats each time):
+# the reciprocal determinants (0 for a singular matrix) and b2Cross(ey, ez), set once by InitVelocityConstraints.
+JF_INV_DET33 = 35
+JF_CROSS_EY_EZ = 36  # x, y, z
+JF_INV_DET22 = 39
+NJF = 40
 
 # contact_i fields
 CI_FLAGS = 0
