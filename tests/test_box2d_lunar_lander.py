@@ -259,6 +259,21 @@ def test_without_box2d_the_error_names_the_install_command(monkeypatch):
         importlib.import_module("nbgym.envs.box2d.lunar_lander")
 
 
+def test_compiled_vector_env_needs_no_box2d_wheel(monkeypatch):
+    """make_vec's LunarLander runs on nbgym's own Box2D port: without the box2d wheel it steps as with it."""
+    expected = nbgym.make_vec("LunarLander-v3", 2)
+    expected.reset(seed=4)
+    monkeypatch.setitem(sys.modules, "Box2D", None)
+    for name in [name for name in sys.modules if name.startswith("nbgym.envs.box2d")]:
+        monkeypatch.delitem(sys.modules, name)
+    env = nbgym.make_vec("LunarLander-v3", 2)
+    env.reset(seed=4)
+    for _ in range(20):
+        assert_same_value(env.step(np.array([2, 3])), expected.step(np.array([2, 3])), "without the wheel")
+    with pytest.raises(error.DependencyNotInstalled):  # the single env is still the wheel's
+        nbgym.make("LunarLander-v3")
+
+
 def test_nbgym_record_writes_a_video(tmp_path, monkeypatch):
     from nbgym.cli import main
 
