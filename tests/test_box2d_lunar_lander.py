@@ -259,6 +259,22 @@ def test_without_box2d_the_error_names_the_install_command(monkeypatch):
         importlib.import_module("nbgym.envs.box2d.lunar_lander")
 
 
+def test_compiled_vector_env_pickles_mid_episode_and_names_what_it_serves():
+    """A pickled copy carries every world row on, step for step; attributes it does not serve are refused, saying
+    which vectorization serves them."""
+    env = nbgym.make_vec("LunarLander-v3", 3, enable_wind=True)
+    env.reset(seed=1)
+    for _ in range(10):
+        env.step(np.array([2, 1, 3]))
+    copy = pickle.loads(pickle.dumps(env))
+    for t in range(60):
+        actions = np.array([t % 4, 2, 3])
+        assert_same_value(copy.step(actions), env.step(actions), f"step {t} of the copy")
+    assert env.get_attr("wind_power") == (15.0, 15.0, 15.0)
+    with pytest.raises(AttributeError, match="vectorization_mode='sync'"):
+        env.get_attr("lander")
+
+
 def test_compiled_vector_env_needs_no_box2d_wheel(monkeypatch):
     """make_vec's LunarLander runs on nbgym's own Box2D port: without the box2d wheel it steps as with it."""
     expected = nbgym.make_vec("LunarLander-v3", 2)
