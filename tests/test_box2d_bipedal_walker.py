@@ -72,6 +72,74 @@ def test_vector_env_matches_gymnasium_sync(mode):
     assert terminations >= 1
 
 
+def vector_policy(walk: float = 0.7) -> callable:
+    """Per sub-environment, gymnasium's heuristic walker (with probability ``walk``) or random motor speeds
+    beyond [-1, 1]; float32 batches, with a float64 one now and then (float64 rewards)."""
+    walkers: dict[int, BipedalWalkerHeuristics] = {}
+
+    def policy(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+        rows = []
+        for k, observation in enumerate(observations):
+            heuristics = walkers.setdefault(k, BipedalWalkerHeuristics())
+            action = heuristics.step_heuristic(observation)
+            rows.append(action if rng.random() < walk else rng.uniform(-1.3, 1.3, 4))
+        actions = np.array(rows)
+        return actions if rng.random() < 0.1 else actions.astype(np.float32)
+
+    return policy
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("hardcore", [False, True])
+def test_compiled_vector_env_matches_gymnasium_sync(mode, hardcore):
+    """make_vec's BipedalWalkerVectorEnv (the compiled Box2D port) is gymnasium's sync vector env, bit for bit:
+    walking over the (hardcore) terrain, falling, resets in the same worlds."""
+    assert type(nbgym.make_vec("BipedalWalker-v3", 2)).__name__ == "BipedalWalkerVectorEnv"
+    terminations, _ = compare_vector("BipedalWalker-v3", vector_policy(0.6), 4, mode, 7, 400, {"hardcore": hardcore})
+    assert terminations >= 3
+
+
+@pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
+    """Two stepping threads and a short time limit (truncations): the same as gymnasium's sync vector env."""
+    terminations, truncations = compare_vector(env_id, vector_policy(0.9), 5, "NextStep", 3, 300,
+                                               {"max_episode_steps": 70}, nbgym_kwargs={"num_threads": 2})
+    assert truncations >= 5
+
+
+def test_rendered_vector_env_is_a_sync_vector_env():
+    """The compiled vector env draws no frames: with a render mode make_vec vectorizes the single envs."""
+    env = nbgym.make_vec("BipedalWalker-v3", 2, render_mode="rgb_array")
+    assert type(env).__name__ == "SyncVectorEnv"
+    env.reset(seed=1)
+    env.step(np.zeros((2, 4), np.float32))
+    assert len(env.render()) == 2
+
+
+def test_compiled_vector_env_refuses_nan_actions_before_anything_moves():
+    ours = nbgym.make_vec("BipedalWalker-v3", 3)
+    theirs = gymnasium.make_vec("BipedalWalker-v3", 3, vectorization_mode="sync")
+    assert_same_value(ours.reset(seed=0), theirs.reset(seed=0))
+    bad = np.zeros((3, 4), np.float32)
+    bad[1, 2] = np.nan
+    with pytest.raises(error.InvalidAction):
+        ours.step(bad)
+    actions = np.full((3, 4), 0.25, np.float32)
+    assert_same_value(ours.step(actions), theirs.step(actions))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "walk"), [(0, 0.8), (1, 0.8), (2, 1.0), (3, 1.0), (4, 0.99), (5, 0.99)])
+def test_compiled_vector_env_long_runs(seed, walk):
+    """Long runs of 6 sub-environments: thousands of steps of walking (whole 1600- and 2000-step episodes
+    of the heuristic walker, truncated) and falling on both terrains, many resets of each world, in every
+    autoreset mode."""
+    terminations, truncations = compare_vector("BipedalWalker-v3", vector_policy(walk), 6, MODES[seed % 3], seed,
+                                               4000, {"hardcore": bool(seed % 2)})
+    assert terminations >= 10
+    assert truncations >= (1 if walk > 0.9 else 0)
+
+
 @pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_frames_are_gymnasiums(env_id):
     """Frames while walking: the scrolled terrain, clouds, one lidar ray at a time, the walker and the flag."""
