@@ -17,7 +17,7 @@ from _box2d_checks import (
     compare_frames,
     raises_as_gymnasium,
 )
-from _classic_control_checks import MODES, compare_single, compare_vector
+from _classic_control_checks import MODES, compare_single, compare_vector, compare_vector_resets
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -105,6 +105,49 @@ def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
     terminations, truncations = compare_vector(env_id, vector_policy(0.9), 5, "NextStep", 3, 300,
                                                {"max_episode_steps": 70}, nbgym_kwargs={"num_threads": 2})
     assert truncations >= 5
+
+
+def test_compiled_vector_env_takes_int_float64_and_signed_zero_actions_as_gymnasium():
+    """Int and float64 batches compute in float64 (float64 rewards), float32 ones in float32; -0.0 drives no
+    motor, as np.sign(-0.0) is 0.0; speeds beyond [-1, 1] are clipped torques."""
+    ours = nbgym.make_vec("BipedalWalker-v3", 2, hardcore=True)
+    theirs = gymnasium.make_vec("BipedalWalker-v3", 2, vectorization_mode="sync", hardcore=True)
+    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3))
+    rng = np.random.default_rng(1)
+    for t in range(120):
+        kind = t % 4
+        if kind == 0:
+            actions = rng.integers(-2, 3, (2, 4))
+        elif kind == 1:
+            actions = rng.uniform(-2, 2, (2, 4))
+        elif kind == 2:
+            actions = rng.uniform(-2, 2, (2, 4)).astype(np.float32)
+        else:
+            actions = np.array([[0.0, -0.0, 1.0, -1.0], [-0.0] * 4], dtype=np.float32)
+        assert_same_value(ours.step(actions), theirs.step(actions), f"step {t}")
+
+
+@pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_compiled_vector_env_seeds_and_masked_resets_are_gymnasiums(env_id):
+    compare_vector_resets(env_id, {}, lambda rng, n: rng.uniform(-1, 1, (n, 4)).astype(np.float32))
+
+
+def test_compiled_vector_env_worlds_stay_within_their_capacities():
+    """Hardcore terrains of many seeds (the most obstacles), fallen walkers: no port capacity runs out."""
+    from nbgym._box2d import world as W
+    from nbgym.envs.box2d import bipedal_walker_vector as BV
+
+    env = nbgym.make_vec("BipedalWalker-v3", 32, hardcore=True)
+    state = env._batch.state
+    rng = np.random.default_rng(0)
+    most = 0
+    for seed in range(8):
+        env.reset(seed=seed * 100)
+        most = max(most, int(state.env_i[:, BV.TERRAIN_COUNT].max()))
+        for _ in range(40):
+            env.step(rng.uniform(-1, 1, (32, 4)).astype(np.float32))
+        assert (state.w.world_i[:, W.WI_ERROR] == 0).all()
+    assert 220 <= most < BV._MAX_TERRAIN - 40  # 199 edges and their obstacles
 
 
 def test_rendered_vector_env_is_a_sync_vector_env():
