@@ -1,5 +1,6 @@
 """BipedalWalker (normal and hardcore) against gymnasium 1.4.0, bit for bit: single env, vector envs in every
-autoreset mode, frames, bad actions; and its compiled lidar against Box2D's own ray casts."""
+autoreset mode (make_vec's compiled BipedalWalkerVectorEnv on the Box2D port, and the sync vector env of single
+envs), frames, bad actions; and its compiled lidar against Box2D's own ray casts."""
 
 from __future__ import annotations
 
