@@ -1,5 +1,6 @@
 """BipedalWalker (normal and hardcore) against gymnasium 1.4.0, bit for bit: single env, vector envs in every
-autoreset mode, frames, bad actions; and its compiled lidar against Box2D's own ray casts."""
+autoreset mode (make_vec's compiled BipedalWalkerVectorEnv on the Box2D port, and the sync vector env of single
+envs), frames, bad actions; and its compiled lidar against Box2D's own ray casts."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from _box2d_checks import (
     compare_frames,
     raises_as_gymnasium,
 )
-from _classic_control_checks import MODES, compare_single, compare_vector
+from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector, compare_vector_resets
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -70,6 +71,119 @@ def test_vector_env_matches_gymnasium_sync(mode):
         vectorization_mode="sync",
     )
     assert terminations >= 1
+
+
+def vector_policy(walk: float = 0.7) -> callable:
+    """Per sub-environment, gymnasium's heuristic walker (with probability ``walk``) or random motor speeds
+    beyond [-1, 1]; float32 batches, with a float64 one now and then (float64 rewards)."""
+    walkers: dict[int, BipedalWalkerHeuristics] = {}
+
+    def policy(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+        rows = []
+        for k, observation in enumerate(observations):
+            heuristics = walkers.setdefault(k, BipedalWalkerHeuristics())
+            action = heuristics.step_heuristic(observation)
+            rows.append(action if rng.random() < walk else rng.uniform(-1.3, 1.3, 4))
+        actions = np.array(rows)
+        return actions if rng.random() < 0.1 else actions.astype(np.float32)
+
+    return policy
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("hardcore", [False, True])
+def test_compiled_vector_env_matches_gymnasium_sync(mode, hardcore):
+    """make_vec's BipedalWalkerVectorEnv (the compiled Box2D port) is gymnasium's sync vector env, bit for bit:
+    walking over the (hardcore) terrain, falling, resets in the same worlds."""
+    assert type(nbgym.make_vec("BipedalWalker-v3", 2)).__name__ == "BipedalWalkerVectorEnv"
+    steps = 150 if INTERPRETED else 400
+    terminations, _ = compare_vector("BipedalWalker-v3", vector_policy(0.6), 4, mode, 7, steps, {"hardcore": hardcore})
+    assert terminations >= (0 if INTERPRETED else 3)
+
+
+@pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
+    """Two stepping threads and a short time limit (truncations): the same as gymnasium's sync vector env."""
+    terminations, truncations = compare_vector(env_id, vector_policy(0.9), 5, "NextStep", 3, 120 if INTERPRETED else 300,
+                                               {"max_episode_steps": 70}, nbgym_kwargs={"num_threads": 2})
+    assert truncations >= 5
+
+
+def test_compiled_vector_env_takes_int_float64_and_signed_zero_actions_as_gymnasium():
+    """Int and float64 batches compute in float64 (float64 rewards), float32 ones in float32; -0.0 drives no
+    motor, as np.sign(-0.0) is 0.0; speeds beyond [-1, 1] are clipped torques."""
+    ours = nbgym.make_vec("BipedalWalker-v3", 2, hardcore=True)
+    theirs = gymnasium.make_vec("BipedalWalker-v3", 2, vectorization_mode="sync", hardcore=True)
+    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3))
+    rng = np.random.default_rng(1)
+    for t in range(120):
+        kind = t % 4
+        if kind == 0:
+            actions = rng.integers(-2, 3, (2, 4))
+        elif kind == 1:
+            actions = rng.uniform(-2, 2, (2, 4))
+        elif kind == 2:
+            actions = rng.uniform(-2, 2, (2, 4)).astype(np.float32)
+        else:
+            actions = np.array([[0.0, -0.0, 1.0, -1.0], [-0.0] * 4], dtype=np.float32)
+        assert_same_value(ours.step(actions), theirs.step(actions), f"step {t}")
+
+
+@pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_compiled_vector_env_seeds_and_masked_resets_are_gymnasiums(env_id):
+    compare_vector_resets(env_id, {}, lambda rng, n: rng.uniform(-1, 1, (n, 4)).astype(np.float32))
+
+
+def test_compiled_vector_env_worlds_stay_within_their_capacities():
+    """Hardcore terrains of many seeds (the most obstacles), fallen walkers: no port capacity runs out."""
+    from nbgym._box2d import world as W
+    from nbgym.envs.box2d import bipedal_walker_vector as BV
+
+    num_envs, steps = (8, 5) if INTERPRETED else (32, 40)
+    env = nbgym.make_vec("BipedalWalker-v3", num_envs, hardcore=True)
+    state = env._batch.state
+    rng = np.random.default_rng(0)
+    most = 0
+    for seed in range(8):
+        env.reset(seed=seed * 100)
+        most = max(most, int(state.env_i[:, BV.TERRAIN_COUNT].max()))
+        for _ in range(steps):
+            env.step(rng.uniform(-1, 1, (num_envs, 4)).astype(np.float32))
+        assert (state.w.world_i[:, W.WI_ERROR] == 0).all()
+    assert 215 <= most < BV._MAX_TERRAIN - 40  # 199 edges and their obstacles
+
+
+def test_rendered_vector_env_is_a_sync_vector_env():
+    """The compiled vector env draws no frames: with a render mode make_vec vectorizes the single envs."""
+    env = nbgym.make_vec("BipedalWalker-v3", 2, render_mode="rgb_array")
+    assert type(env).__name__ == "SyncVectorEnv"
+    env.reset(seed=1)
+    env.step(np.zeros((2, 4), np.float32))
+    assert len(env.render()) == 2
+
+
+def test_compiled_vector_env_refuses_nan_actions_before_anything_moves():
+    ours = nbgym.make_vec("BipedalWalker-v3", 3)
+    theirs = gymnasium.make_vec("BipedalWalker-v3", 3, vectorization_mode="sync")
+    assert_same_value(ours.reset(seed=0), theirs.reset(seed=0))
+    bad = np.zeros((3, 4), np.float32)
+    bad[1, 2] = np.nan
+    with pytest.raises(error.InvalidAction):
+        ours.step(bad)
+    actions = np.full((3, 4), 0.25, np.float32)
+    assert_same_value(ours.step(actions), theirs.step(actions))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("seed", "walk"), [(0, 0.8), (1, 0.8), (2, 1.0), (3, 1.0), (4, 0.99), (5, 0.99)])
+def test_compiled_vector_env_long_runs(seed, walk):
+    """Long runs of 6 sub-environments: thousands of steps of walking (whole 1600- and 2000-step episodes
+    of the heuristic walker, truncated) and falling on both terrains, many resets of each world, in every
+    autoreset mode."""
+    terminations, truncations = compare_vector("BipedalWalker-v3", vector_policy(walk), 6, MODES[seed % 3], seed,
+                                               4000, {"hardcore": bool(seed % 2)})
+    assert terminations >= 10
+    assert truncations >= (1 if walk > 0.9 else 0)
 
 
 @pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])

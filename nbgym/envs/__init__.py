@@ -94,8 +94,9 @@ register(
 
 # Box2D
 # ----------------------------------------
-# Plain Python environments (Box2D is a world of objects, not a batched kernel): make_vec vectorizes
-# them with SyncVectorEnv. LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
+# The single envs are plain Python on the box2d wheel. LunarLander's and BipedalWalker's vector entry points
+# are compiled vector envs on nbgym's Box2D port (rendered vector envs, and CarRacing, are SyncVectorEnvs of
+# single envs). LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
 
 register(
     id="LunarLander-v3",
@@ -117,6 +118,7 @@ register(
 register(
     id="BipedalWalker-v3",
     entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
+    vector_entry_point="nbgym.envs.box2d.bipedal_walker_vector:BipedalWalkerVectorEnv",
     max_episode_steps=1600,
     reward_threshold=300,
 )
@@ -124,6 +126,7 @@ register(
 register(
     id="BipedalWalkerHardcore-v3",
     entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
+    vector_entry_point="nbgym.envs.box2d.bipedal_walker_vector:BipedalWalkerVectorEnv",
     kwargs={"hardcore": True},
     max_episode_steps=2000,
     reward_threshold=300,
