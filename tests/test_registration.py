@@ -198,7 +198,7 @@ def built_in_ids() -> list[str]:
     return [env_id for env_id, env_spec in nb_reg.registry.items() if env_spec.namespace != TEST_NAMESPACE]
 
 
-# Those with a compiled vector env: all but the Box2D envs (plain Python envs, vectorized by SyncVectorEnv).
+# Those with a compiled vector env: all but CarRacing (a plain Python env, vectorized by SyncVectorEnv).
 BOX2D_COMPILED_IDS = ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3"]
 """Box2D ids with a compiled vector env (on the Box2D port), in a module of its own beside the single env's, so
 that it imports without the box2d wheel."""
