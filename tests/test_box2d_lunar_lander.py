@@ -275,6 +275,23 @@ def test_compiled_vector_env_pickles_mid_episode_and_names_what_it_serves():
         env.get_attr("lander")
 
 
+def test_compiled_vector_env_refuses_to_change_its_action_kind():
+    """continuous is fixed with the action space: the kernels never read Discrete actions as throttles."""
+    env = nbgym.make_vec("LunarLander-v3", 2)
+    with pytest.raises(AttributeError, match="continuous is fixed"):
+        env.continuous = True
+    with pytest.raises(AttributeError, match="continuous is fixed"):
+        env.set_attr("continuous", True)
+    assert env.get_attr("continuous") == (False, False) and not env.continuous
+    theirs = gymnasium.make_vec("LunarLander-v3", 2, vectorization_mode="sync")
+    for envs in (env, theirs):
+        envs.set_attr("gravity", -5.0)  # read at the next reset, as gymnasium's env reads it
+    assert env.get_attr("gravity") == (-5.0, -5.0)
+    assert_same_value(env.reset(seed=3), theirs.reset(seed=3), "reset with the new gravity")
+    for t in range(30):
+        assert_same_value(env.step(np.array([0, 2])), theirs.step(np.array([0, 2])), f"step {t}")
+
+
 def test_compiled_vector_env_needs_no_box2d_wheel(monkeypatch):
     """make_vec's LunarLander runs on nbgym's own Box2D port: without the box2d wheel it steps as with it."""
     expected = nbgym.make_vec("LunarLander-v3", 2)

@@ -370,9 +370,23 @@ class LunarLanderVectorEnv(KernelVectorEnv):
                                     _left_reach=_left_reach(np.dtype(np.int64)))
         super().__init__(num_envs, params, max_episode_steps=max_episode_steps, **vector_options)
 
+    @property
+    def continuous(self) -> bool:
+        """Whether the engines are throttled (``Box(-1, 1, (2,))`` actions) rather than on/off (``Discrete(4)``)."""
+        return bool(self._params["continuous"][0])
+
+    @continuous.setter
+    def continuous(self, value: Any) -> None:
+        # The action space, the action buffers and the kernels' reading of an action follow it: changing it would
+        # have the kernels read Discrete actions as throttles (gymnasium's env then fails at its next step).
+        raise AttributeError(
+            "continuous is fixed when the vector env is made (its action space follows it): make another one, "
+            "nbgym.make_vec('LunarLander-v3', num_envs, continuous=...)."
+        )
+
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Steps every sub-environment with its action (see ``KernelVectorEnv.step``)."""
-        if not self._params["continuous"][0]:
+        if not self.continuous:
             dtype = actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
             if dtype.kind == "u" and dtype.itemsize < 8:  # np.uint64 is refused, as gymnasium refuses it
                 self._params["_left_reach"] = _left_reach(dtype)
