@@ -169,6 +169,25 @@ def test_damaged_entry_is_recompiled_and_replaced(filled_cache, tmp_path, damage
     assert damaged.read_bytes() != damage(original)
 
 
+def test_a_data_file_holding_another_kernel_is_a_miss(filled_cache, tmp_path):
+    """What two processes filling one cache at once can leave (numba numbers each new entry's file after the
+    index it read, so both may write the same number, and an index names the other kernel's file): the kernel
+    is compiled again and its file rewritten, never the other kernel run in its place."""
+    source, reports = filled_cache
+    cache_dir = tmp_path / "cache"
+    shutil.copytree(source, cache_dir)
+    [step_file] = list(cache_dir.rglob("kernels.step_kernel-*.1.nbc"))
+    [reset_file] = list(cache_dir.rglob("kernels.reset_kernel-*.1.nbc"))
+    step_file.write_bytes(reset_file.read_bytes())  # intact (its digest matches), but the reset kernel's
+
+    report = finish(run(cache_dir))
+
+    assert report["results"] == reports["clean"]["results"]
+    assert report["cache_warnings"] == [] and report["other_warnings"] == []
+    assert report["healthy"]
+    assert step_file.read_bytes() != reset_file.read_bytes()
+
+
 def test_an_index_in_numbas_plain_format_is_stale_not_damaged(filled_cache, tmp_path):
     """An index that numba itself wrote (an older nbgym's) is replaced without a warning."""
     import pickle

@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import hashlib
 import importlib.metadata
+import itertools
 import os
 import pathlib
 import pickle
@@ -46,7 +47,7 @@ from nbgym import logger
 from nbgym.error import KernelCacheWarning
 
 _DIGEST_SIZE = hashlib.sha256().digest_size
-_FORMAT_TAG = "+nbgym-sha256"
+_FORMAT_TAG = "+nbgym-sha256-keyed"
 _reported: set[str] = set()
 _unwritable: list[str] = []
 """The cache directory that could not be written in this process, if any: nbgym writes no more cache files."""
@@ -169,6 +170,35 @@ class _CheckedCacheFile(IndexDataCacheFile):
         with open(path, "rb") as file:
             payload = _verified(file.read(), path)
         return None if payload is None else pickle.loads(payload)
+
+    # numba numbers a new entry's data file after the entries of the index it has read. Two processes that add
+    # different kernels at once (pytest's workers, a training script's runners, each compiling into a fresh cache)
+    # both write ``<base>.3.nbc``, and the index that survives may name the file holding the other kernel's
+    # machine code: that kernel then runs in place of the right one (garbage results, crashes). So each data
+    # file holds its key beside the compiled code, and a file holding another key is a miss: the kernel is
+    # compiled again and its file rewritten.
+
+    def save(self, key: Any, data: Any) -> None:
+        overloads = self._load_index()
+        data_name = overloads.get(key)
+        if data_name is None:
+            existing = set(overloads.values())
+            data_name = next(name for name in map(self._data_name, itertools.count(1)) if name not in existing)
+            overloads[key] = data_name
+            self._save_index(overloads)
+        self._save_data(data_name, (key, data))
+
+    def load(self, key: Any) -> Any:
+        data_name = self._load_index().get(key)
+        if data_name is None:
+            return None
+        try:
+            entry = self._load_data(data_name)
+        except OSError:  # removed while the index still names it
+            return None
+        if entry is None or entry[0] != key:  # damaged (reported), or another kernel's file
+            return None
+        return entry[1]
 
 
 def compile_options() -> tuple:
