@@ -23,6 +23,8 @@ files in numba's plain format (an older nbgym) are ignored as stale, not reporte
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import functools
 import hashlib
 import importlib.metadata
@@ -32,7 +34,7 @@ import pathlib
 import pickle
 import stat
 import tempfile
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import numba
 from numba.core.caching import (
@@ -342,3 +344,33 @@ def skip_compile_notice() -> None:
     """Gives no compile notice in this process (a caller that says it its own way: ``nbgym bench``'s progress line)."""
     global _compile_noticed
     _compile_noticed = True
+
+
+@contextlib.contextmanager
+def compiling() -> Iterator[None]:
+    """Held while this process compiles, or loads from the cache, a group of kernels that run together (an
+    environment's reset and step, with every function compiled into them): one process at a time per cache.
+
+    Two processes that fill one cache at once (pytest's workers, a training script's runners) could otherwise
+    each compile some of a group's functions and load the others from the files the other process had just
+    written. Code compiled in one process and code loaded from another's then met in one process, and ran wrong:
+    a MountainCar step gave an infinite velocity and the process later aborted on a corrupted heap, reproduced
+    on numba 0.60 to 0.68 with two processes starting cold. Without a writable cache there is nothing to share.
+    """
+    written, _ = locations()
+    handle = None
+    if written is not None:
+        try:
+            os.makedirs(written, exist_ok=True)
+            handle = open(os.path.join(written, "nbgym-compile.lock"), "a+b")  # noqa: SIM115 - held below
+        except OSError:
+            handle = None
+    if handle is None:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)

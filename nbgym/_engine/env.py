@@ -207,7 +207,7 @@ class KernelBatch:
                       self.elapsed, self.auxes)
         misses = _cache_misses()
         start = time.perf_counter()
-        with self.physics.compile_errors():
+        with self.physics.compile_errors(), cache.compiling():
             reset_kernel.compile(tuple(numba.typeof(arg) for arg in reset_args))
             step_kernel.compile(tuple(numba.typeof(arg) for arg in (*self._step_args(NEXT_STEP, 0), actions)))
         if _cache_misses() > misses:  # compiled, not loaded from the cache: say so if the user waited
@@ -226,6 +226,13 @@ class KernelBatch:
         chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size)
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
+        if not numba.config.DISABLE_JIT:  # compiled here, under the cache's lock, not by the first stepping thread
+            actions = np.zeros(self.action_shape, dtype=self.action_dtype)
+            with cache.compiling():
+                check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset)))
+                step_chunks.compile(tuple(
+                    numba.typeof(arg) for arg in (*self._step_args(mode, max_steps), actions, chunk_size, np.zeros(2, np.int64))
+                ))
         return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
 
     def _step_in_threads(self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray) -> int:
@@ -244,7 +251,9 @@ class KernelBatch:
         args = (*self._step_args(mode, max_steps), actions)
         if numba.config.DISABLE_JIT:
             return functools.partial(step_kernel, *args)
-        return functools.partial(step_kernel.compile(tuple(numba.typeof(arg) for arg in args)), *args)
+        with cache.compiling():
+            entry = step_kernel.compile(tuple(numba.typeof(arg) for arg in args))
+        return functools.partial(entry, *args)
 
     def actions_array(self, actions: Any) -> np.ndarray:
         """``actions`` as the array the kernels read, without copying when it already is one.
