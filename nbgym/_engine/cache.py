@@ -374,3 +374,13 @@ def compiling() -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def compile_for(dispatcher: Any, *args: Any) -> None:
+    """Compiles, or loads from the cache, ``dispatcher``'s version for the types of ``args``, under ``compiling()``.
+
+    For a kernel that would otherwise be compiled lazily at its first call, outside the lock (the rollout loop,
+    which runs on a thread of its own): the call then finds the version made here.
+    """
+    with compiling():
+        dispatcher.compile(tuple(dispatcher.typeof_pyval(arg) for arg in args))
