@@ -310,3 +310,48 @@ def test_every_compiled_function_uses_the_checked_cache():
     assert len(dispatchers) > 20
     for dispatcher in dispatchers:
         assert isinstance(dispatcher._cache, CheckedFunctionCache), dispatcher
+
+
+BORROWING_PROBE = """
+import json, sys
+from numba.core import base, targetconfig
+
+compiled = []
+original = base.BaseContext._compile_subroutine_no_cache
+
+
+def recording(self, builder, impl, sig, locals=None, flags=None):
+    if flags is not None:
+        counts_references = bool(flags.nrt)
+    else:  # numba's rule: the flags of the function being compiled, whose body calls this subroutine
+        stack = targetconfig.ConfigStack()
+        counts_references = bool(stack) and stack.top().is_set("nrt") and bool(stack.top().nrt)
+    compiled.append((impl.__qualname__, str(sig.return_type), counts_references,
+                     self.data_model_manager[sig.return_type].has_nrt_meminfo()))
+    return original(self, builder, impl, sig, locals=locals, flags=flags)
+
+
+base.BaseContext._compile_subroutine_no_cache = recording
+import nbgym
+
+envs = nbgym.make_vec("LunarLander-v3", 2)
+envs.reset(seed=0)
+envs.step(envs.action_space.sample())
+print(json.dumps(compiled))
+"""
+
+
+@pytest.mark.slow
+def test_no_subroutine_that_returns_a_counted_value_is_compiled_inside_a_borrowing_kernel(tmp_path):
+    """numba keeps the internal subroutines it compiles (``BaseContext.cached_internal_func``) under a key without
+    the reference-counting flag. One first compiled inside a ``borrowing_kernel`` (no NRT) and returning an array
+    would hand its later callers with reference counting a reference they did not get, and they would free the
+    array under its owner. Compiles the Box2D port's kernels from a cold cache and checks that none is."""
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", BORROWING_PROBE], capture_output=True, text=True, env=environ,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    compiled = json.loads(result.stdout.strip().splitlines()[-1])
+    assert compiled, "no subroutine compiled: the probe saw nothing (a warm cache, or numba no longer uses them)"
+    unsafe = [(name, returns) for name, returns, counts_references, counted in compiled if counted and not counts_references]
+    assert not unsafe, f"subroutines returning counted values compiled without reference counting: {unsafe}"
