@@ -1,0 +1,322 @@
+"""The compiled CarRacing rasteriser (``nbgym/envs/box2d/_raster.py``) against pygame-ce 2.5.8, bit for bit.
+
+Each primitive is drawn by pygame-ce and by the kernels on the same random surface: gfxdraw's antialiased and
+filled polygons and draw.polygon (random, degenerate, off-surface and huge coordinates, which pygame truncates
+to Sint16 or int), smoothscale with both of pygame's backends, the score text. Whole frames are compared with
+the observations gymnasium's ``CarRacing-v3`` returns at every step of episodes (reset and the start-of-episode
+zoom included), the scene being read from the gymnasium env at the moment it renders.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import gymnasium
+import numpy as np
+import pygame
+import pygame.gfxdraw
+import pytest
+from gymnasium.envs.box2d import car_racing as gym_car_racing
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from nbgym.envs.box2d import _raster as raster
+from nbgym.envs.box2d.car_dynamics import rotation
+
+pygame.font.init()
+
+BACKENDS = {"SSE2": raster.SMOOTHSCALE_SSE2, "GENERIC": raster.SMOOTHSCALE_GENERIC}
+
+
+def to_surface(pixels: np.ndarray) -> pygame.Surface:
+    """A 32-bit pygame surface (XRGB, as ``pygame.Surface(size)`` makes) holding ``(h, w, 3)`` pixels."""
+    surface = pygame.Surface((pixels.shape[1], pixels.shape[0]))
+    assert surface.get_bitsize() == 32 and surface.get_masks() == (0xFF0000, 0xFF00, 0xFF, 0)
+    pygame.surfarray.blit_array(surface, np.transpose(pixels, (1, 0, 2)))
+    return surface
+
+
+def pixels_of(surface: pygame.Surface) -> np.ndarray:
+    return np.transpose(pygame.surfarray.array3d(surface), (1, 0, 2)).copy()
+
+
+def assert_same_pixels(ours: np.ndarray, theirs: np.ndarray) -> None:
+    assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
+    differ = np.argwhere((ours != theirs).any(axis=-1))
+    assert len(differ) == 0, f"{len(differ)} pixels differ, first {differ[:5].tolist()}: ours {ours[tuple(differ[0])]}, pygame {theirs[tuple(differ[0])]}"
+
+
+PRIMITIVES = {
+    "gfxdraw.aapolygon": (pygame.gfxdraw.aapolygon, lambda s, p, c: raster.gfx_polygon(s, p, c, filled=False)),
+    "gfxdraw.filled_polygon": (pygame.gfxdraw.filled_polygon, lambda s, p, c: raster.gfx_polygon(s, p, c, filled=True)),
+    "draw.polygon": (lambda s, p, c: pygame.draw.polygon(s, c, p), raster.draw_polygon),
+}
+
+
+@st.composite
+def polygons(draw: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
+    """A random background, a polygon over or off it (3 to 8 vertices, some repeated or sharing a row or
+    column, coordinates up to 1e5 beyond the surface) and a colour."""
+    width = draw(st.integers(1, 48))
+    height = draw(st.integers(1, 48))
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    background = rng.integers(0, 256, (height, width, 3), dtype=np.uint8)
+    spread = draw(st.sampled_from([2.0, 10.0, 60.0, 500.0, 4e4, 1e5]))
+    n = draw(st.integers(3, 8))
+    points = rng.uniform(-spread, spread, (n, 2)) + (width / 2, height / 2)
+    kind = draw(st.sampled_from(["free", "repeat", "same_row", "same_column", "integers"]))
+    if kind == "repeat":
+        points[rng.integers(n)] = points[rng.integers(n)]
+    elif kind == "same_row":
+        points[:, 1] = points[0, 1]
+    elif kind == "same_column":
+        points[:, 0] = points[0, 0]
+    elif kind == "integers":
+        points = np.round(points)
+    color = tuple(int(c) for c in rng.integers(0, 256, 3))
+    return background, points, color
+
+
+@pytest.mark.parametrize("name", list(PRIMITIVES))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=polygons())
+def test_polygon_primitives_match_pygame(name, case):
+    background, points, color = case
+    theirs_draw, ours_draw = PRIMITIVES[name]
+    surface = to_surface(background)
+    theirs_draw(surface, [tuple(p) for p in points.tolist()], color)
+    ours = background.copy()
+    ours_draw(ours, points, color)
+    assert_same_pixels(ours, pixels_of(surface))
+
+
+@pytest.mark.parametrize("name", list(PRIMITIVES))
+def test_polygon_primitives_draw_something(name):
+    """The comparison above is not vacuous: a polygon inside the surface changes pixels, identically."""
+    background = np.full((40, 50, 3), 17, dtype=np.uint8)
+    points = np.array([[3.5, 4.2], [45.9, 9.1], [30.2, 36.7], [8.8, 30.0]])
+    theirs_draw, ours_draw = PRIMITIVES[name]
+    surface = to_surface(background)
+    theirs_draw(surface, [tuple(p) for p in points.tolist()], (200, 30, 90))
+    ours = background.copy()
+    ours_draw(ours, points, (200, 30, 90))
+    assert (ours != background).any(axis=-1).sum() > 40
+    assert_same_pixels(ours, pixels_of(surface))
+
+
+def test_flipped_drawing_is_pygame_flip():
+    """Drawing with rows mirrored (what the frame kernel does before gymnasium's flip) equals drawing then
+    ``pygame.transform.flip(surface, False, True)``."""
+    rng = np.random.default_rng(5)
+    background = rng.integers(0, 256, (60, 70, 3), dtype=np.uint8)
+    points = np.array([[-5.3, 10.1], [50.6, -3.2], [74.9, 40.4], [20.2, 66.6]])
+    color = np.array([10, 250, 120])
+    surface = to_surface(background[::-1].copy())
+    pygame.gfxdraw.aapolygon(surface, points.tolist(), color.tolist())
+    pygame.gfxdraw.filled_polygon(surface, points.tolist(), color.tolist())
+    pygame.draw.polygon(surface, (1, 2, 3), (points * 0.5 + 8).tolist())
+    theirs = pixels_of(pygame.transform.flip(surface, False, True))
+    ours = background.copy()
+    vx, vy = raster._sint16_points(points)
+    raster._gfx_aapolygon(ours, vx, vy, 4, color, True)
+    raster._gfx_filled_polygon(ours, vx, vy, 4, color, np.empty(4, dtype=np.int64), True)
+    small = np.trunc(points * 0.5 + 8).astype(np.int64)
+    raster._draw_polygon(ours, small[:, 0].copy(), small[:, 1].copy(), 4, np.array([1, 2, 3]), np.empty(4, dtype=np.int64), True)
+    assert_same_pixels(ours, theirs)
+
+
+@pytest.fixture
+def smoothscale_backend():
+    """Restores pygame's smoothscale backend after a test that changes it."""
+    before = pygame.transform.get_smoothscale_backend()
+    yield
+    pygame.transform.set_smoothscale_backend(before)
+
+
+def test_this_machine_uses_the_sse2_smoothscale():
+    """The default the frames are drawn with is what pygame-ce selects here (x86-64 builds: SSE2)."""
+    assert pygame.transform.get_smoothscale_backend() == "SSE2"
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+@pytest.mark.parametrize("size", [(96, 96), (600, 400), (999, 1), (1, 799), (37, 55)])
+def test_smoothscale_matches_pygame(backend, size, smoothscale_backend):
+    rng = np.random.default_rng(size[0] * 1000 + size[1])
+    source = rng.integers(0, 256, (800, 1000, 3), dtype=np.uint8)
+    source[:100] = 255  # saturated areas: the SSE2 filter's 16-bit sums are packed with saturation
+    pygame.transform.set_smoothscale_backend(backend)
+    theirs = pixels_of(pygame.transform.smoothscale(to_surface(source), size))
+    assert_same_pixels(raster.smoothscale(source, size, BACKENDS[backend]), theirs)
+
+
+def test_smoothscale_backends_differ():
+    """The two backends give different frames: matching one says nothing of the other."""
+    rng = np.random.default_rng(1)
+    source = rng.integers(0, 256, (800, 1000, 3), dtype=np.uint8)
+    sse2 = raster.smoothscale(source, (96, 96), raster.SMOOTHSCALE_SSE2)
+    generic = raster.smoothscale(source, (96, 96), raster.SMOOTHSCALE_GENERIC)
+    assert (sse2 != generic).any()
+
+
+def score_rewards(count: int) -> list[float]:
+    rng = np.random.default_rng(count)
+    return [-0.4, -0.5, -0.6, 0.5, 1.5, 2.5, 99999.7, -99999.7] + list(np.arange(-1500, 1500, 3000 / count)) + list(rng.uniform(-2000, 2000, 50))
+
+
+@pytest.mark.parametrize("count", [300, pytest.param(30000, marks=pytest.mark.slow)])
+def test_score_text_matches_pygame(count):
+    """gymnasium's ``font.render(f"{reward:04.0f}", True, white, black)`` blitted centred at (60, 750), over
+    a random surface, for many rewards (kerning pairs, widths, a box cut by the surface's edge)."""
+    font = pygame.font.Font(pygame.font.get_default_font(), 42)
+    rng = np.random.default_rng(0)
+    background = rng.integers(0, 256, (800, 140, 3), dtype=np.uint8)
+    for k, reward in enumerate(score_rewards(count)):
+        center = (60, 750) if k % 7 else (int(rng.integers(-20, 160)), int(rng.integers(-30, 830)))
+        text = font.render(f"{reward:04.0f}", True, (255, 255, 255), (0, 0, 0))
+        rect = text.get_rect()
+        rect.center = center
+        surface = to_surface(background)
+        surface.blit(text, rect)
+        ours = background.copy()
+        raster.blit_score(ours, reward, center)
+        assert_same_pixels(ours, pixels_of(surface))
+
+
+def test_score_text_refuses_what_it_cannot_draw():
+    with pytest.raises(ValueError, match="characters"):
+        raster.blit_score(np.zeros((800, 1000, 3), dtype=np.uint8), math.inf, (60, 750))
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Whole frames against gymnasium's CarRacing-v3
+
+
+def vector2_screen(points: list[tuple[float, float]], angle: float, zoom: float, translation: tuple[float, float]) -> list[tuple[float, float]]:
+    """Screen coordinates as gymnasium computes them (pygame's ``Vector2.rotate_rad``, zoom, translation)."""
+    out = []
+    for x, y in points:
+        v = pygame.math.Vector2((x, y)).rotate_rad(angle)
+        out.append((v[0] * zoom + translation[0], v[1] * zoom + translation[1]))
+    return out
+
+
+def color_ints(color: Any) -> list[int]:
+    return [int(c) for c in color]
+
+
+def scene_of(env: Any) -> dict[str, Any]:
+    """The numbers of the frame gymnasium's ``_render`` is about to draw, read from its env as it reads them."""
+    car = env.car
+    angle = -car.hull.angle
+    zoom = 0.1 * gym_car_racing.SCALE * max(1 - env.t, 0) + gym_car_racing.ZOOM * gym_car_racing.SCALE * min(env.t, 1)
+    scroll = pygame.math.Vector2((-(car.hull.position[0]) * zoom, -(car.hull.position[1]) * zoom)).rotate_rad(angle)
+    translation = (gym_car_racing.WINDOW_W / 2 + scroll[0], gym_car_racing.WINDOW_H / 4 + scroll[1])
+    bounds = gym_car_racing.PLAYFIELD
+    polygons = [([(bounds, bounds), (bounds, -bounds), (-bounds, -bounds), (-bounds, bounds)], color_ints(env.bg_color))]
+    dim = gym_car_racing.GRASS_DIM
+    for x in range(-20, 20, 2):
+        for y in range(-20, 20, 2):
+            square = [(dim * x + dim, dim * y + 0), (dim * x + 0, dim * y + 0), (dim * x + 0, dim * y + dim), (dim * x + dim, dim * y + dim)]
+            polygons.append((square, color_ints(env.grass_color)))
+    for poly, color in env.road_poly:
+        polygons.append(([(p[0], p[1]) for p in poly], color_ints(color)))
+    car_polygons = []
+    from gymnasium.envs.box2d.car_dynamics import SIZE, WHEEL_R, WHEEL_W, WHEEL_WHITE
+
+    for obj in car.drawlist:
+        for f in obj.fixtures:
+            trans = f.body.transform
+            path = [(v[0], v[1]) for v in (trans * v for v in f.shape.vertices)]
+            car_polygons.append((vector2_screen(path, angle, zoom, translation), color_ints(c * 255 for c in obj.color)))
+            if "phase" not in obj.__dict__:
+                continue
+            a1, a2 = obj.phase, obj.phase + 1.2
+            s1, s2, c1, c2 = math.sin(a1), math.sin(a2), math.cos(a1), math.cos(a2)
+            if s1 > 0 and s2 > 0:
+                continue
+            if s1 > 0:
+                c1 = np.sign(c1)
+            if s2 > 0:
+                c2 = np.sign(c2)
+            white = [(-WHEEL_W * SIZE, +WHEEL_R * c1 * SIZE), (+WHEEL_W * SIZE, +WHEEL_R * c1 * SIZE),
+                     (+WHEEL_W * SIZE, +WHEEL_R * c2 * SIZE), (-WHEEL_W * SIZE, +WHEEL_R * c2 * SIZE)]  # fmt: skip
+            white = [(v[0], v[1]) for v in (trans * v for v in white)]
+            car_polygons.append((vector2_screen(white, angle, zoom, translation), list(WHEEL_WHITE)))
+    velocity = car.hull.linearVelocity
+    dashboard = [np.sqrt(np.square(velocity[0]) + np.square(velocity[1]))]
+    dashboard += [w.omega for w in car.wheels] + [car.wheels[0].joint.angle, car.hull.angularVelocity]
+    return {
+        "world": np.array([p for poly, _ in polygons for p in poly], dtype=np.float64),
+        "starts": np.cumsum([0] + [len(poly) for poly, _ in polygons]),
+        "colors": np.array([c for _, c in polygons]),
+        "view": (*rotation(angle), zoom, translation[0], translation[1]),
+        "car_screen": np.array([p for poly, _ in car_polygons for p in poly], dtype=np.float64),
+        "car_starts": np.cumsum([0] + [len(poly) for poly, _ in car_polygons]),
+        "car_colors": np.array([c for _, c in car_polygons]),
+        "dashboard": np.array(dashboard, dtype=np.float64),
+        "reward": env.reward,
+    }
+
+
+def compare_episode(seed: int, steps: int, **kwargs: Any) -> int:
+    """Runs gymnasium's CarRacing-v3 for ``steps`` random actions from ``reset(seed=seed)`` (resetting when an
+    episode ends) and checks every state frame it draws against the kernel's frame of the same scene.
+
+    Returns:
+        The number of frames compared.
+    """
+    wrapped = gymnasium.make("CarRacing-v3", **kwargs)
+    env = wrapped.unwrapped
+    captured: list[tuple[dict[str, Any], np.ndarray]] = []
+    render = env._render
+
+    def capturing(mode: str) -> Any:
+        scene = scene_of(env) if "t" in env.__dict__ else None
+        out = render(mode)
+        if mode == "state_pixels":
+            captured.append((scene, out))
+        return out
+
+    env._render = capturing
+    wrapped.action_space.seed(seed)
+    wrapped.reset(seed=seed)
+    surface = np.empty((raster.WINDOW_H, raster.WINDOW_W, 3), dtype=np.uint8)
+    compared = 0
+    for step in range(steps + 1):
+        if step:
+            _, _, terminated, truncated, _ = wrapped.step(wrapped.action_space.sample())
+            if terminated or truncated:
+                wrapped.reset()
+        for scene, theirs in captured:
+            ours = raster.draw_state_frame(**scene, surface=surface)
+            if not np.array_equal(ours, theirs):
+                differ = np.argwhere((ours != theirs).any(axis=-1))
+                raise AssertionError(f"seed {seed} step {step}: {len(differ)} pixels differ, first {differ[:5].tolist()}")
+            compared += 1
+        captured.clear()
+    wrapped.close()
+    return compared
+
+
+CONFIGS = [
+    {"continuous": True, "domain_randomize": False},
+    {"continuous": False, "domain_randomize": False},
+    {"continuous": True, "domain_randomize": True},
+    {"continuous": False, "domain_randomize": True, "lap_complete_percent": 0.0},
+]
+
+
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_frames_match_gymnasium(config):
+    """70 steps: the reset's frame and the first second's zoom animation, then the zoomed view."""
+    assert compare_episode(seed=3, steps=70, **config) >= 71
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
+def test_long_episodes_match_gymnasium(seed, config):
+    """Whole episodes (1000 steps, truncated by the TimeLimit of make's default; reset and continued)."""
+    assert compare_episode(seed=seed, steps=1100, max_episode_steps=500, **config) >= 1100
