@@ -320,3 +320,33 @@ def test_frames_match_gymnasium(config):
 def test_long_episodes_match_gymnasium(seed, config):
     """Whole episodes (1000 steps, truncated by the TimeLimit of make's default; reset and continued)."""
     assert compare_episode(seed=seed, steps=1100, max_episode_steps=500, **config) >= 1100
+
+
+@pytest.fixture(scope="module")
+def posed_env():
+    """A gymnasium CarRacing-v3 after ``reset(seed=11)``, whose car the test below moves around."""
+    env = gymnasium.make("CarRacing-v3", domain_randomize=True).unwrapped
+    env.reset(seed=11)
+    yield env
+    env.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    x=st.floats(-360, 360),
+    y=st.floats(-360, 360),
+    angle=st.one_of(st.sampled_from([0.0, math.pi / 2, -math.pi / 2, math.pi, 2 * math.pi, -3 * math.pi / 2]), st.floats(-7, 7)),
+    t=st.sampled_from([0.0, 0.02, 0.37, 0.98, 1.0, 4.2]),
+    reward=st.floats(-3000, 3000),
+)
+def test_frames_of_any_view_match_gymnasium(posed_env, x, y, angle, t, reward):
+    """The car anywhere on or beyond the playfield (its edge, where the field's polygon ends, in view), at any
+    heading (quarter turns, which pygame rotates exactly), at any point of the zoom animation, any score."""
+    env = posed_env
+    env.car.hull.position = (x, y)
+    env.car.hull.angle = angle
+    env.t = t
+    env.reward = reward
+    scene = scene_of(env)
+    theirs = env._render("state_pixels")
+    assert_same_pixels(raster.draw_state_frame(**scene), theirs)

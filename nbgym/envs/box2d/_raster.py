@@ -101,6 +101,10 @@ def _glibc_sort(values, n):  # pragma: no cover (compiled)
     ``cmp(left, right) <= 0``. The recursion is walked with an explicit stack (numba cannot cache recursion)."""
     if n <= 1:
         return
+    if n == 2:  # a convex polygon's row: one comparison, no scratch
+        if _wrap32(values[0] - values[1]) > 0:
+            values[0], values[1] = values[1], values[0]
+        return
     scratch = np.empty(n, dtype=np.int64)
     stack_start = np.empty(128, dtype=np.int64)
     stack_size = np.empty(128, dtype=np.int64)
@@ -365,7 +369,8 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
             miny = vy[i]
         elif vy[i] > maxy:
             maxy = vy[i]
-    for y in range(miny, maxy + 1):
+    # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
+    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
         count = 0
         for i in range(n):
             x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
@@ -421,7 +426,8 @@ def _draw_fillpoly(surface, xs, ys, n, color, crossings, flipped):  # pragma: no
             maxx = max(maxx, xs[i])
         _draw_span(surface, minx, miny, maxx, color, flipped)
         return
-    for y in range(miny, maxy + 1):
+    # Rows off the surface draw nothing (drawhorzlineclipbounding clips them): only the surface's rows are scanned.
+    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
         count = 0
         for i in range(n):
             x1, y1, x2, y2 = _upward_edge(xs, ys, n, i)
@@ -517,26 +523,32 @@ def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: n
 
 @kernel
 def _shrink_rows(source, dest, backend):  # pragma: no cover (compiled)
-    """``filter_shrink_X``: each row of ``source`` averaged down to ``dest``'s width."""
+    """``filter_shrink_X``: each row of ``source`` averaged down to ``dest``'s width (the three channels side
+    by side, as the filters step through a pixel's bytes together)."""
     unit = _shrink_unit(backend)
     src_w = source.shape[1]
     xspace = unit * src_w // dest.shape[1]
     recip = _shrink_recip(xspace, backend)
     for y in range(source.shape[0]):
-        for c in range(3):
-            accumulate = 0
-            xcounter = xspace
-            out = 0
-            for x in range(src_w):
-                value = np.int64(source[y, x, c])
-                if xcounter > unit:
-                    accumulate = (accumulate + value) & 0xFFFF
-                    xcounter -= unit
-                else:
-                    xfrac = unit - xcounter
-                    dest[y, out, c], accumulate = _shrink_emit(value, xcounter, xfrac, accumulate, recip, backend)
-                    out += 1
-                    xcounter = xspace - xfrac
+        red = green = blue = 0
+        xcounter = xspace
+        out = 0
+        for x in range(src_w):
+            r = np.int64(source[y, x, 0])
+            g = np.int64(source[y, x, 1])
+            b = np.int64(source[y, x, 2])
+            if xcounter > unit:
+                red = (red + r) & 0xFFFF
+                green = (green + g) & 0xFFFF
+                blue = (blue + b) & 0xFFFF
+                xcounter -= unit
+            else:
+                xfrac = unit - xcounter
+                dest[y, out, 0], red = _shrink_emit(r, xcounter, xfrac, red, recip, backend)
+                dest[y, out, 1], green = _shrink_emit(g, xcounter, xfrac, green, recip, backend)
+                dest[y, out, 2], blue = _shrink_emit(b, xcounter, xfrac, blue, recip, backend)
+                out += 1
+                xcounter = xspace - xfrac
 
 
 @kernel
