@@ -34,7 +34,7 @@ def main(steps: int = 300, repeats: int = 3) -> None:
         env.step(env.action_space.sample())
         scenes.append(scene_of(env))
         states.append((env.t, env.reward))
-    surface = np.empty((raster.WINDOW_H, raster.WINDOW_W, 3), dtype=np.uint8)
+    surface = np.empty((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
     raster.draw_state_frame(**scenes[0], surface=surface)  # compile or load the kernels
     best_ours = best_theirs = float("inf")
     for _ in range(repeats):

@@ -87,9 +87,9 @@ def test_polygon_primitives_match_pygame(name, case):
     theirs_draw, ours_draw = PRIMITIVES[name]
     surface = to_surface(background)
     theirs_draw(surface, [tuple(p) for p in points.tolist()], color)
-    ours = background.copy()
+    ours = raster.pack_rgb(background)
     ours_draw(ours, points, color)
-    assert_same_pixels(ours, pixels_of(surface))
+    assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
 
 
 @pytest.mark.parametrize("name", list(PRIMITIVES))
@@ -100,10 +100,10 @@ def test_polygon_primitives_draw_something(name):
     theirs_draw, ours_draw = PRIMITIVES[name]
     surface = to_surface(background)
     theirs_draw(surface, [tuple(p) for p in points.tolist()], (200, 30, 90))
-    ours = background.copy()
+    ours = raster.pack_rgb(background)
     ours_draw(ours, points, (200, 30, 90))
-    assert (ours != background).any(axis=-1).sum() > 40
-    assert_same_pixels(ours, pixels_of(surface))
+    assert (raster.unpack_rgb(ours) != background).any(axis=-1).sum() > 40
+    assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
 
 
 def test_flipped_drawing_is_pygame_flip():
@@ -112,19 +112,19 @@ def test_flipped_drawing_is_pygame_flip():
     rng = np.random.default_rng(5)
     background = rng.integers(0, 256, (60, 70, 3), dtype=np.uint8)
     points = np.array([[-5.3, 10.1], [50.6, -3.2], [74.9, 40.4], [20.2, 66.6]])
-    color = np.array([10, 250, 120])
+    color = (10 << 16) | (250 << 8) | 120
     surface = to_surface(background[::-1].copy())
-    pygame.gfxdraw.aapolygon(surface, points.tolist(), color.tolist())
-    pygame.gfxdraw.filled_polygon(surface, points.tolist(), color.tolist())
+    pygame.gfxdraw.aapolygon(surface, points.tolist(), (10, 250, 120))
+    pygame.gfxdraw.filled_polygon(surface, points.tolist(), (10, 250, 120))
     pygame.draw.polygon(surface, (1, 2, 3), (points * 0.5 + 8).tolist())
     theirs = pixels_of(pygame.transform.flip(surface, False, True))
-    ours = background.copy()
+    ours = raster.pack_rgb(background)
     vx, vy = raster._sint16_points(points)
     raster._gfx_aapolygon(ours, vx, vy, 4, color, True)
     raster._gfx_filled_polygon(ours, vx, vy, 4, color, np.empty(4, dtype=np.int64), True)
     small = np.trunc(points * 0.5 + 8).astype(np.int64)
-    raster._draw_polygon(ours, small[:, 0].copy(), small[:, 1].copy(), 4, np.array([1, 2, 3]), np.empty(4, dtype=np.int64), True)
-    assert_same_pixels(ours, theirs)
+    raster._draw_polygon(ours, small[:, 0].copy(), small[:, 1].copy(), 4, 0x010203, np.empty(4, dtype=np.int64), True)
+    assert_same_pixels(raster.unpack_rgb(ours), theirs)
 
 
 @pytest.fixture
@@ -148,15 +148,15 @@ def test_smoothscale_matches_pygame(backend, size, smoothscale_backend):
     source[:100] = 255  # saturated areas: the SSE2 filter's 16-bit sums are packed with saturation
     pygame.transform.set_smoothscale_backend(backend)
     theirs = pixels_of(pygame.transform.smoothscale(to_surface(source), size))
-    assert_same_pixels(raster.smoothscale(source, size, BACKENDS[backend]), theirs)
+    assert_same_pixels(raster.smoothscale(raster.pack_rgb(source), size, BACKENDS[backend]), theirs)
 
 
 def test_smoothscale_backends_differ():
     """The two backends give different frames: matching one says nothing of the other."""
     rng = np.random.default_rng(1)
     source = rng.integers(0, 256, (800, 1000, 3), dtype=np.uint8)
-    sse2 = raster.smoothscale(source, (96, 96), raster.SMOOTHSCALE_SSE2)
-    generic = raster.smoothscale(source, (96, 96), raster.SMOOTHSCALE_GENERIC)
+    sse2 = raster.smoothscale(raster.pack_rgb(source), (96, 96), raster.SMOOTHSCALE_SSE2)
+    generic = raster.smoothscale(raster.pack_rgb(source), (96, 96), raster.SMOOTHSCALE_GENERIC)
     assert (sse2 != generic).any()
 
 
@@ -179,14 +179,14 @@ def test_score_text_matches_pygame(count):
         rect.center = center
         surface = to_surface(background)
         surface.blit(text, rect)
-        ours = background.copy()
+        ours = raster.pack_rgb(background)
         raster.blit_score(ours, reward, center)
-        assert_same_pixels(ours, pixels_of(surface))
+        assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
 
 
 def test_score_text_refuses_what_it_cannot_draw():
     with pytest.raises(ValueError, match="characters"):
-        raster.blit_score(np.zeros((800, 1000, 3), dtype=np.uint8), math.inf, (60, 750))
+        raster.blit_score(np.zeros((800, 1000), dtype=np.uint32), math.inf, (60, 750))
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -282,7 +282,7 @@ def compare_episode(seed: int, steps: int, **kwargs: Any) -> int:
     env._render = capturing
     wrapped.action_space.seed(seed)
     wrapped.reset(seed=seed)
-    surface = np.empty((raster.WINDOW_H, raster.WINDOW_W, 3), dtype=np.uint8)
+    surface = np.empty((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
     compared = 0
     for step in range(steps + 1):
         if step:

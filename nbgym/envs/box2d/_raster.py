@@ -17,8 +17,8 @@ steps), ported here from the C sources of pygame-ce 2.5.8:
   generic C filters (``transform.c``, 16-bit fractions) that ``set_smoothscale_backend("GENERIC")`` selects.
   The two give different pixels.
 
-Surfaces are ``(height, width, 3)`` uint8 arrays, RGB: the X byte of XRGB is always 0 and no routine
-mixes channels, so it is not stored. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
+Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the layout of
+``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
 order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` returns.
 """
 
@@ -43,6 +43,8 @@ __all__ = [
     "score_glyphs",
     "gfx_polygon",
     "draw_polygon",
+    "pack_rgb",
+    "unpack_rgb",
     "smoothscale",
     "blit_score",
     "draw_state_frame",
@@ -165,14 +167,17 @@ def _row(surface, y, flipped):  # pragma: no cover (compiled)
 
 
 @kernel
-def _blend_channel(dest, source, alpha, shift):  # pragma: no cover (compiled)
-    """One channel of SDL_gfx's ``_putPixelAlpha`` on 32 bits (its ``DEFAULT_ALPHA_PIXEL_ROUTINE``), in its
-    unsigned 32-bit arithmetic: ``((dc & m) + ((((c & m) - (dc & m)) >> s) * alpha >> 8 << s)) & m``."""
-    mask = 0xFF << shift
-    d = dest << shift
-    difference = ((source << shift) - d) & 0xFFFFFFFF
-    step = (((difference >> shift) * alpha) & 0xFFFFFFFF) >> 8
-    return (((d + ((step << shift) & 0xFFFFFFFF)) & 0xFFFFFFFF) & mask) >> shift
+def _blend(dest, color, alpha):  # pragma: no cover (compiled)
+    """SDL_gfx's ``_putPixelAlpha`` on a 32-bit XRGB pixel (its ``DEFAULT_ALPHA_PIXEL_ROUTINE``), in its unsigned
+    32-bit arithmetic: per channel ``((dc & m) + ((((c & m) - (dc & m)) >> s) * alpha >> 8 << s)) & m``."""
+    out = 0
+    for shift in (16, 8, 0):
+        mask = 0xFF << shift
+        d = dest & mask
+        difference = ((color & mask) - d) & 0xFFFFFFFF
+        step = (((difference >> shift) * alpha) & 0xFFFFFFFF) >> 8
+        out |= ((d + ((step << shift) & 0xFFFFFFFF)) & 0xFFFFFFFF) & mask
+    return out
 
 
 @kernel
@@ -183,11 +188,9 @@ def _gfx_pixel(surface, x, y, color, alpha, flipped):  # pragma: no cover (compi
         return
     row = _row(surface, y, flipped)
     if alpha == 255:
-        for c in range(3):
-            surface[row, x, c] = color[c]
-        return
-    for c in range(3):
-        surface[row, x, c] = _blend_channel(np.int64(surface[row, x, c]), np.int64(color[c]), alpha, 16 - 8 * c)
+        surface[row, x] = color
+    else:
+        surface[row, x] = _blend(np.int64(surface[row, x]), color, alpha)
 
 
 @kernel
@@ -199,10 +202,7 @@ def _gfx_pixel_weight(surface, x, y, color, weight, flipped):  # pragma: no cove
 @kernel
 def _fill_span(surface, row, x1, x2, color):  # pragma: no cover (compiled)
     """Stores ``color`` in columns ``x1..x2`` (inclusive, already clipped) of array row ``row``."""
-    for x in range(x1, x2 + 1):
-        surface[row, x, 0] = color[0]
-        surface[row, x, 1] = color[1]
-        surface[row, x, 2] = color[2]
+    surface[row, x1 : x2 + 1] = color
 
 
 @kernel
@@ -222,9 +222,7 @@ def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma:
         _fill_span(surface, _row(surface, fixed, flipped), max(a1, 0), min(a2, along - 1), color)
         return
     for y in range(max(a1, 0), min(a2, along - 1) + 1):
-        row = _row(surface, y, flipped)
-        for c in range(3):
-            surface[row, fixed, c] = color[c]
+        surface[_row(surface, y, flipped), fixed] = color
 
 
 @kernel
@@ -534,9 +532,10 @@ def _shrink_rows(source, dest, backend):  # pragma: no cover (compiled)
         xcounter = xspace
         out = 0
         for x in range(src_w):
-            r = np.int64(source[y, x, 0])
-            g = np.int64(source[y, x, 1])
-            b = np.int64(source[y, x, 2])
+            pixel = np.int64(source[y, x])
+            r = (pixel >> 16) & 0xFF
+            g = (pixel >> 8) & 0xFF
+            b = pixel & 0xFF
             if xcounter > unit:
                 red = (red + r) & 0xFFFF
                 green = (green + g) & 0xFFFF
@@ -590,12 +589,12 @@ def smoothscale(source: np.ndarray, size: tuple[int, int], backend: int = SMOOTH
     """``pygame.transform.smoothscale(surface, size)`` for a shrink in both directions.
 
     Args:
-        source: ``(height, width, 3)`` uint8, the surface's RGB.
+        source: ``(height, width)`` uint32 XRGB pixels (see :func:`pack_rgb`).
         size: ``(width, height)`` of the result, each smaller than the source's.
         backend: :data:`SMOOTHSCALE_SSE2` or :data:`SMOOTHSCALE_GENERIC`.
 
     Returns:
-        The ``(height, width, 3)`` uint8 result.
+        The ``(height, width, 3)`` uint8 RGB result, in gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` order.
 
     Raises:
         ValueError: If ``size`` does not shrink both directions, or the backend is unknown.
@@ -608,7 +607,7 @@ def smoothscale(source: np.ndarray, size: tuple[int, int], backend: int = SMOOTH
     dest = np.empty((height, width, 3), dtype=np.uint8)
     rows = np.empty((source.shape[0], width, 3), dtype=np.uint8)
     accumulate = np.empty((width, 3), dtype=np.int64)
-    _smoothscale_shrink(np.ascontiguousarray(source, dtype=np.uint8), dest, rows, accumulate, backend)
+    _smoothscale_shrink(np.ascontiguousarray(source, dtype=np.uint32), dest, rows, accumulate, backend)
     return dest
 
 
@@ -708,9 +707,7 @@ def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, cen
     y0 = center_y - glyph_h // 2
     for y in range(max(y0, 0), min(y0 + glyph_h, height)):
         for x in range(max(x0, 0), min(x0 + box_w, width)):
-            surface[y, x, 0] = 0
-            surface[y, x, 1] = 0
-            surface[y, x, 2] = 0
+            surface[y, x] = 0
     for k in range(n):
         g = text[k]
         gx = x0 + positions[k] + left[g]
@@ -722,17 +719,15 @@ def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, cen
                 y = y0 + i
                 if y < 0 or y >= height:
                     continue
-                level = surface[y, x, 0] | glyphs[g, i, j]
-                surface[y, x, 0] = level
-                surface[y, x, 1] = level
-                surface[y, x, 2] = level
+                level = (surface[y, x] & 0xFF) | glyphs[g, i, j]
+                surface[y, x] = level * 0x010101
 
 
 def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> None:
     """gymnasium's score: ``font.render(f"{reward:04.0f}", True, white, black)`` blitted centred at ``center``.
 
     Args:
-        surface: ``(height, width, 3)`` uint8, drawn on in place.
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
         reward: The reward shown.
         center: The box's centre, ``(x, y)`` in pixels.
     """
@@ -756,11 +751,37 @@ def _sint16_points(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.ascontiguousarray(wrapped[:, 0]), np.ascontiguousarray(wrapped[:, 1])
 
 
-def _color(color: tuple[int, int, int]) -> np.ndarray:
+def _color(color: tuple[int, int, int]) -> int:
+    """``(r, g, b)`` as the XRGB pixel ``SDL_MapRGBA`` gives for the surface."""
     values = np.asarray(color, dtype=np.int64)
     if values.shape != (3,) or values.min() < 0 or values.max() > 255:
         raise ValueError(f"color must be three integers in [0, 255], not {color!r}")
-    return values
+    return int(pack_rgb(values))
+
+
+def pack_rgb(pixels: np.ndarray) -> np.ndarray:
+    """RGB values (``(..., 3)``, 0 to 255) as the uint32 pixels of a 32-bit pygame surface (XRGB8888, X = 0).
+
+    Args:
+        pixels: ``(..., 3)`` integers.
+
+    Returns:
+        ``(...)`` uint32.
+    """
+    pixels = np.asarray(pixels).astype(np.uint32)
+    return (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+
+
+def unpack_rgb(surface: np.ndarray) -> np.ndarray:
+    """The ``(..., 3)`` uint8 RGB of uint32 XRGB pixels.
+
+    Args:
+        surface: uint32 pixels.
+
+    Returns:
+        ``(..., 3)`` uint8.
+    """
+    return np.stack([(surface >> 16) & 0xFF, (surface >> 8) & 0xFF, surface & 0xFF], axis=-1).astype(np.uint8)
 
 
 def gfx_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int], filled: bool) -> None:
@@ -768,7 +789,7 @@ def gfx_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, 
     for an opaque colour on a 32-bit surface.
 
     Args:
-        surface: ``(height, width, 3)`` uint8, drawn on in place.
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
         points: ``(n, 2)`` coordinates, ``n >= 3``.
         color: ``(r, g, b)``.
         filled: Fill the polygon (else outline it, antialiased).
@@ -787,7 +808,7 @@ def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int,
     """``pygame.draw.polygon(surface, color, points)`` (filled) on a 32-bit surface.
 
     Args:
-        surface: ``(height, width, 3)`` uint8, drawn on in place.
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
         points: ``(n, 2)`` float coordinates, ``n >= 3``; pygame truncates each to a C int (INT_MIN when
             out of range, as x86 converts).
         color: ``(r, g, b)``.
@@ -838,9 +859,7 @@ def _indicator(surface, xs, ys, scratch, points, value, red, green, blue):  # pr
     for j in range(4):
         xs[j] = _float_to_int32(points[2 * j])
         ys[j] = _float_to_int32(points[2 * j + 1])
-    color = np.empty(3, dtype=np.int64)
-    color[0], color[1], color[2] = red, green, blue
-    _draw_polygon(surface, xs, ys, 4, color, scratch, False)
+    _draw_polygon(surface, xs, ys, 4, (red << 16) | (green << 8) | blue, scratch, False)
 
 
 @kernel
@@ -895,7 +914,7 @@ def _render_frame(
     frame, rows, accumulate, backend,
 ):  # pragma: no cover (compiled)  # fmt: skip
     """gymnasium's ``_render`` up to the smoothscale, then the smoothscale into ``frame``."""
-    surface[:, :, :] = 0
+    surface[:, :] = 0
     most = 0
     for k in range(starts.shape[0] - 1):
         most = max(most, starts[k + 1] - starts[k])
@@ -954,7 +973,7 @@ def draw_state_frame(
         reward: The reward shown.
         size: ``(width, height)`` of the frame, below the window's 1000x800.
         backend: :data:`SMOOTHSCALE_SSE2` or :data:`SMOOTHSCALE_GENERIC`.
-        surface: ``(800, 1000, 3)`` uint8 scratch for the window, or None to allocate one.
+        surface: ``(800, 1000)`` uint32 scratch for the window, or None to allocate one.
 
     Returns:
         The ``(height, width, 3)`` uint8 frame.
@@ -966,15 +985,15 @@ def draw_state_frame(
     car_starts = np.ascontiguousarray(car_starts, dtype=np.int64)
     world = np.ascontiguousarray(world, dtype=np.float64)
     car_screen = np.ascontiguousarray(car_screen, dtype=np.float64)
-    colors = np.ascontiguousarray(colors, dtype=np.int64)
-    car_colors = np.ascontiguousarray(car_colors, dtype=np.int64)
+    colors = np.asarray(colors, dtype=np.int64).reshape(-1, 3)
+    car_colors = np.asarray(car_colors, dtype=np.int64).reshape(-1, 3)
     for bounds, points, palette in ((starts, world, colors), (car_starts, car_screen, car_colors)):
         if bounds[0] != 0 or bounds[-1] != len(points) or np.any(np.diff(bounds) < 3) or len(palette) != len(bounds) - 1:
             raise ValueError("polygon bounds must run from 0 to the vertex count, 3 or more vertices each, one colour each")
         if palette.size and (palette.min() < 0 or palette.max() > 255):
             raise ValueError("colours must be in [0, 255]")
     if surface is None:
-        surface = np.empty((WINDOW_H, WINDOW_W, 3), dtype=np.uint8)
+        surface = np.empty((WINDOW_H, WINDOW_W), dtype=np.uint32)
     width, height = size
     if not (0 < width < WINDOW_W and 0 < height < WINDOW_H) or backend not in (SMOOTHSCALE_SSE2, SMOOTHSCALE_GENERIC):
         raise ValueError(f"the frame must be smaller than the window, not {size}, and the backend known")
@@ -983,9 +1002,9 @@ def draw_state_frame(
     rows = np.empty((WINDOW_H, width, 3), dtype=np.uint8)
     accumulate = np.empty((width, 3), dtype=np.int64)
     _render_frame(
-        surface, world, starts, colors, 1, np.asarray(view, dtype=np.float64),
+        surface, world, starts, pack_rgb(colors).astype(np.int64), 1, np.asarray(view, dtype=np.float64),
         -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
-        car_screen, car_starts, car_colors, np.asarray(dashboard, dtype=np.float64),
+        car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), np.asarray(dashboard, dtype=np.float64),
         score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern,
         frame, rows, accumulate, backend,
     )  # fmt: skip
