@@ -520,69 +520,93 @@ def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: n
 
 
 @kernel
-def _shrink_rows(source, dest, backend):  # pragma: no cover (compiled)
-    """``filter_shrink_X``: each row of ``source`` averaged down to ``dest``'s width (the three channels side
-    by side, as the filters step through a pixel's bytes together)."""
+def _shrink_plan(src_len, dst_len, backend, plan):  # pragma: no cover (compiled)
+    """Where the filter's counter closes each destination pixel along a line of ``src_len`` source pixels; the
+    same for every line: ``plan[o] = (source pixel, counter, frac)`` (the part of that pixel that completes
+    output ``o``, and the rest that starts output ``o + 1``).
+
+    Raises:
+        ValueError: If the filter would not close exactly ``dst_len`` pixels (it would write past its line), or a
+            destination pixel spans more than 8000 source pixels (beyond what the packed sums hold).
+    """
     unit = _shrink_unit(backend)
-    src_w = source.shape[1]
-    xspace = unit * src_w // dest.shape[1]
-    recip = _shrink_recip(xspace, backend)
-    for y in range(source.shape[0]):
-        red = green = blue = 0
-        xcounter = xspace
-        out = 0
-        for x in range(src_w):
-            pixel = np.int64(source[y, x])
-            r = (pixel >> 16) & 0xFF
-            g = (pixel >> 8) & 0xFF
-            b = pixel & 0xFF
-            if xcounter > unit:
-                red = (red + r) & 0xFFFF
-                green = (green + g) & 0xFFFF
-                blue = (blue + b) & 0xFFFF
-                xcounter -= unit
-            else:
-                xfrac = unit - xcounter
-                dest[y, out, 0], red = _shrink_emit(r, xcounter, xfrac, red, recip, backend)
-                dest[y, out, 1], green = _shrink_emit(g, xcounter, xfrac, green, recip, backend)
-                dest[y, out, 2], blue = _shrink_emit(b, xcounter, xfrac, blue, recip, backend)
-                out += 1
-                xcounter = xspace - xfrac
+    space = unit * src_len // dst_len
+    counter = space
+    out = 0
+    previous = -1
+    for x in range(src_len):
+        if counter > unit:
+            counter -= unit
+        else:
+            frac = unit - counter
+            if out < dst_len:
+                plan[out, 0], plan[out, 1], plan[out, 2] = x, counter, frac
+            if x - previous > 8000:
+                raise ValueError("smoothscale: a destination pixel would span more than 8000 source pixels")
+            previous = x
+            out += 1
+            counter = space - frac
+    if out != dst_len:
+        raise ValueError("smoothscale: the filter does not close exactly one pixel per destination pixel here")
 
 
 @kernel
-def _shrink_columns(source, dest, accumulate, backend):  # pragma: no cover (compiled)
-    """``filter_shrink_Y``: each column of ``source`` averaged down to ``dest``'s height; ``accumulate`` is
-    ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line)."""
-    unit = _shrink_unit(backend)
-    src_h = source.shape[0]
-    yspace = unit * src_h // dest.shape[0]
-    recip = _shrink_recip(yspace, backend)
+def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
+    """``filter_shrink_X``: each row of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along ``plan``.
+
+    The pixels wholly inside an output are summed with the three channels packed in 21-bit lanes of one
+    integer (no carry between lanes for up to 8000 pixels); the filters' 16-bit accumulators wrap, hence the
+    ``& 0xFFFF`` of each lane's sum."""
+    recip = _shrink_recip(_shrink_unit(backend) * source.shape[1] // dest.shape[1], backend)
+    for y in range(source.shape[0]):
+        red = green = blue = 0
+        start = 0
+        for o in range(dest.shape[1]):
+            end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
+            lanes = 0
+            for x in range(start, end):
+                pixel = np.int64(source[y, x])
+                lanes += (pixel & 0xFF) | ((pixel & 0xFF00) << 13) | ((pixel & 0xFF0000) << 26)
+            red = (red + (lanes >> 42)) & 0xFFFF
+            green = (green + ((lanes >> 21) & 0x1FFFFF)) & 0xFFFF
+            blue = (blue + (lanes & 0x1FFFFF)) & 0xFFFF
+            pixel = np.int64(source[y, end])
+            dest[y, o, 0], red = _shrink_emit((pixel >> 16) & 0xFF, counter, frac, red, recip, backend)
+            dest[y, o, 1], green = _shrink_emit((pixel >> 8) & 0xFF, counter, frac, green, recip, backend)
+            dest[y, o, 2], blue = _shrink_emit(pixel & 0xFF, counter, frac, blue, recip, backend)
+            start = end + 1
+
+
+@kernel
+def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cover (compiled)
+    """``filter_shrink_Y``: each column of ``source`` (``(rows, width, 3)`` uint8) averaged down to ``dest``'s
+    height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line)."""
+    recip = _shrink_recip(_shrink_unit(backend) * source.shape[0] // dest.shape[0], backend)
     accumulate[:, :] = 0
-    ycounter = yspace
-    out = 0
-    for y in range(src_h):
-        if ycounter > unit:
+    start = 0
+    for o in range(dest.shape[0]):
+        end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
+        for y in range(start, end):
             for x in range(source.shape[1]):
                 for c in range(3):
-                    accumulate[x, c] = (accumulate[x, c] + source[y, x, c]) & 0xFFFF
-            ycounter -= unit
-        else:
-            yfrac = unit - ycounter
-            for x in range(source.shape[1]):
-                for c in range(3):
-                    value = np.int64(source[y, x, c])
-                    dest[out, x, c], accumulate[x, c] = _shrink_emit(value, ycounter, yfrac, accumulate[x, c], recip, backend)
-            out += 1
-            ycounter = yspace - yfrac
+                    accumulate[x, c] += source[y, x, c]
+        for x in range(source.shape[1]):
+            for c in range(3):
+                value = np.int64(source[end, x, c])
+                dest[o, x, c], accumulate[x, c] = _shrink_emit(value, counter, frac, accumulate[x, c] & 0xFFFF, recip, backend)
+        start = end + 1
 
 
 @kernel
 def _smoothscale_shrink(source, dest, rows, accumulate, backend):  # pragma: no cover (compiled)
     """``scalesmooth`` shrinking both ways: rows first into ``rows`` (``(source height, dest width, 3)``),
     then columns into ``dest``."""
-    _shrink_rows(source, rows, backend)
-    _shrink_columns(rows, dest, accumulate, backend)
+    row_plan = np.empty((dest.shape[1], 3), dtype=np.int64)
+    column_plan = np.empty((dest.shape[0], 3), dtype=np.int64)
+    _shrink_plan(source.shape[1], dest.shape[1], backend, row_plan)
+    _shrink_plan(source.shape[0], dest.shape[0], backend, column_plan)
+    _shrink_rows(source, rows, row_plan, backend)
+    _shrink_columns(rows, dest, column_plan, accumulate, backend)
 
 
 def smoothscale(source: np.ndarray, size: tuple[int, int], backend: int = SMOOTHSCALE_SSE2) -> np.ndarray:
