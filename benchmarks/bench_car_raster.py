@@ -2,7 +2,7 @@
 rasteriser drawing the same scenes (``nbgym/envs/box2d/_raster.py``), in one process.
 
 The scenes are those of a gymnasium episode (random actions, seed 0): each is read from the env when it renders,
-then both renderers draw every scene ``repeats`` times. The rasteriser's time covers ``draw_state_frame`` from
+then both renderers draw every scene ``repeats`` times. The rasteriser's time covers ``draw_frame`` from
 the scene's arrays (world polygons, view, car polygons in screen coordinates, indicator values, reward).
 
 Run: ``PYTHONPATH=. python benchmarks/bench_car_raster.py [steps] [repeats]``.
@@ -35,12 +35,12 @@ def main(steps: int = 300, repeats: int = 3) -> None:
         scenes.append(scene_of(env))
         states.append((env.t, env.reward))
     surface = np.empty((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
-    raster.draw_state_frame(**scenes[0], surface=surface)  # compile or load the kernels
+    raster.draw_frame(**scenes[0], surface=surface)  # compile or load the kernels
     best_ours = best_theirs = float("inf")
     for _ in range(repeats):
         start = time.perf_counter()
         for scene in scenes:
-            raster.draw_state_frame(**scene, surface=surface)
+            raster.draw_frame(**scene, surface=surface)
         best_ours = min(best_ours, (time.perf_counter() - start) / len(scenes))
         # gymnasium renders the env's current state: replay each step's t and reward over the last physics state
         start = time.perf_counter()
@@ -49,7 +49,7 @@ def main(steps: int = 300, repeats: int = 3) -> None:
             env._render("state_pixels")
         best_theirs = min(best_theirs, (time.perf_counter() - start) / len(states))
     print(f"gymnasium _render('state_pixels'): {best_theirs * 1e3:.3f} ms/frame")
-    print(f"compiled draw_state_frame:         {best_ours * 1e3:.3f} ms/frame")
+    print(f"compiled draw_frame:         {best_ours * 1e3:.3f} ms/frame")
     print(f"ratio: {best_theirs / best_ours:.2f}x")
 
 

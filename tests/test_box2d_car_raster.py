@@ -127,6 +127,19 @@ def test_flipped_drawing_is_pygame_flip():
     assert_same_pixels(raster.unpack_rgb(ours), theirs)
 
 
+@settings(max_examples=300, deadline=None)
+@given(case=polygons(), width=st.integers(2, 7))
+def test_draw_lines_matches_pygame(case, width):
+    """``pygame.draw.lines(..., width)`` (gymnasium draws the skid marks with width 2), on points within 4e4."""
+    background, points, color = case
+    points = np.clip(points, -4e4, 4e4)
+    surface = to_surface(background)
+    pygame.draw.lines(surface, color, False, points.tolist(), width)
+    ours = raster.pack_rgb(background)
+    raster.draw_lines(ours, points, color, width)
+    assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
+
+
 @pytest.fixture
 def smoothscale_backend():
     """Restores pygame's smoothscale backend after a test that changes it."""
@@ -206,8 +219,8 @@ def color_ints(color: Any) -> list[int]:
     return [int(c) for c in color]
 
 
-def scene_of(env: Any) -> dict[str, Any]:
-    """The numbers of the frame gymnasium's ``_render`` is about to draw, read from its env as it reads them."""
+def scene_of(env: Any, mode: str = "state_pixels") -> dict[str, Any]:
+    """The numbers of the frame gymnasium's ``_render(mode)`` is about to draw, read from its env as it reads them."""
     car = env.car
     angle = -car.hull.angle
     zoom = 0.1 * gym_car_racing.SCALE * max(1 - env.t, 0) + gym_car_racing.ZOOM * gym_car_racing.SCALE * min(env.t, 1)
@@ -222,6 +235,9 @@ def scene_of(env: Any) -> dict[str, Any]:
             polygons.append((square, color_ints(env.grass_color)))
     for poly, color in env.road_poly:
         polygons.append(([(p[0], p[1]) for p in poly], color_ints(color)))
+    skid_marks = []
+    if mode != "state_pixels":
+        skid_marks = [(vector2_screen(p.poly, angle, zoom, translation), list(p.color)) for p in car.particles]
     car_polygons = []
     from gymnasium.envs.box2d.car_dynamics import SIZE, WHEEL_R, WHEEL_W, WHEEL_WHITE
 
@@ -252,20 +268,25 @@ def scene_of(env: Any) -> dict[str, Any]:
         "starts": np.cumsum([0] + [len(poly) for poly, _ in polygons]),
         "colors": np.array([c for _, c in polygons]),
         "view": (*rotation(angle), zoom, translation[0], translation[1]),
+        "skid_points": np.array([p for line, _ in skid_marks for p in line], dtype=np.float64).reshape(-1, 2),
+        "skid_starts": np.cumsum([0] + [len(line) for line, _ in skid_marks]),
+        "skid_colors": np.array([c for _, c in skid_marks], dtype=np.int64).reshape(-1, 3),
         "car_screen": np.array([p for poly, _ in car_polygons for p in poly], dtype=np.float64),
         "car_starts": np.cumsum([0] + [len(poly) for poly, _ in car_polygons]),
         "car_colors": np.array([c for _, c in car_polygons]),
         "dashboard": np.array(dashboard, dtype=np.float64),
         "reward": env.reward,
+        "size": (gym_car_racing.STATE_W, gym_car_racing.STATE_H) if mode == "state_pixels" else (gym_car_racing.VIDEO_W, gym_car_racing.VIDEO_H),
     }
 
 
-def compare_episode(seed: int, steps: int, **kwargs: Any) -> int:
+def compare_episode(seed: int, steps: int, **kwargs: Any) -> tuple[int, int]:
     """Runs gymnasium's CarRacing-v3 for ``steps`` random actions from ``reset(seed=seed)`` (resetting when an
-    episode ends) and checks every state frame it draws against the kernel's frame of the same scene.
+    episode ends) and checks every state frame it draws (and, with ``render_mode="rgb_array"``, the frame of
+    each ``render()``) against the kernel's frame of the same scene.
 
     Returns:
-        The number of frames compared.
+        The number of frames compared, and of those with skid marks drawn.
     """
     wrapped = gymnasium.make("CarRacing-v3", **kwargs)
     env = wrapped.unwrapped
@@ -273,9 +294,9 @@ def compare_episode(seed: int, steps: int, **kwargs: Any) -> int:
     render = env._render
 
     def capturing(mode: str) -> Any:
-        scene = scene_of(env) if "t" in env.__dict__ else None
+        scene = scene_of(env, mode) if "t" in env.__dict__ else None
         out = render(mode)
-        if mode == "state_pixels":
+        if mode in ("state_pixels", "rgb_array"):
             captured.append((scene, out))
         return out
 
@@ -283,21 +304,24 @@ def compare_episode(seed: int, steps: int, **kwargs: Any) -> int:
     wrapped.action_space.seed(seed)
     wrapped.reset(seed=seed)
     surface = np.empty((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
-    compared = 0
+    compared = with_skids = 0
     for step in range(steps + 1):
         if step:
             _, _, terminated, truncated, _ = wrapped.step(wrapped.action_space.sample())
             if terminated or truncated:
                 wrapped.reset()
+            if kwargs.get("render_mode") == "rgb_array":
+                wrapped.render()
         for scene, theirs in captured:
-            ours = raster.draw_state_frame(**scene, surface=surface)
+            ours = raster.draw_frame(**scene, surface=surface)
             if not np.array_equal(ours, theirs):
                 differ = np.argwhere((ours != theirs).any(axis=-1))
                 raise AssertionError(f"seed {seed} step {step}: {len(differ)} pixels differ, first {differ[:5].tolist()}")
             compared += 1
+            with_skids += len(scene["skid_starts"]) > 1
         captured.clear()
     wrapped.close()
-    return compared
+    return compared, with_skids
 
 
 CONFIGS = [
@@ -311,15 +335,22 @@ CONFIGS = [
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
 def test_frames_match_gymnasium(config):
     """70 steps: the reset's frame and the first second's zoom animation, then the zoomed view."""
-    assert compare_episode(seed=3, steps=70, **config) >= 71
+    assert compare_episode(seed=3, steps=70, **config)[0] >= 71
+
+
+@pytest.mark.parametrize("seed,steps", [(2, 80), pytest.param(7, 700, marks=pytest.mark.slow)])
+def test_rgb_array_frames_match_gymnasium(seed, steps):
+    """``render()`` in ``"rgb_array"`` mode: 600x400, with the skid marks (the car brakes hard and slides)."""
+    compared, with_skids = compare_episode(seed=seed, steps=steps, render_mode="rgb_array")
+    assert compared >= 2 * steps + 1 and with_skids >= steps // 4
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [0, 1, 2])
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: "-".join(f"{k}={v}" for k, v in c.items()))
 def test_long_episodes_match_gymnasium(seed, config):
-    """Whole episodes (1000 steps, truncated by the TimeLimit of make's default; reset and continued)."""
-    assert compare_episode(seed=seed, steps=1100, max_episode_steps=500, **config) >= 1100
+    """1100 steps: episodes truncated at 500 steps (or ended by the lap or by leaving the playfield) and reset."""
+    assert compare_episode(seed=seed, steps=1100, max_episode_steps=500, **config)[0] >= 1101
 
 
 @pytest.fixture(scope="module")
@@ -349,4 +380,4 @@ def test_frames_of_any_view_match_gymnasium(posed_env, x, y, angle, t, reward):
     env.reward = reward
     scene = scene_of(env)
     theirs = env._render("state_pixels")
-    assert_same_pixels(raster.draw_state_frame(**scene), theirs)
+    assert_same_pixels(raster.draw_frame(**scene), theirs)

@@ -43,11 +43,12 @@ __all__ = [
     "score_glyphs",
     "gfx_polygon",
     "draw_polygon",
+    "draw_lines",
     "pack_rgb",
     "unpack_rgb",
     "smoothscale",
     "blit_score",
-    "draw_state_frame",
+    "draw_frame",
 ]
 
 WINDOW_W = 1000
@@ -485,6 +486,53 @@ def _draw_polygon(surface, xs, ys, n, color, scratch, flipped):  # pragma: no co
         _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped)
 
 
+@kernel
+def _draw_line_width(surface, x1, y1, x2, y2, width, color, flipped):  # pragma: no cover (compiled)
+    """draw.c ``draw_line_width`` for ``width >= 2`` (``pygame.draw.lines(..., width=width)``, one segment):
+    Bresenham from end to end, each step a span of ``width`` pixels across the line's minor direction,
+    clipped to the surface (a segment wholly off it is skipped)."""
+    height, surface_w = surface.shape[0], surface.shape[1]
+    end_x = surface_w - 1
+    end_y = height - 1
+    extra_width = 1 - (width % 2)
+    width = width // 2
+    xinc = abs(x1 - x2) <= abs(y1 - y2)
+    if xinc:
+        left, right, top, bottom = min(x1, x2) - width, max(x1, x2) + width, min(y1, y2), max(y1, y2)
+    else:
+        left, right, top, bottom = min(x1, x2), max(x1, x2), min(y1, y2) - width, max(y1, y2) + width
+    if 0 > right or 0 > bottom or surface_w <= left or height <= top:
+        return
+    if x1 == x2 and y1 == y2:
+        start_draw = max(x1 - width + extra_width, 0)
+        end_draw = min(end_x, x1 + width)
+        if start_draw <= end_draw:
+            _fill_span(surface, _row(surface, y1, flipped), start_draw, end_draw, color)
+        return
+    dx = abs(x2 - x1)
+    dy = abs(y2 - y1)
+    sx = 1 if x2 > x1 else -1
+    sy = 1 if y2 > y1 else -1
+    err = _c_div(dx if dx > dy else -dy, 2)
+    while (y1 != y2 + sy) if xinc else (x1 != x2 + sx):
+        if xinc:
+            if 0 <= y1 <= end_y:
+                start_draw = max(x1 - width + extra_width, 0)
+                end_draw = min(end_x, x1 + width)
+                if start_draw <= end_draw:
+                    _fill_span(surface, _row(surface, y1, flipped), start_draw, end_draw, color)
+        elif 0 <= x1 <= end_x:
+            for y in range(max(y1 - width + extra_width, 0), min(end_y, y1 + width) + 1):
+                surface[_row(surface, y, flipped), x1] = color
+        e2 = err
+        if e2 > -dx:
+            err -= dy
+            x1 += sx
+        if e2 < dy:
+            err += dx
+            y1 += sy
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # pygame.transform.smoothscale, shrinking (transform.c and simd_transform_sse2.c)
 
@@ -849,6 +897,32 @@ def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int,
     _draw_polygon(surface, np.ascontiguousarray(ints[:, 0]), np.ascontiguousarray(ints[:, 1]), len(points), _color(color), scratch, False)
 
 
+def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: int) -> None:
+    """``pygame.draw.lines(surface, color, False, points, width)`` for ``width >= 2`` on a 32-bit surface.
+
+    Args:
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
+        points: ``(n, 2)`` float coordinates, ``n >= 2``, truncated to C ints; within 2**24 of the origin (the
+            line is walked pixel by pixel, as pygame walks it, even off the surface).
+        color: ``(r, g, b)``.
+        width: The line's thickness, 2 or more.
+
+    Raises:
+        ValueError: For fewer than 2 points, coordinates out of range, a width below 2 or a colour out of range.
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 2 or points.shape[0] < 2:
+        raise ValueError("points must be an (n, 2) array with n >= 2")
+    if not np.all(np.abs(points) < 2.0**24):
+        raise ValueError("points must be within 2**24 of the origin")
+    if width < 2:
+        raise ValueError(f"width must be 2 or more, not {width}")
+    ints = np.trunc(points).astype(np.int64)
+    pixel = _color(color)
+    for k in range(1, len(ints)):
+        _draw_line_width(surface, ints[k - 1, 0], ints[k - 1, 1], ints[k, 0], ints[k, 1], width, pixel, False)
+
+
 # ----------------------------------------------------------------------------------------------------------------
 # A whole CarRacing frame
 
@@ -934,7 +1008,7 @@ def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
 @kernel
 def _render_frame(
     surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
-    car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
+    skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
     frame, rows, accumulate, backend,
 ):  # pragma: no cover (compiled)  # fmt: skip
     """gymnasium's ``_render`` up to the smoothscale, then the smoothscale into ``frame``."""
@@ -952,6 +1026,12 @@ def _render_frame(
             surface, world, starts[k], starts[k + 1], colors[k], view, k >= cull_from,
             cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
         )  # fmt: skip
+    for k in range(skid_starts.shape[0] - 1):
+        for j in range(skid_starts[k] + 1, skid_starts[k + 1]):
+            _draw_line_width(
+                surface, _float_to_int32(skid_points[j - 1, 0]), _float_to_int32(skid_points[j - 1, 1]),
+                _float_to_int32(skid_points[j, 0]), _float_to_int32(skid_points[j, 1]), 2, skid_colors[k], True,
+            )  # fmt: skip
     for k in range(car_starts.shape[0] - 1):
         n = car_starts[k + 1] - car_starts[k]
         for j in range(n):
@@ -964,11 +1044,14 @@ def _render_frame(
     _smoothscale_shrink(surface, frame, rows, accumulate, backend)
 
 
-def draw_state_frame(
+def draw_frame(
     world: np.ndarray,
     starts: np.ndarray,
     colors: np.ndarray,
     view: tuple[float, float, int, float, float, float],
+    skid_points: np.ndarray,
+    skid_starts: np.ndarray,
+    skid_colors: np.ndarray,
     car_screen: np.ndarray,
     car_starts: np.ndarray,
     car_colors: np.ndarray,
@@ -978,8 +1061,8 @@ def draw_state_frame(
     backend: int = SMOOTHSCALE_SSE2,
     surface: np.ndarray | None = None,
 ) -> np.ndarray:
-    """A CarRacing frame as gymnasium's ``_render("state_pixels")`` (``size`` 96x96) or ``_render("rgb_array")``
-    without skid marks draws it.
+    """A CarRacing frame as gymnasium's ``_render("state_pixels")`` (``size`` 96x96, no skid marks) or
+    ``_render("rgb_array")`` (600x400, the car's skid marks) draws it.
 
     Args:
         world: ``(m, 2)`` float64 world vertices: the field, then the grass patches, then the road polygons, polygon
@@ -988,6 +1071,11 @@ def draw_state_frame(
         colors: ``(k, 3)`` int64 colours (gymnasium's ``int()`` of each road colour component).
         view: ``(cos, sin, quadrant, zoom, tx, ty)``: the rotation as
             :func:`~nbgym.envs.box2d.car_dynamics.rotation` gives it, the zoom and the translation.
+        skid_points: ``(r, 2)`` float64 screen coordinates of the skid marks (``Car.particles``, polylines drawn
+            with ``pygame.draw.lines(width=2)``), mark ``k`` being the rows ``skid_starts[k]:skid_starts[k + 1]``;
+            none for a state frame.
+        skid_starts: ``(s + 1,)`` int64 bounds of the marks in ``skid_points``.
+        skid_colors: ``(s, 3)`` int64 their colours.
         car_screen: ``(p, 2)`` float64 screen vertices of the car's polygons (wheels, their white marks, the hull,
             in gymnasium's order), polygon ``k`` being the rows ``car_starts[k]:car_starts[k + 1]``.
         car_starts: ``(q + 1,)`` int64 polygon bounds in ``car_screen``.
@@ -1011,6 +1099,15 @@ def draw_state_frame(
     car_screen = np.ascontiguousarray(car_screen, dtype=np.float64)
     colors = np.asarray(colors, dtype=np.int64).reshape(-1, 3)
     car_colors = np.asarray(car_colors, dtype=np.int64).reshape(-1, 3)
+    skid_points = np.ascontiguousarray(skid_points, dtype=np.float64).reshape(-1, 2)
+    skid_starts = np.ascontiguousarray(skid_starts, dtype=np.int64)
+    skid_colors = np.asarray(skid_colors, dtype=np.int64).reshape(-1, 3)
+    if skid_starts[0] != 0 or skid_starts[-1] != len(skid_points) or np.any(np.diff(skid_starts) < 2) or len(skid_colors) != len(skid_starts) - 1:
+        raise ValueError("skid mark bounds must run from 0 to the point count, 2 or more points each, one colour each")
+    if skid_colors.size and (skid_colors.min() < 0 or skid_colors.max() > 255):
+        raise ValueError("colours must be in [0, 255]")
+    if not np.all(np.abs(skid_points) < 2.0**24):
+        raise ValueError("skid marks must be within 2**24 pixels of the origin (pygame walks a line pixel by pixel)")
     for bounds, points, palette in ((starts, world, colors), (car_starts, car_screen, car_colors)):
         if bounds[0] != 0 or bounds[-1] != len(points) or np.any(np.diff(bounds) < 3) or len(palette) != len(bounds) - 1:
             raise ValueError("polygon bounds must run from 0 to the vertex count, 3 or more vertices each, one colour each")
@@ -1028,7 +1125,7 @@ def draw_state_frame(
     _render_frame(
         surface, world, starts, pack_rgb(colors).astype(np.int64), 1, np.asarray(view, dtype=np.float64),
         -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
-        car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), np.asarray(dashboard, dtype=np.float64),
+        skid_points, skid_starts, pack_rgb(skid_colors).astype(np.int64), car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), np.asarray(dashboard, dtype=np.float64),
         score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern,
         frame, rows, accumulate, backend,
     )  # fmt: skip
