@@ -381,3 +381,32 @@ def test_frames_of_any_view_match_gymnasium(posed_env, x, y, angle, t, reward):
     scene = scene_of(env)
     theirs = env._render("state_pixels")
     assert_same_pixels(raster.draw_frame(**scene), theirs)
+
+
+def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():
+    """Bad bounds, colours, lengths, coordinates and scratch are refused before any kernel runs."""
+    scene = {
+        "world": np.zeros((4, 2)), "starts": [0, 4], "colors": [[1, 2, 3]], "view": (1.0, 0.0, -1, 1.0, 0.0, 0.0),
+        "skid_points": np.zeros((0, 2)), "skid_starts": [0], "skid_colors": np.zeros((0, 3)),
+        "car_screen": np.zeros((4, 2)), "car_starts": [0, 4], "car_colors": [[0, 0, 0]], "dashboard": np.zeros(7),
+        "reward": 0.0,
+    }  # fmt: skip
+    assert raster.draw_frame(**scene).shape == (96, 96, 3)
+    bad = [
+        {"starts": [0, 5]}, {"starts": [0, 2, 4], "colors": [[1, 2, 3], [1, 2, 3]]}, {"colors": [[1, 2, 256]]},
+        {"car_starts": [0, 3]}, {"car_colors": [[-1, 0, 0]]}, {"dashboard": np.zeros(6)}, {"view": (1.0, 0.0, -1)},
+        {"world": np.full((4, 2), np.nan)}, {"view": (1.0, 0.0, -1, 1.0, 0.0, np.inf)},
+        {"skid_points": np.zeros((1, 2)), "skid_starts": [0, 1], "skid_colors": [[0, 0, 0]]},
+        {"skid_points": np.full((2, 2), 1e8), "skid_starts": [0, 2], "skid_colors": [[0, 0, 0]]},
+        {"surface": np.zeros((800, 1000, 3), dtype=np.uint8)}, {"size": (1000, 96)}, {"reward": math.nan},
+    ]  # fmt: skip
+    for change in bad:
+        with pytest.raises(ValueError):
+            raster.draw_frame(**{**scene, **change})
+
+
+def test_smoothscale_refuses_a_filter_that_would_write_past_its_line():
+    """pygame's filter closes one pixel per destination pixel only when the span is large enough; where it would
+    close more (and write past the line), the port raises."""
+    with pytest.raises(ValueError, match="one pixel per destination pixel"):
+        raster.smoothscale(np.zeros((10, 20000), dtype=np.uint32), (19999, 5))

@@ -8,14 +8,16 @@ steps), ported here from the C sources of pygame-ce 2.5.8:
   blended into the 32-bit pixels, a scanline fill in 16.16 fixed point; coordinates truncated to Sint16),
 - ``pygame.draw.polygon`` filled (``draw.c``'s ``draw_fillpoly``, float32 edge intersections, and
   ``draw_filltri`` for triangles; coordinates truncated to C ``int``),
+- ``pygame.draw.lines`` with ``width >= 2`` (``draw_line_width``: the skid marks of the ``rgb_array`` frame),
 - ``pygame.transform.flip`` (vertical): drawing with rows mirrored writes the flipped surface directly,
 - the score text (``pygame.font.Font(freesansbold.ttf, 42).render(..., True, white, black)``: SDL_ttf 2.24
   lays out glyphs with harfbuzz kerning in 26.6 fixed point and ORs their 8-bit coverage into a black
   box; the glyphs and kerning are tabulated in ``assets/car_racing_score_font.npz``),
 - ``pygame.transform.smoothscale``'s area-averaging shrink, in both of pygame's variants: the SSE2 filters
-  (``simd_transform_sse2.c``, 14-bit fractions and 16-bit multiplies) that x86-64 builds select, and the
-  generic C filters (``transform.c``, 16-bit fractions) that ``set_smoothscale_backend("GENERIC")`` selects.
-  The two give different pixels.
+  (``simd_transform_sse2.c``, 14-bit fractions and 16-bit multiplies) that x86-64 builds select ("SSE2") and
+  ARM builds run through sse2neon ("NEON", the same arithmetic), and the generic C filters (``transform.c``,
+  16-bit fractions) of builds without SIMD or ``set_smoothscale_backend("GENERIC")``. The two give different
+  pixels. The MMX/SSE filters of 32-bit x86 builds are not ported.
 
 Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the layout of
 ``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
@@ -1091,30 +1093,40 @@ def draw_frame(
         The ``(height, width, 3)`` uint8 frame.
 
     Raises:
-        ValueError: If the polygons' bounds or colours are out of range, or the score text cannot be drawn.
+        ValueError: If the polygons' or skid marks' bounds, colours or coordinates are out of range, ``view`` or
+            ``dashboard`` has the wrong length, ``surface`` the wrong layout, or the score text cannot be drawn.
     """
     starts = np.ascontiguousarray(starts, dtype=np.int64)
     car_starts = np.ascontiguousarray(car_starts, dtype=np.int64)
-    world = np.ascontiguousarray(world, dtype=np.float64)
-    car_screen = np.ascontiguousarray(car_screen, dtype=np.float64)
+    world = np.ascontiguousarray(world, dtype=np.float64).reshape(-1, 2)
+    car_screen = np.ascontiguousarray(car_screen, dtype=np.float64).reshape(-1, 2)
+    view = np.asarray(view, dtype=np.float64)
+    dashboard = np.asarray(dashboard, dtype=np.float64)
+    if view.shape != (6,) or dashboard.shape != (7,):
+        raise ValueError("view must hold 6 numbers and dashboard 7")
+    # pygame refuses a NaN or a coordinate beyond 2**63 (gfxdraw's int()): CarRacing's are below 1e4.
+    if not (np.all(np.abs(world) <= 1e9) and np.all(np.abs(view) <= 1e9)):
+        raise ValueError("world vertices and view numbers must be finite and at most 1e9 in magnitude")
     colors = np.asarray(colors, dtype=np.int64).reshape(-1, 3)
     car_colors = np.asarray(car_colors, dtype=np.int64).reshape(-1, 3)
     skid_points = np.ascontiguousarray(skid_points, dtype=np.float64).reshape(-1, 2)
     skid_starts = np.ascontiguousarray(skid_starts, dtype=np.int64)
     skid_colors = np.asarray(skid_colors, dtype=np.int64).reshape(-1, 3)
-    if skid_starts[0] != 0 or skid_starts[-1] != len(skid_points) or np.any(np.diff(skid_starts) < 2) or len(skid_colors) != len(skid_starts) - 1:
+    if len(skid_starts) == 0 or skid_starts[0] != 0 or skid_starts[-1] != len(skid_points) or np.any(np.diff(skid_starts) < 2) or len(skid_colors) != len(skid_starts) - 1:
         raise ValueError("skid mark bounds must run from 0 to the point count, 2 or more points each, one colour each")
     if skid_colors.size and (skid_colors.min() < 0 or skid_colors.max() > 255):
         raise ValueError("colours must be in [0, 255]")
     if not np.all(np.abs(skid_points) < 2.0**24):
         raise ValueError("skid marks must be within 2**24 pixels of the origin (pygame walks a line pixel by pixel)")
     for bounds, points, palette in ((starts, world, colors), (car_starts, car_screen, car_colors)):
-        if bounds[0] != 0 or bounds[-1] != len(points) or np.any(np.diff(bounds) < 3) or len(palette) != len(bounds) - 1:
+        if len(bounds) == 0 or bounds[0] != 0 or bounds[-1] != len(points) or np.any(np.diff(bounds) < 3) or len(palette) != len(bounds) - 1:
             raise ValueError("polygon bounds must run from 0 to the vertex count, 3 or more vertices each, one colour each")
         if palette.size and (palette.min() < 0 or palette.max() > 255):
             raise ValueError("colours must be in [0, 255]")
     if surface is None:
         surface = np.empty((WINDOW_H, WINDOW_W), dtype=np.uint32)
+    if surface.shape != (WINDOW_H, WINDOW_W) or surface.dtype != np.uint32 or not surface.flags.c_contiguous:
+        raise ValueError(f"surface must be a C-contiguous ({WINDOW_H}, {WINDOW_W}) uint32 array")
     width, height = size
     if not (0 < width < WINDOW_W and 0 < height < WINDOW_H) or backend not in (SMOOTHSCALE_SSE2, SMOOTHSCALE_GENERIC):
         raise ValueError(f"the frame must be smaller than the window, not {size}, and the backend known")
@@ -1123,9 +1135,9 @@ def draw_frame(
     rows = np.empty((WINDOW_H, width, 3), dtype=np.uint8)
     accumulate = np.empty((width, 3), dtype=np.int64)
     _render_frame(
-        surface, world, starts, pack_rgb(colors).astype(np.int64), 1, np.asarray(view, dtype=np.float64),
+        surface, world, starts, pack_rgb(colors).astype(np.int64), 1, view,
         -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
-        skid_points, skid_starts, pack_rgb(skid_colors).astype(np.int64), car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), np.asarray(dashboard, dtype=np.float64),
+        skid_points, skid_starts, pack_rgb(skid_colors).astype(np.int64), car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), dashboard,
         score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern,
         frame, rows, accumulate, backend,
     )  # fmt: skip
