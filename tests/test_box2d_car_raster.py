@@ -57,7 +57,8 @@ PRIMITIVES = {
 @st.composite
 def polygons(draw: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
     """A random background, a polygon over or off it (3 to 8 vertices, some repeated or sharing a row or
-    column, coordinates up to 1e5 beyond the surface) and a colour."""
+    column, coordinates up to 1e5 beyond the surface, past Sint16; or x up to 1e12, past C int, with y
+    within 60: pygame fills every row between the extreme y, so huge y would take it hours) and a colour."""
     width = draw(st.integers(1, 48))
     height = draw(st.integers(1, 48))
     seed = draw(st.integers(0, 2**32 - 1))
@@ -66,7 +67,7 @@ def polygons(draw: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
     spread = draw(st.sampled_from([2.0, 10.0, 60.0, 500.0, 4e4, 1e5]))
     n = draw(st.integers(3, 8))
     points = rng.uniform(-spread, spread, (n, 2)) + (width / 2, height / 2)
-    kind = draw(st.sampled_from(["free", "repeat", "same_row", "same_column", "integers"]))
+    kind = draw(st.sampled_from(["free", "repeat", "same_row", "same_column", "integers", "huge_x"]))
     if kind == "repeat":
         points[rng.integers(n)] = points[rng.integers(n)]
     elif kind == "same_row":
@@ -75,6 +76,9 @@ def polygons(draw: Any) -> tuple[np.ndarray, np.ndarray, tuple[int, int, int]]:
         points[:, 0] = points[0, 0]
     elif kind == "integers":
         points = np.round(points)
+    elif kind == "huge_x":
+        points[:, 0] = rng.uniform(-1e12, 1e12, n)
+        points[:, 1] = rng.uniform(-60, 60, n) + height / 2
     color = tuple(int(c) for c in rng.integers(0, 256, 3))
     return background, points, color
 
