@@ -293,7 +293,7 @@ class LunarLander(KernelEnv, EzPickle):
         self._particle_objects = {}
         width, height = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
         chunk_x = [width / (CHUNKS - 1) * i for i in range(CHUNKS)]
-        smooth_y = state.env_f[0, P.SMOOTH_Y : P.SMOOTH_Y + CHUNKS].tolist()
+        smooth_y = list(state.env_f[0, P.SMOOTH_Y : P.SMOOTH_Y + CHUNKS])  # np.float64, as gymnasium's
         self.helipad_x1 = chunk_x[CHUNKS // 2 - 1]
         self.helipad_x2 = chunk_x[CHUNKS // 2 + 1]
         self.sky_polys = [
