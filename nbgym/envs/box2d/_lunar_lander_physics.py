@@ -77,6 +77,7 @@ _PROXIES = 32  # the broad phase's pair buffer is 4 x this: room for every overl
 LANDER, LEG_LEFT, LEG_RIGHT, MOON, WIND_IDX, TORQUE_IDX, WIND_DRAWN, PARTICLE_COUNT = range(8)
 _NEI = 8
 WIND_DRAWN_BIT, TORQUE_DRAWN_BIT = 1, 2  # WIND_DRAWN bits
+WIND_AND_TORQUE_DRAWN = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
 # env_f columns: the last shaping (NaN: gymnasium's None), the helipad's height, the terrain's heights (smooth_y).
 PREV_SHAPING = 0
 HELIPAD_Y = 1
@@ -247,7 +248,7 @@ def _reset(params, state, i, stream, aux):
     if params.enable_wind:
         state.env_i[i, WIND_IDX] = rng.integers(stream, i, -9999, 9999)
         state.env_i[i, TORQUE_IDX] = rng.integers(stream, i, -9999, 9999)
-        state.env_i[i, WIND_DRAWN] = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
+        state.env_i[i, WIND_DRAWN] = WIND_AND_TORQUE_DRAWN
 
     for side in (-1, 1):
         leg = _dynamic_body(w, i, initial_x - side * LEG_AWAY / SCALE, initial_y, side * 0.05)
@@ -289,7 +290,7 @@ def _advance(params, state, i, stream, m_power, s_power, side_reach):
     lander = state.env_i[i, LANDER]
     if params.enable_wind and not (_touching(w, i, state.env_i[i, LEG_LEFT])
                                    or _touching(w, i, state.env_i[i, LEG_RIGHT])):
-        if state.env_i[i, WIND_DRAWN] != WIND_DRAWN_BIT | TORQUE_DRAWN_BIT:  # the envs refuse it before calling
+        if state.env_i[i, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN:  # the envs refuse it before calling
             raise AttributeError("'LunarLander' object has no attribute 'wind_idx' (or 'torque_idx')")
         wind_mag = _turbulence(state.env_i[i, WIND_IDX], params.wind_power)
         state.env_i[i, WIND_IDX] += 1
@@ -534,7 +535,7 @@ def refuse_undrawn_wind(params: np.ndarray, state: LanderRows, rows: np.ndarray)
     w = state.w
     for k, row in enumerate(np.flatnonzero(rows)):
         drawn = env_i[k, WIND_DRAWN]
-        if drawn == WIND_DRAWN_BIT | TORQUE_DRAWN_BIT:
+        if drawn == WIND_AND_TORQUE_DRAWN:
             continue
         legs = (env_i[k, LEG_LEFT], env_i[k, LEG_RIGHT])
         if not any(w.body_i[row, leg, W.BI_TOUCH] for leg in legs):

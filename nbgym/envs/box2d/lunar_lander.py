@@ -9,6 +9,7 @@ import numpy as np
 
 from nbgym import error
 from nbgym._box2d import world as W
+from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import CircleShape, GroundedBody, PortBody, PortWorld
@@ -141,6 +142,9 @@ class LunarLander(KernelEnv, EzPickle):
         super().__init__(params, render_mode)
         self._batch.state.w.world_f[0, W.WF_GY] = np.float32(gravity)  # gymnasium's b2World before the first reset
         self._with_particles = render_mode is not None
+        self._continuous = bool(continuous)
+        self._wind_on = bool(self._params["enable_wind"][0])
+        self._unsigned_actions = False  # whether the last discrete action was of an unsigned dtype (see left_reach)
         self.screen: Any = None
         self.clock: Any = None
         self.surf: Any = None
@@ -317,18 +321,21 @@ class LunarLander(KernelEnv, EzPickle):
             ValueError: A continuous action of more than one dimension.
             AttributeError: As gymnasium's, when ``enable_wind`` was set after a reset without wind (nothing moves).
         """
-        if self._params["continuous"][0]:
-            # gymnasium clips the first two throttles as float64 and ignores the rest.
-            action = np.asarray(action_vector(action, *THROTTLES)[:2], dtype=np.float64)
-        elif not ((type(action) is int or type(action) is np.int64) and 0 <= action < 4):
+        if self._continuous:
+            # gymnasium clips the first two throttles as float64 and ignores the rest (a float32 or float64 pair is
+            # read as float64 by the kernels: the same values).
+            if not (type(action) is np.ndarray and action.shape == (2,) and action.dtype in _KERNEL_FLOATS):
+                action = np.asarray(action_vector(action, *THROTTLES)[:2], dtype=np.float64)
+        elif (type(action) is int or type(action) is np.int64) and 0 <= action < 4:
+            if self._unsigned_actions:
+                self._note_action_dtype(np.dtype(np.int64))
+        else:
             # What contains accepts (also refusing dtypes that do not cast to int64, as gymnasium's assertion).
             if not self.action_space.contains(action):
                 raise self._refused_action_error(action, "")
-            P.note_action_dtype(self._params, np.asarray(action).dtype)
-        elif self._params["_left_reach"][0] != P.left_reach(np.dtype(np.int64)):
-            P.note_action_dtype(self._params, np.dtype(np.int64))
+            self._note_action_dtype(np.asarray(action).dtype)
         if self._ready:
-            if self._params["enable_wind"][0]:
+            if self._wind_on and self._batch.state.env_i[0, P.WIND_DRAWN] != P.WIND_AND_TORQUE_DRAWN:
                 P.refuse_undrawn_wind(self._params, self._batch.state, self._batch.all_envs)
             if self._with_particles:
                 self._make_room()
@@ -336,6 +343,20 @@ class LunarLander(KernelEnv, EzPickle):
         if not terminated:
             reward = np.float64(reward)
         return observation, reward, terminated, truncated, info
+
+    def _note_action_dtype(self, dtype: np.dtype) -> None:
+        P.note_action_dtype(self._params, dtype)
+        self._unsigned_actions = dtype.kind == "u"
+
+    @property
+    def enable_wind(self) -> bool:
+        """Whether wind and turbulence act on the lander (read at each step; a reset draws their offsets)."""
+        return self._wind_on
+
+    @enable_wind.setter
+    def enable_wind(self, value: Any) -> None:
+        self._params["enable_wind"] = value
+        self._wind_on = bool(self._params["enable_wind"][0])
 
     def _terminal_reward(self, reward: float) -> int:
         return int(reward)  # gymnasium's -100 and +100 are ints
