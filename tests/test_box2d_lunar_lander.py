@@ -476,8 +476,19 @@ def test_objects_refuse_what_the_compiled_world_does_not_serve():
         env.lander.position = 3.0
     with pytest.raises(AttributeError, match="continuous is fixed"):
         env.continuous = True
+    with pytest.raises(AttributeError, match="through its attributes"):
+        env.lander = env.legs[0]
     env.lander.tag = "mine"  # new attributes may be added, as on pybox2d's bodies
     assert env.lander.tag == "mine"
+    rendered = nbgym.make("LunarLander-v3", render_mode="rgb_array").unwrapped
+    rendered.reset(seed=0)
+    rendered.step(2)
+    (flame,) = rendered.particles
+    flame.ttl = -1.0
+    rendered.render()  # the expired particle is destroyed
+    assert rendered.particles == []
+    with pytest.raises(ReferenceError, match="destroyed"):
+        flame.position
 
 
 @pytest.mark.parametrize("vector", [False, True])

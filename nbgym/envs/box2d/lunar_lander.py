@@ -150,9 +150,9 @@ class LunarLander(KernelEnv, EzPickle):
         self.surf: Any = None
         self.isopen = True
         self.prev_reward = None
-        self.moon: PortBody | None = None
-        self.lander: PortBody | None = None
-        self.legs: list[GroundedBody] = []
+        self._moon: PortBody | None = None
+        self._lander: PortBody | None = None
+        self._legs: list[GroundedBody] = []
         self._particle_objects: dict[int, PortBody] = {}
 
     # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
@@ -167,7 +167,7 @@ class LunarLander(KernelEnv, EzPickle):
         return self._batch.state.w, 0
 
     def _port_body(self, index: int) -> PortBody:
-        for body in (self.lander, self.moon, *self.legs):
+        for body in (self._lander, self._moon, *self._legs):
             if body is not None and body._index == index:
                 return body
         return self._particle(index)
@@ -185,6 +185,24 @@ class LunarLander(KernelEnv, EzPickle):
         if state is not batch.state:
             batch.state = state
             self._bind(self.np_random)  # the bound kernels hold the arrays
+
+    def _episode_body(name: str, doc: str) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: LunarLander) -> Any:
+            return getattr(self, "_" + name)
+
+        def set(self: LunarLander, value: Any) -> None:
+            raise AttributeError(
+                f"{name} is the compiled world's, which the kernels step: change it through its attributes "
+                f"(position, linearVelocity, ApplyForceToCenter...)."
+            )
+
+        return property(get, set, doc=doc)
+
+    lander = _episode_body("lander", "The lander's body (``None`` before the first reset).")
+    legs = _episode_body("legs", "The two legs' bodies, left then right, with ``ground_contact`` (a new list each "
+                                 "episode; the kernels read the world's legs, not this list).")
+    moon = _episode_body("moon", "The moon: a static body of 11 edges (``None`` before the first reset).")
+    del _episode_body
 
     @property
     def world(self) -> PortWorld:
@@ -286,12 +304,12 @@ class LunarLander(KernelEnv, EzPickle):
         super()._release_held(mask)
         state = self._batch.state
         env_i = state.env_i[0]
-        self.moon = PortBody(self, int(env_i[P.MOON]))
-        self.moon.color1 = self.moon.color2 = (0.0, 0.0, 0.0)
-        self.lander = PortBody(self, int(env_i[P.LANDER]))
-        self.lander.color1, self.lander.color2 = P.LANDER_COLORS
-        self.legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
-        for leg in self.legs:
+        self._moon = PortBody(self, int(env_i[P.MOON]))
+        self._moon.color1 = self._moon.color2 = (0.0, 0.0, 0.0)
+        self._lander = PortBody(self, int(env_i[P.LANDER]))
+        self._lander.color1, self._lander.color2 = P.LANDER_COLORS
+        self._legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
+        for leg in self._legs:
             leg.color1, leg.color2 = P.LANDER_COLORS
         self.drawlist = [self.lander, *self.legs]
         self._particle_objects = {}
