@@ -531,13 +531,11 @@ def refuse_undrawn_wind(params: np.ndarray, state: LanderRows, rows: np.ndarray)
     """
     if not params["enable_wind"][0]:
         return
-    env_i = state.env_i[rows]
+    undrawn = rows & (state.env_i[:, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN)
     w = state.w
-    for k, row in enumerate(np.flatnonzero(rows)):
-        drawn = env_i[k, WIND_DRAWN]
-        if drawn == WIND_AND_TORQUE_DRAWN:
-            continue
-        legs = (env_i[k, LEG_LEFT], env_i[k, LEG_RIGHT])
+    for row in np.flatnonzero(undrawn):
+        drawn = state.env_i[row, WIND_DRAWN]
+        legs = (state.env_i[row, LEG_LEFT], state.env_i[row, LEG_RIGHT])
         if not any(w.body_i[row, leg, W.BI_TOUCH] for leg in legs):
             name = "torque_idx" if drawn & WIND_DRAWN_BIT else "wind_idx"
             raise AttributeError(
