@@ -455,6 +455,18 @@ def assert_same_reads(ours: Any, theirs: Any) -> None:
     assert (ours.game_over, ours.prev_shaping, ours.helipad_y) == (theirs.game_over, theirs.prev_shaping, theirs.helipad_y)
 
 
+def test_set_transform_of_an_unrendered_env_does_not_grow_its_world():
+    env = nbgym.make("LunarLander-v3").unwrapped
+    env.reset(seed=0)
+    before = port_world.capacities(env._batch.state.w)
+    env.lander.position = (5.0, 9.0)
+    env.legs[1].angle = 0.5
+    env.step(0)
+    assert port_world.capacities(env._batch.state.w) == before
+    with pytest.raises(ValueError, match="at least"):
+        port_world.grown(env._batch.state.w, bodies=2)
+
+
 def test_objects_refuse_what_the_compiled_world_does_not_serve():
     env = nbgym.make("LunarLander-v3").unwrapped
     assert env.lander is None and env.legs == [] and env.particles == []

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import logger, spaces
-from nbgym._box2d import shapes
+from nbgym._box2d import broad_phase, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import Physics, njit, rng
@@ -102,9 +102,10 @@ def new_rows(num_envs: int) -> LanderRows:
     )
 
 
-def room_for_step(state: LanderRows) -> LanderRows:
-    """``state``, or a copy with larger rows if the next step or ``SetTransform`` of a body could run short: two
-    new particles (a body, a fixture and a proxy each) and the contacts, proxy moves and pairs they all may make.
+def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
+    """``state``, or a copy with larger rows if the next step or ``SetTransform`` of a body could run short:
+    ``new_particles`` (a body, a fixture and a proxy each; a rendered env's step makes up to two) and the contacts,
+    proxy moves and pairs all the bodies may make.
 
     Box2D's allocators and buffers grow as they fill; the port's rows are fixed, so this grows them first (see
     ``world.grown``: the same worlds, stepping to the same floats).
@@ -112,11 +113,11 @@ def room_for_step(state: LanderRows) -> LanderRows:
     w = state.w
     have = W.capacities(w)
     particles = int(state.env_i[:, PARTICLE_COUNT].max())
-    bodies = _BODIES + particles + 2
-    fixtures = _FIXTURES + particles + 2
+    bodies = _BODIES + particles + new_particles
+    fixtures = _FIXTURES + particles + new_particles
     dynamic_proxies = fixtures - _MOON_EDGES
     proxies = fixtures
-    moves = max(int(w.bp_i[:, 1].max()) + 2, 0) + dynamic_proxies  # the moves buffered before the step, then Solve's
+    moves = int(w.bp_i[:, broad_phase.MOVE_COUNT].max()) + dynamic_proxies  # the moves buffered before the step (new proxies'), then Solve's
     need = {
         "bodies": bodies,
         "fixtures": fixtures,

@@ -163,7 +163,7 @@ class LunarLander(KernelEnv, EzPickle):
 
     def _port_world(self, moved_proxies: int = 0) -> tuple[Any, int]:
         if moved_proxies:
-            self._make_room()
+            self._make_room(0)
         return self._batch.state.w, 0
 
     def _port_body(self, index: int) -> PortBody:
@@ -178,10 +178,11 @@ class LunarLander(KernelEnv, EzPickle):
             body = self._particle_objects[index] = _Particle(self, index)
         return body
 
-    def _make_room(self) -> None:
-        """Grows the world's rows when the next step could run short (see ``room_for_step``)."""
+    def _make_room(self, new_particles: int) -> None:
+        """Grows the world's rows when the next step (making ``new_particles``) or a ``SetTransform`` could run
+        short (see ``room_for_step``)."""
         batch = self._batch
-        state = P.room_for_step(batch.state)
+        state = P.room_for_step(batch.state, new_particles)
         if state is not batch.state:
             batch.state = state
             self._bind(self.np_random)  # the bound kernels hold the arrays
@@ -356,7 +357,7 @@ class LunarLander(KernelEnv, EzPickle):
             if self._wind_on and self._batch.state.env_i[0, P.WIND_DRAWN] != P.WIND_AND_TORQUE_DRAWN:
                 P.refuse_undrawn_wind(self._params, self._batch.state, self._batch.all_envs)
             if self._with_particles:
-                self._make_room()
+                self._make_room(2)
         observation, reward, terminated, truncated, info = super().step(action)
         if not terminated:
             reward = np.float64(reward)
