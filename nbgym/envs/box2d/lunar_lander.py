@@ -339,7 +339,9 @@ class LunarLander(KernelEnv, EzPickle):
             IndexError: A continuous action of fewer than two numbers.
             ValueError: A continuous action of more than one dimension.
             AttributeError: As gymnasium's, when ``enable_wind`` was set after a reset without wind (nothing moves).
+            AssertionError: Before the first reset, as gymnasium's.
         """
+        assert self._lander is not None, "You forgot to call reset()"
         if self._continuous:
             # gymnasium clips the first two throttles as float64 and ignores the rest (a float32 or float64 pair is
             # read as float64 by the kernels: the same values).
@@ -457,8 +459,7 @@ class LunarLander(KernelEnv, EzPickle):
             pygame.gfxdraw.aapolygon(surface, flag, (204, 204, 0))
 
     def close(self) -> None:
-        """Closes the window of ``"human"`` mode."""
-        super().close()
+        """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""
         close_window(self)
 
 
