@@ -474,3 +474,29 @@ def test_sensor_kinematic_bullet_and_destroyed_fixture():
     twin.run(steps(60))
     twin.destroy_fixture(len(twin.fixtures) - 2)  # the circle of the two-fixture body: new mass data
     twin.run(steps(60))
+
+
+def test_a_grown_world_hands_out_the_tree_nodes_of_one_made_large():
+    """``world.grown`` appends the new tree nodes after the free list's (freed nodes first, as Box2D hands them out,
+    then the never-used ones in order): a tree grown after proxies were destroyed gives the same proxy ids, nodes
+    and AABBs as one that was large from the start (whose order is Box2D's growing tree's)."""
+    from nbgym._box2d import dynamic_tree as tree
+
+    small = W.new_world(1, proxies=8)
+    large = W.grown(W.new_world(1, proxies=8), tree_nodes=64)
+    assert W.capacities(small)["tree_nodes"] == 16
+    rng = np.random.default_rng(0)
+    boxes = [np.array([x, y, x + 0.5, y + 0.25], np.float32) for x, y in rng.uniform(0, 10, (30, 2))]
+    ids = {}
+    for name, w in (("small", small), ("large", large)):
+        made = [tree.create_proxy(w.tree_f[0], w.tree_i[0], w.tree_s[0], box, k) for k, box in enumerate(boxes[:6])]
+        for proxy in (made[1], made[4], made[3]):
+            tree.destroy_proxy(w.tree_f[0], w.tree_i[0], w.tree_s[0], proxy)
+        if name == "small":
+            w = small = W.grown(w, tree_nodes=64)
+        made += [tree.create_proxy(w.tree_f[0], w.tree_i[0], w.tree_s[0], box, k) for k, box in enumerate(boxes[6:])]
+        ids[name] = made
+    assert ids["small"] == ids["large"] and max(ids["large"]) >= 16
+    np.testing.assert_array_equal(small.tree_i, large.tree_i)
+    np.testing.assert_array_equal(small.tree_f, large.tree_f)
+    np.testing.assert_array_equal(small.tree_s, large.tree_s)
