@@ -491,6 +491,12 @@ def test_objects_refuse_what_the_compiled_world_does_not_serve():
         env.continuous = True
     with pytest.raises(AttributeError, match="through its attributes"):
         env.lander = env.legs[0]
+    legs = env.legs
+    for change in (lambda: legs.__setitem__(0, env.lander), lambda: legs.append(env.lander), legs.clear,
+                   lambda: env.particles.append(env.lander), lambda: legs.__iadd__([env.lander])):
+        with pytest.raises(TypeError, match="cannot be changed"):
+            change()
+    assert list(legs) == list(env.legs) and len(legs) == 2
     env.lander.tag = "mine"  # new attributes may be added, as on pybox2d's bodies
     assert env.lander.tag == "mine"
     rendered = nbgym.make("LunarLander-v3", render_mode="rgb_array").unwrapped

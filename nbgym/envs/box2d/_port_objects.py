@@ -557,6 +557,23 @@ class GroundedBody(PortBody):
         w.body_i[r, b, W.BI_TOUCH] = 1 if value else 0
 
 
+class BodyList(list):
+    """A list of an env's Box2D bodies that the kernels keep themselves (LunarLander's ``legs``): it reads as a list,
+    and refuses to change, since a changed list would change nothing the kernels step."""
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            "This list of bodies is the compiled world's, which the kernels step: it cannot be changed. Change a body "
+            "through its attributes (position, linearVelocity, ApplyForceToCenter...)."
+        )
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
+    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple[type, tuple[tuple[Any, ...]]]:
+        return BodyList, (tuple(self),)  # not list's, which fills the new list with append/extend
+
+
 class PortWorld:
     """The b2World of a port world row: ``gravity`` (read and write, as ``SetGravity``), ``bodies`` (in the order
     they were made, as pybox2d lists them), ``bodyCount``, ``contactCount``, ``jointCount``. The env's kernels build, step and tear it down:

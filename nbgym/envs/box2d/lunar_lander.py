@@ -12,7 +12,7 @@ from nbgym._box2d import world as W
 from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
-from nbgym.envs.box2d._port_objects import CircleShape, GroundedBody, PortBody, PortWorld
+from nbgym.envs.box2d._port_objects import BodyList, CircleShape, GroundedBody, PortBody, PortWorld
 from nbgym.envs.box2d._window import action_vector, close_window, frame, import_pygame, show, start_render
 from nbgym.utils import EzPickle
 
@@ -152,7 +152,7 @@ class LunarLander(KernelEnv, EzPickle):
         self.prev_reward = None
         self._moon: PortBody | None = None
         self._lander: PortBody | None = None
-        self._legs: list[GroundedBody] = []
+        self._legs: BodyList = BodyList()
         self._particle_objects: dict[int, PortBody] = {}
 
     # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
@@ -201,7 +201,7 @@ class LunarLander(KernelEnv, EzPickle):
 
     lander = _episode_body("lander", "The lander's body (``None`` before the first reset).")
     legs = _episode_body("legs", "The two legs' bodies, left then right, with ``ground_contact`` (a new list each "
-                                 "episode; the kernels read the world's legs, not this list).")
+                                 "episode, which refuses changes: the kernels step the world's legs).")
     moon = _episode_body("moon", "The moon: a static body of 11 edges (``None`` before the first reset).")
     del _episode_body
 
@@ -216,15 +216,15 @@ class LunarLander(KernelEnv, EzPickle):
         raise AttributeError("world is the compiled world the kernels step: set its gravity (world.gravity = ...).")
 
     @property
-    def particles(self) -> list[PortBody]:
-        """The living flame particles, oldest first (a new list; gymnasium's list is the env's own). Each has
-        its ``ttl``; only a rendered env has them."""
+    def particles(self) -> BodyList:
+        """The living flame particles, oldest first (a list that refuses changes: the kernels make and destroy
+        them). Each has its ``ttl``; only a rendered env has them."""
         if not self._state_was_reset:
-            return []
+            return BodyList()
         state = self._batch.state
         living = state.particles[0, : state.env_i[0, P.PARTICLE_COUNT]].tolist()
         self._particle_objects = {b: self._particle(b) for b in living}
-        return [self._particle_objects[b] for b in living]
+        return BodyList(self._particle_objects[b] for b in living)
 
     @particles.setter
     def particles(self, value: Any) -> None:
@@ -309,7 +309,7 @@ class LunarLander(KernelEnv, EzPickle):
         self._moon.color1 = self._moon.color2 = (0.0, 0.0, 0.0)
         self._lander = PortBody(self, int(env_i[P.LANDER]))
         self._lander.color1, self._lander.color2 = P.LANDER_COLORS
-        self._legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
+        self._legs = BodyList((GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))))
         for leg in self._legs:
             leg.color1, leg.color2 = P.LANDER_COLORS
         self.drawlist = [self.lander, *self.legs]
