@@ -1,4 +1,5 @@
-"""What nbgym's Box2D environments share: Box2D itself (with the hint that installs it), pygame, and frames.
+"""What nbgym's Box2D environments on the box2d wheel share: Box2D itself (with the hint that installs it), the
+contact listener, and (from ``_shared``) actions, pygame and frames.
 
 The environments drive the ``box2d`` 2.3.10 wheel through the same calls, in the same order and with
 the same float values as gymnasium 1.4.0's, so that their simulations are identical; Box2D 2.3 is
@@ -7,12 +8,10 @@ deterministic for one binary.
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
-import numpy as np
-
-from nbgym import engine, error, logger
+from nbgym import error
+from nbgym.envs.box2d._shared import action_vector, close_window, frame, import_pygame, show, start_render
 
 try:
     import Box2D
@@ -62,100 +61,3 @@ class GroundContactDetector(Box2D.b2.contactListener):
         for foot in self.feet:
             if legs[foot] in bodies:
                 legs[foot].ground_contact = False
-
-
-def import_pygame() -> ModuleType:
-    """``pygame`` (pygame-ce) with ``pygame.gfxdraw``, imported quietly (see :func:`nbgym.engine.import_pygame`).
-
-    Raises:
-        DependencyNotInstalled: If pygame-ce is not installed, with the command that installs it.
-    """
-    return engine.import_pygame("box2d")
-
-
-def action_vector(
-    action: Any, env_name: str, description: str, size: int, indexed_as_given: bool = False
-) -> np.ndarray:
-    """``action`` as a 1-D numpy array of at least ``size`` numbers, checked where gymnasium's env would fail.
-
-    gymnasium's continuous Box2D environments index ``action[0]`` to ``action[size - 1]`` and ignore
-    what follows; nbgym does the same, and refuses what they cannot index with their exception types,
-    before anything moves.
-
-    Args:
-        action: The action.
-        env_name: The environment's name, for the message.
-        description: What the numbers are, e.g. ``"[main, lateral]"``.
-        size: How many numbers the environment uses.
-        indexed_as_given: Whether gymnasium indexes the action as given (a Python number or a matrix
-            then raises ``TypeError``) rather than after numpy made it an array or numpy scalar.
-
-    Returns:
-        ``np.asarray(action)``.
-
-    Raises:
-        TypeError: ``indexed_as_given`` and ``action`` is a Python number or has more than one dimension.
-        IndexError: ``action`` is a scalar or has fewer than ``size`` numbers.
-        ValueError: ``action`` has more than one dimension (not ``indexed_as_given``).
-    """
-    vector = np.asarray(action) if hasattr(action, "__getitem__") or not indexed_as_given else None
-    if vector is not None and vector.ndim == 1 and vector.shape[0] >= size:
-        return vector
-    if vector is None or vector.ndim > 1:
-        exception: type[Exception] = TypeError if indexed_as_given else ValueError
-    else:
-        exception = IndexError
-    raise exception(f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}")
-
-
-def start_render(env: Any, window_size: tuple[int, int]) -> ModuleType | None:
-    """Begins ``env.render()``: opens the window of ``"human"`` mode, or warns when there is no render mode.
-
-    Args:
-        env: The environment, with ``render_mode``, ``screen`` and ``clock`` attributes.
-        window_size: The window's ``(width, height)``.
-
-    Returns:
-        ``pygame``, or ``None`` when ``env`` has no render mode (after gymnasium's warning).
-
-    Raises:
-        DependencyNotInstalled: If pygame-ce is not installed.
-    """
-    if env.render_mode is None:
-        env_id = env.spec.id if env.spec is not None else type(env).__name__
-        logger.warn(
-            "You are calling render method without specifying any render mode. "
-            "You can specify the render_mode at initialization, "
-            f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
-        )
-        return None
-    pygame = import_pygame()
-    if env.screen is None and env.render_mode == "human":
-        pygame.display.init()
-        env.screen = pygame.display.set_mode(window_size)
-    if env.clock is None:
-        env.clock = pygame.time.Clock()
-    return pygame
-
-
-def show(env: Any, surface: Any, position: tuple[float, float] = (0, 0)) -> None:
-    """Shows ``surface`` at ``position`` in ``env``'s window and waits for the next frame's time."""
-    pygame = import_pygame()
-    env.screen.blit(surface, position)
-    pygame.event.pump()
-    env.clock.tick(env.metadata["render_fps"])
-    pygame.display.flip()
-
-
-def close_window(env: Any) -> None:
-    """Closes ``env``'s window, if it has one."""
-    if env.screen is not None:
-        pygame = import_pygame()
-        pygame.display.quit()
-        pygame.quit()
-        env.isopen = False
-
-
-def frame(surface: Any) -> np.ndarray:
-    """The pixels of ``surface`` as a new ``(height, width, 3)`` uint8 array."""
-    return np.transpose(np.array(import_pygame().surfarray.pixels3d(surface)), axes=(1, 0, 2))
