@@ -25,7 +25,7 @@ import numpy as np
 from nbgym._engine.jit import borrowing_kernel, kernel
 from nbgym.error import PhysicsCapacityError
 
-from . import broad_phase, distance, shapes
+from . import broad_phase, distance, dynamic_tree, shapes
 from .math import b2max, b2min, copy_to, cosf, sinf
 
 F32 = np.float32
@@ -602,13 +602,20 @@ def fixture_synchronize(w, r, f, xf1, xf2):
 
 
 @borrowing_kernel
-def apply_force_to_center(w, r, b, fx, fy, wake):
-    """b2Body::ApplyForceToCenter."""
+def _accepts_forces(w, r, b, wake):
+    """What b2Body's ApplyForce*/ApplyTorque/Apply*Impulse do first: only a dynamic body takes them, woken first if
+    ``wake``; a sleeping one ignores them."""
     if w.body_i[r, b, BI_TYPE] != DYNAMIC:
-        return
+        return False
     if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
         set_awake(w, r, b, True)
-    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+    return (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) != 0
+
+
+@borrowing_kernel
+def apply_force_to_center(w, r, b, fx, fy, wake):
+    """b2Body::ApplyForceToCenter."""
+    if _accepts_forces(w, r, b, wake):
         bf = w.body_f[r, b]
         bf[BF_FX] = bf[BF_FX] + fx
         bf[BF_FY] = bf[BF_FY] + fy
@@ -617,11 +624,7 @@ def apply_force_to_center(w, r, b, fx, fy, wake):
 @borrowing_kernel
 def apply_force(w, r, b, fx, fy, px, py, wake):
     """b2Body::ApplyForce."""
-    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
-        return
-    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
-        set_awake(w, r, b, True)
-    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+    if _accepts_forces(w, r, b, wake):
         bf = w.body_f[r, b]
         bf[BF_FX] = bf[BF_FX] + fx
         bf[BF_FY] = bf[BF_FY] + fy
@@ -633,22 +636,42 @@ def apply_force(w, r, b, fx, fy, px, py, wake):
 @borrowing_kernel
 def apply_torque(w, r, b, torque, wake):
     """b2Body::ApplyTorque."""
-    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
-        return
-    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
-        set_awake(w, r, b, True)
-    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+    if _accepts_forces(w, r, b, wake):
         w.body_f[r, b, BF_TORQUE] = w.body_f[r, b, BF_TORQUE] + torque
+
+
+@borrowing_kernel
+def set_linear_velocity(w, r, b, vx, vy):
+    """b2Body::SetLinearVelocity (a static body keeps its zero velocity; a non-zero one wakes the body)."""
+    if w.body_i[r, b, BI_TYPE] == STATIC:
+        return
+    if vx * vx + vy * vy > _ZERO:
+        set_awake(w, r, b, True)
+    w.body_f[r, b, BF_VX] = vx
+    w.body_f[r, b, BF_VY] = vy
+
+
+@borrowing_kernel
+def set_angular_velocity(w, r, b, omega):
+    """b2Body::SetAngularVelocity (a static body keeps its zero velocity; a non-zero one wakes the body)."""
+    if w.body_i[r, b, BI_TYPE] == STATIC:
+        return
+    if omega * omega > _ZERO:
+        set_awake(w, r, b, True)
+    w.body_f[r, b, BF_W] = omega
+
+
+@borrowing_kernel
+def apply_angular_impulse(w, r, b, impulse, wake):
+    """b2Body::ApplyAngularImpulse."""
+    if _accepts_forces(w, r, b, wake):
+        w.body_f[r, b, BF_W] = w.body_f[r, b, BF_W] + w.body_f[r, b, BF_INVI] * impulse
 
 
 @borrowing_kernel
 def apply_linear_impulse(w, r, b, ix, iy, px, py, wake):
     """b2Body::ApplyLinearImpulse."""
-    if w.body_i[r, b, BI_TYPE] != DYNAMIC:
-        return
-    if wake and (w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG) == 0:
-        set_awake(w, r, b, True)
-    if w.body_i[r, b, BI_FLAGS] & AWAKE_FLAG:
+    if _accepts_forces(w, r, b, wake):
         bf = w.body_f[r, b]
         im = bf[BF_INVMASS]
         bf[BF_VX] = bf[BF_VX] + im * ix
@@ -872,3 +895,96 @@ def should_collide_bodies(w, r, b, other):
                 return False
         e = w.jedge[r, e, 1]
     return True
+
+
+# ------------------------------------------------------------------------------------------------ growth
+
+_ITEM_FIELDS = {
+    "bodies": ("body_i", "body_f", "isl_bodies", "stack", "positions", "velocities"),
+    "fixtures": ("fixture_i", "fixture_f", "shape_i", "shape_f"),
+    "joints": ("joint_i", "joint_f", "isl_joints"),
+    "contacts": ("contact_i", "contact_f", "man_f", "man_i", "isl_contacts", "vc_f", "vc_i", "pc_f", "pc_i"),
+    "tree_nodes": ("tree_f", "tree_i", "query_found"),
+    "moves": ("move_buffer",),
+    "pairs": ("pair_buffer", "pair_out"),
+}
+"""The fields of a ``World`` whose second dimension is each capacity (``jedge``, ``cedge`` and ``query_stack`` follow
+the joints, contacts and tree nodes)."""
+
+
+def capacities(w: World) -> dict[str, int]:
+    """The capacities of a ``World``'s rows, by the names ``grown`` takes."""
+    return {name: getattr(w, fields[0]).shape[1] for name, fields in _ITEM_FIELDS.items()}
+
+
+def grown(w: World, **capacity: int) -> World:
+    """A copy of ``w`` whose rows hold more items, with the same contents: the same worlds, stepping to the same
+    floats. Box2D's allocators grow without limit; the port's rows are fixed, so a world that can run short (a
+    single env's unbounded flame particles) is copied into larger rows between calls.
+
+    New items are appended at the tail of each free list. For the dynamic tree this keeps Box2D's node ids: a
+    port tree's free list is Box2D's (nodes freed since, most recent first) followed by the never-used nodes in
+    order, which Box2D's tree chains when it doubles (only once its free list is empty); the new nodes continue
+    that order. (Body, fixture, joint and contact rows may be handed out in any order: no result depends on them.)
+
+    Args:
+        w: The world rows.
+        **capacity: New capacities (``bodies``, ``fixtures``, ``joints``, ``contacts``, ``tree_nodes``, ``moves``,
+            ``pairs``), each at least the current one; the others are kept.
+
+    Returns:
+        The grown copy (``w`` itself is left as it was).
+
+    Raises:
+        ValueError: If a capacity is unknown or smaller than the current one.
+    """
+    old = capacities(w)
+    for name, size in capacity.items():
+        if name not in old or size < old[name]:
+            raise ValueError(f"grown: {name}={size} is not a capacity of at least {old.get(name)} ({sorted(old)})")
+    new = {**old, **capacity}
+    fields = w._asdict()
+    for name, names in _ITEM_FIELDS.items():
+        for field in names:
+            fields[field] = _widened(fields[field], new[name])
+    fields["jedge"] = _widened(w.jedge, 2 * new["joints"])
+    fields["cedge"] = _widened(w.cedge, 2 * new["contacts"])
+    fields["query_stack"] = _widened(w.query_stack, new["tree_nodes"] + 1)
+    g = World(**fields)
+    for r in range(g.world_i.shape[0]):
+        _chain(g.body_i, r, BI_NEXT, g.world_i[r], WI_FREE_BODY, old["bodies"], (BI_ALIVE,))
+        _chain(g.fixture_i, r, FI_NEXT, g.world_i[r], WI_FREE_FIXTURE, old["fixtures"], (FI_ALIVE,))
+        _chain(g.joint_i, r, JI_NEXT, g.world_i[r], WI_FREE_JOINT, old["joints"], (JI_ALIVE,))
+        _chain(g.contact_i, r, CI_NEXT, g.world_i[r], WI_FREE_CONTACT, old["contacts"], (CI_ALIVE,))
+        g.tree_i[r, old["tree_nodes"]:, dynamic_tree.HEIGHT] = -1  # a free node's height
+        _chain(g.tree_i, r, dynamic_tree.PARENT, g.tree_s[r], dynamic_tree.FREE_LIST, old["tree_nodes"], ())
+    return g
+
+
+def _widened(array: np.ndarray, size: int) -> np.ndarray:
+    """``array`` with its second dimension ``size``: the old items first, zeros after."""
+    if array.shape[1] == size:
+        return array.copy()
+    wide = np.zeros((array.shape[0], size, *array.shape[2:]), array.dtype)
+    wide[:, : array.shape[1]] = array
+    return wide
+
+
+def _chain(items: np.ndarray, r: int, next_column: int, head_row: np.ndarray, head_column: int, first_new: int,
+           zeroed: tuple[int, ...]) -> None:
+    """Links the new items ``first_new..`` of row ``r`` in order, at the tail of the free list that starts at
+    ``head_row[head_column]`` and runs through ``next_column``."""
+    size = items.shape[1]
+    if first_new == size:
+        return
+    for k in range(first_new, size):
+        for column in zeroed:
+            items[r, k, column] = 0
+        items[r, k, next_column] = k + 1 if k + 1 < size else -1
+    node = head_row[head_column]
+    if node < 0:
+        head_row[head_column] = first_new
+        return
+    while items[r, node, next_column] >= 0:
+        node = items[r, node, next_column]
+    items[r, node, next_column] = first_new

@@ -10,16 +10,17 @@ import numpy as np
 from nbgym._engine.jit import borrowing_kernel, kernel
 
 from . import contact, contact_manager, island, shapes, time_of_impact
-from .math import copy_to
+from .math import copy_to, cosf, sinf
 from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
 from .world import (
-    ACTIVE_FLAG, AWAKE_FLAG, BF_ALPHA0, BF_FX, BF_FY, BF_SWEEP, BF_TORQUE, BI_ALIVE, BI_CONTACTS, BI_FIXTURE_COUNT,
+    ACTIVE_FLAG, AWAKE_FLAG, BF_A, BF_A0, BF_ALPHA0, BF_C0X, BF_C0Y, BF_CX, BF_CY, BF_FX, BF_FY, BF_LCX, BF_LCY,
+    BF_PX, BF_PY, BF_QC, BF_QS, BF_SWEEP, BF_TORQUE, BF_XF, BI_ALIVE, BI_CONTACTS, BI_FIXTURE_COUNT,
     BI_FIXTURES, BI_FLAGS, BI_ISLAND, BI_JOINTS, BI_NEXT, BI_PREV, BI_TYPE, BULLET_FLAG, C_ENABLED_FLAG,
     C_ISLAND_FLAG, C_TOI_FLAG, C_TOUCHING_FLAG, CF_TOI, CI_FA, CI_FB, CI_FLAGS, CI_NEXT, CI_TOI_COUNT, CLEAR_FORCES,
     DYNAMIC, FI_BODY, FI_NEXT, FI_SENSOR, ISLAND_FLAG, JI_ISLAND, JI_NEXT, NEW_FIXTURE, STATIC, WF_INV_DT0,
     WI_ALLOW_SLEEP, WI_BODY_COUNT, WI_BODY_LIST, WI_CONTACT_LIST, WI_CONTINUOUS, WI_FLAGS, WI_FREE_BODY,
     WI_JOINT_LIST, WI_STEP_COMPLETE, WI_SUBSTEPPING, WI_WARM_STARTING, advance_body, advance_sweep, destroy_joint,
-    destroy_proxies, edge_other_contact, edge_other_joint, free_fixture, reset_mass_data, set_awake,
+    destroy_proxies, edge_other_contact, edge_other_joint, fixture_synchronize, free_fixture, reset_mass_data, set_awake,
     synchronize_fixtures, synchronize_transform,
 )
 
@@ -392,6 +393,33 @@ def destroy_body(w, r, b):
     w.body_i[r, b, BI_ALIVE] = 0
     w.body_i[r, b, BI_NEXT] = wi[WI_FREE_BODY]
     wi[WI_FREE_BODY] = b
+
+
+@borrowing_kernel
+def set_transform(w, r, b, px, py, angle):
+    """b2Body::SetTransform(position, angle) of pybox2d 2.3.10: the transform and the sweep jump there, each
+    fixture's proxy moves (``Synchronize(xf, xf)``), then ``FindNewContacts``. (The port's world is never locked
+    when this runs: callers are outside ``step``.)"""
+    bf = w.body_f[r, b]
+    angle = np.float32(angle)
+    bf[BF_QS] = sinf(angle)
+    bf[BF_QC] = cosf(angle)
+    bf[BF_PX] = px
+    bf[BF_PY] = py
+    lcx = bf[BF_LCX]
+    lcy = bf[BF_LCY]
+    bf[BF_CX] = (bf[BF_QC] * lcx - bf[BF_QS] * lcy) + px
+    bf[BF_CY] = (bf[BF_QS] * lcx + bf[BF_QC] * lcy) + py
+    bf[BF_A] = angle
+    bf[BF_C0X] = bf[BF_CX]
+    bf[BF_C0Y] = bf[BF_CY]
+    bf[BF_A0] = angle
+    xf = bf[BF_XF:BF_XF + 4]
+    f = w.body_i[r, b, BI_FIXTURES]
+    while f >= 0:
+        fixture_synchronize(w, r, f, xf, xf)
+        f = w.fixture_i[r, f, FI_NEXT]
+    contact_manager.find_new_contacts(w, r)
 
 
 @borrowing_kernel

@@ -1,5 +1,5 @@
-"""What nbgym's Box2D environments on the box2d wheel share: Box2D itself (with the hint that installs it), the
-contact listener, and (from ``_shared``) actions, pygame and frames.
+"""What nbgym's Box2D environments on the ``box2d`` wheel share: Box2D itself (with the hint that installs it) and
+its contact listener; the pygame helpers of ``_window``, which need no wheel, are here too.
 
 The environments drive the ``box2d`` 2.3.10 wheel through the same calls, in the same order and with
 the same float values as gymnasium 1.4.0's, so that their simulations are identical; Box2D 2.3 is
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from nbgym import error
-from nbgym.envs.box2d._shared import action_vector, close_window, frame, import_pygame, show, start_render
+from nbgym.envs.box2d._window import action_vector, close_window, frame, import_pygame, show, start_render
 
 try:
     import Box2D

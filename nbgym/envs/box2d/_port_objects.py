@@ -25,8 +25,8 @@ from nbgym._box2d import revolute_joint, world_step
 from nbgym._box2d.math import atan2f
 
 __all__ = [
-    "CircleShape", "EdgeShape", "GroundedBody", "PolygonShape", "PortBody", "PortFixture", "PortSource", "RevoluteJoint",
-    "PortWorld", "Transform", "Vec2", "float32_pair",
+    "CircleShape", "EdgeShape", "GroundedBody", "PolygonShape", "PortBody", "PortFixture", "PortSource",
+    "PortWorld", "RevoluteJoint", "Transform", "Vec2", "float32_pair",
 ]
 
 F32 = np.float32

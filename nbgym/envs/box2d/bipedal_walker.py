@@ -1,5 +1,5 @@
 """BipedalWalker: teach a two-legged robot to walk, as gymnasium's ``BipedalWalker-v3`` (and its hardcore terrain),
-on the compiled Box2D port (``nbgym._box2d``): the physics of ``bipedal_walker_physics``, which the vector
+on the compiled Box2D port (``nbgym._box2d``): the physics of ``_bipedal_walker_physics``, which the vector
 environment (``bipedal_walker_vector``) runs too. No ``box2d`` wheel is needed.
 
 The environment hands out the Box2D objects gymnasium's has (``world``, ``hull``, ``legs``, ``joints``, ``terrain``,
@@ -19,8 +19,8 @@ from nbgym._box2d import broad_phase, shapes
 from nbgym._box2d import world as W
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint
-from nbgym.envs.box2d._shared import action_vector, close_window, frame, show, start_render
-from nbgym.envs.box2d.bipedal_walker_physics import (
+from nbgym.envs.box2d._window import action_vector, close_window, frame, show, start_render
+from nbgym.envs.box2d._bipedal_walker_physics import (
     CLOUD_WIDTH, CLOUD_DRAWS, CLOUD_VERTICES, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS, LEGS,
     LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL, STATE, TERRAIN,
     TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W, walker_params,

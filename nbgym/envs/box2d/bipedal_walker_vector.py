@@ -1,7 +1,7 @@
 """BipedalWalker's compiled vector environment: every sub-environment's Box2D world is a row of the compiled
 Box2D port (``nbgym._box2d``), and one call steps them all.
 
-The physics is ``bipedal_walker_physics``'s, which the single environment runs too: gymnasium 1.4.0's ``BipedalWalker.reset``/``step``
+The physics is ``_bipedal_walker_physics``'s, which the single environment runs too: gymnasium 1.4.0's ``BipedalWalker.reset``/``step``
 written against the port (see that module). No ``box2d`` wheel is needed to run it.
 """
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from nbgym import spaces
 from nbgym.engine import KernelVectorEnv
-from nbgym.envs.box2d.bipedal_walker_physics import FPS, PHYSICS, walker_params, walker_spaces
+from nbgym.envs.box2d._bipedal_walker_physics import FPS, PHYSICS, walker_params, walker_spaces
 
 __all__ = ["BipedalWalkerVectorEnv"]
 

@@ -1,55 +1,35 @@
-"""LunarLander: land a rocket on a pad, as gymnasium's ``LunarLander-v3`` (discrete or continuous), on Box2D."""
+"""LunarLander: land a rocket on a pad, as gymnasium's ``LunarLander-v3`` (discrete or continuous), on the compiled
+Box2D port: the kernels of ``_lunar_lander_physics``, which the vector env runs too. No ``box2d`` wheel needed."""
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
 
-from nbgym import error, logger, spaces
-from nbgym.core import Env
-from nbgym.envs.box2d._common import Box2D, GroundContactDetector, action_vector, close_window, frame, import_pygame, show, start_render
+from nbgym import error
+from nbgym._box2d import world as W
+from nbgym.engine import KernelEnv
+from nbgym.envs.box2d import _lunar_lander_physics as P
+from nbgym.envs.box2d._port_objects import CircleShape, GroundedBody, PortBody, PortWorld
+from nbgym.envs.box2d._window import action_vector, close_window, frame, import_pygame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["LunarLander", "LunarLanderContinuous", "heuristic", "demo_heuristic_lander"]
 
-FPS = 50
-SCALE = 30.0  # pixels per metre: how fast-paced the game is (forces are tuned to it)
-
-MAIN_ENGINE_POWER = 13.0
-SIDE_ENGINE_POWER = 0.6
-
-INITIAL_RANDOM = 1000.0  # bound of the random force pushing the lander at reset
-
-LANDER_POLY = [(-14, +17), (-17, 0), (-17, -10), (+17, -10), (+17, 0), (+14, +17)]
-LEG_AWAY = 20
-LEG_DOWN = 18
-LEG_W, LEG_H = 2, 8
-LEG_SPRING_TORQUE = 40
-
-SIDE_ENGINE_HEIGHT = 14
-SIDE_ENGINE_AWAY = 12
-MAIN_ENGINE_Y_LOCATION = 4  # where the main engine sits below the lander's centre, in pixels
-
-VIEWPORT_W = 600
-VIEWPORT_H = 400
-
-CHUNKS = 11
-"""Terrain segments across the viewport."""
-
-WIND_K = 0.01
-"""The wind's and turbulence's frequency ``k`` in ``tanh(sin(2 k t) + sin(pi k t))``."""
+# gymnasium's module constants.
+FPS, SCALE, MAIN_ENGINE_POWER, SIDE_ENGINE_POWER, INITIAL_RANDOM = (
+    P.FPS, P.SCALE, P.MAIN_ENGINE_POWER, P.SIDE_ENGINE_POWER, P.INITIAL_RANDOM)
+LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_W, LEG_H, LEG_SPRING_TORQUE = (
+    list(P.LANDER_POLY), P.LEG_AWAY, P.LEG_DOWN, P.LEG_W, P.LEG_H, P.LEG_SPRING_TORQUE)
+SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY, MAIN_ENGINE_Y_LOCATION = P.SIDE_ENGINE_HEIGHT, P.SIDE_ENGINE_AWAY, P.MAIN_ENGINE_Y_LOCATION
+VIEWPORT_W, VIEWPORT_H, CHUNKS = P.VIEWPORT_W, P.VIEWPORT_H, P.CHUNKS
 
 THROTTLES = ("LunarLanderContinuous", "[main, lateral]", 2)
-"""The continuous action, as :func:`~nbgym.envs.box2d._common.action_vector` describes it."""
-
-LANDER_COLORS = ((128, 102, 230), (77, 77, 128))
-PARTICLE_TTL_DECAY = 0.15
-"""How much of its life a flame particle loses at each rendered frame."""
+"""The continuous action, as :func:`~nbgym.envs.box2d._window.action_vector` describes it."""
 
 
-class LunarLander(Env, EzPickle):
+class LunarLander(KernelEnv, EzPickle):
     r"""
     ## Description
     A rocket trajectory optimisation problem. By Pontryagin's maximum principle it is optimal to fire an
@@ -127,6 +107,9 @@ class LunarLander(Env, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
+    physics = P.PHYSICS
+    continuous = P.CONTINUOUS
+    asserts_action_in_space = True
 
     def __init__(
         self,
@@ -140,7 +123,7 @@ class LunarLander(Env, EzPickle):
         """Creates the environment; the lander, legs and terrain are built at each reset.
 
         Args:
-            render_mode: ``None``, ``"human"`` or ``"rgb_array"``.
+            render_mode: ``None``, ``"human"`` or ``"rgb_array"`` (flame particles exist only when rendering).
             continuous: Continuous engine throttles (``Box(-1, 1, (2,))``) instead of ``Discrete(4)``.
             gravity: The gravitational constant, strictly between -12 and 0.
             enable_wind: Whether wind and turbulence act on the lander.
@@ -151,51 +134,135 @@ class LunarLander(Env, EzPickle):
             AssertionError: ``gravity`` is not strictly between -12 and 0 (gymnasium's check).
         """
         EzPickle.__init__(self, render_mode, continuous, gravity, enable_wind, wind_power, turbulence_power)
-        assert -12.0 < gravity and gravity < 0.0, f"gravity (current value: {gravity}) must be between -12 and 0"
-        self.gravity = gravity
-        if 0.0 > wind_power or wind_power > 20.0:
-            logger.warn(f"wind_power value is recommended to be between 0.0 and 20.0, (current value: {wind_power})")
-        self.wind_power = wind_power
-        if 0.0 > turbulence_power or turbulence_power > 2.0:
-            logger.warn(
-                f"turbulence_power value is recommended to be between 0.0 and 2.0, (current value: {turbulence_power})"
-            )
-        self.turbulence_power = turbulence_power
-        self.enable_wind = enable_wind
-
+        P.check_arguments(gravity, wind_power, turbulence_power)
+        self.observation_space, self.action_space = P.observation_and_action_spaces(continuous)
+        params = P.new_params(continuous, gravity, enable_wind, wind_power, turbulence_power,
+                              with_particles=render_mode is not None)
+        super().__init__(params, render_mode)
+        self._batch.state.w.world_f[0, W.WF_GY] = np.float32(gravity)  # gymnasium's b2World before the first reset
+        self._with_particles = render_mode is not None
         self.screen: Any = None
         self.clock: Any = None
         self.surf: Any = None
         self.isopen = True
-        self.world = Box2D.b2World(gravity=(0, gravity))
-        self.moon: Any = None
-        self.lander: Any = None
-        self.legs: list[Any] = []
-        self.particles: list[Any] = []
         self.prev_reward = None
+        self.moon: PortBody | None = None
+        self.lander: PortBody | None = None
+        self.legs: list[GroundedBody] = []
+        self._particle_objects: dict[int, PortBody] = {}
 
-        self.continuous = continuous
-        # x, y, vx, vy, angle, angular velocity, two leg contacts.
-        low = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0]).astype(np.float32)
-        high = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0]).astype(np.float32)
-        self.observation_space = spaces.Box(low, high)
-        if continuous:
-            self.action_space = spaces.Box(-1, +1, (2,), dtype=np.float32)
-        else:
-            self.action_space = spaces.Discrete(4)
-        self.render_mode = render_mode
+    # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
+    __getstate__ = EzPickle.__getstate__
+    __setstate__ = EzPickle.__setstate__
 
-    def _destroy(self) -> None:
-        if not self.moon:
-            return
-        self.world.contactListener = None
-        self._clean_particles(True)
-        self.world.DestroyBody(self.moon)
-        self.moon = None
-        self.world.DestroyBody(self.lander)
-        self.lander = None
-        self.world.DestroyBody(self.legs[0])
-        self.world.DestroyBody(self.legs[1])
+    # -- the world and its bodies ----------------------------------------------------------------------------
+
+    def _port_world(self, moved_proxies: int = 0) -> tuple[Any, int]:
+        if moved_proxies:
+            self._make_room()
+        return self._batch.state.w, 0
+
+    def _port_body(self, index: int) -> PortBody:
+        for body in (self.lander, self.moon, *self.legs):
+            if body is not None and body._index == index:
+                return body
+        return self._particle(index)
+
+    def _particle(self, index: int) -> PortBody:
+        body = self._particle_objects.get(index)
+        if body is None:
+            body = self._particle_objects[index] = _Particle(self, index)
+        return body
+
+    def _make_room(self) -> None:
+        """Grows the world's rows when the next step could run short (see ``room_for_step``)."""
+        batch = self._batch
+        state = P.room_for_step(batch.state)
+        if state is not batch.state:
+            batch.state = state
+            self._bind(self.np_random)  # the bound kernels hold the arrays
+
+    @property
+    def world(self) -> PortWorld:
+        """The Box2D world, over the compiled rows: ``gravity`` reads and writes this episode's (``SetGravity``);
+        a reset makes a new world with the ``gravity`` argument, as gymnasium's."""
+        return PortWorld(self)
+
+    @world.setter
+    def world(self, value: Any) -> None:
+        raise AttributeError("world is the compiled world the kernels step: set its gravity (world.gravity = ...).")
+
+    @property
+    def particles(self) -> list[PortBody]:
+        """The living flame particles, oldest first (a new list; gymnasium's list is the env's own). Each has
+        its ``ttl``; only a rendered env has them."""
+        if not self._state_was_reset:
+            return []
+        state = self._batch.state
+        living = state.particles[0, : state.env_i[0, P.PARTICLE_COUNT]].tolist()
+        self._particle_objects = {b: self._particle(b) for b in living}
+        return [self._particle_objects[b] for b in living]
+
+    @particles.setter
+    def particles(self, value: Any) -> None:
+        raise AttributeError("particles are the world's bodies, made by the kernels: set a particle's ttl instead.")
+
+    def _after_reset_attribute(self, name: str) -> None:
+        if not self._state_was_reset:
+            raise AttributeError(f"{type(self).__name__} has no {name!r} before its first reset(): call reset().")
+
+    @property
+    def game_over(self) -> bool:
+        """Whether the lander's body touched the moon (the episode then ends with -100)."""
+        self._after_reset_attribute("game_over")
+        return bool(self._batch.state.w.body_i[0, self._batch.state.env_i[0, P.LANDER], W.BI_BEGUN])
+
+    @game_over.setter
+    def game_over(self, value: Any) -> None:
+        self._after_reset_attribute("game_over")
+        self._batch.state.w.body_i[0, self._batch.state.env_i[0, P.LANDER], W.BI_BEGUN] = 1 if value else 0
+
+    @property
+    def prev_shaping(self) -> np.float64 | None:
+        """The last step's shaping term (``None`` before the first step of an episode)."""
+        self._after_reset_attribute("prev_shaping")
+        value = self._batch.state.env_f[0, P.PREV_SHAPING]
+        return None if np.isnan(value) else np.float64(value)
+
+    @prev_shaping.setter
+    def prev_shaping(self, value: Any) -> None:
+        self._after_reset_attribute("prev_shaping")
+        self._batch.state.env_f[0, P.PREV_SHAPING] = np.nan if value is None else float(value)
+
+    @property
+    def helipad_y(self) -> float:
+        """The helipad's height, where the observation's y is measured from."""
+        self._after_reset_attribute("helipad_y")
+        return float(self._batch.state.env_f[0, P.HELIPAD_Y])
+
+    @helipad_y.setter
+    def helipad_y(self, value: Any) -> None:
+        self._after_reset_attribute("helipad_y")
+        self._batch.state.env_f[0, P.HELIPAD_Y] = float(value)
+
+    def _wind_index(column: int, drawn: int, name: str) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: LunarLander) -> np.int64:
+            if not self._batch.state.env_i[0, P.WIND_DRAWN] & drawn:
+                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r} (a reset with wind draws it)")
+            return np.int64(self._batch.state.env_i[0, column])
+
+        def set(self: LunarLander, value: Any) -> None:
+            state = self._batch.state
+            state.env_i[0, column] = int(value)
+            state.env_i[0, P.WIND_DRAWN] |= drawn  # gymnasium's attribute exists once assigned
+
+        return property(get, set, doc=f"gymnasium's ``{name}``: the offset of the next {name[:-4]} value.")
+
+    wind_idx = _wind_index(P.WIND_IDX, P.WIND_DRAWN_BIT, "wind_idx")
+    torque_idx = _wind_index(P.TORQUE_IDX, P.TORQUE_DRAWN_BIT, "torque_idx")
+    del _wind_index
+
+    # -- episodes --------------------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Builds new terrain and a new lander, pushed by a random force, and takes one idle step.
@@ -207,180 +274,32 @@ class LunarLander(Env, EzPickle):
         Returns:
             ``(observation, {})``.
         """
-        super().reset(seed=seed)
-        self._destroy()
-        # A new world at every reset: reusing one after destroying its bodies is not deterministic
-        # (gymnasium issue 728).
-        self.world = Box2D.b2World(gravity=(0, self.gravity))
-        self.world.contactListener_keepref = GroundContactDetector(self, "lander", (0, 1))
-        self.world.contactListener = self.world.contactListener_keepref
-        self.game_over = False
-        self.prev_shaping = None
+        return super().reset(seed=seed, options=options)
 
-        width = VIEWPORT_W / SCALE
-        height = VIEWPORT_H / SCALE
-        heights = self.np_random.uniform(0, height / 2, size=(CHUNKS + 1,))
+    def _release_held(self, mask: np.ndarray | None = None) -> None:
+        # KernelEnv.reset calls this right after the kernels reset (and before a "human" frame is drawn): the new
+        # episode's bodies and drawing lists, as gymnasium's reset makes them.
+        super()._release_held(mask)
+        state = self._batch.state
+        env_i = state.env_i[0]
+        self.moon = PortBody(self, int(env_i[P.MOON]))
+        self.moon.color1 = self.moon.color2 = (0.0, 0.0, 0.0)
+        self.lander = PortBody(self, int(env_i[P.LANDER]))
+        self.lander.color1, self.lander.color2 = P.LANDER_COLORS
+        self.legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
+        for leg in self.legs:
+            leg.color1, leg.color2 = P.LANDER_COLORS
+        self.drawlist = [self.lander, *self.legs]
+        self._particle_objects = {}
+        width, height = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
         chunk_x = [width / (CHUNKS - 1) * i for i in range(CHUNKS)]
+        smooth_y = state.env_f[0, P.SMOOTH_Y : P.SMOOTH_Y + CHUNKS].tolist()
         self.helipad_x1 = chunk_x[CHUNKS // 2 - 1]
         self.helipad_x2 = chunk_x[CHUNKS // 2 + 1]
-        self.helipad_y = height / 4
-        heights[CHUNKS // 2 - 2 : CHUNKS // 2 + 3] = self.helipad_y
-        smooth_y = [0.33 * (heights[i - 1] + heights[i + 0] + heights[i + 1]) for i in range(CHUNKS)]
-
-        self.moon = self.world.CreateStaticBody(shapes=Box2D.b2.edgeShape(vertices=[(0, 0), (width, 0)]))
-        self.sky_polys = []
-        for i in range(CHUNKS - 1):
-            p1 = (chunk_x[i], smooth_y[i])
-            p2 = (chunk_x[i + 1], smooth_y[i + 1])
-            self.moon.CreateEdgeFixture(vertices=[p1, p2], density=0, friction=0.1)
-            self.sky_polys.append([p1, p2, (p2[0], height), (p1[0], height)])
-        self.moon.color1 = (0.0, 0.0, 0.0)
-        self.moon.color2 = (0.0, 0.0, 0.0)
-
-        initial_x = VIEWPORT_W / SCALE / 2
-        initial_y = VIEWPORT_H / SCALE
-        self.lander = self.world.CreateDynamicBody(
-            position=(initial_x, initial_y),
-            angle=0.0,
-            fixtures=Box2D.b2.fixtureDef(
-                shape=Box2D.b2.polygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in LANDER_POLY]),
-                density=5.0,
-                friction=0.1,
-                categoryBits=0x0010,
-                maskBits=0x001,  # collides with the ground only
-                restitution=0.0,
-            ),
-        )
-        self.lander.color1, self.lander.color2 = LANDER_COLORS
-        push_x = self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)
-        push_y = self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM)
-        self.lander.ApplyForceToCenter((push_x, push_y), True)
-        if self.enable_wind:
-            self.wind_idx = self.np_random.integers(-9999, 9999)
-            self.torque_idx = self.np_random.integers(-9999, 9999)
-
-        self.legs = []
-        for side in (-1, +1):
-            leg = self.world.CreateDynamicBody(
-                position=(initial_x - side * LEG_AWAY / SCALE, initial_y),
-                angle=side * 0.05,
-                fixtures=Box2D.b2.fixtureDef(
-                    shape=Box2D.b2.polygonShape(box=(LEG_W / SCALE, LEG_H / SCALE)),
-                    density=1.0,
-                    restitution=0.0,
-                    categoryBits=0x0020,
-                    maskBits=0x001,
-                ),
-            )
-            leg.ground_contact = False
-            leg.color1, leg.color2 = LANDER_COLORS
-            joint = Box2D.b2.revoluteJointDef(
-                bodyA=self.lander,
-                bodyB=leg,
-                localAnchorA=(0, 0),
-                localAnchorB=(side * LEG_AWAY / SCALE, LEG_DOWN / SCALE),
-                enableMotor=True,
-                enableLimit=True,
-                maxMotorTorque=LEG_SPRING_TORQUE,
-                motorSpeed=+0.3 * side,  # low enough not to jump back into the sky
-            )
-            # Each leg swings within half a radian, angled outwards.
-            if side == -1:
-                joint.lowerAngle = +0.9 - 0.5
-                joint.upperAngle = +0.9
-            else:
-                joint.lowerAngle = -0.9
-                joint.upperAngle = -0.9 + 0.5
-            leg.joint = self.world.CreateJoint(joint)
-            self.legs.append(leg)
-        self.drawlist = [self.lander, *self.legs]
-
-        if self.render_mode == "human":
-            self.render()
-        return self.step(np.array([0, 0]) if self.continuous else 0)[0], {}
-
-    def _create_particle(self, mass: float, x: float, y: float, ttl: float) -> Any:
-        particle = self.world.CreateDynamicBody(
-            position=(x, y),
-            angle=0.0,
-            fixtures=Box2D.b2.fixtureDef(
-                shape=Box2D.b2.circleShape(radius=2 / SCALE, pos=(0, 0)),
-                density=mass,
-                friction=0.1,
-                categoryBits=0x0100,
-                maskBits=0x001,  # collides with the ground only
-                restitution=0.3,
-            ),
-        )
-        particle.ttl = ttl
-        self.particles.append(particle)
-        self._clean_particles(False)
-        return particle
-
-    def _clean_particles(self, all_particles: bool) -> None:
-        while self.particles and (all_particles or self.particles[0].ttl < 0):
-            self.world.DestroyBody(self.particles.pop(0))
-
-    def _engine_powers(self, action: Any) -> tuple[Any, Any, Any]:
-        """The main engine's power, the side engines' power and the side (-1 left, +1 right) of ``action``.
-
-        Raises:
-            InvalidAction: A discrete action outside ``Discrete(4)``.
-            IndexError: A continuous action of fewer than two numbers.
-            ValueError: A continuous action of more than one dimension.
-        """
-        if self.continuous:
-            # gymnasium clips the throttles to [-1, 1] as float64 numpy values; clipping does not round,
-            # so Python floats give the same powers (NaN throttles fire nothing, as there).
-            main, lateral = (min(max(float(x), -1.0), 1.0) for x in action_vector(action, *THROTTLES)[:2].tolist())
-            m_power = (main + 1.0) * 0.5 if main > 0.0 else 0.0  # 50% to 100%
-            if abs(lateral) > 0.5:
-                return m_power, min(abs(lateral), 1.0), 1.0 if lateral > 0 else -1.0
-            return m_power, 0.0, 0
-        # Python ints and int64 (what sample() gives) in range are what contains accepts without more ado; every
-        # other value goes through contains, which also refuses dtypes that do not cast to int64 (np.uint64,
-        # whose `action - 2` below would wrap), as gymnasium's assertion does.
-        plain_int = (type(action) is int or type(action) is np.int64) and 0 <= action < 4
-        if not plain_int and not self.action_space.contains(action):
-            raise error.InvalidAction(
-                f"{action!r} ({type(action)}) invalid (LunarLander's actions are 0 (nothing), 1 (left engine), "
-                "2 (main engine) and 3 (right engine), ints of a dtype that casts to int64)"
-            )
-        if action == 2:
-            return 1.0, 0.0, 0
-        if action == 1 or action == 3:
-            return 0.0, 1.0, action - 2
-        return 0.0, 0.0, 0
-
-    def _blow_wind(self) -> None:
-        """Pushes and turns the lander by the wind's and turbulence's next values."""
-        wind_mag = (
-            math.tanh(math.sin(2 * WIND_K * self.wind_idx) + math.sin(math.pi * WIND_K * self.wind_idx))
-            * self.wind_power
-        )
-        self.wind_idx += 1
-        self.lander.ApplyForceToCenter((wind_mag, 0.0), True)
-        torque_mag = (
-            math.tanh(math.sin(2 * WIND_K * self.torque_idx) + math.sin(math.pi * WIND_K * self.torque_idx))
-            * self.turbulence_power
-        )
-        self.torque_idx += 1
-        self.lander.ApplyTorque(torque_mag, True)
-
-    def _fire(
-        self, ox: float, oy: float, impulse_pos: tuple[float, float], engine_power: float, throttle: Any, mass: float
-    ) -> None:
-        """Pushes the lander by the impulse ``-(ox, oy) * engine_power * throttle`` at ``impulse_pos``.
-
-        A rendered game also throws a flame particle of ``mass`` the other way, which lives ``throttle``.
-        """
-        if self.render_mode is not None:
-            # Flame particles are decoration: only a rendered game has them (they do not touch the lander).
-            particle = self._create_particle(mass, impulse_pos[0], impulse_pos[1], throttle)
-            particle.ApplyLinearImpulse((ox * engine_power * throttle, oy * engine_power * throttle), impulse_pos, True)
-        self.lander.ApplyLinearImpulse(
-            (-ox * engine_power * throttle, -oy * engine_power * throttle), impulse_pos, True
-        )
+        self.sky_polys = [
+            [(chunk_x[i], smooth_y[i]), (chunk_x[i + 1], smooth_y[i + 1]), (chunk_x[i + 1], height), (chunk_x[i], height)]
+            for i in range(CHUNKS - 1)
+        ]
 
     def step(self, action: Any) -> tuple[np.ndarray, Any, bool, bool, dict]:
         """Fires the engines of ``action`` and advances the world by one frame (1/50 s).
@@ -396,76 +315,43 @@ class LunarLander(Env, EzPickle):
             InvalidAction: A discrete action outside ``Discrete(4)``.
             IndexError: A continuous action of fewer than two numbers.
             ValueError: A continuous action of more than one dimension.
+            AttributeError: As gymnasium's, when ``enable_wind`` was set after a reset without wind (nothing moves).
         """
-        assert self.lander is not None, "You forgot to call reset()"
-        if self.enable_wind and not (self.legs[0].ground_contact or self.legs[1].ground_contact):
-            self._blow_wind()
-        m_power, s_power, direction = self._engine_powers(action)
+        if self._params["continuous"][0]:
+            # gymnasium clips the first two throttles as float64 and ignores the rest.
+            action = np.asarray(action_vector(action, *THROTTLES)[:2], dtype=np.float64)
+        elif not ((type(action) is int or type(action) is np.int64) and 0 <= action < 4):
+            # What contains accepts (also refusing dtypes that do not cast to int64, as gymnasium's assertion).
+            if not self.action_space.contains(action):
+                raise self._refused_action_error(action, "")
+            P.note_action_dtype(self._params, np.asarray(action).dtype)
+        elif self._params["_left_reach"][0] != P.left_reach(np.dtype(np.int64)):
+            P.note_action_dtype(self._params, np.dtype(np.int64))
+        if self._ready:
+            if self._params["enable_wind"][0]:
+                P.refuse_undrawn_wind(self._params, self._batch.state, self._batch.all_envs)
+            if self._with_particles:
+                self._make_room()
+        observation, reward, terminated, truncated, info = super().step(action)
+        if not terminated:
+            reward = np.float64(reward)
+        return observation, reward, terminated, truncated, info
 
-        lander = self.lander
-        angle = lander.angle
-        tip_x, tip_y = math.sin(angle), math.cos(angle)  # the lander's up axis
-        side_x, side_y = -tip_y, tip_x
-        # Two draws of uniform(-1, 1), in one call: numpy's uniform(low, high) is low + (high - low) * random().
-        dispersion = [(-1.0 + 2.0 * draw) / SCALE for draw in self.np_random.random(2).tolist()]
+    def _terminal_reward(self, reward: float) -> int:
+        return int(reward)  # gymnasium's -100 and +100 are ints
 
-        if m_power != 0.0:
-            # The main engine sits 4 pixels below the centre, jittered by the dispersion.
-            reach = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * dispersion[0]
-            ox = tip_x * reach + side_x * dispersion[1]
-            oy = -tip_y * reach - side_y * dispersion[1]
-            position = lander.position
-            self._fire(ox, oy, (position[0] + ox, position[1] + oy), MAIN_ENGINE_POWER, m_power, 3.5)
-        if s_power != 0.0:
-            lever = 3 * dispersion[1] + direction * SIDE_ENGINE_AWAY / SCALE
-            ox = tip_x * dispersion[0] + side_x * lever
-            oy = -tip_y * dispersion[0] - side_y * lever
-            position = lander.position
-            # 17 pixels where SIDE_ENGINE_HEIGHT (14) was presumably meant: gymnasium's torque quirk.
-            impulse_pos = (position[0] + ox - tip_x * 17 / SCALE, position[1] + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE)
-            self._fire(ox, oy, impulse_pos, SIDE_ENGINE_POWER, s_power, 0.7)
-
-        self.world.Step(1.0 / FPS, 6 * 30, 2 * 30)
-
-        position = lander.position
-        velocity = lander.linearVelocity
-        state = [
-            (position.x - VIEWPORT_W / SCALE / 2) / (VIEWPORT_W / SCALE / 2),
-            (position.y - (self.helipad_y + LEG_DOWN / SCALE)) / (VIEWPORT_H / SCALE / 2),
-            velocity.x * (VIEWPORT_W / SCALE / 2) / FPS,
-            velocity.y * (VIEWPORT_H / SCALE / 2) / FPS,
-            lander.angle,
-            20.0 * lander.angularVelocity / FPS,
-            1.0 if self.legs[0].ground_contact else 0.0,
-            1.0 if self.legs[1].ground_contact else 0.0,
-        ]
-        # Ten points per leg on the ground: losing contact after landing costs them again.
-        shaping = (
-            -100 * math.sqrt(state[0] * state[0] + state[1] * state[1])
-            - 100 * math.sqrt(state[2] * state[2] + state[3] * state[3])
-            - 100 * abs(state[4])
-            + 10 * state[6]
-            + 10 * state[7]
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return error.InvalidAction(
+            f"{action!r} ({type(action)}) invalid (LunarLander's actions are 0 (nothing), 1 (left engine), "
+            "2 (main engine) and 3 (right engine), ints of a dtype that casts to int64)"
         )
-        reward: Any = np.float64(0.0 if self.prev_shaping is None else shaping - self.prev_shaping)
-        self.prev_shaping = np.float64(shaping)
-        reward -= m_power * 0.30  # less fuel spent is better
-        reward -= s_power * 0.03
 
-        terminated = False
-        if self.game_over or abs(state[0]) >= 1.0:
-            terminated = True
-            reward = -100
-        if not lander.awake:
-            terminated = True
-            reward = +100
-
-        if self.render_mode == "human":
-            self.render()
-        return np.array(state, dtype=np.float32), reward, terminated, False, {}
+    # -- frames ----------------------------------------------------------------------------------------------
 
     def render(self) -> np.ndarray | None:
         """Draws the sky, the moon, the flames, the lander and the helipad's flags (600x400).
+
+        Each frame ages the flame particles (their life is counted in frames drawn, as in gymnasium).
 
         Returns:
             The frame as a ``(400, 600, 3)`` uint8 array in ``"rgb_array"`` mode, else ``None``.
@@ -480,15 +366,16 @@ class LunarLander(Env, EzPickle):
         self.surf = surface = pygame.Surface((VIEWPORT_W, VIEWPORT_H))
         pygame.draw.rect(surface, (255, 255, 255), surface.get_rect())
 
-        # The flames fade with every frame drawn (their life is counted in frames, not steps).
-        for particle in self.particles:
-            particle.ttl -= PARTICLE_TTL_DECAY
-            particle.color1 = particle.color2 = (
-                int(max(0.2, 0.15 + particle.ttl) * 255),
-                int(max(0.2, 0.5 * particle.ttl) * 255),
-                int(max(0.2, 0.5 * particle.ttl) * 255),
-            )
-        self._clean_particles(False)
+        if self._state_was_reset:
+            state = self._batch.state
+            for particle in self.particles:
+                ttl = state.ttl[0, particle._index] - P.PARTICLE_TTL_DECAY
+                particle.color1 = particle.color2 = (
+                    int(max(0.2, 0.15 + ttl) * 255),
+                    int(max(0.2, 0.5 * ttl) * 255),
+                    int(max(0.2, 0.5 * ttl) * 255),
+                )
+            P.decay_particles(state, 0)
 
         gfxdraw = pygame.gfxdraw
         for poly in self.sky_polys:
@@ -498,9 +385,9 @@ class LunarLander(Env, EzPickle):
 
         for body in self.particles + self.drawlist:
             for fixture in body.fixtures:
-                transform = fixture.body.transform
+                transform = body.transform
                 shape = fixture.shape
-                if type(shape) is Box2D.b2.circleShape:
+                if type(shape) is CircleShape:
                     center = transform * shape.pos * SCALE
                     pygame.draw.circle(surface, color=body.color1, center=center, radius=shape.radius * SCALE)
                     pygame.draw.circle(surface, color=body.color2, center=center, radius=shape.radius * SCALE)
@@ -531,7 +418,22 @@ class LunarLander(Env, EzPickle):
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode."""
+        super().close()
         close_window(self)
+
+
+class _Particle(PortBody):
+    """A flame particle: a body with gymnasium's ``ttl`` (its remaining life, in frames of 0.15)."""
+
+    @property
+    def ttl(self) -> float:
+        w, r, b = self._row()
+        return float(self._source._batch.state.ttl[r, b])
+
+    @ttl.setter
+    def ttl(self, value: Any) -> None:
+        w, r, b = self._row()
+        self._source._batch.state.ttl[r, b] = float(value)
 
 
 def heuristic(env: Any, s: np.ndarray) -> Any:

@@ -1,9 +1,5 @@
-"""What nbgym's Box2D environments share that needs no Box2D: their actions checked where gymnasium's envs
-would fail, pygame (with the hint that installs it), windows and frames.
-
-The compiled environments (on ``nbgym._box2d``) import this, not ``_common``, so that they run without the
-``box2d`` wheel.
-"""
+"""The pygame side of nbgym's Box2D environments (no Box2D needed): pygame itself, the window of ``"human"`` mode,
+frames, and the checks of continuous actions."""
 
 from __future__ import annotations
 

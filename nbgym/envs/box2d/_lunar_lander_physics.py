@@ -1,0 +1,553 @@
+"""LunarLander's constants and compiled physics, which its single env (``lunar_lander.LunarLander``) and its vector
+env (``lunar_lander_vector.LunarLanderVectorEnv``) both run: each (sub-)environment's Box2D world is a row of the
+compiled Box2D port (``nbgym._box2d``).
+
+The physics is gymnasium 1.4.0's ``LunarLander.reset``/``step`` written against the port: the same Box2D calls in
+the same order with the same float32 values, the same float64 arithmetic around them, and the same random draws
+from each environment's stream. The port is bit for bit the ``box2d`` 2.3.10 wheel's physics, so observations,
+rewards and flags are bit for bit gymnasium's. No ``box2d`` wheel is needed.
+
+Flame particles: gymnasium's env creates them only when it renders (``render_mode`` set), as Box2D bodies that
+collide with the moon, so they change the physics (contacts, broad-phase order, TOI). With the ``particles``
+parameter set, the kernels create them exactly where and when gymnasium does; their ``ttl`` drops only when a
+frame is drawn (``decay_particles``), so their number has no bound: the single env grows its world between
+calls (``room_for_step``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+
+from nbgym import logger, spaces
+from nbgym._box2d import shapes
+from nbgym._box2d import world as W
+from nbgym._box2d import world_step
+from nbgym.engine import Physics, njit, rng
+
+F32 = np.float32
+
+FPS = 50
+SCALE = 30.0
+MAIN_ENGINE_POWER = 13.0
+SIDE_ENGINE_POWER = 0.6
+INITIAL_RANDOM = 1000.0
+LANDER_POLY = ((-14, +17), (-17, 0), (-17, -10), (+17, -10), (+17, 0), (+14, +17))
+LEG_AWAY = 20
+LEG_DOWN = 18
+LEG_W, LEG_H = 2, 8
+LEG_SPRING_TORQUE = 40
+SIDE_ENGINE_HEIGHT = 14
+SIDE_ENGINE_AWAY = 12
+MAIN_ENGINE_Y_LOCATION = 4
+VIEWPORT_W = 600
+VIEWPORT_H = 400
+CHUNKS = 11
+"""Terrain segments across the viewport."""
+WIND_K = 0.01
+"""The wind's and turbulence's frequency ``k`` in ``tanh(sin(2 k t) + sin(pi k t))``."""
+LANDER_COLORS = ((128, 102, 230), (77, 77, 128))
+PARTICLE_TTL_DECAY = 0.15
+"""How much of its life a flame particle loses at each rendered frame."""
+PARTICLE_RADIUS = 2 / SCALE
+
+_W = VIEWPORT_W / SCALE
+_H = VIEWPORT_H / SCALE
+_HELIPAD_Y = _H / 4
+_LANDER_POINTS = np.array([(x / SCALE, y / SCALE) for x, y in LANDER_POLY], dtype=np.float32)
+_DT = F32(1.0 / FPS)
+_VELOCITY_ITERATIONS = 6 * 30
+_POSITION_ITERATIONS = 2 * 30
+
+# Capacities of a world row: the moon (a static body with 11 edges), the lander and two legs, their two joints,
+# and at most 3 x 11 contacts (only the lander's and the legs' fixtures collide, and only with the moon). Flame
+# particles (one body and fixture each) collide with the moon only: at most 11 contacts each.
+_BODIES = 4
+_FIXTURES = 14
+_MOON_EDGES = 11
+_JOINTS = 2
+_CONTACTS = 40
+_PROXIES = 32  # the broad phase's pair buffer is 4 x this: room for every overlapping pair of the first step
+
+# env_i columns: body indices in the world row, the wind's and turbulence's indices, whether they were drawn (at
+# a reset with wind: gymnasium's env has no wind_idx before), and how many flame particles live.
+LANDER, LEG_LEFT, LEG_RIGHT, MOON, WIND_IDX, TORQUE_IDX, WIND_DRAWN, PARTICLE_COUNT = range(8)
+_NEI = 8
+WIND_DRAWN_BIT, TORQUE_DRAWN_BIT = 1, 2  # WIND_DRAWN bits
+# env_f columns: the last shaping (NaN: gymnasium's None), the helipad's height, the terrain's heights (smooth_y).
+PREV_SHAPING = 0
+HELIPAD_Y = 1
+SMOOTH_Y = 2
+_NEF = SMOOTH_Y + CHUNKS
+
+LanderRows = namedtuple("LanderRows", ["w", "env_i", "env_f", "particles", "ttl"])
+"""The state of a batch of environments: their Box2D worlds (a ``World``, one row each), and per row the bodies'
+indices and wind indices (``env_i``), the float64 values gymnasium keeps on the env (``env_f``), the living flame
+particles' bodies, oldest first (``particles``), and each body's ``ttl`` (a particle's remaining life)."""
+
+
+def new_rows(num_envs: int) -> LanderRows:
+    """The state of ``num_envs`` environments before their first reset."""
+    return LanderRows(
+        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS,
+                    proxies=_PROXIES),
+        np.zeros((num_envs, _NEI), np.int64),
+        np.zeros((num_envs, _NEF), np.float64),
+        np.zeros((num_envs, _BODIES), np.int32),
+        np.zeros((num_envs, _BODIES), np.float64),
+    )
+
+
+def room_for_step(state: LanderRows) -> LanderRows:
+    """``state``, or a copy with larger rows if the next step or ``SetTransform`` of a body could run short: two
+    new particles (a body, a fixture and a proxy each) and the contacts, proxy moves and pairs they all may make.
+
+    Box2D's allocators and buffers grow as they fill; the port's rows are fixed, so this grows them first (see
+    ``world.grown``: the same worlds, stepping to the same floats).
+    """
+    w = state.w
+    have = W.capacities(w)
+    particles = int(state.env_i[:, PARTICLE_COUNT].max())
+    bodies = _BODIES + particles + 2
+    fixtures = _FIXTURES + particles + 2
+    dynamic_proxies = fixtures - _MOON_EDGES
+    proxies = fixtures
+    moves = max(int(w.bp_i[:, 1].max()) + 2, 0) + dynamic_proxies  # the moves buffered before the step, then Solve's
+    need = {
+        "bodies": bodies,
+        "fixtures": fixtures,
+        "contacts": _MOON_EDGES * dynamic_proxies,
+        "tree_nodes": 2 * proxies,
+        "moves": moves,
+        "pairs": moves * proxies,
+    }
+    short = {name: max(2 * have[name], size) for name, size in need.items() if have[name] < size}
+    if not short:
+        return state
+    grown = W.grown(w, **short)
+    size = grown.body_i.shape[1]
+    particles_rows = np.zeros((w.world_i.shape[0], size), np.int32)
+    particles_rows[:, : state.particles.shape[1]] = state.particles
+    ttl = np.zeros((w.world_i.shape[0], size), np.float64)
+    ttl[:, : state.ttl.shape[1]] = state.ttl
+    return LanderRows(grown, state.env_i.copy(), state.env_f.copy(), particles_rows, ttl)
+
+
+@njit
+def _dynamic_body(w, i, x, y, angle):
+    """``CreateDynamicBody(position=(x, y), angle=angle)`` with the b2BodyDef's defaults."""
+    return W.create_body(w, i, W.DYNAMIC, F32(x), F32(y), F32(angle), F32(0.0), F32(0.0), F32(0.0), F32(0.0),
+                         F32(0.0), True, True, False, False, True, F32(1.0))
+
+
+@njit
+def _fixture(w, i, b, si, sf, density, friction, restitution, category, mask):
+    return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(restitution), category, mask, 0,
+                            False)
+
+
+@njit
+def check_world(w, i):
+    """Raises if a capacity of world row ``i`` ran out (the port then created nothing, and stepping on would be
+    wrong): the engine turns it into a step or reset that needs a reset."""
+    error = w.world_i[i, W.WI_ERROR]
+    if error == W.ERR_BODIES:
+        raise RuntimeError("LunarLander's Box2D world ran out of bodies")
+    if error == W.ERR_FIXTURES:
+        raise RuntimeError("LunarLander's Box2D world ran out of fixtures")
+    if error == W.ERR_CONTACTS:
+        raise RuntimeError("LunarLander's Box2D world ran out of contacts")
+    if error != 0:
+        raise RuntimeError("LunarLander's Box2D world ran out of joints or broad-phase proxies")
+
+
+@njit
+def _create_particle(state, i, mass, x, y, ttl):
+    """gymnasium's ``_create_particle``: a dynamic circle at ``(x, y)`` that collides with the moon only, queued
+    with its ``ttl``, then ``_clean_particles(False)``. Returns its body."""
+    w = state.w
+    b = _dynamic_body(w, i, x, y, 0.0)
+    check_world(w, i)
+    si = np.zeros(shapes.SHAPE_INTS, np.int32)
+    sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
+    shapes.circle_set(si, sf, F32(PARTICLE_RADIUS), F32(0.0), F32(0.0))
+    _fixture(w, i, b, si, sf, mass, 0.1, 0.3, 0x0100, 0x001)
+    check_world(w, i)
+    state.ttl[i, b] = ttl
+    count = state.env_i[i, PARTICLE_COUNT]
+    state.particles[i, count] = b  # room: a particle is a body, and the particles row holds one per body
+    state.env_i[i, PARTICLE_COUNT] = count + 1
+    clean_particles(state, i, False)
+    return b
+
+
+@njit
+def clean_particles(state, i, every):
+    """gymnasium's ``_clean_particles``: destroys the oldest particles while their ``ttl`` is below 0 (all of
+    them if ``every``)."""
+    count = state.env_i[i, PARTICLE_COUNT]
+    gone = 0
+    while gone < count and (every or state.ttl[i, state.particles[i, gone]] < 0.0):
+        world_step.destroy_body(state.w, i, state.particles[i, gone])
+        gone += 1
+    for k in range(gone, count):
+        state.particles[i, k - gone] = state.particles[i, k]
+    state.env_i[i, PARTICLE_COUNT] = count - gone
+
+
+@njit
+def decay_particles(state, i):
+    """What gymnasium's ``render`` does to the particles before drawing: each loses ``PARTICLE_TTL_DECAY`` of its
+    life, then the expired ones at the front of the queue are destroyed."""
+    for k in range(state.env_i[i, PARTICLE_COUNT]):
+        b = state.particles[i, k]
+        state.ttl[i, b] -= PARTICLE_TTL_DECAY
+    clean_particles(state, i, False)
+
+
+def _reset(params, state, i, stream, aux):
+    """gymnasium's ``reset``: a new world, terrain, lander and legs, the random push, then ``step(0)``."""
+    w = state.w
+    W.reset_world(w, i, F32(0.0), F32(params.gravity))
+    w.world_i[i, W.WI_LISTENER] = 1
+    state.env_f[i, PREV_SHAPING] = np.nan  # gymnasium's prev_shaping = None
+    state.env_f[i, HELIPAD_Y] = _HELIPAD_Y
+    state.env_i[i, PARTICLE_COUNT] = 0  # gymnasium's _destroy: the particles went with the old world
+
+    heights = np.empty(CHUNKS + 1)
+    for k in range(CHUNKS + 1):
+        heights[k] = rng.uniform(stream, i, 0.0, _H / 2)
+    for k in range(CHUNKS // 2 - 2, CHUNKS // 2 + 3):
+        heights[k] = _HELIPAD_Y
+    for k in range(CHUNKS):
+        state.env_f[i, SMOOTH_Y + k] = 0.33 * (heights[k - 1] + heights[k] + heights[k + 1])
+
+    si = np.zeros(shapes.SHAPE_INTS, np.int32)
+    sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
+    moon = W.create_body(w, i, W.STATIC, F32(0.0), F32(0.0), F32(0.0), F32(0.0), F32(0.0), F32(0.0), F32(0.0),
+                         F32(0.0), True, True, False, False, True, F32(1.0))
+    shapes.edge_set(si, sf, F32(0.0), F32(0.0), F32(_W), F32(0.0))
+    _fixture(w, i, moon, si, sf, 0.0, 0.2, 0.0, 0x0001, 0xFFFF)  # pybox2d's default b2FixtureDef
+    for k in range(CHUNKS - 1):
+        shapes.edge_set(si, sf, F32(_W / (CHUNKS - 1) * k), F32(state.env_f[i, SMOOTH_Y + k]),
+                        F32(_W / (CHUNKS - 1) * (k + 1)), F32(state.env_f[i, SMOOTH_Y + k + 1]))
+        _fixture(w, i, moon, si, sf, 0.0, 0.1, 0.0, 0x0001, 0xFFFF)
+
+    initial_x = VIEWPORT_W / SCALE / 2
+    initial_y = VIEWPORT_H / SCALE
+    lander = _dynamic_body(w, i, initial_x, initial_y, 0.0)
+    shapes.polygon_set(si, sf, _LANDER_POINTS, len(LANDER_POLY))
+    _fixture(w, i, lander, si, sf, 5.0, 0.1, 0.0, 0x0010, 0x001)
+    push_x = rng.uniform(stream, i, -INITIAL_RANDOM, INITIAL_RANDOM)
+    push_y = rng.uniform(stream, i, -INITIAL_RANDOM, INITIAL_RANDOM)
+    W.apply_force_to_center(w, i, lander, F32(push_x), F32(push_y), True)
+    if params.enable_wind:
+        state.env_i[i, WIND_IDX] = rng.integers(stream, i, -9999, 9999)
+        state.env_i[i, TORQUE_IDX] = rng.integers(stream, i, -9999, 9999)
+        state.env_i[i, WIND_DRAWN] = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
+
+    for side in (-1, 1):
+        leg = _dynamic_body(w, i, initial_x - side * LEG_AWAY / SCALE, initial_y, side * 0.05)
+        shapes.polygon_set_as_box(si, sf, F32(LEG_W / SCALE), F32(LEG_H / SCALE))
+        _fixture(w, i, leg, si, sf, 1.0, 0.2, 0.0, 0x0020, 0x001)
+        if side == -1:
+            lower, upper = +0.9 - 0.5, +0.9
+        else:
+            lower, upper = -0.9, -0.9 + 0.5
+        # pybox2d's revoluteJointDef(bodyA=..., bodyB=...) sets referenceAngle = bodyB.angle - bodyA.angle (in Python).
+        reference = np.float64(w.body_f[i, leg, W.BF_A]) - np.float64(w.body_f[i, lander, W.BF_A])
+        W.create_revolute_joint(
+            w, i, lander, leg, F32(0.0), F32(0.0), F32(side * LEG_AWAY / SCALE), F32(LEG_DOWN / SCALE), F32(reference),
+            F32(lower), F32(upper), F32(LEG_SPRING_TORQUE), F32(0.3 * side), True, True, False)
+        state.env_i[i, LEG_LEFT if side == -1 else LEG_RIGHT] = leg
+    state.env_i[i, LANDER] = lander
+    state.env_i[i, MOON] = moon
+    check_world(w, i)
+    _fire_and_step(params, state, i, stream, 0.0, 0.0, 0.0)  # gymnasium's reset returns step(0)'s observation
+
+
+@njit
+def _touching(w, i, body):
+    return w.body_i[i, body, W.BI_TOUCH] != 0
+
+
+@njit
+def _turbulence(index, power):
+    """gymnasium's wind and turbulence: ``tanh(sin(2 k x) + sin(pi k x)) * power`` with k = ``WIND_K``."""
+    return math.tanh(math.sin(2 * WIND_K * index) + math.sin(math.pi * WIND_K * index)) * power
+
+
+@njit
+def _advance(params, state, i, stream, m_power, s_power, side_reach):
+    """gymnasium's ``step`` up to the world's ``Step``: wind, the engines' impulses (``m_power`` of the main
+    engine, ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's ``direction *
+    SIDE_ENGINE_AWAY / SCALE``, from the centre), one Box2D step."""
+    w = state.w
+    lander = state.env_i[i, LANDER]
+    if params.enable_wind and not (_touching(w, i, state.env_i[i, LEG_LEFT])
+                                   or _touching(w, i, state.env_i[i, LEG_RIGHT])):
+        if state.env_i[i, WIND_DRAWN] != WIND_DRAWN_BIT | TORQUE_DRAWN_BIT:  # the envs refuse it before calling
+            raise AttributeError("'LunarLander' object has no attribute 'wind_idx' (or 'torque_idx')")
+        wind_mag = _turbulence(state.env_i[i, WIND_IDX], params.wind_power)
+        state.env_i[i, WIND_IDX] += 1
+        W.apply_force_to_center(w, i, lander, F32(wind_mag), F32(0.0), True)
+        torque_mag = _turbulence(state.env_i[i, TORQUE_IDX], params.turbulence_power)
+        state.env_i[i, TORQUE_IDX] += 1
+        W.apply_torque(w, i, lander, F32(torque_mag), True)
+
+    angle = np.float64(w.body_f[i, lander, W.BF_A])
+    tip_x = math.sin(angle)
+    tip_y = math.cos(angle)
+    side_x = -tip_y
+    side_y = tip_x
+    dispersion0 = rng.uniform(stream, i, -1.0, 1.0) / SCALE
+    dispersion1 = rng.uniform(stream, i, -1.0, 1.0) / SCALE
+    px = np.float64(w.body_f[i, lander, W.BF_PX])
+    py = np.float64(w.body_f[i, lander, W.BF_PY])
+    if m_power != 0.0:
+        reach = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * dispersion0
+        ox = tip_x * reach + side_x * dispersion1
+        oy = -tip_y * reach - side_y * dispersion1
+        ix = px + ox
+        iy = py + oy
+        _fire(params, state, i, lander, ox, oy, ix, iy, MAIN_ENGINE_POWER, m_power, 3.5)
+    if s_power != 0.0:
+        lever = 3 * dispersion1 + side_reach
+        ox = tip_x * dispersion0 + side_x * lever
+        oy = -tip_y * dispersion0 - side_y * lever
+        # (The main engine's impulse changed velocities only: the position is the one read above.)
+        ix = px + ox - tip_x * 17 / SCALE
+        iy = py + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE
+        _fire(params, state, i, lander, ox, oy, ix, iy, SIDE_ENGINE_POWER, s_power, 0.7)
+    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+    check_world(w, i)
+
+
+@njit
+def _fire(params, state, i, lander, ox, oy, ix, iy, engine_power, throttle, mass):
+    """gymnasium's ``_fire``: the impulse ``-(ox, oy) * engine_power * throttle`` on the lander at ``(ix, iy)``; a
+    rendered env first throws a flame particle of ``mass``, living ``throttle``, the other way."""
+    w = state.w
+    if params._with_particles:
+        particle = _create_particle(state, i, mass, ix, iy, throttle)
+        W.apply_linear_impulse(w, i, particle, F32(ox * engine_power * throttle), F32(oy * engine_power * throttle),
+                               F32(ix), F32(iy), True)
+    W.apply_linear_impulse(w, i, lander, F32(-ox * engine_power * throttle), F32(-oy * engine_power * throttle),
+                           F32(ix), F32(iy), True)
+
+
+@njit
+def _state(state, i):
+    """gymnasium's ``state`` list (float64) of the lander after a step."""
+    w = state.w
+    lander = state.env_i[i, LANDER]
+    bf = w.body_f[i, lander]
+    s0 = (np.float64(bf[W.BF_PX]) - VIEWPORT_W / SCALE / 2) / (VIEWPORT_W / SCALE / 2)
+    s1 = (np.float64(bf[W.BF_PY]) - (state.env_f[i, HELIPAD_Y] + LEG_DOWN / SCALE)) / (VIEWPORT_H / SCALE / 2)
+    s2 = np.float64(bf[W.BF_VX]) * (VIEWPORT_W / SCALE / 2) / FPS
+    s3 = np.float64(bf[W.BF_VY]) * (VIEWPORT_H / SCALE / 2) / FPS
+    s4 = np.float64(bf[W.BF_A])
+    s5 = 20.0 * np.float64(bf[W.BF_W]) / FPS
+    s6 = 1.0 if _touching(w, i, state.env_i[i, LEG_LEFT]) else 0.0
+    s7 = 1.0 if _touching(w, i, state.env_i[i, LEG_RIGHT]) else 0.0
+    return s0, s1, s2, s3, s4, s5, s6, s7
+
+
+def _step(params, state, i, actions, stream, aux):
+    m_power = 0.0
+    s_power = 0.0
+    side_reach = 0.0
+    # One shape for Discrete's (n,) and Box's (n, 2) actions, so that both branches compile for either.
+    rows = actions.reshape((actions.shape[0], -1))
+    if params.continuous:
+        main = _clip_unit(np.float64(rows[i, 0]))
+        lateral = _clip_unit(np.float64(rows[i, 1]))
+        if main > 0.0:
+            m_power = (main + 1.0) * 0.5
+        if abs(lateral) > 0.5:
+            direction = 1.0 if lateral > 0.0 else -1.0
+            side_reach = direction * SIDE_ENGINE_AWAY / SCALE
+            s_power = abs(lateral)
+    else:
+        action = rows[i, 0]
+        if action == 2:
+            m_power = 1.0
+        elif action == 1:
+            s_power = 1.0
+            side_reach = params._left_reach
+        elif action == 3:
+            s_power = 1.0
+            side_reach = 1 * SIDE_ENGINE_AWAY / SCALE
+    return _fire_and_step(params, state, i, stream, m_power, s_power, side_reach)
+
+
+@njit
+def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
+    """gymnasium's ``step`` once the action is read: the world advanced, the reward, whether it terminated."""
+    _advance(params, state, i, stream, m_power, s_power, side_reach)
+    s0, s1, s2, s3, s4, s5, s6, s7 = _state(state, i)
+    shaping = (
+        -100 * math.sqrt(s0 * s0 + s1 * s1)
+        - 100 * math.sqrt(s2 * s2 + s3 * s3)
+        - 100 * abs(s4)
+        + 10 * s6
+        + 10 * s7
+    )
+    prev_shaping = state.env_f[i, PREV_SHAPING]
+    reward = 0.0 if math.isnan(prev_shaping) else shaping - prev_shaping
+    state.env_f[i, PREV_SHAPING] = shaping
+    reward -= m_power * 0.30
+    reward -= s_power * 0.03
+
+    terminated = False
+    w = state.w
+    lander = state.env_i[i, LANDER]
+    if w.body_i[i, lander, W.BI_BEGUN] != 0 or abs(s0) >= 1.0:  # game_over: the lander touched the moon
+        terminated = True
+        reward = -100.0
+    if (w.body_i[i, lander, W.BI_FLAGS] & W.AWAKE_FLAG) == 0:
+        terminated = True
+        reward = 100.0
+    return reward, terminated
+
+
+@njit
+def _clip_unit(x):
+    """``np.clip(x, -1, 1)`` (a NaN stays NaN, and fires no engine)."""
+    if x < -1.0:
+        return -1.0
+    if x > 1.0:
+        return 1.0
+    return x
+
+
+def _observe(params, state, i, obs):
+    s0, s1, s2, s3, s4, s5, s6, s7 = _state(state, i)
+    obs[i, 0] = np.float32(s0)
+    obs[i, 1] = np.float32(s1)
+    obs[i, 2] = np.float32(s2)
+    obs[i, 3] = np.float32(s3)
+    obs[i, 4] = np.float32(s4)
+    obs[i, 5] = np.float32(s5)
+    obs[i, 6] = np.float32(s6)
+    obs[i, 7] = np.float32(s7)
+
+
+def _action_valid(params, actions, i):
+    if params.continuous:
+        return True  # gymnasium clips throttles into [-1, 1]; a NaN throttle fires nothing
+    action = actions.reshape((actions.shape[0], -1))[i, 0]
+    return 0 <= action < 4
+
+
+PHYSICS = Physics(
+    "LunarLander",
+    params=[
+        ("continuous", np.bool_),
+        ("gravity", np.float64),
+        ("enable_wind", np.bool_),
+        ("wind_power", np.float64),
+        ("turbulence_power", np.float64),
+        ("_left_reach", np.float64),
+        ("_with_particles", np.bool_),
+    ],
+    state=new_rows,
+    reset=_reset,
+    step=_step,
+    observe=_observe,
+    action_valid=_action_valid,
+    max_chunk_size=1,
+)
+
+
+def _continuous(env: Any) -> bool:
+    """Whether the engines are throttled (``Box(-1, 1, (2,))`` actions) rather than on/off (``Discrete(4)``)."""
+    return bool(env._params["continuous"][0])
+
+
+def _refuse_continuous(env: Any, value: Any) -> None:
+    # The action space, the action buffers and the kernels' reading of an action follow it: changing it would have
+    # the kernels read Discrete actions as throttles (gymnasium's env then fails at its next step).
+    raise AttributeError(
+        f"continuous is fixed when the env is made (its action space follows it): make another one with "
+        f"continuous={bool(value)!r}, e.g. nbgym.make('LunarLander-v3', continuous={bool(value)!r})."
+    )
+
+
+CONTINUOUS = property(_continuous, _refuse_continuous, doc=_continuous.__doc__)
+"""The ``continuous`` attribute of LunarLander's envs (a class attribute of each: the engine would otherwise make
+the parameter an assignable attribute)."""
+
+
+def check_arguments(gravity: float, wind_power: float, turbulence_power: float) -> None:
+    """gymnasium's constructor checks: an assertion on ``gravity``, warnings on the wind's powers.
+
+    Raises:
+        AssertionError: ``gravity`` is not strictly between -12 and 0.
+    """
+    assert -12.0 < gravity and gravity < 0.0, f"gravity (current value: {gravity}) must be between -12 and 0"
+    if 0.0 > wind_power or wind_power > 20.0:
+        logger.warn(f"wind_power value is recommended to be between 0.0 and 20.0, (current value: {wind_power})")
+    if 0.0 > turbulence_power or turbulence_power > 2.0:
+        logger.warn(
+            f"turbulence_power value is recommended to be between 0.0 and 2.0, (current value: {turbulence_power})"
+        )
+
+
+def new_params(continuous: bool, gravity: float, enable_wind: bool, wind_power: float, turbulence_power: float,
+               with_particles: bool) -> np.ndarray:
+    """The physics' parameter record of an env with these arguments (``with_particles``: it renders)."""
+    return PHYSICS.new_params(continuous=continuous, gravity=gravity, enable_wind=enable_wind, wind_power=wind_power,
+                              turbulence_power=turbulence_power, _left_reach=left_reach(np.dtype(np.int64)),
+                              _with_particles=with_particles)
+
+
+def observation_and_action_spaces(continuous: bool) -> tuple[spaces.Box, spaces.Space]:
+    """gymnasium's spaces: x, y, vx, vy, angle, angular velocity and two leg contacts; ``Discrete(4)`` engines or
+    ``Box(-1, 1, (2,))`` throttles."""
+    low = np.array([-2.5, -2.5, -10.0, -10.0, -2 * math.pi, -10.0, -0.0, -0.0]).astype(np.float32)
+    high = np.array([2.5, 2.5, 10.0, 10.0, 2 * math.pi, 10.0, 1.0, 1.0]).astype(np.float32)
+    action_space = spaces.Box(-1, +1, (2,), dtype=np.float32) if continuous else spaces.Discrete(4)
+    return spaces.Box(low, high), action_space
+
+
+def note_action_dtype(params: np.ndarray, dtype: np.dtype) -> None:
+    """Sets the left engine's lever for discrete actions of ``dtype`` (see ``left_reach``)."""
+    reach = left_reach(dtype) if dtype.kind == "u" and dtype.itemsize < 8 else -SIDE_ENGINE_AWAY / SCALE
+    if params["_left_reach"][0] != reach:
+        params["_left_reach"] = reach
+
+
+def refuse_undrawn_wind(params: np.ndarray, state: LanderRows, rows: np.ndarray) -> None:
+    """Raises gymnasium's ``AttributeError`` when wind blows (``enable_wind`` set after a reset without it) on one
+    of ``rows`` whose wind was never drawn: gymnasium's env has no ``wind_idx`` then. Nothing has moved.
+
+    Raises:
+        AttributeError: As gymnasium's ``step``, saying how to get wind.
+    """
+    if not params["enable_wind"][0]:
+        return
+    env_i = state.env_i[rows]
+    w = state.w
+    for k, row in enumerate(np.flatnonzero(rows)):
+        drawn = env_i[k, WIND_DRAWN]
+        if drawn == WIND_DRAWN_BIT | TORQUE_DRAWN_BIT:
+            continue
+        legs = (env_i[k, LEG_LEFT], env_i[k, LEG_RIGHT])
+        if not any(w.body_i[row, leg, W.BI_TOUCH] for leg in legs):
+            name = "torque_idx" if drawn & WIND_DRAWN_BIT else "wind_idx"
+            raise AttributeError(
+                f"'LunarLander' object has no attribute {name!r} (as in gymnasium: enable_wind was set after a "
+                "reset without wind, whose offsets were not drawn; reset() draws them)"
+            )
+
+
+def left_reach(dtype: np.dtype) -> float:
+    """gymnasium's ``direction * SIDE_ENGINE_AWAY / SCALE`` for the left engine (action 1) of an action of
+    ``dtype``: ``direction = action - 2`` and its product are computed in that dtype, so an unsigned action
+    wraps around (``np.uint32(1) - 2`` is 4294967295) and fires the left engine with that lever."""
+    with np.errstate(over="ignore"):
+        return float((dtype.type(1) - 2) * SIDE_ENGINE_AWAY / SCALE)
