@@ -672,7 +672,8 @@ class RevoluteJoint:
 
     @property
     def maxMotorTorque(self) -> float:  # noqa: N802
-        """The motor's torque limit (N m); setting it is ``SetMaxMotorTorque`` (wakes both bodies)."""
+        """The motor's torque limit (N m); setting it is ``SetMaxMotorTorque`` (wakes both bodies). (pybox2d's
+        property cannot be read; this one can.)"""
         w, r, j = self._row()
         return float(w.joint_f[r, j, W.JF_MAX_TORQUE])
 
@@ -719,13 +720,21 @@ class RevoluteJoint:
 
     @property
     def lowerLimit(self) -> float:  # noqa: N802
-        """The lower angle limit; set both with ``limits``."""
+        """The lower angle limit; setting it is ``SetLimits(value, upperLimit)``."""
         return self.limits[0]
+
+    @lowerLimit.setter
+    def lowerLimit(self, value: Any) -> None:  # noqa: N802
+        self.limits = (value, self.upperLimit)
 
     @property
     def upperLimit(self) -> float:  # noqa: N802
-        """The upper angle limit; set both with ``limits``."""
+        """The upper angle limit; setting it is ``SetLimits(lowerLimit, value)``."""
         return self.limits[1]
+
+    @upperLimit.setter
+    def upperLimit(self, value: Any) -> None:  # noqa: N802
+        self.limits = (self.lowerLimit, value)
 
     @property
     def bodyA(self) -> PortBody:  # noqa: N802

@@ -231,11 +231,9 @@ class BipedalWalker(KernelEnv, EzPickle):
         them only for a user (or a frame) that reads them, so that stepping costs nothing in Python."""
         self._reward_type: type = np.float32
 
-    def __getstate__(self) -> dict[str, Any]:
-        state = super().__getstate__()
-        state.update(screen=None, clock=None)  # a window is not copied
-        state.pop("surf", None)
-        return state
+    # Pickled as gymnasium's: by the constructor's arguments (a copy is a new environment, to be reset).
+    __getstate__ = EzPickle.__getstate__
+    __setstate__ = EzPickle.__setstate__
 
     # -- the Box2D objects ------------------------------------------------------------------------------------
 
