@@ -208,35 +208,55 @@ def test_frames_are_gymnasiums(env_id):
     assert compare_frames(env_id, walking_policy(), 2, 40 if INTERPRETED else 300, 7) > 5
 
 
+def move_lidar_render(t: int, env: Any) -> None:
+    """Now and then, the same move of the lidar ray drawn next (gymnasium's ``lidar_render``, any of its 100 states)."""
+    if t % 37 == 5:
+        env.unwrapped.lidar_render = (t * 7919) % 100
+
+
 @pytest.mark.parametrize(("env_id", "seed"), [("BipedalWalker-v3", 5), ("BipedalWalkerHardcore-v3", 8)])
 def test_every_frame_of_an_episode_is_gymnasiums(env_id, seed):
     """Every frame of rendered episodes (each lidar ray drawn in turn, the pause, falls and resets), with
     lidar_render moved now and then as gymnasium's attribute."""
-    ours = nbgym.make(env_id, render_mode="rgb_array")
-    theirs = gymnasium.make(env_id, render_mode="rgb_array")
-    expected = theirs.reset(seed=seed)
-    assert_same_value(ours.reset(seed=seed), expected)
-    observation = expected[0]
-    rng = np.random.default_rng(seed)
-    policy = walking_policy()
-    for t in range(50 if INTERPRETED else 260):
-        if t % 37 == 5:
-            lidar_render = int(rng.integers(0, 100))
-            for env in (ours, theirs):
-                env.unwrapped.lidar_render = lidar_render
-        assert_same_value(ours.render(), theirs.render(), f"frame {t}")
-        action = policy(rng, observation) if rng.random() < 0.8 else rng.uniform(-1.5, 1.5, 4).astype(np.float32)
-        expected = theirs.step(action)
-        assert_same_value(ours.step(action), expected, f"step {t}")
-        observation = expected[0]
-        if expected[2] or expected[3]:
-            expected = theirs.reset()
-            assert_same_value(ours.reset(), expected, f"reset {t}")
-            observation = expected[0]
+    walking = walking_policy()
+
+    def policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray:
+        return walking(rng, observation) if rng.random() < 0.8 else rng.uniform(-1.5, 1.5, 4).astype(np.float32)
+
+    steps = 50 if INTERPRETED else 260
+    assert compare_frames(env_id, policy, seed, steps, 1, edit=move_lidar_render) == steps
 
 
 def test_human_mode_shows_the_frames():
     assert_human_mode_shows_the_frames("BipedalWalker-v3", 30)
+
+
+def test_human_mode_shows_every_frame_of_gymnasiums_resets(monkeypatch):
+    """Each window update of "human" mode, the two of each reset included (the walker as created, before the
+    idle step, then after it), is gymnasium's."""
+    import pygame
+
+    shown: list[np.ndarray] = []
+    flip = pygame.display.flip
+
+    def recorded_flip() -> None:
+        flip()
+        shown.append(pygame.surfarray.array3d(pygame.display.get_surface()))
+
+    monkeypatch.setattr(pygame.display, "flip", recorded_flip)
+    windows = {}
+    for library in (gymnasium, nbgym):
+        env = library.make("BipedalWalkerHardcore-v3", render_mode="human")
+        env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 1000}
+        shown.clear()
+        env.reset(seed=3)
+        for t in range(6):
+            env.step(np.full(4, 0.8 if t < 3 else -0.8, np.float32))
+        env.reset(seed=4)
+        windows[library] = list(shown)
+        env.close()
+    assert len(windows[nbgym]) == 2 + 6 + 2
+    assert_same_value(windows[nbgym], windows[gymnasium], "windows")
 
 
 def test_check_env_passes():

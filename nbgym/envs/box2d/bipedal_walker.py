@@ -16,12 +16,14 @@ import numpy as np
 
 from nbgym import error
 from nbgym._box2d import broad_phase, shapes
+from nbgym._box2d.math import cosf, sinf
 from nbgym._box2d import world as W
 from nbgym.engine import KernelEnv
-from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint
+from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
 from nbgym.envs.box2d._window import action_vector, close_window, frame, show, start_render
 from nbgym.envs.box2d._bipedal_walker_physics import (
-    CLOUD_WIDTH, CLOUD_DRAWS, CLOUD_VERTICES, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS, LEGS,
+    _INIT_X, _INIT_Y, CLOUD_WIDTH, CLOUD_DRAWS, CLOUD_VERTICES, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS,
+    LEG_DOWN, LEG_H, LEGS,
     LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL, STATE, TERRAIN,
     TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W, walker_params,
     walker_spaces,
@@ -29,6 +31,21 @@ from nbgym.envs.box2d._bipedal_walker_physics import (
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
+
+
+def _walker_at_rest() -> list[Transform]:
+    """The transforms of the hull and the four legs as reset creates them (``CreateDynamicBody(position, angle)``),
+    before its idle step: what gymnasium's "human" frame drawn at reset shows."""
+
+    def created(y: float, angle: float) -> Transform:
+        a = np.float32(angle)
+        return Transform(np.array([np.float32(_INIT_X), np.float32(y), sinf(a), cosf(a)], np.float32))
+
+    legs = []
+    for side in (-1, 1):
+        legs.append(created(_INIT_Y - LEG_H / 2 - LEG_DOWN, side * 0.05))
+        legs.append(created(_INIT_Y - LEG_H * 3 / 2 - LEG_DOWN, side * 0.05))
+    return [created(_INIT_Y, 0.0), *legs]
 
 
 def _terrain_x() -> list[float]:
@@ -230,6 +247,8 @@ class BipedalWalker(KernelEnv, EzPickle):
         and the objects standing for the world's bodies (``"bodies"``): gymnasium builds them at reset; nbgym builds
         them only for a user (or a frame) that reads them, so that stepping costs nothing in Python."""
         self._reward_type: type = np.float32
+        self._drawing_reset = False
+        """Whether the frame asked for now is the one gymnasium draws at reset, before its idle step."""
 
     # Pickled as gymnasium's: by the constructor's arguments (a copy is a new environment, to be reset).
     __getstate__ = EzPickle.__getstate__
@@ -378,9 +397,14 @@ class BipedalWalker(KernelEnv, EzPickle):
         """
         self._episode = {}
         self.lidar_render = 0
-        result = super().reset(seed=seed, options=options)
+        # gymnasium draws twice in "human" mode: the walker as created, before its idle step (the frame that
+        # KernelEnv.reset asks for), and in that step.
+        self._drawing_reset = True
+        try:
+            result = super().reset(seed=seed, options=options)
+        finally:
+            self._drawing_reset = False
         if self.render_mode == "human":
-            # gymnasium draws twice, before its idle step and in it (nbgym draws the state after it both times).
             self.render()
         return result
 
@@ -444,8 +468,10 @@ class BipedalWalker(KernelEnv, EzPickle):
         if not self._state_was_reset:
             raise error.ResetNeeded("BipedalWalker draws its terrain and walker from reset(): call env.reset() first.")
         gfxdraw = pygame.gfxdraw
+        at_rest = self._drawing_reset
+        self._drawing_reset = False
 
-        scroll = self.scroll
+        scroll = 0.0 if at_rest else self.scroll  # gymnasium's reset sets it to 0 before it draws
         # The surface spans the terrain from x = 0 to the viewport's right edge.
         self.surf = surface = pygame.Surface((VIEWPORT_W + max(0.0, scroll) * SCALE, VIEWPORT_H))
         sky = [
@@ -475,7 +501,7 @@ class BipedalWalker(KernelEnv, EzPickle):
         self.lidar_render = (self.lidar_render + 1) % 100
         i = self.lidar_render
         lidar = self.lidar
-        if i < 2 * len(lidar):
+        if i < 2 * len(lidar) and not at_rest:  # at reset, gymnasium's rays have not been cast
             ray = lidar[i] if i < len(lidar) else lidar[len(lidar) - i - 1]
             p1, p2 = ray.p1, ray.p2
             pygame.draw.line(
@@ -486,8 +512,10 @@ class BipedalWalker(KernelEnv, EzPickle):
                 width=1,
             )
 
+        created = dict(zip([self.hull, *self.legs], _walker_at_rest())) if at_rest else {}
         for body in self.drawlist:
-            transform = body.transform  # Box2D's float32 b2Mul, then the float32 product by SCALE, as pybox2d's
+            # Box2D's float32 b2Mul, then the float32 product by SCALE, as pybox2d's.
+            transform = created.get(body) or body.transform
             for fixture in body.fixtures:
                 path = [transform * v * SCALE for v in fixture.shape.vertices]
                 if len(path) > 2:
