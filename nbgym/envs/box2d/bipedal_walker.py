@@ -16,18 +16,17 @@ import numpy as np
 
 from nbgym import error
 from nbgym._box2d import broad_phase, shapes
-from nbgym._box2d.math import cosf, sinf
 from nbgym._box2d import world as W
+from nbgym._box2d.math import cosf, sinf
 from nbgym.engine import KernelEnv
+from nbgym.envs.box2d._bipedal_walker_physics import (
+    _INIT_X, _INIT_Y, CLOUD_DRAWS, CLOUD_VERTICES, CLOUD_WIDTH, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS,
+    LEG_DOWN, LEG_H, LEGS, LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL,
+    STATE, TERRAIN, TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W,
+    walker_params, walker_spaces,
+)
 from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
 from nbgym.envs.box2d._window import action_vector, close_window, frame, show, start_render
-from nbgym.envs.box2d._bipedal_walker_physics import (
-    _INIT_X, _INIT_Y, CLOUD_WIDTH, CLOUD_DRAWS, CLOUD_VERTICES, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS,
-    LEG_DOWN, LEG_H, LEGS,
-    LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL, STATE, TERRAIN,
-    TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W, walker_params,
-    walker_spaces,
-)
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
@@ -112,11 +111,12 @@ class FixtureDef:
         field = self._field(name)
         kind = self._FIELDS[name]
         if kind is int:
-            if not isinstance(value, (int, np.integer)) or not 0 <= value <= 0xFFFF and name != "groupIndex":
-                raise ValueError(f"fd_{self._kind}.{name} is a 16-bit int (uint16), got {value!r}")
-            if name == "groupIndex" and not -0x8000 <= value <= 0x7FFF:
-                raise ValueError(f"fd_{self._kind}.groupIndex is an int16, got {value!r}")
-        self._env._params[field] = float(np.float32(value)) if kind is float else int(value)
+            low, high = (-0x8000, 0x7FFF) if name == "groupIndex" else (0, 0xFFFF)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"fd_{self._kind}.{name} is a 16-bit int in [{low}, {high}], got {value!r}")
+            self._env._params[field] = int(value)
+        else:
+            self._env._params[field] = float(np.float32(value))  # Box2D keeps a float32
 
     def __repr__(self) -> str:
         fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
@@ -214,6 +214,14 @@ class BipedalWalker(KernelEnv, EzPickle):
 
     ```
 
+    The dynamics are compiled (nbgym's Box2D port; the kernels of `make_vec`'s `BipedalWalkerVectorEnv`), and no
+    `box2d` wheel is needed. gymnasium's Box2D objects are there, reading and writing the compiled world:
+    `hull` and `legs` (position, angle, velocities...; the lower legs' `ground_contact`), `joints` (angle,
+    speed, motor, limits), `lidar` (each ray's `fraction`, `p1`, `p2`), `terrain`, `drawlist`, `world`
+    (gravity, bodies); so are `game_over`, `prev_shaping`, `scroll`, `lidar_render`, `terrain_poly`,
+    `cloud_poly`, `fd_polygon` and `fd_edge`. What the port cannot do (creating or destroying bodies, say)
+    raises, saying so.
+
     ## Version History
     - v3: the lidar reports the closest point instead of the furthest; faster video recording.
     - v2: energy spent counted.
@@ -224,6 +232,7 @@ class BipedalWalker(KernelEnv, EzPickle):
     ## Credits
     Created by Oleg Klimov.
     """
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     physics = PHYSICS
 
