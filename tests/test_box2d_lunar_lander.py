@@ -3,11 +3,11 @@ envs in every autoreset mode, frames, bad actions, and the registry's ids."""
 
 from __future__ import annotations
 
-import importlib
 import os
 import pickle
 import sys
 from types import SimpleNamespace
+from typing import Any, Callable
 
 import gymnasium
 import numpy as np
@@ -24,6 +24,7 @@ from _toy_text_checks import assert_same_value
 
 import nbgym
 from nbgym import error
+from nbgym._box2d import world as port_world
 from nbgym.envs.box2d.lunar_lander import LunarLanderContinuous, demo_heuristic_lander, heuristic
 
 INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
@@ -53,8 +54,8 @@ def throttle_policy(rng: np.random.Generator, observation: np.ndarray) -> np.nda
 
 
 def test_make_matches_gymnasium():
-    terminations = compare_single("LunarLander-v3", lander_policy, range(3), 1200)
-    assert terminations >= 6
+    steps, ended = run_length(1200, 6)
+    assert compare_single("LunarLander-v3", lander_policy, range(3), steps) >= ended
 
 
 @pytest.mark.parametrize(
@@ -68,11 +69,13 @@ def test_make_matches_gymnasium():
 )
 def test_kwargs_match_gymnasium(kwargs):
     policy = throttle_policy if kwargs.get("continuous") else lander_policy
-    assert compare_single("LunarLander-v3", policy, range(2), 600, kwargs=kwargs) >= 1
+    steps, ended = run_length(600, 1)
+    assert compare_single("LunarLander-v3", policy, range(2), steps, kwargs=kwargs) >= ended
 
 
 def test_continuous_id_matches_gymnasium():
-    assert compare_single("LunarLanderContinuous-v3", throttle_policy, [5], 600) >= 1
+    steps, ended = run_length(600, 1)
+    assert compare_single("LunarLanderContinuous-v3", throttle_policy, [5], steps) >= ended
 
 
 def test_landing_rewards_100_and_the_observation_shows_both_legs():
@@ -182,7 +185,8 @@ def test_async_vector_env_matches_gymnasium_sync():
 def test_frames_are_gymnasiums(continuous):
     """Frames with flame particles (they live while frames are drawn), legs on the ground and the flags."""
     policy = throttle_policy if continuous else lander_policy
-    assert compare_frames("LunarLander-v3", policy, 3, 250, 3, {"continuous": continuous}) > 50
+    steps = run_length(250, 0)[0]
+    assert compare_frames("LunarLander-v3", policy, 3, steps, 3, {"continuous": continuous}) >= steps // 3
 
 
 def test_human_mode_shows_the_frames():
@@ -251,12 +255,18 @@ def test_demo_lands(capsys):
     assert "total_reward" in capsys.readouterr().out
 
 
-def test_without_box2d_the_error_names_the_install_command(monkeypatch):
+def test_single_env_needs_no_box2d_wheel(monkeypatch):
+    """nbgym.make's LunarLander runs on nbgym's own Box2D port: without the box2d wheel (any import of it raises) it
+    steps and draws as gymnasium's."""
+    theirs = gymnasium.make("LunarLander-v3", render_mode="rgb_array")
     monkeypatch.setitem(sys.modules, "Box2D", None)
-    for name in [name for name in sys.modules if name.startswith("nbgym.envs.box2d.")]:
+    for name in [name for name in sys.modules if name.startswith("nbgym.envs.box2d")]:
         monkeypatch.delitem(sys.modules, name)
-    with pytest.raises(error.DependencyNotInstalled, match=r'pip install "nbgym\[box2d\]"'):
-        importlib.import_module("nbgym.envs.box2d.lunar_lander")
+    env = nbgym.make("LunarLander-v3", render_mode="rgb_array")
+    assert_same_value(env.reset(seed=4), theirs.reset(seed=4))
+    for t in range(run_length(20, 0)[0] // 2):
+        assert_same_value(env.step(2), theirs.step(2), f"step {t}")
+        assert_same_value(env.render(), theirs.render(), f"frame {t}")
 
 
 def test_compiled_vector_env_pickles_mid_episode_and_names_what_it_serves():
@@ -303,8 +313,6 @@ def test_compiled_vector_env_needs_no_box2d_wheel(monkeypatch):
     env.reset(seed=4)
     for _ in range(20):
         assert_same_value(env.step(np.array([2, 3])), expected.step(np.array([2, 3])), "without the wheel")
-    with pytest.raises(error.DependencyNotInstalled):  # the single env is still the wheel's
-        nbgym.make("LunarLander-v3")
 
 
 def test_nbgym_record_writes_a_video(tmp_path, monkeypatch):
@@ -314,3 +322,237 @@ def test_nbgym_record_writes_a_video(tmp_path, monkeypatch):
     out = tmp_path / "lander.mp4"
     assert main(["record", "LunarLander-v3", "--out", str(out), "--max-steps", "20"]) == 0
     assert out.stat().st_size > 1000
+
+
+def engines_on(rng: np.random.Generator, continuous: bool) -> Any:
+    """Heavy engine use: both engines of the continuous lander at random throttles, the main or a side engine of
+    the discrete one (every step throws flame particles)."""
+    if continuous:
+        return rng.uniform(-1.0, 1.0, 2) * np.array([1.0, 1.0]) + np.array([0.6, 0.0])
+    return int(rng.choice([1, 2, 2, 3]))
+
+
+def compare_rendered(continuous: bool, seed: int, steps: int, drawn: Callable[[int], bool], **kwargs: Any) -> Any:
+    """Steps rendered envs of nbgym and gymnasium side by side with heavy engine use, drawing a frame when
+    ``drawn(t)``: every step's results and every frame identical, the particles alike. Returns our env."""
+    ours = nbgym.make("LunarLander-v3", render_mode="rgb_array", continuous=continuous, **kwargs)
+    theirs = gymnasium.make("LunarLander-v3", render_mode="rgb_array", continuous=continuous, **kwargs)
+    assert_same_value(ours.reset(seed=seed), theirs.reset(seed=seed), "reset")
+    rng = np.random.default_rng(seed)
+    for t in range(steps):
+        action = engines_on(rng, continuous)
+        expected = theirs.step(action)
+        assert_same_value(ours.step(action), expected, f"step {t}")
+        if drawn(t):
+            assert_same_value(ours.render(), theirs.render(), f"frame {t}")
+        assert len(ours.unwrapped.particles) == len(theirs.unwrapped.particles)
+        if expected[2] or expected[3]:
+            assert_same_value(ours.reset(), theirs.reset(), f"step {t} reset")
+    for mine, gyms in zip(ours.unwrapped.particles, theirs.unwrapped.particles):
+        assert (mine.ttl, tuple(mine.position), mine.angle) == (gyms.ttl, tuple(gyms.position), gyms.angle)
+    theirs.close()
+    return ours
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_rendered_env_frames_and_particles_are_gymnasiums_at_every_step(continuous):
+    """A frame every step: the particles live a few frames, as gymnasium's (created in the step, aged by render)."""
+    compare_rendered(continuous, 2, run_length(120, 0)[0], lambda t: True, enable_wind=continuous)
+
+
+@pytest.mark.parametrize("continuous", [False, True])
+def test_particles_pile_up_without_frames_and_the_world_grows_exactly(continuous):
+    """Particles age only when frames are drawn: without frames they pile up (each a body colliding with the moon),
+    and the world's rows grow past every capacity (bodies, fixtures, contacts, tree nodes, moves, pairs) while
+    every step stays gymnasium's; then frames age them away."""
+    steps = run_length(160, 0)[0]
+    ours = compare_rendered(continuous, 5, steps, lambda t: t >= steps - 12)
+    grown = port_world.capacities(ours.unwrapped._batch.state.w)
+    assert grown["bodies"] > 4 + steps // 2 and grown["tree_nodes"] > 32 and grown["pairs"] > 128
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("seed", range(3))
+def test_rendered_env_long_runs(seed):
+    """Long runs: frames drawn at random, so the particles pile up and age in every mix."""
+    rng = np.random.default_rng(seed)
+    draws = rng.random(1500) < 0.3
+    compare_rendered(bool(seed % 2), seed, 1500, lambda t: bool(draws[t]), enable_wind=seed == 2)
+
+
+def set_both(ours: Any, theirs: Any, edit: Callable[[Any], None]) -> None:
+    edit(ours.unwrapped)
+    edit(theirs.unwrapped)
+
+
+EDITS = {
+    "position": lambda env: setattr(env.lander, "position", (env.lander.position[0] + 0.5, env.lander.position.y)),
+    "angle": lambda env: setattr(env.lander, "angle", 0.3),
+    "transform": lambda env: setattr(env.legs[0], "transform", ((9.0, 8.0), -0.2)),
+    "linearVelocity": lambda env: setattr(env.lander, "linearVelocity", (1.5, -2.0)),
+    "angularVelocity": lambda env: setattr(env.lander, "angularVelocity", 0.7),
+    "asleep": lambda env: setattr(env.lander, "awake", False),
+    "gravity": lambda env: setattr(env.world, "gravity", (0.5, -3.0)),
+    "force": lambda env: env.lander.ApplyForceToCenter((300.0, 50.0), True),
+    "point force": lambda env: env.legs[1].ApplyForce((30.0, 5.0), env.legs[1].worldCenter + (0.1, 0.0), True),
+    "impulse": lambda env: env.lander.ApplyLinearImpulse((2.0, 1.0), env.lander.position, True),
+    "torque": lambda env: env.lander.ApplyTorque(40.0, True),
+    "angular impulse": lambda env: env.lander.ApplyAngularImpulse(3.0, True),
+    "damping": lambda env: setattr(env.lander, "linearDamping", 0.8),
+    "friction": lambda env: setattr(env.legs[0].fixtures[0], "friction", 0.9),
+    "ground_contact": lambda env: setattr(env.legs[0], "ground_contact", True),
+    "game_over": lambda env: setattr(env, "game_over", True),
+    "prev_shaping": lambda env: setattr(env, "prev_shaping", None),
+    "helipad_y": lambda env: setattr(env, "helipad_y", 3.0),
+    "wind_idx": lambda env: setattr(env, "wind_idx", env.wind_idx + 100),
+    "particle ttl": lambda env: setattr(env.particles[0], "ttl", -1.0),
+}
+
+
+@pytest.mark.parametrize("name", list(EDITS))
+def test_writes_mid_episode_act_as_on_gymnasiums_objects(name):
+    """The same write on both envs' Box2D objects mid-episode (SetTransform, SetLinearVelocity, SetAwake, forces,
+    the listener's flags...) gives the same steps and frames after it."""
+    ours = nbgym.make("LunarLander-v3", render_mode="rgb_array", continuous=True, enable_wind=True)
+    theirs = gymnasium.make("LunarLander-v3", render_mode="rgb_array", continuous=True, enable_wind=True)
+    assert_same_value(ours.reset(seed=7), theirs.reset(seed=7))
+    action = np.array([0.8, 0.7])
+    for t in range(8):
+        assert_same_value(ours.step(action), theirs.step(action), f"step {t}")
+    set_both(ours, theirs, EDITS[name])
+    for t in range(run_length(25, 0)[0] // 2):
+        assert_same_value(ours.step(action), theirs.step(action), f"{name}: step {t}")
+        assert_same_value(ours.render(), theirs.render(), f"{name}: frame {t}")
+        if t == 0:
+            assert_same_reads(ours.unwrapped, theirs.unwrapped)
+
+
+def assert_same_reads(ours: Any, theirs: Any) -> None:
+    """What the Box2D objects read: the same numbers (b2Vec2s as tuples), types and shapes."""
+    for mine, gyms in [(ours.lander, theirs.lander), *zip(ours.legs, theirs.legs), (ours.moon, theirs.moon)]:
+        for name in ("position", "linearVelocity", "worldCenter", "localCenter"):
+            assert tuple(getattr(mine, name)) == tuple(getattr(gyms, name)), name
+            assert getattr(mine, name).x == getattr(gyms, name).x
+        for name in ("angle", "angularVelocity", "awake", "mass", "inertia", "linearDamping", "angularDamping",
+                     "gravityScale", "bullet", "active", "type", "fixedRotation", "sleepingAllowed"):
+            assert getattr(mine, name) == getattr(gyms, name), name
+        assert tuple(mine.transform * (0.25, -0.5)) == tuple(gyms.transform * (0.25, -0.5))
+        assert tuple(mine.GetWorldPoint((0.1, 0.2))) == tuple(gyms.GetWorldPoint((0.1, 0.2)))
+        assert tuple(mine.GetLocalPoint((3.0, 4.0))) == tuple(gyms.GetLocalPoint((3.0, 4.0)))
+        assert len(mine.fixtures) == len(gyms.fixtures)
+        for fa, fb in zip(mine.fixtures, gyms.fixtures):
+            assert (fa.density, fa.friction, fa.restitution, fa.sensor) == (fb.density, fb.friction, fb.restitution, fb.sensor)
+            assert fa.body == mine and fa.shape.radius == fb.shape.radius
+            if hasattr(fb.shape, "vertices"):
+                assert [tuple(v) for v in fa.shape.vertices] == [tuple(v) for v in fb.shape.vertices]
+            else:
+                assert tuple(fa.shape.pos) == tuple(fb.shape.pos)
+    for mine, gyms in zip(ours.legs, theirs.legs):
+        assert mine.ground_contact == gyms.ground_contact
+    assert tuple(ours.world.gravity) == tuple(theirs.world.gravity)
+    assert ours.world.bodyCount == len(theirs.world.bodies) and ours.world.contactCount == theirs.world.contactCount
+    assert ours.lander in ours.world.bodies and ours.drawlist == [ours.lander, *ours.legs]
+    assert (ours.game_over, ours.prev_shaping, ours.helipad_y) == (theirs.game_over, theirs.prev_shaping, theirs.helipad_y)
+
+
+def test_set_transform_of_an_unrendered_env_does_not_grow_its_world():
+    env = nbgym.make("LunarLander-v3").unwrapped
+    env.reset(seed=0)
+    before = port_world.capacities(env._batch.state.w)
+    env.lander.position = (5.0, 9.0)
+    env.legs[1].angle = 0.5
+    env.step(0)
+    assert port_world.capacities(env._batch.state.w) == before
+    with pytest.raises(ValueError, match="at least"):
+        port_world.grown(env._batch.state.w, bodies=2)
+
+
+def test_objects_refuse_what_the_compiled_world_does_not_serve():
+    env = nbgym.make("LunarLander-v3").unwrapped
+    assert env.lander is None and env.legs == [] and env.particles == []
+    assert tuple(env.world.gravity) == (0.0, -10.0)
+    env.reset(seed=0)
+    with pytest.raises(AttributeError, match="gymnasium.make"):
+        env.world.CreateDynamicBody(position=(1, 1))
+    with pytest.raises(AttributeError, match="gravity"):
+        env.world.contactListener = None
+    with pytest.raises(AttributeError, match="massData"):
+        env.lander.massData = None
+    with pytest.raises(AttributeError, match="mass follows"):
+        env.lander.mass = 3.0
+    with pytest.raises(AttributeError, match="cannot change a fixture"):
+        env.lander.fixtures[0].shape.radius = 1.0
+    with pytest.raises(AttributeError, match="particle's ttl"):
+        env.particles = []
+    with pytest.raises(TypeError, match="two numbers"):
+        env.lander.position = 3.0
+    with pytest.raises(AttributeError, match="continuous is fixed"):
+        env.continuous = True
+    with pytest.raises(AttributeError, match="through its attributes"):
+        env.lander = env.legs[0]
+    env.lander.tag = "mine"  # new attributes may be added, as on pybox2d's bodies
+    assert env.lander.tag == "mine"
+    rendered = nbgym.make("LunarLander-v3", render_mode="rgb_array").unwrapped
+    rendered.reset(seed=0)
+    rendered.step(2)
+    (flame,) = rendered.particles
+    flame.ttl = -1.0
+    rendered.render()  # the expired particle is destroyed
+    assert rendered.particles == []
+    with pytest.raises(ReferenceError, match="destroyed"):
+        flame.position
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_wind_switched_on_without_its_offsets_raises_as_gymnasium(vector):
+    """gymnasium's env has no wind_idx after a reset without wind: switching the wind on then fails at the next
+    step (AttributeError), before anything moves. The next reset draws the offsets."""
+    theirs = gymnasium.make("LunarLander-v3").unwrapped
+    ours = nbgym.make_vec("LunarLander-v3", 2) if vector else nbgym.make("LunarLander-v3").unwrapped
+    theirs.reset(seed=1)
+    ours.reset(seed=1)
+    theirs.enable_wind = True
+    if vector:
+        ours.set_attr("enable_wind", True)
+    else:
+        ours.enable_wind = True
+    with pytest.raises(AttributeError, match="wind_idx"):
+        theirs.step(0)
+    with pytest.raises(AttributeError, match="wind_idx"):
+        ours.step(np.zeros(2, np.int64) if vector else 0)
+    if vector:
+        ours.reset(seed=1)
+        ours.step(np.zeros(2, np.int64))
+    else:
+        ours.wind_idx = 5
+        with pytest.raises(AttributeError, match="torque_idx"):
+            ours.step(0)
+        assert_same_value(ours.reset(seed=2), theirs.reset(seed=2))
+        assert_same_value(ours.step(2), theirs.step(2))
+        assert ours.wind_idx == theirs.wind_idx
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_a_world_capacity_error_raises_and_needs_a_reset(vector):
+    """A capacity the port ran out of (it then creates nothing) stops the step: the env raises and needs a reset."""
+    env = nbgym.make_vec("LunarLander-v3", 2) if vector else nbgym.make("LunarLander-v3").unwrapped
+    env.reset(seed=0)
+    env._batch.state.w.world_i[-1, port_world.WI_ERROR] = port_world.ERR_CONTACTS
+    with pytest.raises(RuntimeError, match="ran out of contacts"):
+        env.step(np.zeros(2, np.int64) if vector else 0)
+    with pytest.raises(error.ResetNeeded):
+        env.step(np.zeros(2, np.int64) if vector else 0)
+    env.reset(seed=0)
+    env.step(np.zeros(2, np.int64) if vector else 0)
+
+
+def test_pickled_env_starts_afresh_from_its_arguments():
+    env = nbgym.make("LunarLander-v3", render_mode="rgb_array", enable_wind=True).unwrapped
+    env.reset(seed=3)
+    env.step(2)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.render_mode == "rgb_array" and copy.enable_wind and copy.lander is None
+    assert_same_value(copy.reset(seed=3), env.reset(seed=3))
+    for t in range(5):
+        assert_same_value(copy.step(2), env.step(2), f"step {t}")
+        assert_same_value(copy.render(), env.render(), f"frame {t}")

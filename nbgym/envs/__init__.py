@@ -94,9 +94,9 @@ register(
 
 # Box2D
 # ----------------------------------------
-# The single envs are plain Python on the box2d wheel. LunarLander's and BipedalWalker's vector entry points
-# are compiled vector envs on nbgym's Box2D port (rendered vector envs, and CarRacing, are SyncVectorEnvs of
-# single envs). LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
+# LunarLander's single env and vector entry point, and BipedalWalker's vector entry point, are compiled envs on
+# nbgym's Box2D port (rendered vector envs are SyncVectorEnvs of single envs); BipedalWalker's single env and
+# CarRacing are plain Python on the box2d wheel. LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
 
 register(
     id="LunarLander-v3",

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import logger, spaces
-from nbgym._box2d import shapes
+from nbgym._box2d import broad_phase, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import Physics, njit, rng
@@ -77,6 +77,7 @@ _PROXIES = 32  # the broad phase's pair buffer is 4 x this: room for every overl
 LANDER, LEG_LEFT, LEG_RIGHT, MOON, WIND_IDX, TORQUE_IDX, WIND_DRAWN, PARTICLE_COUNT = range(8)
 _NEI = 8
 WIND_DRAWN_BIT, TORQUE_DRAWN_BIT = 1, 2  # WIND_DRAWN bits
+WIND_AND_TORQUE_DRAWN = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
 # env_f columns: the last shaping (NaN: gymnasium's None), the helipad's height, the terrain's heights (smooth_y).
 PREV_SHAPING = 0
 HELIPAD_Y = 1
@@ -101,9 +102,10 @@ def new_rows(num_envs: int) -> LanderRows:
     )
 
 
-def room_for_step(state: LanderRows) -> LanderRows:
-    """``state``, or a copy with larger rows if the next step or ``SetTransform`` of a body could run short: two
-    new particles (a body, a fixture and a proxy each) and the contacts, proxy moves and pairs they all may make.
+def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
+    """``state``, or a copy with larger rows if the next step or ``SetTransform`` of a body could run short:
+    ``new_particles`` (a body, a fixture and a proxy each; a rendered env's step makes up to two) and the contacts,
+    proxy moves and pairs all the bodies may make.
 
     Box2D's allocators and buffers grow as they fill; the port's rows are fixed, so this grows them first (see
     ``world.grown``: the same worlds, stepping to the same floats).
@@ -111,11 +113,11 @@ def room_for_step(state: LanderRows) -> LanderRows:
     w = state.w
     have = W.capacities(w)
     particles = int(state.env_i[:, PARTICLE_COUNT].max())
-    bodies = _BODIES + particles + 2
-    fixtures = _FIXTURES + particles + 2
+    bodies = _BODIES + particles + new_particles
+    fixtures = _FIXTURES + particles + new_particles
     dynamic_proxies = fixtures - _MOON_EDGES
     proxies = fixtures
-    moves = max(int(w.bp_i[:, 1].max()) + 2, 0) + dynamic_proxies  # the moves buffered before the step, then Solve's
+    moves = int(w.bp_i[:, broad_phase.MOVE_COUNT].max()) + dynamic_proxies  # the moves buffered before the step (new proxies'), then Solve's
     need = {
         "bodies": bodies,
         "fixtures": fixtures,
@@ -247,7 +249,7 @@ def _reset(params, state, i, stream, aux):
     if params.enable_wind:
         state.env_i[i, WIND_IDX] = rng.integers(stream, i, -9999, 9999)
         state.env_i[i, TORQUE_IDX] = rng.integers(stream, i, -9999, 9999)
-        state.env_i[i, WIND_DRAWN] = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
+        state.env_i[i, WIND_DRAWN] = WIND_AND_TORQUE_DRAWN
 
     for side in (-1, 1):
         leg = _dynamic_body(w, i, initial_x - side * LEG_AWAY / SCALE, initial_y, side * 0.05)
@@ -289,7 +291,7 @@ def _advance(params, state, i, stream, m_power, s_power, side_reach):
     lander = state.env_i[i, LANDER]
     if params.enable_wind and not (_touching(w, i, state.env_i[i, LEG_LEFT])
                                    or _touching(w, i, state.env_i[i, LEG_RIGHT])):
-        if state.env_i[i, WIND_DRAWN] != WIND_DRAWN_BIT | TORQUE_DRAWN_BIT:  # the envs refuse it before calling
+        if state.env_i[i, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN:  # the envs refuse it before calling
             raise AttributeError("'LunarLander' object has no attribute 'wind_idx' (or 'torque_idx')")
         wind_mag = _turbulence(state.env_i[i, WIND_IDX], params.wind_power)
         state.env_i[i, WIND_IDX] += 1
@@ -530,13 +532,11 @@ def refuse_undrawn_wind(params: np.ndarray, state: LanderRows, rows: np.ndarray)
     """
     if not params["enable_wind"][0]:
         return
-    env_i = state.env_i[rows]
+    undrawn = rows & (state.env_i[:, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN)
     w = state.w
-    for k, row in enumerate(np.flatnonzero(rows)):
-        drawn = env_i[k, WIND_DRAWN]
-        if drawn == WIND_DRAWN_BIT | TORQUE_DRAWN_BIT:
-            continue
-        legs = (env_i[k, LEG_LEFT], env_i[k, LEG_RIGHT])
+    for row in np.flatnonzero(undrawn):
+        drawn = state.env_i[row, WIND_DRAWN]
+        legs = (state.env_i[row, LEG_LEFT], state.env_i[row, LEG_RIGHT])
         if not any(w.body_i[row, leg, W.BI_TOUCH] for leg in legs):
             name = "torque_idx" if drawn & WIND_DRAWN_BIT else "wind_idx"
             raise AttributeError(

@@ -489,14 +489,14 @@ class PortBody:
 
     @property
     def fixtures(self) -> list[PortFixture]:
-        """The body's fixtures, newest first (pybox2d's ``fixtures`` order)."""
+        """The body's fixtures in the order they were made (pybox2d reverses Box2D's newest-first list)."""
         w, r, b = self._row()
         found = []
         f = int(w.body_i[r, b, W.BI_FIXTURES])
         while f >= 0:
             found.append(PortFixture(self._source, f))
             f = int(w.fixture_i[r, f, W.FI_NEXT])
-        return found
+        return found[::-1]
 
     @property
     def world(self) -> PortWorld:
@@ -558,8 +558,8 @@ class GroundedBody(PortBody):
 
 
 class PortWorld:
-    """The b2World of a port world row: ``gravity`` (read and write, as ``SetGravity``), ``bodies`` (newest
-    first), ``bodyCount``, ``contactCount``, ``jointCount``. The env's kernels build, step and tear it down:
+    """The b2World of a port world row: ``gravity`` (read and write, as ``SetGravity``), ``bodies`` (in the order
+    they were made, as pybox2d lists them), ``bodyCount``, ``contactCount``, ``jointCount``. The env's kernels build, step and tear it down:
     creating, destroying or stepping from Python is refused."""
 
     __slots__ = ("_source",)
@@ -587,7 +587,7 @@ class PortWorld:
         while b >= 0:
             found.append(self._source._port_body(b))
             b = int(w.body_i[r, b, W.BI_NEXT])
-        return found
+        return found[::-1]
 
     def _count(column: int) -> property:  # noqa: N805 (a class-body helper)
         def get(self: PortWorld) -> int:

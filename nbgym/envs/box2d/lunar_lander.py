@@ -9,6 +9,7 @@ import numpy as np
 
 from nbgym import error
 from nbgym._box2d import world as W
+from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import CircleShape, GroundedBody, PortBody, PortWorld
@@ -141,14 +142,17 @@ class LunarLander(KernelEnv, EzPickle):
         super().__init__(params, render_mode)
         self._batch.state.w.world_f[0, W.WF_GY] = np.float32(gravity)  # gymnasium's b2World before the first reset
         self._with_particles = render_mode is not None
+        self._continuous = bool(continuous)
+        self._wind_on = bool(self._params["enable_wind"][0])
+        self._unsigned_actions = False  # whether the last discrete action was of an unsigned dtype (see left_reach)
         self.screen: Any = None
         self.clock: Any = None
         self.surf: Any = None
         self.isopen = True
         self.prev_reward = None
-        self.moon: PortBody | None = None
-        self.lander: PortBody | None = None
-        self.legs: list[GroundedBody] = []
+        self._moon: PortBody | None = None
+        self._lander: PortBody | None = None
+        self._legs: list[GroundedBody] = []
         self._particle_objects: dict[int, PortBody] = {}
 
     # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
@@ -159,11 +163,11 @@ class LunarLander(KernelEnv, EzPickle):
 
     def _port_world(self, moved_proxies: int = 0) -> tuple[Any, int]:
         if moved_proxies:
-            self._make_room()
+            self._make_room(0)
         return self._batch.state.w, 0
 
     def _port_body(self, index: int) -> PortBody:
-        for body in (self.lander, self.moon, *self.legs):
+        for body in (self._lander, self._moon, *self._legs):
             if body is not None and body._index == index:
                 return body
         return self._particle(index)
@@ -174,13 +178,32 @@ class LunarLander(KernelEnv, EzPickle):
             body = self._particle_objects[index] = _Particle(self, index)
         return body
 
-    def _make_room(self) -> None:
-        """Grows the world's rows when the next step could run short (see ``room_for_step``)."""
+    def _make_room(self, new_particles: int) -> None:
+        """Grows the world's rows when the next step (making ``new_particles``) or a ``SetTransform`` could run
+        short (see ``room_for_step``)."""
         batch = self._batch
-        state = P.room_for_step(batch.state)
+        state = P.room_for_step(batch.state, new_particles)
         if state is not batch.state:
             batch.state = state
             self._bind(self.np_random)  # the bound kernels hold the arrays
+
+    def _episode_body(name: str, doc: str) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: LunarLander) -> Any:
+            return getattr(self, "_" + name)
+
+        def set(self: LunarLander, value: Any) -> None:
+            raise AttributeError(
+                f"{name} is the compiled world's, which the kernels step: change it through its attributes "
+                f"(position, linearVelocity, ApplyForceToCenter...)."
+            )
+
+        return property(get, set, doc=doc)
+
+    lander = _episode_body("lander", "The lander's body (``None`` before the first reset).")
+    legs = _episode_body("legs", "The two legs' bodies, left then right, with ``ground_contact`` (a new list each "
+                                 "episode; the kernels read the world's legs, not this list).")
+    moon = _episode_body("moon", "The moon: a static body of 11 edges (``None`` before the first reset).")
+    del _episode_body
 
     @property
     def world(self) -> PortWorld:
@@ -282,18 +305,18 @@ class LunarLander(KernelEnv, EzPickle):
         super()._release_held(mask)
         state = self._batch.state
         env_i = state.env_i[0]
-        self.moon = PortBody(self, int(env_i[P.MOON]))
-        self.moon.color1 = self.moon.color2 = (0.0, 0.0, 0.0)
-        self.lander = PortBody(self, int(env_i[P.LANDER]))
-        self.lander.color1, self.lander.color2 = P.LANDER_COLORS
-        self.legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
-        for leg in self.legs:
+        self._moon = PortBody(self, int(env_i[P.MOON]))
+        self._moon.color1 = self._moon.color2 = (0.0, 0.0, 0.0)
+        self._lander = PortBody(self, int(env_i[P.LANDER]))
+        self._lander.color1, self._lander.color2 = P.LANDER_COLORS
+        self._legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
+        for leg in self._legs:
             leg.color1, leg.color2 = P.LANDER_COLORS
         self.drawlist = [self.lander, *self.legs]
         self._particle_objects = {}
         width, height = VIEWPORT_W / SCALE, VIEWPORT_H / SCALE
         chunk_x = [width / (CHUNKS - 1) * i for i in range(CHUNKS)]
-        smooth_y = state.env_f[0, P.SMOOTH_Y : P.SMOOTH_Y + CHUNKS].tolist()
+        smooth_y = list(state.env_f[0, P.SMOOTH_Y : P.SMOOTH_Y + CHUNKS])  # np.float64, as gymnasium's
         self.helipad_x1 = chunk_x[CHUNKS // 2 - 1]
         self.helipad_x2 = chunk_x[CHUNKS // 2 + 1]
         self.sky_polys = [
@@ -317,25 +340,42 @@ class LunarLander(KernelEnv, EzPickle):
             ValueError: A continuous action of more than one dimension.
             AttributeError: As gymnasium's, when ``enable_wind`` was set after a reset without wind (nothing moves).
         """
-        if self._params["continuous"][0]:
-            # gymnasium clips the first two throttles as float64 and ignores the rest.
-            action = np.asarray(action_vector(action, *THROTTLES)[:2], dtype=np.float64)
-        elif not ((type(action) is int or type(action) is np.int64) and 0 <= action < 4):
+        if self._continuous:
+            # gymnasium clips the first two throttles as float64 and ignores the rest (a float32 or float64 pair is
+            # read as float64 by the kernels: the same values).
+            if not (type(action) is np.ndarray and action.shape == (2,) and action.dtype in _KERNEL_FLOATS):
+                action = np.asarray(action_vector(action, *THROTTLES)[:2], dtype=np.float64)
+        elif (type(action) is int or type(action) is np.int64) and 0 <= action < 4:
+            if self._unsigned_actions:
+                self._note_action_dtype(np.dtype(np.int64))
+        else:
             # What contains accepts (also refusing dtypes that do not cast to int64, as gymnasium's assertion).
             if not self.action_space.contains(action):
                 raise self._refused_action_error(action, "")
-            P.note_action_dtype(self._params, np.asarray(action).dtype)
-        elif self._params["_left_reach"][0] != P.left_reach(np.dtype(np.int64)):
-            P.note_action_dtype(self._params, np.dtype(np.int64))
+            self._note_action_dtype(np.asarray(action).dtype)
         if self._ready:
-            if self._params["enable_wind"][0]:
+            if self._wind_on and self._batch.state.env_i[0, P.WIND_DRAWN] != P.WIND_AND_TORQUE_DRAWN:
                 P.refuse_undrawn_wind(self._params, self._batch.state, self._batch.all_envs)
             if self._with_particles:
-                self._make_room()
+                self._make_room(2)
         observation, reward, terminated, truncated, info = super().step(action)
         if not terminated:
             reward = np.float64(reward)
         return observation, reward, terminated, truncated, info
+
+    def _note_action_dtype(self, dtype: np.dtype) -> None:
+        P.note_action_dtype(self._params, dtype)
+        self._unsigned_actions = dtype.kind == "u"
+
+    @property
+    def enable_wind(self) -> bool:
+        """Whether wind and turbulence act on the lander (read at each step; a reset draws their offsets)."""
+        return self._wind_on
+
+    @enable_wind.setter
+    def enable_wind(self, value: Any) -> None:
+        self._params["enable_wind"] = value
+        self._wind_on = bool(self._params["enable_wind"][0])
 
     def _terminal_reward(self, reward: float) -> int:
         return int(reward)  # gymnasium's -100 and +100 are ints
