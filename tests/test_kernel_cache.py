@@ -334,3 +334,151 @@ def test_every_compiled_function_uses_the_checked_cache():
     assert len(dispatchers) > 20
     for dispatcher in dispatchers:
         assert isinstance(dispatcher._cache, CheckedFunctionCache), dispatcher
+
+
+BORROWING_PROBE = """
+import json, sys
+from numba.core import base, targetconfig
+
+compiled = []
+original = base.BaseContext._compile_subroutine_no_cache
+
+
+def recording(self, builder, impl, sig, locals=None, flags=None):
+    if flags is not None:
+        counts_references = bool(flags.nrt)
+    else:  # numba's rule: the flags of the function being compiled, whose body calls this subroutine
+        stack = targetconfig.ConfigStack()
+        counts_references = bool(stack) and stack.top().is_set("nrt") and bool(stack.top().nrt)
+    compiled.append((impl.__qualname__, str(sig.return_type), counts_references,
+                     self.data_model_manager[sig.return_type].has_nrt_meminfo()))
+    return original(self, builder, impl, sig, locals=locals, flags=flags)
+
+
+base.BaseContext._compile_subroutine_no_cache = recording
+import nbgym
+
+envs = nbgym.make_vec("LunarLander-v3", 2)
+envs.reset(seed=0)
+envs.step(envs.action_space.sample())
+print(json.dumps(compiled))
+"""
+
+
+@pytest.mark.slow
+def test_no_subroutine_that_returns_a_counted_value_is_compiled_inside_a_borrowing_kernel(tmp_path):
+    """numba keeps the internal subroutines it compiles (``BaseContext.cached_internal_func``) under a key without
+    the reference-counting flag. One first compiled inside a ``borrowing_kernel`` (no NRT) and returning an array
+    would hand its later callers with reference counting a reference they did not get, and they would free the
+    array under its owner. Compiles the Box2D port's kernels from a cold cache and checks that none is."""
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    result = subprocess.run([sys.executable, "-c", BORROWING_PROBE], capture_output=True, text=True, env=environ,
+                            timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    compiled = json.loads(result.stdout.strip().splitlines()[-1])
+    assert compiled, "no subroutine compiled: the probe saw nothing (a warm cache, or numba no longer uses them)"
+    unsafe = [(name, returns) for name, returns, counts_references, counted in compiled if counted and not counts_references]
+    assert not unsafe, f"subroutines returning counted values compiled without reference counting: {unsafe}"
+
+
+COLLIDING_MODULE = """
+import numpy as np
+from numba import njit
+
+
+@njit(cache=True)
+def f(x):
+    total = 0.0
+    for k in range(x.shape[0]):
+        total += np.sin(x[k]) * 1.0 + k
+    return total
+
+
+@njit(cache=True)
+def h(x):
+    return f(x) * 10.0
+"""
+
+COLLIDING_READER = """
+import importlib.util, sys
+import numpy as np
+if {with_nbgym}:
+    import nbgym._engine.jit  # noqa: F401  (what making any nbgym env imports)
+from numba import njit
+
+
+def load(path):
+    spec = importlib.util.spec_from_file_location("probe", path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["probe"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+own = load({own!r})
+for _ in range({padding}):  # takes the counter's values that the writer gave h (and what came before)
+    njit(lambda x: x)(1.0)
+own.f(np.arange(5.0))  # this process's own body of probe.f, compiled under the writer's number for its own
+print(load({written!r}).h(np.arange(5.0)))
+"""
+
+
+def test_code_loaded_from_another_process_calls_its_own_functions_not_this_ones(tmp_path):
+    """Two processes that compile one function name with different bodies at the same count of numba's symbol
+    counter give both the same symbol; the process that loads the other's cached code then runs its own body in
+    the loaded code's place (numba issue 10486). nbgym makes the ids unique to the process
+    (``cache.ProcessUniqueIds``). Here a cached ``h`` calling ``f`` is loaded by a process that has compiled another
+    module's ``f`` (same module name, other body) first: with nbgym imported, ``h`` gives its own result."""
+    written, own = tmp_path / "written", tmp_path / "own"
+    written.mkdir()
+    own.mkdir()
+    (written / "probe.py").write_text(COLLIDING_MODULE)
+    # The reader's own module is not cached: each reader compiles its f anew.
+    (own / "probe.py").write_text(COLLIDING_MODULE.replace("* 1.0 + k", "* 2.0 - k").replace("cache=True", "cache=False"))
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    writer = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(written)!r}); import numpy as np, "
+                             "probe; print(probe.h(np.arange(5.0)))"], capture_output=True, text=True, env=environ)
+    assert writer.returncode == 0, writer.stderr[-2000:]
+    expected = float(writer.stdout.split()[-1])
+
+    def read(with_nbgym: bool, padding: int) -> float:
+        script = COLLIDING_READER.format(with_nbgym=with_nbgym, own=str(own / "probe.py"),
+                                         written=str(written / "probe.py"), padding=padding)
+        reader = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environ)
+        assert reader.returncode == 0, reader.stderr[-2000:]
+        return float(reader.stdout.split()[-1])
+
+    paddings = range(4)  # numba versions may number differently before f: try the counts around the writer's
+    assert [read(True, padding) for padding in paddings] == [expected] * len(paddings)
+    # Without nbgym the hazard shows (on the numba versions seen): the test above can fail.
+    without = [read(False, padding) for padding in paddings]
+    assert any(value != expected for value in without) or numba.version_info[:2] > (0, 68), without
+
+
+def test_a_forked_child_numbers_its_functions_apart_from_its_parent_and_its_siblings():
+    """A forked child would carry on its parent's counter, as each of its siblings does, and give their next
+    functions the same ids: ``ProcessUniqueIds`` draws its random bits again in the child."""
+    import warnings
+
+    from numba.core.bytecode import FunctionIdentity
+
+    from nbgym._engine.cache import ProcessUniqueIds
+
+    ids = FunctionIdentity._unique_ids
+    assert isinstance(ids, ProcessUniqueIds)
+    drawn = []
+    for _ in range(2):
+        read, write = os.pipe()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # forking a process with threads
+            pid = os.fork()
+        if pid == 0:
+            os.write(write, str(next(ids)).encode())
+            os._exit(0)
+        os.close(write)
+        drawn.append(int(os.read(read, 64)))
+        os.close(read)
+        os.waitpid(pid, 0)
+    parent = next(ids)
+    assert len({value >> 32 for value in (*drawn, parent)}) == 3, (drawn, parent)
+    assert all(value & 0xFFFFFFFF > 0 for value in (*drawn, parent))

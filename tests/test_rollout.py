@@ -107,6 +107,48 @@ def test_rollout_equals_python_stepping(env_id, mode, num_threads):
     np.testing.assert_array_equal(compiled.step(actions)[0], stepped.step(actions)[0])
 
 
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_the_rollouts_kernels_are_compiled_under_the_cache_lock(monkeypatch, num_threads):
+    """Kernels filled into one cache by two processes at once must be compiled or loaded under ``cache.compiling``
+    (see its docstring): the rollout's own kernels too, which a call would otherwise compile lazily."""
+    import contextlib
+
+    from nbgym._engine import cache
+    from nbgym._engine import rollout as rollout_module
+
+    if num_threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip("numba has one thread here")
+    held = []
+    compiled_while = []
+    real_compiling = cache.compiling
+
+    @contextlib.contextmanager
+    def recording_compiling():
+        with real_compiling():
+            held.append(True)
+            try:
+                yield
+            finally:
+                held.pop()
+
+    monkeypatch.setattr(cache, "compiling", recording_compiling)
+    kernels = ["_policy_actions", "_rollout_loop"] if num_threads == 1 else ["_policy_actions", "_account"]
+    for name in kernels:
+        dispatcher = getattr(rollout_module, name)
+        real_compile = dispatcher.compile
+
+        def recording_compile(sig, name=name, real_compile=real_compile):
+            compiled_while.append((name, bool(held)))
+            return real_compile(sig)
+
+        monkeypatch.setattr(dispatcher, "compile", recording_compile)
+    envs = nbgym.make_vec("CartPole-v1", 600 if num_threads == 2 else 8, num_threads=num_threads)
+    envs.reset(seed=0)
+    rollout(envs, linear_discrete, np.zeros((4, 2)), 5)
+    assert {name for name, _ in compiled_while} == set(kernels)
+    assert all(locked for _, locked in compiled_while), compiled_while
+
+
 def test_rollout_refuses_what_it_cannot_run():
     weights = np.zeros((4, 2))
     envs = nbgym.make_vec("CartPole-v1", 3)

@@ -19,6 +19,11 @@ unpickling. A file whose digest does not match is treated as a missing entry: nu
 function again and its save replaces the file. Each damaged file is reported once per process with
 a ``KernelCacheWarning`` naming it. The index carries its own format tag after numba's version, so
 files in numba's plain format (an older nbgym) are ignored as stale, not reported as damaged.
+
+A cache shared by processes also shares machine code between them, and numba names a compiled function's
+symbol by its module, name, argument types and a per-process counter: two processes can give one symbol
+name to two different bodies, and a process that loads the other's code then calls its own body in its place
+(numba issue 10486). ``ProcessUniqueIds`` makes the counter's values unique to the process.
 """
 
 from __future__ import annotations
@@ -32,11 +37,13 @@ import itertools
 import os
 import pathlib
 import pickle
+import secrets
 import stat
 import tempfile
 from typing import Any, Callable, Iterator
 
 import numba
+from numba.core.bytecode import FunctionIdentity
 from numba.core.caching import (
     CompileResultCacheImpl,
     FunctionCache,
@@ -49,10 +56,48 @@ from nbgym import logger
 from nbgym.error import KernelCacheWarning
 
 _DIGEST_SIZE = hashlib.sha256().digest_size
-_FORMAT_TAG = "+nbgym-sha256-keyed"
+_FORMAT_TAG = "+nbgym-sha256-keyed-unique-ids"  # entries of older nbgyms may name their code after the plain counter
 _reported: set[str] = set()
 _unwritable: list[str] = []
 """The cache directory that could not be written in this process, if any: nbgym writes no more cache files."""
+
+
+class ProcessUniqueIds:
+    """numba's source of the ids that make compiled functions' symbol names unique, unique across processes too.
+
+    numba names the symbol of each function it compiles after the function's module, name and argument types and
+    an id from a counter that starts at 1 in every process (``FunctionIdentity._unique_ids``). A process that loads
+    a kernel from the cache links in the code another process compiled, under that process's names, beside the
+    code it compiled itself. When the two processes gave one name to two different bodies (one function of a module
+    that differs between them, compiled at the same count), the linker keeps one body and the loaded kernel calls
+    the wrong one: demonstrated by a test (wrong results), and the kind of fault that made a MountainCar kernel step
+    to infinity and corrupt the heap in CI's two-worker pass. These ids are the counter's value plus 64 random bits,
+    drawn again in a forked child (which would otherwise carry on its parent's sequence, as its siblings do).
+    """
+
+    def __init__(self) -> None:
+        self._count = itertools.count(1)
+        self._salt = 0
+        self.draw_salt()
+        os.register_at_fork(after_in_child=self.draw_salt)
+
+    def draw_salt(self) -> None:
+        """Draws the random high bits anew (in a new process)."""
+        self._salt = secrets.randbits(64) << 32
+
+    def __iter__(self) -> ProcessUniqueIds:
+        return self
+
+    def __next__(self) -> int:
+        return self._salt | next(self._count)
+
+
+def _install_process_unique_ids() -> None:
+    if not isinstance(getattr(FunctionIdentity, "_unique_ids", None), ProcessUniqueIds):
+        FunctionIdentity._unique_ids = ProcessUniqueIds()
+
+
+_install_process_unique_ids()
 
 
 def _writable(directory: pathlib.Path, private: bool = False) -> bool:
@@ -360,7 +405,9 @@ def compiling() -> Iterator[None]:
     each compile some of a group's functions and load the others from the files the other process had just
     written. Code compiled in one process and code loaded from another's then met in one process, and ran wrong:
     a MountainCar step gave an infinite velocity and the process later aborted on a corrupted heap, reproduced
-    on numba 0.60 to 0.68 with two processes starting cold. Without a writable cache there is nothing to share.
+    on numba 0.60 to 0.68 with two processes starting cold (the likely mechanism, one symbol name for two bodies,
+    is what ``ProcessUniqueIds`` removes; the lock stays, and spares the second process the compile). Without a
+    writable cache there is nothing to share.
     """
     written, _ = locations()
     handle = None
@@ -379,3 +426,13 @@ def compiling() -> Iterator[None]:
             yield
         finally:
             fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def compile_for(dispatcher: Any, *args: Any) -> None:
+    """Compiles, or loads from the cache, ``dispatcher``'s version for the types of ``args``, under ``compiling()``.
+
+    For a kernel that would otherwise be compiled lazily at its first call, outside the lock (the rollout loop,
+    which runs on a thread of its own): the call then finds the version made here.
+    """
+    with compiling():
+        dispatcher.compile(tuple(dispatcher.typeof_pyval(arg) for arg in args))

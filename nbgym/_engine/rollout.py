@@ -34,7 +34,7 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from nbgym import error
-from nbgym._engine import threads
+from nbgym._engine import cache, threads
 from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 from nbgym._engine.kernels import NEXT_STEP, STEP_OK, TERMINATED, TRUNCATED, WAS_RESET, step_kernel
 
@@ -308,6 +308,7 @@ def rollout(
     if not isinstance(max_episodes, (int, np.integer)) or max_episodes < 1:
         raise ValueError(f"max_episodes must be a positive int, got {max_episodes!r}.")
     batch = envs._batch
+    cache.compile_for(_policy_actions, bound_policy.tag, batch.obs, policy_params)
     first_actions = _policy_actions(bound_policy.tag, batch.obs, policy_params)
     if not isinstance(first_actions, np.ndarray):
         raise error.InvalidAction(
@@ -338,7 +339,9 @@ def rollout(
         kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
         loop, args = _rollout_loop, (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays,
                                      action_shape)
+        cache.compile_for(_rollout_loop, *args, np.zeros(1, dtype=np.bool_))
     else:
+        cache.compile_for(_account, envs._kernel_mode, batch.rewards, batch.flags, *stats)
         loop, args = _threaded_loop, (envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays,
                                       action_shape)
     done, status = _run(envs, loop, args)
