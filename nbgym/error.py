@@ -77,6 +77,11 @@ class PhysicsIndexError(PhysicsError, IndexError):
     """A compiled physics indexed outside an array (caught by its bounds checks, see ``nbgym.engine.Physics``)."""
 
 
+class PhysicsCapacityError(PhysicsError):
+    """A compiled physics ran out of a capacity fixed when its arrays were allocated (a Box2D port world's bodies,
+    fixtures, joints, contacts or broad-phase proxies): the environment refuses to step until a reset."""
+
+
 class DeprecatedWrapper(ImportError):
     """The import of a wrapper that was renamed or removed."""
 

@@ -22,11 +22,13 @@ def compare_frames(
     steps: int,
     every: int,
     kwargs: dict[str, Any] | None = None,
+    edit: Callable[[int, Any], None] | None = None,
 ) -> int:
     """Steps ``rgb_array`` envs of nbgym and gymnasium side by side and compares every ``every``-th frame.
 
     The results of every step must be identical too (rendering must not change the game). Ended
-    episodes are reset without a seed.
+    episodes are reset without a seed. ``edit(t, env)``, if given, is applied to both envs before step ``t``'s
+    frame (the same change of an attribute, say).
 
     Returns:
         The number of frames compared.
@@ -39,6 +41,9 @@ def compare_frames(
     rng = np.random.default_rng(seed)
     frames = 0
     for t in range(steps):
+        if edit is not None:
+            edit(t, ours)
+            edit(t, theirs)
         if t % every == 0:
             assert_same_value(ours.render(), theirs.render(), f"frame {t}")
             frames += 1

@@ -1,10 +1,15 @@
-"""BipedalWalker (normal and hardcore) against gymnasium 1.4.0, bit for bit: single env, vector envs in every
-autoreset mode (make_vec's compiled BipedalWalkerVectorEnv on the Box2D port, and the sync vector env of single
-envs), frames, bad actions; and its compiled lidar against Box2D's own ray casts."""
+"""BipedalWalker (normal and hardcore) against gymnasium 1.4.0, bit for bit: the single env and make_vec's
+BipedalWalkerVectorEnv, both on the compiled Box2D port (one physics), and the sync vector env of single envs, in
+every autoreset mode; frames; the Box2D objects gymnasium hands out (read and written mid-episode), pickling, bad
+actions and attributes, world capacities, and running without the box2d wheel; the port's lidar against Box2D's own
+ray casts."""
 
 from __future__ import annotations
 
 import math
+import pickle
+import subprocess
+import sys
 from typing import Any
 
 import Box2D
@@ -25,6 +30,9 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
+from nbgym._box2d import broad_phase
+from nbgym._box2d import world as W
+from nbgym.envs.box2d import _bipedal_walker_physics as physics
 from nbgym.envs.box2d import bipedal_walker
 from nbgym.envs.box2d.bipedal_walker import BipedalWalkerHardcore, BipedalWalkerHeuristics
 
@@ -44,18 +52,28 @@ def walking_policy() -> callable:
 
 @pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_make_matches_gymnasium(env_id):
-    assert compare_single(env_id, motor_policy, range(3), 400) >= 3
+    assert compare_single(env_id, motor_policy, range(3), 60 if INTERPRETED else 400) >= (0 if INTERPRETED else 3)
 
 
 @pytest.mark.parametrize(("env_id", "seed"), [("BipedalWalker-v3", 2), ("BipedalWalkerHardcore-v3", 4)])
 def test_walking_matches_gymnasium(env_id, seed):
-    compare_single(env_id, walking_policy(), [seed], 600)
+    compare_single(env_id, walking_policy(), [seed], 60 if INTERPRETED else 600)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
+def test_single_env_long_runs(env_id):
+    """Whole episodes of the heuristic walker (truncated at the time limit) and of random motors (falls), many
+    resets of the one world."""
+    compare_single(env_id, walking_policy(), [11, 12], 2100)
+    assert compare_single(env_id, motor_policy, range(20, 24), 1500) >= 4
 
 
 def test_hardcore_kwarg_is_the_hardcore_id():
     ours = nbgym.make("BipedalWalker-v3", hardcore=True)
     assert_same_value(ours.reset(seed=1), gymnasium.make("BipedalWalkerHardcore-v3").reset(seed=1))
-    assert len(ours.unwrapped._ground[2]) > 0  # stumps, stairs and pits
+    polygons = [body for body in ours.unwrapped.terrain if len(body.fixtures[0].shape.vertices) == 4]
+    assert len(polygons) > 10  # stumps, stairs and pits
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -66,11 +84,11 @@ def test_vector_env_matches_gymnasium_sync(mode):
         3,
         mode,
         11,
-        150,
+        60 if INTERPRETED else 150,
         {"hardcore": True},
         vectorization_mode="sync",
     )
-    assert terminations >= 1
+    assert terminations >= (0 if INTERPRETED else 1)
 
 
 def vector_policy(walk: float = 0.7) -> callable:
@@ -136,9 +154,7 @@ def test_compiled_vector_env_seeds_and_masked_resets_are_gymnasiums(env_id):
 
 def test_compiled_vector_env_worlds_stay_within_their_capacities():
     """Hardcore terrains of many seeds (the most obstacles), fallen walkers: no port capacity runs out."""
-    from nbgym._box2d import world as W
-    from nbgym.envs.box2d import bipedal_walker_vector as BV
-
+    BV = physics
     num_envs, steps = (8, 5) if INTERPRETED else (32, 40)
     env = nbgym.make_vec("BipedalWalker-v3", num_envs, hardcore=True)
     state = env._batch.state
@@ -189,11 +205,58 @@ def test_compiled_vector_env_long_runs(seed, walk):
 @pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_frames_are_gymnasiums(env_id):
     """Frames while walking: the scrolled terrain, clouds, one lidar ray at a time, the walker and the flag."""
-    assert compare_frames(env_id, walking_policy(), 2, 300, 7) > 40
+    assert compare_frames(env_id, walking_policy(), 2, 40 if INTERPRETED else 300, 7) > 5
+
+
+def move_lidar_render(t: int, env: Any) -> None:
+    """Now and then, the same move of the lidar ray drawn next (gymnasium's ``lidar_render``, any of its 100 states)."""
+    if t % 37 == 5:
+        env.unwrapped.lidar_render = (t * 7919) % 100
+
+
+@pytest.mark.parametrize(("env_id", "seed"), [("BipedalWalker-v3", 5), ("BipedalWalkerHardcore-v3", 8)])
+def test_every_frame_of_an_episode_is_gymnasiums(env_id, seed):
+    """Every frame of rendered episodes (each lidar ray drawn in turn, the pause, falls and resets), with
+    lidar_render moved now and then as gymnasium's attribute."""
+    walking = walking_policy()
+
+    def policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray:
+        return walking(rng, observation) if rng.random() < 0.8 else rng.uniform(-1.5, 1.5, 4).astype(np.float32)
+
+    steps = 50 if INTERPRETED else 260
+    assert compare_frames(env_id, policy, seed, steps, 1, edit=move_lidar_render) == steps
 
 
 def test_human_mode_shows_the_frames():
     assert_human_mode_shows_the_frames("BipedalWalker-v3", 30)
+
+
+def test_human_mode_shows_every_frame_of_gymnasiums_resets(monkeypatch):
+    """Each window update of "human" mode, the two of each reset included (the walker as created, before the
+    idle step, then after it), is gymnasium's."""
+    import pygame
+
+    shown: list[np.ndarray] = []
+    flip = pygame.display.flip
+
+    def recorded_flip() -> None:
+        flip()
+        shown.append(pygame.surfarray.array3d(pygame.display.get_surface()))
+
+    monkeypatch.setattr(pygame.display, "flip", recorded_flip)
+    windows = {}
+    for library in (gymnasium, nbgym):
+        env = library.make("BipedalWalkerHardcore-v3", render_mode="human")
+        env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 1000}
+        shown.clear()
+        env.reset(seed=3)
+        for t in range(6):
+            env.step(np.full(4, 0.8 if t < 3 else -0.8, np.float32))
+        env.reset(seed=4)
+        windows[library] = list(shown)
+        env.close()
+    assert len(windows[nbgym]) == 2 + 6 + 2
+    assert_same_value(windows[nbgym], windows[gymnasium], "windows")
 
 
 def test_check_env_passes():
@@ -244,70 +307,231 @@ class _NearestGround(Box2D.b2.rayCastCallback):
 
 
 @pytest.fixture(scope="module")
-def hardcore_world():
-    env = bipedal_walker.BipedalWalker(hardcore=True)
-    env.reset(seed=6)
-    return env
+def hardcore_worlds():
+    """The hardcore terrain of one seed in nbgym's world (the port's row) and in gymnasium's (the wheel's)."""
+    ours = bipedal_walker.BipedalWalker(hardcore=True)
+    theirs = gymnasium.make("BipedalWalker-v3", hardcore=True).unwrapped
+    ours.reset(seed=6)
+    theirs.reset(seed=6)
+    return ours, theirs
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=60 if INTERPRETED else 300, deadline=None)
 @given(
-    x=st.floats(0.0, bipedal_walker.TERRAIN_LENGTH * bipedal_walker.TERRAIN_STEP),
+    x=st.floats(0.0, physics.TERRAIN_LENGTH * physics.TERRAIN_STEP),
     y=st.floats(0.5, 10.0),
     angle=st.floats(-math.pi, math.pi),
     reach=st.floats(0.1, 12.0),
 )
-def test_lidar_is_box2ds_ray_cast(hardcore_world, x, y, angle, reach):
-    """Any ray over the hardcore ground (edges, stumps, stairs, pit walls) ends where b2World.RayCast ends it."""
-    end = (x + math.cos(angle) * reach, y + math.sin(angle) * reach)
-    fractions = np.empty(1, dtype=np.float32)
-    points = np.empty((1, 2), dtype=np.float32)
-    env = hardcore_world
-    bipedal_walker._cast_lidar(x, y, np.array([end]), *env._ground, fractions, points)
+def test_lidar_is_box2ds_ray_cast(hardcore_worlds, x, y, angle, reach):
+    """Any ray over the hardcore ground (edges, stumps, stairs, pit walls; the walker's fixtures let it through)
+    ends in the port's world where b2World.RayCast with gymnasium's callback ends it in the wheel's."""
+    ours, theirs = hardcore_worlds
+    x, y = np.float32(x), np.float32(y)
+    end_x, end_y = np.float32(x + math.cos(angle) * reach), np.float32(y + math.sin(angle) * reach)
+    if x == end_x and y == end_y:
+        return  # Box2D asserts on a ray of length zero
+    state = ours._batch.state
+    w = state.w
+    hit, _, fraction, point_x, point_y, _, _ = broad_phase.ray_cast_closest(
+        w.tree_f[0], w.tree_i[0], w.tree_s[0], x, y, end_x, end_y, w.shape_i[0], w.shape_f[0],
+        w.fixture_i[0, :, W.FI_BODY], w.body_f[0, :, W.BF_XF:W.BF_XF + 4], state.accept[0], w.query_stack[0])
     callback = _NearestGround()
     callback.fraction, callback.p2 = 1.0, None
-    if np.float32(x) == np.float32(end[0]) and np.float32(y) == np.float32(end[1]):
-        return  # Box2D asserts on a ray of length zero
-    env.world.RayCast(callback, (x, y), end)
-    if callback.p2 is None:
-        assert fractions[0] > 1
-    else:
-        assert float(fractions[0]) == callback.fraction
-        assert points[0].tolist() == [callback.p2[0], callback.p2[1]]
+    theirs.world.RayCast(callback, (float(x), float(y)), (float(end_x), float(end_y)))
+    assert hit == (callback.p2 is not None)
+    if hit:
+        assert float(fraction) == callback.fraction
+        assert (float(point_x), float(point_y)) == (callback.p2[0], callback.p2[1])
 
 
-def edit_ground(step: int, env: Any) -> None:
-    """The same change of the ground (through the world, the terrain list or the hull), for both environments."""
-    if step == 2:  # a wall just ahead of the walker, in the lidar's reach
-        x, y = env.hull.position
-        wall = Box2D.b2.fixtureDef(shape=Box2D.b2.polygonShape(box=(0.2, 3.0, (x + 2.0, y - 1.0), 0.0)), categoryBits=1)
-        env.world.CreateStaticBody(fixtures=wall)
-    elif step == 4:  # the walls and edges under the walker destroyed, through the terrain list
-        x = env.hull.position[0]
-        for body in [body for body in env.terrain if abs(body.fixtures[0].shape.vertices[0][0] - x) < 3.0]:
-            env.world.DestroyBody(body)
-            env.terrain.remove(body)  # reset destroys what the list holds
-    elif step == 6:  # the new wall moved, reached through the world
-        for body in env.world.bodies:
-            if body.type == Box2D.b2.staticBody and body not in env.terrain:
-                body.position = (body.position[0] - 0.7, body.position[1] + 0.5)
+def box2d_values(env: Any) -> dict[str, Any]:
+    """What a user reads from the Box2D objects of a walker (gymnasium's SWIG objects or nbgym's port objects), as
+    plain values."""
+    u = env.unwrapped
+
+    def body(b: Any) -> tuple:
+        return (tuple(b.position), b.angle, tuple(b.linearVelocity), b.angularVelocity, tuple(b.worldCenter), b.awake,
+                b.mass, b.color1, b.color2)
+
+    return {
+        "hull": body(u.hull),
+        "legs": [body(leg) for leg in u.legs],
+        "ground_contact": [u.legs[1].ground_contact, u.legs[3].ground_contact],
+        "joints": [(j.angle, j.speed, j.motorSpeed, j.limits, j.motorEnabled, j.limitEnabled,
+                    tuple(j.anchorA), tuple(j.anchorB), u.legs.index(j.bodyB)) for j in u.joints],
+        "lidar": [(ray.fraction, tuple(ray.p1), tuple(ray.p2)) for ray in u.lidar],
+        "terrain": [(body.color1, [fixture.shape.vertices for fixture in body.fixtures]) for body in u.terrain[::23]],
+        "world": (tuple(u.world.gravity), len(u.world.bodies)),
+        "env": (u.game_over, u.prev_shaping, u.scroll, u.lidar_render, u.hardcore),
+    }
 
 
-def test_ground_changed_after_reset_is_what_the_lidar_sees_as_in_gymnasium():
-    """Bodies created, destroyed or moved after a reset change the lidar's readings as gymnasium's; stepping
-    without touching the world keeps the compiled lidar."""
-    ours, theirs = nbgym.make("BipedalWalker-v3"), gymnasium.make("BipedalWalker-v3")
-    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3))
-    action = np.array([0.3, -0.2, 0.1, 0.4], dtype=np.float32)
-    assert_same_value(ours.step(action), theirs.step(action))
-    assert not ours.unwrapped._world_handed_out
-    for step in range(2, 9):
+def edit_walker(step: int, env: Any) -> None:
+    """The same writes through gymnasium's attributes, for either environment."""
+    u = env.unwrapped
+    if step == 3:
+        u.hull.linearVelocity = (2.5, 1.5)
+        u.hull.angularVelocity = -0.75
+    elif step == 5:
+        u.legs[2].position = (u.legs[2].position[0] + 0.05, u.legs[2].position[1] + 0.1)
+        u.legs[0].angle = 0.3
+    elif step == 7:
+        u.world.gravity = (0.5, -6.0)
+        u.legs[1].ground_contact = True  # the next observation says so, until a contact of the leg begins or ends
+        u.prev_shaping = u.prev_shaping - 1.25
+    elif step == 9:
+        u.joints[1].limits = (-1.2, 0.3)
+        u.joints[2].upperLimit = 0.9
+        u.joints[3].motorEnabled = False
+        u.joints[0].limitEnabled = False
+        u.lidar[3].fraction = 0.5
+        u.lidar[4].p2 = (1.0, 2.0)
+        u.scroll = 0.25
+        u.lidar_render = 7
+    elif step == 11:
+        u.game_over = True  # the hull "touched the ground": the next step ends the episode
+
+
+def test_box2d_objects_read_and_written_mid_episode_act_as_in_gymnasium():
+    """hull, legs, joints, lidar, terrain and world read as gymnasium's after every step; the same writes
+    (velocities, positions and angles, gravity, ground_contact, prev_shaping, joint limits and motor, lidar,
+    scroll, game_over) give gymnasium's next steps and frames."""
+    ours = nbgym.make("BipedalWalker-v3", render_mode="rgb_array")
+    theirs = gymnasium.make("BipedalWalker-v3", render_mode="rgb_array")
+    assert_same_value(ours.reset(seed=7), theirs.reset(seed=7))
+    rng = np.random.default_rng(7)
+    for step in range(13):
+        assert_same_value(box2d_values(ours), box2d_values(theirs), f"step {step}")
         for env in (ours, theirs):
-            edit_ground(step, env.unwrapped)
-        assert_same_value(ours.step(action), theirs.step(action))
-    assert ours.unwrapped._world_handed_out
-    assert_same_value(ours.reset(seed=4), theirs.reset(seed=4))  # the world outlives the episode
-    assert_same_value(ours.step(action), theirs.step(action))
+            edit_walker(step, env)
+        assert_same_value(box2d_values(ours), box2d_values(theirs), f"step {step}, edited")
+        assert_same_value(ours.render(), theirs.render(), f"frame {step}")
+        action = rng.uniform(-1, 1, 4).astype(np.float32)
+        result = theirs.step(action)
+        assert_same_value(ours.step(action), result, f"step {step}")
+        torques = [joint.maxMotorTorque for joint in ours.unwrapped.joints]  # pybox2d's cannot be read
+        assert torques == (np.float32(80) * np.minimum(np.abs(action), 1)).tolist()
+        if result[2]:
+            break
+    assert step == 11 and result[1] == -100
+    assert_same_value(ours.reset(seed=8), theirs.reset(seed=8))  # the world (and its gravity) outlives the episode
+    assert_same_value(box2d_values(ours), box2d_values(theirs), "reset")
+
+
+def test_box2d_objects_refuse_what_the_port_cannot_do():
+    """Replacing the world's objects, editing the lists the kernels keep, creating or destroying bodies: each
+    refused, saying what to do instead; nothing moved."""
+    env = bipedal_walker.BipedalWalker()
+    env.reset(seed=1)
+    for name in ("hull", "legs", "joints", "terrain", "lidar", "world"):
+        with pytest.raises(AttributeError, match="cannot be replaced"):
+            setattr(env, name, None)
+    with pytest.raises(TypeError, match="cannot be changed"):
+        env.terrain.remove(env.terrain[0])
+    with pytest.raises(TypeError, match="cannot be changed"):
+        env.legs.append(env.hull)
+    with pytest.raises(AttributeError, match="create, step and destroy"):
+        env.world.CreateStaticBody
+    with pytest.raises(AttributeError, match="p1"):
+        env.lidar[0].p1 = (0.0, 0.0)
+    with pytest.raises(AttributeError, match="serves angle, speed"):
+        env.joints[0].GetReactionForce
+    with pytest.raises(TypeError, match="prev_shaping"):
+        env.prev_shaping = np.float32(1.0)  # gymnasium would compute the next reward in float32
+    with pytest.raises(TypeError, match="prev_shaping"):
+        env.prev_shaping = math.nan
+    with pytest.raises(AttributeError, match="not served"):
+        env.fd_edge.shape
+    with pytest.raises(ValueError, match="16-bit"):
+        env.fd_edge.categoryBits = 0x10000
+    theirs = gymnasium.make("BipedalWalker-v3").unwrapped
+    theirs.reset(seed=1)
+    action = np.array([0.2, -0.4, 0.6, 0.1], dtype=np.float32)
+    assert_same_value(env.step(action), theirs.step(action))
+
+
+def test_objects_of_an_ended_episode_are_not_the_new_ones():
+    """A reset hands out new objects (gymnasium's are new bodies); the drawlist is a list of the env's own."""
+    env = bipedal_walker.BipedalWalker()
+    env.reset(seed=2)
+    hull, drawlist = env.hull, env.drawlist
+    assert drawlist[-1] is hull and drawlist[-5:-1] == env.legs
+    env.reset(seed=3)
+    assert env.hull is not hull and env.drawlist is not drawlist
+
+
+def test_pickles_as_gymnasium():
+    """A pickled environment is a new one made with the same arguments, as gymnasium's (EzPickle): it needs a reset,
+    then runs as the original does."""
+    env = nbgym.make("BipedalWalker-v3", render_mode="rgb_array", hardcore=True).unwrapped
+    env.reset(seed=4)
+    env.step(np.full(4, 0.5, np.float32))
+    copy = pickle.loads(pickle.dumps(env))
+    assert (copy.render_mode, copy.hardcore) == ("rgb_array", True)
+    with pytest.raises(error.ResetNeeded):
+        copy.step(np.zeros(4, np.float32))
+    assert_same_value(copy.reset(seed=5), env.reset(seed=5))
+    rng = np.random.default_rng(4)
+    for t in range(5):
+        action = rng.uniform(-1, 1, 4).astype(np.float32)
+        assert_same_value(copy.step(action), env.step(action), f"step {t}")
+        assert_same_value(copy.render(), env.render(), f"frame {t}")
+
+
+def test_runs_without_the_box2d_wheel():
+    """The single env (stepping and drawing) and the vector env need no box2d wheel."""
+    code = (
+        "import sys; sys.modules['Box2D'] = None\n"
+        "import numpy as np, nbgym\n"
+        "env = nbgym.make('BipedalWalker-v3', render_mode='rgb_array')\n"
+        "env.reset(seed=0); env.step(np.zeros(4, np.float32)); assert env.render().shape == (400, 600, 3)\n"
+        "assert env.unwrapped.hull.position[0] > 0\n"
+        "vec = nbgym.make_vec('BipedalWalkerHardcore-v3', 2); vec.reset(seed=0); vec.step(np.zeros((2, 4), np.float32))\n"
+        "assert 'Box2D' not in sys.modules or sys.modules['Box2D'] is None\n"
+        "try:\n"
+        "    nbgym.make('CarRacing-v3')\n"
+        "except nbgym.error.DependencyNotInstalled as e:\n"
+        "    print('refused', e)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "refused" in done.stdout and "box2d" in done.stdout
+
+
+def choke_contacts(env: Any, index: int) -> None:
+    """Leaves world row ``index`` of ``env`` without free contact rows: the next contact Box2D makes overflows."""
+    env.unwrapped._batch.state.w.world_i[index, W.WI_FREE_CONTACT] = -1
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_a_world_out_of_contacts_raises_until_reset(vector):
+    """An overflow of a world's capacity raises PhysicsCapacityError (never a wrong result), then the env refuses
+    to step until a reset, which starts a fresh world."""
+    env = nbgym.make_vec("BipedalWalker-v3", 2) if vector else nbgym.make("BipedalWalker-v3")
+    env.reset(seed=0)
+    choke_contacts(env, 1 if vector else 0)
+    action = np.full((2, 4) if vector else 4, 1.0, np.float32)
+    with pytest.raises(error.PhysicsCapacityError, match="contact rows"):
+        for _ in range(200):  # the walker's feet meet new ground as it moves
+            env.step(action)
+    with pytest.raises(error.ResetNeeded, match="PhysicsCapacityError"):
+        env.step(action)
+    env.reset(seed=1)
+    theirs = gymnasium.make("BipedalWalker-v3")
+    expected = theirs.reset(seed=2 if vector else 1)
+    observations = env.reset(seed=1)[0]
+    assert_same_value(observations[1] if vector else observations, expected[0])
+    for _ in range(3):
+        result = env.step(action)
+        assert_same_value(result[0][1] if vector else result[0], theirs.step(action[0] if vector else action)[0])
+
+
+def test_float16_actions_are_refused_clearly():
+    env = nbgym.make("BipedalWalker-v3")
+    env.reset(seed=0)
+    with pytest.raises(error.InvalidAction, match="float16"):
+        env.step(np.zeros(4, np.float16))
 
 
 def test_ground_attributes_before_reset_are_gymnasiums():
@@ -324,7 +548,6 @@ def test_fixture_definitions_changed_before_reset_act_as_in_gymnasium():
         env.unwrapped.fd_edge.categoryBits = 0x0002
         env.unwrapped.fd_edge.maskBits = 0x0020  # the legs still stand on it
     assert_same_value(ours.reset(seed=6), theirs.reset(seed=6))
-    assert not ours.unwrapped._world_handed_out  # the compiled lidar
     action = np.array([0.2, 0.1, -0.3, 0.5], dtype=np.float32)
     for _ in range(3):
         assert_same_value(ours.step(action), theirs.step(action))

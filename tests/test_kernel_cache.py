@@ -205,6 +205,30 @@ def test_an_index_in_numbas_plain_format_is_stale_not_damaged(filled_cache, tmp_
     assert report["healthy"]
 
 
+def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
+    """An index whose keys name a type an older nbgym kept elsewhere (a state namedtuple whose module moved) is
+    stale, not a crash at make: the kernels are compiled again, without a warning."""
+    import hashlib
+    import pickle
+
+    from nbgym._engine.cache import _FORMAT_TAG
+
+    source, reports = filled_cache
+    cache_dir = tmp_path / "cache"
+    shutil.copytree(source, cache_dir)
+    [index] = list(cache_dir.rglob("kernels.step_kernel-*.nbi"))
+    payload = b"\x80\x02cnbgym.envs.box2d.bipedal_walker\nWalkerRows\n."  # the class moved to another module
+    with pytest.raises(AttributeError):
+        pickle.loads(payload)
+    index.write_bytes(pickle.dumps(numba.__version__ + _FORMAT_TAG) + hashlib.sha256(payload).digest() + payload)
+
+    report = finish(run(cache_dir))
+
+    assert report["results"] == reports["clean"]["results"]
+    assert report["cache_warnings"] == []
+    assert report["healthy"]
+
+
 def test_every_cache_file_is_checked(filled_cache):
     """No kernel (nor a function the kernels call through ``overload``) writes numba's plain, unchecked files."""
     import pickle

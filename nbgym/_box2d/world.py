@@ -23,6 +23,7 @@ from collections import namedtuple
 import numpy as np
 
 from nbgym._engine.jit import borrowing_kernel, kernel
+from nbgym.error import PhysicsCapacityError
 
 from . import broad_phase, distance, dynamic_tree, shapes
 from .math import b2max, b2min, copy_to, cosf, sinf
@@ -247,6 +248,28 @@ ERR_FIXTURES = 2
 ERR_JOINTS = 3
 ERR_CONTACTS = 4
 ERR_PROXIES = 5
+
+
+@kernel
+def raise_capacity_error(w, r):
+    """Raises ``nbgym.error.PhysicsCapacityError`` naming the capacity that world row ``r`` ran out of (its
+    ``WI_ERROR``, which must be set).
+
+    A physics calls it after the Box2D calls that may fail (create/step), so that an overflow goes through the
+    engine's fault path (the environment refuses to step until a reset) rather than giving wrong results: the
+    call that failed left the world without the item it could not make. The physics' reset must then start the
+    row afresh (``reset_world``): its lists may name items that were never made.
+    """
+    code = w.world_i[r, WI_ERROR]
+    if code == ERR_BODIES:
+        raise PhysicsCapacityError("A Box2D port world ran out of body rows (its `bodies` capacity): call reset().")
+    if code == ERR_FIXTURES:
+        raise PhysicsCapacityError("A Box2D port world ran out of fixture rows (its `fixtures` capacity): call reset().")
+    if code == ERR_JOINTS:
+        raise PhysicsCapacityError("A Box2D port world ran out of joint rows (its `joints` capacity): call reset().")
+    if code == ERR_CONTACTS:
+        raise PhysicsCapacityError("A Box2D port world ran out of contact rows (its `contacts` capacity): call reset().")
+    raise PhysicsCapacityError("A Box2D port world ran out of broad-phase proxies (its `proxies` capacity): call reset().")
 
 
 def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0)):

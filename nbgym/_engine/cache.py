@@ -209,7 +209,12 @@ class _CheckedCacheFile(IndexDataCacheFile):
         payload = _verified(data, self._index_path)
         if payload is None:
             return {}
-        stamp, overloads = pickle.loads(payload)
+        try:
+            stamp, overloads = pickle.loads(payload)
+        except (AttributeError, ImportError):
+            # An entry's key names a type that moved or went (a state namedtuple of an older nbgym, say): the index is
+            # stale, and the entries that still load would be compiled again at the next save, which replaces it.
+            return {}
         return overloads if stamp == self._source_stamp else {}
 
     def _load_data(self, name: str) -> Any:

@@ -78,7 +78,7 @@ def _fault(env: Any, raised: Exception, during: str) -> Exception:
     ``"reset"``, ``"rollout"``), after making ``env`` refuse to step until a reset of every sub-environment:
     the sub-environments before the one that raised have moved, the others not. An ``IndexError`` (a bounds
     check of the physics) becomes ``PhysicsIndexError``; other exceptions keep their type."""
-    if isinstance(raised, RuntimeError) and isinstance(raised.__cause__, IndexError):
+    if isinstance(raised, RuntimeError) and isinstance(raised.__cause__, (IndexError, error.PhysicsError)):
         raised = raised.__cause__  # raised in a stepping thread (threads.run_chunks)
     env._ready = False
     env._fault = f"its physics raised {type(raised).__name__} ({raised}) during {during}"

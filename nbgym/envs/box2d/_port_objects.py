@@ -21,12 +21,12 @@ import numpy as np
 
 from nbgym._box2d import shapes as port_shapes
 from nbgym._box2d import world as W
-from nbgym._box2d import world_step
+from nbgym._box2d import revolute_joint, world_step
 from nbgym._box2d.math import atan2f
 
 __all__ = [
     "CircleShape", "EdgeShape", "GroundedBody", "PolygonShape", "PortBody", "PortFixture", "PortSource",
-    "PortWorld", "Transform", "Vec2", "float32_pair",
+    "PortWorld", "RevoluteJoint", "Transform", "Vec2", "float32_pair",
 ]
 
 F32 = np.float32
@@ -640,3 +640,165 @@ class PortWorld:
 
     def __repr__(self) -> str:
         return f"<PortWorld gravity={self.gravity!r} bodies={self.bodyCount}>"
+
+
+class RevoluteJoint:
+    """A b2RevoluteJoint of a port world, read and written where the kernels keep it, as pybox2d's: ``angle`` and
+    ``speed`` (GetJointAngle/GetJointSpeed, float32), ``motorSpeed`` and ``maxMotorTorque`` (SetMotorSpeed and
+    SetMaxMotorTorque wake both bodies), ``motorEnabled``, ``limitEnabled``, ``lowerLimit``/``upperLimit``/``limits``,
+    ``bodyA``/``bodyB``, ``anchorA``/``anchorB`` (world points), ``GetMotorTorque(inv_dt)``."""
+
+    def __init__(self, source: PortSource, index: int) -> None:
+        self._source = source
+        self._index = index
+
+    def _row(self) -> tuple[W.World, int, int]:
+        w, r = self._source._port_world()
+        j = self._index
+        if not w.joint_i[r, j, W.JI_ALIVE]:
+            raise ReferenceError(f"joint {j} was destroyed (a joint of an earlier episode)")
+        return w, r, j
+
+    def _bodies(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The joint's float row and its two bodies' float rows."""
+        w, r, j = self._row()
+        return w.joint_f[r, j], w.body_f[r, w.joint_i[r, j, W.JI_BODYA]], w.body_f[r, w.joint_i[r, j, W.JI_BODYB]]
+
+    @property
+    def angle(self) -> float:
+        """b2RevoluteJoint::GetJointAngle: bodyB's angle - bodyA's - the reference angle (float32)."""
+        jf, a, b = self._bodies()
+        return float((b[W.BF_A] - a[W.BF_A]) - jf[W.JF_REF])
+
+    @property
+    def speed(self) -> float:
+        """b2RevoluteJoint::GetJointSpeed: bodyB's angular velocity - bodyA's (float32)."""
+        _, a, b = self._bodies()
+        return float(b[W.BF_W] - a[W.BF_W])
+
+    @property
+    def motorSpeed(self) -> float:  # noqa: N802 (pybox2d's names, here and below)
+        """The motor's target speed (rad/s); setting it is ``SetMotorSpeed`` (wakes both bodies)."""
+        w, r, j = self._row()
+        return float(w.joint_f[r, j, W.JF_MOTOR_SPEED])
+
+    @motorSpeed.setter
+    def motorSpeed(self, value: Any) -> None:  # noqa: N802
+        w, r, j = self._row()
+        revolute_joint.set_motor_speed(w, r, j, F32(float(value)))
+
+    @property
+    def maxMotorTorque(self) -> float:  # noqa: N802
+        """The motor's torque limit (N m); setting it is ``SetMaxMotorTorque`` (wakes both bodies). (pybox2d's
+        property cannot be read; this one can.)"""
+        w, r, j = self._row()
+        return float(w.joint_f[r, j, W.JF_MAX_TORQUE])
+
+    @maxMotorTorque.setter
+    def maxMotorTorque(self, value: Any) -> None:  # noqa: N802
+        w, r, j = self._row()
+        revolute_joint.set_max_motor_torque(w, r, j, F32(float(value)))
+
+    @property
+    def motorEnabled(self) -> bool:  # noqa: N802
+        """Whether the motor drives the joint; setting it is ``EnableMotor`` (wakes both bodies)."""
+        w, r, j = self._row()
+        return bool(w.joint_i[r, j, W.JI_MOTOR_ON])
+
+    @motorEnabled.setter
+    def motorEnabled(self, value: Any) -> None:  # noqa: N802
+        w, r, j = self._row()
+        revolute_joint.enable_motor(w, r, j, bool(value))
+
+    @property
+    def limitEnabled(self) -> bool:  # noqa: N802
+        """Whether the angle limits hold; setting it is ``EnableLimit``."""
+        w, r, j = self._row()
+        return bool(w.joint_i[r, j, W.JI_LIMIT_ON])
+
+    @limitEnabled.setter
+    def limitEnabled(self, value: Any) -> None:  # noqa: N802
+        w, r, j = self._row()
+        revolute_joint.enable_limit(w, r, j, bool(value))
+
+    @property
+    def limits(self) -> tuple[float, float]:
+        """``(lowerLimit, upperLimit)`` (radians); setting it is ``SetLimits(lower, upper)``."""
+        w, r, j = self._row()
+        return float(w.joint_f[r, j, W.JF_LOWER]), float(w.joint_f[r, j, W.JF_UPPER])
+
+    @limits.setter
+    def limits(self, value: Any) -> None:
+        lower, upper = float32_pair(value, "limits")
+        if not lower <= upper:
+            raise ValueError(f"A revolute joint's limits are (lower, upper) with lower <= upper, got {value!r}")
+        w, r, j = self._row()
+        revolute_joint.set_limits(w, r, j, lower, upper)
+
+    @property
+    def lowerLimit(self) -> float:  # noqa: N802
+        """The lower angle limit; setting it is ``SetLimits(value, upperLimit)``."""
+        return self.limits[0]
+
+    @lowerLimit.setter
+    def lowerLimit(self, value: Any) -> None:  # noqa: N802
+        self.limits = (value, self.upperLimit)
+
+    @property
+    def upperLimit(self) -> float:  # noqa: N802
+        """The upper angle limit; setting it is ``SetLimits(lowerLimit, value)``."""
+        return self.limits[1]
+
+    @upperLimit.setter
+    def upperLimit(self, value: Any) -> None:  # noqa: N802
+        self.limits = (self.lowerLimit, value)
+
+    @property
+    def bodyA(self) -> PortBody:  # noqa: N802
+        w, r, j = self._row()
+        return self._source._port_body(int(w.joint_i[r, j, W.JI_BODYA]))
+
+    @property
+    def bodyB(self) -> PortBody:  # noqa: N802
+        w, r, j = self._row()
+        return self._source._port_body(int(w.joint_i[r, j, W.JI_BODYB]))
+
+    @property
+    def anchorA(self) -> Vec2:  # noqa: N802
+        """b2RevoluteJoint::GetAnchorA: bodyA's world point of the local anchor."""
+        w, r, j = self._row()
+        return self.bodyA.GetWorldPoint((w.joint_f[r, j, W.JF_LAX], w.joint_f[r, j, W.JF_LAY]))
+
+    @property
+    def anchorB(self) -> Vec2:  # noqa: N802
+        """b2RevoluteJoint::GetAnchorB: bodyB's world point of the local anchor."""
+        w, r, j = self._row()
+        return self.bodyB.GetWorldPoint((w.joint_f[r, j, W.JF_LBX], w.joint_f[r, j, W.JF_LBY]))
+
+    def GetMotorTorque(self, inv_dt: float) -> float:  # noqa: N802,N803
+        """b2RevoluteJoint::GetMotorTorque: the motor's impulse of the last step times ``inv_dt``."""
+        w, r, j = self._row()
+        return float(F32(inv_dt) * w.joint_f[r, j, W.JF_MOTOR_IMP])
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"The compiled world's revolute joint serves angle, speed, the motor and the limits, its bodies and "
+            f"anchors, not {name!r} ({_ELSEWHERE})."
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in ("_source", "_index") or isinstance(getattr(type(self), name, None), property):
+            object.__setattr__(self, name, value)
+            return
+        raise AttributeError(f"The compiled world's revolute joint has no settable {name!r} ({_ELSEWHERE}).")
+
+    def __eq__(self, other: Any) -> bool:
+        return isinstance(other, RevoluteJoint) and other._source is self._source and other._index == self._index
+
+    def __hash__(self) -> int:
+        return hash((id(self._source), self._index))
+
+    def __repr__(self) -> str:
+        return f"<RevoluteJoint {self._index}>"

@@ -1,4 +1,11 @@
-"""BipedalWalker: teach a two-legged robot to walk, as gymnasium's ``BipedalWalker-v3`` (and its hardcore terrain), on Box2D."""
+"""BipedalWalker: teach a two-legged robot to walk, as gymnasium's ``BipedalWalker-v3`` (and its hardcore terrain),
+on the compiled Box2D port (``nbgym._box2d``): the physics of ``_bipedal_walker_physics``, which the vector
+environment (``bipedal_walker_vector``) runs too. No ``box2d`` wheel is needed.
+
+The environment hands out the Box2D objects gymnasium's has (``world``, ``hull``, ``legs``, ``joints``, ``terrain``,
+``lidar``) as objects that read and write the port's rows (``_port_objects``), and draws gymnasium's frames from
+those rows.
+"""
 
 from __future__ import annotations
 
@@ -7,241 +14,165 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import error, spaces
-from nbgym.core import Env
-from nbgym.engine import njit
-from nbgym.envs.box2d._common import Box2D, GroundContactDetector, action_vector, close_window, frame, show, start_render
+from nbgym import error
+from nbgym._box2d import broad_phase, shapes
+from nbgym._box2d import world as W
+from nbgym._box2d.math import cosf, sinf
+from nbgym.engine import KernelEnv
+from nbgym.envs.box2d._bipedal_walker_physics import (
+    _INIT_X, _INIT_Y, CLOUD_DRAWS, CLOUD_VERTICES, CLOUD_WIDTH, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS,
+    LEG_DOWN, LEG_H, LEGS, LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL,
+    STATE, TERRAIN, TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W,
+    walker_params, walker_spaces,
+)
+from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
+from nbgym.envs.box2d._window import action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
 
-FPS = 50
-SCALE = 30.0  # pixels per metre: how fast-paced the game is (forces are tuned to it)
 
-MOTORS_TORQUE = 80
-SPEED_HIP = 4
-SPEED_KNEE = 6
-LIDAR_RANGE = 160 / SCALE
-LIDAR_RAYS = 10
-LIDAR_OFFSETS = np.array(
-    [(math.sin(1.5 * i / 10.0) * LIDAR_RANGE, -(math.cos(1.5 * i / 10.0) * LIDAR_RANGE)) for i in range(LIDAR_RAYS)]
-)
-"""Each ray's end relative to the hull: fanning from straight down to 1.35 rad forward."""
+def _walker_at_rest() -> list[Transform]:
+    """The transforms of the hull and the four legs as reset creates them (``CreateDynamicBody(position, angle)``),
+    before its idle step: what gymnasium's "human" frame drawn at reset shows."""
 
-INITIAL_RANDOM = 5
+    def created(y: float, angle: float) -> Transform:
+        a = np.float32(angle)
+        return Transform(np.array([np.float32(_INIT_X), np.float32(y), sinf(a), cosf(a)], np.float32))
 
-HULL_POLY = [(-30, +9), (+6, +9), (+34, +1), (+34, -8), (-30, -8)]
-LEG_DOWN = -8 / SCALE
-LEG_W, LEG_H = 8 / SCALE, 34 / SCALE
-
-VIEWPORT_W = 600
-VIEWPORT_H = 400
-
-TERRAIN_STEP = 14 / SCALE
-TERRAIN_LENGTH = 200  # in steps
-TERRAIN_HEIGHT = VIEWPORT_H / SCALE / 4
-TERRAIN_GRASS = 10  # the longest stretch of grass between obstacles, in steps
-TERRAIN_STARTPAD = 20  # in steps
-FRICTION = 2.5
-
-GRASS, STUMP, STAIRS, PIT = range(4)
-"""The terrain generator's states; hardcore terrain draws one of the last three after each stretch of grass."""
-
-HULL_FD = Box2D.b2.fixtureDef(
-    shape=Box2D.b2.polygonShape(vertices=[(x / SCALE, y / SCALE) for x, y in HULL_POLY]),
-    density=5.0,
-    friction=0.1,
-    categoryBits=0x0020,
-    maskBits=0x001,  # collides with the ground only
-    restitution=0.0,
-)
-
-LEG_FD = Box2D.b2.fixtureDef(
-    shape=Box2D.b2.polygonShape(box=(LEG_W / 2, LEG_H / 2)),
-    density=1.0,
-    restitution=0.0,
-    categoryBits=0x0020,
-    maskBits=0x001,
-)
-
-LOWER_FD = Box2D.b2.fixtureDef(
-    shape=Box2D.b2.polygonShape(box=(0.8 * LEG_W / 2, LEG_H / 2)),
-    density=1.0,
-    restitution=0.0,
-    categoryBits=0x0020,
-    maskBits=0x001,
-)
-
-OBSTACLE_COLORS = ((255, 255, 255), (153, 153, 153))
-GROUND_COLOR = (102, 153, 76)
+    legs = []
+    for side in (-1, 1):
+        legs.append(created(_INIT_Y - LEG_H / 2 - LEG_DOWN, side * 0.05))
+        legs.append(created(_INIT_Y - LEG_H * 3 / 2 - LEG_DOWN, side * 0.05))
+    return [created(_INIT_Y, 0.0), *legs]
 
 
-class LidarRay(Box2D.b2.rayCastCallback):
-    """One lidar ray: where it starts, where it ends, and how far along it the ground is.
-
-    It is also Box2D's ray-cast callback, as gymnasium's: ``world.RayCast(ray, ray.p1, ray.p2)`` keeps the
-    nearest hit of a fixture in category 1 (the ground).
-
-    Attributes:
-        p1: Where the ray starts (the hull's position, Box2D's live vector).
-        p2: Where it ends: the nearest ground point hit (float32 values, as Box2D reports it), else its
-            full range.
-        fraction: How far along the ray that end is, 1.0 when the ray hits no ground.
-    """
-
-    p1: Any  # unset before the first cast: the renderer draws no ray then
-    p2: Any
-    fraction: float = 1.0
-
-    def ReportFixture(self, fixture: Any, point: Any, normal: Any, fraction: float) -> float:
-        """Box2D reports a fixture on the ray: the ground's shortens the ray to it, others are ignored (-1)."""
-        if (fixture.filterData.categoryBits & 1) == 0:
-            return -1
-        self.p2 = point
-        self.fraction = fraction
-        return fraction
+def _terrain_x() -> list[float]:
+    """gymnasium's ``terrain_x``: each terrain point's x (Python floats)."""
+    return [k * TERRAIN_STEP for k in range(TERRAIN_LENGTH)]
 
 
-class _HandsOutTheWorld:
-    """An attribute of :class:`BipedalWalker` through which the Box2D world can be reached (a body's
-    ``world``, its contacts' bodies): reading or assigning it means the ground may change in ways nbgym
-    cannot see, so from then on the environment's lidar asks Box2D itself, as gymnasium's does.
-
-    The value lives in the instance's ``__dict__`` under the name with a leading underscore, which the
-    environment's own code uses.
-    """
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-        self.private_name = "_" + name
-
-    def __get__(self, env: Any, owner: type | None = None) -> Any:
-        if env is None:
-            return self
-        try:
-            value = env.__dict__[self.private_name]
-        except KeyError:
-            raise AttributeError(f"BipedalWalker has no {self.name} before its first reset(): call env.reset() first") from None
-        env._world_handed_out = True
-        return value
-
-    def __set__(self, env: Any, value: Any) -> None:
-        env._world_handed_out = True
-        env.__dict__[self.private_name] = value
+def _terrain_poly(terrain_x: list[float], terrain_y: list[Any]) -> list[tuple[list[tuple[Any, Any]], tuple[int, int, int]]]:
+    """gymnasium's ``terrain_poly``: below each edge of the ground, the quad down to y = 0, in the ground's colour."""
+    polys = []
+    for k in range(TERRAIN_LENGTH - 1):
+        poly = [(terrain_x[k], terrain_y[k]), (terrain_x[k + 1], terrain_y[k + 1])]
+        poly += [(poly[1][0], 0), (poly[0][0], 0)]
+        polys.append((poly, GROUND_COLOR))
+    return polys
 
 
-@njit
-def _edge_hit(p1x, p1y, dx, dy, v1x, v1y, v2x, v2y):  # pragma: no cover (compiled)
-    """Box2D 2.3's ``b2EdgeShape::RayCast`` of a static edge, in float32: the hit's fraction, or 2 for none."""
-    ex = v2x - v1x
-    ey = v2y - v1y
-    nx, ny = ey, -ex
-    length = np.float32(math.sqrt(nx * nx + ny * ny))
-    if length >= np.float32(1.1920929e-07):  # b2_epsilon: shorter normals stay as they are
-        inv = np.float32(1.0) / length
-        nx = nx * inv
-        ny = ny * inv
-    numerator = nx * (v1x - p1x) + ny * (v1y - p1y)
-    denominator = nx * dx + ny * dy
-    if denominator == 0:
-        return np.float32(2.0)
-    t = numerator / denominator
-    if t < 0 or np.float32(1.0) < t:
-        return np.float32(2.0)
-    qx = p1x + t * dx
-    qy = p1y + t * dy
-    rr = ex * ex + ey * ey
-    if rr == 0:
-        return np.float32(2.0)
-    along = ((qx - v1x) * ex + (qy - v1y) * ey) / rr
-    if along < 0 or np.float32(1.0) < along:
-        return np.float32(2.0)
-    return t
+def _cloud_poly(draws: np.ndarray) -> list[tuple[list[tuple[float, float]], float, float]]:
+    """gymnasium's ``cloud_poly`` from the clouds' draws (see ``_generate_clouds``): per cloud, its pentagon and
+    its extent in x."""
+    clouds = []
+    for row in draws.reshape(CLOUDS, CLOUD_WIDTH).tolist():
+        x = row[0] * TERRAIN_STEP
+        y = VIEWPORT_H / SCALE * 3 / 4
+        poly = [
+            (
+                x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + row[1 + 2 * a],
+                y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + row[2 + 2 * a],
+            )
+            for a in range(CLOUD_VERTICES)
+        ]
+        clouds.append((poly, min(p[0] for p in poly), max(p[0] for p in poly)))
+    return clouds
 
 
-@njit
-def _polygon_hit(p1x, p1y, dx, dy, vertices, normals):  # pragma: no cover (compiled)
-    """Box2D 2.3's ``b2PolygonShape::RayCast`` of a static polygon, in float32: the hit's fraction, or 2 for none."""
-    lower = np.float32(0.0)
-    upper = np.float32(1.0)
-    index = -1
-    for i in range(vertices.shape[0]):
-        numerator = normals[i, 0] * (vertices[i, 0] - p1x) + normals[i, 1] * (vertices[i, 1] - p1y)
-        denominator = normals[i, 0] * dx + normals[i, 1] * dy
-        if denominator == 0:
-            if numerator < 0:
-                return np.float32(2.0)
-        elif denominator < 0 and numerator < lower * denominator:
-            lower = numerator / denominator
-            index = i
-        elif denominator > 0 and numerator < upper * denominator:
-            upper = numerator / denominator
-        if upper < lower:
-            return np.float32(2.0)
-    return lower if index >= 0 else np.float32(2.0)
+class FixtureDef:
+    """gymnasium's ``fd_polygon``/``fd_edge``: the fixture definition each terrain body of one kind is made with at
+    reset (the obstacles' polygons, the ground's edges). Its numbers are parameters of the compiled reset: setting
+    ``categoryBits``, ``maskBits``, ``groupIndex``, ``friction``, ``density`` or ``restitution`` changes the terrain of
+    the following resets, as in gymnasium. The shape is made by the kernels from the terrain's draws."""
+
+    _FIELDS = {"categoryBits": int, "maskBits": int, "groupIndex": int, "friction": float, "density": float,
+               "restitution": float}
+
+    def __init__(self, env: BipedalWalker, kind: str) -> None:
+        object.__setattr__(self, "_env", env)
+        object.__setattr__(self, "_kind", kind)
+
+    def _field(self, name: str) -> str:
+        if name not in self._FIELDS:
+            raise AttributeError(
+                f"fd_{self._kind}.{name} is not served: the compiled reset takes the fixture definition's numbers "
+                f"({', '.join(self._FIELDS)}); its shape is made from the terrain's draws."
+            )
+        return f"_{self._kind}_{name}"
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        value = self._env._params[self._field(name)][0].item()
+        return self._FIELDS[name](value)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        field = self._field(name)
+        kind = self._FIELDS[name]
+        if kind is int:
+            low, high = (-0x8000, 0x7FFF) if name == "groupIndex" else (0, 0xFFFF)
+            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
+                raise ValueError(f"fd_{self._kind}.{name} is a 16-bit int in [{low}, {high}], got {value!r}")
+            self._env._params[field] = int(value)
+        else:
+            self._env._params[field] = float(np.float32(value))  # Box2D keeps a float32
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
+        return f"<FixtureDef fd_{self._kind}: {fields}>"
 
 
-def _bounds(shapes: np.ndarray) -> np.ndarray:
-    """Each shape's box ``(low x, high x, low y, high y)``; ``shapes`` is ``(n, vertices, 2)``."""
-    x, y = shapes[:, :, 0], shapes[:, :, 1]
-    return np.stack([x.min(axis=1), x.max(axis=1), y.min(axis=1), y.max(axis=1)], axis=1)
+class LidarRay:
+    """One lidar ray of the last step, as gymnasium's ``LidarCallback`` holds it: ``p1`` (where it starts: the hull's
+    position), ``p2`` (where it ends: the nearest ground point hit, else its full reach) and ``fraction`` (how far
+    along the ray that end is, 1.0 for no hit). ``fraction`` and ``p2`` may be assigned, as gymnasium's attributes
+    (the frames draw ``p1``-``p2``; the next step casts the ray again)."""
+
+    __slots__ = ("_env", "_index")
+
+    def __init__(self, env: BipedalWalker, index: int) -> None:
+        self._env = env
+        self._index = index
+
+    @property
+    def fraction(self) -> float:
+        return self._env._batch.state.env_f.item(0, STATE + 14 + self._index)
+
+    @fraction.setter
+    def fraction(self, value: Any) -> None:
+        self._env._batch.state.env_f[0, STATE + 14 + self._index] = float(value)
+
+    @property
+    def p1(self) -> Any:
+        return self._env.hull.position
+
+    @p1.setter
+    def p1(self, value: Any) -> None:
+        raise AttributeError("A lidar ray starts at the hull's position (its p1): move the hull (env.hull.position).")
+
+    @property
+    def p2(self) -> tuple[float, float]:
+        env_f = self._env._batch.state.env_f
+        k = LIDAR_P2 + 2 * self._index
+        return env_f.item(0, k), env_f.item(0, k + 1)
+
+    @p2.setter
+    def p2(self, value: Any) -> None:
+        x, y = value
+        k = LIDAR_P2 + 2 * self._index
+        self._env._batch.state.env_f[0, k:k + 2] = float(x), float(y)
+
+    def __repr__(self) -> str:
+        return f"<LidarRay {self._index} fraction={self.fraction:g}>"
 
 
-@njit
-def _apart(bounds, x0, x1, y0, y1):  # pragma: no cover (compiled)
-    """Whether a shape's box ``bounds`` lies beyond a margin outside the box ``[x0, x1] x [y0, y1]`` on one
-    side: then no ray inside that box can hit the shape, whatever the rounding."""
-    margin = 0.01
-    return bounds[1] < x0 - margin or bounds[0] > x1 + margin or bounds[3] < y0 - margin or bounds[2] > y1 + margin
+_EPISODE_ATTRIBUTES = ("terrain", "hull", "legs", "joints", "drawlist", "lidar", "terrain_x", "terrain_y",
+                       "terrain_poly", "cloud_poly")
+"""The attributes built from the rows at their first read after a reset (see ``BipedalWalker._episode``)."""
 
 
-@njit
-def _cast_lidar(x, y, ends, edges, edge_bounds, vertices, normals, polygon_bounds, fractions, points):  # pragma: no cover
-    """Casts each ray from ``(x, y)`` to ``ends[i]`` at the static ground, as ``b2World::RayCast`` with
-    gymnasium's callback does: the nearest hit's fraction and point, both float32 (``fractions[i]`` is 2
-    when the ray hits nothing). Box2D takes the points as float32. ``edges`` (``(n, 2, 2)``) and the
-    polygons' ``vertices`` and ``normals`` (``(n, 4, 2)``) are float32 as Box2D keeps them, with their
-    boxes (:func:`_bounds`).
-
-    The world reports the fixtures in its tree's order and each report shortens the ray, so what remains
-    is the nearest hit; Box2D computes each fixture's fraction independently of the order.
-    """
-    one = np.float32(1.0)
-    zero = np.float32(0.0)
-    origin_x = np.float32(x)
-    origin_y = np.float32(y)
-    # A static body's transform is the identity, which Box2D still applies (b2MulT): 1 * x + 0 * y.
-    p1x = one * origin_x + zero * origin_y
-    p1y = -zero * origin_x + one * origin_y
-    for r in range(ends.shape[0]):
-        end_x = np.float32(ends[r, 0])
-        end_y = np.float32(ends[r, 1])
-        p2x = one * end_x + zero * end_y
-        p2y = -zero * end_x + one * end_y
-        dx = p2x - p1x
-        dy = p2y - p1y
-        x0, x1 = min(origin_x, end_x), max(origin_x, end_x)
-        y0, y1 = min(origin_y, end_y), max(origin_y, end_y)
-        nearest = np.float32(2.0)
-        for k in range(edges.shape[0]):
-            if _apart(edge_bounds[k], x0, x1, y0, y1):
-                continue
-            t = _edge_hit(p1x, p1y, dx, dy, edges[k, 0, 0], edges[k, 0, 1], edges[k, 1, 0], edges[k, 1, 1])
-            if t < nearest:
-                nearest = t
-        for k in range(vertices.shape[0]):
-            if _apart(polygon_bounds[k], x0, x1, y0, y1):
-                continue
-            t = _polygon_hit(p1x, p1y, dx, dy, vertices[k], normals[k])
-            if t < nearest:
-                nearest = t
-        fractions[r] = nearest
-        if nearest <= one:
-            points[r, 0] = (one - nearest) * origin_x + nearest * end_x
-            points[r, 1] = (one - nearest) * origin_y + nearest * end_y
-
-
-class BipedalWalker(Env, EzPickle):
+class BipedalWalker(KernelEnv, EzPickle):
     """
     ## Description
     A 4-joint walker robot. There are two versions:
@@ -283,6 +214,14 @@ class BipedalWalker(Env, EzPickle):
 
     ```
 
+    The dynamics are compiled (nbgym's Box2D port; the kernels of `make_vec`'s `BipedalWalkerVectorEnv`), and no
+    `box2d` wheel is needed. gymnasium's Box2D objects are there, reading and writing the compiled world:
+    `hull` and `legs` (position, angle, velocities...; the lower legs' `ground_contact`), `joints` (angle,
+    speed, motor, limits), `lidar` (each ray's `fraction`, `p1`, `p2`), `terrain`, `drawlist`, `world`
+    (gravity, bodies); so are `game_over`, `prev_shaping`, `scroll`, `lidar_render`, `terrain_poly`,
+    `cloud_poly`, `fd_polygon` and `fd_edge`. What the port cannot do (creating or destroying bodies, say)
+    raises, saying so.
+
     ## Version History
     - v3: the lidar reports the closest point instead of the furthest; faster video recording.
     - v2: energy spent counted.
@@ -295,182 +234,165 @@ class BipedalWalker(Env, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
-
-    world = _HandsOutTheWorld()
-    terrain = _HandsOutTheWorld()
-    drawlist = _HandsOutTheWorld()
-    hull = _HandsOutTheWorld()
-    legs = _HandsOutTheWorld()
-    joints = _HandsOutTheWorld()
+    physics = PHYSICS
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
-        """Creates the environment; terrain and walker are built at each reset.
+        """Creates the environment (and its Box2D world); terrain and walker are built at each reset.
 
         Args:
             render_mode: ``None``, ``"human"`` or ``"rgb_array"``.
             hardcore: Whether the terrain has stumps, stairs and pits.
         """
         EzPickle.__init__(self, render_mode, hardcore)
+        self.observation_space, self.action_space = walker_spaces()
+        super().__init__(walker_params(hardcore), render_mode=render_mode)
         self.isopen = True
-        # One world for every episode (as gymnasium): the bodies are destroyed and rebuilt at reset.
-        self._world = Box2D.b2World()
-        # Whether the world has been handed out (see _HandsOutTheWorld): then the lidar is Box2D's ray
-        # casts, for the rest of the environment's life, since the world outlives the episodes.
-        self._world_handed_out = False
-        self._terrain: list[Any] = []
-        self._hull: Any = None
-        self._legs: list[Any] = []
-        self._joints: list[Any] = []
-        self.prev_shaping = None
-        self.hardcore = hardcore
-        self.fd_polygon = Box2D.b2.fixtureDef(
-            shape=Box2D.b2.polygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)]),
-            friction=FRICTION,
-        )
-        self.fd_edge = Box2D.b2.fixtureDef(
-            shape=Box2D.b2.edgeShape(vertices=[(0, 0), (1, 1)]),
-            friction=FRICTION,
-            categoryBits=0x0001,
-        )
-        # Joint speeds are bounded by 5: ground contacts can push the joints to 5x their rated speed.
-        angle_speed = [math.pi, 5.0]
-        leg = [*angle_speed, *angle_speed, 5.0]  # hip angle and speed, knee angle and speed, contact
-        high = np.array([math.pi, 5.0, 5.0, 5.0, *leg, *leg] + [1.0] * LIDAR_RAYS).astype(np.float32)
-        low = -high
-        low[8] = low[13] = -0.0
-        self.action_space = spaces.Box(
-            np.array([-1, -1, -1, -1]).astype(np.float32), np.array([1, 1, 1, 1]).astype(np.float32)
-        )
-        self.observation_space = spaces.Box(low, high)
-        self.render_mode = render_mode
         self.screen: Any = None
         self.clock: Any = None
-        self.surf: Any = None
+        self.fd_polygon = FixtureDef(self, "polygon")
+        self.fd_edge = FixtureDef(self, "edge")
+        self._episode: dict[str, Any] = {}
+        """The attributes built from the rows at their first read since the last reset (``_EPISODE_ATTRIBUTES``),
+        and the objects standing for the world's bodies (``"bodies"``): gymnasium builds them at reset; nbgym builds
+        them only for a user (or a frame) that reads them, so that stepping costs nothing in Python."""
+        self._reward_type: type = np.float32
+        self._drawing_reset = False
+        """Whether the frame asked for now is the one gymnasium draws at reset, before its idle step."""
 
-    def _destroy(self) -> None:
-        if not self._terrain:
-            return
-        self._world.contactListener = None
-        for body in self._terrain:
-            self._world.DestroyBody(body)
-        self._terrain = []
-        self._world.DestroyBody(self._hull)
-        self._hull = None
-        for leg in self._legs:
-            self._world.DestroyBody(leg)
-        self._legs = []
-        self._joints = []
+    # Pickled as gymnasium's: by the constructor's arguments (a copy is a new environment, to be reset).
+    __getstate__ = EzPickle.__getstate__
+    __setstate__ = EzPickle.__setstate__
 
-    def _static_polygon(self, poly: list[tuple[float, float]]) -> None:
-        """Adds an obstacle (stump, stair, pit wall) with the vertices ``poly`` to the terrain."""
-        self.fd_polygon.shape.vertices = poly
-        body = self._world.CreateStaticBody(fixtures=self.fd_polygon)
-        body.color1, body.color2 = OBSTACLE_COLORS
-        self._terrain.append(body)
+    # -- the Box2D objects ------------------------------------------------------------------------------------
 
-    def _generate_terrain(self, hardcore: bool) -> None:
-        """Draws the terrain from :attr:`np_random` as gymnasium does, with the same draws in the same order."""
-        state = GRASS
-        velocity = 0.0
-        y = TERRAIN_HEIGHT
-        counter: Any = TERRAIN_STARTPAD
-        oneshot = False
-        self._terrain = []
-        self.terrain_x = []
-        self.terrain_y = []
-        stair_steps, stair_width, stair_height = 0, 0, 0
-        original_y = 0
-        for i in range(TERRAIN_LENGTH):
-            x = i * TERRAIN_STEP
-            self.terrain_x.append(x)
-            if state == GRASS and not oneshot:
-                velocity = 0.8 * velocity + 0.01 * np.sign(TERRAIN_HEIGHT - y)
-                if i > TERRAIN_STARTPAD:
-                    velocity += self.np_random.uniform(-1, 1) / SCALE
-                y += velocity
-            elif state == PIT and oneshot:
-                counter = self.np_random.integers(3, 5)
-                poly = [(x, y), (x + TERRAIN_STEP, y), (x + TERRAIN_STEP, y - 4 * TERRAIN_STEP), (x, y - 4 * TERRAIN_STEP)]
-                self._static_polygon(poly)
-                self._static_polygon([(p[0] + TERRAIN_STEP * counter, p[1]) for p in poly])
-                counter += 2
-                original_y = y
-            elif state == PIT and not oneshot:
-                y = original_y
-                if counter > 1:
-                    y -= 4 * TERRAIN_STEP
-            elif state == STUMP and oneshot:
-                counter = self.np_random.integers(1, 3)
-                size = counter * TERRAIN_STEP
-                self._static_polygon([(x, y), (x + size, y), (x + size, y + size), (x, y + size)])
-            elif state == STAIRS and oneshot:
-                stair_height = +1 if self.np_random.random() > 0.5 else -1
-                stair_width = self.np_random.integers(4, 5)
-                stair_steps = self.np_random.integers(3, 5)
-                original_y = y
-                for s in range(stair_steps):
-                    left = x + (s * stair_width) * TERRAIN_STEP
-                    right = x + ((1 + s) * stair_width) * TERRAIN_STEP
-                    top = y + (s * stair_height) * TERRAIN_STEP
-                    bottom = y + (-1 + s * stair_height) * TERRAIN_STEP
-                    self._static_polygon([(left, top), (right, top), (right, bottom), (left, bottom)])
-                counter = stair_steps * stair_width
-            elif state == STAIRS and not oneshot:
-                s = stair_steps * stair_width - counter - stair_height
-                n = s / stair_width
-                y = original_y + (n * stair_height) * TERRAIN_STEP
-            oneshot = False
-            self.terrain_y.append(y)
-            counter -= 1
-            if counter == 0:
-                counter = self.np_random.integers(TERRAIN_GRASS // 2, TERRAIN_GRASS)
-                state = self.np_random.integers(STUMP, PIT + 1) if state == GRASS and hardcore else GRASS
-                oneshot = True
+    def _port_world(self, moved_proxies: int = 0) -> tuple[W.World, int]:
+        """The world the kernels step and this env's row of it (``PortSource``).
 
-        self.terrain_poly = []
-        for i in range(TERRAIN_LENGTH - 1):
-            poly = [(self.terrain_x[i], self.terrain_y[i]), (self.terrain_x[i + 1], self.terrain_y[i + 1])]
-            self.fd_edge.shape.vertices = poly
-            body = self._world.CreateStaticBody(fixtures=self.fd_edge)
-            body.color1 = body.color2 = (76, 255 if i % 2 == 0 else 204, 76)
-            self._terrain.append(body)
-            poly += [(poly[1][0], 0), (poly[0][0], 0)]
-            self.terrain_poly.append((poly, GROUND_COLOR))
-        self._terrain.reverse()
-        # The ground's shapes as Box2D keeps them (float32; polygons with its vertex order and normals),
-        # for the lidar: only fixtures in category 1 stop a ray (gymnasium's callback), whatever fd_edge
-        # and fd_polygon say.
-        edges, vertices, normals = [], [], []
-        for body in self._terrain:
-            for fixture in body.fixtures:
-                if (fixture.filterData.categoryBits & 1) == 0:
-                    continue
-                shape = fixture.shape
-                if isinstance(shape, Box2D.b2.edgeShape):
-                    edges.append(shape.vertices)
-                else:
-                    vertices.append(shape.vertices)
-                    normals.append(shape.normals)
-        edges = np.array(edges, dtype=np.float32).reshape(-1, 2, 2)
-        vertices = np.array(vertices, dtype=np.float32).reshape(-1, 4, 2)
-        normals = np.array(normals, dtype=np.float32).reshape(-1, 4, 2)
-        self._ground = (edges, _bounds(edges), vertices, normals, _bounds(vertices))
+        Raises:
+            PhysicsCapacityError: If ``moved_proxies`` more proxy moves (a ``SetTransform``) would overflow the
+                broad phase's move buffer before the next step empties it.
+        """
+        w = self._batch.state.w
+        if moved_proxies and w.bp_i[0, broad_phase.MOVE_COUNT] + moved_proxies > w.move_buffer.shape[1]:
+            raise error.PhysicsCapacityError(
+                f"BipedalWalker's world cannot move {moved_proxies} more proxies before its next step (its move "
+                f"buffer holds {w.move_buffer.shape[1]}): step the environment first."
+            )
+        return w, 0
 
-    def _generate_clouds(self) -> None:
-        """Ten clouds (decoration), each a pentagon jittered by :attr:`np_random`."""
-        self.cloud_poly = []
-        uniform = self.np_random.uniform
-        for _ in range(TERRAIN_LENGTH // 20):
-            x = uniform(0, TERRAIN_LENGTH) * TERRAIN_STEP
-            y = VIEWPORT_H / SCALE * 3 / 4
-            poly = [
-                (
-                    x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + uniform(0, 5 * TERRAIN_STEP),
-                    y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + uniform(0, 5 * TERRAIN_STEP),
-                )
-                for a in range(5)
-            ]
-            self.cloud_poly.append((poly, min(p[0] for p in poly), max(p[0] for p in poly)))
+    def _port_body(self, index: int) -> PortBody:
+        """The object that stands for body ``index`` (``PortSource``): the env's own hull, leg or terrain body."""
+        bodies = self._episode_objects()["bodies"]
+        body = bodies.get(index)
+        if body is None:
+            body = bodies[index] = PortBody(self, index)
+        return body
+
+    def _episode_objects(self) -> dict[str, Any]:
+        """The episode's attributes (see ``_episode``), built from the rows at the first call since the reset.
+
+        Raises:
+            AttributeError: Before the first reset.
+        """
+        episode = self._episode
+        if episode:
+            return episode
+        if not self._state_was_reset:
+            raise AttributeError("BipedalWalker builds its terrain and walker at reset(): call env.reset() first.")
+        state = self._batch.state
+        env_i = state.env_i[0].tolist()
+        w = state.w
+        bodies: dict[int, PortBody] = {}
+        terrain = []
+        for k in range(env_i[TERRAIN_COUNT]):
+            b = env_i[TERRAIN + k]
+            body = bodies[b] = PortBody(self, b)
+            if w.shape_i[0, w.body_i[0, b, W.BI_FIXTURES], shapes.TYPE] == shapes.EDGE:
+                # gymnasium colours the edges alternately in the order it made them (the list is reversed).
+                body.color1 = body.color2 = (76, 255 if (TERRAIN_LENGTH - 2 - k) % 2 == 0 else 204, 76)
+            else:
+                body.color1, body.color2 = OBSTACLE_COLORS
+            terrain.append(body)
+        hull = bodies[env_i[HULL]] = PortBody(self, env_i[HULL])
+        hull.color1, hull.color2 = HULL_COLORS
+        legs = []
+        for k, side in ((0, -1), (1, -1), (2, 1), (3, 1)):
+            b = env_i[LEGS + k]
+            leg = bodies[b] = (GroundedBody if k % 2 else PortBody)(self, b)  # the lower legs feel the ground
+            leg.color1 = (153 - side * 25, 76 - side * 25, 127 - side * 25)
+            leg.color2 = (102 - side * 25, 51 - side * 25, 76 - side * 25)
+            legs.append(leg)
+        terrain_x = _terrain_x()
+        terrain_y = list(state.env_f[0, TERRAIN_Y:TERRAIN_Y + TERRAIN_LENGTH].copy())
+        episode.update(
+            bodies=bodies,
+            terrain=_FixedList(terrain, "terrain"),
+            hull=hull,
+            legs=_FixedList(legs, "legs"),
+            joints=_FixedList([RevoluteJoint(self, env_i[JOINTS + k]) for k in range(4)], "joints"),
+            drawlist=[*terrain, *legs, hull],
+            lidar=_FixedList([LidarRay(self, k) for k in range(LIDAR_RAYS)], "lidar"),
+            terrain_x=terrain_x,
+            terrain_y=terrain_y,
+            terrain_poly=_terrain_poly(terrain_x, terrain_y),
+            cloud_poly=_cloud_poly(state.env_f[0, CLOUD_DRAWS:CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]),
+        )
+        return episode
+
+    @property
+    def world(self) -> PortWorld:
+        """The Box2D world (the port's row): gravity, its bodies, its counts (see ``PortWorld``)."""
+        return PortWorld(self)
+
+    @world.setter
+    def world(self, value: Any) -> None:
+        raise AttributeError("BipedalWalker's world is the compiled port's row that its kernels step: it cannot be replaced.")
+
+    @property
+    def game_over(self) -> bool:
+        """Whether the hull has touched the ground (gymnasium's contact listener sets it): the next step then ends
+        the episode with -100. Assigning it is read by the next step, as in gymnasium."""
+        w = self._batch.state.w
+        return bool(w.body_i[0, self._hull_index(), W.BI_BEGUN])
+
+    @game_over.setter
+    def game_over(self, value: Any) -> None:
+        self._batch.state.w.body_i[0, self._hull_index(), W.BI_BEGUN] = 1 if value else 0
+
+    def _hull_index(self) -> int:
+        if not self._state_was_reset:
+            raise AttributeError("BipedalWalker has no game_over before its first reset(): call env.reset() first.")
+        return int(self._batch.state.env_i[0, HULL])
+
+    @property
+    def prev_shaping(self) -> float | None:
+        """The shaping of the last step (``None`` before the first step of an episode); the next reward is the
+        change of the shaping since. Assigning it is read by the next step."""
+        value = self._batch.state.env_f.item(0, PREV_SHAPING)
+        return None if not self._state_was_reset or math.isnan(value) else value
+
+    @prev_shaping.setter
+    def prev_shaping(self, value: float | None) -> None:
+        if value is not None and (type(value) not in (int, float, np.float64) or math.isnan(value)):
+            raise TypeError(
+                f"BipedalWalker.prev_shaping takes None or a float (not NaN; the kernels compute in float64), got "
+                f"{value!r} ({type(value).__name__})."
+            )
+        self._batch.state.env_f[0, PREV_SHAPING] = np.nan if value is None else float(value)
+
+    @property
+    def scroll(self) -> float:
+        """How far the view has scrolled (metres): 1/5 of the view behind the hull, set by each step and read by
+        the frames."""
+        if not self._state_was_reset:
+            raise AttributeError("BipedalWalker has no scroll before its first reset(): call env.reset() first.")
+        return self._batch.state.env_f.item(0, SCROLL)
+
+    @scroll.setter
+    def scroll(self, value: float) -> None:
+        self._batch.state.env_f[0, SCROLL] = float(value)
+
+    # -- reset and step ---------------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
         """Generates new terrain and clouds, stands the walker at the start and takes one idle step.
@@ -482,167 +404,83 @@ class BipedalWalker(Env, EzPickle):
         Returns:
             ``(observation, {})``.
         """
-        super().reset(seed=seed)
-        self._destroy()
-        self._world.contactListener_bug_workaround = GroundContactDetector(self, "_hull", (1, 3), "_legs")
-        self._world.contactListener = self._world.contactListener_bug_workaround
-        self.game_over = False
-        self.prev_shaping = None
-        self.scroll = 0.0
+        self._episode = {}
         self.lidar_render = 0
-
-        self._generate_terrain(self.hardcore)
-        self._generate_clouds()
-
-        init_x = TERRAIN_STEP * TERRAIN_STARTPAD / 2
-        init_y = TERRAIN_HEIGHT + 2 * LEG_H
-        self._hull = self._world.CreateDynamicBody(position=(init_x, init_y), fixtures=HULL_FD)
-        self._hull.color1 = (127, 51, 229)
-        self._hull.color2 = (76, 76, 127)
-        self._hull.ApplyForceToCenter((self.np_random.uniform(-INITIAL_RANDOM, INITIAL_RANDOM), 0), True)
-
-        self._legs = []
-        self._joints = []
-        for side in (-1, +1):
-            # Upper leg on the hip joint, then lower leg on the knee joint.
-            for fixture, y, anchor_a, speed, lower_angle, upper_angle in (
-                (LEG_FD, init_y - LEG_H / 2 - LEG_DOWN, (0, LEG_DOWN), side, -0.8, 1.1),
-                (LOWER_FD, init_y - LEG_H * 3 / 2 - LEG_DOWN, (0, -LEG_H / 2), 1, -1.6, -0.1),
-            ):
-                leg = self._world.CreateDynamicBody(position=(init_x, y), angle=side * 0.05, fixtures=fixture)
-                leg.color1 = (153 - side * 25, 76 - side * 25, 127 - side * 25)
-                leg.color2 = (102 - side * 25, 51 - side * 25, 76 - side * 25)
-                joint = Box2D.b2.revoluteJointDef(
-                    bodyA=self._legs[-1] if fixture is LOWER_FD else self._hull,
-                    bodyB=leg,
-                    localAnchorA=anchor_a,
-                    localAnchorB=(0, LEG_H / 2),
-                    enableMotor=True,
-                    enableLimit=True,
-                    maxMotorTorque=MOTORS_TORQUE,
-                    motorSpeed=speed,
-                    lowerAngle=lower_angle,
-                    upperAngle=upper_angle,
-                )
-                if fixture is LOWER_FD:
-                    leg.ground_contact = False
-                self._legs.append(leg)
-                self._joints.append(self._world.CreateJoint(joint))
-
-        self._drawlist = self._terrain + self._legs + [self._hull]
-        self.lidar = [LidarRay() for _ in range(LIDAR_RAYS)]
-
+        # gymnasium draws twice in "human" mode: the walker as created, before its idle step (the frame that
+        # KernelEnv.reset asks for), and in that step.
+        self._drawing_reset = True
+        try:
+            result = super().reset(seed=seed, options=options)
+        finally:
+            self._drawing_reset = False
         if self.render_mode == "human":
             self.render()
-        return self.step(np.array([0, 0, 0, 0]))[0], {}
+        return result
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict]:
         """Drives the four joint motors by ``action`` and advances the world by one frame (1/50 s).
 
         Args:
-            action: Four numbers in [-1, 1]: hip and knee of the first leg, then of the second.
+            action: Four numbers in [-1, 1]: hip and knee of the first leg, then of the second. Numbers after
+                the fourth cost torque in the reward but drive nothing, as in gymnasium.
 
         Returns:
             ``(observation, reward, terminated, False, {})``; the reward has the action's float dtype
-            (``np.float32`` for the action space's actions), or is the int -100 when the walker falls.
+            (``np.float32`` for the action space's actions, ``np.float64`` for float64 or int actions), or is the
+            int -100 when the walker falls.
 
         Raises:
             TypeError: ``action`` is a Python number or has more than one dimension (gymnasium's exception).
             IndexError: ``action`` has fewer than four numbers (gymnasium's exception).
             InvalidAction: One of the four is NaN (gymnasium's Box2D would stop on an assertion,
-                ``AssertionError``, after corrupting the world).
+                ``AssertionError``, after corrupting the world), or the action's dtype is not a float32, float64
+                or integer one.
         """
-        assert self._hull is not None
+        if type(action) is np.ndarray and action.shape == (4,):
+            self._reward_type = np.float32 if action.dtype == np.float32 else np.float64
+            return super().step(action)
         motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4, True)
-        signs = np.sign(motors[:4]).tolist()  # exactly -1, 0 or 1 (NaN for NaN) in any dtype
-        if any(sign != sign for sign in signs):
-            raise error.InvalidAction(f"BipedalWalker's motor speeds are numbers in [-1, 1], not NaN: got {action!r}")
-        strengths = np.clip(np.abs(motors), 0, 1)
-        # The torques in the action's dtype (80 * a float32 is a float32), as gymnasium's numpy scalars.
-        torques = (MOTORS_TORQUE * strengths[:4]).tolist()
-        for joint, speed, sign, torque in zip(self._joints, (SPEED_HIP, SPEED_KNEE, SPEED_HIP, SPEED_KNEE), signs, torques):
-            joint.motorSpeed = speed * sign
-            joint.maxMotorTorque = torque
+        self._reward_type = np.float32 if motors.dtype == np.float32 else np.float64
+        observation, reward, terminated, truncated, info = super().step(motors[:4])
+        if type(reward) is not int:  # not the fall's -100
+            for a in motors[4:]:
+                reward -= 0.00035 * MOTORS_TORQUE * np.clip(np.abs(a), 0, 1)
+        return observation, reward, terminated, truncated, info
 
-        self._world.Step(1.0 / FPS, 6 * 30, 2 * 30)
+    def _reward(self) -> Any:
+        return self._reward_type(self._batch.rewards.item(0))
 
-        position = self._hull.position
-        velocity = self._hull.linearVelocity
-        ends = np.array((position[0], position[1])) + LIDAR_OFFSETS
-        if self._world_handed_out:
-            for lidar, end in zip(self.lidar, ends.tolist()):
-                lidar.fraction = 1.0
-                lidar.p1 = position
-                lidar.p2 = tuple(end)
-                self._world.RayCast(lidar, lidar.p1, lidar.p2)
-        else:
-            fractions = np.empty(LIDAR_RAYS, dtype=np.float32)
-            points = np.empty((LIDAR_RAYS, 2), dtype=np.float32)
-            _cast_lidar(position[0], position[1], ends, *self._ground, fractions, points)
-            for lidar, end, fraction, point in zip(self.lidar, ends.tolist(), fractions.tolist(), points.tolist()):
-                lidar.p1 = position
-                if fraction <= 1.0:
-                    lidar.fraction, lidar.p2 = fraction, point
-                else:
-                    lidar.fraction, lidar.p2 = 1.0, tuple(end)
+    def _terminal_reward(self, reward: Any) -> Any:
+        hull = self._hull_index()
+        if self.game_over or self._batch.state.w.body_f[0, hull, W.BF_PX] < 0:
+            return -100  # gymnasium's int
+        return reward
 
-        joints = self._joints
-        state = [
-            self._hull.angle,
-            2.0 * self._hull.angularVelocity / FPS,
-            0.3 * velocity.x * (VIEWPORT_W / SCALE) / FPS,  # normalised to about -1..1
-            0.3 * velocity.y * (VIEWPORT_H / SCALE) / FPS,
-            joints[0].angle,
-            joints[0].speed / SPEED_HIP,
-            joints[1].angle + 1.0,
-            joints[1].speed / SPEED_KNEE,
-            1.0 if self._legs[1].ground_contact else 0.0,
-            joints[2].angle,
-            joints[2].speed / SPEED_HIP,
-            joints[3].angle + 1.0,
-            joints[3].speed / SPEED_KNEE,
-            1.0 if self._legs[3].ground_contact else 0.0,
-        ]
-        state += [lidar.fraction for lidar in self.lidar]
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        return error.InvalidAction(f"BipedalWalker's motor speeds are numbers in [-1, 1], not NaN: got {action!r}")
 
-        self.scroll = position.x - VIEWPORT_W / SCALE / 5
-        # Moving forward is rewarded (300 at the far end); so is keeping the head straight.
-        shaping = 130 * position[0] / SCALE
-        shaping -= 5.0 * abs(state[0])
-        reward: Any = 0
-        if self.prev_shaping is not None:
-            reward = shaping - self.prev_shaping
-        self.prev_shaping = shaping
-        # Torque costs about -50 over a heuristic's episode; numpy scalars keep the action's dtype.
-        for cost in (0.00035 * MOTORS_TORQUE) * strengths:
-            reward -= cost
-
-        terminated = False
-        if self.game_over or position[0] < 0:
-            reward = -100
-            terminated = True
-        if position[0] > (TERRAIN_LENGTH - TERRAIN_GRASS) * TERRAIN_STEP:
-            terminated = True
-
-        if self.render_mode == "human":
-            self.render()
-        return np.array(state, dtype=np.float32), reward, terminated, False, {}
+    # -- frames -----------------------------------------------------------------------------------------------
 
     def render(self) -> np.ndarray | None:
-        """Draws the sky, clouds, terrain, one lidar ray, the walker and the start flag (600x400).
+        """Draws the sky, clouds, terrain, one lidar ray, the walker and the start flag (600x400), as gymnasium.
 
         Returns:
             The frame as a ``(400, 600, 3)`` uint8 array in ``"rgb_array"`` mode, else ``None``.
 
         Raises:
             DependencyNotInstalled: If pygame-ce is not installed.
+            ResetNeeded: Before the first reset.
         """
         pygame = start_render(self, (VIEWPORT_W, VIEWPORT_H))
         if pygame is None:
             return None
+        if not self._state_was_reset:
+            raise error.ResetNeeded("BipedalWalker draws its terrain and walker from reset(): call env.reset() first.")
         gfxdraw = pygame.gfxdraw
+        at_rest = self._drawing_reset
+        self._drawing_reset = False
 
-        scroll = self.scroll
+        scroll = 0.0 if at_rest else self.scroll  # gymnasium's reset sets it to 0 before it draws
         # The surface spans the terrain from x = 0 to the viewport's right edge.
         self.surf = surface = pygame.Surface((VIEWPORT_W + max(0.0, scroll) * SCALE, VIEWPORT_H))
         sky = [
@@ -671,20 +509,23 @@ class BipedalWalker(Env, EzPickle):
         # One lidar ray per frame, sweeping forth and back, then a pause.
         self.lidar_render = (self.lidar_render + 1) % 100
         i = self.lidar_render
-        if i < 2 * len(self.lidar):
-            ray = self.lidar[i] if i < len(self.lidar) else self.lidar[len(self.lidar) - i - 1]
-            if hasattr(ray, "p1") and hasattr(ray, "p2"):
-                pygame.draw.line(
-                    surface,
-                    color=(255, 0, 0),
-                    start_pos=(ray.p1[0] * SCALE, ray.p1[1] * SCALE),
-                    end_pos=(ray.p2[0] * SCALE, ray.p2[1] * SCALE),
-                    width=1,
-                )
+        lidar = self.lidar
+        if i < 2 * len(lidar) and not at_rest:  # at reset, gymnasium's rays have not been cast
+            ray = lidar[i] if i < len(lidar) else lidar[len(lidar) - i - 1]
+            p1, p2 = ray.p1, ray.p2
+            pygame.draw.line(
+                surface,
+                color=(255, 0, 0),
+                start_pos=(p1[0] * SCALE, p1[1] * SCALE),
+                end_pos=(p2[0] * SCALE, p2[1] * SCALE),
+                width=1,
+            )
 
-        for body in self._drawlist:
+        created = dict(zip([self.hull, *self.legs], _walker_at_rest())) if at_rest else {}
+        for body in self.drawlist:
+            # Box2D's float32 b2Mul, then the float32 product by SCALE, as pybox2d's.
+            transform = created.get(body) or body.transform
             for fixture in body.fixtures:
-                transform = fixture.body.transform
                 path = [transform * v * SCALE for v in fixture.shape.vertices]
                 if len(path) > 2:
                     pygame.draw.polygon(surface, color=body.color1, points=path)
@@ -707,11 +548,62 @@ class BipedalWalker(Env, EzPickle):
         if self.render_mode == "human":
             show(self, self.surf, (-scroll * SCALE, 0))
             return None
-        return frame(self.surf)[:, -VIEWPORT_W:]
+        if self.render_mode == "rgb_array":
+            return frame(self.surf)[:, -VIEWPORT_W:]
+        return None  # another mode (gymnasium's env draws, and returns nothing)
 
     def close(self) -> None:
-        """Closes the window of ``"human"`` mode."""
+        """Closes the window of ``"human"`` mode; ``step()`` needs a ``reset()`` again."""
         close_window(self)
+        super().close()
+
+
+def _episode_attribute(name: str, settable: bool) -> property:
+    def get(self: BipedalWalker) -> Any:
+        if not self._state_was_reset and name in _BEFORE_RESET:
+            return _BEFORE_RESET[name]()
+        return self._episode_objects()[name]
+
+    def set(self: BipedalWalker, value: Any) -> None:
+        if not settable:
+            raise AttributeError(
+                f"BipedalWalker.{name} holds the objects of the compiled world that the kernels step: it cannot be "
+                f"replaced (change the objects' attributes instead: positions, velocities, motor speeds...)."
+            )
+        self._episode_objects()[name] = value
+
+    return property(get, set, doc=f"gymnasium's ``{name}``, built from the compiled rows (see ``_episode``).")
+
+
+_BEFORE_RESET = {"terrain": list, "hull": lambda: None}
+"""What gymnasium's environment holds before its first reset (the other attributes do not exist then)."""
+
+for _name in _EPISODE_ATTRIBUTES:
+    setattr(BipedalWalker, _name, _episode_attribute(_name, _name in ("drawlist", "terrain_x", "terrain_y",
+                                                                       "terrain_poly", "cloud_poly")))
+del _name
+
+
+class _FixedList(list):
+    """A list of the compiled world's objects (``terrain``, ``legs``, ``joints``, ``lidar``) that refuses changes:
+    the kernels keep their own lists, which a change here would not reach."""
+
+    def __init__(self, items: list[Any], name: str) -> None:
+        super().__init__(items)
+        self._name = name
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError(
+            f"BipedalWalker.{self._name} lists the compiled world's objects, which its kernels keep: it cannot be "
+            f"changed (copy it with list(...) for a list of your own)."
+        )
+
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = _refuse
+    sort = reverse = _refuse
+
+    def __reduce__(self) -> tuple:
+        return _FixedList, (list(self), self._name)
+
 
 
 class BipedalWalkerHardcore:
