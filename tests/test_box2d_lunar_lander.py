@@ -545,7 +545,7 @@ def test_a_world_capacity_error_raises_and_needs_a_reset(vector):
     env = nbgym.make_vec("LunarLander-v3", 2) if vector else nbgym.make("LunarLander-v3").unwrapped
     env.reset(seed=0)
     env._batch.state.w.world_i[-1, port_world.WI_ERROR] = port_world.ERR_CONTACTS
-    with pytest.raises(RuntimeError, match="ran out of contacts"):
+    with pytest.raises(error.PhysicsCapacityError, match="ran out of contact rows"):
         env.step(np.zeros(2, np.int64) if vector else 0)
     with pytest.raises(error.ResetNeeded):
         env.step(np.zeros(2, np.int64) if vector else 0)

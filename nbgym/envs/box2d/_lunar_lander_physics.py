@@ -155,15 +155,8 @@ def _fixture(w, i, b, si, sf, density, friction, restitution, category, mask):
 def check_world(w, i):
     """Raises if a capacity of world row ``i`` ran out (the port then created nothing, and stepping on would be
     wrong): the engine turns it into a step or reset that needs a reset."""
-    error = w.world_i[i, W.WI_ERROR]
-    if error == W.ERR_BODIES:
-        raise RuntimeError("LunarLander's Box2D world ran out of bodies")
-    if error == W.ERR_FIXTURES:
-        raise RuntimeError("LunarLander's Box2D world ran out of fixtures")
-    if error == W.ERR_CONTACTS:
-        raise RuntimeError("LunarLander's Box2D world ran out of contacts")
-    if error != 0:
-        raise RuntimeError("LunarLander's Box2D world ran out of joints or broad-phase proxies")
+    if w.world_i[i, W.WI_ERROR] != 0:
+        W.raise_capacity_error(w, i)
 
 
 @njit
