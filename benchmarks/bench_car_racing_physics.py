@@ -48,16 +48,43 @@ def time_gymnasium(steps: int, seed: int, render: bool) -> float:
     return total / steps
 
 
-def time_rows(n: int, steps: int, seed: int) -> float:
-    """Seconds per sub-env step of ``step_rows`` over ``n`` rows."""
+def time_gymnasium_reset(resets: int, seed: int) -> float:
+    """Seconds per ``reset()`` of one gymnasium env without its frame (the track, its tiles, the car, a step)."""
+    env = CarRacing()
+    env._render = lambda mode: None
+    env.reset(seed=seed)
+    start = time.perf_counter()
+    for _ in range(resets):
+        env.reset()
+    return (time.perf_counter() - start) / resets
+
+
+def reset_rows(n: int, seed: int) -> tuple:
+    """``n`` rows reset with seeds ``seed + i``: ``(state, stream, params, aux)``."""
     state = P.new_rows(n)
     stream = engine_rng.new_streams(n)
     engine_rng.seed_streams(*stream, engine_rng.seed_words([seed + i for i in range(n)]), np.ones(n, np.bool_))
     params = P.new_params()
     aux = np.zeros((n, P.AUX_WIDTH))
+    P.reset_rows(params, state, stream, np.ones(n, np.bool_), aux)
+    return state, stream, params, aux
+
+
+def time_rows_reset(n: int, resets: int, seed: int) -> float:
+    """Seconds per sub-env reset of ``reset_rows`` over ``n`` rows."""
+    state, stream, params, aux = reset_rows(n, seed)
+    mask = np.ones(n, np.bool_)
+    start = time.perf_counter()
+    for _ in range(resets):
+        P.reset_rows(params, state, stream, mask, aux)
+    return (time.perf_counter() - start) / (resets * n)
+
+
+def time_rows(n: int, steps: int, seed: int) -> float:
+    """Seconds per sub-env step of ``step_rows`` over ``n`` rows."""
+    state, stream, params, aux = reset_rows(n, seed)
     rewards = np.zeros(n)
     terminated = np.zeros(n, np.bool_)
-    P.reset_rows(params, state, stream, np.ones(n, np.bool_), aux)
     acts = actions(steps, n, seed)
     total = 0.0
     for t in range(steps):
@@ -85,6 +112,12 @@ def main() -> None:
         port = min(time_rows(n, args.steps, args.seed) for _ in range(args.repeats))
         print(f"nbgym rows, {n:3d} rows           {port * 1e6:9.1f} us per sub-env step  "
               f"({gym_physics / port:.2f}x gymnasium minus render)")
+    resets = 20
+    gym_reset = min(time_gymnasium_reset(resets, args.seed) for _ in range(args.repeats))
+    print(f"gymnasium reset minus its render {gym_reset * 1e6:8.1f} us")
+    for n in args.rows:
+        port = min(time_rows_reset(n, max(1, resets // n), args.seed) for _ in range(args.repeats))
+        print(f"nbgym rows, {n:3d} rows           {port * 1e6:9.1f} us per sub-env reset ({gym_reset / port:.2f}x)")
 
 
 if __name__ == "__main__":
