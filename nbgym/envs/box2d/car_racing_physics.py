@@ -86,9 +86,10 @@ for _k, _poly in enumerate((HULL_POLY1, HULL_POLY2, HULL_POLY3, HULL_POLY4)):
 _WHEEL_POINTS = np.array([(x * 1.0 * SIZE, y * 1.0 * SIZE) for x, y in WHEEL_POLY], np.float32)
 _WHEEL_POS = np.array(WHEELPOS, np.float64)
 
-# Capacities of a world row. The longest track over 20,000 seeds has 348 tiles (see the tests); a longer one
-# raises. The first step after a reset moves every proxy: the pair buffer (4 x proxies) holds each tile's
-# overlaps with its neighbours twice.
+# Capacities of a world row (about 700 KiB). The longest track of seeds 0-19,999 has 389 tiles; a longer one than
+# MAX_TILES raises. The first step after a reset moves every proxy, so the pair buffer (4 x _PROXIES entries) holds
+# each tile's overlaps with its neighbours twice: at most 2,010 entries for those seeds. The car's 8 fixtures meet
+# a few tiles each (contacts, and events per step, in the tens).
 MAX_TILES = 600
 _BODIES = MAX_TILES + 5
 _FIXTURES = MAX_TILES + 8
