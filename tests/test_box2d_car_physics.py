@@ -21,6 +21,7 @@ import pytest
 from gymnasium.envs.box2d.car_racing import CarRacing
 from test_box2d_port_world import Twin
 
+from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym._engine import rng as engine_rng
@@ -190,6 +191,25 @@ def assert_same_state(env: CarRacing, rows: Rows, i: int, where: str) -> None:
         assert np.array_equal(st.part_xy[i, slot, :count], np.array(particle.poly, np.float64)), f"{where} particle {s}"
 
 
+def assert_same_car_shapes(env: CarRacing, rows: Rows, i: int) -> None:
+    """pybox2d's ``body.fixtures`` of each car body (what gymnasium's ``Car.draw`` draws, in its order) is the
+    reverse of the body's Box2D fixture list (``BI_FIXTURES`` along ``FI_NEXT``: newest first), with the same
+    polygon vertices."""
+    w = rows.state.w
+    bodies = [rows.state.env_i[i, P.HULL]] + [rows.state.env_i[i, P.WHEELS + k] for k in range(4)]
+    for body, b in zip([env.car.hull] + env.car.wheels, bodies):
+        listed = []
+        f = w.body_i[i, b, W.BI_FIXTURES]
+        while f >= 0:
+            listed.append(f)
+            f = w.fixture_i[i, f, W.FI_NEXT]
+        assert len(listed) == len(body.fixtures)
+        for fixture, f in zip(body.fixtures, reversed(listed)):
+            count = w.shape_i[i, f, shapes.COUNT]
+            got = w.shape_f[i, f, shapes.VERTICES:shapes.VERTICES + count]
+            assert np.array_equal(got, np.array(fixture.shape.vertices, np.float32))
+
+
 def random_action(rng: np.random.Generator, continuous: bool):
     """Random actions that keep the car moving: gas half the time, brakes sometimes, any steering."""
     if continuous:
@@ -209,6 +229,7 @@ def run_episode(seed: int, n_steps: int, continuous: bool, domain_randomize: boo
     rows = Rows([seed], continuous=continuous, domain_randomize=domain_randomize)
     assert_same_track(env, rows, 0)
     assert_same_state(env, rows, 0, "reset")
+    assert_same_car_shapes(env, rows, 0)
     rng = np.random.default_rng(seed + 1000)
     seen = {"steps": 0, "particles": 0, "grass": False, "brake": False, "lap_finished": None}
     for t in range(n_steps):

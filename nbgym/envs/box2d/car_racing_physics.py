@@ -16,7 +16,21 @@ What the renderer reads is kept here too: ``road_poly`` (vertices and live colou
 the road colour when anything touches it, as gymnasium's ``tile.color[:] = road_color`` does), the wheels'
 phases and the skid particles (gymnasium's ``Car.particles``, at most 30 of up to 30 points each).
 
-Nothing here draws pixels; the observation comes from the rasteriser.
+Nothing here draws pixels; the observation comes from the rasteriser. Where what gymnasium's ``_render`` reads
+lives, for row ``i`` (``w = state.w``):
+
+- ``car.hull.position``/``angle``/``linearVelocity``/``angularVelocity``: ``w.body_f[i, env_i[i, HULL]]`` at
+  ``W.BF_PX``, ``BF_PY``, ``BF_A``, ``BF_VX``, ``BF_VY``, ``BF_W`` (float32); the wheels' at ``env_i[i, WHEELS + k]``;
+  a body's transform ``[p.x, p.y, sin, cos]`` at ``W.BF_XF``.
+- ``car.wheels[k].omega``/``phase``: ``env_f[i, OMEGA + k]``/``PHASE + k``; ``wheels[0].joint.angle``:
+  ``revolute_joint.joint_angle(w, i, env_i[i, JOINTS])`` (float32); ``self.t``, ``self.reward``: ``env_f[i, T]``,
+  ``env_f[i, REWARD]``.
+- ``obj.fixtures`` of ``Car.draw`` (pybox2d lists them in creation order): the body's Box2D fixture list
+  (``w.body_i[i, b, W.BI_FIXTURES]`` along ``W.FI_NEXT``, newest first) reversed; a fixture's
+  ``shape.vertices``: ``w.shape_f[i, f, shapes.VERTICES:shapes.VERTICES + w.shape_i[i, f, shapes.COUNT]]``.
+- ``road_poly``: ``poly_xy[i, :env_i[i, POLY_COUNT]]``, ``poly_color[i, ...]``; ``bg_color``/``grass_color``:
+  ``env_f[i, BG_COLOR:BG_COLOR + 3]``/``GRASS_COLOR``; ``car.particles``: slots ``s % PARTICLES`` for
+  ``s`` in ``range(max(0, made - PARTICLES), made)``, ``made = env_i[i, PARTICLES_MADE]``, oldest first.
 """
 
 from __future__ import annotations
