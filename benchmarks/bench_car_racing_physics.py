@@ -5,7 +5,9 @@ gymnasium's side is its env with ``_render`` replaced by a no-op, so a step is t
 wheel's ``b2World.Step`` (180 velocity and 60 position iterations), the listener's Python callbacks and the
 reward: what a step costs before its frame. The full step (with the ``state_pixels`` frame) is timed too, for
 scale. nbgym's side is one ``step_rows`` call over ``n`` rows (the same physics, bit for bit), per sub-env
-step. Both run the same random continuous actions from ``reset(seed=s)``; ended episodes are reset untimed::
+step. Both run the same random continuous actions from ``reset(seed=s + k)``, ``n`` gymnasium envs stepped in
+turn against ``n`` rows (the cars' states, on or off the road, change a step's cost); ended episodes are reset
+untimed::
 
     python benchmarks/bench_car_racing_physics.py --rows 1 16 --steps 500 --repeats 3
 """
@@ -30,22 +32,26 @@ def actions(steps: int, n: int, seed: int) -> np.ndarray:
     return a
 
 
-def time_gymnasium(steps: int, seed: int, render: bool) -> float:
-    """Seconds per ``step`` of one gymnasium env (without its frame unless ``render``)."""
-    env = CarRacing()
-    if not render:
-        env._render = lambda mode: None
-    env.reset(seed=seed)
-    acts = actions(steps, 1, seed)
+def time_gymnasium(n: int, steps: int, seed: int, render: bool) -> float:
+    """Seconds per ``step`` of ``n`` gymnasium envs (seeds ``seed + k``, stepped in turn; without their frames
+    unless ``render``), on the actions ``time_rows`` gives its rows."""
+    envs = [CarRacing() for _ in range(n)]
+    for k, env in enumerate(envs):
+        if not render:
+            env._render = lambda mode: None
+        env.reset(seed=seed + k)
+    acts = actions(steps, n, seed)
     total = 0.0
     for t in range(steps):
-        start = time.perf_counter()
-        _, _, terminated, _, _ = env.step(acts[t, 0])
-        total += time.perf_counter() - start
-        if terminated:
-            env.reset()
-    env.close()
-    return total / steps
+        for k, env in enumerate(envs):
+            start = time.perf_counter()
+            _, _, terminated, _, _ = env.step(acts[t, k])
+            total += time.perf_counter() - start
+            if terminated:
+                env.reset()
+    for env in envs:
+        env.close()
+    return total / (steps * n)
 
 
 def time_gymnasium_reset(resets: int, seed: int) -> float:
@@ -104,14 +110,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     time_rows(1, 2, args.seed)  # compile or load the kernels
-    gym_physics = min(time_gymnasium(args.steps, args.seed, False) for _ in range(args.repeats))
-    gym_full = min(time_gymnasium(max(50, args.steps // 5), args.seed, True) for _ in range(args.repeats))
-    print(f"gymnasium step with its frame   {gym_full * 1e6:9.1f} us")
-    print(f"gymnasium step minus its render {gym_physics * 1e6:9.1f} us")
+    gym_full = min(time_gymnasium(1, max(50, args.steps // 5), args.seed, True) for _ in range(args.repeats))
+    print(f"gymnasium step with its frame (1 env)      {gym_full * 1e6:9.1f} us")
     for n in args.rows:
+        gym_physics = min(time_gymnasium(n, args.steps, args.seed, False) for _ in range(args.repeats))
         port = min(time_rows(n, args.steps, args.seed) for _ in range(args.repeats))
-        print(f"nbgym rows, {n:3d} rows           {port * 1e6:9.1f} us per sub-env step  "
-              f"({gym_physics / port:.2f}x gymnasium minus render)")
+        print(f"{n:3d} sub-envs: gymnasium step minus its render {gym_physics * 1e6:7.1f} us, nbgym rows "
+              f"{port * 1e6:7.1f} us per sub-env step ({gym_physics / port:.2f}x)")
     resets = 20
     gym_reset = min(time_gymnasium_reset(resets, args.seed) for _ in range(args.repeats))
     print(f"gymnasium reset minus its render {gym_reset * 1e6:8.1f} us")
