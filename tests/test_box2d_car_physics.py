@@ -387,3 +387,14 @@ def test_consecutive_episodes_in_one_world(continuous):
 @pytest.mark.parametrize("seed", range(4))
 def test_many_consecutive_episodes_in_one_world(seed):
     consecutive_episodes(seed, 8, 300, bool(seed % 2), seed >= 2)
+
+
+def test_rows_refuse_arrays_of_another_size():
+    rows = Rows([0, 1])
+    with pytest.raises(ValueError, match="one entry per row"):
+        P.reset_rows(rows.params, rows.state, rows.stream, np.ones(3, np.bool_), rows.aux)
+    with pytest.raises(ValueError, match="one entry per row"):
+        P.step_rows(rows.params, rows.state, np.zeros((3, 3), np.float32), rows.stream, np.zeros(3),
+                    np.zeros(3, np.bool_), rows.aux)
+    with pytest.raises(ValueError, match="3 values per row"):
+        rows.step(np.zeros((2, 2), np.float32))

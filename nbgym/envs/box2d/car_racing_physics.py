@@ -45,13 +45,12 @@ from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import njit, rng
 
-__all__ = ["CarRows", "new_rows", "reset_row", "step_row", "apply_continuous", "apply_discrete", "advance"]
+__all__ = ["CarRows", "PARAMS", "advance", "apply_continuous", "apply_discrete", "new_params", "new_rows", "reset_row",
+           "reset_rows", "step_row", "step_rows"]
 
 F32 = np.float32
 
 # gymnasium's car_racing.py
-STATE_W = 96
-STATE_H = 96
 SCALE = 6.0
 TRACK_RAD = 900 / SCALE
 PLAYFIELD = 2000 / SCALE
@@ -800,7 +799,10 @@ def step_row(params, state, i, actions, stream, aux):
 
 PARAMS = np.dtype([("continuous", np.bool_), ("domain_randomize", np.bool_), ("lap_complete_percent", np.float64),
                    ("randomize", np.bool_)])
+"""The kernels' parameter record: gymnasium's ``continuous``, ``domain_randomize``, ``lap_complete_percent``, and
+the reset option ``randomize`` (whether a ``domain_randomize`` reset draws new colours)."""
 AUX_WIDTH = 2
+"""The float64 slots per row ``advance`` writes: ``lap_finished`` (LAP_*) and whether the reward is an int -100."""
 
 
 def new_params(continuous: bool = True, domain_randomize: bool = False, lap_complete_percent: float = 0.95,
@@ -812,8 +814,17 @@ def new_params(continuous: bool = True, domain_randomize: bool = False, lap_comp
 
 
 @njit
+def _check_rows(state, n, stream, aux):
+    if (n != state.env_i.shape[0] or aux.shape[0] != n or aux.shape[1] < AUX_WIDTH or stream[0].shape[0] != n
+            or stream[1].shape[0] != n):
+        raise ValueError("CarRacing rows: the arrays passed need one entry per row (a stream row each, aux "
+                         "AUX_WIDTH slots)")
+
+
+@njit
 def reset_rows(params, state, stream, mask, aux):
-    """``reset_row`` on every row where ``mask`` is set."""
+    """``reset_row`` on every row where ``mask`` is set (one entry per row)."""
+    _check_rows(state, mask.shape[0], stream, aux)
     for i in range(mask.shape[0]):
         if mask[i]:
             reset_row(params, state, i, stream, aux)
@@ -822,5 +833,10 @@ def reset_rows(params, state, stream, mask, aux):
 @njit
 def step_rows(params, state, actions, stream, rewards, terminated, aux):
     """``step_row`` on every row; rewards and terminated flags into ``rewards`` and ``terminated``."""
+    _check_rows(state, rewards.shape[0], stream, aux)
+    if actions.shape[0] != rewards.shape[0] or terminated.shape[0] != rewards.shape[0]:
+        raise ValueError("step_rows: actions, rewards and terminated need one entry per row")
+    if actions.size != actions.shape[0] * (3 if params.continuous else 1):
+        raise ValueError("step_rows: actions need 3 values per row (continuous) or 1 (discrete)")
     for i in range(rewards.shape[0]):
         rewards[i], terminated[i] = step_row(params, state, i, actions, stream, aux)
