@@ -389,6 +389,17 @@ def test_many_consecutive_episodes_in_one_world(seed):
     consecutive_episodes(seed, 8, 300, bool(seed % 2), seed >= 2)
 
 
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_actions_out_of_the_box_as_gymnasium_takes_them(dtype):
+    """gymnasium clips only the gas; steering and brakes beyond their bounds act as given."""
+    rng = np.random.default_rng(5)
+
+    def wild(env: CarRacing, t: int) -> np.ndarray:
+        return rng.uniform(-3.0, 3.0, 3).astype(dtype)
+
+    run_episode(5, steps(120), True, False, policy=wild)
+
+
 def test_rows_refuse_arrays_of_another_size():
     rows = Rows([0, 1])
     with pytest.raises(ValueError, match="one entry per row"):

@@ -788,7 +788,8 @@ def advance(params, state, i, has_action, aux):
 @njit
 def step_row(params, state, i, actions, stream, aux):
     """gymnasium's ``step(action)`` on row ``i``: ``actions[i]`` is ``(steer, gas, brake)`` (continuous) or an
-    int (discrete), as ``params.continuous`` says."""
+    int (discrete), as ``params.continuous`` says. The caller validates the actions (gymnasium refuses a discrete
+    action outside 0-4; here any other int acts as 0)."""
     rows = actions.reshape((actions.shape[0], -1))  # one shape for Discrete's (n,) and Box's (n, 3) actions
     if params.continuous:
         apply_continuous(state, i, np.float64(rows[i, 0]), np.float64(rows[i, 1]), np.float64(rows[i, 2]))
