@@ -45,8 +45,8 @@ from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import njit, rng
 
-__all__ = ["CarRows", "PARAMS", "advance", "apply_continuous", "apply_discrete", "new_params", "new_rows", "reset_row",
-           "reset_rows", "step_row", "step_rows"]
+__all__ = ["CarRows", "PARAMS", "advance", "apply_continuous", "apply_discrete", "draw_colors", "new_params", "new_rows",
+           "reset_row", "reset_rows", "step_row", "step_rows"]
 
 F32 = np.float32
 
@@ -234,8 +234,10 @@ def _destroy(state, i):
 
 
 @njit
-def _draw_colors(state, i, stream):
-    """``_reinit_colors(True)``: road and background uniform(0, 210, 3), grass = background + 20 on a random channel."""
+def draw_colors(state, i, stream):
+    """gymnasium's ``_init_colors``/``_reinit_colors(True)`` with ``domain_randomize``: road and background
+    uniform(0, 210, 3), grass = background + 20 on a random channel. gymnasium's env draws them at construction
+    too (from its then unseeded stream: what a first reset with ``randomize=False`` keeps)."""
     env_f = state.env_f[i]
     for k in range(3):
         env_f[ROAD_COLOR + k] = rng.uniform(stream, i, 0.0, 210.0)
@@ -522,7 +524,7 @@ def reset_row(params, state, i, stream, aux):
     env_i[NEW_LAP] = 0
     env_i[POLY_COUNT] = 0
     if params.domain_randomize and params.randomize:
-        _draw_colors(state, i, stream)
+        draw_colors(state, i, stream)
     scratch = np.empty((NO_FREEZE, 4))
     border = np.zeros(MAX_TILES, np.bool_)
     while not _create_track(state, i, stream, scratch, border):
