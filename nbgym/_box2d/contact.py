@@ -2,10 +2,14 @@
 and restitution mixing, ``Evaluate`` per contact type, and ``Update`` (manifold, warm-start impulse
 matching by contact id, touching flag, wake-ups, the listener's BeginContact/EndContact).
 
-The listener is compiled in: when ``world_i[WI_LISTENER]`` is set, BeginContact sets ``BI_TOUCH`` and
-``BI_BEGUN`` of both bodies and EndContact clears their ``BI_TOUCH``, at the moment Box2D calls the
-listener, so a caller reading them after ``Step`` sees what a Python listener keeping "the last event of
-this body" and "any begin of this body" would (gymnasium's ``ground_contact`` and ``game_over``).
+The listener is compiled in; ``world_i[WI_LISTENER]`` is a mask of what it does. With ``LISTEN_BODIES``,
+BeginContact sets ``BI_TOUCH`` and ``BI_BEGUN`` of both bodies and EndContact clears their ``BI_TOUCH``, at
+the moment Box2D calls the listener, so a caller reading them after ``Step`` sees what a Python listener
+keeping "the last event of this body" and "any begin of this body" would (gymnasium's ``ground_contact`` and
+``game_over``). With ``LISTEN_EVENTS``, each call appends ``(fixtureA, fixtureB, begin)`` to the row's
+``events`` (``WI_EVENT_COUNT`` of them; the caller clears the count): a caller processing them after ``Step``
+in that order does what a Python listener would, as long as that listener does not change the world
+(CarRacing's tiles).
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from .math import copy_to, sqrtf
 from .world import (
     BI_BEGUN, BI_TOUCH, C_ENABLED_FLAG, C_TOUCHING_FLAG, CF_FRICTION, CF_RESTITUTION, CF_TANGENT_SPEED, CF_TOI,
     CI_FA, CI_FB, CI_FLAGS, CI_IA, CI_IB, CI_TOI_COUNT, FF_FRICTION, FF_RESTITUTION, FI_BODY, FI_SENSOR,
-    BF_XF, WI_LISTENER, set_awake,
+    BF_XF, ERR_EVENTS, EV_BEGIN, EV_FIXTURE_A, EV_FIXTURE_B, LISTEN_BODIES, LISTEN_EVENTS, WI_ERROR, WI_EVENT_COUNT,
+    WI_LISTENER, set_awake,
 )
 
 F32 = np.float32
@@ -105,22 +110,31 @@ def evaluate(w, r, c, xf_a, xf_b):
 
 
 @borrowing_kernel
-def begin_contact(w, r, c):
-    """The compiled listener's BeginContact."""
-    for k in range(2):
-        f = w.contact_i[r, c, CI_FA + k]
-        b = w.fixture_i[r, f, FI_BODY]
-        w.body_i[r, b, BI_TOUCH] = 1
-        w.body_i[r, b, BI_BEGUN] = 1
+def record_event(w, r, c, begin):
+    """The LISTEN_EVENTS listener: appends contact ``c``'s event to the row's ``events``."""
+    n = w.world_i[r, WI_EVENT_COUNT]
+    if n >= w.events.shape[1]:
+        w.world_i[r, WI_ERROR] = ERR_EVENTS
+        return
+    w.events[r, n, EV_FIXTURE_A] = w.contact_i[r, c, CI_FA]
+    w.events[r, n, EV_FIXTURE_B] = w.contact_i[r, c, CI_FB]
+    w.events[r, n, EV_BEGIN] = 1 if begin else 0
+    w.world_i[r, WI_EVENT_COUNT] = n + 1
 
 
 @borrowing_kernel
-def end_contact(w, r, c):
-    """The compiled listener's EndContact."""
-    for k in range(2):
-        f = w.contact_i[r, c, CI_FA + k]
-        b = w.fixture_i[r, f, FI_BODY]
-        w.body_i[r, b, BI_TOUCH] = 0
+def listen(w, r, c, begin):
+    """The compiled listener's BeginContact (``begin``) or EndContact of contact ``c``."""
+    listen_mask = w.world_i[r, WI_LISTENER]
+    if listen_mask & LISTEN_BODIES:
+        for k in range(2):
+            f = w.contact_i[r, c, CI_FA + k]
+            b = w.fixture_i[r, f, FI_BODY]
+            w.body_i[r, b, BI_TOUCH] = 1 if begin else 0
+            if begin:
+                w.body_i[r, b, BI_BEGUN] = 1
+    if listen_mask & LISTEN_EVENTS:
+        record_event(w, r, c, begin)
 
 
 @borrowing_kernel
@@ -170,9 +184,9 @@ def update(w, r, c):
         ci[CI_FLAGS] &= ~C_TOUCHING_FLAG
     listener = w.world_i[r, WI_LISTENER] != 0
     if (not was_touching) and touching and listener:
-        begin_contact(w, r, c)
+        listen(w, r, c, True)
     if was_touching and (not touching) and listener:
-        end_contact(w, r, c)
+        listen(w, r, c, False)
 
 
 @borrowing_kernel

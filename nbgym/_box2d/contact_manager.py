@@ -39,7 +39,7 @@ def destroy(w, r, c):
     ba = w.fixture_i[r, fa, FI_BODY]
     bb = w.fixture_i[r, fb, FI_BODY]
     if wi[WI_LISTENER] != 0 and (ci[CI_FLAGS] & C_TOUCHING_FLAG) != 0:
-        contact.end_contact(w, r, c)
+        contact.listen(w, r, c, False)
     prev = ci[CI_PREV]
     nxt = ci[CI_NEXT]
     if prev >= 0:

@@ -14,7 +14,7 @@ from nbgym._engine.jit import borrowing_kernel, kernel
 from .math import cosf, sinf, sqrtf
 from .settings import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
 from .world import (
-    BF_INVI, BF_INVMASS, BF_LCX, BF_LCY, BI_ISLAND,
+    BF_A, BF_INVI, BF_INVMASS, BF_LCX, BF_LCY, BI_ISLAND,
     JF_IIA, JF_IIB, JF_IMA, JF_IMB, JF_IMPX, JF_IMPY, JF_IMPZ, JF_LAX, JF_LAY, JF_LBX, JF_LBY,
     JF_CROSS_EY_EZ, JF_INV_DET22, JF_INV_DET33,
     JF_LCAX, JF_LCAY, JF_LCBX, JF_LCBY, JF_LOWER, JF_MASS, JF_MAX_TORQUE, JF_MOTOR_IMP, JF_MOTOR_MASS,
@@ -405,6 +405,14 @@ def solve_position_constraints(joint_i, joint_f, j, pos):
     pos[ib_, 1] = cBy
     pos[ib_, 2] = aB
     return position_error <= LINEAR_SLOP and angular_error <= ANGULAR_SLOP
+
+
+@borrowing_kernel
+def joint_angle(w, r, j):
+    """b2RevoluteJoint::GetJointAngle: bodyB's sweep angle - bodyA's - the reference angle (float32)."""
+    a = w.body_f[r, w.joint_i[r, j, JI_BODYA], BF_A]
+    b = w.body_f[r, w.joint_i[r, j, JI_BODYB], BF_A]
+    return (b - a) - w.joint_f[r, j, JF_REF]
 
 
 @borrowing_kernel

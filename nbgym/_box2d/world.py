@@ -207,13 +207,24 @@ WI_ALLOW_SLEEP = 8
 WI_WARM_STARTING = 9
 WI_CONTINUOUS = 10
 WI_SUBSTEPPING = 11
-WI_LISTENER = 12  # 1: the contact listener (BI_TOUCH/BI_BEGUN bookkeeping) is set
+WI_LISTENER = 12  # the compiled contact listener: a mask of LISTEN_* (0: no listener)
 WI_FREE_BODY = 13
 WI_FREE_FIXTURE = 14
 WI_FREE_JOINT = 15
 WI_FREE_CONTACT = 16
 WI_ERROR = 17  # a capacity ran out (0: none)
-NWI = 18
+WI_EVENT_COUNT = 18  # the number of contact events recorded in ``events`` (LISTEN_EVENTS)
+NWI = 19
+
+# world_i[WI_LISTENER] bits: what the compiled listener does at BeginContact/EndContact
+LISTEN_BODIES = 1  # BI_TOUCH/BI_BEGUN of both bodies
+LISTEN_EVENTS = 2  # appends (fixtureA, fixtureB, begin) to the row's ``events``, in the order Box2D calls
+
+# events columns
+EV_FIXTURE_A = 0
+EV_FIXTURE_B = 1
+EV_BEGIN = 2  # 1: BeginContact, 0: EndContact
+NEV = 3
 
 # world_f fields
 WF_GX = 0
@@ -239,6 +250,8 @@ World = namedtuple(
         "vc_f", "vc_i", "pc_f", "pc_i", "old_man_f", "old_man_i", "xf_tmp", "wm_tmp", "aabb_tmp",
         # scratch of the broad phase's tree queries, of b2Distance's simplex cache and of SolveTOI's sweep backups
         "query_stack", "query_found", "simplex_cache", "sweep_backup",
+        # the contact events recorded by the LISTEN_EVENTS listener since the caller last cleared WI_EVENT_COUNT
+        "events",
     ],
 )
 
@@ -248,6 +261,7 @@ ERR_FIXTURES = 2
 ERR_JOINTS = 3
 ERR_CONTACTS = 4
 ERR_PROXIES = 5
+ERR_EVENTS = 6
 
 
 @kernel
@@ -269,11 +283,14 @@ def raise_capacity_error(w, r):
         raise PhysicsCapacityError("A Box2D port world ran out of joint rows (its `joints` capacity): call reset().")
     if code == ERR_CONTACTS:
         raise PhysicsCapacityError("A Box2D port world ran out of contact rows (its `contacts` capacity): call reset().")
+    if code == ERR_EVENTS:
+        raise PhysicsCapacityError("A Box2D port world ran out of contact event rows (its `events` capacity): call reset().")
     raise PhysicsCapacityError("A Box2D port world ran out of broad-phase proxies (its `proxies` capacity): call reset().")
 
 
-def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0)):
-    """A :class:`World` of ``rows`` empty b2Worlds (``b2World(gravity)``), with fixed capacities per row."""
+def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0), events=0):
+    """A :class:`World` of ``rows`` empty b2Worlds (``b2World(gravity)``), with fixed capacities per row
+    (``events``: the contact events a LISTEN_EVENTS listener can record between two clearings)."""
     if proxies is None:
         proxies = fixtures
     tree_capacity = max(16, 2 * proxies)
@@ -320,6 +337,7 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         query_found=np.zeros((rows, tree_capacity), np.int32),
         simplex_cache=np.zeros((rows, distance.CACHE_SIZE), np.float32),
         sweep_backup=np.zeros((rows, 3, 9), np.float32),
+        events=np.zeros((rows, events, NEV), np.int32),
     )
     gx = np.float32(gravity[0])
     gy = np.float32(gravity[1])
