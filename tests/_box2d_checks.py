@@ -110,6 +110,35 @@ def assert_registered_as_gymnasium(env_id: str) -> None:
                 np.testing.assert_array_equal(np.signbit(ours_bound), np.signbit(theirs_bound))
 
 
+def assert_every_window_update_is_gymnasiums(monkeypatch: pytest.MonkeyPatch, env_id: str, actions: list[Any],
+                                            updates: int) -> None:
+    """Each window update of "human" mode is gymnasium's, the two of each reset included (the bodies as created,
+    before the reset's idle step, then after it): a reset (seed 3), ``actions``, and another reset (seed 4)."""
+    import pygame
+
+    shown: list[np.ndarray] = []
+    flip = pygame.display.flip
+
+    def recorded_flip() -> None:
+        flip()
+        shown.append(pygame.surfarray.array3d(pygame.display.get_surface()))
+
+    monkeypatch.setattr(pygame.display, "flip", recorded_flip)
+    windows = {}
+    for library in (gymnasium, nbgym):
+        env = library.make(env_id, render_mode="human")
+        env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 1000}
+        shown.clear()
+        env.reset(seed=3)
+        for action in actions:
+            env.step(action)
+        env.reset(seed=4)
+        windows[library] = list(shown)
+        env.close()
+    assert len(windows[nbgym]) == updates
+    assert_same_value(windows[nbgym], windows[gymnasium], "windows")
+
+
 def assert_human_mode_shows_the_frames(env_id: str, steps: int) -> None:
     """"human" mode: reset and every step draw into the window what gymnasium's env draws into its own;
     ``render()`` returns None; ``close()`` shuts the window."""

@@ -18,6 +18,7 @@ import numpy as np
 import pytest
 from _box2d_checks import (
     assert_checked,
+    assert_every_window_update_is_gymnasiums,
     assert_human_mode_shows_the_frames,
     assert_registered_as_gymnasium,
     compare_frames,
@@ -232,31 +233,8 @@ def test_human_mode_shows_the_frames():
 
 
 def test_human_mode_shows_every_frame_of_gymnasiums_resets(monkeypatch):
-    """Each window update of "human" mode, the two of each reset included (the walker as created, before the
-    idle step, then after it), is gymnasium's."""
-    import pygame
-
-    shown: list[np.ndarray] = []
-    flip = pygame.display.flip
-
-    def recorded_flip() -> None:
-        flip()
-        shown.append(pygame.surfarray.array3d(pygame.display.get_surface()))
-
-    monkeypatch.setattr(pygame.display, "flip", recorded_flip)
-    windows = {}
-    for library in (gymnasium, nbgym):
-        env = library.make("BipedalWalkerHardcore-v3", render_mode="human")
-        env.unwrapped.metadata = {**env.unwrapped.metadata, "render_fps": 1000}
-        shown.clear()
-        env.reset(seed=3)
-        for t in range(6):
-            env.step(np.full(4, 0.8 if t < 3 else -0.8, np.float32))
-        env.reset(seed=4)
-        windows[library] = list(shown)
-        env.close()
-    assert len(windows[nbgym]) == 2 + 6 + 2
-    assert_same_value(windows[nbgym], windows[gymnasium], "windows")
+    actions = [np.full(4, 0.8 if t < 3 else -0.8, np.float32) for t in range(6)]
+    assert_every_window_update_is_gymnasiums(monkeypatch, "BipedalWalkerHardcore-v3", actions, 2 + 6 + 2)
 
 
 def test_check_env_passes():

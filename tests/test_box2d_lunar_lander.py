@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from _box2d_checks import (
     assert_checked,
+    assert_every_window_update_is_gymnasiums,
     assert_human_mode_shows_the_frames,
     assert_registered_as_gymnasium,
     compare_frames,
@@ -191,6 +192,11 @@ def test_frames_are_gymnasiums(continuous):
 
 def test_human_mode_shows_the_frames():
     assert_human_mode_shows_the_frames("LunarLander-v3", 30)
+
+
+def test_human_mode_shows_every_frame_of_gymnasiums_resets(monkeypatch):
+    """Flames included: the main and side engines fire, and their particles are drawn (and aged) in every update."""
+    assert_every_window_update_is_gymnasiums(monkeypatch, "LunarLander-v3", [2, 2, 1, 3, 2, 0], 2 + 6 + 2)
 
 
 def test_check_env_passes():

@@ -473,6 +473,14 @@ def create_body(w, r, btype, px, py, angle, vx, vy, av, linear_damping, angular_
 
 
 @borrowing_kernel
+def create_default_body(w, r, btype, x, y, angle):
+    """``b2World::CreateBody`` of pybox2d's default b2BodyDef but its type, position and angle
+    (``world.Create{Static,Dynamic}Body(position=(x, y), angle=angle)``); returns the body index (-1 if full)."""
+    return create_body(w, r, btype, F32(x), F32(y), F32(angle), _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, True, True, False,
+                       False, True, _ONE)
+
+
+@borrowing_kernel
 def reset_mass_data(w, r, b):
     """b2Body::ResetMassData."""
     bi = w.body_i[r, b]

@@ -126,13 +126,6 @@ def new_rows(num_envs: int) -> WalkerRows:
 
 
 @njit
-def _body(w, i, btype, x, y, angle):
-    """``Create{Static,Dynamic}Body(position=(x, y), angle=angle)`` with the b2BodyDef's defaults."""
-    return W.create_body(w, i, btype, F32(x), F32(y), F32(angle), F32(0.0), F32(0.0), F32(0.0), F32(0.0),
-                         F32(0.0), True, True, False, False, True, F32(1.0))
-
-
-@njit
 def _fixture(w, i, b, si, sf, density, friction, category, mask):
     return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(0.0), category, mask, 0, False)
 
@@ -167,7 +160,7 @@ def _add_terrain(state, i, b):
 def _static_polygon(params, state, i, si, sf, points):
     """``fd_polygon.shape.vertices = points``; ``CreateStaticBody(fixtures=fd_polygon)``; terrain.append."""
     w = state.w
-    b = _body(w, i, W.STATIC, 0.0, 0.0, 0.0)
+    b = W.create_default_body(w, i, W.STATIC, 0.0, 0.0, 0.0)
     if b < 0:
         return  # the world is full (WI_ERROR says so): the step raises
     shapes.polygon_set(si, sf, points, 4)
@@ -281,7 +274,7 @@ def _generate_terrain(params, state, i, stream, si, sf):
                 oneshot = True
 
     for k in range(TERRAIN_LENGTH - 1):
-        b = _body(w, i, W.STATIC, 0.0, 0.0, 0.0)
+        b = W.create_default_body(w, i, W.STATIC, 0.0, 0.0, 0.0)
         if b < 0:
             return
         shapes.edge_set(si, sf, F32(k * TERRAIN_STEP), F32(terrain_y[k]), F32((k + 1) * TERRAIN_STEP),
@@ -327,7 +320,7 @@ def _reset(params, state, i, stream, aux):
     _generate_terrain(params, state, i, stream, si, sf)
     _generate_clouds(state, i, stream)
 
-    hull = _body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y, 0.0)
+    hull = W.create_default_body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y, 0.0)
     state.env_i[i, HULL] = hull
     if hull < 0:
         W.raise_capacity_error(w, i)
@@ -338,7 +331,7 @@ def _reset(params, state, i, stream, aux):
 
     for side in (-1, 1):
         k = 0 if side == -1 else 2
-        leg = _body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y - LEG_H / 2 - LEG_DOWN, side * 0.05)
+        leg = W.create_default_body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y - LEG_H / 2 - LEG_DOWN, side * 0.05)
         state.env_i[i, LEGS + k] = leg
         if leg < 0:
             W.raise_capacity_error(w, i)
@@ -351,7 +344,7 @@ def _reset(params, state, i, stream, aux):
             F32(-0.8), F32(1.1), F32(MOTORS_TORQUE), F32(side), True, True, False)
         state.env_i[i, JOINTS + k] = hip
 
-        lower = _body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y - LEG_H * 3 / 2 - LEG_DOWN, side * 0.05)
+        lower = W.create_default_body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y - LEG_H * 3 / 2 - LEG_DOWN, side * 0.05)
         state.env_i[i, LEGS + k + 1] = lower
         if lower < 0:
             W.raise_capacity_error(w, i)

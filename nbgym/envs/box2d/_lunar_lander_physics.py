@@ -139,13 +139,6 @@ def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
 
 
 @njit
-def _dynamic_body(w, i, x, y, angle):
-    """``CreateDynamicBody(position=(x, y), angle=angle)`` with the b2BodyDef's defaults."""
-    return W.create_body(w, i, W.DYNAMIC, F32(x), F32(y), F32(angle), F32(0.0), F32(0.0), F32(0.0), F32(0.0),
-                         F32(0.0), True, True, False, False, True, F32(1.0))
-
-
-@njit
 def _fixture(w, i, b, si, sf, density, friction, restitution, category, mask):
     return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(restitution), category, mask, 0,
                             False)
@@ -164,7 +157,7 @@ def _create_particle(state, i, mass, x, y, ttl):
     """gymnasium's ``_create_particle``: a dynamic circle at ``(x, y)`` that collides with the moon only, queued
     with its ``ttl``, then ``_clean_particles(False)``. Returns its body."""
     w = state.w
-    b = _dynamic_body(w, i, x, y, 0.0)
+    b = W.create_default_body(w, i, W.DYNAMIC, x, y, 0.0)
     check_world(w, i)
     si = np.zeros(shapes.SHAPE_INTS, np.int32)
     sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
@@ -222,8 +215,7 @@ def _reset(params, state, i, stream, aux):
 
     si = np.zeros(shapes.SHAPE_INTS, np.int32)
     sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
-    moon = W.create_body(w, i, W.STATIC, F32(0.0), F32(0.0), F32(0.0), F32(0.0), F32(0.0), F32(0.0), F32(0.0),
-                         F32(0.0), True, True, False, False, True, F32(1.0))
+    moon = W.create_default_body(w, i, W.STATIC, 0.0, 0.0, 0.0)
     shapes.edge_set(si, sf, F32(0.0), F32(0.0), F32(_W), F32(0.0))
     _fixture(w, i, moon, si, sf, 0.0, 0.2, 0.0, 0x0001, 0xFFFF)  # pybox2d's default b2FixtureDef
     for k in range(CHUNKS - 1):
@@ -233,7 +225,7 @@ def _reset(params, state, i, stream, aux):
 
     initial_x = VIEWPORT_W / SCALE / 2
     initial_y = VIEWPORT_H / SCALE
-    lander = _dynamic_body(w, i, initial_x, initial_y, 0.0)
+    lander = W.create_default_body(w, i, W.DYNAMIC, initial_x, initial_y, 0.0)
     shapes.polygon_set(si, sf, _LANDER_POINTS, len(LANDER_POLY))
     _fixture(w, i, lander, si, sf, 5.0, 0.1, 0.0, 0x0010, 0x001)
     push_x = rng.uniform(stream, i, -INITIAL_RANDOM, INITIAL_RANDOM)
@@ -245,7 +237,7 @@ def _reset(params, state, i, stream, aux):
         state.env_i[i, WIND_DRAWN] = WIND_AND_TORQUE_DRAWN
 
     for side in (-1, 1):
-        leg = _dynamic_body(w, i, initial_x - side * LEG_AWAY / SCALE, initial_y, side * 0.05)
+        leg = W.create_default_body(w, i, W.DYNAMIC, initial_x - side * LEG_AWAY / SCALE, initial_y, side * 0.05)
         shapes.polygon_set_as_box(si, sf, F32(LEG_W / SCALE), F32(LEG_H / SCALE))
         _fixture(w, i, leg, si, sf, 1.0, 0.2, 0.0, 0x0020, 0x001)
         if side == -1:

@@ -9,10 +9,11 @@ import numpy as np
 
 from nbgym import error
 from nbgym._box2d import world as W
+from nbgym._box2d.math import cosf, sinf
 from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
-from nbgym.envs.box2d._port_objects import BodyList, CircleShape, GroundedBody, PortBody, PortWorld
+from nbgym.envs.box2d._port_objects import BodyList, CircleShape, GroundedBody, PortBody, PortWorld, Transform
 from nbgym.envs.box2d._window import action_vector, close_window, frame, import_pygame, show, start_render
 from nbgym.utils import EzPickle
 
@@ -28,6 +29,18 @@ VIEWPORT_W, VIEWPORT_H, CHUNKS = P.VIEWPORT_W, P.VIEWPORT_H, P.CHUNKS
 
 THROTTLES = ("LunarLanderContinuous", "[main, lateral]", 2)
 """The continuous action, as :func:`~nbgym.envs.box2d._window.action_vector` describes it."""
+
+
+def _lander_at_rest() -> list[Transform]:
+    """The transforms of the lander and its two legs as reset creates them (``CreateDynamicBody(position, angle)``),
+    before its idle step: what gymnasium's "human" frame drawn at reset shows."""
+    initial_x, initial_y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
+
+    def created(x: float, angle: float) -> Transform:
+        a = np.float32(angle)
+        return Transform(np.array([np.float32(x), np.float32(initial_y), sinf(a), cosf(a)], np.float32))
+
+    return [created(initial_x, 0.0), *(created(initial_x - side * LEG_AWAY / SCALE, side * 0.05) for side in (-1, 1))]
 
 
 class LunarLander(KernelEnv, EzPickle):
@@ -154,6 +167,8 @@ class LunarLander(KernelEnv, EzPickle):
         self._lander: PortBody | None = None
         self._legs: BodyList = BodyList()
         self._particle_objects: dict[int, PortBody] = {}
+        self._drawing_reset = False
+        """Whether the frame asked for now is the one gymnasium draws at reset, before its idle step."""
 
     # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
     __getstate__ = EzPickle.__getstate__
@@ -297,7 +312,16 @@ class LunarLander(KernelEnv, EzPickle):
         Returns:
             ``(observation, {})``.
         """
-        return super().reset(seed=seed, options=options)
+        # gymnasium draws twice in "human" mode: the lander as created, before its idle step (the frame that
+        # KernelEnv.reset asks for), and in that step.
+        self._drawing_reset = True
+        try:
+            result = super().reset(seed=seed, options=options)
+        finally:
+            self._drawing_reset = False
+        if self.render_mode == "human":
+            self.render()
+        return result
 
     def _release_held(self, mask: np.ndarray | None = None) -> None:
         # KernelEnv.reset calls this right after the kernels reset (and before a "human" frame is drawn): the new
@@ -425,9 +449,12 @@ class LunarLander(KernelEnv, EzPickle):
             pygame.draw.polygon(surface, (0, 0, 0), scaled_poly)
             gfxdraw.aapolygon(surface, scaled_poly, (0, 0, 0))
 
+        at_rest = self._drawing_reset
+        self._drawing_reset = False
+        created = dict(zip(self.drawlist, _lander_at_rest())) if at_rest else {}
         for body in self.particles + self.drawlist:
             for fixture in body.fixtures:
-                transform = body.transform
+                transform = created.get(body) or body.transform
                 shape = fixture.shape
                 if type(shape) is CircleShape:
                     center = transform * shape.pos * SCALE
