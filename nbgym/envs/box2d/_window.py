@@ -10,7 +10,7 @@ import numpy as np
 
 from nbgym import engine, logger
 
-__all__ = ["action_vector", "close_window", "frame", "import_pygame", "show", "start_render"]
+__all__ = ["DrawsResetTwice", "action_vector", "close_window", "frame", "import_pygame", "show", "start_render"]
 
 
 def import_pygame() -> ModuleType:
@@ -108,3 +108,27 @@ def close_window(env: Any) -> None:
 def frame(surface: Any) -> np.ndarray:
     """The pixels of ``surface`` as a new ``(height, width, 3)`` uint8 array."""
     return np.transpose(np.array(import_pygame().surfarray.pixels3d(surface)), axes=(1, 0, 2))
+
+
+class DrawsResetTwice:
+    """gymnasium's LunarLander and BipedalWalker update their "human" window twice at reset: the bodies as created,
+    before the idle step that ends the reset, then after it. A compiled reset runs both in one kernel call: the
+    frame that ``KernelEnv.reset`` draws is marked (``_take_reset_frame``) for the env's ``render`` to draw the
+    bodies as created, and the second frame is drawn after it."""
+
+    _drawing_reset = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        self._drawing_reset = True
+        try:
+            result = super().reset(seed=seed, options=options)
+        finally:
+            self._drawing_reset = False
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _take_reset_frame(self) -> bool:
+        """Whether the frame asked for now is the one drawn before the reset's idle step (asked once)."""
+        at_rest, self._drawing_reset = self._drawing_reset, False
+        return at_rest

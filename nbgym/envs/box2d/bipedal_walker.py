@@ -26,7 +26,7 @@ from nbgym.envs.box2d._bipedal_walker_physics import (
     walker_params, walker_spaces,
 )
 from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
-from nbgym.envs.box2d._window import action_vector, close_window, frame, show, start_render
+from nbgym.envs.box2d._window import DrawsResetTwice, action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
@@ -172,7 +172,7 @@ _EPISODE_ATTRIBUTES = ("terrain", "hull", "legs", "joints", "drawlist", "lidar",
 """The attributes built from the rows at their first read after a reset (see ``BipedalWalker._episode``)."""
 
 
-class BipedalWalker(KernelEnv, EzPickle):
+class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
     """
     ## Description
     A 4-joint walker robot. There are two versions:
@@ -256,8 +256,6 @@ class BipedalWalker(KernelEnv, EzPickle):
         and the objects standing for the world's bodies (``"bodies"``): gymnasium builds them at reset; nbgym builds
         them only for a user (or a frame) that reads them, so that stepping costs nothing in Python."""
         self._reward_type: type = np.float32
-        self._drawing_reset = False
-        """Whether the frame asked for now is the one gymnasium draws at reset, before its idle step."""
 
     # Pickled as gymnasium's: by the constructor's arguments (a copy is a new environment, to be reset).
     __getstate__ = EzPickle.__getstate__
@@ -406,16 +404,7 @@ class BipedalWalker(KernelEnv, EzPickle):
         """
         self._episode = {}
         self.lidar_render = 0
-        # gymnasium draws twice in "human" mode: the walker as created, before its idle step (the frame that
-        # KernelEnv.reset asks for), and in that step.
-        self._drawing_reset = True
-        try:
-            result = super().reset(seed=seed, options=options)
-        finally:
-            self._drawing_reset = False
-        if self.render_mode == "human":
-            self.render()
-        return result
+        return super().reset(seed=seed, options=options)  # "human" mode: two window updates (DrawsResetTwice)
 
     def step(self, action: np.ndarray) -> tuple[np.ndarray, Any, bool, bool, dict]:
         """Drives the four joint motors by ``action`` and advances the world by one frame (1/50 s).
@@ -477,8 +466,7 @@ class BipedalWalker(KernelEnv, EzPickle):
         if not self._state_was_reset:
             raise error.ResetNeeded("BipedalWalker draws its terrain and walker from reset(): call env.reset() first.")
         gfxdraw = pygame.gfxdraw
-        at_rest = self._drawing_reset
-        self._drawing_reset = False
+        at_rest = self._take_reset_frame()
 
         scroll = 0.0 if at_rest else self.scroll  # gymnasium's reset sets it to 0 before it draws
         # The surface spans the terrain from x = 0 to the viewport's right edge.

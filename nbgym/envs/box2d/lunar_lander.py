@@ -14,7 +14,9 @@ from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import BodyList, CircleShape, GroundedBody, PortBody, PortWorld, Transform
-from nbgym.envs.box2d._window import action_vector, close_window, frame, import_pygame, show, start_render
+from nbgym.envs.box2d._window import (
+    DrawsResetTwice, action_vector, close_window, frame, import_pygame, show, start_render,
+)
 from nbgym.utils import EzPickle
 
 __all__ = ["LunarLander", "LunarLanderContinuous", "heuristic", "demo_heuristic_lander"]
@@ -43,7 +45,7 @@ def _lander_at_rest() -> list[Transform]:
     return [created(initial_x, 0.0), *(created(initial_x - side * LEG_AWAY / SCALE, side * 0.05) for side in (-1, 1))]
 
 
-class LunarLander(KernelEnv, EzPickle):
+class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
     r"""
     ## Description
     A rocket trajectory optimisation problem. By Pontryagin's maximum principle it is optimal to fire an
@@ -167,8 +169,6 @@ class LunarLander(KernelEnv, EzPickle):
         self._lander: PortBody | None = None
         self._legs: BodyList = BodyList()
         self._particle_objects: dict[int, PortBody] = {}
-        self._drawing_reset = False
-        """Whether the frame asked for now is the one gymnasium draws at reset, before its idle step."""
 
     # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
     __getstate__ = EzPickle.__getstate__
@@ -312,16 +312,7 @@ class LunarLander(KernelEnv, EzPickle):
         Returns:
             ``(observation, {})``.
         """
-        # gymnasium draws twice in "human" mode: the lander as created, before its idle step (the frame that
-        # KernelEnv.reset asks for), and in that step.
-        self._drawing_reset = True
-        try:
-            result = super().reset(seed=seed, options=options)
-        finally:
-            self._drawing_reset = False
-        if self.render_mode == "human":
-            self.render()
-        return result
+        return super().reset(seed=seed, options=options)  # "human" mode: two window updates (DrawsResetTwice)
 
     def _release_held(self, mask: np.ndarray | None = None) -> None:
         # KernelEnv.reset calls this right after the kernels reset (and before a "human" frame is drawn): the new
@@ -449,8 +440,7 @@ class LunarLander(KernelEnv, EzPickle):
             pygame.draw.polygon(surface, (0, 0, 0), scaled_poly)
             gfxdraw.aapolygon(surface, scaled_poly, (0, 0, 0))
 
-        at_rest = self._drawing_reset
-        self._drawing_reset = False
+        at_rest = self._take_reset_frame()
         created = dict(zip(self.drawlist, _lander_at_rest())) if at_rest else {}
         for body in self.particles + self.drawlist:
             for fixture in body.fixtures:
