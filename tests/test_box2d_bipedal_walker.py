@@ -529,3 +529,16 @@ def test_fixture_definitions_changed_before_reset_act_as_in_gymnasium():
     action = np.array([0.2, 0.1, -0.3, 0.5], dtype=np.float32)
     for _ in range(3):
         assert_same_value(ours.step(action), theirs.step(action))
+
+
+def test_objects_of_an_earlier_episode_refuse_to_be_read():
+    """The walker's world lives on across resets, and its rows are reused by the new episode's bodies and joints: an
+    object handed out before the reset refuses rather than reading another item."""
+    env = nbgym.make("BipedalWalker-v3").unwrapped
+    env.reset(seed=0)
+    hull, joint, leg = env.hull, env.joints[0], env.legs[1]
+    env.reset(seed=1)
+    for read in (lambda: hull.position, lambda: joint.speed, lambda: leg.ground_contact):
+        with pytest.raises(ReferenceError, match="read the env's attribute again"):
+            read()
+    assert env.hull.position == env.hull.position

@@ -569,3 +569,17 @@ def test_pickled_env_starts_afresh_from_its_arguments():
     for t in range(5):
         assert_same_value(copy.step(2), env.step(2), f"step {t}")
         assert_same_value(copy.render(), env.render(), f"frame {t}")
+
+
+def test_bodies_of_an_earlier_episode_refuse_to_be_read():
+    """After a reset the rows of the last episode's bodies hold the new episode's: an object handed out before it
+    refuses (gymnasium's destroyed SWIG bodies are no longer usable either) rather than reading another body."""
+    env = nbgym.make("LunarLander-v3").unwrapped
+    env.reset(seed=0)
+    lander, leg, fixture = env.lander, env.legs[0], env.lander.fixtures[0]
+    env.reset(seed=1)
+    for read in (lambda: lander.position, lambda: leg.ground_contact, lambda: fixture.friction,
+                 lambda: setattr(lander, "angle", 0.3)):
+        with pytest.raises(ReferenceError, match="read the env's attribute again"):
+            read()
+    assert env.lander.position == env.lander.position  # the new episode's objects read

@@ -15,7 +15,7 @@ objects.
 from __future__ import annotations
 
 import math
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterable, Iterator, Protocol
 
 import numpy as np
 
@@ -46,6 +46,10 @@ class PortSource(Protocol):
 
     def _port_body(self, index: int) -> PortBody:
         """The object that stands for body ``index`` (the env's own ``lander``, a leg...)."""
+
+    _port_generation: int
+    """The number of the env's resets: objects made before the last reset refuse to be read (their rows may hold
+    another episode's items since)."""
 
 
 def float32_pair(value: Any, what: str) -> tuple[np.float32, np.float32]:
@@ -228,16 +232,30 @@ def _refusing_setter(name: str, how: str) -> Any:
     return set
 
 
-class PortFixture:
-    """A b2Fixture of a port world: ``body``, ``shape`` (a copy), ``density``, ``friction``, ``restitution``,
-    ``sensor``, ``filterData`` (read), ``categoryBits``/``maskBits``/``groupIndex``."""
+class _PortObject:
+    """An item of a port world (a body, fixture, joint): it reads the world its env steps now, and refuses once
+    the env was reset since it was handed out (its row may then hold another episode's item, or none)."""
 
     def __init__(self, source: PortSource, index: int) -> None:
         self._source = source
         self._index = index
+        self._generation = source._port_generation
+
+    def _world(self, moved_proxies: int = 0) -> tuple[W.World, int]:
+        if self._source._port_generation != self._generation:
+            raise ReferenceError(
+                f"this {type(self).__name__} belongs to an episode before the env's last reset (its Box2D item was "
+                f"destroyed): read the env's attribute again."
+            )
+        return self._source._port_world(moved_proxies)
+
+
+class PortFixture(_PortObject):
+    """A b2Fixture of a port world: ``body``, ``shape`` (a copy), ``density``, ``friction``, ``restitution``,
+    ``sensor``, ``filterData`` (read), ``categoryBits``/``maskBits``/``groupIndex``."""
 
     def _row(self) -> tuple[W.World, int]:
-        return self._source._port_world()
+        return self._world()
 
     @property
     def body(self) -> PortBody:
@@ -291,7 +309,7 @@ class PortFixture:
         return f"<PortFixture {self._index} of {type(self.shape).__name__}>"
 
 
-class PortBody:
+class PortBody(_PortObject):
     """A b2Body of a port world, read and written where the kernels keep it, as pybox2d's b2Body.
 
     Setting ``position``, ``angle`` or ``transform`` is ``SetTransform`` (the proxies move, new contacts are
@@ -300,12 +318,8 @@ class PortBody:
     (``color1``...), as on pybox2d's bodies; Box2D attributes the port does not serve raise ``AttributeError``.
     """
 
-    def __init__(self, source: PortSource, index: int) -> None:
-        self._source = source
-        self._index = index
-
     def _row(self, moved_proxies: int = 0) -> tuple[W.World, int, int]:
-        w, r = self._source._port_world(moved_proxies)
+        w, r = self._world(moved_proxies)
         b = self._index
         if not w.body_i[r, b, W.BI_ALIVE]:
             raise ReferenceError(f"body {b} was destroyed (a particle that expired, or a body of an earlier episode)")
@@ -557,21 +571,26 @@ class GroundedBody(PortBody):
         w.body_i[r, b, W.BI_TOUCH] = 1 if value else 0
 
 
-class BodyList(list):
-    """A list of an env's Box2D bodies that the kernels keep themselves (LunarLander's ``legs``): it reads as a list,
-    and refuses to change, since a changed list would change nothing the kernels step."""
+class FixedList(list):
+    """A list of the compiled world's objects (LunarLander's ``legs`` and ``particles``, BipedalWalker's ``terrain``,
+    ``legs``, ``joints``, ``lidar``) that refuses changes: the kernels keep their own lists, which a change here
+    would not reach."""
+
+    def __init__(self, items: Iterable[Any] = (), name: str = "") -> None:
+        super().__init__(items)
+        self._name = name
 
     def _refuse(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError(
-            "This list of bodies is the compiled world's, which the kernels step: it cannot be changed. Change a body "
-            "through its attributes (position, linearVelocity, ApplyForceToCenter...)."
+            f"{self._name} lists the compiled world's objects, which its kernels keep: it cannot be changed (copy it "
+            f"with list(...) for a list of your own; change an object through its attributes)."
         )
 
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = _refuse
-    append = extend = insert = pop = remove = clear = sort = reverse = _refuse
+    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = _refuse
+    sort = reverse = _refuse
 
-    def __reduce__(self) -> tuple[type, tuple[tuple[Any, ...]]]:
-        return BodyList, (tuple(self),)  # not list's, which fills the new list with append/extend
+    def __reduce__(self) -> tuple[type, tuple[list[Any], str]]:
+        return FixedList, (list(self), self._name)  # not list's, which fills the new list with append/extend
 
 
 class PortWorld:
@@ -642,18 +661,14 @@ class PortWorld:
         return f"<PortWorld gravity={self.gravity!r} bodies={self.bodyCount}>"
 
 
-class RevoluteJoint:
+class RevoluteJoint(_PortObject):
     """A b2RevoluteJoint of a port world, read and written where the kernels keep it, as pybox2d's: ``angle`` and
     ``speed`` (GetJointAngle/GetJointSpeed, float32), ``motorSpeed`` and ``maxMotorTorque`` (SetMotorSpeed and
     SetMaxMotorTorque wake both bodies), ``motorEnabled``, ``limitEnabled``, ``lowerLimit``/``upperLimit``/``limits``,
     ``bodyA``/``bodyB``, ``anchorA``/``anchorB`` (world points), ``GetMotorTorque(inv_dt)``."""
 
-    def __init__(self, source: PortSource, index: int) -> None:
-        self._source = source
-        self._index = index
-
     def _row(self) -> tuple[W.World, int, int]:
-        w, r = self._source._port_world()
+        w, r = self._world()
         j = self._index
         if not w.joint_i[r, j, W.JI_ALIVE]:
             raise ReferenceError(f"joint {j} was destroyed (a joint of an earlier episode)")
@@ -789,7 +804,7 @@ class RevoluteJoint:
         )
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in ("_source", "_index") or isinstance(getattr(type(self), name, None), property):
+        if name in ("_source", "_index", "_generation") or isinstance(getattr(type(self), name, None), property):
             object.__setattr__(self, name, value)
             return
         raise AttributeError(f"The compiled world's revolute joint has no settable {name!r} ({_ELSEWHERE}).")

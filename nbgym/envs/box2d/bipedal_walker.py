@@ -25,7 +25,7 @@ from nbgym.envs.box2d._bipedal_walker_physics import (
     STATE, TERRAIN, TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W,
     walker_params, walker_spaces,
 )
-from nbgym.envs.box2d._port_objects import GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
+from nbgym.envs.box2d._port_objects import FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
 from nbgym.envs.box2d._window import DrawsResetTwice, action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
@@ -256,6 +256,7 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
         and the objects standing for the world's bodies (``"bodies"``): gymnasium builds them at reset; nbgym builds
         them only for a user (or a frame) that reads them, so that stepping costs nothing in Python."""
         self._reward_type: type = np.float32
+        self._port_generation = 0
 
     # Pickled as gymnasium's: by the constructor's arguments (a copy is a new environment, to be reset).
     __getstate__ = EzPickle.__getstate__
@@ -324,12 +325,12 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
         terrain_y = list(state.env_f[0, TERRAIN_Y:TERRAIN_Y + TERRAIN_LENGTH].copy())
         episode.update(
             bodies=bodies,
-            terrain=_FixedList(terrain, "terrain"),
+            terrain=FixedList(terrain, "BipedalWalker.terrain"),
             hull=hull,
-            legs=_FixedList(legs, "legs"),
-            joints=_FixedList([RevoluteJoint(self, env_i[JOINTS + k]) for k in range(4)], "joints"),
+            legs=FixedList(legs, "BipedalWalker.legs"),
+            joints=FixedList([RevoluteJoint(self, env_i[JOINTS + k]) for k in range(4)], "BipedalWalker.joints"),
             drawlist=[*terrain, *legs, hull],
-            lidar=_FixedList([LidarRay(self, k) for k in range(LIDAR_RAYS)], "lidar"),
+            lidar=FixedList([LidarRay(self, k) for k in range(LIDAR_RAYS)], "BipedalWalker.lidar"),
             terrain_x=terrain_x,
             terrain_y=terrain_y,
             terrain_poly=_terrain_poly(terrain_x, terrain_y),
@@ -403,6 +404,7 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
             ``(observation, {})``.
         """
         self._episode = {}
+        self._port_generation += 1  # the objects of the last episode refuse to be read
         self.lidar_render = 0
         return super().reset(seed=seed, options=options)  # "human" mode: two window updates (DrawsResetTwice)
 
@@ -570,28 +572,6 @@ for _name in _EPISODE_ATTRIBUTES:
     setattr(BipedalWalker, _name, _episode_attribute(_name, _name in ("drawlist", "terrain_x", "terrain_y",
                                                                        "terrain_poly", "cloud_poly")))
 del _name
-
-
-class _FixedList(list):
-    """A list of the compiled world's objects (``terrain``, ``legs``, ``joints``, ``lidar``) that refuses changes:
-    the kernels keep their own lists, which a change here would not reach."""
-
-    def __init__(self, items: list[Any], name: str) -> None:
-        super().__init__(items)
-        self._name = name
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(
-            f"BipedalWalker.{self._name} lists the compiled world's objects, which its kernels keep: it cannot be "
-            f"changed (copy it with list(...) for a list of your own)."
-        )
-
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = _refuse
-    sort = reverse = _refuse
-
-    def __reduce__(self) -> tuple:
-        return _FixedList, (list(self), self._name)
-
 
 
 class BipedalWalkerHardcore:

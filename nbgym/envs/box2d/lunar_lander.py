@@ -13,7 +13,7 @@ from nbgym._box2d.math import cosf, sinf
 from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
-from nbgym.envs.box2d._port_objects import BodyList, CircleShape, GroundedBody, PortBody, PortWorld, Transform
+from nbgym.envs.box2d._port_objects import CircleShape, FixedList, GroundedBody, PortBody, PortWorld, Transform
 from nbgym.envs.box2d._window import (
     DrawsResetTwice, action_vector, close_window, frame, import_pygame, show, start_render,
 )
@@ -167,8 +167,9 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         self.prev_reward = None
         self._moon: PortBody | None = None
         self._lander: PortBody | None = None
-        self._legs: BodyList = BodyList()
+        self._legs = FixedList(name="LunarLander.legs")
         self._particle_objects: dict[int, PortBody] = {}
+        self._port_generation = 0
 
     # gymnasium's env pickles as its constructor's arguments (a new env), not mid-episode.
     __getstate__ = EzPickle.__getstate__
@@ -231,15 +232,15 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         raise AttributeError("world is the compiled world the kernels step: set its gravity (world.gravity = ...).")
 
     @property
-    def particles(self) -> BodyList:
+    def particles(self) -> FixedList:
         """The living flame particles, oldest first (a list that refuses changes: the kernels make and destroy
         them). Each has its ``ttl``; only a rendered env has them."""
         if not self._state_was_reset:
-            return BodyList()
+            return FixedList(name="LunarLander.particles")
         state = self._batch.state
         living = state.particles[0, : state.env_i[0, P.PARTICLE_COUNT]].tolist()
         self._particle_objects = {b: self._particle(b) for b in living}
-        return BodyList(self._particle_objects[b] for b in living)
+        return FixedList((self._particle_objects[b] for b in living), "LunarLander.particles")
 
     @particles.setter
     def particles(self, value: Any) -> None:
@@ -312,6 +313,7 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         Returns:
             ``(observation, {})``.
         """
+        self._port_generation += 1  # the objects of the last episode refuse to be read
         return super().reset(seed=seed, options=options)  # "human" mode: two window updates (DrawsResetTwice)
 
     def _release_held(self, mask: np.ndarray | None = None) -> None:
@@ -324,7 +326,8 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         self._moon.color1 = self._moon.color2 = (0.0, 0.0, 0.0)
         self._lander = PortBody(self, int(env_i[P.LANDER]))
         self._lander.color1, self._lander.color2 = P.LANDER_COLORS
-        self._legs = BodyList((GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))))
+        legs = [GroundedBody(self, int(env_i[P.LEG_LEFT])), GroundedBody(self, int(env_i[P.LEG_RIGHT]))]
+        self._legs = FixedList(legs, "LunarLander.legs")
         for leg in self._legs:
             leg.color1, leg.color2 = P.LANDER_COLORS
         self.drawlist = [self.lander, *self.legs]
