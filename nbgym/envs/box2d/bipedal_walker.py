@@ -423,10 +423,13 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
         Raises:
             TypeError: ``action`` is a Python number or has more than one dimension (gymnasium's exception).
             IndexError: ``action`` has fewer than four numbers (gymnasium's exception).
+            AssertionError: Before the first reset (gymnasium's assertion).
             InvalidAction: One of the four is NaN (gymnasium's Box2D would stop on an assertion,
                 ``AssertionError``, after corrupting the world), or the action's dtype is not a float32, float64
                 or integer one.
         """
+        # gymnasium's step asserts that reset made the hull (an unpickled copy is a new env, to be reset).
+        assert self._state_was_reset, "BipedalWalker draws its terrain and walker in reset(): call env.reset() first."
         if type(action) is np.ndarray and action.shape == (4,):
             self._reward_type = np.float32 if action.dtype == np.float32 else np.float64
             return super().step(action)
