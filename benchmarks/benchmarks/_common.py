@@ -31,8 +31,8 @@ FAMILIES = {
     "Box2D": ["LunarLander-v3"],
     "MuJoCo": ["HalfCheetah-v5"],
 }
-"""The default suite's environments of each family (LunarLander's vector env is compiled on nbgym's Box2D port;
-its single env runs on the box2d wheel)."""
+"""The default suite's environments of each family (LunarLander's single and vector envs are compiled on nbgym's
+Box2D port)."""
 
 FAMILY_ENV_IDS = [env_id for ids in FAMILIES.values() for env_id in ids if env_id in ALL_ENV_IDS]
 """The default suite's compiled environments whose modules import here."""
