@@ -1,0 +1,1144 @@
+"""CarRacing's frames drawn by compiled kernels, bit-identical to what gymnasium draws with pygame-ce 2.5.8.
+
+gymnasium draws a CarRacing frame on a 1000x800 pygame surface (32-bit XRGB) and shrinks it with
+``pygame.transform.smoothscale``. Every routine it calls is integer arithmetic (with a few float32
+steps), ported here from the C sources of pygame-ce 2.5.8:
+
+- ``pygame.gfxdraw.aapolygon`` and ``filled_polygon`` (pygame's copy of SDL_gfx: Wu-style antialiased edges
+  blended into the 32-bit pixels, a scanline fill in 16.16 fixed point; coordinates truncated to Sint16),
+- ``pygame.draw.polygon`` filled (``draw.c``'s ``draw_fillpoly``, float32 edge intersections, and
+  ``draw_filltri`` for triangles; coordinates truncated to C ``int``),
+- ``pygame.draw.lines`` with ``width >= 2`` (``draw_line_width``: the skid marks of the ``rgb_array`` frame),
+- ``pygame.transform.flip`` (vertical): drawing with rows mirrored writes the flipped surface directly,
+- the score text (``pygame.font.Font(freesansbold.ttf, 42).render(..., True, white, black)``: SDL_ttf 2.24
+  lays out glyphs with harfbuzz kerning in 26.6 fixed point and ORs their 8-bit coverage into a black
+  box; the glyphs and kerning are tabulated in ``assets/car_racing_score_font.npz``),
+- ``pygame.transform.smoothscale``'s area-averaging shrink, in both of pygame's variants: the SSE2 filters
+  (``simd_transform_sse2.c``, 14-bit fractions and 16-bit multiplies) that x86-64 builds select ("SSE2") and
+  ARM builds run through sse2neon ("NEON", the same arithmetic), and the generic C filters (``transform.c``,
+  16-bit fractions) of builds without SIMD or ``set_smoothscale_backend("GENERIC")``. The two give different
+  pixels. The MMX/SSE filters of 32-bit x86 builds are not ported.
+
+Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the layout of
+``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
+order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` returns.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from typing import NamedTuple
+
+import numpy as np
+
+from nbgym._engine.jit import kernel
+from nbgym.envs.box2d.car_dynamics import rotated
+
+__all__ = [
+    "WINDOW_W",
+    "WINDOW_H",
+    "SMOOTHSCALE_SSE2",
+    "SMOOTHSCALE_GENERIC",
+    "ScoreFont",
+    "load_score_font",
+    "score_glyphs",
+    "gfx_polygon",
+    "draw_polygon",
+    "draw_lines",
+    "pack_rgb",
+    "unpack_rgb",
+    "smoothscale",
+    "blit_score",
+    "draw_frame",
+]
+
+WINDOW_W = 1000
+WINDOW_H = 800
+MAX_SHAPE_DIM = max(2000 / 6.0 / 20.0, 40 / 6.0, 21 / 6.0) * math.sqrt(2) * 2.7 * 6.0
+"""gymnasium's cull margin: a road or grass polygon is drawn when a vertex is within this many pixels of the window."""
+
+SMOOTHSCALE_SSE2 = 0
+"""``smoothscale`` as pygame-ce's SSE2 backend computes it (x86-64 builds: ``get_smoothscale_backend() == "SSE2"``)."""
+SMOOTHSCALE_GENERIC = 1
+"""``smoothscale`` as pygame-ce's generic C filters compute it (``set_smoothscale_backend("GENERIC")``)."""
+
+_INT32_MIN = -(2**31)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# C integer conversions
+
+
+@kernel
+def _wrap16(value):  # pragma: no cover (compiled)
+    """``(Sint16)value``: the low 16 bits, signed."""
+    return ((value + 32768) & 0xFFFF) - 32768
+
+
+@kernel
+def _wrap32(value):  # pragma: no cover (compiled)
+    """``(int)value`` for an integer: the low 32 bits, signed (what x86 leaves after a C int overflows)."""
+    return ((value + 2147483648) & 0xFFFFFFFF) - 2147483648
+
+
+@kernel
+def _float_to_int32(value):  # pragma: no cover (compiled)
+    """``(int)value`` for a float or double on x86-64: truncation, and INT_MIN ("integer indefinite") when the
+    value is NaN or out of range."""
+    if not (-2147483648.0 <= value < 2147483648.0):
+        return _INT32_MIN
+    return int(value)
+
+
+@kernel
+def _c_div(a, b):  # pragma: no cover (compiled)
+    """C integer division: the quotient truncated toward zero."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+@kernel
+def _glibc_sort(values, n):  # pragma: no cover (compiled)
+    """Sorts ``values[:n]`` as glibc 2.36's ``qsort`` does (its top-down merge sort, ``msort_with_tmp``) with
+    pygame's and SDL_gfx's comparator ``a - b``, whose 32-bit overflow can misorder values more than 2**31
+    apart. A run of ``m`` is split into ``m // 2`` and ``m - m // 2``; a merge takes from the left run while
+    ``cmp(left, right) <= 0``. The recursion is walked with an explicit stack (numba cannot cache recursion)."""
+    if n <= 1:
+        return
+    if n == 2:  # a convex polygon's row: one comparison, no scratch
+        if _wrap32(values[0] - values[1]) > 0:
+            values[0], values[1] = values[1], values[0]
+        return
+    scratch = np.empty(n, dtype=np.int64)
+    stack_start = np.empty(128, dtype=np.int64)
+    stack_size = np.empty(128, dtype=np.int64)
+    stack_halves_done = np.empty(128, dtype=np.bool_)
+    depth = 0
+    stack_start[0], stack_size[0], stack_halves_done[0] = 0, n, False
+    while depth >= 0:
+        start, size = stack_start[depth], stack_size[depth]
+        if size <= 1:
+            depth -= 1
+            continue
+        n1 = size // 2
+        if not stack_halves_done[depth]:
+            stack_halves_done[depth] = True
+            # the right half is pushed first so that the left one is sorted first, as the recursion does
+            stack_start[depth + 1], stack_size[depth + 1], stack_halves_done[depth + 1] = start + n1, size - n1, False
+            stack_start[depth + 2], stack_size[depth + 2], stack_halves_done[depth + 2] = start, n1, False
+            depth += 2
+            continue
+        _merge(values, start, n1, size, scratch)
+        depth -= 1
+
+
+@kernel
+def _merge(values, start, n1, size, scratch):  # pragma: no cover (compiled)
+    """glibc ``msort_with_tmp``'s merge of the sorted runs ``values[start:start + n1]`` and the rest of
+    ``values[start:start + size]``."""
+    i = start
+    j = start + n1
+    end1 = start + n1
+    end2 = start + size
+    k = 0
+    while i < end1 and j < end2:
+        if _wrap32(values[i] - values[j]) <= 0:
+            scratch[k] = values[i]
+            i += 1
+        else:
+            scratch[k] = values[j]
+            j += 1
+        k += 1
+    while i < end1:
+        scratch[k] = values[i]
+        i += 1
+        k += 1
+    for m in range(k):
+        values[start + m] = scratch[m]
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# SDL_gfx (pygame.gfxdraw) on a 32-bit XRGB8888 surface
+
+
+@kernel
+def _row(surface, y, flipped):  # pragma: no cover (compiled)
+    """The array row of surface row ``y``: mirrored when drawing what ``pygame.transform.flip(s, False, True)``
+    will show."""
+    return surface.shape[0] - 1 - y if flipped else y
+
+
+@kernel
+def _blend(dest, color, alpha):  # pragma: no cover (compiled)
+    """SDL_gfx's ``_putPixelAlpha`` on a 32-bit XRGB pixel (its ``DEFAULT_ALPHA_PIXEL_ROUTINE``), in its unsigned
+    32-bit arithmetic: per channel ``((dc & m) + ((((c & m) - (dc & m)) >> s) * alpha >> 8 << s)) & m``."""
+    out = 0
+    for shift in (16, 8, 0):
+        mask = 0xFF << shift
+        d = dest & mask
+        difference = ((color & mask) - d) & 0xFFFFFFFF
+        step = (((difference >> shift) * alpha) & 0xFFFFFFFF) >> 8
+        out |= ((d + ((step << shift) & 0xFFFFFFFF)) & 0xFFFFFFFF) & mask
+    return out
+
+
+@kernel
+def _gfx_pixel(surface, x, y, color, alpha, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``_putPixelAlpha``: stores ``color`` at alpha 255, else blends it in; clipped to the surface."""
+    height, width = surface.shape[0], surface.shape[1]
+    if x < 0 or x >= width or y < 0 or y >= height:
+        return
+    row = _row(surface, y, flipped)
+    if alpha == 255:
+        surface[row, x] = color
+    else:
+        surface[row, x] = _blend(np.int64(surface[row, x]), color, alpha)
+
+
+@kernel
+def _gfx_pixel_weight(surface, x, y, color, weight, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``pixelColorWeightNolock`` for an opaque colour: alpha ``(255 * weight) >> 8``."""
+    _gfx_pixel(surface, x, y, color, (255 * weight) >> 8, flipped)
+
+
+@kernel
+def _fill_span(surface, row, x1, x2, color):  # pragma: no cover (compiled)
+    """Stores ``color`` in columns ``x1..x2`` (inclusive, already clipped) of array row ``row``."""
+    surface[row, x1 : x2 + 1] = color
+
+
+@kernel
+def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``hlineColor(a1, a2, y=fixed)`` or, if ``vertical``, ``vlineColor(x=fixed, a1, a2)``, for an opaque
+    colour: Sint16 arguments, ends swapped into order, clipped, stored."""
+    a1 = _wrap16(a1)
+    a2 = _wrap16(a2)
+    fixed = _wrap16(fixed)
+    if a1 > a2:
+        a1, a2 = a2, a1
+    along = surface.shape[0] if vertical else surface.shape[1]
+    across = surface.shape[1] if vertical else surface.shape[0]
+    if a2 < 0 or a1 > along - 1 or fixed < 0 or fixed > across - 1:
+        return
+    if not vertical:
+        _fill_span(surface, _row(surface, fixed, flipped), max(a1, 0), min(a2, along - 1), color)
+        return
+    for y in range(max(a1, 0), min(a2, along - 1) + 1):
+        surface[_row(surface, y, flipped), fixed] = color
+
+
+@kernel
+def _clip_code(x, y, right, bottom):  # pragma: no cover (compiled)
+    """SDL_gfx ``_clipEncode`` against ``[0, right] x [0, bottom]``: left 1, right 2, bottom 4, top 8."""
+    code = 0
+    if x < 0:
+        code |= 1
+    elif x > right:
+        code |= 2
+    if y < 0:
+        code |= 8
+    elif y > bottom:
+        code |= 4
+    return code
+
+
+@kernel
+def _float_to_sint16(value):  # pragma: no cover (compiled)
+    """``(Sint16)value`` for a float: x86's truncation to int, then its low 16 bits."""
+    return _wrap16(_float_to_int32(value))
+
+
+@kernel
+def _gfx_clip_line(x1, y1, x2, y2, right, bottom):  # pragma: no cover (compiled)
+    """SDL_gfx ``_clipLine`` (Cohen-Sutherland with a float32 slope, Sint16 results).
+
+    Returns:
+        ``(draw, x1, y1, x2, y2)``: whether any of the segment is inside, and the clipped ends (possibly swapped).
+    """
+    while True:
+        code1 = _clip_code(x1, y1, right, bottom)
+        code2 = _clip_code(x2, y2, right, bottom)
+        if (code1 | code2) == 0:
+            return True, x1, y1, x2, y2
+        if code1 & code2:
+            return False, x1, y1, x2, y2
+        if code1 == 0:
+            x1, x2 = x2, x1
+            y1, y2 = y2, y1
+            code1, code2 = code2, code1
+        if x2 != x1:
+            m = np.float32(np.float32(y2 - y1) / np.float32(x2 - x1))
+        else:
+            m = np.float32(1.0)
+        if code1 & 1:
+            y1 = _wrap16(y1 + _float_to_sint16(np.float32(np.float32(0 - x1) * m)))
+            x1 = 0
+        elif code1 & 2:
+            y1 = _wrap16(y1 + _float_to_sint16(np.float32(np.float32(right - x1) * m)))
+            x1 = right
+        elif code1 & 4:
+            if x2 != x1:
+                x1 = _wrap16(x1 + _float_to_sint16(np.float32(np.float32(bottom - y1) / m)))
+            y1 = bottom
+        elif code1 & 8:
+            if x2 != x1:
+                x1 = _wrap16(x1 + _float_to_sint16(np.float32(np.float32(0 - y1) / m)))
+            y1 = 0
+
+
+@kernel
+def _gfx_aaline(surface, x1, y1, x2, y2, color, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``_aalineColor(..., draw_endpoint=0)`` for an opaque colour: the first end's pixel stored, the
+    pixels between the ends as pairs weighted by an 8-bit error accumulator, the last end not drawn."""
+    height, width = surface.shape[0], surface.shape[1]
+    draw, x1, y1, x2, y2 = _gfx_clip_line(x1, y1, x2, y2, width - 1, height - 1)
+    if not draw:
+        return
+    xx0, yy0, xx1, yy1 = x1, y1, x2, y2
+    if yy0 > yy1:
+        xx0, yy0, xx1, yy1 = xx1, yy1, xx0, yy0
+    dx = xx1 - xx0
+    dy = yy1 - yy0
+    if dx == 0:
+        if dy > 0:
+            _gfx_axis_line(surface, yy0, yy0 + dy, x1, True, color, flipped)
+        else:
+            _gfx_pixel(surface, x1, y1, color, 255, flipped)
+        return
+    if dy == 0:
+        _gfx_axis_line(surface, xx0, xx0 + dx, y1, False, color, flipped)
+        return
+    xdir = 1
+    if dx < 0:
+        xdir = -1
+        dx = -dx
+    erracc = 0
+    _gfx_pixel(surface, x1, y1, color, 255, flipped)
+    # Along the major axis one pixel per step; the minor axis advances when the 32-bit error accumulator
+    # rolls over, and its top 8 bits weigh the pixel pair straddling the line.
+    y_major = dy > dx
+    major_len, minor_len = (dy, dx) if y_major else (dx, dy)
+    erradj = ((_c_div(_wrap32(minor_len << 16), major_len) & 0xFFFFFFFF) << 16) & 0xFFFFFFFF
+    major_step, minor_step = (1, xdir) if y_major else (xdir, 1)
+    major, minor = (yy0, xx0) if y_major else (xx0, yy0)
+    minor_next = minor + minor_step
+    for _ in range(major_len - 1):
+        previous = erracc
+        erracc = (erracc + erradj) & 0xFFFFFFFF
+        if erracc <= previous:
+            minor = minor_next
+            minor_next += minor_step
+        major += major_step
+        wgt = (erracc >> 24) & 255
+        if y_major:
+            _gfx_pixel_weight(surface, _wrap16(minor), _wrap16(major), color, 255 - wgt, flipped)
+            _gfx_pixel_weight(surface, _wrap16(minor_next), _wrap16(major), color, wgt, flipped)
+        else:
+            _gfx_pixel_weight(surface, _wrap16(major), _wrap16(minor), color, 255 - wgt, flipped)
+            _gfx_pixel_weight(surface, _wrap16(major), _wrap16(minor_next), color, wgt, flipped)
+
+
+@kernel
+def _gfx_aapolygon(surface, vx, vy, n, color, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``aapolygonColor``: the antialiased edges ``i -> i + 1`` and the closing one, each without its
+    last end. ``vx``, ``vy`` hold Sint16 values."""
+    for i in range(1, n):
+        _gfx_aaline(surface, vx[i - 1], vy[i - 1], vx[i], vy[i], color, flipped)
+    _gfx_aaline(surface, vx[n - 1], vy[n - 1], vx[0], vy[0], color, flipped)
+
+
+@kernel
+def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
+    """The edge from vertex ``i - 1`` (``n - 1`` for ``i == 0``) to vertex ``i``, ends ordered by y (the scanline
+    fills of SDL_gfx and draw.c both walk edges so): ``(x1, y1, x2, y2)`` with ``y1 <= y2``."""
+    previous = n - 1 if i == 0 else i - 1
+    if ys[previous] <= ys[i]:
+        return xs[previous], ys[previous], xs[i], ys[i]
+    return xs[i], ys[i], xs[previous], ys[previous]
+
+
+@kernel
+def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``filledPolygonColorMT``: each row from the lowest to the highest vertex is filled between
+    pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``ints`` is
+    scratch of at least ``n`` int64."""
+    miny = vy[0]
+    maxy = vy[0]
+    for i in range(1, n):
+        if vy[i] < miny:
+            miny = vy[i]
+        elif vy[i] > maxy:
+            maxy = vy[i]
+    # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
+    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
+        count = 0
+        for i in range(n):
+            x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
+            if y1 == y2:
+                continue
+            if (y >= y1 and y < y2) or (y == maxy and y > y1 and y <= y2):
+                step = _c_div(_wrap32(65536 * (y - y1)), y2 - y1)
+                ints[count] = _wrap32(_wrap32(step * (x2 - x1)) + _wrap32(65536 * x1))
+                count += 1
+        _glibc_sort(ints, count)
+        for i in range(0, count - 1, 2):
+            xa = _wrap32(ints[i] + 1)
+            xa = (xa >> 16) + ((xa & 32768) >> 15)
+            xb = _wrap32(ints[i + 1] - 1)
+            xb = (xb >> 16) + ((xb & 32768) >> 15)
+            _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# pygame.draw.polygon (draw.c)
+
+
+@kernel
+def _draw_span(surface, x1, y, x2, color, flipped):  # pragma: no cover (compiled)
+    """draw.c ``drawhorzlineclipbounding``: ends put in order, clipped to the surface, stored."""
+    height, width = surface.shape[0], surface.shape[1]
+    if y < 0 or y >= height:
+        return
+    if x2 < x1:
+        x1, x2 = x2, x1
+    x1 = max(x1, 0)
+    x2 = min(x2, width - 1)
+    if x2 < 0 or x1 >= width:
+        return
+    _fill_span(surface, _row(surface, y, flipped), x1, x2, color)
+
+
+@kernel
+def _draw_fillpoly(surface, xs, ys, n, color, crossings, flipped):  # pragma: no cover (compiled)
+    """draw.c ``draw_fillpoly``: rows between the extreme vertices filled between sorted edge crossings (the
+    float32 crossing floored for the even ones and ceiled for the odd ones in edge order), then the
+    horizontal edges strictly between the extremes. ``crossings`` is scratch of at least ``n`` int64."""
+    miny = ys[0]
+    maxy = ys[0]
+    for i in range(1, n):
+        miny = min(miny, ys[i])
+        maxy = max(maxy, ys[i])
+    if miny == maxy:
+        minx = xs[0]
+        maxx = xs[0]
+        for i in range(1, n):
+            minx = min(minx, xs[i])
+            maxx = max(maxx, xs[i])
+        _draw_span(surface, minx, miny, maxx, color, flipped)
+        return
+    # Rows off the surface draw nothing (drawhorzlineclipbounding clips them): only the surface's rows are scanned.
+    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
+        count = 0
+        for i in range(n):
+            x1, y1, x2, y2 = _upward_edge(xs, ys, n, i)
+            if y1 == y2:
+                continue
+            if (y >= y1 and y < y2) or (y == maxy and y2 == maxy):
+                product = np.float32(_wrap32(_wrap32(y - y1) * _wrap32(x2 - x1)))
+                intersect = np.float32(product / np.float32(_wrap32(y2 - y1)))
+                if count % 2 == 0:
+                    intersect = np.float32(math.floor(intersect))
+                else:
+                    intersect = np.float32(math.ceil(intersect))
+                crossings[count] = _wrap32(_float_to_int32(intersect) + x1)
+                count += 1
+        _glibc_sort(crossings, count)
+        for i in range(0, count - 1, 2):
+            _draw_span(surface, crossings[i], y, crossings[i + 1], color, flipped)
+    for i in range(n):
+        previous = n - 1 if i == 0 else i - 1
+        y = ys[i]
+        if miny < y and ys[previous] == y and y < maxy:
+            _draw_span(surface, xs[i], y, xs[previous], color, flipped)
+
+
+@kernel
+def _draw_filltri(surface, xs, ys, color, flipped):  # pragma: no cover (compiled)
+    """draw.c ``draw_filltri``: vertices sorted by y, each row spanned between the long edge and the
+    short ones, slopes as float32 of a double quotient."""
+    p0x, p1x, p2x = xs[0], xs[1], xs[2]
+    p0y, p1y, p2y = ys[0], ys[1], ys[2]
+    if p1y < p0y:
+        p1x, p1y, p0x, p0y = p0x, p0y, p1x, p1y
+    if p2y < p1y:
+        p1x, p1y, p2x, p2y = p2x, p2y, p1x, p1y
+        if p1y < p0y:
+            p1x, p1y, p0x, p0y = p0x, p0y, p1x, p1y
+    if p0y == p1y and p1y == p2y and p0x == p1x and p1x != p2x:
+        p1x, p1y, p2x, p2y = p2x, p2y, p1x, p1y
+    d1 = np.float32(_wrap32(p2x - p0x) / (_wrap32(p2y - p0y) + 1e-17))
+    d2 = np.float32(_wrap32(p1x - p0x) / (_wrap32(p1y - p0y) + 1e-17))
+    d3 = np.float32(_wrap32(p2x - p1x) / (_wrap32(p2y - p1y) + 1e-17))
+    for y in range(p0y, p2y + 1):
+        x1 = _wrap32(p0x + _float_to_int32(np.float32(np.float32(_wrap32(y - p0y)) * d1)))
+        if y < p1y:
+            x2 = _wrap32(p0x + _float_to_int32(np.float32(np.float32(_wrap32(y - p0y)) * d2)))
+        else:
+            x2 = _wrap32(p1x + _float_to_int32(np.float32(np.float32(_wrap32(y - p1y)) * d3)))
+        _draw_span(surface, x1, y, x2, color, flipped)
+
+
+@kernel
+def _draw_polygon(surface, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
+    """``pygame.draw.polygon(surface, color, points)`` (filled) on C-int vertices."""
+    if n == 3:
+        _draw_filltri(surface, xs, ys, color, flipped)
+    else:
+        _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped)
+
+
+@kernel
+def _draw_line_width(surface, x1, y1, x2, y2, width, color, flipped):  # pragma: no cover (compiled)
+    """draw.c ``draw_line_width`` for ``width >= 2`` (``pygame.draw.lines(..., width=width)``, one segment):
+    Bresenham from end to end, each step a span of ``width`` pixels across the line's minor direction,
+    clipped to the surface (a segment wholly off it is skipped)."""
+    height, surface_w = surface.shape[0], surface.shape[1]
+    end_x = surface_w - 1
+    end_y = height - 1
+    extra_width = 1 - (width % 2)
+    width = width // 2
+    xinc = abs(x1 - x2) <= abs(y1 - y2)
+    if xinc:
+        left, right, top, bottom = min(x1, x2) - width, max(x1, x2) + width, min(y1, y2), max(y1, y2)
+    else:
+        left, right, top, bottom = min(x1, x2), max(x1, x2), min(y1, y2) - width, max(y1, y2) + width
+    if 0 > right or 0 > bottom or surface_w <= left or height <= top:
+        return
+    if x1 == x2 and y1 == y2:
+        start_draw = max(x1 - width + extra_width, 0)
+        end_draw = min(end_x, x1 + width)
+        if start_draw <= end_draw:
+            _fill_span(surface, _row(surface, y1, flipped), start_draw, end_draw, color)
+        return
+    dx = abs(x2 - x1)
+    dy = abs(y2 - y1)
+    sx = 1 if x2 > x1 else -1
+    sy = 1 if y2 > y1 else -1
+    err = _c_div(dx if dx > dy else -dy, 2)
+    while (y1 != y2 + sy) if xinc else (x1 != x2 + sx):
+        if xinc:
+            if 0 <= y1 <= end_y:
+                start_draw = max(x1 - width + extra_width, 0)
+                end_draw = min(end_x, x1 + width)
+                if start_draw <= end_draw:
+                    _fill_span(surface, _row(surface, y1, flipped), start_draw, end_draw, color)
+        elif 0 <= x1 <= end_x:
+            for y in range(max(y1 - width + extra_width, 0), min(end_y, y1 + width) + 1):
+                surface[_row(surface, y, flipped), x1] = color
+        e2 = err
+        if e2 > -dx:
+            err -= dy
+            x1 += sx
+        if e2 < dy:
+            err += dx
+            y1 += sy
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# pygame.transform.smoothscale, shrinking (transform.c and simd_transform_sse2.c)
+
+
+@kernel
+def _shrink_unit(backend):  # pragma: no cover (compiled)
+    """One source pixel in the filter's fixed point: 14 bits in the SSE2 filters, 16 in the generic ones."""
+    return 0x4000 if backend == SMOOTHSCALE_SSE2 else 0x10000
+
+
+@kernel
+def _shrink_recip(space, backend):  # pragma: no cover (compiled)
+    """The reciprocal of a destination pixel's span ``space``: 16 bits (``_mm_set1_epi16``) in SSE2, an int in C."""
+    if backend == SMOOTHSCALE_SSE2:
+        return (0x40000000 // space) & 0xFFFF
+    return 0x100000000 // space
+
+
+@kernel
+def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: no cover (compiled)
+    """A destination value from the accumulated sum and the part ``counter`` of the source ``value`` that
+    closes it, and the accumulator's restart from the rest ``frac``: ``(result, accumulate)``.
+
+    SSE2: ``mulhi_epu16(value << 2, counter)``, a 16-bit add, ``mulhi_epu16`` by the reciprocal, and
+    ``packus_epi16`` (saturation). Generic C: ``(acc + (value * counter >> 16)) * recip >> 16`` in int,
+    truncated to Uint8."""
+    if backend == SMOOTHSCALE_SSE2:
+        scaled = value << 2
+        total = (((scaled * counter) >> 16) + accumulate) & 0xFFFF
+        return min((total * recip) >> 16, 255), (scaled * frac) >> 16
+    total = _wrap32((accumulate + ((value * counter) >> 16)) * recip)
+    return (total >> 16) & 0xFF, ((value * frac) >> 16) & 0xFFFF
+
+
+@kernel
+def _shrink_plan(src_len, dst_len, backend, plan):  # pragma: no cover (compiled)
+    """Where the filter's counter closes each destination pixel along a line of ``src_len`` source pixels; the
+    same for every line: ``plan[o] = (source pixel, counter, frac)`` (the part of that pixel that completes
+    output ``o``, and the rest that starts output ``o + 1``).
+
+    Raises:
+        ValueError: If the filter would not close exactly ``dst_len`` pixels (it would write past its line), or a
+            destination pixel spans more than 8000 source pixels (beyond what the packed sums hold).
+    """
+    unit = _shrink_unit(backend)
+    space = unit * src_len // dst_len
+    counter = space
+    out = 0
+    previous = -1
+    for x in range(src_len):
+        if counter > unit:
+            counter -= unit
+        else:
+            frac = unit - counter
+            if out < dst_len:
+                plan[out, 0], plan[out, 1], plan[out, 2] = x, counter, frac
+            if x - previous > 8000:
+                raise ValueError("smoothscale: a destination pixel would span more than 8000 source pixels")
+            previous = x
+            out += 1
+            counter = space - frac
+    if out != dst_len:
+        raise ValueError("smoothscale: the filter does not close exactly one pixel per destination pixel here")
+
+
+@kernel
+def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
+    """``filter_shrink_X``: each row of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along ``plan``.
+
+    The pixels wholly inside an output are summed with the three channels packed in 21-bit lanes of one
+    integer (no carry between lanes for up to 8000 pixels); the filters' 16-bit accumulators wrap, hence the
+    ``& 0xFFFF`` of each lane's sum."""
+    recip = _shrink_recip(_shrink_unit(backend) * source.shape[1] // dest.shape[1], backend)
+    for y in range(source.shape[0]):
+        red = green = blue = 0
+        start = 0
+        for o in range(dest.shape[1]):
+            end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
+            lanes = 0
+            for x in range(start, end):
+                pixel = np.int64(source[y, x])
+                lanes += (pixel & 0xFF) | ((pixel & 0xFF00) << 13) | ((pixel & 0xFF0000) << 26)
+            red = (red + (lanes >> 42)) & 0xFFFF
+            green = (green + ((lanes >> 21) & 0x1FFFFF)) & 0xFFFF
+            blue = (blue + (lanes & 0x1FFFFF)) & 0xFFFF
+            pixel = np.int64(source[y, end])
+            dest[y, o, 0], red = _shrink_emit((pixel >> 16) & 0xFF, counter, frac, red, recip, backend)
+            dest[y, o, 1], green = _shrink_emit((pixel >> 8) & 0xFF, counter, frac, green, recip, backend)
+            dest[y, o, 2], blue = _shrink_emit(pixel & 0xFF, counter, frac, blue, recip, backend)
+            start = end + 1
+
+
+@kernel
+def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cover (compiled)
+    """``filter_shrink_Y``: each column of ``source`` (``(rows, width, 3)`` uint8) averaged down to ``dest``'s
+    height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line)."""
+    recip = _shrink_recip(_shrink_unit(backend) * source.shape[0] // dest.shape[0], backend)
+    accumulate[:, :] = 0
+    start = 0
+    for o in range(dest.shape[0]):
+        end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
+        for y in range(start, end):
+            for x in range(source.shape[1]):
+                for c in range(3):
+                    accumulate[x, c] += source[y, x, c]
+        for x in range(source.shape[1]):
+            for c in range(3):
+                value = np.int64(source[end, x, c])
+                dest[o, x, c], accumulate[x, c] = _shrink_emit(value, counter, frac, accumulate[x, c] & 0xFFFF, recip, backend)
+        start = end + 1
+
+
+@kernel
+def _smoothscale_shrink(source, dest, rows, accumulate, backend):  # pragma: no cover (compiled)
+    """``scalesmooth`` shrinking both ways: rows first into ``rows`` (``(source height, dest width, 3)``),
+    then columns into ``dest``."""
+    row_plan = np.empty((dest.shape[1], 3), dtype=np.int64)
+    column_plan = np.empty((dest.shape[0], 3), dtype=np.int64)
+    _shrink_plan(source.shape[1], dest.shape[1], backend, row_plan)
+    _shrink_plan(source.shape[0], dest.shape[0], backend, column_plan)
+    _shrink_rows(source, rows, row_plan, backend)
+    _shrink_columns(rows, dest, column_plan, accumulate, backend)
+
+
+def smoothscale(source: np.ndarray, size: tuple[int, int], backend: int = SMOOTHSCALE_SSE2) -> np.ndarray:
+    """``pygame.transform.smoothscale(surface, size)`` for a shrink in both directions.
+
+    Args:
+        source: ``(height, width)`` uint32 XRGB pixels (see :func:`pack_rgb`).
+        size: ``(width, height)`` of the result, each smaller than the source's.
+        backend: :data:`SMOOTHSCALE_SSE2` or :data:`SMOOTHSCALE_GENERIC`.
+
+    Returns:
+        The ``(height, width, 3)`` uint8 RGB result, in gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` order.
+
+    Raises:
+        ValueError: If ``size`` does not shrink both directions, or the backend is unknown.
+    """
+    width, height = size
+    if not (0 < width < source.shape[1] and 0 < height < source.shape[0]):
+        raise ValueError(f"smoothscale here only shrinks both ways: {source.shape[1]}x{source.shape[0]} to {size}")
+    if backend not in (SMOOTHSCALE_SSE2, SMOOTHSCALE_GENERIC):
+        raise ValueError(f"unknown smoothscale backend {backend!r}")
+    dest = np.empty((height, width, 3), dtype=np.uint8)
+    rows = np.empty((source.shape[0], width, 3), dtype=np.uint8)
+    accumulate = np.empty((width, 3), dtype=np.int64)
+    _smoothscale_shrink(np.ascontiguousarray(source, dtype=np.uint32), dest, rows, accumulate, backend)
+    return dest
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# The score text
+
+
+class ScoreFont(NamedTuple):
+    """freesansbold at size 42 as SDL_ttf 2.24 (harfbuzz layout) renders the score's characters.
+
+    Attributes:
+        chars: The characters tabulated, ``"0123456789-"``.
+        glyphs: ``(len(chars), height, max_width)`` uint8 coverage of each glyph's bitmap, from its left edge.
+        left: Each bitmap's left bearing in pixels.
+        right: ``left`` + each bitmap's width.
+        advance: Each glyph's advance, 26.6 fixed point (hinted).
+        kern: ``kern[a, b]``, the kerning harfbuzz applies between ``a`` and ``b``, 26.6.
+    """
+
+    chars: str
+    glyphs: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    advance: np.ndarray
+    kern: np.ndarray
+
+
+_FONT_PATH = os.path.join(os.path.dirname(__file__), "assets", "car_racing_score_font.npz")
+_font: ScoreFont | None = None
+
+
+def load_score_font() -> ScoreFont:
+    """The tabulated score font (read once from the package's asset).
+
+    Returns:
+        The :class:`ScoreFont`.
+    """
+    global _font
+    if _font is None:
+        with np.load(_FONT_PATH) as data:
+            _font = ScoreFont(
+                str(data["chars"]), data["glyphs"].copy(), data["left"].copy(), data["right"].copy(),
+                data["advance"].copy(), data["kern"].copy(),
+            )  # fmt: skip
+    return _font
+
+
+def score_glyphs(reward: float, font: ScoreFont) -> np.ndarray:
+    """The glyph indices of gymnasium's score text ``f"{reward:04.0f}"``.
+
+    Args:
+        reward: The episode's reward so far.
+        font: The score font.
+
+    Returns:
+        int64 indices into ``font.chars``.
+
+    Raises:
+        ValueError: If the text has a character the font does not tabulate (an infinite or NaN reward).
+    """
+    text = f"{reward:04.0f}"
+    try:
+        return np.array([font.chars.index(ch) for ch in text], dtype=np.int64)
+    except ValueError:
+        raise ValueError(f"the score {text!r} has characters other than {font.chars!r}") from None
+
+
+@kernel
+def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, center_y):  # pragma: no cover (compiled)
+    """Renders the glyphs ``text`` as SDL_ttf's shaded mode does and blits the box centred at
+    ``(center_x, center_y)`` (pygame's ``Rect.center``: ``x = cx - w // 2``), clipped to the surface.
+
+    harfbuzz splits a pair's kerning ``k`` into ``k >> 1`` on the first glyph's advance and the rest on the
+    second glyph's advance and offset; a glyph is drawn at the floor of its pen position plus its bearing,
+    and overlapping coverage is ORed. The box spans the glyphs' bitmaps and the pen's end.
+    """
+    n = text.shape[0]
+    glyph_h = glyphs.shape[1]
+    positions = np.empty(n, dtype=np.int64)
+    pen = 0  # 26.6
+    offset = 0  # the second half of the kerning with the previous glyph
+    box_w = 0
+    for k in range(n):
+        g = text[k]
+        positions[k] = (pen + offset) >> 6
+        box_w = max(box_w, positions[k] + right[g])
+        step = advance[g] + offset
+        offset = 0
+        if k + 1 < n:
+            kerning = kern[g, text[k + 1]]
+            step += kerning >> 1
+            offset = kerning - (kerning >> 1)
+        pen += step
+    box_w = max(box_w, pen >> 6)
+    height, width = surface.shape[0], surface.shape[1]
+    x0 = center_x - box_w // 2
+    y0 = center_y - glyph_h // 2
+    for y in range(max(y0, 0), min(y0 + glyph_h, height)):
+        for x in range(max(x0, 0), min(x0 + box_w, width)):
+            surface[y, x] = 0
+    for k in range(n):
+        g = text[k]
+        gx = x0 + positions[k] + left[g]
+        for j in range(right[g] - left[g]):
+            x = gx + j
+            if x < 0 or x >= width or x >= x0 + box_w:
+                continue
+            for i in range(glyph_h):
+                y = y0 + i
+                if y < 0 or y >= height:
+                    continue
+                level = (surface[y, x] & 0xFF) | glyphs[g, i, j]
+                surface[y, x] = level * 0x010101
+
+
+def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> None:
+    """gymnasium's score: ``font.render(f"{reward:04.0f}", True, white, black)`` blitted centred at ``center``.
+
+    Args:
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
+        reward: The reward shown.
+        center: The box's centre, ``(x, y)`` in pixels.
+    """
+    font = load_score_font()
+    _blit_score(surface, score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern, center[0], center[1])
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# Python entry points of the primitives (tests compare them with pygame-ce)
+
+
+def _sint16_points(points: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """gfxdraw's conversion of points: ``int()`` (truncation) and then the low 16 bits, signed."""
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 2 or points.shape[0] < 3:
+        raise ValueError("points must be an (n, 2) array with n >= 3")
+    if not np.all(np.abs(points) < 2.0**63):
+        raise ValueError("points must be finite and below 2**63 in magnitude (pygame raises for these)")
+    truncated = np.trunc(points).astype(np.int64)
+    wrapped = ((truncated + 32768) & 0xFFFF) - 32768
+    return np.ascontiguousarray(wrapped[:, 0]), np.ascontiguousarray(wrapped[:, 1])
+
+
+def _color(color: tuple[int, int, int]) -> int:
+    """``(r, g, b)`` as the XRGB pixel ``SDL_MapRGBA`` gives for the surface."""
+    values = np.asarray(color, dtype=np.int64)
+    if values.shape != (3,) or values.min() < 0 or values.max() > 255:
+        raise ValueError(f"color must be three integers in [0, 255], not {color!r}")
+    return int(pack_rgb(values))
+
+
+def pack_rgb(pixels: np.ndarray) -> np.ndarray:
+    """RGB values (``(..., 3)``, 0 to 255) as the uint32 pixels of a 32-bit pygame surface (XRGB8888, X = 0).
+
+    Args:
+        pixels: ``(..., 3)`` integers.
+
+    Returns:
+        ``(...)`` uint32.
+    """
+    pixels = np.asarray(pixels).astype(np.uint32)
+    return (pixels[..., 0] << 16) | (pixels[..., 1] << 8) | pixels[..., 2]
+
+
+def unpack_rgb(surface: np.ndarray) -> np.ndarray:
+    """The ``(..., 3)`` uint8 RGB of uint32 XRGB pixels.
+
+    Args:
+        surface: uint32 pixels.
+
+    Returns:
+        ``(..., 3)`` uint8.
+    """
+    return np.stack([(surface >> 16) & 0xFF, (surface >> 8) & 0xFF, surface & 0xFF], axis=-1).astype(np.uint8)
+
+
+def gfx_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int], filled: bool) -> None:
+    """``pygame.gfxdraw.filled_polygon(surface, points, color)`` if ``filled``, else ``pygame.gfxdraw.aapolygon``,
+    for an opaque colour on a 32-bit surface.
+
+    Args:
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
+        points: ``(n, 2)`` coordinates, ``n >= 3``.
+        color: ``(r, g, b)``.
+        filled: Fill the polygon (else outline it, antialiased).
+
+    Raises:
+        ValueError: For fewer than 3 points, coordinates pygame refuses, or a colour out of range.
+    """
+    vx, vy = _sint16_points(points)
+    if filled:
+        _gfx_filled_polygon(surface, vx, vy, len(vx), _color(color), np.empty(len(vx), dtype=np.int64), False)
+    else:
+        _gfx_aapolygon(surface, vx, vy, len(vx), _color(color), False)
+
+
+def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int]) -> None:
+    """``pygame.draw.polygon(surface, color, points)`` (filled) on a 32-bit surface.
+
+    Args:
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
+        points: ``(n, 2)`` float coordinates, ``n >= 3``; pygame truncates each to a C int (INT_MIN when
+            out of range, as x86 converts).
+        color: ``(r, g, b)``.
+
+    Raises:
+        ValueError: For fewer than 3 points or a colour out of range.
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 2 or points.shape[0] < 3:
+        raise ValueError("points must be an (n, 2) array with n >= 3")
+    inside = (points >= -(2.0**31)) & (points < 2.0**31)
+    ints = np.where(inside, np.trunc(np.where(inside, points, 0.0)), _INT32_MIN).astype(np.int64)
+    scratch = np.empty(len(points), dtype=np.int64)
+    _draw_polygon(surface, np.ascontiguousarray(ints[:, 0]), np.ascontiguousarray(ints[:, 1]), len(points), _color(color), scratch, False)
+
+
+def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: int) -> None:
+    """``pygame.draw.lines(surface, color, False, points, width)`` for ``width >= 2`` on a 32-bit surface.
+
+    Args:
+        surface: ``(height, width)`` uint32 XRGB pixels, drawn on in place.
+        points: ``(n, 2)`` float coordinates, ``n >= 2``, truncated to C ints; within 2**24 of the origin (the
+            line is walked pixel by pixel, as pygame walks it, even off the surface).
+        color: ``(r, g, b)``.
+        width: The line's thickness, 2 or more.
+
+    Raises:
+        ValueError: For fewer than 2 points, coordinates out of range, a width below 2 or a colour out of range.
+    """
+    points = np.asarray(points, dtype=np.float64)
+    if points.ndim != 2 or points.shape[1] != 2 or points.shape[0] < 2:
+        raise ValueError("points must be an (n, 2) array with n >= 2")
+    if not np.all(np.abs(points) < 2.0**24):
+        raise ValueError("points must be within 2**24 of the origin")
+    if width < 2:
+        raise ValueError(f"width must be 2 or more, not {width}")
+    ints = np.trunc(points).astype(np.int64)
+    pixel = _color(color)
+    for k in range(1, len(ints)):
+        _draw_line_width(surface, ints[k - 1, 0], ints[k - 1, 1], ints[k, 0], ints[k, 1], width, pixel, False)
+
+
+# ----------------------------------------------------------------------------------------------------------------
+# A whole CarRacing frame
+
+
+@kernel
+def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+    """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` rotated, scaled and moved
+    (``view`` = cos, sin, quadrant, zoom, tx, ty) as pygame's ``Vector2.rotate_rad`` does, skipped when
+    ``cull`` and no vertex is within ``[low, high_x] x [low, high_y]``, else outlined and filled with gfxdraw."""
+    cos, sin, quadrant, zoom, tx, ty = view[0], view[1], int(view[2]), view[3], view[4], view[5]
+    n = end - start
+    inside = not cull
+    for j in range(n):
+        rx, ry = rotated(vertices[start + j, 0], vertices[start + j, 1], cos, sin, quadrant)
+        sx = rx * zoom + tx
+        sy = ry * zoom + ty
+        if low <= sx <= high_x and low <= sy <= high_y:
+            inside = True
+        vx[j] = _wrap16(int(sx))
+        vy[j] = _wrap16(int(sy))
+    if inside:
+        _gfx_aapolygon(surface, vx, vy, n, color, True)
+        _gfx_filled_polygon(surface, vx, vy, n, color, ints, True)
+
+
+@kernel
+def _indicator(surface, xs, ys, scratch, points, value, red, green, blue):  # pragma: no cover (compiled)
+    """gymnasium's ``render_if_min``: ``pygame.draw.polygon`` of the four ``points`` (``(x, y)`` pairs, flat)
+    when ``abs(value) > 1e-4``."""
+    if not abs(value) > 1e-4:
+        return
+    for j in range(4):
+        xs[j] = _float_to_int32(points[2 * j])
+        ys[j] = _float_to_int32(points[2 * j + 1])
+    _draw_polygon(surface, xs, ys, 4, (red << 16) | (green << 8) | blue, scratch, False)
+
+
+@kernel
+def _set_quad(points, x0, y0, x1, y1, x2, y2, x3, y3):  # pragma: no cover (compiled)
+    """Stores four points, flat, in ``points``."""
+    points[0], points[1], points[2], points[3] = x0, y0, x1, y1
+    points[4], points[5], points[6], points[7] = x2, y2, x3, y3
+
+
+@kernel
+def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
+    """gymnasium's ``_render_indicators(W, H)`` on the flipped surface. ``dashboard`` holds the hull's speed
+    (``np.sqrt`` of the squared velocity components), the four wheels' ``omega``, the front left wheel's
+    joint angle and the hull's angular velocity."""
+    W = float(surface.shape[1])
+    H = float(surface.shape[0])
+    s = W / 40.0
+    h = H / 40.0
+    xs = np.empty(4, dtype=np.int64)
+    ys = np.empty(4, dtype=np.int64)
+    scratch = np.empty(4, dtype=np.int64)
+    points = np.empty(8)
+    _set_quad(points, W, H, W, H - 5 * h, 0.0, H - 5 * h, 0.0, H)
+    _indicator(surface, xs, ys, scratch, points, 1.0, 0, 0, 0)  # the black bar, always drawn
+    for k in range(5):  # speed, then the wheels' ABS sensors: vertical_ind(place, val)
+        value = dashboard[k]
+        place = 5.0 if k == 0 else 6.0 + k
+        val = 0.02 * value if k == 0 else 0.01 * value
+        top = H - (h + h * val)
+        _set_quad(points, place * s, top, (place + 1) * s, top, (place + 1) * s, H - h, (place + 0) * s, H - h)
+        if k == 0:
+            _indicator(surface, xs, ys, scratch, points, value, 255, 255, 255)
+        else:
+            _indicator(surface, xs, ys, scratch, points, value, 0 if k < 3 else 51, 0, 255)
+    for k in range(2):  # steering and spin: horiz_ind(place, val)
+        value = dashboard[5 + k]
+        place = 20.0 if k == 0 else 30.0
+        val = -10.0 * value if k == 0 else -0.8 * value
+        x0 = (place + 0) * s
+        x1 = (place + val) * s
+        _set_quad(points, x0, H - 4 * h, x1, H - 4 * h, x1, H - 2 * h, x0, H - 2 * h)
+        if k == 0:
+            _indicator(surface, xs, ys, scratch, points, value, 0, 255, 0)
+        else:
+            _indicator(surface, xs, ys, scratch, points, value, 255, 0, 0)
+
+
+@kernel
+def _render_frame(
+    surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
+    skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
+    frame, rows, accumulate, backend,
+):  # pragma: no cover (compiled)  # fmt: skip
+    """gymnasium's ``_render`` up to the smoothscale, then the smoothscale into ``frame``."""
+    surface[:, :] = 0
+    most = 0
+    for k in range(starts.shape[0] - 1):
+        most = max(most, starts[k + 1] - starts[k])
+    for k in range(car_starts.shape[0] - 1):
+        most = max(most, car_starts[k + 1] - car_starts[k])
+    vx = np.empty(most, dtype=np.int64)
+    vy = np.empty(most, dtype=np.int64)
+    scratch = np.empty(most, dtype=np.int64)
+    for k in range(starts.shape[0] - 1):
+        _gfx_world_polygon(
+            surface, world, starts[k], starts[k + 1], colors[k], view, k >= cull_from,
+            cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
+        )  # fmt: skip
+    for k in range(skid_starts.shape[0] - 1):
+        for j in range(skid_starts[k] + 1, skid_starts[k + 1]):
+            _draw_line_width(
+                surface, _float_to_int32(skid_points[j - 1, 0]), _float_to_int32(skid_points[j - 1, 1]),
+                _float_to_int32(skid_points[j, 0]), _float_to_int32(skid_points[j, 1]), 2, skid_colors[k], True,
+            )  # fmt: skip
+    for k in range(car_starts.shape[0] - 1):
+        n = car_starts[k + 1] - car_starts[k]
+        for j in range(n):
+            vx[j] = _float_to_int32(car_screen[car_starts[k] + j, 0])
+            vy[j] = _float_to_int32(car_screen[car_starts[k] + j, 1])
+        _draw_polygon(surface, vx, vy, n, car_colors[k], scratch, True)
+    _render_indicators(surface, dashboard)
+    H = surface.shape[0]
+    _blit_score(surface, text, glyphs, left, right, advance, kern, 60, int(H - H * 2.5 / 40.0))
+    _smoothscale_shrink(surface, frame, rows, accumulate, backend)
+
+
+def draw_frame(
+    world: np.ndarray,
+    starts: np.ndarray,
+    colors: np.ndarray,
+    view: tuple[float, float, int, float, float, float],
+    skid_points: np.ndarray,
+    skid_starts: np.ndarray,
+    skid_colors: np.ndarray,
+    car_screen: np.ndarray,
+    car_starts: np.ndarray,
+    car_colors: np.ndarray,
+    dashboard: np.ndarray,
+    reward: float,
+    size: tuple[int, int] = (96, 96),
+    backend: int = SMOOTHSCALE_SSE2,
+    surface: np.ndarray | None = None,
+) -> np.ndarray:
+    """A CarRacing frame as gymnasium's ``_render("state_pixels")`` (``size`` 96x96, no skid marks) or
+    ``_render("rgb_array")`` (600x400, the car's skid marks) draws it.
+
+    Args:
+        world: ``(m, 2)`` float64 world vertices: the field, then the grass patches, then the road polygons, polygon
+            ``k`` being the rows ``starts[k]:starts[k + 1]``.
+        starts: ``(k + 1,)`` int64 polygon bounds in ``world``.
+        colors: ``(k, 3)`` int64 colours (gymnasium's ``int()`` of each road colour component).
+        view: ``(cos, sin, quadrant, zoom, tx, ty)``: the rotation as
+            :func:`~nbgym.envs.box2d.car_dynamics.rotation` gives it, the zoom and the translation.
+        skid_points: ``(r, 2)`` float64 screen coordinates of the skid marks (``Car.particles``, polylines drawn
+            with ``pygame.draw.lines(width=2)``), mark ``k`` being the rows ``skid_starts[k]:skid_starts[k + 1]``;
+            none for a state frame.
+        skid_starts: ``(s + 1,)`` int64 bounds of the marks in ``skid_points``.
+        skid_colors: ``(s, 3)`` int64 their colours.
+        car_screen: ``(p, 2)`` float64 screen vertices of the car's polygons (wheels, their white marks, the hull,
+            in gymnasium's order), polygon ``k`` being the rows ``car_starts[k]:car_starts[k + 1]``.
+        car_starts: ``(q + 1,)`` int64 polygon bounds in ``car_screen``.
+        car_colors: ``(q, 3)`` int64 colours of the car's polygons.
+        dashboard: The seven indicator values: the hull's speed, the wheels' ``omega``, the front left wheel's
+            joint angle, the hull's angular velocity.
+        reward: The reward shown.
+        size: ``(width, height)`` of the frame, below the window's 1000x800.
+        backend: :data:`SMOOTHSCALE_SSE2` or :data:`SMOOTHSCALE_GENERIC`.
+        surface: ``(800, 1000)`` uint32 scratch for the window, or None to allocate one.
+
+    Returns:
+        The ``(height, width, 3)`` uint8 frame.
+
+    Raises:
+        ValueError: If the polygons' or skid marks' bounds, colours or coordinates are out of range, ``view`` or
+            ``dashboard`` has the wrong length, ``surface`` the wrong layout, or the score text cannot be drawn.
+    """
+    starts = np.ascontiguousarray(starts, dtype=np.int64)
+    car_starts = np.ascontiguousarray(car_starts, dtype=np.int64)
+    world = np.ascontiguousarray(world, dtype=np.float64).reshape(-1, 2)
+    car_screen = np.ascontiguousarray(car_screen, dtype=np.float64).reshape(-1, 2)
+    view = np.asarray(view, dtype=np.float64)
+    dashboard = np.asarray(dashboard, dtype=np.float64)
+    if view.shape != (6,) or dashboard.shape != (7,):
+        raise ValueError("view must hold 6 numbers and dashboard 7")
+    # pygame refuses a NaN or a coordinate beyond 2**63 (gfxdraw's int()): CarRacing's are below 1e4.
+    if not (np.all(np.abs(world) <= 1e9) and np.all(np.abs(view) <= 1e9)):
+        raise ValueError("world vertices and view numbers must be finite and at most 1e9 in magnitude")
+    colors = np.asarray(colors, dtype=np.int64).reshape(-1, 3)
+    car_colors = np.asarray(car_colors, dtype=np.int64).reshape(-1, 3)
+    skid_points = np.ascontiguousarray(skid_points, dtype=np.float64).reshape(-1, 2)
+    skid_starts = np.ascontiguousarray(skid_starts, dtype=np.int64)
+    skid_colors = np.asarray(skid_colors, dtype=np.int64).reshape(-1, 3)
+    if len(skid_starts) == 0 or skid_starts[0] != 0 or skid_starts[-1] != len(skid_points) or np.any(np.diff(skid_starts) < 2) or len(skid_colors) != len(skid_starts) - 1:
+        raise ValueError("skid mark bounds must run from 0 to the point count, 2 or more points each, one colour each")
+    if skid_colors.size and (skid_colors.min() < 0 or skid_colors.max() > 255):
+        raise ValueError("colours must be in [0, 255]")
+    if not np.all(np.abs(skid_points) < 2.0**24):
+        raise ValueError("skid marks must be within 2**24 pixels of the origin (pygame walks a line pixel by pixel)")
+    for bounds, points, palette in ((starts, world, colors), (car_starts, car_screen, car_colors)):
+        if len(bounds) == 0 or bounds[0] != 0 or bounds[-1] != len(points) or np.any(np.diff(bounds) < 3) or len(palette) != len(bounds) - 1:
+            raise ValueError("polygon bounds must run from 0 to the vertex count, 3 or more vertices each, one colour each")
+        if palette.size and (palette.min() < 0 or palette.max() > 255):
+            raise ValueError("colours must be in [0, 255]")
+    if surface is None:
+        surface = np.empty((WINDOW_H, WINDOW_W), dtype=np.uint32)
+    if surface.shape != (WINDOW_H, WINDOW_W) or surface.dtype != np.uint32 or not surface.flags.c_contiguous:
+        raise ValueError(f"surface must be a C-contiguous ({WINDOW_H}, {WINDOW_W}) uint32 array")
+    width, height = size
+    if not (0 < width < WINDOW_W and 0 < height < WINDOW_H) or backend not in (SMOOTHSCALE_SSE2, SMOOTHSCALE_GENERIC):
+        raise ValueError(f"the frame must be smaller than the window, not {size}, and the backend known")
+    font = load_score_font()
+    frame = np.empty((height, width, 3), dtype=np.uint8)
+    rows = np.empty((WINDOW_H, width, 3), dtype=np.uint8)
+    accumulate = np.empty((width, 3), dtype=np.int64)
+    _render_frame(
+        surface, world, starts, pack_rgb(colors).astype(np.int64), 1, view,
+        -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
+        skid_points, skid_starts, pack_rgb(skid_colors).astype(np.int64), car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), dashboard,
+        score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern,
+        frame, rows, accumulate, backend,
+    )  # fmt: skip
+    return frame
