@@ -94,8 +94,8 @@ register(
 
 # Box2D
 # ----------------------------------------
-# The single envs are plain Python on the box2d wheel. LunarLander's and BipedalWalker's vector entry points
-# are compiled vector envs on nbgym's Box2D port (rendered vector envs, and CarRacing, are SyncVectorEnvs of
+# The single envs are plain Python on the box2d wheel. LunarLander's, BipedalWalker's and CarRacing's vector
+# entry points are compiled vector envs on nbgym's Box2D port (rendered vector envs are SyncVectorEnvs of
 # single envs). LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
 
 register(
@@ -135,6 +135,7 @@ register(
 register(
     id="CarRacing-v3",
     entry_point="nbgym.envs.box2d.car_racing:CarRacing",
+    vector_entry_point="nbgym.envs.box2d.car_racing_vector:CarRacingVectorEnv",
     max_episode_steps=1000,
     reward_threshold=900,
 )
