@@ -8,6 +8,7 @@ Episodes are cut short with ``max_episode_steps`` (a lap takes a thousand steps 
 from __future__ import annotations
 
 import math
+import pickle
 from typing import Any
 
 import gymnasium
@@ -81,6 +82,80 @@ def test_leaving_the_playfield_costs_100():
     result = ours.step(action)
     assert_same_value(result, theirs.step(action))
     assert result[1] == -100 and result[2] and result[4] == {"lap_finished": False}
+
+
+def vector_driving(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+    return np.stack([driving_policy(rng, None) for _ in observations])
+
+
+def vector_discrete(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+    return np.array([discrete_policy(rng, None) for _ in observations], dtype=np.int64)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_compiled_vector_env_matches_gymnasium_sync(mode):
+    """make_vec's CarRacingVectorEnv (physics and frames compiled): laps that finish at the first step, so
+    terminations, ``lap_finished`` infos (``final_info`` in SameStep) and autoresets all along."""
+    assert type(nbgym.make_vec("CarRacing-v3", 2)).__name__ == "CarRacingVectorEnv"
+    terminations, _ = compare_vector("CarRacing-v3", vector_driving, 3, mode, 3, 6, {"lap_complete_percent": 0.0})
+    assert terminations >= 6
+
+
+@pytest.mark.parametrize(
+    ("continuous", "steps"), [(True, 40), pytest.param(False, 40, marks=pytest.mark.slow),
+                              pytest.param(True, 400, marks=pytest.mark.slow)]
+)
+def test_compiled_vector_env_drives_in_threads_as_gymnasium(continuous, steps):
+    """Driving (tiles visited, grass, the first second's zoom, the score), time limits, two stepping threads."""
+    policy = vector_driving if continuous else vector_discrete
+    kwargs = {"continuous": continuous, "max_episode_steps": 25 if steps < 100 else 150}
+    _, truncations = compare_vector("CarRacing-v3", policy, 2, "NextStep", 11, steps, kwargs,
+                                    nbgym_kwargs={"num_threads": 2})
+    assert truncations >= 2
+
+
+def test_compiled_vector_env_domain_randomize_and_its_reset_option():
+    """Colours drawn at each reset from each sub-environment's stream, kept by ``options={"randomize": False}``."""
+    kwargs = {"domain_randomize": True, "max_episode_steps": 4}
+    ours = nbgym.make_vec("CarRacing-v3", 2, **kwargs)
+    theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync", **kwargs)
+    for seed, options in [(5, None), (None, {"randomize": False}), (None, None)]:
+        assert_same_value(ours.reset(seed=seed, options=options), theirs.reset(seed=seed, options=options))
+        for t in range(6):  # an autoreset (randomizing) at step 4
+            actions = vector_driving(np.random.default_rng(t), np.zeros(2))
+            assert_same_value(ours.step(actions), theirs.step(actions), f"step {t}")
+
+
+def test_compiled_vector_env_pickles_mid_episode():
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(5):
+        env.step(vector_driving(rng, np.zeros(2)))
+    copy = pickle.loads(pickle.dumps(env))
+    for t in range(5):
+        actions = vector_driving(rng, np.zeros(2))
+        assert_same_value(copy.step(actions), env.step(actions), f"step {t} of the copy")
+
+
+def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
+    """A NaN gas (gymnasium's frame fails on it after the world moved) and a discrete action outside 0-4."""
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync")
+    assert_same_value(env.reset(seed=0), theirs.reset(seed=0))
+    with pytest.raises(ValueError, match="CarRacing's gas"):
+        env.step(np.array([[0.0, 0.5, 0.0], [0.0, np.nan, 0.0]], dtype=np.float32))
+    good = np.array([[0.1, 0.5, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)
+    assert_same_value(env.step(good), theirs.step(good), "the step after the refused action")
+    discrete = nbgym.make_vec("CarRacing-v3", 2, continuous=False)
+    discrete.reset(seed=0)
+    with pytest.raises(error.InvalidAction):
+        discrete.step(np.array([1, 5]))
+
+
+def test_rendered_vector_env_is_a_sync_vector_env_of_single_envs():
+    env = nbgym.make_vec("CarRacing-v3", 2, render_mode="rgb_array")
+    assert type(env).__name__ == "SyncVectorEnv"
 
 
 @pytest.mark.parametrize("mode", MODES)

@@ -173,6 +173,10 @@ def _view(state, i):
     view[0], view[1], view[2], view[3] = cos, sin, quadrant, zoom
     view[4] = _WINDOW_W / 2 + scroll_x
     view[5] = _WINDOW_H / 4 + scroll_y
+    for k in range(6):
+        # The rasteriser's coordinates stay within C's int (pygame raises for a NaN: gymnasium's frame fails too).
+        if not abs(view[k]) <= 1e9:
+            raise ValueError("CarRacing's frame: the car is not at a finite position within 1e9 of the track")
     return view
 
 
@@ -237,10 +241,12 @@ def _observe(params, state, i, obs):
 
 
 def _action_valid(params, actions, i):
+    rows = actions.reshape((actions.shape[0], -1))  # one shape for Discrete's (n,) and Box's (n, 3) actions
     if params.continuous:
-        return True  # gymnasium takes any float: the steering and brake as given, the gas clipped
-    action = actions.reshape((actions.shape[0], -1))[i, 0]
-    return 0 <= action < 5
+        # gymnasium takes any float (the steering and brake as given, the gas clipped) but a NaN gas, which fails
+        # where its frame draws the car after the world moved: refused here before anything moves.
+        return not math.isnan(rows[i, 1])
+    return 0 <= rows[i, 0] < 5
 
 
 PHYSICS = Physics(
@@ -317,6 +323,12 @@ class CarRacingVectorEnv(KernelVectorEnv):
     @lap_complete_percent.setter
     def lap_complete_percent(self, value: float) -> None:
         self._params["lap_complete_percent"] = float(value)
+
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        """A NaN gas is a ``ValueError`` (as the single env's); a discrete action outside 0-4 ``InvalidAction``."""
+        if self.continuous:
+            return ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
+        return super()._refused_action_error(action, message)
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         """gymnasium's ``options["randomize"]``: whether this reset draws new colours (with ``domain_randomize``);
