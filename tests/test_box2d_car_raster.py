@@ -152,9 +152,11 @@ def smoothscale_backend():
     pygame.transform.set_smoothscale_backend(before)
 
 
-def test_this_machine_uses_the_sse2_smoothscale():
-    """The default the frames are drawn with is what pygame-ce selects here (x86-64 builds: SSE2)."""
-    assert pygame.transform.get_smoothscale_backend() == "SSE2"
+def test_pygame_is_the_ported_version():
+    """The rasteriser ports pygame-ce 2.5.8 (SDL_ttf 2.24 for the score); its default smoothscale is the SSE2
+    filters', which x86-64 builds select ("SSE2") and ARM builds run through sse2neon ("NEON")."""
+    assert pygame.version.ver == "2.5.8" and pygame.font.get_sdl_ttf_version() == (2, 24, 0)
+    assert pygame.transform.get_smoothscale_backend() in ("SSE2", "NEON")
 
 
 @pytest.mark.parametrize("backend", list(BACKENDS))
