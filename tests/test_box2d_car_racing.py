@@ -153,6 +153,17 @@ def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
         discrete.step(np.array([1, 5]))
 
 
+@pytest.mark.parametrize("name", ["continuous", "domain_randomize", "lap_complete_percent"])
+def test_compiled_vector_env_refuses_to_change_its_parameters(name):
+    """gymnasium's env reads them at construction or at its next reset, the kernels at every step: refused."""
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    with pytest.raises(AttributeError, match=f"{name} is fixed"):
+        setattr(env, name, 1)
+    with pytest.raises(AttributeError, match=f"{name} is fixed"):
+        env.set_attr(name, 1)
+    assert env.get_attr("lap_complete_percent") == (0.95, 0.95) and env.continuous and not env.domain_randomize
+
+
 def test_rendered_vector_env_is_a_sync_vector_env_of_single_envs():
     env = nbgym.make_vec("CarRacing-v3", 2, render_mode="rgb_array")
     assert type(env).__name__ == "SyncVectorEnv"

@@ -310,10 +310,18 @@ class CarRacingVectorEnv(KernelVectorEnv):
         """Whether actions are ``(steer, gas, brake)`` (``Box``) rather than one of five (``Discrete(5)``)."""
         return bool(self._params["continuous"][0])
 
+    @continuous.setter
+    def continuous(self, value: Any) -> None:
+        _refuse_assignment("continuous")
+
     @property
     def domain_randomize(self) -> bool:
         """Whether each reset draws new road and grass colours (unless reset with ``options={"randomize": False}``)."""
         return bool(self._params["domain_randomize"][0])
+
+    @domain_randomize.setter
+    def domain_randomize(self, value: Any) -> None:
+        _refuse_assignment("domain_randomize")
 
     @property
     def lap_complete_percent(self) -> float:
@@ -321,8 +329,8 @@ class CarRacingVectorEnv(KernelVectorEnv):
         return float(self._params["lap_complete_percent"][0])
 
     @lap_complete_percent.setter
-    def lap_complete_percent(self, value: float) -> None:
-        self._params["lap_complete_percent"] = float(value)
+    def lap_complete_percent(self, value: Any) -> None:
+        _refuse_assignment("lap_complete_percent")
 
     def _refused_action_error(self, action: Any, message: str) -> Exception:
         """A NaN gas is a ``ValueError`` (as the single env's); a discrete action outside 0-4 ``InvalidAction``."""
@@ -356,3 +364,16 @@ class CarRacingVectorEnv(KernelVectorEnv):
         else:
             action_space = spaces.Discrete(5)
         return observation_space, action_space
+
+
+def _refuse_assignment(name: str) -> None:
+    """Refuses an assignment of a parameter the kernels read at every step, where gymnasium's env reads it at
+    construction or at its next reset (the action space, the contact listener a reset makes): no value serves both.
+
+    Raises:
+        AttributeError: Always, saying how to get another value.
+    """
+    raise AttributeError(
+        f"{name} is fixed when the compiled vector env is made: make another one, nbgym.make_vec('CarRacing-v3', "
+        f"num_envs, {name}=...), or vectorization_mode='sync' for single envs whose attributes change."
+    )
