@@ -153,6 +153,16 @@ def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
         discrete.step(np.array([1, 5]))
 
 
+@given(st.one_of(st.floats(-1e7, 1e7), st.sampled_from([0.0, -0.0, -0.04, 0.5, 1.5, 2.5, -2.5, -999.5, 9999.5, 1e5])))
+@settings(max_examples=300, deadline=None)
+def test_score_text_in_the_kernel_is_pythons_format(reward):
+    """The frame's score: ``f"{reward:04.0f}"`` (half to even, "-000" for small negatives), as glyph indices."""
+    from nbgym.envs.box2d import _raster, car_racing_vector
+
+    font = _raster.load_score_font()
+    assert "".join(font.chars[k] for k in car_racing_vector._score_text(reward)) == f"{reward:04.0f}"
+
+
 @pytest.mark.parametrize("name", ["continuous", "domain_randomize", "lap_complete_percent"])
 def test_compiled_vector_env_refuses_to_change_its_parameters(name):
     """gymnasium's env reads them at construction or at its next reset, the kernels at every step: refused."""
