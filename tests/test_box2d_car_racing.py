@@ -147,10 +147,20 @@ def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
         env.step(np.array([[0.0, 0.5, 0.0], [0.0, np.nan, 0.0]], dtype=np.float32))
     good = np.array([[0.1, 0.5, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)
     assert_same_value(env.step(good), theirs.step(good), "the step after the refused action")
-    discrete = nbgym.make_vec("CarRacing-v3", 2, continuous=False)
-    discrete.reset(seed=0)
-    with pytest.raises(error.InvalidAction):
-        discrete.step(np.array([1, 5]))
+    for actions in (np.array([1, 5]), np.array([1, 2], dtype=np.uint64)):
+        theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync", continuous=False)
+        theirs.reset(seed=0)
+        with pytest.raises(gymnasium.error.InvalidAction) as expected:
+            theirs.step(actions)
+        discrete = nbgym.make_vec("CarRacing-v3", 2, continuous=False)
+        discrete.reset(seed=0)
+        with pytest.raises(error.InvalidAction) as caught:
+            discrete.step(actions)
+        if actions.dtype == np.int64:
+            assert str(caught.value) == str(expected.value)
+    for dtype in (np.uint32, np.int8):  # taken, as gymnasium's contains takes them
+        actions = np.array([1, 3], dtype=dtype)
+        assert_same_value(discrete.step(actions), theirs.step(actions), f"{dtype} actions")
 
 
 @given(st.one_of(st.floats(-1e7, 1e7), st.sampled_from([0.0, -0.0, -0.04, 0.5, 1.5, 2.5, -2.5, -999.5, 9999.5, 1e5])))

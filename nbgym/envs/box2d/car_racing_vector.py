@@ -15,7 +15,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import spaces
+from nbgym import error, spaces
 from nbgym._box2d import revolute_joint, shapes
 from nbgym._box2d import world as W
 from nbgym.engine import KernelVectorEnv, Physics, njit
@@ -289,6 +289,7 @@ class CarRacingVectorEnv(KernelVectorEnv):
 
     metadata = {"render_modes": [], "render_fps": P.FPS}
     physics = PHYSICS
+    asserts_action_in_space = True  # gymnasium's step checks action_space.contains(action): np.uint64 is refused
 
     def __init__(
         self,
@@ -333,10 +334,13 @@ class CarRacingVectorEnv(KernelVectorEnv):
         _refuse_assignment("lap_complete_percent")
 
     def _refused_action_error(self, action: Any, message: str) -> Exception:
-        """A NaN gas is a ``ValueError`` (as the single env's); a discrete action outside 0-4 ``InvalidAction``."""
+        """A NaN gas is a ``ValueError`` (as the single env's); a discrete action outside 0-4 gymnasium's
+        ``InvalidAction``."""
         if self.continuous:
             return ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
-        return super()._refused_action_error(action, message)
+        return error.InvalidAction(
+            f"you passed the invalid action `{action}`. The supported action_space is `{self.single_action_space}`"
+        )
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         """gymnasium's ``options["randomize"]``: whether this reset draws new colours (with ``domain_randomize``);
