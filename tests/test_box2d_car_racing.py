@@ -101,6 +101,17 @@ def test_compiled_vector_env_matches_gymnasium_sync(mode):
     assert terminations >= 6
 
 
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_compiled_vector_env_leaving_the_playfield_costs_100(mode):
+    """Straight on at half gas, both sub-environments leave the playfield (seed 0 at its 271st step): -100,
+    ``lap_finished`` False (in ``final_info`` in SameStep), then they go on after their autoresets."""
+    def straight_on(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+        return np.tile(np.array([0.0, 0.5, 0.0], np.float32), (len(observations), 1))
+
+    terminations, _ = compare_vector("CarRacing-v3", straight_on, 2, mode, 0, 275, {"max_episode_steps": None})
+    assert terminations == 2
+
+
 @pytest.mark.parametrize(
     ("continuous", "steps"), [(True, 40), pytest.param(False, 40, marks=pytest.mark.slow),
                               pytest.param(True, 400, marks=pytest.mark.slow)]
