@@ -8,6 +8,8 @@ Episodes are cut short with ``max_episode_steps`` (a lap takes a thousand steps 
 from __future__ import annotations
 
 import math
+import os
+import pickle
 from typing import Any
 
 import gymnasium
@@ -24,6 +26,11 @@ import nbgym
 from nbgym import error
 from nbgym.envs.box2d import car_racing
 from nbgym.envs.box2d.car_dynamics import rotate, rotation
+
+
+INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
+"""CI's interpreted pass runs the compiled vector env's physics and frames as Python (about a second a sub-environment
+step): short runs, for coverage."""
 
 
 def driving_policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray:
@@ -81,6 +88,128 @@ def test_leaving_the_playfield_costs_100():
     result = ours.step(action)
     assert_same_value(result, theirs.step(action))
     assert result[1] == -100 and result[2] and result[4] == {"lap_finished": False}
+
+
+def vector_driving(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+    return np.stack([driving_policy(rng, None) for _ in observations])
+
+
+def vector_discrete(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+    return np.array([discrete_policy(rng, None) for _ in observations], dtype=np.int64)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_compiled_vector_env_matches_gymnasium_sync(mode):
+    """make_vec's CarRacingVectorEnv (physics and frames compiled): laps that finish at the first step, so
+    terminations, ``lap_finished`` infos (``final_info`` in SameStep) and autoresets all along."""
+    assert type(nbgym.make_vec("CarRacing-v3", 2)).__name__ == "CarRacingVectorEnv"
+    steps = 3 if INTERPRETED else 6
+    terminations, _ = compare_vector("CarRacing-v3", vector_driving, 3, mode, 3, steps, {"lap_complete_percent": 0.0})
+    assert terminations >= 6
+
+
+@pytest.mark.skipif(INTERPRETED, reason="275 steps of two sub-environments: too long interpreted")
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+def test_compiled_vector_env_leaving_the_playfield_costs_100(mode):
+    """Straight on at half gas, both sub-environments leave the playfield (seed 0 at its 271st step): -100,
+    ``lap_finished`` False (in ``final_info`` in SameStep), then they go on after their autoresets."""
+    def straight_on(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
+        return np.tile(np.array([0.0, 0.5, 0.0], np.float32), (len(observations), 1))
+
+    terminations, _ = compare_vector("CarRacing-v3", straight_on, 2, mode, 0, 275, {"max_episode_steps": None})
+    assert terminations == 2
+
+
+@pytest.mark.parametrize(
+    ("continuous", "steps"), [(True, 40), pytest.param(False, 40, marks=pytest.mark.slow),
+                              pytest.param(True, 400, marks=pytest.mark.slow)]
+)
+def test_compiled_vector_env_drives_in_threads_as_gymnasium(continuous, steps):
+    """Driving (tiles visited, grass, the first second's zoom, the score), time limits, two stepping threads."""
+    policy = vector_driving if continuous else vector_discrete
+    if INTERPRETED:
+        steps, limit = 8, 5
+    else:
+        limit = 25 if steps < 100 else 150
+    _, truncations = compare_vector("CarRacing-v3", policy, 2, "NextStep", 11, steps,
+                                    {"continuous": continuous, "max_episode_steps": limit},
+                                    nbgym_kwargs={"num_threads": 2})
+    assert truncations >= 2
+
+
+def test_compiled_vector_env_domain_randomize_and_its_reset_option():
+    """Colours drawn at each reset from each sub-environment's stream, kept by ``options={"randomize": False}``."""
+    kwargs = {"domain_randomize": True, "max_episode_steps": 4}
+    ours = nbgym.make_vec("CarRacing-v3", 2, **kwargs)
+    theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync", **kwargs)
+    for seed, options in [(5, None), (None, {"randomize": False}), (None, None)]:
+        assert_same_value(ours.reset(seed=seed, options=options), theirs.reset(seed=seed, options=options))
+        for t in range(5 if INTERPRETED else 6):  # an autoreset (randomizing) at step 4
+            actions = vector_driving(np.random.default_rng(t), np.zeros(2))
+            assert_same_value(ours.step(actions), theirs.step(actions), f"step {t}")
+
+
+def test_compiled_vector_env_pickles_mid_episode():
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    for _ in range(2 if INTERPRETED else 5):
+        env.step(vector_driving(rng, np.zeros(2)))
+    copy = pickle.loads(pickle.dumps(env))
+    for t in range(2 if INTERPRETED else 5):
+        actions = vector_driving(rng, np.zeros(2))
+        assert_same_value(copy.step(actions), env.step(actions), f"step {t} of the copy")
+
+
+def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
+    """A NaN gas (gymnasium's frame fails on it after the world moved) and a discrete action outside 0-4."""
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync")
+    assert_same_value(env.reset(seed=0), theirs.reset(seed=0))
+    with pytest.raises(ValueError, match="CarRacing's gas"):
+        env.step(np.array([[0.0, 0.5, 0.0], [0.0, np.nan, 0.0]], dtype=np.float32))
+    good = np.array([[0.1, 0.5, 0.0], [0.0, 1.0, 0.0]], dtype=np.float32)
+    assert_same_value(env.step(good), theirs.step(good), "the step after the refused action")
+    for actions in (np.array([1, 5]), np.array([1, 2], dtype=np.uint64)):
+        theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync", continuous=False)
+        theirs.reset(seed=0)
+        with pytest.raises(gymnasium.error.InvalidAction) as expected:
+            theirs.step(actions)
+        discrete = nbgym.make_vec("CarRacing-v3", 2, continuous=False)
+        discrete.reset(seed=0)
+        with pytest.raises(error.InvalidAction) as caught:
+            discrete.step(actions)
+        if actions.dtype == np.int64:
+            assert str(caught.value) == str(expected.value)
+    for dtype in (np.uint32, np.int8):  # taken, as gymnasium's contains takes them
+        actions = np.array([1, 3], dtype=dtype)
+        assert_same_value(discrete.step(actions), theirs.step(actions), f"{dtype} actions")
+
+
+@given(st.one_of(st.floats(-1e7, 1e7), st.sampled_from([0.0, -0.0, -0.04, 0.5, 1.5, 2.5, -2.5, -999.5, 9999.5, 1e5])))
+@settings(max_examples=300, deadline=None)
+def test_score_text_in_the_kernel_is_pythons_format(reward):
+    """The frame's score: ``f"{reward:04.0f}"`` (half to even, "-000" for small negatives), as glyph indices."""
+    from nbgym.envs.box2d import _raster, car_racing_vector
+
+    font = _raster.load_score_font()
+    assert "".join(font.chars[k] for k in car_racing_vector._score_text(reward)) == f"{reward:04.0f}"
+
+
+@pytest.mark.parametrize("name", ["continuous", "domain_randomize", "lap_complete_percent"])
+def test_compiled_vector_env_refuses_to_change_its_parameters(name):
+    """gymnasium's env reads them at construction or at its next reset, the kernels at every step: refused."""
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    with pytest.raises(AttributeError, match=f"{name} is fixed"):
+        setattr(env, name, 1)
+    with pytest.raises(AttributeError, match=f"{name} is fixed"):
+        env.set_attr(name, 1)
+    assert env.get_attr("lap_complete_percent") == (0.95, 0.95) and env.continuous and not env.domain_randomize
+
+
+def test_rendered_vector_env_is_a_sync_vector_env_of_single_envs():
+    env = nbgym.make_vec("CarRacing-v3", 2, render_mode="rgb_array")
+    assert type(env).__name__ == "SyncVectorEnv"
 
 
 @pytest.mark.parametrize("mode", MODES)

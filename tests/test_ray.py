@@ -98,8 +98,7 @@ def test_configure_sets_a_worker_reachable_id_and_the_vector_entry_point():
     assert config.env_config == {"num_threads": 1}
     assert config.gym_env_vectorize_mode == "vector_entry_point"
     assert configure(PPOConfig(), "LunarLander-v3").gym_env_vectorize_mode == "vector_entry_point"  # the Box2D port's
-    # CarRacing has no compiled vector env: RLlib's own sync vectorization stays.
-    assert configure(PPOConfig(), "CarRacing-v3").gym_env_vectorize_mode == PPOConfig().gym_env_vectorize_mode
+    assert configure(PPOConfig(), "CarRacing-v3").gym_env_vectorize_mode == "vector_entry_point"
 
 
 def test_ray_rollouts_example_on_a_two_node_cluster():

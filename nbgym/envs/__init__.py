@@ -94,9 +94,9 @@ register(
 
 # Box2D
 # ----------------------------------------
-# LunarLander's single env and vector entry point, and BipedalWalker's vector entry point, are compiled envs on
-# nbgym's Box2D port (rendered vector envs are SyncVectorEnvs of single envs); BipedalWalker's single env and
-# CarRacing are plain Python on the box2d wheel. LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
+# LunarLander's and BipedalWalker's single envs and vector entry points, and CarRacing's vector entry point, are
+# compiled envs on nbgym's Box2D port (rendered vector envs are SyncVectorEnvs of single envs); CarRacing's single
+# env is plain Python on the box2d wheel. LunarLander-v2 and BipedalWalker-v2 raise DeprecatedEnv, as in gymnasium.
 
 register(
     id="LunarLander-v3",
@@ -135,6 +135,7 @@ register(
 register(
     id="CarRacing-v3",
     entry_point="nbgym.envs.box2d.car_racing:CarRacing",
+    vector_entry_point="nbgym.envs.box2d.car_racing_vector:CarRacingVectorEnv",
     max_episode_steps=1000,
     reward_threshold=900,
 )

@@ -23,9 +23,10 @@ Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the l
 ``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
 order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` returns.
 
-nbgym's ``CarRacing`` still draws through pygame; :func:`draw_frame` is the drawing a compiled CarRacing
-(car and track on the Box2D port) calls without it. ``tests/test_box2d_car_raster.py`` holds each routine
-and whole frames to pygame-ce's and gymnasium's pixels.
+CarRacing's compiled vector env (``car_racing_vector.CarRacingVectorEnv``) draws its observations with
+``_render_frame`` inside its step kernel; the single ``CarRacing`` still draws through pygame; :func:`draw_frame`
+is the same drawing called from Python. ``tests/test_box2d_car_raster.py`` holds each routine and whole frames to
+pygame-ce's and gymnasium's pixels.
 """
 
 from __future__ import annotations

@@ -57,18 +57,20 @@ class Particle:
     ttl: int = 1
 
 
+@njit
 def rotation(angle: float) -> tuple[float, float, int]:
-    """How ``pygame.math.Vector2.rotate_rad(angle)`` rotates: ``(cos, sin, quadrant)``.
+    """How ``pygame.math.Vector2.rotate_rad(angle)`` rotates: ``(cos, sin, quadrant)`` (compiled: the vector
+    env's frames call it in their kernel).
 
     pygame reduces the angle to [0, 2 pi) with ``fmod`` and, within 1e-6 of a multiple of pi/2, swaps
     and negates coordinates exactly instead of multiplying by the sine and cosine; ``quadrant`` is that
     multiple (0 to 3), or -1 when the sine and cosine of the reduced angle are used.
     """
-    angle = math.fmod(angle, 2.0 * math.pi)
+    angle = np.fmod(angle, 2.0 * math.pi)  # C fmod, as math.fmod (which numba lacks)
     if angle < 0:
         angle += 2.0 * math.pi
     epsilon = 1e-6
-    if math.fmod(angle + epsilon, math.pi / 2.0) < 2 * epsilon:
+    if np.fmod(angle + epsilon, math.pi / 2.0) < 2 * epsilon:
         return 1.0, 0.0, int((angle + epsilon) / (math.pi / 2.0)) % 4
     return math.cos(angle), math.sin(angle), -1
 

@@ -24,7 +24,8 @@ lives, for row ``i`` (``w = state.w``):
   a body's transform ``[p.x, p.y, sin, cos]`` at ``W.BF_XF``.
 - ``car.wheels[k].omega``/``phase``: ``env_f[i, OMEGA + k]``/``PHASE + k``; ``wheels[0].joint.angle``:
   ``revolute_joint.joint_angle(w, i, env_i[i, JOINTS])`` (float32); ``self.t``, ``self.reward``: ``env_f[i, T]``,
-  ``env_f[i, REWARD]``.
+  ``env_f[i, REWARD]``; the reward the step's frame shows (gymnasium renders before subtracting the step's 0.1):
+  ``env_f[i, SHOWN_REWARD]``.
 - ``obj.fixtures`` of ``Car.draw`` (pybox2d lists them in creation order): the body's Box2D fixture list
   (``w.body_i[i, b, W.BI_FIXTURES]`` along ``W.FI_NEXT``, newest first) reversed; a fixture's
   ``shape.vertices``: ``w.shape_f[i, f, shapes.VERTICES:shapes.VERTICES + w.shape_i[i, f, shapes.COUNT]]``.
@@ -144,7 +145,8 @@ BRAKE = 17
 STEER = 21
 PHASE = 25
 OMEGA = 29
-_NEF = 33
+SHOWN_REWARD = 33  # the reward the step's frame shows: gymnasium draws it before the step's -0.1
+_NEF = 34
 
 # tile_i columns
 TILE_BODY = 0
@@ -761,6 +763,7 @@ def advance(params, state, i, has_action, aux):
     _check_world(w, i)
     _contact_events(params, state, i)
     env_f[T] += 1.0 / FPS
+    env_f[SHOWN_REWARD] = env_f[REWARD]
 
     step_reward = 0.0
     terminated = False
