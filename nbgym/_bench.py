@@ -230,6 +230,7 @@ def _nbgym_runner(
         env.reset(seed=seed)
         return SingleRunner("nbgym", f"{type(env.unwrapped).__name__} via make()", 1, env, actions)
     if is_compiled(spec(env_id)):
+        _check_memory(env_id, num_envs)
         env = make_vec(env_id, num_envs, num_threads=threads)
         implementation = type(env).__name__ + (f", {threads} threads" if threads > 1 else "")
     else:
@@ -238,6 +239,39 @@ def _nbgym_runner(
         implementation, threads = type(env).__name__, 1
     env.reset(seed=seed)
     return Runner("nbgym", implementation, num_envs, env, actions, threads)
+
+
+def _array_bytes(value: Any) -> int:
+    """The bytes of the numpy arrays in ``value`` and the tuples (state records) it holds."""
+    if isinstance(value, np.ndarray):
+        return value.nbytes
+    if isinstance(value, tuple):
+        return sum(_array_bytes(item) for item in value)
+    return 0
+
+
+def _check_memory(env_id: str, num_envs: int) -> None:
+    """Refuses a compiled vector env whose arrays would take over half this machine's memory.
+
+    The arrays of one sub-environment are measured on a 1-env vector env; twice their size per sub-environment
+    is counted, for the scratch the kernels allocate as they step (a CarRacing sub-environment: ~0.8 MB of
+    arrays, ~1.5 MB of memory).
+
+    Raises:
+        Unavailable: If ``num_envs`` sub-environments would not fit, saying how much they need.
+    """
+    probe = make_vec(env_id, 1)
+    batch = probe._batch
+    per_env = sum(_array_bytes(value) for name, value in vars(batch).items() if name not in batch._VIEWS)
+    probe.close()
+    needed = 2 * per_env * num_envs
+    memory = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    if needed > memory // 2:
+        raise Unavailable(
+            f"{num_envs} sub-environments of {env_id} need about {needed / 2**30:.1f} GiB "
+            f"({per_env / 2**10:.0f} KiB of arrays each, twice that counted), over half of this machine's "
+            f"{memory / 2**30:.1f} GiB"
+        )
 
 
 def _gymnasium_runner(

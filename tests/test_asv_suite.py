@@ -419,3 +419,14 @@ def test_ratios_are_timed_on_the_cpu_clock(suite, monkeypatch):
     busy, waiting = Busy("a", "busy", 1, None, [None]), Waiting("b", "waiting", 1, None, [None])
     # In elapsed time the two are about as fast; in CPU time the waiting one is ~10x faster.
     assert bench_ratios._ratio(waiting, busy) > 4
+
+
+def test_compiled_vector_envs_too_large_for_the_machine_are_not_measured():
+    """asv's full matrix asks for every compiled env at 65,536 sub-environments: one that would not fit in memory
+    (CarRacing: ~50 GiB of arrays) is skipped, saying how much it needs, instead of being killed for memory."""
+    actions = _bench.action_pool("LunarLander-v3", 2)
+    with pytest.raises(_bench.Unavailable, match=r"10000000000 sub-environments of LunarLander-v3 need about .* GiB"):
+        _bench.make_runner("nbgym", "LunarLander-v3", 10**10, actions)
+    runner = _bench.make_runner("nbgym", "LunarLander-v3", 2, actions)
+    assert runner.num_envs == 2
+    runner.close()
