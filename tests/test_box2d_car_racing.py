@@ -443,9 +443,8 @@ def test_car_is_live_as_gymnasiums():
         assert_same_value(ours.step(action), result, f"step {step}")
         assert_same_value(ours.unwrapped.car.wheels[0].joint.angle, theirs.unwrapped.car.wheels[0].joint.angle)
         for k in range(4):
-            for name in ("gas", "brake", "steer", "omega", "phase"):
-                assert_same_value(getattr(ours.unwrapped.car.wheels[k], name),
-                                  getattr(theirs.unwrapped.car.wheels[k], name), f"wheel {k} {name}")
+            for name in ("gas", "brake", "steer", "omega", "phase"):  # floats (gymnasium's mix numpy's and Python's)
+                assert getattr(ours.unwrapped.car.wheels[k], name) == getattr(theirs.unwrapped.car.wheels[k], name)
     assert result[2] and result[4] == {"lap_finished": True}
 
 
