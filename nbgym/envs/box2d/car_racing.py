@@ -349,10 +349,9 @@ class Car:
         return f"<Car hull={self.hull!r}>"
 
 
-def _track_entries(track: np.ndarray) -> list[tuple[Any, ...]]:
-    """gymnasium's ``track`` entries from the rows: ``(alpha, beta, x, y)``, the beta an ``np.float64`` (gymnasium's
-    turns mix numpy's draws into it) and the others Python floats."""
-    return [(alpha, np.float64(beta), x, y) for alpha, beta, x, y in track.tolist()]
+def _track_entries(track: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """gymnasium's ``track`` entries from the rows: ``(alpha, beta, x, y)``, Python floats."""
+    return [tuple(entry) for entry in track.tolist()]
 
 
 def _road_entries(state: P.CarRows, tiles: int) -> list[tuple[list[tuple[Any, Any]], Any]]:
@@ -735,6 +734,7 @@ class CarRacing(KernelEnv, EzPickle):
         self._episode = {}
         self._road_written = None
         observation, info = super().reset(seed=seed, options=options)
+        self.start_alpha = P.START_ALPHA  # gymnasium's track generation sets it (the start line's angle) and reads it
         if self.render_mode == "human":
             observation = self.step(None)[0]  # gymnasium's reset ends with step(None)
         self.state = observation

@@ -88,7 +88,7 @@ _DT = 1.0 / FPS
 _DT32 = F32(_DT)
 _VELOCITY_ITERATIONS = 6 * 30
 _POSITION_ITERATIONS = 2 * 30
-_START_ALPHA = 2 * math.pi * (-0.5) / CHECKPOINTS
+START_ALPHA = 2 * math.pi * (-0.5) / CHECKPOINTS
 
 # The hull's four polygons and a wheel's, in float32 as pybox2d hands them to b2PolygonShape::Set.
 _HULL_POLYS = np.zeros((4, 8, 2), np.float32)
@@ -359,7 +359,7 @@ def _create_track(state, i, stream, scratch, border):
         k -= 1
         if k == 0:
             return False
-        through_start = scratch[k, 0] > _START_ALPHA and scratch[k - 1, 0] <= _START_ALPHA
+        through_start = scratch[k, 0] > START_ALPHA and scratch[k - 1, 0] <= START_ALPHA
         if through_start and i2 == -1:
             i2 = k
         elif through_start and i1 == -1:
