@@ -29,6 +29,8 @@ lives, for row ``i`` (``w = state.w``):
 - ``obj.fixtures`` of ``Car.draw`` (pybox2d lists them in creation order): the body's Box2D fixture list
   (``w.body_i[i, b, W.BI_FIXTURES]`` along ``W.FI_NEXT``, newest first) reversed; a fixture's
   ``shape.vertices``: ``w.shape_f[i, f, shapes.VERTICES:shapes.VERTICES + w.shape_i[i, f, shapes.COUNT]]``.
+- ``len(self.track)`` (the rewards' and the lap's tile count; a reset sets it to the tiles', a user may shorten
+  gymnasium's list): ``env_i[i, TRACK_LENGTH]``; ``len(self.road)``: ``env_i[i, TILE_COUNT]``.
 - ``road_poly``: ``poly_xy[i, :env_i[i, POLY_COUNT]]``, ``poly_color[i, ...]``; ``bg_color``/``grass_color``:
   ``env_f[i, BG_COLOR:BG_COLOR + 3]``/``GRASS_COLOR``; ``car.particles``: slots ``s % PARTICLES`` for
   ``s`` in ``range(max(0, made - PARTICLES), made)``, ``made = env_i[i, PARTICLES_MADE]``, oldest first.
