@@ -4,6 +4,7 @@ arrays and their lists, tuples and dicts) hold the same values, of the same type
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import gymnasium
@@ -12,7 +13,6 @@ import pytest
 from _toy_text_checks import assert_same_value
 
 import nbgym
-from nbgym.envs.box2d._port_objects import FixedList
 
 PLAIN = (bool, int, float, str, type(None), np.ndarray, np.generic)
 
@@ -46,8 +46,8 @@ def test_gymnasiums_attributes_exist_with_its_values(env_id, kwargs):
         assert hasattr(ours.unwrapped, name), f"{env_id} has no {name}"
         if is_plain(value):
             mine = getattr(ours.unwrapped, name)
-            if isinstance(mine, FixedList):  # a list of the kernels' bodies, which refuses changes
-                mine = list(mine)
+            if isinstance(mine, list) and type(mine) is not list:
+                mine = list(mine)  # a list of the kernels' objects, which refuses changes (FixedList) or makes them
             assert_same_value(mine, value, name)
             compared += 1
     assert compared >= 8
@@ -74,7 +74,9 @@ NUMBERS = (bool, int, float, np.ndarray, np.generic)
     [
         ("LunarLander-v3", {"continuous": True, "enable_wind": True}, 2),
         ("BipedalWalker-v3", {}, 2),
-        ("CarRacing-v3", {"domain_randomize": True}, 1),
+        pytest.param("CarRacing-v3", {"domain_randomize": True}, 1, marks=pytest.mark.skipif(
+            os.environ.get("NUMBA_DISABLE_JIT", "0") == "1", reason="a reset, a step and a frame per number: minutes "
+                                                                   "as Python in the interpreted pass")),
     ],
 )
 def test_numbers_written_after_reset_act_as_in_gymnasium(env_id, kwargs, steps):

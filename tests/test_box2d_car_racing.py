@@ -16,7 +16,13 @@ import gymnasium
 import numpy as np
 import pygame
 import pytest
-from _box2d_checks import assert_checked, assert_registered_as_gymnasium, compare_frames, raises_as_gymnasium
+from _box2d_checks import (
+    assert_checked,
+    assert_every_window_update_is_gymnasiums,
+    assert_registered_as_gymnasium,
+    compare_frames,
+    raises_as_gymnasium,
+)
 from _classic_control_checks import MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
@@ -31,6 +37,10 @@ from nbgym.envs.box2d.car_dynamics import rotate, rotation
 INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
 """CI's interpreted pass runs the compiled vector env's physics and frames as Python (about a second a sub-environment
 step): short runs, for coverage."""
+
+
+JIT_ONLY = pytest.mark.skipif(INTERPRETED, reason="the single env's steps and frames run as Python there (seconds "
+                                                 "each): the vector env's tests and the short single-env ones cover them")
 
 
 def driving_policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray:
@@ -67,6 +77,7 @@ def test_domain_randomize_and_its_reset_option_match_gymnasium():
     )
 
 
+@JIT_ONLY
 def test_finished_lap_terminates_with_gymnasiums_info():
     """lap_complete_percent=0: touching the first tile completes the lap, at the first step."""
     terminations = compare_single("CarRacing-v3", driving_policy, [5, 6], 6, kwargs={"lap_complete_percent": 0.0})
@@ -190,10 +201,10 @@ def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
 @settings(max_examples=300, deadline=None)
 def test_score_text_in_the_kernel_is_pythons_format(reward):
     """The frame's score: ``f"{reward:04.0f}"`` (half to even, "-000" for small negatives), as glyph indices."""
-    from nbgym.envs.box2d import _raster, car_racing_vector
+    from nbgym.envs.box2d import _car_racing_kernels, _raster
 
     font = _raster.load_score_font()
-    assert "".join(font.chars[k] for k in car_racing_vector._score_text(reward)) == f"{reward:04.0f}"
+    assert "".join(font.chars[k] for k in _car_racing_kernels._score_text(reward)) == f"{reward:04.0f}"
 
 
 @pytest.mark.parametrize("name", ["continuous", "domain_randomize", "lap_complete_percent"])
@@ -235,6 +246,7 @@ def test_frames_are_gymnasiums(render_mode):
     compare_frames("CarRacing-v3", driving_policy, 7, 80, 9, {"render_mode": render_mode, "max_episode_steps": 40})
 
 
+@JIT_ONLY
 def test_frames_after_pygame_quit_are_gymnasiums():
     """Closing a window quits pygame (and its fonts); the next frames are drawn as before."""
     ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
@@ -245,6 +257,7 @@ def test_frames_after_pygame_quit_are_gymnasiums():
         pygame.quit()
 
 
+@JIT_ONLY
 def test_human_mode_draws_the_window_and_render_before_reset_is_none():
     env = car_racing.CarRacing(render_mode="human")
     env.metadata = {**env.metadata, "render_fps": 1000}  # keep the test fast
@@ -258,6 +271,7 @@ def test_human_mode_draws_the_window_and_render_before_reset_is_none():
     assert not pygame.display.get_init()
 
 
+@JIT_ONLY
 def test_play_with_gymnasiums_documented_keys(monkeypatch):
     """`nbgym play CarRacing-v3` drives with the keys of gymnasium's play documentation (gas, then left turn)."""
     from nbgym.cli import main
@@ -275,11 +289,13 @@ def test_play_with_gymnasiums_documented_keys(monkeypatch):
     assert [0.0, np.float32(0.7), 0.0] in played and [-1.0, np.float32(0.7), 0.0] in played
 
 
+@JIT_ONLY
 def test_check_env_passes():
     assert_checked("CarRacing-v3", max_episode_steps=5)
     assert_checked("CarRacing-v3", continuous=False, max_episode_steps=5)
 
 
+@JIT_ONLY
 @pytest.mark.parametrize(
     ("action", "expected"),
     [
@@ -296,6 +312,7 @@ def test_bad_continuous_actions_raise_gymnasiums_exceptions(action, expected):
     assert "CarRacing's" in str(caught)
 
 
+@JIT_ONLY
 @pytest.mark.parametrize("action", [5, -1, 1.5, np.array([1])])
 def test_bad_discrete_actions_are_invalid_actions(action):
     theirs = gymnasium.make("CarRacing-v3", continuous=False)
@@ -309,6 +326,7 @@ def test_bad_discrete_actions_are_invalid_actions(action):
     assert str(caught.value) == str(expected.value)
 
 
+@JIT_ONLY
 def test_actions_gymnasium_accepts_give_its_results():
     """NaN steering or braking and extra numbers, which gymnasium's env runs with."""
     ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
@@ -336,90 +354,199 @@ def test_rotation_is_pygames_vector2_rotate_rad(angle, x, y):
     assert rotate(x, y, rotation(angle)) == (expected[0], expected[1])
 
 
-@settings(max_examples=100, deadline=None)
-@given(
-    angle=ANGLES,
-    zoom=st.floats(0.5, 20.0),
-    tx=st.floats(-3000.0, 3000.0),
-    ty=st.floats(-3000.0, 3000.0),
-    polygons=st.lists(st.lists(st.tuples(COORDINATES, COORDINATES), min_size=0, max_size=6), min_size=1, max_size=6),
-)
-def test_polygon_kernel_is_gymnasiums_transform_and_cull(angle, zoom, tx, ty, polygons):
-    """The compiled transform gives the doubles of gymnasium's Python, and culls as its any(...) test, for
-    polygons of any number of vertices."""
-    vertices = np.array([point for poly in polygons for point in poly], dtype=np.float64).reshape(-1, 2)
-    starts = np.cumsum([0] + [len(poly) for poly in polygons])
-    on_screen = np.empty(len(polygons), dtype=np.bool_)
-    cos, sin, quadrant = rotation(angle)
-    low, high_x, high_y = -car_racing.MAX_SHAPE_DIM, 1000 + car_racing.MAX_SHAPE_DIM, 800 + car_racing.MAX_SHAPE_DIM
-    car_racing._transform_polygons(vertices, starts, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen)
-    for k, poly in enumerate(polygons):
-        rotated = [pygame.math.Vector2(c).rotate_rad(angle) for c in poly]
-        expected = [(c[0] * zoom + tx, c[1] * zoom + ty) for c in rotated]
-        assert vertices[starts[k] : starts[k + 1]].tolist() == [list(point) for point in expected]
-        assert on_screen[k] == any(low <= x <= high_x and low <= y <= high_y for x, y in expected)
-
-
-@pytest.mark.parametrize(
-    ("corners", "covers"),
-    [
-        ([(-50, -50), (1100, -50), (1100, 900), (-50, 900)], True),
-        ([(-50, -50), (-50, 900), (1100, 900), (1100, -50)], True),  # the other orientation
-        ([(-5, -50), (1100, -50), (1100, 900), (-5, 900)], False),  # an edge within the margin
-        ([(500, -2000), (3000, 400), (500, 2800), (-2000, 400)], True),  # rotated
-        ([(100, 100), (200, 100), (200, 200), (100, 200)], False),
-    ],
-)
-def test_field_covers_the_window_only_with_its_margin(corners, covers):
-    margin = car_racing.FIELD_FILL_MARGIN
-    assert car_racing._covers(np.array(corners, dtype=np.float64), -margin, 1000 + margin, 800 + margin) == covers
-
-
-def edit_road(step: int, road_poly: list, env: Any) -> None:
-    """The same edit of ``road_poly``, in place or by assignment, for step ``step`` of both environments."""
+def edit_road(step: int, env: Any) -> None:
+    """The same edit of ``road_poly`` (in place: vertices and colours) or of a tile, for step ``step`` of both
+    environments."""
+    road_poly = env.road_poly
     if step == 1:  # a vertex of the first tile (under the car) moved
         (x, y) = road_poly[0][0][1]
         road_poly[0][0][1] = (x + 2.5, y - 1.0)
-    elif step == 2:  # a tile's colour changed in place: an array, as gymnasium's tile colours
+    elif step == 2:  # a tile's colour changed in place (an array, as gymnasium's tile colours)
         road_poly[1][1][:] = (250.7, 10.2, 30.9)
-    elif step == 3:  # a triangle and a pentagon added, the second tile removed
-        (x, y) = road_poly[3][0][0]
-        road_poly.append(([(x, y), (x + 4, y + 1), (x + 1, y + 5)], (0, 0, 255)))
-        road_poly.append(([(x - 3 + math.cos(a), y + math.sin(a)) for a in range(5)], np.array([9.9, 99.9, 199.9])))
-        del road_poly[2]
-    elif step == 4:  # a new list assigned, then changed in place
-        env.road_poly = list(reversed(road_poly[:40]))
-        env.road_poly.insert(0, ([(0.0, 0.0), (3.0, 0.0), (3.0, 3.0)], (200, 200, 0)))
-    elif step == 5:
-        road_poly.clear()
+    elif step == 3:  # the same array, through the tile; and a tile ahead no longer counts as visited
+        env.road[3].color[:] = (9.9, 99.9, 199.9)
+        env.road[0].road_visited = False
+    elif step == 4:  # a whole polygon's vertices replaced in place
+        road_poly[2][0][:] = [(x + 1.0, y) for x, y in road_poly[2][0]]
 
 
-def test_road_poly_is_live_as_gymnasiums():
-    """Edits of road_poly after a reset (in place, or by assignment) change the next frames as gymnasium's."""
-    ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
+@JIT_ONLY
+def test_road_poly_and_tiles_are_live_as_gymnasiums():
+    """Edits of road_poly's vertices and colours, and of the tiles, after a reset change the next steps and frames as
+    gymnasium's; a wheel's touch recolours the tile's very array."""
+    ours = nbgym.make("CarRacing-v3", render_mode="rgb_array")
+    theirs = gymnasium.make("CarRacing-v3", render_mode="rgb_array")
     with pytest.raises(AttributeError, match="reset"):
         ours.unwrapped.road_poly
     assert_same_value(ours.reset(seed=7), theirs.reset(seed=7))
     action = np.array([0.1, 0.5, 0.0], dtype=np.float32)
-    for step in range(1, 7):
+    for step in range(1, 8):
         for env in (ours, theirs):
-            edit_road(step, env.unwrapped.road_poly, env.unwrapped)
-        assert_same_value(ours.step(action), theirs.step(action))
-    ours.close()
-    theirs.close()
+            edit_road(step, env.unwrapped)
+        assert_same_value(ours.step(action), theirs.step(action), f"step {step}")
+        assert_same_value(ours.render(), theirs.render(), f"frame {step}")
+        assert_same_value(list(ours.unwrapped.road_poly), theirs.unwrapped.road_poly, f"road_poly {step}")
+        assert ours.unwrapped.road[1].color is ours.unwrapped.road_poly[1][1]
 
 
-def test_car_drawing_reads_its_bodies_every_frame_as_gymnasiums():
-    """The car's drawlist, colours and fixtures changed after a reset are what the next frames draw."""
+def test_road_poly_refuses_what_the_frames_cannot_draw():
+    """The compiled frames draw a fixed list of quadrilaterals: adding, removing or replacing polygons is refused at
+    once; a polygon given another number of vertices, or a colour pygame refuses, at the next step, before anything
+    moves."""
+    env = nbgym.make("CarRacing-v3").unwrapped
+    env.reset(seed=7)
+    road_poly = env.road_poly
+    for change in (lambda: road_poly.append(road_poly[0]), lambda: road_poly.__delitem__(2), road_poly.clear,
+                   lambda: road_poly.__setitem__(0, road_poly[1])):
+        with pytest.raises(TypeError, match="cannot be changed"):
+            change()
+    with pytest.raises(AttributeError, match="in place"):
+        env.road_poly = []
+    with pytest.raises(AttributeError, match="in place"):
+        env.road[0].color = (1, 2, 3)
+    action = np.array([0.0, 0.5, 0.0], dtype=np.float32)
+    before = env._batch.state.w.body_f.copy()
+    for edit, undo in (
+        (lambda: road_poly[0][0].append((0.0, 0.0)), lambda: road_poly[0][0].pop()),
+        (lambda: road_poly[5][1].__setitem__(0, 256.0), lambda: road_poly[5][1].__setitem__(0, 102.0)),
+        (lambda: road_poly[5][1].__setitem__(0, np.nan), lambda: road_poly[5][1].__setitem__(0, 102.0)),
+    ):
+        edit()
+        with pytest.raises(ValueError, match="road_poly"):
+            env.step(action)
+        np.testing.assert_array_equal(env._batch.state.w.body_f, before)  # nothing moved
+        undo()
+    env.step(action)
+
+
+@JIT_ONLY
+def test_car_is_live_as_gymnasiums():
+    """The hull's velocity, a wheel's gas, omega and phase, the car's gas()/steer()/brake(), the world's gravity and
+    the game's numbers, written after a reset, give gymnasium's next steps and frames."""
+    ours = nbgym.make("CarRacing-v3", render_mode="rgb_array")
+    theirs = gymnasium.make("CarRacing-v3", render_mode="rgb_array")
+    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3))
+    action = np.array([0.0, 0.4, 0.0], dtype=np.float32)
+
+    def edit(step: int, env: Any) -> None:
+        car = env.car
+        if step == 1:
+            car.hull.linearVelocity = (3.0, -4.5)
+            car.hull.angularVelocity = 0.7
+        elif step == 2:
+            car.wheels[2].gas = 0.9
+            car.wheels[0].omega = 12.5
+            car.wheels[1].phase += 1.0
+        elif step == 3:
+            car.gas(0.8)
+            car.steer(-0.5)
+            car.brake(0.3)
+        elif step == 4:
+            car.wheels[3].position = (car.wheels[3].position[0] + 0.2, car.wheels[3].position[1])
+            env.world.gravity = (0.0, -2.0)
+        elif step == 5:
+            env.t = 0.25  # the frames zoom as at a quarter second
+            env.reward = 123.4
+            env.new_lap = True
+
+    for step in range(1, 6):
+        for env in (ours, theirs):
+            edit(step, env.unwrapped)
+        assert_same_value(ours.render(), theirs.render(), f"frame {step}")
+        result = theirs.step(action)
+        assert_same_value(ours.step(action), result, f"step {step}")
+        assert_same_value(ours.unwrapped.car.wheels[0].joint.angle, theirs.unwrapped.car.wheels[0].joint.angle)
+        for k in range(4):
+            for name in ("gas", "brake", "steer", "omega", "phase"):  # floats (gymnasium's mix numpy's and Python's)
+                assert getattr(ours.unwrapped.car.wheels[k], name) == getattr(theirs.unwrapped.car.wheels[k], name)
+    assert result[2] and result[4] == {"lap_finished": True}
+
+
+@JIT_ONLY
+def test_skid_particles_are_gymnasiums():
+    """Hard braking on grass and road leaves gymnasium's skid traces (colours, points, grass)."""
     ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
-    assert_same_value(ours.reset(seed=8), theirs.reset(seed=8))
-    action = np.array([0.0, 0.3, 0.0], dtype=np.float32)
-    for step in range(1, 4):
-        for env in (ours, theirs):
-            car = env.unwrapped.car
-            if step == 1:  # a front wheel no longer drawn, the hull recoloured
-                car.drawlist.remove(car.wheels[0])
-                car.hull.color = (0.1, 0.2, 0.9)
-            elif step == 2:  # a wide spoiler bolted onto the hull
-                car.hull.CreatePolygonFixture(vertices=[(-3.0, -2.0), (3.0, -2.0), (3.0, -1.0), (-3.0, -1.0)], density=0.1)
-        assert_same_value(ours.step(action), theirs.step(action))
+    assert_same_value(ours.reset(seed=0), theirs.reset(seed=0))
+    for t in range(40):
+        action = np.array([0.8 if t % 10 < 5 else -0.8, 1.0, 0.0], dtype=np.float32)
+        assert_same_value(ours.step(action), theirs.step(action), f"step {t}")
+    particles = ours.unwrapped.car.particles
+    assert len(particles) > 0
+    for mine, gymnasiums in zip(particles, theirs.unwrapped.car.particles, strict=True):
+        assert (mine.color, mine.poly, mine.grass) == (gymnasiums.color, gymnasiums.poly, gymnasiums.grass)
+    with pytest.raises(TypeError, match="cannot be changed"):
+        particles.clear()
+
+
+def test_car_refuses_what_the_kernels_cannot_do():
+    env = nbgym.make("CarRacing-v3").unwrapped
+    assert env.car is None and env.road is None
+    env.reset(seed=8)
+    car = env.car
+    with pytest.raises(TypeError, match="cannot be changed"):
+        car.drawlist.remove(car.wheels[0])
+    with pytest.raises(AttributeError, match="gymnasium"):
+        car.hull.color = (0.1, 0.2, 0.9)
+    with pytest.raises(AttributeError, match="gymnasium.make"):
+        car.step(0.02)
+    with pytest.raises(AttributeError, match="settable"):
+        car.hull = car.wheels[0]
+    with pytest.raises(AttributeError, match="gymnasium.make"):
+        car.wheels[0].tiles
+    with pytest.raises(AttributeError, match="reset"):
+        env.car = None
+    with pytest.raises(AttributeError, match="gymnasium.make"):
+        env.fd_tile.friction
+    with pytest.raises(AttributeError, match="continuous is fixed"):
+        env.continuous = False
+    with pytest.raises(ValueError, match="NaN"):
+        car.gas(np.nan)
+    assert env.road[5].idx == 5 and env.road[5].road_friction == 1.0 and env.car.wheels[0].wheel_rad == 1.0 * 27 * 0.02
+
+
+def test_objects_of_an_earlier_episode_refuse_to_be_read():
+    """After a reset the rows of the last episode's car and tiles hold the new episode's: an object handed out before
+    it refuses rather than reading another body; an old track list no longer counts."""
+    env = nbgym.make("CarRacing-v3").unwrapped
+    env.reset(seed=0)
+    car, hull, wheel, tile, joint, track = env.car, env.car.hull, env.car.wheels[1], env.road[3], env.car.wheels[0].joint, env.track
+    env.reset(seed=1)
+    for read in (lambda: hull.position, lambda: wheel.omega, lambda: tile.road_visited, lambda: joint.angle,
+                 lambda: car.gas(0.5), lambda: car.particles, lambda: setattr(wheel, "gas", 0.3)):
+        with pytest.raises(ReferenceError, match="again"):
+            read()
+    length = len(env.track)
+    del track[:10]
+    assert env._batch.state.env_i[0, car_racing.P.TRACK_LENGTH] == length
+    del env.track[:10]
+    assert env._batch.state.env_i[0, car_racing.P.TRACK_LENGTH] == length - 10
+    assert env.car.hull.position == env.car.hull.position  # the new episode's objects read
+
+
+def test_human_mode_window_updates_are_gymnasiums(monkeypatch):
+    """Each window update: the reset's two (the car as created, then after the idle step), every step's."""
+    action = np.array([0.3, 0.6, 0.1], dtype=np.float32)
+    steps = 1 if INTERPRETED else 4
+    assert_every_window_update_is_gymnasiums(monkeypatch, "CarRacing-v3", [action] * steps, 2 + steps + 2)
+
+
+@JIT_ONLY
+def test_pickled_env_starts_afresh_from_its_arguments():
+    env = nbgym.make("CarRacing-v3", render_mode="rgb_array", domain_randomize=True, continuous=False).unwrapped
+    env.reset(seed=3)
+    env.step(3)
+    copy = pickle.loads(pickle.dumps(env))
+    assert copy.render_mode == "rgb_array" and copy.domain_randomize and not copy.continuous and copy.car is None
+    assert_same_value(copy.reset(seed=3), env.reset(seed=3))
+    for t in range(4):
+        assert_same_value(copy.step(3), env.step(3), f"step {t}")
+        assert_same_value(copy.render(), env.render(), f"frame {t}")
+
+
+def test_step_without_action_is_gymnasiums():
+    """gymnasium's step(None) (its reset's last step): the world moves, nothing is scored."""
+    ours, theirs = nbgym.make("CarRacing-v3").unwrapped, gymnasium.make("CarRacing-v3").unwrapped
+    assert_same_value(ours.reset(seed=4), theirs.reset(seed=4))
+    action = np.array([0.2, 1.0, 0.0], dtype=np.float32)
+    for act in (None, action, None):
+        assert_same_value(ours.step(act), theirs.step(act))

@@ -1,7 +1,7 @@
 """The Box2D environments, as gymnasium's ``gymnasium.envs.box2d``: LunarLander, BipedalWalker and CarRacing.
 
-They run on the ``box2d`` wheel (``pip install "nbgym[box2d]"``). The classes are loaded on first use,
-so that importing this package imports neither Box2D nor pygame.
+They run on nbgym's compiled Box2D port (``nbgym._box2d``): no ``box2d`` wheel is needed. The classes are loaded
+on first use, so that importing this package compiles nothing and imports no pygame.
 """
 
 from __future__ import annotations

@@ -19,13 +19,15 @@ from typing import Any, Iterable, Iterator, Protocol
 
 import numpy as np
 
+from nbgym import error
+from nbgym._box2d import broad_phase
 from nbgym._box2d import shapes as port_shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import revolute_joint, world_step
 from nbgym._box2d.math import atan2f
 
 __all__ = [
-    "CircleShape", "EdgeShape", "GroundedBody", "PolygonShape", "PortBody", "PortFixture", "PortSource",
+    "CircleShape", "EdgeShape", "GroundedBody", "fixed_world_row", "PolygonShape", "PortBody", "PortFixture", "PortSource",
     "PortWorld", "RevoluteJoint", "Transform", "Vec2", "float32_pair",
 ]
 
@@ -50,6 +52,21 @@ class PortSource(Protocol):
     _port_generation: int
     """The number of the env's resets: objects made before the last reset refuse to be read (their rows may hold
     another episode's items since)."""
+
+
+def fixed_world_row(w: W.World, env_name: str, moved_proxies: int) -> tuple[W.World, int]:
+    """``(w, 0)``: the world row of a single env whose world never grows (``PortSource._port_world``).
+
+    Raises:
+        PhysicsCapacityError: If ``moved_proxies`` more proxy moves (a ``SetTransform``) would overflow the broad
+            phase's move buffer before the next step empties it.
+    """
+    if moved_proxies and w.bp_i[0, broad_phase.MOVE_COUNT] + moved_proxies > w.move_buffer.shape[1]:
+        raise error.PhysicsCapacityError(
+            f"{env_name}'s world cannot move {moved_proxies} more proxies before its next step (its move buffer "
+            f"holds {w.move_buffer.shape[1]}): step the environment first."
+        )
+    return w, 0
 
 
 def float32_pair(value: Any, what: str) -> tuple[np.float32, np.float32]:

@@ -23,9 +23,9 @@ Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the l
 ``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
 order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` returns.
 
-CarRacing's compiled vector env (``car_racing_vector.CarRacingVectorEnv``) draws its observations with
-``_render_frame`` inside its step kernel; the single ``CarRacing`` still draws through pygame; :func:`draw_frame`
-is the same drawing called from Python. ``tests/test_box2d_car_raster.py`` holds each routine and whole frames to
+CarRacing's environments (``car_racing.CarRacing`` and ``car_racing_vector.CarRacingVectorEnv``) draw their
+observations and frames with ``_render_window`` and ``_smoothscale_shrink`` inside their kernels
+(``_car_racing_kernels``); :func:`draw_frame` is the same drawing called from Python. ``tests/test_box2d_car_raster.py`` holds each routine and whole frames to
 pygame-ce's and gymnasium's pixels.
 """
 
@@ -1018,7 +1018,21 @@ def _render_frame(
     skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
     frame, rows, accumulate, backend,
 ):  # pragma: no cover (compiled)  # fmt: skip
-    """gymnasium's ``_render`` up to the smoothscale, then the smoothscale into ``frame``."""
+    """gymnasium's ``_render`` up to the smoothscale (``_render_window``), then the smoothscale into ``frame``."""
+    _render_window(
+        surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
+        skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right,
+        advance, kern,
+    )  # fmt: skip
+    _smoothscale_shrink(surface, frame, rows, accumulate, backend)
+
+
+@kernel
+def _render_window(
+    surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
+    skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
+):  # pragma: no cover (compiled)  # fmt: skip
+    """gymnasium's ``_render`` up to the smoothscale: its 1000x800 surface (what "human" mode shows) into ``surface``."""
     surface[:, :] = 0
     most = 0
     for k in range(starts.shape[0] - 1):
@@ -1048,7 +1062,6 @@ def _render_frame(
     _render_indicators(surface, dashboard)
     H = surface.shape[0]
     _blit_score(surface, text, glyphs, left, right, advance, kern, 60, int(H - H * 2.5 / 40.0))
-    _smoothscale_shrink(surface, frame, rows, accumulate, backend)
 
 
 def draw_frame(

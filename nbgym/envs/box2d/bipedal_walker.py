@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import error
-from nbgym._box2d import broad_phase, shapes
+from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
 from nbgym.engine import KernelEnv
@@ -25,7 +25,9 @@ from nbgym.envs.box2d._bipedal_walker_physics import (
     STATE, TERRAIN, TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W,
     walker_params, walker_spaces,
 )
-from nbgym.envs.box2d._port_objects import FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform
+from nbgym.envs.box2d._port_objects import (
+    FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform, fixed_world_row,
+)
 from nbgym.envs.box2d._window import DrawsResetTwice, action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
@@ -265,19 +267,8 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
     # -- the Box2D objects ------------------------------------------------------------------------------------
 
     def _port_world(self, moved_proxies: int = 0) -> tuple[W.World, int]:
-        """The world the kernels step and this env's row of it (``PortSource``).
-
-        Raises:
-            PhysicsCapacityError: If ``moved_proxies`` more proxy moves (a ``SetTransform``) would overflow the
-                broad phase's move buffer before the next step empties it.
-        """
-        w = self._batch.state.w
-        if moved_proxies and w.bp_i[0, broad_phase.MOVE_COUNT] + moved_proxies > w.move_buffer.shape[1]:
-            raise error.PhysicsCapacityError(
-                f"BipedalWalker's world cannot move {moved_proxies} more proxies before its next step (its move "
-                f"buffer holds {w.move_buffer.shape[1]}): step the environment first."
-            )
-        return w, 0
+        """The world the kernels step and this env's row of it (``PortSource``)."""
+        return fixed_world_row(self._batch.state.w, "BipedalWalker", moved_proxies)
 
     def _port_body(self, index: int) -> PortBody:
         """The object that stands for body ``index`` (``PortSource``): the env's own hull, leg or terrain body."""

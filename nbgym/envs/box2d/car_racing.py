@@ -1,195 +1,376 @@
-"""CarRacing: drive a top-down car around a random track from pixels, as gymnasium's ``CarRacing-v3``, on Box2D.
+"""CarRacing: drive a top-down car around a random track from pixels, as gymnasium's ``CarRacing-v3``, on the compiled
+Box2D port: the kernels of ``_car_racing_kernels`` (``car_racing_physics``'s track, car and game, and the frames drawn
+by the compiled rasteriser ``_raster``), which the vector env runs too. No ``box2d`` wheel is needed, nor pygame to
+step or to draw ``"rgb_array"``/``"state_pixels"`` frames.
 
-The observation is the 96x96 frame itself, drawn as gymnasium draws it. gymnasium spends most of its
-step in Python, rotating, scaling and culling some 1000 road and grass polygons before pygame draws
-the few on screen; here one compiled call transforms and culls them all, to the same doubles, and
-pygame draws the visible ones with the same calls in the same order, so the pixels are identical.
+The environment hands out what gymnasium's has (``car`` with its ``hull`` and ``wheels``, ``road``, ``road_poly``,
+``track``, ``world``, the rewards, the colours...) as objects that read and write the kernels' rows.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+import operator
+from typing import Any, Iterable
 
 import numpy as np
 
-from nbgym import error, spaces
-from nbgym.core import Env
-from nbgym.engine import njit
-from nbgym.envs.box2d._common import Box2D, action_vector, close_window, frame, import_pygame, show, start_render
-from nbgym.envs.box2d.car_dynamics import Car, rotate, rotated, rotation
+from nbgym import error
+from nbgym._box2d import world as W
+from nbgym._engine.env import _KERNEL_FLOATS
+from nbgym.engine import KernelEnv
+from nbgym.envs.box2d import _car_racing_kernels as K
+from nbgym.envs.box2d import car_racing_physics as P
+from nbgym.envs.box2d._port_objects import FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row
+from nbgym.envs.box2d._window import action_vector, close_window, show, start_render
+from nbgym.envs.box2d.car_dynamics import MUD_COLOR, WHEEL_COLOR, Particle
 from nbgym.utils import EzPickle
 
 __all__ = ["CarRacing"]
 
-pygame = import_pygame()  # the observation is a drawing: stepping needs pygame, as gymnasium's does
-
-STATE_W = 96  # less than Atari 160x192
-STATE_H = 96
+# gymnasium's module constants
+STATE_W = K.STATE_W  # less than Atari 160x192
+STATE_H = K.STATE_H
 VIDEO_W = 600
 VIDEO_H = 400
 WINDOW_W = 1000
 WINDOW_H = 800
-
-SCALE = 6.0  # track scale
-TRACK_RAD = 900 / SCALE  # the track is a heavily morphed circle of this radius
-PLAYFIELD = 2000 / SCALE  # game over beyond this boundary
-FPS = 50
-ZOOM = 2.7  # camera zoom
+SCALE = P.SCALE  # track scale
+TRACK_RAD = P.TRACK_RAD  # the track is a heavily morphed circle of this radius
+PLAYFIELD = P.PLAYFIELD  # game over beyond this boundary
+FPS = P.FPS
+ZOOM = K.ZOOM  # camera zoom
 ZOOM_FOLLOW = True  # gymnasium's constant (its rendering follows the car regardless)
-
-TRACK_DETAIL_STEP = 21 / SCALE
-TRACK_TURN_RATE = 0.31
-TRACK_WIDTH = 40 / SCALE
-BORDER = 8 / SCALE
-BORDER_MIN_COUNT = 4
-GRASS_DIM = PLAYFIELD / 20.0
+TRACK_DETAIL_STEP = P.TRACK_DETAIL_STEP
+TRACK_TURN_RATE = P.TRACK_TURN_RATE
+TRACK_WIDTH = P.TRACK_WIDTH
+BORDER = P.BORDER
+BORDER_MIN_COUNT = P.BORDER_MIN_COUNT
+GRASS_DIM = K.GRASS_DIM
 MAX_SHAPE_DIM = max(GRASS_DIM, TRACK_WIDTH, TRACK_DETAIL_STEP) * math.sqrt(2) * ZOOM * SCALE
-"""The largest diagonal of anything drawn, in pixels: a polygon with no vertex within this margin of
-the window is off screen."""
+CHECKPOINTS = P.CHECKPOINTS
 
-CHECKPOINTS = 12
-
-FIELD_FILL_MARGIN = 8.0
-"""Pixels by which the field must overlap the window on every side to be drawn by filling the window:
-the polygon filler rounds vertices to whole pixels and the antialiased outline is one pixel wide."""
-
-FIELD_POLY = [(PLAYFIELD, PLAYFIELD), (PLAYFIELD, -PLAYFIELD), (-PLAYFIELD, -PLAYFIELD), (-PLAYFIELD, PLAYFIELD)]
-GRASS_POLYS = [
-    [
-        (GRASS_DIM * x + GRASS_DIM, GRASS_DIM * y + 0),
-        (GRASS_DIM * x + 0, GRASS_DIM * y + 0),
-        (GRASS_DIM * x + 0, GRASS_DIM * y + GRASS_DIM),
-        (GRASS_DIM * x + GRASS_DIM, GRASS_DIM * y + GRASS_DIM),
-    ]
-    for x in range(-20, 20, 2)
-    for y in range(-20, 20, 2)
-]
-"""The grass patches, a checkerboard over the playfield."""
+_GYMNASIUMS = "gymnasium.make('CarRacing-v3') runs gymnasium's own environment on the box2d wheel"
+_NO_FRAME = np.zeros((0, 0, 3), np.uint8)
 
 
-FIELD_AND_GRASS_VERTICES = np.array([FIELD_POLY, *GRASS_POLYS], dtype=np.float64).reshape(-1, 2)
-"""The vertices of the field and the grass patches, four each, in drawing order: drawn before the road."""
+def _not_served(owner: str, name: str) -> AttributeError:
+    return AttributeError(f"{owner}.{name} is not served by nbgym's compiled CarRacing ({_GYMNASIUMS}).")
 
 
-@njit
-def _transform_polygons(vertices, starts, cos, sin, quadrant, zoom, tx, ty, low, high_x, high_y, on_screen):  # pragma: no cover (compiled)
-    """Rotates, scales and moves every vertex in place, as gymnasium does with ``Vector2.rotate_rad``.
+class _Unserved:
+    """A gymnasium object nbgym's kernels have no counterpart of (``fd_tile``): present, as gymnasium's attribute,
+    but every attribute of it refused, saying so."""
 
-    ``vertices`` is ``(m, 2)``, polygon ``k`` being the rows ``starts[k]:starts[k + 1]``: on return they hold
-    screen coordinates, and ``on_screen[k]`` says whether some vertex of polygon ``k`` lies in
-    ``[low, high_x] x [low, high_y]`` (gymnasium's cull). ``quadrant`` is -1 for a rotation by
-    ``cos``/``sin``, else the exact quarter turn of :func:`~nbgym.envs.box2d.car_dynamics.rotation`.
-    """
-    for k in range(starts.shape[0] - 1):
-        inside = False
-        for j in range(starts[k], starts[k + 1]):
-            rx, ry = rotated(vertices[j, 0], vertices[j, 1], cos, sin, quadrant)
-            sx = rx * zoom + tx
-            sy = ry * zoom + ty
-            vertices[j, 0] = sx
-            vertices[j, 1] = sy
-            if low <= sx <= high_x and low <= sy <= high_y:
-                inside = True
-        on_screen[k] = inside
+    __slots__ = ("_name",)
 
+    def __init__(self, name: str) -> None:
+        object.__setattr__(self, "_name", name)
 
-def _world_polygons(road_poly: Any) -> tuple[np.ndarray, np.ndarray, list[Any]]:
-    """The polygons a frame draws, read from ``road_poly`` as gymnasium's renderer reads it.
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise _not_served(self._name, name)
 
-    Args:
-        road_poly: ``(polygon, colour)`` pairs: a polygon is a sequence of points ``p`` (``p[0]``, ``p[1]``
-            read), of any length.
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise _not_served(self._name, name)
 
-    Returns:
-        ``(vertices, starts, colors)``: the field's, the grass patches' and then the road's vertices as one
-        ``(m, 2)`` float64 array, polygon ``k`` being the rows ``starts[k]:starts[k + 1]``, and the road
-        polygons' colour objects themselves (a colour changed in place is what the next frame draws).
-    """
-    polygons = []
-    colors = []
-    for polygon, color in road_poly:
-        polygons.append(polygon)
-        colors.append(color)
-    coordinates = [c for polygon in polygons for p in polygon for c in (p[0], p[1])]
-    vertices = np.concatenate([FIELD_AND_GRASS_VERTICES, np.array(coordinates, dtype=np.float64).reshape(-1, 2)])
-    counts = [4] * (1 + len(GRASS_POLYS)) + [len(polygon) for polygon in polygons]
-    starts = np.zeros(len(counts) + 1, dtype=np.int64)
-    np.cumsum(counts, out=starts[1:])
-    return vertices, starts, colors
+    def __repr__(self) -> str:
+        return f"<{self._name}: not served by nbgym's compiled CarRacing>"
 
 
-@njit
-def _covers(polygon, low, high_x, high_y):  # pragma: no cover (compiled)
-    """Whether the convex ``polygon`` (``(n, 2)``, screen coordinates) contains the rectangle
-    ``[low, high_x] x [low, high_y]``: each corner is on the inner side of every edge."""
-    n = polygon.shape[0]
-    area = 0.0  # twice the signed area: its sign is the polygon's orientation
-    for j in range(n):
-        k = (j + 1) % n
-        area += polygon[j, 0] * polygon[k, 1] - polygon[k, 0] * polygon[j, 1]
-    for cx, cy in ((low, low), (high_x, low), (high_x, high_y), (low, high_y)):
-        for j in range(n):
-            k = (j + 1) % n
-            cross = (polygon[k, 0] - polygon[j, 0]) * (cy - polygon[j, 1]) - (polygon[k, 1] - polygon[j, 1]) * (cx - polygon[j, 0])
-            if cross * area <= 0.0:
-                return False
-    return True
+class FrictionDetector:
+    """gymnasium's contact listener, whose work the kernels do (``car_racing_physics._contact_events``): its ``env``
+    and the ``lap_complete_percent`` the kernels read now (set ``env.lap_complete_percent``: a reset takes it)."""
+
+    __slots__ = ("env",)
+
+    def __init__(self, env: CarRacing) -> None:
+        object.__setattr__(self, "env", env)
+
+    @property
+    def lap_complete_percent(self) -> float:
+        return self.env._params["lap_complete_percent"].item()
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(
+            f"CarRacing's contact listener is compiled: set env.lap_complete_percent (the next reset takes it), not "
+            f"the listener's {name}."
+        )
 
 
-class FrictionDetector(Box2D.b2.contactListener):
-    """Counts the road tiles the car's wheels touch: a tile's first touch is worth 1000/N, and gives it the road's colour."""
+def _refuse_setting(owner: str, name: str, how: str) -> Any:
+    def set(self: Any, value: Any) -> None:
+        raise AttributeError(f"{owner}.{name} cannot be set on nbgym's compiled CarRacing: {how}.")
 
-    def __init__(self, env: CarRacing, lap_complete_percent: float) -> None:
-        """Listens to the contacts of ``env``'s world.
+    return set
+
+
+class _CarBody(PortBody):
+    """A body of the car (gymnasium's ``car.hull`` or a wheel): a port body whose ``color`` the frames draw from the
+    kernels' constants."""
+
+    _COLOR: tuple[float, float, float] = (0.8, 0.0, 0.0)
+
+    def _color(self) -> tuple[float, float, float]:
+        self._row()
+        return self._COLOR
+
+    color = property(_color, _refuse_setting("car body", "color", "the compiled frames draw gymnasium's car colours"))
+
+
+class Wheel(_CarBody):
+    """A wheel of the car (``env.car.wheels[k]``): a port body with gymnasium's ``gas``, ``brake``, ``steer`` (the
+    controls, set by ``car.gas()``/``brake()``/``steer()``), ``phase`` and ``omega`` (its rotation), ``joint`` (its
+    revolute joint to the hull) and ``wheel_rad``, all read and written in the kernels' rows."""
+
+    _COLOR = WHEEL_COLOR
+
+    def __init__(self, source: CarRacing, index: int, k: int) -> None:
+        super().__init__(source, index)
+        self._k = k
+
+    def _column(base: int, name: str) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: Wheel) -> float:
+            self._row()
+            return self._source._batch.state.env_f.item(0, base + self._k)
+
+        def set(self: Wheel, value: Any) -> None:
+            self._row()
+            self._source._batch.state.env_f[0, base + self._k] = float(value)
+
+        return property(get, set, doc=f"gymnasium's ``wheel.{name}`` (the kernels read and write it every step).")
+
+    gas = _column(P.GAS, "gas")
+    brake = _column(P.BRAKE, "brake")
+    steer = _column(P.STEER, "steer")
+    phase = _column(P.PHASE, "phase")
+    omega = _column(P.OMEGA, "omega")
+    del _column
+
+    @property
+    def joint(self) -> RevoluteJoint:
+        """The revolute joint between the hull and this wheel (its motor steers the front wheels)."""
+        self._row()
+        return RevoluteJoint(self._source, int(self._source._batch.state.env_i[0, P.JOINTS + self._k]))
+
+    @property
+    def wheel_rad(self) -> float:
+        """The wheel's radius (the tyre model's; a constant of the kernels)."""
+        return P.WHEEL_RAD
+
+    def _unserved(name: str) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: Wheel) -> Any:
+            raise AttributeError(
+                f"wheel.{name} is not served: the kernels keep only what the tyre model needs (the number of tiles a "
+                f"wheel touches, its skid trace's length) ({_GYMNASIUMS})."
+            )
+
+        return property(get, _refuse_setting("wheel", name, "the kernels keep it"))
+
+    tiles = _unserved("tiles")
+    skid_start = _unserved("skid_start")
+    skid_particle = _unserved("skid_particle")
+    del _unserved
+
+
+class Tile(PortBody):
+    """A road tile (``env.road[k]``): a static sensor body with gymnasium's ``color`` (the array of its ``road_poly``
+    entry, changed in place), ``road_visited`` (whether a wheel touched it: the next touch of a visited tile earns
+    nothing), ``road_friction`` and ``idx``."""
+
+    def __init__(self, source: CarRacing, index: int, k: int) -> None:
+        super().__init__(source, index)
+        self._k = k
+
+    def _tile_row(self) -> np.ndarray:
+        self._row()
+        return self._source._batch.state.tile_i[0, self._k]
+
+    def _idx(self) -> int:
+        """The tile's place along the track (tile 0 completes a lap)."""
+        self._row()
+        return self._k
+
+    def _road_friction(self) -> float:
+        """The grip of the road (1.0; the grass's is 0.6), a constant of the tyre model in the kernels."""
+        self._row()
+        return 1.0
+
+    def _color(self) -> np.ndarray:
+        """The tile's colour, the very array of its ``road_poly`` entry: change it in place (``tile.color[:] = ...``);
+        a wheel's touch sets it to the road's colour."""
+        return self._source.road_poly[int(self._tile_row()[P.TILE_POLY])][1]
+
+    idx = property(_idx, _refuse_setting("tile", "idx", "it is the tile's place in the kernels' track"))
+    road_friction = property(_road_friction, _refuse_setting("tile", "road_friction",
+                                                             "the kernels' tyre model takes every tile's as 1.0"))
+    color = property(_color, _refuse_setting("tile", "color", "change the array in place: tile.color[:] = ..."))
+
+    @property
+    def road_visited(self) -> bool:
+        """Whether a wheel touched the tile this episode (a visited tile earns nothing more)."""
+        return bool(self._tile_row()[P.TILE_VISITED])
+
+    @road_visited.setter
+    def road_visited(self, value: Any) -> None:
+        self._tile_row()[P.TILE_VISITED] = 1 if value else 0
+
+
+class TrackList(list):
+    """gymnasium's ``track``: ``(alpha, beta, x, y)`` per tile, in order. Its length is what the rewards and the lap
+    read (1000/len(track) per tile): removing or adding entries changes them from the next step, as in gymnasium
+    (the entries themselves are read at reset only). A list of an earlier episode no longer counts."""
+
+    def __init__(self, items: Iterable[Any], env: CarRacing) -> None:
+        super().__init__(items)
+        self._env = env
+        self._generation = env._port_generation
+
+    def _changed(self) -> None:
+        env = self._env
+        if env._port_generation == self._generation:
+            env._batch.state.env_i[0, P.TRACK_LENGTH] = len(self)
+
+    def _changing(name: str) -> Any:  # noqa: N805 (a class-body helper)
+        method = getattr(list, name)
+
+        def change(self: TrackList, *args: Any, **kwargs: Any) -> Any:
+            result = method(self, *args, **kwargs)
+            self._changed()
+            return result
+
+        change.__name__ = name
+        return change
+
+    __setitem__ = _changing("__setitem__")
+    __delitem__ = _changing("__delitem__")
+    __iadd__ = _changing("__iadd__")
+    __imul__ = _changing("__imul__")
+    append = _changing("append")
+    extend = _changing("extend")
+    insert = _changing("insert")
+    pop = _changing("pop")
+    remove = _changing("remove")
+    clear = _changing("clear")
+    del _changing
+
+    def __reduce__(self) -> tuple[type, tuple[list[Any]]]:
+        return list, (list(self),)  # a copy is a plain list (it belongs to no env)
+
+
+class Car:
+    """gymnasium's ``Car`` of this episode (``env.car``), over the kernels' rows: ``hull``, ``wheels`` (front left,
+    front right, rear left, rear right), ``drawlist``, ``particles`` (the skid traces, read), ``fuel_spent``, ``world``,
+    and the controls ``gas()``, ``brake()``, ``steer()`` (as gymnasium's: an action sets them, the next step reads
+    them). Moving its bodies, setting their velocities or the wheels' ``omega`` changes the next step."""
+
+    __slots__ = ("_env", "_generation", "hull", "wheels", "drawlist")
+
+    def __init__(self, env: CarRacing, hull: _CarBody, wheels: list[Wheel]) -> None:
+        for name, value in (("_env", env), ("_generation", env._port_generation), ("hull", hull),
+                            ("wheels", FixedList(wheels, "CarRacing.car.wheels")),
+                            ("drawlist", FixedList([*wheels, hull], "CarRacing.car.drawlist"))):
+            object.__setattr__(self, name, value)
+
+    def _state(self) -> P.CarRows:
+        if self._env._port_generation != self._generation:
+            raise ReferenceError("this car belongs to an episode before the env's last reset: read env.car again.")
+        return self._env._batch.state
+
+    def gas(self, gas: Any) -> None:
+        """Presses the accelerator (rear-wheel drive): the rear wheels' gas rises by at most 0.1, falls at once.
 
         Args:
-            env: The environment whose reward, visited tiles and lap the contacts update.
-            lap_complete_percent: The share of tiles to visit before touching the first tile ends the lap.
+            gas: How much gas, clipped to [0, 1].
+
+        Raises:
+            ValueError: If ``gas`` is NaN (gymnasium's frame fails on it after the world moved).
         """
-        Box2D.b2.contactListener.__init__(self)
-        self.env = env
-        self.lap_complete_percent = lap_complete_percent
+        gas = float(gas)
+        if math.isnan(gas):
+            raise ValueError("CarRacing's gas is a number in [0, 1], not NaN")
+        P.car_gas(self._state(), 0, gas)
 
-    def BeginContact(self, contact: Any) -> None:
-        """A wheel (or the hull) starts touching a tile."""
-        self._contact(contact, True)
+    def brake(self, b: Any) -> None:
+        """Brakes every wheel (0 to 1; 0.9 or more blocks them)."""
+        P.car_brake(self._state(), 0, float(b))
 
-    def EndContact(self, contact: Any) -> None:
-        """A wheel (or the hull) stops touching a tile."""
-        self._contact(contact, False)
+    def steer(self, s: Any) -> None:
+        """Sets the front wheels' steering target (-1 to 1); their joints' motors turn them towards it."""
+        P.car_steer(self._state(), 0, float(s))
 
-    def _contact(self, contact: Any, begin: bool) -> None:
-        tile = None
-        obj = None
-        u1 = contact.fixtureA.body.userData
-        u2 = contact.fixtureB.body.userData
-        if u1 and "road_friction" in u1.__dict__:
-            tile = u1
-            obj = u2
-        if u2 and "road_friction" in u2.__dict__:
-            tile = u2
-            obj = u1
-        if not tile:
+    @property
+    def fuel_spent(self) -> float:
+        """The engine's work since the last step (each step sets it to 0 after counting, as gymnasium's)."""
+        return self._state().env_f.item(0, P.FUEL_SPENT)
+
+    @fuel_spent.setter
+    def fuel_spent(self, value: Any) -> None:
+        self._state().env_f[0, P.FUEL_SPENT] = float(value)
+
+    @property
+    def particles(self) -> FixedList:
+        """The last 30 skid traces, oldest first: copies (``Particle``: ``color``, ``poly``, ``grass``) in a list that
+        refuses changes; the kernels make and grow them."""
+        state = self._state()
+        made = int(state.env_i[0, P.PARTICLES_MADE])
+        traces = []
+        for s in range(max(0, made - P.PARTICLES), made):
+            slot = s % P.PARTICLES
+            count, grass = state.part_i[0, slot].tolist()
+            poly = FixedList((tuple(point) for point in state.part_xy[0, slot, :count].tolist()), "Particle.poly")
+            traces.append(Particle(MUD_COLOR if grass else WHEEL_COLOR, poly, bool(grass)))
+        return FixedList(traces, "CarRacing.car.particles")
+
+    @property
+    def world(self) -> PortWorld:
+        self._state()
+        return PortWorld(self._env)
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise AttributeError(
+            f"CarRacing's car serves hull, wheels, drawlist, particles, fuel_spent, world and gas/brake/steer, not "
+            f"{name!r}: the kernels step and draw it ({_GYMNASIUMS})."
+        )
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if isinstance(getattr(type(self), name, None), property) and getattr(type(self), name).fset is not None:
+            object.__setattr__(self, name, value)
             return
-        # A touched tile loses its shading: it takes the road's colour.
-        tile.color[:] = self.env.road_color
-        if not obj or "tiles" not in obj.__dict__:
-            return
-        if begin:
-            obj.tiles.add(tile)
-            if not tile.road_visited:
-                tile.road_visited = True
-                self.env.reward += 1000.0 / len(self.env.track)
-                self.env.tile_visited_count += 1
-                # The lap is complete when the first tile is touched after enough of the track.
-                if tile.idx == 0 and self.env.tile_visited_count / len(self.env.track) > self.lap_complete_percent:
-                    self.env.new_lap = True
+        raise AttributeError(
+            f"CarRacing's car has no settable {name!r}: its bodies are the kernels' (change their attributes: position, "
+            f"linearVelocity, a wheel's omega...)."
+        )
+
+    def __repr__(self) -> str:
+        return f"<Car hull={self.hull!r}>"
+
+
+def _track_entries(track: np.ndarray) -> list[tuple[float, float, float, float]]:
+    """gymnasium's ``track`` entries from the rows: ``(alpha, beta, x, y)``, Python floats."""
+    return [tuple(entry) for entry in track.tolist()]
+
+
+def _road_entries(state: P.CarRows, tiles: int) -> list[tuple[list[tuple[Any, Any]], Any]]:
+    """gymnasium's ``road_poly`` from the rows: each tile's four vertices (Python floats) with its colour (a float64
+    array, the tile's own), then its border's if any (vertices ``np.float64``, gymnasium's ``np.sign`` in them; colour
+    a tuple of ints)."""
+    n = int(state.env_i[0, P.POLY_COUNT])
+    is_tile = np.zeros(n, np.bool_)
+    is_tile[state.tile_i[0, :tiles, P.TILE_POLY]] = True
+    entries = []
+    for k, (vertices, color) in enumerate(zip(state.poly_xy[0, :n].tolist(), state.poly_color[0, :n])):
+        if is_tile[k]:
+            entries.append(([(x, y) for x, y in vertices], color.copy()))
         else:
-            obj.tiles.remove(tile)
+            entries.append(([(np.float64(x), np.float64(y)) for x, y in vertices], tuple(int(c) for c in color)))
+    return entries
 
 
-class CarRacing(Env, EzPickle):
+class CarRacing(KernelEnv, EzPickle):
     """
     ## Description
     The easiest control task to learn from pixels: a top-down racing game. The track is random in every
@@ -244,6 +425,14 @@ class CarRacing(Env, EzPickle):
 
     ```
 
+    The dynamics and the frames are compiled (nbgym's Box2D port and rasteriser; the kernels of `make_vec`'s
+    `CarRacingVectorEnv`), and no `box2d` wheel is needed. gymnasium's objects are there, reading and writing the
+    compiled rows: `car` (`hull` and `wheels` as Box2D bodies: position, angle, velocities...; the wheels' `gas`,
+    `brake`, `steer`, `omega`, `phase`, `joint`; `gas()`, `brake()`, `steer()`; the skid `particles`, read),
+    `road` (the tiles: `road_visited`, `color`), `road_poly` (vertices and colours changed in place), `track` (its
+    length sets each tile's reward), `world`, `reward`, `prev_reward`, `t`, `tile_visited_count`, `new_lap` and
+    the colours. What the port cannot do (adding bodies or polygons, say) raises, saying so.
+
     ## Version History
     - v3: a finished lap terminates the episode instead of truncating it (gymnasium 1.0.0).
     - v2: track completion and domain randomisation (gymnasium 0.24.0).
@@ -257,6 +446,8 @@ class CarRacing(Env, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
+    physics = K.PHYSICS
+    asserts_action_in_space = True
 
     def __init__(
         self,
@@ -270,253 +461,267 @@ class CarRacing(Env, EzPickle):
 
         Args:
             render_mode: ``None``, ``"human"``, ``"rgb_array"`` (600x400) or ``"state_pixels"`` (96x96).
-            verbose: Print track generation messages.
+            verbose: gymnasium prints a message when a track is drawn again; the kernels draw again silently.
             lap_complete_percent: The share of tiles to visit before the lap is complete.
             domain_randomize: Random background, grass and road colours.
             continuous: Continuous (``Box``) or discrete (``Discrete(5)``) actions.
         """
         EzPickle.__init__(self, render_mode, verbose, lap_complete_percent, domain_randomize, continuous)
-        self.continuous = continuous
-        self.domain_randomize = domain_randomize
-        self.lap_complete_percent = lap_complete_percent
-        self._init_colors()
-
-        self.contactListener_keepref = FrictionDetector(self, self.lap_complete_percent)
-        self.world = Box2D.b2World((0, 0), contactListener=self.contactListener_keepref)
+        self.observation_space, self.action_space = K.spaces(continuous)
+        super().__init__(K.new_params(continuous, domain_randomize, lap_complete_percent), render_mode)
+        self._continuous = bool(continuous)
+        self._lap_complete_percent = float(lap_complete_percent)
+        if domain_randomize:  # gymnasium's __init__ draws colours from np_random (seeded from the OS here)
+            self.np_random  # noqa: B018 (binds the kernels' stream to the new generator)
+            K.draw_colors(self._batch.state, self._batch.pcg, self._batch.buf)
+        self.verbose = verbose
         self.screen: Any = None
         self.surf: Any = None
         self.clock: Any = None
         self.isopen = True
-        # gymnasium's attributes, unused by its rendering as by this one
-        self.invisible_state_window = None
+        self.invisible_state_window = None  # gymnasium's attributes, unused by its rendering as by this one
         self.invisible_video_window = None
-        self.road: list[Any] | None = None
-        self.car: Car | None = None
-        self.reward = 0.0
-        self.prev_reward = 0.0
-        self.verbose = verbose
-        self.new_lap = False
-        self.fd_tile = Box2D.b2.fixtureDef(shape=Box2D.b2.polygonShape(vertices=[(0, 0), (1, 0), (1, -1), (0, -1)]))
-        self._font: Any = None
-        self._canvas: Any = None  # the surface the frames are drawn on, while the field covers the window
-        # The polygons of the frames (see _world_polygons), built with the track from road_poly. Once
-        # road_poly has been handed out or assigned, it may change in ways no one announces: the frames
-        # then read it again, each time, as gymnasium's do.
-        self._polygons = _world_polygons([])
-        self._road_poly_exposed = False
+        self.state: np.ndarray | None = None
+        self.contactListener_keepref = FrictionDetector(self)  # noqa: N815 (gymnasium's name)
+        self.fd_tile = _Unserved("fd_tile")
+        self._surface = np.empty((WINDOW_H, WINDOW_W), np.uint32)
+        self._idle_action: Any = np.zeros(3) if self._continuous else 0
+        self._episode: dict[str, Any] = {}
+        """The objects of this episode built from the rows at their first read since the reset (``car``, ``road``,
+        ``track``, ``road_poly``, the bodies by index): gymnasium builds them at reset; nbgym only for a user who
+        reads them, so that stepping costs nothing in Python."""
+        self._road_written: np.ndarray | None = None
+        """The ``road_poly`` colours last written into the rows (see ``_push_road``)."""
+        self._port_generation = 0
 
-        # The action space is not symmetric or normalised (the env checker warns): it cannot be.
-        if self.continuous:
-            self.action_space = spaces.Box(
-                np.array([-1, 0, 0]).astype(np.float32), np.array([+1, +1, +1]).astype(np.float32)
-            )  # steer, gas, brake
-        else:
-            self.action_space = spaces.Discrete(5)  # nothing, right, left, gas, brake
-        self.observation_space = spaces.Box(low=0, high=255, shape=(STATE_H, STATE_W, 3), dtype=np.uint8)
-        self.render_mode = render_mode
+    # gymnasium's env pickles as its constructor's arguments (a new env, to be reset), not mid-episode.
+    __getstate__ = EzPickle.__getstate__
+    __setstate__ = EzPickle.__setstate__
 
-    def _destroy(self) -> None:
-        if not self.road:
-            return
-        for tile in self.road:
-            self.world.DestroyBody(tile)
-        self.road = []
-        self.car.destroy()
+    # -- parameters -------------------------------------------------------------------------------------------
 
     @property
-    def road_poly(self) -> list[tuple[Any, Any]]:
-        """The road as the frames draw it: ``(polygon, colour)`` pairs, the tiles in track order, each followed
-        by its kerb on hard turns, as gymnasium's. Live: the frames draw what it holds, changed in place or
-        assigned (a new list every reset).
+    def continuous(self) -> bool:
+        """Whether actions are ``(steer, gas, brake)`` (``Box``) rather than one of five (``Discrete(5)``)."""
+        return self._continuous
+
+    @continuous.setter
+    def continuous(self, value: Any) -> None:
+        raise AttributeError("continuous is fixed with the action space when the env is made: make another one, "
+                             "nbgym.make('CarRacing-v3', continuous=...).")
+
+    @property
+    def lap_complete_percent(self) -> float:
+        """The share of the tiles to visit before the start tile completes the lap; a change counts from the next
+        reset, as gymnasium's contact listener takes it at reset."""
+        return self._lap_complete_percent
+
+    @lap_complete_percent.setter
+    def lap_complete_percent(self, value: Any) -> None:
+        self._lap_complete_percent = float(value)
+
+    @property
+    def domain_randomize(self) -> bool:
+        """Whether each reset draws new road and grass colours (unless reset with ``options={"randomize": False}``)."""
+        return bool(self._params["domain_randomize"][0])
+
+    @domain_randomize.setter
+    def domain_randomize(self, value: Any) -> None:
+        self._params["domain_randomize"] = bool(value)
+
+    # -- the game's numbers -----------------------------------------------------------------------------------
+
+    def _after_reset(self, name: str) -> None:
+        if not self._state_was_reset:
+            raise AttributeError(f"CarRacing has no {name!r} before its first reset(): call env.reset().")
+
+    def _env_number(name: str, column: int, kind: type, doc: str, before_reset: Any = None) -> property:  # noqa: N805
+        ints = kind is not float
+
+        def get(self: CarRacing) -> Any:
+            if before_reset is None:
+                self._after_reset(name)
+            elif not self._state_was_reset:
+                return before_reset
+            rows = self._batch.state.env_i if ints else self._batch.state.env_f
+            return kind(rows.item(0, column))
+
+        def set(self: CarRacing, value: Any) -> None:
+            if before_reset is None:
+                self._after_reset(name)
+            if ints:
+                self._batch.state.env_i[0, column] = bool(value) if kind is bool else operator.index(value)
+            else:
+                self._batch.state.env_f[0, column] = float(value)
+
+        return property(get, set, doc=doc)
+
+    reward = _env_number("reward", P.REWARD, float, "The episode's score: +1000/len(track) per new tile, -0.1 a step.",
+                         0.0)
+    prev_reward = _env_number("prev_reward", P.PREV_REWARD, float, "The score at the last step (a step earns the "
+                                                                   "difference).", 0.0)
+    t = _env_number("t", P.T, float, "The episode's time in seconds (the frames zoom in during the first one).")
+    tile_visited_count = _env_number("tile_visited_count", P.VISITED_COUNT, int, "The tiles visited this episode.")
+    new_lap = _env_number("new_lap", P.NEW_LAP, bool, "Whether the lap is complete (the next step terminates).", False)
+    del _env_number
+
+    def _color(name: str, column: int) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: CarRacing) -> np.ndarray:
+            return self._batch.state.env_f[0, column:column + 3]
+
+        def set(self: CarRacing, value: Any) -> None:
+            self._batch.state.env_f[0, column:column + 3] = value
+
+        return property(get, set, doc=f"gymnasium's ``{name}``: a float64 view of the kernels' row (changes in place "
+                                      f"or by assignment reach the next steps and frames).")
+
+    road_color = _color("road_color", P.ROAD_COLOR)
+    bg_color = _color("bg_color", P.BG_COLOR)
+    grass_color = _color("grass_color", P.GRASS_COLOR)
+    del _color
+
+    # -- the episode's objects --------------------------------------------------------------------------------
+
+    def _port_world(self, moved_proxies: int = 0) -> tuple[W.World, int]:
+        """The world the kernels step and this env's row of it (``PortSource``)."""
+        return fixed_world_row(self._batch.state.w, "CarRacing", moved_proxies)
+
+    def _port_body(self, index: int) -> PortBody:
+        """The object that stands for body ``index`` (``PortSource``): the hull, a wheel or a tile."""
+        role = int(self._batch.state.env_i[0, P.BODY_ROLE + index])
+        if role >= 0:
+            return self.road[role]
+        car = self.car
+        if role <= P.ROLE_WHEEL:
+            return car.wheels[P.ROLE_WHEEL - role]
+        if index == car.hull._index:
+            return car.hull
+        return PortBody(self, index)
+
+    def _episode_objects(self) -> dict[str, Any]:
+        episode = self._episode
+        if episode or not self._state_was_reset:
+            return episode
+        state = self._batch.state
+        env_i = state.env_i[0].tolist()
+        tiles = env_i[P.TILE_COUNT]
+        wheels = [Wheel(self, env_i[P.WHEELS + k], k) for k in range(4)]
+        road = [Tile(self, int(b), k) for k, b in enumerate(state.tile_i[0, :tiles, P.TILE_BODY].tolist())]
+        episode.update(
+            car=Car(self, _CarBody(self, env_i[P.HULL]), wheels),
+            road=FixedList(road, "CarRacing.road"),
+            track=TrackList(_track_entries(state.track[0, :tiles]), self),
+        )
+        return episode
+
+    def _episode_attribute(name: str, doc: str) -> property:  # noqa: N805 (a class-body helper)
+        def get(self: CarRacing) -> Any:
+            episode = self._episode_objects()
+            if not episode:
+                if name in ("car", "road"):
+                    return None  # gymnasium's before its first reset
+                self._after_reset(name)
+            return episode[name]
+
+        def set(self: CarRacing, value: Any) -> None:
+            raise AttributeError(
+                f"CarRacing.{name} is the kernels' (made at each reset): change what it holds instead "
+                f"({'its bodies and controls' if name == 'car' else 'its entries in place'})."
+            )
+
+        return property(get, set, doc=doc)
+
+    car = _episode_attribute("car", "The car of this episode (``None`` before the first reset): see ``Car``.")
+    road = _episode_attribute("road", "The tiles of this episode, in track order (``Tile``; a list that refuses "
+                                      "changes; ``None`` before the first reset).")
+    track = _episode_attribute("track", "``(alpha, beta, x, y)`` per tile: its length sets each tile's reward (see "
+                                        "``TrackList``).")
+    del _episode_attribute
+
+    @property
+    def road_poly(self) -> FixedList:
+        """The road as the frames draw it: ``(vertices, colour)`` per tile (the tile's own colour array), each tile
+        followed by its kerb on hard turns (a tuple colour), as gymnasium's. The list refuses changes; its vertices
+        (four ``(x, y)`` each) and tile colours may be changed in place: the next step and frame draw them.
 
         Raises:
-            AttributeError: Before the first :meth:`reset` (gymnasium has no road then).
+            AttributeError: Before the first reset (gymnasium has no road then).
         """
-        if "_road_poly" not in self.__dict__:
-            raise AttributeError("CarRacing has no road_poly before its first reset(): call env.reset() first")
-        self._road_poly_exposed = True
-        return self._road_poly
+        episode = self._episode_objects()
+        if not episode:
+            self._after_reset("road_poly")
+        road_poly = episode.get("road_poly")
+        if road_poly is None:
+            state = self._batch.state
+            road_poly = episode["road_poly"] = FixedList(
+                _road_entries(state, int(state.env_i[0, P.TILE_COUNT])), "CarRacing.road_poly")
+            self._road_written = state.poly_color[0, : len(road_poly)].copy()
+        return road_poly
 
     @road_poly.setter
-    def road_poly(self, road_poly: list[tuple[Any, Any]]) -> None:
-        self._road_poly_exposed = True
-        self._road_poly = road_poly
+    def road_poly(self, value: Any) -> None:
+        raise AttributeError("CarRacing.road_poly is the kernels' road: change its vertices and colours in place.")
 
-    def _draw_random_colors(self) -> None:
-        self.road_color = self.np_random.uniform(0, 210, size=3)
-        self.bg_color = self.np_random.uniform(0, 210, size=3)
-        self.grass_color = np.copy(self.bg_color)
-        idx = self.np_random.integers(3)
-        self.grass_color[idx] += 20
+    def _pull_road(self) -> None:
+        """Brings the tile colours the kernels changed since ``road_poly`` was last written (a wheel's touch) into its
+        colour arrays, in place, as gymnasium's contact listener changes them."""
+        written = self._road_written
+        rows = self._batch.state.poly_color[0, : len(written)]
+        for k in np.flatnonzero((rows != written).any(axis=1)).tolist():
+            self._episode["road_poly"][k][1][:] = rows[k]
+            written[k] = rows[k]
 
-    def _init_colors(self) -> None:
-        if self.domain_randomize:
-            self._draw_random_colors()
-        else:
-            self.road_color = np.array([102, 102, 102])
-            self.bg_color = np.array([102, 204, 102])
-            self.grass_color = np.array([102, 230, 102])
+    def _push_road(self) -> None:
+        """Before the kernels read the road (a step, a frame): ``road_poly``'s vertices and colours into the rows.
 
-    def _reinit_colors(self, randomize: bool) -> None:
-        assert self.domain_randomize, "domain_randomize must be True to use this function."
-        if randomize:
-            self._draw_random_colors()
+        Raises:
+            ValueError: If a polygon no longer has four ``(x, y)`` vertices, or a colour is not three numbers that
+                pygame takes (``int()`` of each in 0-255); the rows are left as they were.
+        """
+        road_poly = self._episode.get("road_poly")
+        if road_poly is None:
+            return
+        self._pull_road()
+        try:
+            vertices = np.array([polygon for polygon, _ in road_poly], dtype=np.float64)
+            colors = np.array([color for _, color in road_poly], dtype=np.float64)
+        except (TypeError, ValueError):
+            vertices = colors = np.zeros(0)
+        n = len(road_poly)
+        if vertices.shape != (n, 4, 2) or not np.all(np.abs(vertices) <= 1e9):
+            raise ValueError(
+                "CarRacing's compiled frames draw road_poly's polygons as quadrilaterals: each needs four (x, y) "
+                "vertices, finite and within 1e9."
+            )
+        if colors.shape != (n, 3) or not np.all((colors > -1) & (colors < 256)):
+            raise ValueError("road_poly's colours are three numbers each, each in [0, 256) (pygame's int() of it).")
+        state = self._batch.state
+        state.poly_xy[0, :n] = vertices
+        state.poly_color[0, :n] = colors
+        self._road_written = colors
 
-    def _create_track(self) -> bool:
-        """Generates a closed track through 12 random checkpoints and creates its tiles; False if it does not close."""
-        checkpoints = []
-        for c in range(CHECKPOINTS):
-            noise = self.np_random.uniform(0, 2 * math.pi * 1 / CHECKPOINTS)
-            alpha = 2 * math.pi * c / CHECKPOINTS + noise
-            rad = self.np_random.uniform(TRACK_RAD / 3, TRACK_RAD)
-            if c == 0:
-                alpha = 0
-                rad = 1.5 * TRACK_RAD
-            if c == CHECKPOINTS - 1:
-                alpha = 2 * math.pi * c / CHECKPOINTS
-                self.start_alpha = 2 * math.pi * (-0.5) / CHECKPOINTS
-                rad = 1.5 * TRACK_RAD
-            checkpoints.append((alpha, rad * math.cos(alpha), rad * math.sin(alpha)))
-        self.road = []
+    @property
+    def world(self) -> PortWorld:
+        """The Box2D world (the port's row): gravity, its bodies, its counts (see ``PortWorld``)."""
+        return PortWorld(self)
 
-        # Drive from checkpoint to checkpoint, turning at a limited rate, for up to five laps.
-        x, y, beta = 1.5 * TRACK_RAD, 0, 0
-        dest_i = 0
-        laps = 0
-        track = []
-        no_freeze = 2500
-        visited_other_side = False
-        while True:
-            alpha = math.atan2(y, x)
-            if visited_other_side and alpha > 0:
-                laps += 1
-                visited_other_side = False
-            if alpha < 0:
-                visited_other_side = True
-                alpha += 2 * math.pi
-            while True:  # the next checkpoint ahead
-                failed = True
-                while True:
-                    dest_alpha, dest_x, dest_y = checkpoints[dest_i % len(checkpoints)]
-                    if alpha <= dest_alpha:
-                        failed = False
-                        break
-                    dest_i += 1
-                    if dest_i % len(checkpoints) == 0:
-                        break
-                if not failed:
-                    break
-                alpha -= 2 * math.pi
-            r1x = math.cos(beta)
-            r1y = math.sin(beta)
-            p1x = -r1y
-            p1y = r1x
-            dest_dx = dest_x - x
-            dest_dy = dest_y - y
-            proj = r1x * dest_dx + r1y * dest_dy  # the destination's offset across the heading
-            while beta - alpha > 1.5 * math.pi:
-                beta -= 2 * math.pi
-            while beta - alpha < -1.5 * math.pi:
-                beta += 2 * math.pi
-            prev_beta = beta
-            proj *= SCALE
-            if proj > 0.3:
-                beta -= min(TRACK_TURN_RATE, abs(0.001 * proj))
-            if proj < -0.3:
-                beta += min(TRACK_TURN_RATE, abs(0.001 * proj))
-            x += p1x * TRACK_DETAIL_STEP
-            y += p1y * TRACK_DETAIL_STEP
-            track.append((alpha, prev_beta * 0.5 + beta * 0.5, x, y))
-            if laps > 4:
-                break
-            no_freeze -= 1
-            if no_freeze == 0:
-                break
+    @world.setter
+    def world(self, value: Any) -> None:
+        raise AttributeError("CarRacing's world is the compiled port's row that its kernels step: it cannot be replaced.")
 
-        # The closed loop i1..i2: the second pass through the start (the first lap is ignored).
-        i1, i2 = -1, -1
-        i = len(track)
-        while True:
-            i -= 1
-            if i == 0:
-                return False
-            pass_through_start = track[i][0] > self.start_alpha and track[i - 1][0] <= self.start_alpha
-            if pass_through_start and i2 == -1:
-                i2 = i
-            elif pass_through_start and i1 == -1:
-                i1 = i
-                break
-        if self.verbose:
-            print(f"Track generation: {i1}..{i2} -> {i2 - i1}-tiles track")
-        assert i1 != -1
-        assert i2 != -1
+    # -- reset and step ---------------------------------------------------------------------------------------
 
-        track = track[i1 : i2 - 1]
-        first_beta = track[0][1]
-        first_perp_x = math.cos(first_beta)
-        first_perp_y = math.sin(first_beta)
-        # The perpendicular jump that joins the head and the tail.
-        well_glued_together = np.sqrt(
-            np.square(first_perp_x * (track[0][2] - track[-1][2])) + np.square(first_perp_y * (track[0][3] - track[-1][3]))
-        )
-        if well_glued_together > TRACK_DETAIL_STEP:
-            return False
-
-        # Red-white kerbs on hard turns: BORDER_MIN_COUNT sharp turns the same way in a row.
-        border = [False] * len(track)
-        for i in range(len(track)):
-            good = True
-            oneside = 0
-            for neg in range(BORDER_MIN_COUNT):
-                beta1 = track[i - neg - 0][1]
-                beta2 = track[i - neg - 1][1]
-                good &= abs(beta1 - beta2) > TRACK_TURN_RATE * 0.2
-                oneside += np.sign(beta1 - beta2)
-            good &= abs(oneside) == BORDER_MIN_COUNT
-            border[i] = good
-        for i in range(len(track)):
-            for neg in range(BORDER_MIN_COUNT):
-                border[i - neg] |= border[i]
-
-        # The tiles, each followed (on hard turns) by its kerb.
-        for i in range(len(track)):
-            _, beta1, x1, y1 = track[i]
-            _, beta2, x2, y2 = track[i - 1]
-            road1_l = (x1 - TRACK_WIDTH * math.cos(beta1), y1 - TRACK_WIDTH * math.sin(beta1))
-            road1_r = (x1 + TRACK_WIDTH * math.cos(beta1), y1 + TRACK_WIDTH * math.sin(beta1))
-            road2_l = (x2 - TRACK_WIDTH * math.cos(beta2), y2 - TRACK_WIDTH * math.sin(beta2))
-            road2_r = (x2 + TRACK_WIDTH * math.cos(beta2), y2 + TRACK_WIDTH * math.sin(beta2))
-            vertices = [road1_l, road1_r, road2_r, road2_l]
-            self.fd_tile.shape.vertices = vertices
-            tile = self.world.CreateStaticBody(fixtures=self.fd_tile)
-            tile.userData = tile
-            shade = 0.01 * (i % 3) * 255
-            tile.color = self.road_color + shade
-            tile.road_visited = False
-            tile.road_friction = 1.0
-            tile.idx = i
-            tile.fixtures[0].sensor = True
-            self._road_poly.append(([road1_l, road1_r, road2_r, road2_l], tile.color))
-            self.road.append(tile)
-            if border[i]:
-                side = np.sign(beta2 - beta1)
-                b1_l = (x1 + side * TRACK_WIDTH * math.cos(beta1), y1 + side * TRACK_WIDTH * math.sin(beta1))
-                b1_r = (
-                    x1 + side * (TRACK_WIDTH + BORDER) * math.cos(beta1),
-                    y1 + side * (TRACK_WIDTH + BORDER) * math.sin(beta1),
-                )
-                b2_l = (x2 + side * TRACK_WIDTH * math.cos(beta2), y2 + side * TRACK_WIDTH * math.sin(beta2))
-                b2_r = (
-                    x2 + side * (TRACK_WIDTH + BORDER) * math.cos(beta2),
-                    y2 + side * (TRACK_WIDTH + BORDER) * math.sin(beta2),
-                )
-                self._road_poly.append(([b1_l, b1_r, b2_r, b2_l], (255, 255, 255) if i % 2 == 0 else (255, 0, 0)))
-        self._polygons = _world_polygons(self._road_poly)
-        self.track = track
-        return True
+    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
+        params = self._params
+        randomize = options["randomize"] if isinstance(options, dict) and "randomize" in options else True
+        params["randomize"] = bool(randomize)
+        params["lap_complete_percent"] = self._lap_complete_percent  # gymnasium's reset makes a listener with it
+        params["_idle_step"] = self.render_mode != "human"
+        return params
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
-        """Generates a new track (new colours with ``domain_randomize``), places the car and draws the first frame.
+        """Generates a new track (new colours with ``domain_randomize``), places the car and takes one step with no
+        action (in ``"human"`` mode the window shows the car before that step, then after it, as gymnasium's).
 
         Args:
             seed: The seed of :attr:`np_random` (``None`` keeps the stream going).
@@ -525,246 +730,127 @@ class CarRacing(Env, EzPickle):
         Returns:
             ``(observation, {})``.
         """
-        super().reset(seed=seed)
-        self._destroy()
-        self.world.contactListener_bug_workaround = FrictionDetector(self, self.lap_complete_percent)
-        self.world.contactListener = self.world.contactListener_bug_workaround
-        self.reward = 0.0
-        self.prev_reward = 0.0
-        self.tile_visited_count = 0
-        self.t = 0.0
-        self.new_lap = False
-        self._road_poly: list[tuple[Any, Any]] = []
-        self._road_poly_exposed = False
-
-        if self.domain_randomize:
-            randomize = True
-            if isinstance(options, dict) and "randomize" in options:
-                randomize = options["randomize"]
-            self._reinit_colors(randomize)
-
-        while not self._create_track():
-            if self.verbose:
-                print("retry to generate track (normal if there are not many instances of this message)")
-        self.car = Car(self.world, *self.track[0][1:4])
-
+        self._port_generation += 1  # the objects of the last episode refuse to be read
+        self._episode = {}
+        self._road_written = None
+        observation, info = super().reset(seed=seed, options=options)
+        self.start_alpha = P.START_ALPHA  # gymnasium's track generation sets it (the start line's angle) and reads it
         if self.render_mode == "human":
-            self.render()
-        return self.step(None)[0], {}
-
-    def _apply_action(self, action: Any) -> None:
-        if self.continuous:
-            if not isinstance(action, np.ndarray):
-                raise AttributeError(
-                    f"CarRacing's continuous action is a numpy array [steering, gas, brake], got {action!r}"
-                )
-            action = action_vector(action, "CarRacing", "[steering, gas, brake]", 3).astype(np.float64)
-            if math.isnan(action[1]):
-                raise ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
-            self.car.steer(-action[0])
-            self.car.gas(action[1])
-            self.car.brake(action[2])
-        else:
-            if not self.action_space.contains(action):
-                raise error.InvalidAction(
-                    f"you passed the invalid action `{action}`. The supported action_space is `{self.action_space}`"
-                )
-            self.car.steer(-0.6 * (action == 1) + 0.6 * (action == 2))
-            self.car.gas(0.2 * (action == 3))
-            self.car.brake(0.8 * (action == 4))
+            observation = self.step(None)[0]  # gymnasium's reset ends with step(None)
+        self.state = observation
+        return observation, info
 
     def step(self, action: np.ndarray | int | None) -> tuple[np.ndarray, Any, bool, bool, dict]:
         """Applies ``action`` to the car, advances the world by one frame (1/50 s) and draws the observation.
 
         Args:
-            action: ``[steering, gas, brake]`` (continuous) or an int of ``Discrete(5)``; ``None`` (the
-                reset's first frame) leaves the controls as they are and earns nothing.
+            action: ``[steering, gas, brake]`` (continuous) or an int of ``Discrete(5)``; ``None`` (gymnasium's
+                reset's last step) leaves the controls as they are and earns nothing.
 
         Returns:
             ``(observation, reward, terminated, False, info)``: ``info["lap_finished"]`` says, when the
-            episode ends, whether the lap was completed (True) or the car left the playfield (False).
+            episode ends, whether the lap was completed (True) or the car left the playfield (False, reward -100).
 
         Raises:
+            AssertionError: Before the first reset (gymnasium's).
             InvalidAction: A discrete action outside ``Discrete(5)``.
             AttributeError: A continuous action that is not a numpy array (gymnasium's exception).
             IndexError: A continuous action of fewer than three numbers.
             ValueError: A continuous action of more than one dimension, or NaN gas (gymnasium fails
                 drawing it, after the world moved).
         """
-        assert self.car is not None
-        if action is not None:
-            self._apply_action(action)
+        assert self._state_was_reset, "CarRacing builds its track and car in reset(): call env.reset() first."
+        self._push_road()
+        if action is None:
+            self._params["_act"] = False
+            try:
+                observation = super().step(self._idle_action)[0]
+            finally:
+                self._params["_act"] = True
+            result = observation, 0, False, False, {}
+        else:
+            result = super().step(self._checked_action(action))
+        if self._road_written is not None:
+            self._pull_road()
+        self.state = result[0]
+        return result
 
-        self.car.step(1.0 / FPS)
-        self.world.Step(1.0 / FPS, 6 * 30, 2 * 30)
-        self.t += 1.0 / FPS
+    def _checked_action(self, action: Any) -> Any:
+        """``action`` as the kernels take it, refused as gymnasium's env would refuse it (before anything moves)."""
+        if self._continuous:
+            if not (type(action) is np.ndarray and action.shape == (3,) and action.dtype in _KERNEL_FLOATS):
+                if not isinstance(action, np.ndarray):
+                    raise AttributeError(
+                        f"CarRacing's continuous action is a numpy array [steering, gas, brake], got {action!r}")
+                action = action_vector(action, "CarRacing", "[steering, gas, brake]", 3)[:3].astype(np.float64)
+            if math.isnan(action[1]):
+                raise ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
+            return action
+        if (type(action) is int or type(action) is np.int64) and 0 <= action < 5:
+            return action
+        if not self.action_space.contains(action):
+            raise self._refused_action_error(action, "")
+        return int(action)
 
-        self.state = self._render("state_pixels")
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        if self._continuous:
+            return ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
+        return error.InvalidAction(
+            f"you passed the invalid action `{action}`. The supported action_space is `{self.action_space}`")
 
-        step_reward: Any = 0
-        terminated = False
-        truncated = False
-        info: dict[str, Any] = {}
-        if action is not None:  # the reset's first frame has no action
-            self.reward -= 0.1
-            # Fuel is not charged: the car should be fast.
-            self.car.fuel_spent = 0.0
-            step_reward = self.reward - self.prev_reward
-            self.prev_reward = self.reward
-            if self.tile_visited_count == len(self.track) or self.new_lap:
-                terminated = True
-                info["lap_finished"] = True
-            x, y = self.car.hull.position
-            if abs(x) > PLAYFIELD or abs(y) > PLAYFIELD:
-                terminated = True
-                info["lap_finished"] = False
-                step_reward = -100
+    def _terminal_reward(self, reward: float) -> Any:
+        return -100 if self._batch.aux[0, 1] else reward  # leaving the playfield: gymnasium's int
 
-        if self.render_mode == "human":
-            self.render()
-        return self.state, step_reward, terminated, truncated, info
+    def _step_info(self) -> dict[str, Any]:
+        lap = self._batch.aux[0, 0]
+        return {} if lap == P.LAP_UNSET else {"lap_finished": bool(lap == P.LAP_FINISHED)}
+
+    def _reset_info(self) -> dict[str, Any]:
+        return {}
+
+    # -- frames -----------------------------------------------------------------------------------------------
 
     def render(self) -> np.ndarray | None:
-        """Draws the game in :attr:`render_mode`.
+        """Draws the game in :attr:`render_mode` (with the skid marks in ``"rgb_array"`` and ``"human"``).
 
         Returns:
             The frame as a uint8 array, ``(400, 600, 3)`` for ``"rgb_array"`` and ``(96, 96, 3)`` for
-            ``"state_pixels"``; ``None`` for ``"human"`` (shown in a 1000x800 window).
+            ``"state_pixels"``; ``None`` for ``"human"`` (shown in a 1000x800 window) and before the first reset.
+
+        Raises:
+            AssertionError: For a render mode not in ``metadata["render_modes"]`` (gymnasium's).
+            DependencyNotInstalled: In ``"human"`` mode, if pygame-ce is not installed.
         """
-        if start_render(self, (WINDOW_W, WINDOW_H)) is None:
-            return None
-        return self._render(self.render_mode)
-
-    def _render(self, mode: str) -> Any:
+        mode = self.render_mode
+        if mode is None or mode == "human":
+            pygame = start_render(self, (WINDOW_W, WINDOW_H))
+            if pygame is None:
+                return None
         assert mode in self.metadata["render_modes"]
-        pygame.font.init()
-        if self.screen is None and mode == "human":
-            pygame.display.init()
-            self.screen = pygame.display.set_mode((WINDOW_W, WINDOW_H))
-        if self.clock is None:
-            self.clock = pygame.time.Clock()
-        if "t" not in self.__dict__:
-            return None  # not reset yet
-
-        # The view follows the car: rotated to its heading, zooming in during the first second.
-        angle = -self.car.hull.angle
-        zoom = 0.1 * SCALE * max(1 - self.t, 0) + ZOOM * SCALE * min(self.t, 1)
-        scroll_x = -(self.car.hull.position[0]) * zoom
-        scroll_y = -(self.car.hull.position[1]) * zoom
-        turn = rotation(angle)
-        trans_x, trans_y = rotate(scroll_x, scroll_y, turn)
-        trans = (WINDOW_W / 2 + trans_x, WINDOW_H / 4 + trans_y)
-
-        self.surf = self._render_road(zoom, trans, turn)
-        self.car.draw(self.surf, zoom, trans, angle, mode not in ["state_pixels_list", "state_pixels"])
-        self.surf = pygame.transform.flip(self.surf, False, True)
-
-        self._render_indicators(WINDOW_W, WINDOW_H)
-        text = self._score_text()
-        text_rect = text.get_rect()
-        text_rect.center = (60, WINDOW_H - WINDOW_H * 2.5 / 40.0)
-        self.surf.blit(text, text_rect)
-
+        if not self._state_was_reset:
+            return None
+        self._push_road()
+        state = self._batch.state
         if mode == "human":
+            K.draw_frame(state, 0, self._surface, _NO_FRAME, True)
+            self.surf = pygame.Surface((WINDOW_W, WINDOW_H))
+            pygame.surfarray.blit_array(self.surf, self._surface.T)
             show(self, self.surf)
             return None
-        if mode == "rgb_array":
-            return self._create_image_array(self.surf, (VIDEO_W, VIDEO_H))
-        return self._create_image_array(self.surf, (STATE_W, STATE_H))
-
-    def _score_text(self) -> Any:
-        """The score as gymnasium writes it, with a font made once (gymnasium makes one every frame)."""
-        score = f"{self.reward:04.0f}"
-        if self._font is not None:
-            try:
-                return self._font.render(score, True, (255, 255, 255), (0, 0, 0))
-            except pygame.error:  # pygame quit since the font was made (any env's close does)
-                pass
-        self._font = pygame.font.Font(pygame.font.get_default_font(), 42)
-        return self._font.render(score, True, (255, 255, 255), (0, 0, 0))
-
-    def _render_road(self, zoom: float, translation: tuple[float, float], turn: tuple[float, float, int]) -> Any:
-        """A new window-sized surface with the field, then the grass patches and road polygons on screen, drawn
-        in gymnasium's order."""
-        vertices, starts, road_colors = _world_polygons(self._road_poly) if self._road_poly_exposed else self._polygons
-        vertices = vertices.copy()
-        on_screen = np.empty(len(starts) - 1, dtype=np.bool_)
-        cos, sin, quadrant = turn
-        _transform_polygons(
-            vertices, starts, cos, sin, quadrant, zoom, translation[0], translation[1],
-            -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM, on_screen,
-        )  # fmt: skip
-        aapolygon = pygame.gfxdraw.aapolygon
-        filled_polygon = pygame.gfxdraw.filled_polygon
-        field = vertices[starts[0] : starts[1]]
-        if _covers(field, -FIELD_FILL_MARGIN, WINDOW_W + FIELD_FILL_MARGIN, WINDOW_H + FIELD_FILL_MARGIN):
-            # The field covers the window with its edges well outside: filling the window sets the same
-            # pixels as filling the polygon (gymnasium's call, 5x slower), and its outline touches none.
-            if self._canvas is None:
-                self._canvas = pygame.Surface((WINDOW_W, WINDOW_H))
-            surface = self._canvas
-            surface.fill(self.bg_color)
-        else:
-            surface = pygame.Surface((WINDOW_W, WINDOW_H))
-            aapolygon(surface, field.tolist(), self.bg_color)
-            filled_polygon(surface, field.tolist(), self.bg_color)
-        on_screen[0] = False
-        first_road = 1 + len(GRASS_POLYS)
-        for k in np.flatnonzero(on_screen).tolist():
-            # gymnasium's int() of each road colour component
-            color = self.grass_color if k < first_road else [int(c) for c in road_colors[k - first_road]]
-            polygon = vertices[starts[k] : starts[k + 1]].tolist()
-            aapolygon(surface, polygon, color)
-            filled_polygon(surface, polygon, color)
-        return surface
-
-    def _render_indicators(self, W: int, H: int) -> None:
-        s = W / 40.0
-        h = H / 40.0
-        pygame.draw.polygon(self.surf, color=(0, 0, 0), points=[(W, H), (W, H - 5 * h), (0, H - 5 * h), (0, H)])
-
-        def vertical_ind(place: float, val: float) -> list[tuple[float, float]]:
-            return [
-                (place * s, H - (h + h * val)),
-                ((place + 1) * s, H - (h + h * val)),
-                ((place + 1) * s, H - h),
-                ((place + 0) * s, H - h),
-            ]
-
-        def horiz_ind(place: float, val: float) -> list[tuple[float, float]]:
-            return [
-                ((place + 0) * s, H - 4 * h),
-                ((place + val) * s, H - 4 * h),
-                ((place + val) * s, H - 2 * h),
-                ((place + 0) * s, H - 2 * h),
-            ]
-
-        def render_if_min(value: float, points: list[tuple[float, float]], color: tuple[int, int, int]) -> None:
-            if abs(value) > 1e-4:
-                pygame.draw.polygon(self.surf, points=points, color=color)
-
-        car = self.car
-        velocity = car.hull.linearVelocity
-        true_speed = np.sqrt(np.square(velocity[0]) + np.square(velocity[1]))
-        render_if_min(true_speed, vertical_ind(5, 0.02 * true_speed), (255, 255, 255))
-        # ABS sensors
-        for place, wheel, color in zip((7, 8, 9, 10), car.wheels, ((0, 0, 255), (0, 0, 255), (51, 0, 255), (51, 0, 255))):
-            render_if_min(wheel.omega, vertical_ind(place, 0.01 * wheel.omega), color)
-        steering = car.wheels[0].joint.angle
-        render_if_min(steering, horiz_ind(20, -10.0 * steering), (0, 255, 0))
-        spin = car.hull.angularVelocity
-        render_if_min(spin, horiz_ind(30, -0.8 * spin), (255, 0, 0))
-
-    def _create_image_array(self, screen: Any, size: tuple[int, int]) -> np.ndarray:
-        return frame(pygame.transform.smoothscale(screen, size))
+        frame = np.empty((VIDEO_H, VIDEO_W, 3) if mode == "rgb_array" else (STATE_H, STATE_W, 3), np.uint8)
+        K.draw_frame(state, 0, self._surface, frame, mode == "rgb_array")
+        return frame
 
     def close(self) -> None:
-        """Closes the window of ``"human"`` mode."""
+        """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""
         close_window(self)
 
 
 def _play() -> None:
     """Drives the car with the arrow keys in a window (Enter restarts, Escape quits)."""
+    from nbgym.envs.box2d._window import import_pygame
+
+    pygame = import_pygame()
     action = np.array([0.0, 0.0, 0.0])
     env = CarRacing(render_mode="human")
     quit_game = False

@@ -29,6 +29,8 @@ lives, for row ``i`` (``w = state.w``):
 - ``obj.fixtures`` of ``Car.draw`` (pybox2d lists them in creation order): the body's Box2D fixture list
   (``w.body_i[i, b, W.BI_FIXTURES]`` along ``W.FI_NEXT``, newest first) reversed; a fixture's
   ``shape.vertices``: ``w.shape_f[i, f, shapes.VERTICES:shapes.VERTICES + w.shape_i[i, f, shapes.COUNT]]``.
+- ``len(self.track)`` (the rewards' and the lap's tile count; a reset sets it to the tiles', a user may shorten
+  gymnasium's list): ``env_i[i, TRACK_LENGTH]``; ``len(self.road)``: ``env_i[i, TILE_COUNT]``.
 - ``road_poly``: ``poly_xy[i, :env_i[i, POLY_COUNT]]``, ``poly_color[i, ...]``; ``bg_color``/``grass_color``:
   ``env_f[i, BG_COLOR:BG_COLOR + 3]``/``GRASS_COLOR``; ``car.particles``: slots ``s % PARTICLES`` for
   ``s`` in ``range(max(0, made - PARTICLES), made)``, ``made = env_i[i, PARTICLES_MADE]``, oldest first.
@@ -46,7 +48,7 @@ from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import njit, rng
 
-__all__ = ["CarRows", "PARAMS", "advance", "apply_continuous", "apply_discrete", "draw_colors", "new_params", "new_rows",
+__all__ = ["CarRows", "PARAMS", "advance", "apply_continuous", "apply_discrete", "car_brake", "car_gas", "car_steer", "create_row", "draw_colors", "new_params", "new_rows",
            "reset_row", "reset_rows", "step_row", "step_rows"]
 
 F32 = np.float32
@@ -88,7 +90,7 @@ _DT = 1.0 / FPS
 _DT32 = F32(_DT)
 _VELOCITY_ITERATIONS = 6 * 30
 _POSITION_ITERATIONS = 2 * 30
-_START_ALPHA = 2 * math.pi * (-0.5) / CHECKPOINTS
+START_ALPHA = 2 * math.pi * (-0.5) / CHECKPOINTS
 
 # The hull's four polygons and a wheel's, in float32 as pybox2d hands them to b2PolygonShape::Set.
 _HULL_POLYS = np.zeros((4, 8, 2), np.float32)
@@ -117,7 +119,7 @@ MAX_POLYS = 2 * MAX_TILES  # a tile and its border
 HULL = 0
 WHEELS = 1  # 4 wheel bodies, gymnasium's order
 JOINTS = 5  # 4 joints
-TILE_COUNT = 9  # len(self.track) == len(self.road)
+TILE_COUNT = 9  # len(self.road): the tile bodies a reset destroys
 POLY_COUNT = 10  # len(self.road_poly)
 VISITED_COUNT = 11  # tile_visited_count
 NEW_LAP = 12
@@ -127,7 +129,8 @@ SKID_PARTICLE = 21  # 4: the serial number of w.skid_particle (-1: None)
 SKID_LENGTH = 25  # 4: len(w.skid_particle.poly)
 SKID_GRASS = 29  # 4: w.skid_particle.grass
 PARTICLES_MADE = 33  # particles created since the car was: particle s is in the deque if s >= made - 30
-BODY_ROLE = 34  # per world body: a tile's index (>= 0), ROLE_WHEEL - wheel, or ROLE_NONE (the hull, free rows)
+TRACK_LENGTH = 34  # len(self.track), which the rewards and the lap read (a reset makes it the tile count)
+BODY_ROLE = 35  # per world body: a tile's index (>= 0), ROLE_WHEEL - wheel, or ROLE_NONE (the hull, free rows)
 _NEI = BODY_ROLE + _BODIES
 ROLE_NONE = -1
 ROLE_WHEEL = -2  # ROLE_WHEEL - k is wheel k
@@ -358,7 +361,7 @@ def _create_track(state, i, stream, scratch, border):
         k -= 1
         if k == 0:
             return False
-        through_start = scratch[k, 0] > _START_ALPHA and scratch[k - 1, 0] <= _START_ALPHA
+        through_start = scratch[k, 0] > START_ALPHA and scratch[k - 1, 0] <= START_ALPHA
         if through_start and i2 == -1:
             i2 = k
         elif through_start and i1 == -1:
@@ -460,6 +463,7 @@ def _create_tiles(state, i, n, border):
             state.poly_color[i, polys, 2] = 255.0 if k % 2 == 0 else 0.0
             polys += 1
     state.env_i[i, TILE_COUNT] = n
+    state.env_i[i, TRACK_LENGTH] = n
     state.env_i[i, POLY_COUNT] = polys
     _check_world(w, i)
 
@@ -510,9 +514,16 @@ def _create_car(state, i, init_angle, init_x, init_y):
 
 @njit
 def reset_row(params, state, i, stream, aux):
-    """gymnasium's ``reset`` (after seeding): the old world's bodies destroyed, the colours drawn when
-    ``params.domain_randomize`` and ``params.randomize``, a track (drawn again until one succeeds), the car, then
-    ``step(None)``."""
+    """gymnasium's ``reset`` (after seeding): ``create_row``, then ``step(None)``."""
+    create_row(params, state, i, stream)
+    advance(params, state, i, False, aux)
+
+
+@njit
+def create_row(params, state, i, stream):
+    """gymnasium's ``reset`` up to its ``step(None)``: the old world's bodies destroyed, the colours drawn when
+    ``params.domain_randomize`` and ``params.randomize``, a track (drawn again until one succeeds), the car (what
+    gymnasium's "human" mode shows before the idle step)."""
     w = state.w
     env_f = state.env_f[i]
     env_i = state.env_i[i]
@@ -523,6 +534,7 @@ def reset_row(params, state, i, stream, aux):
     env_f[PREV_REWARD] = 0.0
     env_i[VISITED_COUNT] = 0
     env_f[T] = 0.0
+    env_f[SHOWN_REWARD] = 0.0
     env_i[NEW_LAP] = 0
     env_i[POLY_COUNT] = 0
     if params.domain_randomize and params.randomize:
@@ -533,14 +545,13 @@ def reset_row(params, state, i, stream, aux):
         pass
     track = state.track[i]
     _create_car(state, i, track[0, 1], track[0, 2], track[0, 3])
-    advance(params, state, i, False, aux)
 
 
 # ----------------------------------------------------------------------------------------------- controls
 
 
 @njit
-def _gas(state, i, gas):
+def car_gas(state, i, gas):
     """``Car.gas``: clipped to [0, 1]; the rear wheels' gas rises by at most 0.1 a step, falls at once."""
     gas = min(max(gas, 0.0), 1.0)
     env_f = state.env_f[i]
@@ -552,13 +563,13 @@ def _gas(state, i, gas):
 
 
 @njit
-def _brake(state, i, b):
+def car_brake(state, i, b):
     for k in range(4):
         state.env_f[i, BRAKE + k] = b
 
 
 @njit
-def _steer(state, i, s):
+def car_steer(state, i, s):
     state.env_f[i, STEER + 0] = s
     state.env_f[i, STEER + 1] = s
 
@@ -566,17 +577,17 @@ def _steer(state, i, s):
 @njit
 def apply_continuous(state, i, steer, gas, brake):
     """gymnasium's continuous action (float64 values, as ``action.astype(np.float64)``): steer(-a0), gas(a1), brake(a2)."""
-    _steer(state, i, -steer)
-    _gas(state, i, gas)
-    _brake(state, i, brake)
+    car_steer(state, i, -steer)
+    car_gas(state, i, gas)
+    car_brake(state, i, brake)
 
 
 @njit
 def apply_discrete(state, i, action):
     """gymnasium's discrete action: 0 nothing, 1 right, 2 left, 3 gas, 4 brake."""
-    _steer(state, i, -0.6 * (1.0 if action == 1 else 0.0) + 0.6 * (1.0 if action == 2 else 0.0))
-    _gas(state, i, 0.2 * (1.0 if action == 3 else 0.0))
-    _brake(state, i, 0.8 * (1.0 if action == 4 else 0.0))
+    car_steer(state, i, -0.6 * (1.0 if action == 1 else 0.0) + 0.6 * (1.0 if action == 2 else 0.0))
+    car_gas(state, i, 0.2 * (1.0 if action == 3 else 0.0))
+    car_brake(state, i, 0.8 * (1.0 if action == 4 else 0.0))
 
 
 # ---------------------------------------------------------------------------------------------- the car step
@@ -709,7 +720,7 @@ def _contact_events(params, state, i):
     w = state.w
     env_i = state.env_i[i]
     env_f = state.env_f[i]
-    n_tiles = env_i[TILE_COUNT]
+    n_tiles = env_i[TRACK_LENGTH]
     for e in range(w.world_i[i, W.WI_EVENT_COUNT]):
         ba = w.fixture_i[i, w.events[i, e, W.EV_FIXTURE_A], W.FI_BODY]
         bb = w.fixture_i[i, w.events[i, e, W.EV_FIXTURE_B], W.FI_BODY]
@@ -774,7 +785,7 @@ def advance(params, state, i, has_action, aux):
         env_f[FUEL_SPENT] = 0.0
         step_reward = env_f[REWARD] - env_f[PREV_REWARD]
         env_f[PREV_REWARD] = env_f[REWARD]
-        if env_i[VISITED_COUNT] == env_i[TILE_COUNT] or env_i[NEW_LAP] != 0:
+        if env_i[VISITED_COUNT] == env_i[TRACK_LENGTH] or env_i[NEW_LAP] != 0:
             terminated = True
             lap = LAP_FINISHED
         hull = env_i[HULL]
