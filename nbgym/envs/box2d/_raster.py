@@ -216,7 +216,11 @@ def _fill_span(surface, row, x1, x2, color):  # pragma: no cover (compiled)
 @kernel
 def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``hlineColor(a1, a2, y=fixed)`` or, if ``vertical``, ``vlineColor(x=fixed, a1, a2)``, for an opaque
-    colour: Sint16 arguments, ends swapped into order, clipped, stored."""
+    colour: Sint16 arguments, ends swapped into order, clipped, stored.
+
+    Returns:
+        Whether the line covered the surface from edge to edge.
+    """
     a1 = _wrap16(a1)
     a2 = _wrap16(a2)
     fixed = _wrap16(fixed)
@@ -225,12 +229,13 @@ def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma:
     along = surface.shape[0] if vertical else surface.shape[1]
     across = surface.shape[1] if vertical else surface.shape[0]
     if a2 < 0 or a1 > along - 1 or fixed < 0 or fixed > across - 1:
-        return
+        return False
     if not vertical:
         _fill_span(surface, _row(surface, fixed, flipped), max(a1, 0), min(a2, along - 1), color)
-        return
-    for y in range(max(a1, 0), min(a2, along - 1) + 1):
-        surface[_row(surface, y, flipped), fixed] = color
+    else:
+        for y in range(max(a1, 0), min(a2, along - 1) + 1):
+            surface[_row(surface, y, flipped), fixed] = color
+    return a1 <= 0 and a2 >= along - 1
 
 
 @kernel
@@ -367,7 +372,11 @@ def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
 def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``filledPolygonColorMT``: each row from the lowest to the highest vertex is filled between
     pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``ints`` is
-    scratch of at least ``n`` int64."""
+    scratch of at least ``n`` int64.
+
+    Returns:
+        Whether the fill stored every pixel of the surface (each row within one span).
+    """
     miny = vy[0]
     maxy = vy[0]
     for i in range(1, n):
@@ -375,6 +384,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
             miny = vy[i]
         elif vy[i] > maxy:
             maxy = vy[i]
+    covered = miny <= 0 and maxy >= surface.shape[0] - 1
     # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
     for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
         count = 0
@@ -387,12 +397,15 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
                 ints[count] = _wrap32(_wrap32(step * (x2 - x1)) + _wrap32(65536 * x1))
                 count += 1
         _glibc_sort(ints, count)
+        row_covered = False
         for i in range(0, count - 1, 2):
             xa = _wrap32(ints[i] + 1)
             xa = (xa >> 16) + ((xa & 32768) >> 15)
             xb = _wrap32(ints[i + 1] - 1)
             xb = (xb >> 16) + ((xb & 32768) >> 15)
-            _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+            row_covered |= _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+        covered &= row_covered
+    return covered
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1014,14 +1027,16 @@ def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, i
 
 
 @kernel
-def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
-    """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` rotated, scaled and moved
-    (``view`` = cos, sin, quadrant, zoom, tx, ty) as pygame's ``Vector2.rotate_rad`` does, skipped when
-    ``cull`` and no vertex is within ``[low, high_x] x [low, high_y]``, else outlined and filled with gfxdraw."""
+def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):  # pragma: no cover (compiled)
+    """The world polygon ``vertices[start:end]`` rotated, scaled and moved (``view`` = cos, sin, quadrant, zoom, tx,
+    ty) as pygame's ``Vector2.rotate_rad`` does, as gfxdraw's Sint16 vertices in ``vx``, ``vy``.
+
+    Returns:
+        Whether gymnasium draws it: not ``cull``, or a vertex within ``[low, high_x] x [low, high_y]``.
+    """
     cos, sin, quadrant, zoom, tx, ty = view[0], view[1], int(view[2]), view[3], view[4], view[5]
-    n = end - start
     inside = not cull
-    for j in range(n):
+    for j in range(end - start):
         rx, ry = rotated(vertices[start + j, 0], vertices[start + j, 1], cos, sin, quadrant)
         sx = rx * zoom + tx
         sy = ry * zoom + ty
@@ -1029,9 +1044,40 @@ def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, hi
             inside = True
         vx[j] = _wrap16(int(sx))
         vy[j] = _wrap16(int(sy))
-    if inside:
-        _gfx_aapolygon(surface, vx, vy, n, color, True)
-        _gfx_filled_polygon(surface, vx, vy, n, color, ints, True)
+    return inside
+
+
+@kernel
+def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+    """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` on screen
+    (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw."""
+    if _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):
+        _gfx_aapolygon(surface, vx, vy, end - start, color, True)
+        _gfx_filled_polygon(surface, vx, vy, end - start, color, ints, True)
+
+
+@kernel
+def _gfx_world_backdrop(surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+    """The cleared surface and the first world polygon (CarRacing's field) drawn on it, as
+    ``surface[:, :] = 0`` and :func:`_gfx_world_polygon` leave them, with one pass over the pixels where it can.
+
+    When the polygon is drawn and its fill stores every pixel of the surface, what the clear and its outline
+    stored before is all overwritten: the fill alone, on whatever the surface held, leaves the same pixels. So it
+    is filled first, and only when it left some pixel unstored is the surface cleared and the polygon drawn in
+    gfxdraw's order.
+    """
+    if starts.shape[0] < 2:
+        surface[:, :] = 0
+        return
+    n = starts[1] - starts[0]
+    if _world_to_screen(vertices, starts[0], starts[1], view, cull, low, high_x, high_y, vx, vy):
+        if _gfx_filled_polygon(surface, vx, vy, n, colors[0], ints, True):
+            return
+        surface[:, :] = 0
+        _gfx_aapolygon(surface, vx, vy, n, colors[0], True)
+        _gfx_filled_polygon(surface, vx, vy, n, colors[0], ints, True)
+    else:
+        surface[:, :] = 0
 
 
 @kernel
@@ -1098,7 +1144,6 @@ def _render_frame(
     frame, rows, accumulate, backend,
 ):  # pragma: no cover (compiled)  # fmt: skip
     """gymnasium's ``_render`` up to the smoothscale, then the smoothscale into ``frame``."""
-    surface[:, :] = 0
     most = 0
     for k in range(starts.shape[0] - 1):
         most = max(most, starts[k + 1] - starts[k])
@@ -1107,7 +1152,10 @@ def _render_frame(
     vx = np.empty(most, dtype=np.int64)
     vy = np.empty(most, dtype=np.int64)
     scratch = np.empty(most, dtype=np.int64)
-    for k in range(starts.shape[0] - 1):
+    _gfx_world_backdrop(
+        surface, world, starts, colors, view, cull_from <= 0, cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
+    )  # fmt: skip
+    for k in range(1, starts.shape[0] - 1):
         _gfx_world_polygon(
             surface, world, starts[k], starts[k + 1], colors[k], view, k >= cull_from,
             cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
