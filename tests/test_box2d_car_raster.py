@@ -433,6 +433,32 @@ def test_frames_of_any_view_match_gymnasium(posed_env, x, y, angle, t, reward):
     assert_same_pixels(raster.draw_frame(**scene), theirs)
 
 
+@pytest.mark.parametrize(
+    ("x", "y", "t", "covers"),
+    [(0.0, 0.0, 4.2, True), (330.0, -100.0, 4.2, False), (0.0, 0.0, 0.0, False)],
+    ids=["field-covers-the-window", "playfield-edge-in-view", "zoomed-out-start"],
+)
+def test_frames_do_not_depend_on_what_the_surface_held(posed_env, x, y, t, covers):
+    """Where the field's fill stores every pixel of the window it replaces the clear; elsewhere (the playfield's
+    edge in view, the zoomed-out first frame) the surface is cleared first: either way a scratch surface holding
+    other pixels gives gymnasium's frame."""
+    env = posed_env
+    env.car.hull.position = (x, y)
+    env.car.hull.angle = 0.3
+    env.t = t
+    scene = scene_of(env)
+    theirs = env._render("state_pixels")
+    vx, vy = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
+    view = np.array(scene["view"], dtype=np.float64)
+    field = np.ascontiguousarray(scene["world"][:4], dtype=np.float64)
+    assert raster._world_to_screen(field, 0, 4, view, False, 0.0, 0.0, 0.0, vx, vy)
+    surface = np.zeros((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
+    assert raster._gfx_filled_polygon(surface, vx, vy, 4, 1, np.empty(4, dtype=np.int64), True) == covers
+    for held in (0, 0xFFFFFF, 0x123456):
+        surface[:] = held
+        assert_same_pixels(raster.draw_frame(**scene, surface=surface), theirs)
+
+
 def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():
     """Bad bounds, colours, lengths, coordinates and scratch are refused before any kernel runs."""
     scene = {
