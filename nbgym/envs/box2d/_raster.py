@@ -698,10 +698,16 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
                 any_changed |= words[k]
             if any_changed == 0:
                 continue
-            first = 64 * block
+            word = 8 * block  # the first and last words with a changed pixel, then the pixels in them
+            while words[word] == 0:
+                word += 1
+            first = 8 * word
             while changed[first] == 0:
                 first += 1
-            last = 64 * block + 63
+            word = 8 * block + 7
+            while words[word] == 0:
+                word -= 1
+            last = 8 * word + 7
             while changed[last] == 0:
                 last -= 1
             # The footprint of output o is [end of o - 1, end of o]: the changed pixels reach the outputs from the
