@@ -6,21 +6,26 @@ The scenes are those of a gymnasium episode (random actions, seed 0): each is re
 then both renderers draw every scene ``repeats`` times, alternately. The rasteriser's time covers ``draw_frame``
 from the scene's arrays (world polygons, view, car polygons in screen coordinates, indicator values, reward).
 
-``--parts`` times, per frame, each stage of ``_render_frame`` called on its own in drawing order (the surface's
-clear, the field and grass polygons, the road polygons, the car, the indicators, the score, the shrink's row pass
-and its column pass) and the whole ``_render_frame``; each is one compiled call from Python (a few microseconds of
-call overhead each). The first ``--skip`` scenes (the start-of-episode zoom, which draws the whole track) are left
-out of the split unless ``--skip 0``.
+``--parts`` times, per frame, each stage of ``_render_frame`` called on its own in drawing order (the field with
+the surface's clear, the grass polygons, the road polygons, the car, the indicators, the score, the shrink's row
+pass and its column pass) and the whole ``_render_frame``; each is one compiled call from Python (a few
+microseconds of call overhead each). The first ``--skip`` scenes (the start-of-episode zoom, which draws the whole
+track) are left out of the split unless ``--skip 0``. With ``--baseline REV`` the ``_render_frame`` of git
+revision ``REV``'s rasteriser is timed in the same loop, alternately (its frames checked equal to this one's).
 
-Run: ``PYTHONPATH=. python benchmarks/bench_car_raster.py [--steps 300] [--repeats 3] [--parts]``.
+Run: ``PYTHONPATH=. python benchmarks/bench_car_raster.py [--steps 300] [--repeats 3] [--parts [--baseline main]]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
+import subprocess
 import sys
+import tempfile
 import time
+from types import ModuleType
 from typing import Any, Callable
 
 import gymnasium
@@ -76,8 +81,15 @@ def against_gymnasium(steps: int, repeats: int) -> None:
 
 
 @kernel
-def _clear(surface):  # pragma: no cover (compiled)
-    surface[:, :] = 0
+def _field(surface, world, starts, colors, view):  # pragma: no cover (compiled)
+    """``_render_frame``'s clear and field (the first polygon, never culled)."""
+    vx = np.empty(16, dtype=np.int64)
+    vy = np.empty(16, dtype=np.int64)
+    scratch = np.empty(16, dtype=np.int64)
+    raster._gfx_world_backdrop(
+        surface, world, starts, colors, view, False, -raster.MAX_SHAPE_DIM, raster.WINDOW_W + raster.MAX_SHAPE_DIM,
+        raster.WINDOW_H + raster.MAX_SHAPE_DIM, vx, vy, scratch,
+    )  # fmt: skip
 
 
 @kernel
@@ -113,8 +125,35 @@ def _score(surface, text, glyphs, left, right, advance, kern):  # pragma: no cov
     raster._blit_score(surface, text, glyphs, left, right, advance, kern, 60, int(H - H * 2.5 / 40.0))
 
 
-def parts(steps: int, repeats: int, skip: int, backend: int) -> None:
-    """Each stage's mean (over the scenes) of its fastest time, and the whole ``_render_frame``'s."""
+def revision_raster(revision: str) -> ModuleType:
+    """The rasteriser module of git revision ``revision``, imported from a copy in the temporary directory (kept:
+    its kernels are cached by path)."""
+    root = os.path.join(os.path.dirname(__file__), "..")
+    commit = subprocess.run(["git", "-C", root, "rev-parse", revision], check=True, capture_output=True, text=True).stdout.strip()
+    source = subprocess.run(["git", "-C", root, "show", f"{commit}:nbgym/envs/box2d/_raster.py"], check=True, capture_output=True, text=True).stdout
+    path = os.path.join(tempfile.gettempdir(), f"nbgym_bench_raster_{commit[:12]}.py")
+    with open(path, "w") as file:
+        file.write(source.replace('os.path.join(os.path.dirname(__file__), "assets"', f'os.path.join({os.path.dirname(raster.__file__)!r}, "assets"'))
+    spec = importlib.util.spec_from_file_location(f"nbgym_bench_raster_{commit[:12]}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def render_frame(module: ModuleType, surface: np.ndarray, a: dict[str, Any], frame: np.ndarray, rows: np.ndarray, accumulate: np.ndarray, backend: int) -> None:
+    """``module._render_frame`` of the prepared scene ``a`` into ``frame``."""
+    font = raster.load_score_font()
+    module._render_frame(
+        surface, a["world"], a["starts"], a["colors"], 1, a["view"], -raster.MAX_SHAPE_DIM,
+        raster.WINDOW_W + raster.MAX_SHAPE_DIM, raster.WINDOW_H + raster.MAX_SHAPE_DIM, a["skid_points"],
+        a["skid_starts"], a["skid_colors"], a["car_screen"], a["car_starts"], a["car_colors"], a["dashboard"],
+        a["text"], font.glyphs, font.left, font.right, font.advance, font.kern, frame, rows, accumulate, backend,
+    )  # fmt: skip
+
+
+def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | None) -> None:
+    """Each stage's mean (over the scenes) of its fastest time, and the whole ``_render_frame``'s (and the
+    baseline revision's)."""
     _, scenes, _ = episode_scenes(steps)
     scenes = scenes[skip:]
     font = raster.load_score_font()
@@ -127,8 +166,8 @@ def parts(steps: int, repeats: int, skip: int, backend: int) -> None:
     raster._shrink_plan(raster.WINDOW_W, 96, backend, row_plan)
     raster._shrink_plan(raster.WINDOW_H, 96, backend, column_plan)
     stages: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
-        ("clear", lambda a: _clear(surface)),
-        ("field + grass", lambda a: _world_polygons(surface, a["world"], a["starts"], a["colors"], a["view"], 0, BACKGROUND_POLYGONS)),
+        ("clear + field", lambda a: _field(surface, a["world"], a["starts"], a["colors"], a["view"])),
+        ("grass", lambda a: _world_polygons(surface, a["world"], a["starts"], a["colors"], a["view"], 1, BACKGROUND_POLYGONS)),
         ("road", lambda a: _world_polygons(surface, a["world"], a["starts"], a["colors"], a["view"], BACKGROUND_POLYGONS, len(a["starts"]) - 1)),
         ("car", lambda a: _car_polygons(surface, a["car_screen"], a["car_starts"], a["car_colors"])),
         ("indicators", lambda a: raster._render_indicators(surface, a["dashboard"])),
@@ -136,15 +175,17 @@ def parts(steps: int, repeats: int, skip: int, backend: int) -> None:
         ("shrink rows", lambda a: raster._shrink_rows(surface, rows, row_plan, backend)),
         ("shrink columns", lambda a: raster._shrink_columns(rows, frame, column_plan, accumulate, backend)),
     ]  # fmt: skip
-    whole = (
-        "_render_frame",
-        lambda a: raster._render_frame(
-            surface, a["world"], a["starts"], a["colors"], 1, a["view"], -raster.MAX_SHAPE_DIM,
-            raster.WINDOW_W + raster.MAX_SHAPE_DIM, raster.WINDOW_H + raster.MAX_SHAPE_DIM, a["skid_points"],
-            a["skid_starts"], a["skid_colors"], a["car_screen"], a["car_starts"], a["car_colors"], a["dashboard"],
-            a["text"], font.glyphs, font.left, font.right, font.advance, font.kern, frame, rows, accumulate, backend,
-        ),
-    )  # fmt: skip
+    wholes = [("_render_frame", lambda a: render_frame(raster, surface, a, frame, rows, accumulate, backend))]
+    if baseline is not None:
+        old = revision_raster(baseline)
+        old_frame = np.empty_like(frame)
+
+        def render_baseline(a: dict[str, Any]) -> None:
+            render_frame(old, surface, a, old_frame, rows, accumulate, backend)
+            if not np.array_equal(old_frame, frame):
+                raise AssertionError(f"{baseline}'s _render_frame draws another frame")
+
+        wholes.append((f"{baseline}'s", render_baseline))
     arguments = [
         {
             "world": np.ascontiguousarray(s["world"], dtype=np.float64),
@@ -162,7 +203,7 @@ def parts(steps: int, repeats: int, skip: int, backend: int) -> None:
         }
         for s in scenes
     ]
-    timed = [*stages, whole]
+    timed = [*stages, *wholes]
     for _, run in timed:  # compile or load the kernels
         run(arguments[0])
     best = np.full((len(timed), len(arguments)), np.inf)
@@ -179,7 +220,8 @@ def parts(steps: int, repeats: int, skip: int, backend: int) -> None:
     for (label, _), us in zip(stages, means):
         print(f"  {label:15s} {us:8.1f} us  {100 * us / total:5.1f}%")
     print(f"  {'sum of parts':15s} {total:8.1f} us")
-    print(f"  {whole[0]:15s} {means[-1]:8.1f} us")
+    for (label, _), us in zip(wholes, means[len(stages):]):
+        print(f"  {label:15s} {us:8.1f} us")
 
 
 def main() -> None:
@@ -189,10 +231,11 @@ def main() -> None:
     parser.add_argument("--parts", action="store_true", help="split the compiled frame into its stages")
     parser.add_argument("--skip", type=int, default=60, help="with --parts: scenes left out at the start")
     parser.add_argument("--backend", choices=["SSE2", "GENERIC"], default="SSE2", help="with --parts: smoothscale's")
+    parser.add_argument("--baseline", help="with --parts: a git revision whose _render_frame is timed alongside")
     args = parser.parse_args()
     if args.parts:
         backend = raster.SMOOTHSCALE_SSE2 if args.backend == "SSE2" else raster.SMOOTHSCALE_GENERIC
-        parts(args.steps, args.repeats, args.skip, backend)
+        parts(args.steps, args.repeats, args.skip, backend, args.baseline)
     else:
         against_gymnasium(args.steps, args.repeats)
 
