@@ -136,6 +136,7 @@ def revision_raster(revision: str) -> ModuleType:
         file.write(source.replace('os.path.join(os.path.dirname(__file__), "assets"', f'os.path.join({os.path.dirname(raster.__file__)!r}, "assets"'))
     spec = importlib.util.spec_from_file_location(f"nbgym_bench_raster_{commit[:12]}", path)
     module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # numba's cached kernels find their module by name
     spec.loader.exec_module(module)
     return module
 
