@@ -170,6 +170,50 @@ def test_smoothscale_matches_pygame(backend, size, smoothscale_backend):
     assert_same_pixels(raster.smoothscale(raster.pack_rgb(source), size, BACKENDS[backend]), theirs)
 
 
+@st.composite
+def shrink_sources(draw: Any) -> tuple[np.ndarray, tuple[int, int]]:
+    """A source and a shrunk size: CarRacing's window (1000x800 to its 96x96 state frame or 600x400 video frame)
+    or a small random one. The pixels are what the row pass's reuse of the row above must get right: flat areas and
+    rectangles (rows equal to the one above, or equal but for a few pixels), noise patches, rows copied from
+    above with single pixels changed (in any channel, at footprint ends and inside), saturated areas."""
+    seed = draw(st.integers(0, 2**32 - 1))
+    rng = np.random.default_rng(seed)
+    if draw(st.booleans()):
+        height, width = 800, 1000
+        size = draw(st.sampled_from([(96, 96), (600, 400)]))
+    else:
+        height, width = draw(st.integers(2, 120)), draw(st.integers(2, 160))
+        size = (draw(st.integers(1, width - 1)), draw(st.integers(1, height - 1)))
+    pixels = np.empty((height, width, 3), dtype=np.uint8)
+    pixels[:] = rng.integers(0, 256, 3)
+    for _ in range(draw(st.integers(0, 40))):
+        y0, x0 = rng.integers(0, height), rng.integers(0, width)
+        y1, x1 = y0 + rng.integers(1, height + 1), x0 + rng.integers(1, width + 1)
+        pixels[y0:y1, x0:x1] = rng.choice([0, 255, *rng.integers(0, 256, 2)], 3)
+    for _ in range(draw(st.integers(0, 4))):
+        y0, x0 = rng.integers(0, height), rng.integers(0, width)
+        patch = pixels[y0 : y0 + rng.integers(1, 60), x0 : x0 + rng.integers(1, 60)]
+        patch[:] = rng.integers(0, 256, patch.shape)
+    for _ in range(draw(st.integers(0, 200))):
+        y, x, c = rng.integers(0, height), rng.integers(0, width), rng.integers(0, 3)
+        pixels[y, x, c] = rng.integers(0, 256)
+    return pixels, size
+
+
+@pytest.mark.parametrize("backend", list(BACKENDS))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # each example sets the backend
+@given(case=shrink_sources())
+def test_smoothscale_of_any_picture_matches_pygame(backend, case, smoothscale_backend):
+    pixels, size = case
+    pygame.transform.set_smoothscale_backend(backend)
+    try:
+        ours = raster.smoothscale(raster.pack_rgb(pixels), size, BACKENDS[backend])
+    except ValueError as refused:  # the sizes where pygame's filter would write past its line
+        assert "one pixel per destination pixel" in str(refused)
+        return
+    assert_same_pixels(ours, pixels_of(pygame.transform.smoothscale(to_surface(pixels), size)))
+
+
 def test_smoothscale_backends_differ():
     """The two backends give different frames: matching one says nothing of the other."""
     rng = np.random.default_rng(1)
@@ -387,6 +431,32 @@ def test_frames_of_any_view_match_gymnasium(posed_env, x, y, angle, t, reward):
     scene = scene_of(env)
     theirs = env._render("state_pixels")
     assert_same_pixels(raster.draw_frame(**scene), theirs)
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "t", "covers"),
+    [(0.0, 0.0, 4.2, True), (330.0, -100.0, 4.2, False), (0.0, 0.0, 0.0, False)],
+    ids=["field-covers-the-window", "playfield-edge-in-view", "zoomed-out-start"],
+)
+def test_frames_do_not_depend_on_what_the_surface_held(posed_env, x, y, t, covers):
+    """Where the field's fill stores every pixel of the window it replaces the clear; elsewhere (the playfield's
+    edge in view, the zoomed-out first frame) the surface is cleared first: either way a scratch surface holding
+    other pixels gives gymnasium's frame."""
+    env = posed_env
+    env.car.hull.position = (x, y)
+    env.car.hull.angle = 0.3
+    env.t = t
+    scene = scene_of(env)
+    theirs = env._render("state_pixels")
+    vx, vy = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
+    view = np.array(scene["view"], dtype=np.float64)
+    field = np.ascontiguousarray(scene["world"][:4], dtype=np.float64)
+    assert raster._world_to_screen(field, 0, 4, view, False, 0.0, 0.0, 0.0, vx, vy)
+    surface = np.zeros((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
+    assert raster._gfx_filled_polygon(surface, vx, vy, 4, 1, np.empty(4, dtype=np.int64), True) == covers
+    for held in (0, 0xFFFFFF, 0x123456):
+        surface[:] = held
+        assert_same_pixels(raster.draw_frame(**scene, surface=surface), theirs)
 
 
 def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():

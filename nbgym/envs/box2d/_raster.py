@@ -216,7 +216,11 @@ def _fill_span(surface, row, x1, x2, color):  # pragma: no cover (compiled)
 @kernel
 def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``hlineColor(a1, a2, y=fixed)`` or, if ``vertical``, ``vlineColor(x=fixed, a1, a2)``, for an opaque
-    colour: Sint16 arguments, ends swapped into order, clipped, stored."""
+    colour: Sint16 arguments, ends swapped into order, clipped, stored.
+
+    Returns:
+        Whether the line covered the surface from edge to edge.
+    """
     a1 = _wrap16(a1)
     a2 = _wrap16(a2)
     fixed = _wrap16(fixed)
@@ -225,12 +229,13 @@ def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma:
     along = surface.shape[0] if vertical else surface.shape[1]
     across = surface.shape[1] if vertical else surface.shape[0]
     if a2 < 0 or a1 > along - 1 or fixed < 0 or fixed > across - 1:
-        return
+        return False
     if not vertical:
         _fill_span(surface, _row(surface, fixed, flipped), max(a1, 0), min(a2, along - 1), color)
-        return
-    for y in range(max(a1, 0), min(a2, along - 1) + 1):
-        surface[_row(surface, y, flipped), fixed] = color
+    else:
+        for y in range(max(a1, 0), min(a2, along - 1) + 1):
+            surface[_row(surface, y, flipped), fixed] = color
+    return a1 <= 0 and a2 >= along - 1
 
 
 @kernel
@@ -367,7 +372,11 @@ def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
 def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``filledPolygonColorMT``: each row from the lowest to the highest vertex is filled between
     pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``ints`` is
-    scratch of at least ``n`` int64."""
+    scratch of at least ``n`` int64.
+
+    Returns:
+        Whether the fill stored every pixel of the surface (each row within one span).
+    """
     miny = vy[0]
     maxy = vy[0]
     for i in range(1, n):
@@ -375,6 +384,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
             miny = vy[i]
         elif vy[i] > maxy:
             maxy = vy[i]
+    covered = miny <= 0 and maxy >= surface.shape[0] - 1
     # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
     for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
         count = 0
@@ -387,12 +397,15 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
                 ints[count] = _wrap32(_wrap32(step * (x2 - x1)) + _wrap32(65536 * x1))
                 count += 1
         _glibc_sort(ints, count)
+        row_covered = False
         for i in range(0, count - 1, 2):
             xa = _wrap32(ints[i] + 1)
             xa = (xa >> 16) + ((xa & 32768) >> 15)
             xb = _wrap32(ints[i + 1] - 1)
             xb = (xb >> 16) + ((xb & 32768) >> 15)
-            _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+            row_covered |= _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+        covered &= row_covered
+    return covered
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -559,6 +572,15 @@ def _shrink_recip(space, backend):  # pragma: no cover (compiled)
 
 
 @kernel
+def _shrink_rest(value, frac, backend):  # pragma: no cover (compiled)
+    """The accumulator's restart when the source ``value`` closes a destination pixel: the part ``frac`` of it that
+    starts the next one. SSE2: ``mulhi_epu16(value << 2, frac)``; generic C: ``(value * frac) >> 16`` in Uint16."""
+    if backend == SMOOTHSCALE_SSE2:
+        return ((value << 2) * frac) >> 16
+    return ((value * frac) >> 16) & 0xFFFF
+
+
+@kernel
 def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: no cover (compiled)
     """A destination value from the accumulated sum and the part ``counter`` of the source ``value`` that
     closes it, and the accumulator's restart from the rest ``frac``: ``(result, accumulate)``.
@@ -567,11 +589,10 @@ def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: n
     ``packus_epi16`` (saturation). Generic C: ``(acc + (value * counter >> 16)) * recip >> 16`` in int,
     truncated to Uint8."""
     if backend == SMOOTHSCALE_SSE2:
-        scaled = value << 2
-        total = (((scaled * counter) >> 16) + accumulate) & 0xFFFF
-        return min((total * recip) >> 16, 255), (scaled * frac) >> 16
+        total = ((((value << 2) * counter) >> 16) + accumulate) & 0xFFFF
+        return min((total * recip) >> 16, 255), _shrink_rest(value, frac, backend)
     total = _wrap32((accumulate + ((value * counter) >> 16)) * recip)
-    return (total >> 16) & 0xFF, ((value * frac) >> 16) & 0xFFFF
+    return (total >> 16) & 0xFF, _shrink_rest(value, frac, backend)
 
 
 @kernel
@@ -606,49 +627,126 @@ def _shrink_plan(src_len, dst_len, backend, plan):  # pragma: no cover (compiled
 
 
 @kernel
+def _shrink_row_span(source, dest, y, plan, first, last, recip, backend):  # pragma: no cover (compiled)
+    """``filter_shrink_X``'s outputs ``first..last`` of row ``y``: each from the rest of the pixel that closed the
+    output before it, the pixels wholly inside it and the part of the pixel that closes it.
+
+    The pixels wholly inside an output are summed with the three channels packed in 21-bit lanes of one
+    integer: no carry crosses a lane, as a lane's sum is at most 8000 * 255 < 2**21 (``_shrink_plan`` refuses
+    wider outputs). The filters' 16-bit accumulators wrap, hence the ``& 0xFFFF`` of each lane's sum."""
+    if first == 0:
+        red = green = blue = 0
+        start = 0
+    else:
+        start = plan[first - 1, 0]
+        pixel = np.int64(source[y, start])
+        red = _shrink_rest((pixel >> 16) & 0xFF, plan[first - 1, 2], backend)
+        green = _shrink_rest((pixel >> 8) & 0xFF, plan[first - 1, 2], backend)
+        blue = _shrink_rest(pixel & 0xFF, plan[first - 1, 2], backend)
+        start += 1
+    for o in range(first, last + 1):
+        end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
+        lanes = 0
+        for x in range(start, end):
+            pixel = np.int64(source[y, x])
+            lanes += (pixel & 0xFF) | ((pixel & 0xFF00) << 13) | ((pixel & 0xFF0000) << 26)
+        red = (red + (lanes >> 42)) & 0xFFFF
+        green = (green + ((lanes >> 21) & 0x1FFFFF)) & 0xFFFF
+        blue = (blue + (lanes & 0x1FFFFF)) & 0xFFFF
+        pixel = np.int64(source[y, end])
+        dest[y, o, 0], red = _shrink_emit((pixel >> 16) & 0xFF, counter, frac, red, recip, backend)
+        dest[y, o, 1], green = _shrink_emit((pixel >> 8) & 0xFF, counter, frac, green, recip, backend)
+        dest[y, o, 2], blue = _shrink_emit(pixel & 0xFF, counter, frac, blue, recip, backend)
+        start = end + 1
+
+
+@kernel
 def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
     """``filter_shrink_X``: each row of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along ``plan``.
 
-    The pixels wholly inside an output are summed with the three channels packed in 21-bit lanes of one
-    integer (no carry between lanes for up to 8000 pixels); the filters' 16-bit accumulators wrap, hence the
-    ``& 0xFFFF`` of each lane's sum."""
-    recip = _shrink_recip(_shrink_unit(backend) * source.shape[1] // dest.shape[1], backend)
-    for y in range(source.shape[0]):
-        red = green = blue = 0
-        start = 0
-        for o in range(dest.shape[1]):
-            end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
-            lanes = 0
-            for x in range(start, end):
-                pixel = np.int64(source[y, x])
-                lanes += (pixel & 0xFF) | ((pixel & 0xFF00) << 13) | ((pixel & 0xFF0000) << 26)
-            red = (red + (lanes >> 42)) & 0xFFFF
-            green = (green + ((lanes >> 21) & 0x1FFFFF)) & 0xFFFF
-            blue = (blue + (lanes & 0x1FFFFF)) & 0xFFFF
-            pixel = np.int64(source[y, end])
-            dest[y, o, 0], red = _shrink_emit((pixel >> 16) & 0xFF, counter, frac, red, recip, backend)
-            dest[y, o, 1], green = _shrink_emit((pixel >> 8) & 0xFF, counter, frac, green, recip, backend)
-            dest[y, o, 2], blue = _shrink_emit(pixel & 0xFF, counter, frac, blue, recip, backend)
-            start = end + 1
+    An output is a function of the source pixels from the one that closed the output before it to the one that
+    closes it (its footprint), the same function in every row. So a row starts as a copy of the row above's
+    outputs, and only the outputs whose footprint holds a pixel that differs from the pixel above are computed
+    again: in a CarRacing frame most rows differ from the one above only where a road edge, the car or a bar
+    crosses them (about 2.5% of the footprints). The pixels that differ are found 64 at a time: a vectorised
+    pass marks them with a byte each, read back as 8 words per 64 pixels."""
+    height, width = source.shape[0], source.shape[1]
+    outputs = dest.shape[1]
+    recip = _shrink_recip(_shrink_unit(backend) * width // outputs, backend)
+    reach = plan[outputs - 1, 0] + 1  # the pixels after the last closing one reach no output
+    blocks = (reach + 63) // 64
+    changed = np.zeros(64 * blocks, dtype=np.uint8)
+    words = changed.view(np.uint64)
+    flat = dest.reshape(height, 3 * outputs)
+    _shrink_row_span(source, dest, 0, plan, 0, outputs - 1, recip, backend)
+    for y in range(1, height):
+        differs = np.uint32(0)
+        for x in range(reach):
+            bits = source[y, x] ^ source[y - 1, x]
+            changed[x] = bits != 0
+            differs |= bits
+        for i in range(3 * outputs):
+            flat[y, i] = flat[y - 1, i]
+        if differs == 0:
+            continue
+        # Outputs ``low..high`` wait to be computed; each block's first to last changed pixel joins them.
+        low, high = 0, -1
+        owner = 0
+        for block in range(blocks):
+            any_changed = np.uint64(0)
+            for k in range(8 * block, 8 * block + 8):
+                any_changed |= words[k]
+            if any_changed == 0:
+                continue
+            word = 8 * block  # the first and last words with a changed pixel, then the pixels in them
+            while words[word] == 0:
+                word += 1
+            first = 8 * word
+            while changed[first] == 0:
+                first += 1
+            word = 8 * block + 7
+            while words[word] == 0:
+                word -= 1
+            last = 8 * word + 7
+            while changed[last] == 0:
+                last -= 1
+            # The footprint of output o is [end of o - 1, end of o]: the changed pixels reach the outputs from the
+            # one closing at or after ``first`` to the one closing at or after ``last``, and the next one if
+            # ``last`` closes an output.
+            while plan[owner, 0] < first:
+                owner += 1
+            top = owner
+            while plan[top, 0] < last:
+                top += 1
+            if plan[top, 0] == last and top + 1 < outputs:
+                top += 1
+            if owner > high + 1:
+                if high >= low:
+                    _shrink_row_span(source, dest, y, plan, low, high, recip, backend)
+                low = owner
+            high = top
+        _shrink_row_span(source, dest, y, plan, low, high, recip, backend)
 
 
 @kernel
 def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cover (compiled)
     """``filter_shrink_Y``: each column of ``source`` (``(rows, width, 3)`` uint8) averaged down to ``dest``'s
-    height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line)."""
+    height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line).
+    Each row is a flat line of ``3 * width`` values, which the loops run along."""
+    count = source.shape[1] * source.shape[2]
+    lines = source.reshape(source.shape[0], count)
+    out = dest.reshape(dest.shape[0], count)
+    sums = accumulate.reshape(count)
     recip = _shrink_recip(_shrink_unit(backend) * source.shape[0] // dest.shape[0], backend)
-    accumulate[:, :] = 0
+    sums[:] = 0
     start = 0
     for o in range(dest.shape[0]):
         end, counter, frac = plan[o, 0], plan[o, 1], plan[o, 2]
         for y in range(start, end):
-            for x in range(source.shape[1]):
-                for c in range(3):
-                    accumulate[x, c] += source[y, x, c]
-        for x in range(source.shape[1]):
-            for c in range(3):
-                value = np.int64(source[end, x, c])
-                dest[o, x, c], accumulate[x, c] = _shrink_emit(value, counter, frac, accumulate[x, c] & 0xFFFF, recip, backend)
+            for i in range(count):
+                sums[i] += lines[y, i]
+        for i in range(count):
+            out[o, i], sums[i] = _shrink_emit(np.int64(lines[end, i]), counter, frac, sums[i] & 0xFFFF, recip, backend)
         start = end + 1
 
 
@@ -935,14 +1033,16 @@ def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, i
 
 
 @kernel
-def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
-    """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` rotated, scaled and moved
-    (``view`` = cos, sin, quadrant, zoom, tx, ty) as pygame's ``Vector2.rotate_rad`` does, skipped when
-    ``cull`` and no vertex is within ``[low, high_x] x [low, high_y]``, else outlined and filled with gfxdraw."""
+def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):  # pragma: no cover (compiled)
+    """The world polygon ``vertices[start:end]`` rotated, scaled and moved (``view`` = cos, sin, quadrant, zoom, tx,
+    ty) as pygame's ``Vector2.rotate_rad`` does, as gfxdraw's Sint16 vertices in ``vx``, ``vy``.
+
+    Returns:
+        Whether gymnasium draws it: not ``cull``, or a vertex within ``[low, high_x] x [low, high_y]``.
+    """
     cos, sin, quadrant, zoom, tx, ty = view[0], view[1], int(view[2]), view[3], view[4], view[5]
-    n = end - start
     inside = not cull
-    for j in range(n):
+    for j in range(end - start):
         rx, ry = rotated(vertices[start + j, 0], vertices[start + j, 1], cos, sin, quadrant)
         sx = rx * zoom + tx
         sy = ry * zoom + ty
@@ -950,9 +1050,40 @@ def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, hi
             inside = True
         vx[j] = _wrap16(int(sx))
         vy[j] = _wrap16(int(sy))
-    if inside:
-        _gfx_aapolygon(surface, vx, vy, n, color, True)
-        _gfx_filled_polygon(surface, vx, vy, n, color, ints, True)
+    return inside
+
+
+@kernel
+def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+    """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` on screen
+    (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw."""
+    if _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):
+        _gfx_aapolygon(surface, vx, vy, end - start, color, True)
+        _gfx_filled_polygon(surface, vx, vy, end - start, color, ints, True)
+
+
+@kernel
+def _gfx_world_backdrop(surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+    """The cleared surface and the first world polygon (CarRacing's field) drawn on it, as
+    ``surface[:, :] = 0`` and :func:`_gfx_world_polygon` leave them, with one pass over the pixels where it can.
+
+    When the polygon is drawn and its fill stores every pixel of the surface, what the clear and its outline
+    stored before is all overwritten: the fill alone, on whatever the surface held, leaves the same pixels. So it
+    is filled first, and only when it left some pixel unstored is the surface cleared and the polygon drawn in
+    gfxdraw's order.
+    """
+    if starts.shape[0] < 2:
+        surface[:, :] = 0
+        return
+    n = starts[1] - starts[0]
+    if _world_to_screen(vertices, starts[0], starts[1], view, cull, low, high_x, high_y, vx, vy):
+        if _gfx_filled_polygon(surface, vx, vy, n, colors[0], ints, True):
+            return
+        surface[:, :] = 0
+        _gfx_aapolygon(surface, vx, vy, n, colors[0], True)
+        _gfx_filled_polygon(surface, vx, vy, n, colors[0], ints, True)
+    else:
+        surface[:, :] = 0
 
 
 @kernel
@@ -1033,7 +1164,6 @@ def _render_window(
     skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
 ):  # pragma: no cover (compiled)  # fmt: skip
     """gymnasium's ``_render`` up to the smoothscale: its 1000x800 surface (what "human" mode shows) into ``surface``."""
-    surface[:, :] = 0
     most = 0
     for k in range(starts.shape[0] - 1):
         most = max(most, starts[k + 1] - starts[k])
@@ -1042,7 +1172,10 @@ def _render_window(
     vx = np.empty(most, dtype=np.int64)
     vy = np.empty(most, dtype=np.int64)
     scratch = np.empty(most, dtype=np.int64)
-    for k in range(starts.shape[0] - 1):
+    _gfx_world_backdrop(
+        surface, world, starts, colors, view, cull_from <= 0, cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
+    )  # fmt: skip
+    for k in range(1, starts.shape[0] - 1):
         _gfx_world_polygon(
             surface, world, starts[k], starts[k + 1], colors[k], view, k >= cull_from,
             cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
