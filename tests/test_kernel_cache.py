@@ -482,3 +482,45 @@ def test_a_forked_child_numbers_its_functions_apart_from_its_parent_and_its_sibl
     parent = next(ids)
     assert len({value >> 32 for value in (*drawn, parent)}) == 3, (drawn, parent)
     assert all(value & 0xFFFFFFFF > 0 for value in (*drawn, parent))
+
+
+CALLEE = """
+from nbgym._engine.jit import kernel
+
+
+@kernel
+def value():
+    return {value}
+"""
+
+CALLER = """
+from nbgym._engine.jit import kernel
+from nbgym import _probe_callee
+
+
+@kernel
+def caller():
+    return _probe_callee.value() + 0.5
+"""
+
+
+def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_path):
+    """numba keys a cached kernel by its own file, not by the files of the functions compiled into it: after an edit
+    (or an upgrade) of a module it calls, it would load the old code. nbgym keys its kernels by every file of the
+    package (``cache.package_digest``): here a caller whose file is untouched gives the callee's new value."""
+    root = tmp_path / "root"
+    shutil.copytree(ROOT / "nbgym", root / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
+    (root / "nbgym" / "_probe_caller.py").write_text(CALLER)
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root)}
+
+    def caller_gives(value: float) -> float:
+        callee = root / "nbgym" / "_probe_callee.py"
+        callee.write_text(CALLEE.format(value=value))
+        done = subprocess.run([sys.executable, "-c", "from nbgym import _probe_caller; print(_probe_caller.caller())"],
+                              capture_output=True, text=True, env=environ, cwd="/")
+        assert done.returncode == 0, done.stderr[-2000:]
+        return float(done.stdout.split()[-1])
+
+    assert caller_gives(1.0) == 1.5
+    assert caller_gives(2.0) == 2.5
+    assert caller_gives(1.0) == 1.5

@@ -284,11 +284,34 @@ def library_versions() -> tuple[tuple[str, str | None], ...]:
     return tuple(versions)
 
 
+@functools.lru_cache(maxsize=None)
+def package_digest() -> str:
+    """The SHA-256 of nbgym's installed files (their paths and contents; compiled bytecode left out).
+
+    numba keys a cached function by its own file's stamp and its own bytecode, not by the functions it calls:
+    a kernel cached before an edit or an upgrade of a module it calls (a port routine, a column index, a table
+    loaded from an asset) would be loaded with the old code compiled in, and could then read past an array.
+    Keyed by every file of the package, a changed nbgym compiles its kernels again. Reading the ~2 MB takes a
+    few milliseconds, once per process, at the first kernel the cache looks up.
+    """
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    files = []
+    for directory, subdirectories, names in os.walk(root):
+        subdirectories[:] = [name for name in subdirectories if name != "__pycache__"]
+        files += [os.path.join(directory, name) for name in names if not name.endswith((".pyc", ".pyo"))]
+    digest = hashlib.sha256()
+    for path in sorted(files):
+        digest.update(os.path.relpath(path, root).encode() + b"\0")
+        with open(path, "rb") as file:
+            digest.update(file.read())
+    return digest.hexdigest()
+
+
 class CheckedFunctionCache(FunctionCache):
     """numba's cache of a compiled function, over files whose damage is detected and repaired, keyed
-    by the compile options (``compile_options``) and the versions of the libraries whose values kernels hold
-    (``library_versions``) too: numba's own key holds neither, so a kernel compiled before an upgrade of
-    MuJoCo would be loaded after it.
+    by the compile options (``compile_options``), the versions of the libraries whose values kernels hold
+    (``library_versions``) and nbgym's own files (``package_digest``) too: numba's own key holds none of them, so
+    a kernel compiled before an upgrade of MuJoCo, or of an nbgym module it calls, would be loaded after it.
 
     Args:
         py_func: The Python function the dispatcher compiles.
@@ -339,7 +362,7 @@ class CheckedFunctionCache(FunctionCache):
             )
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple:
-        return (*super()._index_key(sig, codegen), compile_options(), library_versions())
+        return (*super()._index_key(sig, codegen), compile_options(), library_versions(), package_digest())
 
 
 def _verified(data: bytes, path: str) -> bytes | None:
