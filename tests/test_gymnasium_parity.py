@@ -35,7 +35,10 @@ def test_open_env_at_interpreter_exit_closes_quietly(make):
         f"import builtins, nbgym\ne = {make}\ne.reset(seed=0)\ne.render()\nbuiltins.KEEP = e\n"
     )
     assert result.returncode == 0, result.stderr
-    assert [line for line in result.stderr.splitlines() if "XDG_RUNTIME_DIR" not in line] == []
+    # The one-time notice of a kernel compile (a cold cache) is not a close's noise.
+    noise = [line for line in result.stderr.splitlines()
+             if "XDG_RUNTIME_DIR" not in line and not line.startswith("nbgym: compiled the kernels of")]
+    assert noise == []
 
 
 # --- Integer actions of every dtype: refused where gymnasium's `action_space.contains` assertion refuses them
