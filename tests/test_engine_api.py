@@ -582,7 +582,7 @@ except IndexError:
 """
 
 
-@kernel
+@kernel(entry=True)
 def _cached_probe(x):
     return x + 1.0
 

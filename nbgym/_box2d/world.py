@@ -346,7 +346,7 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
     return w
 
 
-@borrowing_kernel
+@borrowing_kernel(entry=True)
 def reset_world(w, r, gx, gy):
     """Row ``r`` becomes a new ``b2World(gravity)``: no bodies, joints, contacts or proxies."""
     wi = w.world_i[r]

@@ -315,12 +315,15 @@ class CheckedFunctionCache(FunctionCache):
 
     Args:
         py_func: The Python function the dispatcher compiles.
+        variant: What the dispatcher compiles of it (``jit.py``: a helper, without Python wrappers, or an entry),
+            part of the key: the two share the function's cache file.
     """
 
     _impl_class = _CacheImpl
 
-    def __init__(self, py_func: Callable) -> None:
+    def __init__(self, py_func: Callable, variant: str = "entry") -> None:
         super().__init__(py_func)
+        self._variant = variant
         stamp, base = self._impl.locator.get_source_stamp(), self._impl.filename_base
         self._cache_file = _CheckedCacheFile(self._cache_path, base, stamp)
         written, read = locations()
@@ -362,7 +365,7 @@ class CheckedFunctionCache(FunctionCache):
             )
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple:
-        return (*super()._index_key(sig, codegen), compile_options(), library_versions(), package_digest())
+        return (*super()._index_key(sig, codegen), self._variant, compile_options(), library_versions(), package_digest())
 
 
 def _verified(data: bytes, path: str) -> bytes | None:

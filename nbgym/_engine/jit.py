@@ -6,45 +6,122 @@ as its locators fail in a read-only install. ``error_model="numpy"`` gives IEEE 
 exceptions for float division by zero, as numpy scalars do in gymnasium. No fastmath: it would
 reorder and fuse floating-point operations and break bit-exactness. ``nogil=True`` lets other Python
 threads run during a kernel, the engine's own stepping threads among them (``threads.py``).
+
+Helpers and entries. numba compiles, for every function, a wrapper that unboxes its arguments from Python objects
+(and a C-callable one), links both into every kernel that calls the function, and optimises and generates machine
+code for them there again. For a Box2D port routine that takes a world of 43 arrays, that wrapper is most of the
+function's code: dropping it compiles a chain of such routines ~2.7x faster. So a function decorated here is a
+*helper*: compiled for other kernels only, without wrappers (``HELPER_OPTIONS``). Calling a helper from Python
+compiles and calls its *Python entry*, the same function with wrappers (kept in the cache under its own key), so a
+helper works from Python too, at the cost of a second compile of its own code; functions that Python calls are
+declared ``entry=True`` and compiled with wrappers from the start.
+
+A helper's own code is never run: only the entries that link it run it. numba nevertheless optimises each
+function's module with everything it links (LLVM's module passes) and generates its machine code, so a routine
+deep in the Box2D port was optimised and translated once per function above it. ``HelperCodeLibrary`` keeps a
+helper's module as numba's function passes leave it: the module passes and the machine code happen once, in the
+entry that links it (the same passes over the same code, so the same arithmetic: results do not depend on
+where the passes run, while fast-math and contraction stay off). Its cache entry is its LLVM bitcode.
 """
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
+import llvmlite.binding as llvm
+import llvmlite.ir as llvmir
 from numba import njit
+from numba.core import cgutils, codegen, errors, typed_passes, types
 from numba.core.dispatcher import Dispatcher
+from numba.core.registry import CPUDispatcher
 
 from nbgym._engine.cache import CheckedFunctionCache
 
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}
 
-OVERLOAD_OPTIONS = {name: value for name, value in KERNEL_OPTIONS.items() if name != "cache"}
+HELPER_OPTIONS = {"no_cpython_wrapper": True, "no_cfunc_wrapper": True}
+"""What makes a compiled function a helper: no wrapper from Python objects, none for C callers (see the module
+docstring). numba's own entry point of such a function is a null pointer: only ``HelperDispatcher`` may hold one."""
+
+OVERLOAD_OPTIONS = {**{name: value for name, value in KERNEL_OPTIONS.items() if name != "cache"}, **HELPER_OPTIONS}
 """The options of the functions that kernels call through ``numba.extending.overload``. Not cached on
 their own: numba would keep them in its plain, unchecked cache files, and their code is compiled into
-every kernel that calls them, whose checked entry holds it."""
+every kernel that calls them, whose checked entry holds it. Never called from Python: helpers."""
 
 
-def kernel(function: Callable) -> Callable:
+class HelperDispatcher(CPUDispatcher):
+    """The dispatcher of a helper: compiled without Python wrappers for the kernels that call it.
+
+    Calling it from Python calls its Python entry instead (``python_entry``): numba would otherwise jump to the
+    helper's missing wrapper, a null pointer.
+    """
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        return self.python_entry()(*args, **kwargs)
+
+    def get_call_template(self, args: tuple, kws: dict) -> tuple:
+        """numba's typing of a call from a kernel, with constants typed by their type, not their value.
+
+        numba types a constant argument by its value (``Literal[int](0)``) and compiles the callee once per value: a
+        port routine called with 0, 1 and 2 was compiled three times, with everything it calls that takes the value
+        on. As numba does for calls from Python, the plain types come first, the literal ones only for a function
+        whose typing needs them (a tuple index, say); LLVM still folds the constant where it inlines the call.
+        """
+        plain_args = tuple(types.unliteral(arg) for arg in args)
+        plain_kws = {name: types.unliteral(value) for name, value in kws.items()}
+        if plain_args != tuple(args) or plain_kws != kws:
+            try:
+                return super().get_call_template(plain_args, plain_kws)
+            except errors.TypingError:
+                pass
+        return super().get_call_template(args, kws)
+
+    def python_entry(self) -> Dispatcher:
+        """The same function compiled with Python wrappers (made at the first call from Python)."""
+        entry = self.__dict__.get("_python_entry")
+        if entry is None:
+            entry = self._python_entry = _dispatcher(self.py_func, self._nbgym_options, entry=True)
+        return entry
+
+
+def _dispatcher(function: Callable, options: dict, entry: bool) -> Any:
+    """``function`` compiled with ``options`` over the checked cache: an entry (wrappers) or a helper (none)."""
+    if entry:
+        dispatcher = njit(**options)(function)
+    else:
+        dispatcher = njit(**options, **HELPER_OPTIONS)(function)
+    if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT=1: the Python function itself
+        return dispatcher
+    if not entry:
+        dispatcher.__class__ = HelperDispatcher
+        dispatcher._nbgym_options = options
+    # Helpers and entries of one function share its cache file: the key tells them apart (a helper's code
+    # loaded as an entry would be called through its null wrapper).
+    dispatcher._cache = CheckedFunctionCache(function, variant="entry" if entry else "helper")
+    return dispatcher
+
+
+def kernel(function: Callable | None = None, *, entry: bool = False) -> Any:
     """Decorator of every compiled nbgym function: ``njit`` with ``KERNEL_OPTIONS``, over the checked cache.
 
     Args:
         function: The function to compile.
+        entry: Whether Python calls it (the engine's kernels): compiled with Python wrappers. Otherwise it is a
+            helper for other kernels, which Python may still call (see the module docstring).
 
     Returns:
-        Its numba dispatcher (the function itself when ``NUMBA_DISABLE_JIT=1``).
+        Its numba dispatcher (the function itself when ``NUMBA_DISABLE_JIT=1``); with only ``entry``, the decorator.
     """
-    dispatcher = njit(**{**KERNEL_OPTIONS, "cache": False})(function)
-    if isinstance(dispatcher, Dispatcher):
-        dispatcher._cache = CheckedFunctionCache(function)
-    return dispatcher
+    if function is None:
+        return lambda function: kernel(function, entry=entry)
+    return _dispatcher(function, {**KERNEL_OPTIONS, "cache": False}, entry)
 
 
 BORROWING_OPTIONS = {**OVERLOAD_OPTIONS, "_nrt": False}
 """The options of ``borrowing_kernel`` functions, and of overloads that such functions call."""
 
 
-def borrowing_kernel(function: Callable) -> Callable:
+def borrowing_kernel(function: Callable | None = None, *, entry: bool = False) -> Any:
     """Decorator of compiled functions that borrow their arrays: ``kernel`` without numba's reference counting.
 
     numba counts references to every array a function receives: a compiled call that LLVM does not inline
@@ -52,8 +129,88 @@ def borrowing_kernel(function: Callable) -> Callable:
     of 38 arrays (a Box2D port ``World``) costs 76 of them per call. A function whose arrays all come from
     its caller, which keeps them alive for the call, needs none. Such a function may not allocate an array
     (numba then refuses to compile it); it may call ``kernel`` functions that do, and let them free it.
+
+    Args:
+        function: The function to compile.
+        entry: As for ``kernel``.
     """
-    dispatcher = njit(**{**KERNEL_OPTIONS, "cache": False, **BORROWING_OPTIONS})(function)
-    if isinstance(dispatcher, Dispatcher):
-        dispatcher._cache = CheckedFunctionCache(function)
-    return dispatcher
+    if function is None:
+        return lambda function: borrowing_kernel(function, entry=entry)
+    options = {**KERNEL_OPTIONS, "cache": False, **{k: v for k, v in BORROWING_OPTIONS.items() if k not in HELPER_OPTIONS}}
+    return _dispatcher(function, options, entry)
+
+
+_HELPER_BITCODE = "nbgym-helper-bitcode"
+"""The kind of a helper library's cache entry (numba's own kinds are ``object`` and ``bitcode``)."""
+
+
+class HelperCodeLibrary(codegen.JITCodeLibrary):
+    """The code library of a helper (a function compiled without wrappers): an LLVM module for other libraries to
+    link, with no module passes and no machine code of its own (see the module docstring)."""
+
+    def _optimize_final_module(self) -> None:
+        pass  # the entries that link this module optimise it with their own
+
+    def _finalize_final_module(self) -> None:
+        # No machine code: nothing calls a helper but the compiled code that links its module.
+        self._define_environments(self._final_module)
+        self._finalized = True
+
+    def _define_environments(self, module: Any) -> None:
+        """Defines the helper's environment pointers (numba's ``NumbaEnv`` globals, of ``common`` linkage) in the
+        JIT engine, as numba's machine code of the module would have: numba sets each one when it makes the
+        function, and the entries that link the module resolve their copies to these."""
+        names = [variable.name for variable in module.global_variables if variable.name.startswith("_ZN08NumbaEnv")]
+        if not names:
+            return
+        environments = self._codegen._create_empty_module(f"{self.name}.environments")
+        for name in names:
+            variable = llvmir.GlobalVariable(environments, cgutils.voidptr_t, name=name)
+            variable.linkage = "common"
+            variable.initializer = cgutils.get_null_value(cgutils.voidptr_t)
+        self._codegen._add_module(llvm.parse_assembly(str(environments)))
+        self._codegen._engine.finalize_object()
+
+    def get_pointer_to_function(self, name: str) -> int:
+        self._ensure_finalized()
+        return 0  # a helper has no callable code (its dispatcher's entry point is null; see HelperDispatcher)
+
+    def serialize_using_object_code(self) -> tuple:
+        return (self.name, _HELPER_BITCODE, self._get_module_for_linking().as_bitcode())
+
+
+def _install_helper_libraries() -> None:
+    """Makes numba compile the functions that have neither wrapper into ``HelperCodeLibrary`` and read them back
+    from the cache; once per process (numba's lowering pass and its library loader are shared by every module)."""
+    lowering = typed_passes.NativeLowering
+    if getattr(lowering.run_pass, "_nbgym_helpers", False):
+        return
+    run_pass = lowering.run_pass
+
+    def run_pass_with_helper_libraries(self: Any, state: Any) -> Any:
+        flags = state.flags
+        if state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper:
+            state.library = HelperCodeLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
+            state.library.enable_object_caching()
+        return run_pass(self, state)
+
+    run_pass_with_helper_libraries._nbgym_helpers = True
+    lowering.run_pass = run_pass_with_helper_libraries
+
+    unserialize = codegen.JITCodeLibrary._unserialize.__func__
+
+    @classmethod
+    def unserialize_helpers(cls: type, target_codegen: Any, state: tuple) -> Any:
+        name, kind, data = state
+        if kind != _HELPER_BITCODE:
+            return unserialize(cls, target_codegen, state)
+        library = HelperCodeLibrary(target_codegen, name)
+        library._shared_module = llvm.parse_bitcode(data)
+        library._define_environments(library._shared_module)
+        library._finalized = True
+        return library
+
+    codegen.JITCodeLibrary._unserialize = unserialize_helpers
+
+
+_install_helper_libraries()

@@ -266,7 +266,7 @@ def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: st
     overload(stub, jit_options=options, inline=inline)(typing)
 
 
-@kernel
+@kernel(entry=True)
 def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elapsed, auxes):
     """Reset the sub-environments where ``mask`` is true and write their observations."""
     params = params_array[0]
@@ -282,7 +282,7 @@ def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elaps
             physics_observe(params, state, i, obs)
 
 
-@kernel
+@kernel(entry=True)
 def check_step(params_array, actions, mode, needs_reset):
     """The status of a step before anything moves: a bad batch changes no sub-environment."""
     params = params_array[0]
@@ -337,7 +337,7 @@ def _step_range(params_array, state, pcg, buf, mode, max_steps, observations, re
         physics_observe(params, state, i, obs)
 
 
-@kernel
+@kernel(entry=True)
 def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions):
     """One step of every sub-environment: validate, then ``_step_range`` over the whole batch.
 
@@ -356,7 +356,7 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     return status
 
 
-@kernel
+@kernel(entry=True)
 def step_chunks(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
                 actions, chunk_size, progress):
     """Step chunks of ``chunk_size`` sub-environments until none is left; threads call it side by side.

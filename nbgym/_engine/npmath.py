@@ -281,7 +281,7 @@ def _fma32(a, b, c):
     return np.float32(total)
 
 
-@kernel
+@kernel(entry=True)
 def _simd_sincos32(x, cosine):
     if x != x:
         return x

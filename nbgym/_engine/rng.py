@@ -158,7 +158,7 @@ def _mix(x, y):
     return result ^ (result >> _U16)
 
 
-@kernel
+@kernel(entry=True)
 def seed_streams(pcg, buf, seeds, mask):
     """Row ``i`` becomes the stream of ``PCG64(SeedSequence(seed))`` where ``mask[i]``, as numpy seeds it;
     ``seeds[i]`` holds the seed's low and high 64 bits (see ``seed_words``).

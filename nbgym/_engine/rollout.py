@@ -167,13 +167,13 @@ def _bind_policy(policy: Callable) -> _Policy:
     return bound
 
 
-@kernel
+@kernel(entry=True)
 def _policy_actions(tag, obs, params):
     """The policy's actions for ``obs``, called from Python (to check them before the loop), compiled and cached."""
     return policy_act(tag[0], obs, params)
 
 
-@kernel
+@kernel(entry=True)
 def _account(mode, rewards, flags, returns, lengths, episodes, running_return, running_length):
     """Adds a step's rewards to each sub-environment's running episode, and records the episodes that ended."""
     max_episodes = returns.shape[1]
@@ -192,7 +192,7 @@ def _account(mode, rewards, flags, returns, lengths, episodes, running_return, r
             running_length[i] = 0
 
 
-@kernel
+@kernel(entry=True)
 def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, trajectory, action_shape, stop):
     """``num_steps`` steps of policy and env in the calling thread, or fewer if ``stop[0]`` becomes true (it is
     read before each step); returns ``(steps done, status)``."""

@@ -268,7 +268,7 @@ def _shrink(surface, frame):
     _raster._smoothscale_shrink(surface, frame, rows, accumulate, _SMOOTHSCALE_BACKEND)
 
 
-@njit
+@njit(entry=True)
 def draw_frame(state, i, surface, frame, skids):
     """gymnasium's ``render()`` of row ``i``: its window into ``surface`` (``(800, 1000)`` uint32), with the skid marks
     when ``skids``, then (unless ``frame`` is empty) smoothscaled into ``frame`` (``(96, 96, 3)`` or ``(400, 600, 3)``

@@ -186,7 +186,7 @@ def clean_particles(state, i, every):
     state.env_i[i, PARTICLE_COUNT] = count - gone
 
 
-@njit
+@njit(entry=True)
 def decay_particles(state, i):
     """What gymnasium's ``render`` does to the particles before drawing: each loses ``PARTICLE_TTL_DECAY`` of its
     life, then the expired ones at the front of the queue are destroyed."""

@@ -1,0 +1,145 @@
+"""What a first step costs: a new process that imports, makes, resets and steps once, with and without the
+kernel cache, beside gymnasium's same process, and where a cold compile's time goes.
+
+Each measurement is the wall time of a whole new Python process (``python -c``), as a user meets it:
+
+- ``cold``: nbgym with an empty ``NUMBA_CACHE_DIR`` (every kernel compiled);
+- ``warm``: nbgym again with the cache the cold run filled;
+- ``gymnasium``: gymnasium 1.4.0's same process (``--no-gymnasium`` to skip it).
+
+With ``--phases`` the cold process also reports where its time went, exclusive of nested work (numba compiles a
+called function while typing its caller): numba's typing and lowering (Python), LLVM's function passes, LLVM's
+module passes, machine code, the cache write, and the rest (imports, making the env, the step itself).
+
+Usage::
+
+    python benchmarks/bench_startup.py                       # the default ids
+    python benchmarks/bench_startup.py --ids LunarLander-v3 CartPole-v1 --num-envs 1 16 --phases
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+DEFAULT_IDS = (
+    "CartPole-v1",
+    "FrozenLake-v1",
+    "Pendulum-v1",
+    "HalfCheetah-v5",
+    "LunarLander-v3",
+    "BipedalWalker-v3",
+    "CarRacing-v3",
+)
+
+_FIRST_STEP = """
+import sys
+import {module} as gym
+env_id, num_envs = sys.argv[1], int(sys.argv[2])
+if num_envs == 0:
+    env = gym.make(env_id)
+else:
+    env = gym.make_vec(env_id, num_envs=num_envs, vectorization_mode="sync" if {oracle} else None)
+env.action_space.seed(0)
+env.reset(seed=0)
+env.step(env.action_space.sample())
+"""
+
+_PHASES = """
+import json, sys, time
+from numba.core import codegen, typed_passes
+from nbgym._engine import cache, jit
+
+_stack = [["rest", time.perf_counter()]]
+_spent = {}
+
+def _timed(owner, name, phase):
+    original = getattr(owner, name)
+    def wrapper(*args, **kwargs):
+        now = time.perf_counter()
+        top = _stack[-1]
+        _spent[top[0]] = _spent.get(top[0], 0.0) + now - top[1]
+        _stack.append([phase, now])
+        try:
+            return original(*args, **kwargs)
+        finally:
+            now = time.perf_counter()
+            phase_, start = _stack.pop()
+            _spent[phase_] = _spent.get(phase_, 0.0) + now - start
+            _stack[-1][1] = now
+    setattr(owner, name, wrapper)
+
+_timed(typed_passes.NopythonTypeInference, "run_pass", "typing (numba)")
+_timed(typed_passes.NativeLowering, "run_pass", "lowering (numba)")
+_timed(codegen.CPUCodeLibrary, "_optimize_functions", "LLVM function passes")
+_timed(codegen.CPUCodeLibrary, "_optimize_final_module", "LLVM module passes")
+_timed(codegen.JITCodeLibrary, "_finalize_specific", "machine code")
+_timed(cache.CheckedFunctionCache, "save_overload", "cache write")
+"""
+
+_REPORT = """
+now = time.perf_counter()
+_spent[_stack[-1][0]] = _spent.get(_stack[-1][0], 0.0) + now - _stack[-1][1]
+print("PHASES " + json.dumps(_spent))
+"""
+
+
+def first_step(env_id: str, num_envs: int, cache_dir: str | None, oracle: bool = False, phases: bool = False) -> tuple[float, dict]:
+    """The wall time of a new process's first step (and its phases, with ``phases``)."""
+    code = _FIRST_STEP.format(module="gymnasium" if oracle else "nbgym", oracle=oracle)
+    if phases:
+        code = _PHASES + code + _REPORT
+    env = dict(os.environ)
+    if cache_dir is not None:
+        env["NUMBA_CACHE_DIR"] = cache_dir
+    start = time.perf_counter()
+    result = subprocess.run([sys.executable, "-c", code, env_id, str(num_envs)], env=env, capture_output=True, text=True)
+    seconds = time.perf_counter() - start
+    if result.returncode != 0:
+        raise RuntimeError(f"{env_id} x{num_envs} failed:\n{result.stderr[-2000:]}")
+    spent = {}
+    for line in result.stdout.splitlines():
+        if line.startswith("PHASES "):
+            spent = json.loads(line[len("PHASES "):])
+    return seconds, spent
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--ids", nargs="+", default=list(DEFAULT_IDS))
+    parser.add_argument("--num-envs", nargs="+", type=int, default=[0], help="0: a single env (make); n: make_vec(id, n)")
+    parser.add_argument("--phases", action="store_true", help="where a cold process's time goes")
+    parser.add_argument("--no-gymnasium", action="store_true")
+    parser.add_argument("--json", help="also write the rows to this file")
+    args = parser.parse_args(argv)
+
+    rows = []
+    print("| env | cold (s) | warm (s) | gymnasium (s) | warm / gymnasium |" + (" phases of the cold process |" if args.phases else ""))
+    print("|---|---|---|---|---|" + ("---|" if args.phases else ""))
+    for env_id in args.ids:
+        for num_envs in args.num_envs:
+            with tempfile.TemporaryDirectory(prefix="nbgym-startup-") as cache_dir:
+                cold, spent = first_step(env_id, num_envs, cache_dir, phases=args.phases)
+                warm, _ = first_step(env_id, num_envs, cache_dir)
+            oracle = None if args.no_gymnasium else first_step(env_id, num_envs, None, oracle=True)[0]
+            label = env_id if num_envs == 0 else f"{env_id} x{num_envs}"
+            ratio = f"{warm / oracle:.1f}x" if oracle else "-"
+            row = f"| {label} | {cold:.1f} | {warm:.2f} | {oracle:.2f} | {ratio} |" if oracle else f"| {label} | {cold:.1f} | {warm:.2f} | - | - |"
+            if args.phases:
+                total = sum(spent.values()) or 1.0
+                row += " " + ", ".join(f"{name} {100 * value / total:.0f}%" for name, value in sorted(spent.items(), key=lambda kv: -kv[1])) + " |"
+            print(row, flush=True)
+            rows.append({"id": env_id, "num_envs": num_envs, "cold": cold, "warm": warm, "gymnasium": oracle, "phases": spent})
+    if args.json:
+        with open(args.json, "w") as file:
+            json.dump(rows, file, indent=1)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
