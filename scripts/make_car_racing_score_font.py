@@ -18,7 +18,7 @@ import numpy as np
 import pygame
 from fontTools.ttLib import TTFont
 
-CHARS = "0123456789-"
+CHARS = "0123456789-nafi"  # digits first (a digit is its own index), then what f"{x:04.0f}" writes for NaN and inf
 SIZE = 42
 OUT = os.path.join(os.path.dirname(__file__), "..", "nbgym", "envs", "box2d", "assets", "car_racing_score_font.npz")
 

@@ -225,7 +225,17 @@ def test_smoothscale_backends_differ():
 
 def score_rewards(count: int) -> list[float]:
     rng = np.random.default_rng(count)
-    return [-0.4, -0.5, -0.6, 0.5, 1.5, 2.5, 99999.7, -99999.7] + list(np.arange(-1500, 1500, 3000 / count)) + list(rng.uniform(-2000, 2000, 50))
+    return (
+        [-0.4, -0.5, -0.6, 0.5, 1.5, 2.5, 99999.7, -99999.7] + list(np.arange(-1500, 1500, 3000 / count))
+        + list(rng.uniform(-2000, 2000, 50)) + EXTREME_REWARDS
+    )
+
+
+# What a user may write into CarRacing's reward: f"{r:04.0f}" writes all of a huge float's digits, "0nan", "0inf", "-inf".
+EXTREME_REWARDS = [
+    1e19, 9.3e18, 2.0**53 + 2, 2.0**63, 1e20, -1e20, 1e23, 1e30, -1e300, 1e300, 1.7976931348623157e308, 5e-324,
+    math.nan, -math.nan, math.inf, -math.inf,
+]
 
 
 @pytest.mark.parametrize("count", [300, pytest.param(30000, marks=pytest.mark.slow)])
@@ -247,9 +257,16 @@ def test_score_text_matches_pygame(count):
         assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
 
 
-def test_score_text_refuses_what_it_cannot_draw():
-    with pytest.raises(ValueError, match="characters"):
-        raster.blit_score(np.zeros((800, 1000), dtype=np.uint32), math.inf, (60, 750))
+@settings(max_examples=300, deadline=None)
+@given(reward=st.floats(allow_nan=True, allow_infinity=True) | st.sampled_from(EXTREME_REWARDS))
+def test_kernels_score_text_is_formats_for_every_float(reward):
+    """The step kernel's own score text (the observation's) is ``f"{reward:04.0f}"`` for every float64: all the
+    digits of a huge one (an int64 overflowed past 9.2e18 and wrote past its digit buffer: a segfault), NaN, inf."""
+    from nbgym.envs.box2d import _car_racing_kernels
+
+    font = raster.load_score_font()
+    text = "".join(font.chars[g] for g in _car_racing_kernels._score_text(reward))
+    assert text == f"{reward:04.0f}"
 
 
 # ----------------------------------------------------------------------------------------------------------------

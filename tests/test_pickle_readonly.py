@@ -220,3 +220,18 @@ def test_writable_copies_read_only_arrays_in_containers_once():
     assert copied is not source and copied.flags.writeable
     np.testing.assert_array_equal(copied, source)
     assert state["b"][0] is copied and state["c"][0] is copied and state["b"][1] is other
+
+
+# The compiled Box2D and MuJoCo batches keep their arrays in namedtuples (a world's rows, a state of several arrays):
+# writable() once left those read-only, and numba refused them at the first step or reset (TypingError: readonly).
+@pytest.mark.parametrize(
+    "env_id", ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "CarRacing-v3", "HalfCheetah-v5"]
+)
+def test_compiled_vector_envs_of_every_family_continue_after_readonly_unpickling(env_id):
+    pytest.importorskip("mujoco" if env_id.endswith("v5") else "numpy")
+    ours = nbgym.make_vec(env_id, 2)
+    theirs = gymnasium.make_vec(env_id, 2, vectorization_mode="sync")
+    assert_same(theirs.reset(seed=3), ours.reset(seed=3))
+    _continue_three(ours, theirs, _action_list(ours, 10, seed=4), before=4)
+    ours.close()
+    theirs.close()

@@ -97,7 +97,8 @@ def _fault(env: Any, raised: Exception, during: str) -> Exception:
 
 def _refuse_while_running(env: Any, call: str) -> None:
     """Raises ``RuntimeError`` for ``call`` while the step of an interrupted rollout of ``env`` still runs (see
-    ``rollout._run``): it may still write the arrays."""
+    ``rollout._run``), or a worker of an interrupted threaded step (``threads.StepAbandoned``): it may still write
+    the arrays."""
     finished = env.__dict__.get("_rollout_running")
     if finished is not None and not finished.is_set():
         raise RuntimeError(f"Cannot call {call}: {env._fault}.")
@@ -907,6 +908,10 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             status = self._step_kernel(actions_array)
         except Exception as raised:
             raise _fault(self, raised, "step") from None
+        except threads.StepAbandoned as abandoned:
+            self._ready, self._fault = False, str(abandoned)
+            self._rollout_running = abandoned.running  # every call refuses while the worker may still run
+            raise
         if status != STEP_OK:
             self._raise_step_error(status, actions)
         if self._held:

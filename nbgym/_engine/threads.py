@@ -38,7 +38,8 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 class _Job:
     """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
 
-    __slots__ = ("kernel", "args", "done", "error", "failures", "finished", "finished_lock")
+    __slots__ = ("kernel", "args", "done", "error", "failures", "started", "finished", "cancelled", "finished_lock",
+                 "idle")
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
         self.kernel = kernel
@@ -48,13 +49,24 @@ class _Job:
         self.error: BaseException | None = None
         self.failures = 0
         """Worker kernel calls that raised (each leaves the chunk it was stepping uncompleted)."""
+        self.started = 0
+        """Worker kernel calls that have begun (under ``finished_lock``, and only while not ``cancelled``)."""
         self.finished = 0
         """Worker kernel calls that have returned or raised: none of them steps this batch any more."""
+        self.cancelled = False
+        """Set by an interrupted caller: a worker that takes the job from the queue later leaves it alone."""
         self.finished_lock = threading.Lock()
+        self.idle = threading.Event()
+        """Set once the job is cancelled and every worker call that started it has finished."""
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
-        the job too: the caller would otherwise wait forever for the chunk that failed)."""
+        the job too: the caller would otherwise wait forever for the chunk that failed). A cancelled job
+        is not run: the caller, interrupted, no longer waits for it."""
+        with self.finished_lock:
+            if self.cancelled:
+                return False
+            self.started += 1
         try:
             return self.kernel(*self.args)
         except Exception as failure:  # noqa: BLE001 - handed to the caller, who raises it
@@ -64,11 +76,34 @@ class _Job:
         finally:
             with self.finished_lock:
                 self.finished += 1
+                if self.cancelled and self.finished == self.started:
+                    self.idle.set()
+
+    def cancel(self) -> None:
+        """No worker starts the job from now on; ``idle`` is set when those that started it have finished."""
+        with self.finished_lock:
+            self.cancelled = True
+            if self.finished == self.started:
+                self.idle.set()
 
     def wake_caller(self) -> None:
         """Release the caller waiting for the last chunk (once: only a second failing worker could try twice)."""
         with contextlib.suppress(RuntimeError):
             self.done.release()
+
+
+class StepAbandoned(KeyboardInterrupt):
+    """An interrupted threaded step whose workers did not end within ``STOP_GRACE`` seconds (a physics that
+    loops forever?): raised so that the process stays interruptible. A worker may still write the batch's
+    arrays until ``running`` is set; the env refuses every call until then (``env._fault``)."""
+
+    def __init__(self, message: str, running: threading.Event) -> None:
+        super().__init__(message)
+        self.running = running
+
+
+STOP_GRACE = 2.0
+"""Seconds an interrupted step waits for its workers' kernel calls (each a few chunks long) to end."""
 
 
 class _Workers:
@@ -143,22 +178,38 @@ def split(
     return chunk_size, min(num_threads, num_chunks) - 1
 
 
-def _wait_for_workers(job: _Job, num_helpers: int) -> None:
-    """Wait, through any further interrupts, until each of the ``num_helpers`` worker calls of ``job`` has
-    returned or raised. A worker that has not started yet steps the chunks nobody claimed; one that fails
-    stops; either way none of them touches the batch once this returns (counting chunks instead would wait
-    forever when every thread fails and chunks stay unclaimed)."""
+def _stop_workers(job: _Job) -> None:
+    """Cancel ``job`` and wait, through any further interrupts, until every worker call that started it has
+    returned or raised (a worker that takes it later leaves it alone): none of them touches the batch once
+    this returns. Counting the calls started, not the jobs handed out or the chunks, leaves no window: an
+    interrupt may land between any two bytecodes of the caller, and a worker may fail.
+
+    Raises:
+        StepAbandoned: If they have not ended within ``STOP_GRACE`` seconds.
+    """
+    deadline = time.monotonic() + STOP_GRACE
     while True:
         try:
-            while job.finished < num_helpers:
-                time.sleep(0.0002)
+            job.cancel()
+            if not job.idle.wait(max(0.0, deadline - time.monotonic())):
+                raise StepAbandoned(
+                    f"a step was interrupted and a stepping thread did not end within {STOP_GRACE} s (a physics "
+                    f"that loops forever?): it may still write the batch", job.idle,
+                )
             return
+        except StepAbandoned:
+            raise
         except BaseException:  # noqa: BLE001 - a further interrupt: keep waiting, the first one is raised
             continue
 
 
 def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> None:
     """Run ``kernel(*args, progress)`` in the calling thread and in ``num_helpers`` workers until done.
+
+    An interrupt (Ctrl-C's ``KeyboardInterrupt``, raised between any two bytecodes of this thread, never inside
+    a compiled ``nogil`` kernel) stops the workers (``_stop_workers``) and then, if any chunk was claimed,
+    steps the chunks nobody claimed in this thread, so that the batch is either as before the step or as
+    after it, never partly stepped; then it is raised. Handing out the job happens inside the ``try``.
 
     Args:
         kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
@@ -168,21 +219,40 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
 
     Raises:
         RuntimeError: If the kernel failed in a worker thread.
+        StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
     """
     job = _Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
-    if num_helpers > 0:
-        workers = _shared_workers(num_helpers)
-        for _ in range(num_helpers):
-            workers.jobs.put(job)
     try:
+        if num_helpers > 0:
+            workers = _shared_workers(num_helpers)
+            for _ in range(num_helpers):
+                workers.jobs.put(job)
         if not kernel(*job.args):
             job.done.acquire()  # a worker is completing the last chunk: sleep until it has
-    except BaseException as failure:
-        # Never return while a worker is still stepping this batch (after Ctrl-C, say), or the next call
-        # would step the same sub-environments from two threads at once. An Exception here comes from the
-        # kernel itself, or an interrupt (KeyboardInterrupt, raised between bytecodes: never inside a
-        # compiled nogil kernel, anywhere in an interpreted one).
-        _wait_for_workers(job, num_helpers)
+    except Exception:
+        # From the kernel itself: never return while a worker is still stepping this batch, or the next call
+        # would step the same sub-environments from two threads at once.
+        _stop_workers(job)
         raise
+    except BaseException:
+        _stop_workers(job)
+        _finish_interrupted(job)
+        raise
+    if job.error is not None:
+        raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
+
+
+def _finish_interrupted(job: _Job) -> None:
+    """After an interrupt and ``_stop_workers``: step the chunks nobody claimed, in this thread, unless none was
+    claimed (the batch is then as before the step), so that every sub-environment has stepped once or none."""
+    while True:
+        try:
+            if job.args[-1][0] > 0 and job.error is None:
+                job.kernel(*job.args)  # claims what is left; returns at once when nothing is
+            break
+        except Exception:
+            break  # the kernel's own failure: the interrupt goes on, as the step was already failing
+        except BaseException:  # noqa: BLE001 - a further interrupt before the call: finish anyway
+            continue
     if job.error is not None:
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error

@@ -6,7 +6,9 @@ rebuilds numpy arrays over memory they may not write. nbgym's environments write
 refuses a read-only array where its kernels write. :func:`writable_state` is what the ``__setstate__``
 of ``Env``, ``Wrapper``, ``VectorEnv``, ``VectorWrapper`` and the kernel batch apply to the state they
 are given: every read-only array in it (and in the dicts, lists, tuples and deques it holds) is
-replaced by a writable copy, so an unpickled environment continues exactly where it was.
+replaced by a writable copy, so an unpickled environment continues exactly where it was. Namedtuples are
+searched too and rebuilt as their own type: the compiled Box2D and MuJoCo batches keep their arrays in
+namedtuples (a world's rows, a state of several arrays), which numba types field by field.
 
 One array reached from several places (say the parameter record an env shares with its kernel batch)
 becomes one copy, shared as the original was: the copy of each read-only array is remembered while the
@@ -37,7 +39,8 @@ def writable(value: Any, _searched: set[int] | None = None) -> Any:
     """``value``, or for a read-only ndarray a writable copy of it (the same copy each time while both live).
 
     Args:
-        value: Anything; dicts, lists, tuples and deques are searched (lists, dicts and deques in place).
+        value: Anything; dicts, lists, tuples, namedtuples and deques are searched (lists, dicts and deques in
+            place; a tuple or namedtuple with a read-only array is rebuilt, as its own type).
 
     Returns:
         ``value`` with every read-only ndarray in it replaced by its writable copy.
@@ -55,7 +58,7 @@ def writable(value: Any, _searched: set[int] | None = None) -> Any:
         original = weakref.ref(value, lambda ref, key=key: _forget(key, ref))
         _copies[key] = (original, weakref.ref(copy))
         return copy
-    if type(value) not in _CONTAINERS:
+    if type(value) not in _CONTAINERS and not _is_namedtuple(value):
         return value
     searched = set() if _searched is None else _searched
     if id(value) in searched:  # a container that holds itself
@@ -71,14 +74,18 @@ def writable(value: Any, _searched: set[int] | None = None) -> Any:
             replaced = writable(item, searched)
             if replaced is not item:
                 value[index] = replaced
-    elif type(value) is tuple:
+    else:
         replaced = tuple(writable(item, searched) for item in value)
         if any(new is not old for new, old in zip(replaced, value)):
-            return replaced
+            return replaced if type(value) is tuple else type(value)._make(replaced)
     return value
 
 
 _CONTAINERS = (dict, list, tuple, collections.deque)
+
+
+def _is_namedtuple(value: Any) -> bool:
+    return isinstance(value, tuple) and hasattr(type(value), "_make") and hasattr(type(value), "_fields")
 
 
 def writable_state(state: Any) -> Any:

@@ -51,6 +51,7 @@ _FONT = _raster.load_score_font()
 _GLYPHS, _GLYPH_LEFT, _GLYPH_RIGHT = _FONT.glyphs, _FONT.left, _FONT.right
 _GLYPH_ADVANCE, _GLYPH_KERN = _FONT.advance, _FONT.kern
 _MINUS = _FONT.chars.index("-")
+_GLYPH_N, _GLYPH_A, _GLYPH_I, _GLYPH_F = (_FONT.chars.index(ch) for ch in "naif")
 _HULL_COLOR = int(0.8 * 255) << 16  # Car.draw's int(c * 255) of the hull's (0.8, 0, 0); the wheels' are black
 _WHEEL_WHITE = (77 << 16) | (77 << 8) | 77
 _WHITE_X = np.float32(P.WHEEL_W * P.SIZE)
@@ -62,22 +63,65 @@ _MUD_COLOR = (102 << 16) | (102 << 8)  # car_dynamics.MUD_COLOR; WHEEL_COLOR is 
 
 
 @njit
+def _decimal_digits(magnitude, digits):
+    """Writes the decimal digits of ``magnitude``, a non-negative integral float64, least significant first, into
+    ``digits`` (324 long) and returns how many: exactly, as Python's format writes every float (``1e300`` has 301
+    digits, not 1 and zeros). Below 2**53 in int64; above, the float's integer mantissa shifted left in base-1e9
+    limbs (int64 and ``math.floor(x / 10)`` would overflow past 9.2e18 and round past 2**53)."""
+    if magnitude < 2.0**53:
+        value = np.int64(magnitude)
+        count = 0
+        while True:
+            digits[count] = value % 10
+            value //= 10
+            count += 1
+            if value == 0:
+                return count
+    fraction, exponent = math.frexp(magnitude)  # magnitude = fraction * 2**exponent, 0.5 <= fraction < 1
+    whole = np.int64(fraction * 2.0**53)  # exact: the 53-bit mantissa
+    shift = exponent - 53  # >= 1 here
+    limbs = np.zeros(36, np.int64)  # base 1e9, least significant first: 2**1024 has 309 digits, 35 limbs
+    limbs[0] = whole % 1_000_000_000
+    limbs[1] = whole // 1_000_000_000
+    used = 2
+    while shift > 0:
+        bits = min(shift, 30)  # a limb (< 2**30) shifted by 30 plus its carry stays below 2**61
+        carry = 0
+        for k in range(used):
+            value = (limbs[k] << bits) + carry
+            limbs[k] = value % 1_000_000_000
+            carry = value // 1_000_000_000
+        while carry:
+            limbs[used] = carry % 1_000_000_000
+            carry //= 1_000_000_000
+            used += 1
+        shift -= bits
+    count = 0
+    for k in range(used):
+        value = limbs[k]
+        for _ in range(9):
+            digits[count] = value % 10
+            value //= 10
+            count += 1
+    while count > 1 and digits[count - 1] == 0:
+        count -= 1
+    return count
+
+
+@njit
 def _score_text(reward):
-    """The glyph indices (``_FONT.chars``: digits, then "-") of gymnasium's ``f"{reward:04.0f}"``: the value rounded
-    half to even, as Python's format rounds, with the sign of negative values and of -0."""
-    if not math.isfinite(reward):
-        raise ValueError("CarRacing: the reward shown on the frame must be finite")
+    """The glyph indices (``_FONT.chars``: digits, "-", then the letters of "nan" and "inf") of gymnasium's
+    ``f"{reward:04.0f}"`` for every float64: the value rounded half to even, as Python's format rounds, with the
+    sign of negative values and of -0, all its digits (see ``_decimal_digits``); ``0nan`` for any NaN, ``0inf`` and
+    ``-inf`` for the infinities."""
+    if math.isnan(reward):
+        return np.array([0, _GLYPH_N, _GLYPH_A, _GLYPH_N], np.int64)
+    if math.isinf(reward):
+        return np.array([_MINUS if reward < 0.0 else 0, _GLYPH_I, _GLYPH_N, _GLYPH_F], np.int64)
     rounded = np.rint(reward)
     negative = math.copysign(1.0, rounded) < 0.0
-    magnitude = abs(rounded)
-    digits = np.zeros(24, np.int64)
-    count = 0
-    while True:
-        digits[count] = int(np.fmod(magnitude, 10.0))
-        magnitude = math.floor(magnitude / 10.0)
-        count += 1
-        if magnitude == 0.0:
-            break
+    digits = np.zeros(324, np.int64)
+    count = _decimal_digits(abs(rounded), digits)
     width = max(count, 3 if negative else 4)
     text = np.empty(width + (1 if negative else 0), np.int64)
     start = 0

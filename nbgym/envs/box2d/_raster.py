@@ -796,7 +796,8 @@ class ScoreFont(NamedTuple):
     """freesansbold at size 42 as SDL_ttf 2.24 (harfbuzz layout) renders the score's characters.
 
     Attributes:
-        chars: The characters tabulated, ``"0123456789-"``.
+        chars: The characters tabulated, ``"0123456789-nafi"``: the digits (each its own index), the sign, and the
+            letters of ``f"{x:04.0f}"`` for NaN (``0nan``) and the infinities (``0inf``, ``-inf``), which gymnasium draws.
         glyphs: ``(len(chars), height, max_width)`` uint8 coverage of each glyph's bitmap, from its left edge.
         left: Each bitmap's left bearing in pixels.
         right: ``left`` + each bitmap's width.
@@ -843,7 +844,8 @@ def score_glyphs(reward: float, font: ScoreFont) -> np.ndarray:
         int64 indices into ``font.chars``.
 
     Raises:
-        ValueError: If the text has a character the font does not tabulate (an infinite or NaN reward).
+        ValueError: If the text has a character the font does not tabulate (none of a float's, since the font
+            has "nan" and "inf").
     """
     text = f"{reward:04.0f}"
     try:
