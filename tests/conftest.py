@@ -2,7 +2,11 @@
 
 Under ``NUMBA_DISABLE_JIT=1`` (CI's coverage pass) the kernels run as plain Python: numpy then warns
 about the uint64 wrap-around that numpy's PCG64 arithmetic relies on by design, so those warnings are
-silenced there; tests marked ``slow`` are skipped in that pass with ``-m "not slow"``.
+silenced there, and tests marked ``jit_only`` (seconds compiled, minutes interpreted) are skipped.
+
+Tests marked ``slow`` (long differential sweeps, property tests with thousands of examples) run only when asked
+for: ``pytest -m slow`` runs them, ``pytest -m "slow or not slow"`` everything. Each has a short version in the
+default run (fewer steps, seeds or examples), so every behaviour they check is checked on every run.
 
 Tests marked ``training`` train an agent with an example's full budget (minutes each, and their time grows with
 the machine's load): they run only with ``pytest --training``.
@@ -25,7 +29,8 @@ ROOT = Path(__file__).resolve().parent.parent
 def pytest_configure(config):
     _check_nbgym_is_this_checkout()
     _keep_mujoco_log_out_of_the_working_directory()
-    config.addinivalue_line("markers", "slow: long differential runs, skipped in the interpreted (no-jit) CI pass")
+    config.addinivalue_line("markers", "slow: long sweeps, run only by `pytest -m slow` (a short version of each runs by default)")
+    config.addinivalue_line("markers", "jit_only: seconds compiled but minutes as Python: skipped when NUMBA_DISABLE_JIT=1")
     config.addinivalue_line("markers", "training: an example's full training budget; runs only with --training")
     config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:
@@ -39,12 +44,20 @@ def pytest_addoption(parser):
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--training"):
-        return
-    training = [item for item in items if item.get_closest_marker("training")]
-    if training:
-        config.hook.pytest_deselected(items=training)
-        items[:] = [item for item in items if not item.get_closest_marker("training")]
+    left_out = set()
+    if not config.getoption("--training"):
+        left_out.add("training")
+    if not config.getoption("markexpr"):  # a -m expression chooses for itself (`pytest -m slow`)
+        left_out.add("slow")
+    deselected = [item for item in items if any(item.get_closest_marker(name) for name in left_out)]
+    if deselected:
+        config.hook.pytest_deselected(items=deselected)
+        items[:] = [item for item in items if item not in deselected]
+    if numba.config.DISABLE_JIT:
+        skip = pytest.mark.skip(reason="jit_only: minutes when the kernels run as Python")
+        for item in items:
+            if item.get_closest_marker("jit_only"):
+                item.add_marker(skip)
 
 
 def _check_nbgym_is_this_checkout():

@@ -62,7 +62,7 @@ def test_changed_attributes_change_the_dynamics_as_in_gymnasium(changes):
     compare_single("Acrobot-v1", swing_policy, [4], STEPS // 4, setup=setting(changes))
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_make_matches_gymnasium_over_many_seeds():
     compare_single("Acrobot-v1", swing_policy, range(10, 30), 1000, reset_options={"low": -1.0, "high": 1.0})
 
@@ -109,7 +109,7 @@ def test_vector_matches_gymnasium_sync(mode):
     assert terminations > 0 and truncations > 0
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_matches_gymnasium_sync_at_length(mode):
     compare_vector("Acrobot-v1", batch_swing_policy, 16, mode, 100, 3000, {"max_episode_steps": 40})

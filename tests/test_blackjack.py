@@ -68,7 +68,7 @@ def test_vector_matches_gymnasium_sync_long(mode):
     compare_vector("Blackjack-v1", VARIANTS[2], 64, mode, 3, 1500, discrete_actions(2))
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_vector_results_do_not_depend_on_the_number_of_threads():
     num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []

@@ -61,7 +61,7 @@ def test_walking_matches_gymnasium(env_id, seed):
     compare_single(env_id, walking_policy(), [seed], 60 if INTERPRETED else 600)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_single_env_long_runs(env_id):
     """Whole episodes of the heuristic walker (truncated at the time limit) and of random motors (falls), many

@@ -324,7 +324,7 @@ def _follow_the_track(env: CarRacing, t: int) -> np.ndarray:
     return np.array([float(np.clip(-2.0 * error, -1, 1)), 0.8 if speed < 45 else 0.0, 0.0], np.float32)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_a_finished_lap_terminates():
     seen = run_episode(1, 1200, True, False, policy=_follow_the_track)
     assert seen["lap_finished"] is True  # every tile visited, at step 988

@@ -53,18 +53,18 @@ def discrete_policy(rng: np.random.Generator, observation: np.ndarray) -> int | 
     return int(action) if rng.random() < 0.5 else np.int64(action)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_make_matches_gymnasium():
     """Two truncated episodes: the first second's zoom, the road, the grass, tiles visited."""
     compare_single("CarRacing-v3", driving_policy, [0], 100, kwargs={"max_episode_steps": 60})
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_discrete_matches_gymnasium():
     compare_single("CarRacing-v3", discrete_policy, [3], 100, kwargs={"continuous": False, "max_episode_steps": 60})
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_domain_randomize_and_its_reset_option_match_gymnasium():
     """Random colours at each reset, kept with options={"randomize": False} (every other reset)."""
     compare_single(
@@ -239,7 +239,7 @@ def test_vector_env_matches_gymnasium_sync(mode):
     assert terminations >= 4
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("render_mode", ["rgb_array", "state_pixels"])
 def test_frames_are_gymnasiums(render_mode):
     """The 600x400 frame with the skid marks, and the 96x96 state frame, through the first second's zoom."""

@@ -201,7 +201,7 @@ def test_vector_matches_gymnasium_sync(mode, num_envs, num_threads):
             np.testing.assert_array_equal(got[0], expected[0])
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_results_do_not_depend_on_the_number_of_threads():
     num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []
@@ -333,7 +333,7 @@ def test_copies_continue_like_the_original(duplicate):
         assert_same_batch(vector_twin.step(actions), expected)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @settings(max_examples=25, deadline=None)
 @given(seed=st.integers(0, 2**63), action_seed=st.integers(0, 2**32 - 1), num_envs=st.integers(1, 9),
        mode=st.sampled_from(MODES))

@@ -372,7 +372,7 @@ def test_nbgym_env_ids_are_the_registered_nbgym_envs(temporary_env):
     assert "CartPole-v1" in expected and "ForeignEnv-v0" not in expected and "phys2d/CartPole-v1" not in expected
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_warmup_fills_the_cache_a_new_process_loads(tmp_path):
     cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
     result = run_module("warmup", "Pendulum-v1", env=cache)

@@ -61,7 +61,7 @@ def test_bare_class_matches_gymnasium_after_the_end_too(env_id):
     assert any(obs == 47 for obs, _ in results)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_make_matches_gymnasium_long(env_id):
     compare_single(env_id, {}, range(20), 3000, edge_walker, render=False)
@@ -75,7 +75,7 @@ def test_vector_matches_gymnasium_sync(mode, env_id):
     assert any(result[2].any() for result in results) or env_id == "CliffWalkingSlippery-v1"
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_matches_gymnasium_sync_long(mode):
     compare_vector("CliffWalkingSlippery-v1", {"max_episode_steps": 100}, 64, mode, 7, 1500, hikers)
@@ -85,7 +85,7 @@ def test_vector_renders_ansi_as_gymnasium_sync():
     compare_vector("CliffWalking-v1", {}, 3, "SameStep", 2, steps(100), discrete_actions(4), render=True)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_vector_results_do_not_depend_on_the_number_of_threads():
     num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []

@@ -63,7 +63,7 @@ def test_bare_env_matches_gymnasium_with_random_forces():
     compare_single(ENV_ID, policy, [5], STEPS, bare=True)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_make_matches_gymnasium_over_many_seeds():
     compare_single(ENV_ID, momentum_policy, range(10, 30), 1000, reset_options={"low": -1.2, "high": 0.4})
 
@@ -77,7 +77,7 @@ def test_vector_matches_gymnasium_sync(mode, dtype):
     assert terminations > 0 and truncations > 0
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_matches_gymnasium_sync_at_length(mode):
     compare_vector(ENV_ID, batch_policy(np.float32), 16, mode, 100, 3000, {"goal_velocity": 0.01})

@@ -69,7 +69,7 @@ def test_vector_matches_gymnasium_sync(mode, env_id, kwargs):
         assert any(result[4]["prob"].dtype == np.float64 for result in results)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_matches_gymnasium_sync_long(mode):
     compare_vector("FrozenLake8x8-v1", {"success_rate": 0.6}, 64, mode, 123, 2000, discrete_actions(4))
@@ -89,7 +89,7 @@ def test_vector_seed_lists_match_gymnasium():
             assert_same_value(ours.step(actions), theirs.step(actions))
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_vector_results_do_not_depend_on_the_number_of_threads():
     num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []

@@ -54,7 +54,7 @@ def test_bare_env_matches_gymnasium_with_random_actions():
     compare_single("MountainCar-v0", lambda rng, obs: int(rng.integers(0, 3)), [5], STEPS, bare=True)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_make_matches_gymnasium_over_many_seeds():
     compare_single("MountainCar-v0", momentum_policy, range(10, 30), 1000, reset_options={"low": -1.2, "high": 0.4})
 
@@ -67,7 +67,7 @@ def test_vector_matches_gymnasium_sync(mode):
     assert terminations > 0 and truncations > 0
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_matches_gymnasium_sync_at_length(mode):
     compare_vector("MountainCar-v0", batch_momentum_policy, 16, mode, 100, 3000, {"goal_velocity": 0.01})

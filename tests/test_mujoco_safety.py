@@ -467,7 +467,7 @@ SWEEP_IDS = [
 ]
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("env_id", SWEEP_IDS)
 def test_every_model_is_validated_or_runs_as_gymnasium(env_id):
     """Each env with every model of gymnasium's and small hand-made ones (``_mujoco_model_sweep``), in a

@@ -49,7 +49,7 @@ def test_bare_env_matches_gymnasium_over_a_long_episode():
     compare_single("Pendulum-v1", torque_policy, [7], STEPS, bare=True)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_make_matches_gymnasium_over_many_seeds():
     compare_single("Pendulum-v1", torque_policy, range(10, 30), 1000, reset_options={"x_init": 3.0})
 
@@ -62,7 +62,7 @@ def test_vector_matches_gymnasium_sync(mode, dtype):
     assert truncations > 0
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @pytest.mark.parametrize("mode", MODES)
 def test_vector_matches_gymnasium_sync_at_length(mode):
     compare_vector("Pendulum-v1", batch_policy(np.float32), 16, mode, 100, 3000, {"g": 12.0})

@@ -99,7 +99,7 @@ def test_vector_renders_ansi_as_gymnasium_sync():
     compare_vector("Taxi-v4", {"is_rainy": True}, 3, "NextStep", 2, steps(100), discrete_actions(6), render=True)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_vector_results_do_not_depend_on_the_number_of_threads():
     num_envs = SMALLEST_SHARED_BATCH + 1  # the smallest batch the stepping threads share
     runs = []

@@ -85,7 +85,7 @@ def test_split_with_a_physics_minimum_chunk(num_envs):
 # Interpreted (NUMBA_DISABLE_JIT=1), one batch that the threads share covers the chunk kernel and the
 # interpreted atomic counter; the other cases are slow there.
 ROLLOUT_CASES = [
-    pytest.param(mode, num_envs, marks=() if (mode, num_envs) == ("SameStep", 513) else pytest.mark.slow)
+    pytest.param(mode, num_envs, marks=() if (mode, num_envs) == ("SameStep", 513) else pytest.mark.jit_only)
     for num_envs in (255, 513, 3000)
     for mode in ("NextStep", "SameStep", "Disabled")
 ]
@@ -100,7 +100,7 @@ def test_results_do_not_depend_on_the_thread_count(mode, num_envs):
     assert rollout("CartPole-v1", num_envs, 2, steps, **kwargs) == rollout("CartPole-v1", num_envs, 1, steps, **kwargs)
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @needs_two_threads
 @pytest.mark.parametrize("env_id", ["Acrobot-v1", "Blackjack-v1", "MountainCarContinuous-v0"])
 def test_other_envs_do_not_depend_on_the_thread_count(env_id):
@@ -138,7 +138,7 @@ def _threaded_steps(envs, actions: list[np.ndarray]) -> str:
     return digest.hexdigest()
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @needs_two_threads
 def test_a_forked_child_steps_with_threads():
     """GNU OpenMP killed a child forked after a parallel step; the engine's threads are re-created there."""
@@ -170,7 +170,7 @@ def _step_in_a_forked_worker(seed: int) -> str:
     return _threaded_steps(envs, [np.full(3000, k % 2) for k in range(40)])
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @needs_two_threads
 def test_multiprocessing_fork_pool_beside_a_threaded_parent():
     _step_in_a_forked_worker(0)  # the parent has stepped with threads before it forks
@@ -179,7 +179,7 @@ def test_multiprocessing_fork_pool_beside_a_threaded_parent():
     assert in_children == [_step_in_a_forked_worker(0), _step_in_a_forked_worker(1)]
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @needs_two_threads
 def test_async_vector_env_forks_beside_a_threaded_parent():
     threaded = nbgym.make_vec("CartPole-v1", 2048, num_threads=2)
@@ -255,7 +255,7 @@ def test_matmul_load_names():
         _bench.MatmulLoad("gpu")
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 @needs_two_threads
 def test_bench_threads_script(capsys):
     spec = importlib.util.spec_from_file_location("bench_threads", ROOT / "benchmarks" / "bench_threads.py")

@@ -42,7 +42,7 @@ def test_standard_normal_matches_numpy(seed, count, uniform_every):
     assert generator.bit_generator.state == state
 
 
-@pytest.mark.slow
+@pytest.mark.jit_only
 def test_a_million_draws_cover_the_wedges_and_the_tail():
     """Draws outside the layers' rectangles (wedge and tail tests, ~1%) draw more from the stream."""
     generator = np.random.default_rng(2024)

@@ -28,8 +28,6 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-import llvmlite.binding as llvm
-import llvmlite.ir as llvmir
 from numba import njit
 from numba.core import cgutils, codegen, errors, typed_passes, types
 from numba.core.dispatcher import Dispatcher
@@ -165,10 +163,10 @@ class HelperCodeLibrary(codegen.JITCodeLibrary):
             return
         environments = self._codegen._create_empty_module(f"{self.name}.environments")
         for name in names:
-            variable = llvmir.GlobalVariable(environments, cgutils.voidptr_t, name=name)
+            variable = codegen.llvmir.GlobalVariable(environments, cgutils.voidptr_t, name=name)
             variable.linkage = "common"
             variable.initializer = cgutils.get_null_value(cgutils.voidptr_t)
-        self._codegen._add_module(llvm.parse_assembly(str(environments)))
+        self._codegen._add_module(codegen.ll.parse_assembly(str(environments)))
         self._codegen._engine.finalize_object()
 
     def get_pointer_to_function(self, name: str) -> int:
@@ -205,7 +203,7 @@ def _install_helper_libraries() -> None:
         if kind != _HELPER_BITCODE:
             return unserialize(cls, target_codegen, state)
         library = HelperCodeLibrary(target_codegen, name)
-        library._shared_module = llvm.parse_bitcode(data)
+        library._shared_module = codegen.ll.parse_bitcode(data)
         library._define_environments(library._shared_module)
         library._finalized = True
         return library
