@@ -56,7 +56,7 @@ from nbgym import logger
 from nbgym.error import KernelCacheWarning
 
 _DIGEST_SIZE = hashlib.sha256().digest_size
-_FORMAT_TAG = "+nbgym-sha256-keyed-unique-ids"  # entries of older nbgyms may name their code after the plain counter
+_FORMAT_TAG = "+nbgym-sha256-keyed-unique-ids-text-index"  # older indexes: full keys, or code named after the plain counter
 _reported: set[str] = set()
 _unwritable: list[str] = []
 """The cache directory that could not be written in this process, if any: nbgym writes no more cache files."""
@@ -230,18 +230,30 @@ class _CheckedCacheFile(IndexDataCacheFile):
     # file holds its key beside the compiled code, and a file holding another key is a miss: the kernel is
     # compiled again and its file rewritten.
 
+    #
+    # The index names each entry by its key with the signature as text (``_index_entry``): unpickling numba's types
+    # imports the modules that define them, and the engine's kernels are shared by every environment, so reading
+    # their full keys imported every environment cached so far (CartPole's first step imported BipedalWalker's
+    # physics). Two signatures with one text share an entry; the data file's full key tells them apart.
+
+    @staticmethod
+    def _index_entry(key: Any) -> tuple:
+        signature, *rest = key
+        return (str(signature), *rest)
+
     def save(self, key: Any, data: Any) -> None:
         overloads = self._load_index()
-        data_name = overloads.get(key)
+        entry = self._index_entry(key)
+        data_name = overloads.get(entry)
         if data_name is None:
             existing = set(overloads.values())
             data_name = next(name for name in map(self._data_name, itertools.count(1)) if name not in existing)
-            overloads[key] = data_name
+            overloads[entry] = data_name
             self._save_index(overloads)
         self._save_data(data_name, (key, data))
 
     def load(self, key: Any) -> Any:
-        data_name = self._load_index().get(key)
+        data_name = self._load_index().get(self._index_entry(key))
         if data_name is None:
             return None
         try:

@@ -78,7 +78,10 @@ class HelperDispatcher(CPUDispatcher):
         """The same function compiled with Python wrappers (made at the first call from Python)."""
         entry = self.__dict__.get("_python_entry")
         if entry is None:
-            entry = self._python_entry = _dispatcher(self.py_func, self._nbgym_options, entry=True)
+            # numba's own record of the options (it survives pickling), less the helpers' and njit's implied one
+            options = {name: value for name, value in self.targetoptions.items()
+                       if name not in HELPER_OPTIONS and name != "nopython"}
+            entry = self._python_entry = _dispatcher(self.py_func, options, entry=True)
         return entry
 
 
@@ -92,7 +95,6 @@ def _dispatcher(function: Callable, options: dict, entry: bool) -> Any:
         return dispatcher
     if not entry:
         dispatcher.__class__ = HelperDispatcher
-        dispatcher._nbgym_options = options
     # Helpers and entries of one function share its cache file: the key tells them apart (a helper's code
     # loaded as an entry would be called through its null wrapper).
     dispatcher._cache = CheckedFunctionCache(function, variant="entry" if entry else "helper")
