@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
 import pytest
 
 import nbgym
@@ -45,18 +46,37 @@ def test_a_cold_make_says_what_it_compiles_before_and_once_that_kernels_compile_
     assert warm.returncode == 0 and "nbgym: " not in warm.stderr, warm.stderr  # loaded from the cache: nothing to say
 
 
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="a threaded step needs two threads")
+def test_the_compiles_of_later_calls_are_announced_too(tmp_path):
+    """A step with actions of another dtype and a threaded step compile kernels of their own, each announced; the vector
+    env runs the single env's kernels, compiled once."""
+    code = (
+        "import nbgym, numpy as np\n"
+        "env = nbgym.make('Pendulum-v1'); env.reset(seed=0); env.step(np.zeros(1, np.float32)); env.step(np.zeros(1))\n"
+        "vec = nbgym.make_vec('Pendulum-v1', 600); vec.reset(seed=0); vec.step(np.zeros((600, 1), np.float32))\n"
+        "vec.num_threads = 2; vec.step(np.zeros((600, 1), np.float32))\n"
+    )
+    result = run_python(code, tmp_path / "cache", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("nbgym: compiling")] == [
+        "nbgym: compiling the kernels of Pendulum (first use; cached afterwards)...",
+        "nbgym: compiling the kernels of Pendulum's step of float64 actions (first use; cached afterwards)...",
+        "nbgym: compiling the kernels of Pendulum's threaded step (first use; cached afterwards)...",
+    ]
+
+
 def test_a_compile_is_announced_once_per_group_at_its_first_cache_miss(fresh_notice, caplog):
     caplog.set_level(logging.INFO, logger="nbgym")
     cache._announce_compile(True)  # outside compiling(): nothing named to announce
     with cache.compiling("Probe"):
         cache._announce_compile(True)
         cache._announce_compile(True)  # the functions the first kernel calls miss too
-    with cache.compiling("Probe (threaded step)"):
+    with cache.compiling("Probe's threaded step"):
         cache._announce_compile(False)
     cache._announce_compile(True)
     assert [record.getMessage() for record in caplog.records] == [
         "compiling the kernels of Probe (first use; cached afterwards)...",
-        "compiling the kernels of Probe (threaded step) (no writable cache: compiled in every process)...",
+        "compiling the kernels of Probe's threaded step (no writable cache: compiled in every process)...",
     ]
     cache.skip_compile_notice()
     with cache.compiling("Quiet"):

@@ -449,7 +449,7 @@ def compiling(what: str | None = None) -> Iterator[None]:
     """Held while this process compiles, or loads from the cache, a group of kernels that run together (an
     environment's reset and step, with every function compiled into them): one process at a time per cache.
 
-    With ``what`` (``"LunarLander"``, ``"LunarLander (threaded step)"``), the first kernel of the group that is not in
+    With ``what`` (``"LunarLander"``, ``"LunarLander's threaded step"``), the first kernel of the group that is not in
     the cache is announced before numba compiles it (``nbgym: compiling the kernels of LunarLander (first use; cached
     afterwards)...``); a group loaded from the cache says nothing.
 
