@@ -19,7 +19,6 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from typing import Any
-from typing import Any
 
 import numpy as np
 
@@ -190,13 +189,18 @@ def _warmup(args: argparse.Namespace) -> int:
                 print(f"skipped {env_id}: its module does not import ({failure})", file=sys.stderr)
     if not env_ids and status:
         return status
-    from nbgym._engine.cache import describe
+    from nbgym._engine.cache import describe, skip_compile_notice
 
+    skip_compile_notice()  # make's notices would break the lines below, which say the same
     print(f"Compiling the kernels into numba's cache ({describe()}):")
     width = max((len(env_id) for env_id in env_ids), default=0)
+    count = f"{len(env_ids)}"
     start = time.perf_counter()
-    for env_id in env_ids:
-        print(f"  {env_id.ljust(width)}  {_bench.warm_up(env_id):6.2f} s", flush=True)
+    for done, env_id in enumerate(env_ids, 1):
+        # The id first, on its own: a Box2D environment compiles for a minute, which the line then explains.
+        print(f"  [{f'{done}'.rjust(len(count))}/{count}] {env_id.ljust(width)}  ", end="", flush=True)
+        seconds = _bench.warm_up(env_id)
+        print(f"{seconds:7.2f} s  ({time.perf_counter() - start:.1f} s elapsed)", flush=True)
     print(f"{len(env_ids)} environment{'s' if len(env_ids) != 1 else ''} in {time.perf_counter() - start:.2f} s")
     return status
 
@@ -466,7 +470,7 @@ def _parser() -> argparse.ArgumentParser:
         help="compile the kernels into numba's cache ahead of time",
         description="Compile the kernels of environments into numba's on-disk cache (make, reset and step of the "
         "single env and of the compiled vector env, serial and threaded), so that later processes load "
-        "them instead of compiling. Prints the time per environment.",
+        "them instead of compiling. Prints each environment as it starts, then its time and the time elapsed.",
     )
     warmup.add_argument(
         "env_ids",

@@ -21,6 +21,7 @@ import pytest
 
 import nbgym
 from nbgym import _bench, error
+from nbgym._engine import cache
 from nbgym.cli import main
 from nbgym.registration import registry
 
@@ -312,18 +313,58 @@ def test_bench_unversioned_id_resolves_to_the_latest(capsys):
 # warmup
 # ----------------------------------------
 
+WARMUP_LINE = re.compile(r"  \[ *(\d+)/(\d+)\] (\S+) +(\d+\.\d\d) s  \((\d+\.\d) s elapsed\)")
+
+
+@pytest.fixture(autouse=True)
+def compile_notices_restored(monkeypatch):
+    """``warmup`` and ``bench`` silence make's compile notices for the rest of their process: not for other tests."""
+    monkeypatch.setattr(cache, "_quiet", cache._quiet)
+
 
 def test_warmup_named_envs(capsys):
     with pytest.warns(DeprecationWarning, match="CartPole-v0 is out of date"):
         assert main(["warmup", "CartPole-v1", "CartPole-v0", "CartPole-v1"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("Compiling the kernels into numba's cache (")
-    assert [line.split()[0] for line in lines[1:3]] == ["CartPole-v1", "CartPole-v0"]
-    for line in lines[1:3]:
-        _, seconds, unit = line.split()
-        assert float(seconds) >= 0 and unit == "s"
+    rows = [WARMUP_LINE.fullmatch(line) for line in lines[1:3]]
+    assert all(rows), lines
+    assert [row.group(1, 2, 3) for row in rows] == [("1", "2", "CartPole-v1"), ("2", "2", "CartPole-v0")]
+    seconds = [float(row.group(4)) for row in rows]
+    elapsed = [float(row.group(5)) for row in rows]
+    assert 0 <= seconds[0] and elapsed[0] <= elapsed[1] and seconds[1] <= elapsed[1] + 0.05
     assert lines[3].startswith("2 environments in ")
     assert len(lines) == 4
+
+
+def test_warmup_names_each_env_before_compiling_it_with_its_count(monkeypatch, capsys):
+    """Each id is printed, with how many are done of how many, before its kernels compile (a Box2D environment's take
+    a minute), then the seconds it took and the time since the start; make's own notices are silenced."""
+    ids = ["CartPole-v1", "Pendulum-v1", "MountainCar-v0", "Acrobot-v1", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1",
+           "CliffWalking-v1", "MountainCarContinuous-v0", "LunarLander-v3"]
+    seen = []
+
+    def warm_up(env_id):
+        seen.append((env_id, capsys.readouterr().out))
+        return 1.5
+
+    monkeypatch.setattr(_bench, "warm_up", warm_up)
+    monkeypatch.setattr(cache, "_quiet", False)
+    assert main(["warmup", *ids]) == 0
+    assert cache._quiet
+    out = seen[0][1] + "".join(printed for _, printed in seen[1:]) + capsys.readouterr().out
+    assert [env_id for env_id, _ in seen] == ids
+    # What the user sees while env i compiles: the finished lines, then its own count and id.
+    assert seen[0][1].splitlines()[1] == f"  [ 1/10] {'CartPole-v1'.ljust(24)}  "
+    for i, (env_id, printed) in enumerate(seen[1:], 2):
+        assert printed.endswith(f"  [{i:2}/10] {env_id.ljust(24)}  "), printed
+    lines = out.splitlines()
+    rows = [WARMUP_LINE.fullmatch(line) for line in lines[1:-1]]
+    assert all(rows), lines
+    assert [(int(row.group(1)), row.group(3), row.group(4)) for row in rows] == [
+        (i, env_id, "1.50") for i, env_id in enumerate(ids, 1)
+    ]
+    assert lines[-1].startswith("10 environments in ")
 
 
 def test_warmup_default_skips_envs_whose_module_does_not_import(temporary_env, monkeypatch, capsys):
@@ -353,7 +394,7 @@ def test_warmup_compiles_the_good_ids_beside_bad_ones(temporary_env, capsys):
     broken = temporary_env("BrokenModule-v0", entry_point="nbgym.envs._no_such_module:Env")
     assert main(["warmup", "CartPol-v1", "CartPole-v1", broken]) == 2
     captured = capsys.readouterr()
-    assert [line.split()[0] for line in captured.out.splitlines()[1:-1]] == ["CartPole-v1"]
+    assert [WARMUP_LINE.fullmatch(line).group(3) for line in captured.out.splitlines()[1:-1]] == ["CartPole-v1"]
     assert captured.out.splitlines()[-1].startswith("1 environment in ")
     assert captured.err == (
         f"nbgym warmup: error: {registry_message('CartPol-v1')}\n"

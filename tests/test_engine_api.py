@@ -642,3 +642,37 @@ def test_numba_boundscheck_is_part_of_the_kernel_cache_key(tmp_path):
     assert run() == "unchecked"
     assert run(NUMBA_BOUNDSCHECK="1") == "checked"
     assert run() == "unchecked"
+
+
+def _step_types(bound_step, actions: np.ndarray) -> tuple:
+    """The numba types of the step kernel's arguments in a bound step (``KernelBatch.bind_step``/``bind_step_entry``)."""
+    args = bound_step.args if actions is None else (*bound_step.args, actions)
+    return tuple(numba.typeof(arg) for arg in args)
+
+
+@pytest.mark.skipif(INTERPRETED, reason="no compiled kernels without the JIT")
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "Pendulum-v1", "LunarLander-v3", "LunarLanderContinuous-v3",
+                                    "BipedalWalker-v3", "CarRacing-v3", "HalfCheetah-v5"])
+def test_a_single_env_and_its_vector_env_run_one_compiled_kernel(env_id):
+    """The single env (a batch of one) passes the kernels the types the vector env passes them (parameter record,
+    state arrays, buffers, actions), so one compile serves both: a Box2D port's takes ~40 s."""
+    if env_id == "HalfCheetah-v5":
+        pytest.importorskip("mujoco")
+    single = nbgym.make(env_id).unwrapped
+    single.reset(seed=0)
+    single.step(single.action_space.sample())
+    vector = nbgym.make_vec(env_id, 3, vectorization_mode="vector_entry_point")
+    vector.reset(seed=0)
+    vector.step(vector.action_space.sample())
+    if single._discrete:
+        single_step = _step_types(single._step_discrete, None)
+    else:
+        [single_step] = [_step_types(bound, None) for bound in single._step_box.values()]
+    vector_step = _step_types(vector._step_kernel, vector._batch.actions_array(vector.action_space.sample()))
+    assert single_step == vector_step
+
+    def reset_types(batch):
+        return tuple(numba.typeof(arg) for arg in (batch.params, batch.state, batch.pcg, batch.buf, batch.all_envs,
+                                                    batch.observations, batch.flags, batch.elapsed, batch.auxes))
+
+    assert reset_types(single._batch) == reset_types(vector._batch)

@@ -1,5 +1,6 @@
-"""A first run explains its wait: a compile of more than a second in ``make``/``make_vec`` is told once per process
-(that kernels are compiled once, and where they are cached), and ``nbgym bench`` says it on its progress line."""
+"""A first run explains its wait: a compile in ``make``/``make_vec`` is announced as it starts (which kernels), one of
+more than a second is explained once per process (that kernels are compiled once, and where they are cached), and
+``nbgym bench`` and ``nbgym warmup`` say it on their own lines."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import numba
 import pytest
 
 import nbgym
@@ -29,22 +31,64 @@ def run_python(code: str, cache_dir: Path, cwd: Path) -> subprocess.CompletedPro
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_a_cold_make_says_once_that_kernels_compile_once_and_where_they_are_cached(tmp_path):
+def test_a_cold_make_says_what_it_compiles_before_and_once_that_kernels_compile_once_and_where_they_are_cached(tmp_path):
     cache_dir = tmp_path / "cache"
     first = run_python(MAKE_TWO, cache_dir, tmp_path)
     assert first.returncode == 0, first.stderr
     notices = [line for line in first.stderr.splitlines() if line.startswith("nbgym: ")]
-    # Two envs compiled (each well over a second), one notice: the first.
-    assert len(notices) == 1, first.stderr
-    assert notices[0].startswith("nbgym: compiled the kernels of CartPole in ")
-    assert f"Kernels are compiled once and cached in {cache_dir}{os.sep}" in notices[0] and "nbgym warmup" in notices[0]
+    # Two envs compiled (each well over a second): each announced as it starts, and one notice after the first.
+    assert len(notices) == 3, first.stderr
+    assert notices[0] == "nbgym: compiling the kernels of CartPole (first use; cached afterwards)..."
+    assert notices[1].startswith("nbgym: compiled the kernels of CartPole in ")
+    assert f"Kernels are compiled once and cached in {cache_dir}{os.sep}" in notices[1] and "nbgym warmup" in notices[1]
+    assert notices[2] == "nbgym: compiling the kernels of MountainCar (first use; cached afterwards)..."
     warm = run_python(MAKE_TWO, cache_dir, tmp_path)
     assert warm.returncode == 0 and "nbgym: " not in warm.stderr, warm.stderr  # loaded from the cache: nothing to say
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="a threaded step needs two threads")
+def test_the_compiles_of_later_calls_are_announced_too(tmp_path):
+    """A step with actions of another dtype and a threaded step compile kernels of their own, each announced; the vector
+    env runs the single env's kernels, compiled once."""
+    code = (
+        "import nbgym, numpy as np\n"
+        "env = nbgym.make('Pendulum-v1'); env.reset(seed=0); env.step(np.zeros(1, np.float32)); env.step(np.zeros(1))\n"
+        "vec = nbgym.make_vec('Pendulum-v1', 600); vec.reset(seed=0); vec.step(np.zeros((600, 1), np.float32))\n"
+        "vec.num_threads = 2; vec.step(np.zeros((600, 1), np.float32))\n"
+    )
+    result = run_python(code, tmp_path / "cache", tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert [line for line in result.stderr.splitlines() if line.startswith("nbgym: compiling")] == [
+        "nbgym: compiling the kernels of Pendulum (first use; cached afterwards)...",
+        "nbgym: compiling the kernels of Pendulum's step of float64 actions (first use; cached afterwards)...",
+        "nbgym: compiling the kernels of Pendulum's threaded step (first use; cached afterwards)...",
+    ]
+
+
+def test_a_compile_is_announced_once_per_group_at_its_first_cache_miss(fresh_notice, caplog):
+    caplog.set_level(logging.INFO, logger="nbgym")
+    cache._announce_compile(True)  # outside compiling(): nothing named to announce
+    with cache.compiling("Probe"):
+        cache._announce_compile(True)
+        cache._announce_compile(True)  # the functions the first kernel calls miss too
+    with cache.compiling("Probe's threaded step"):
+        cache._announce_compile(False)
+    cache._announce_compile(True)
+    assert [record.getMessage() for record in caplog.records] == [
+        "compiling the kernels of Probe (first use; cached afterwards)...",
+        "compiling the kernels of Probe's threaded step (no writable cache: compiled in every process)...",
+    ]
+    cache.skip_compile_notice()
+    with cache.compiling("Quiet"):
+        cache._announce_compile(True)
+    cache.notice_compile("Quiet", 2.5, step_kernel)
+    assert len(caplog.records) == 2
 
 
 @pytest.fixture
 def fresh_notice(monkeypatch):
     monkeypatch.setattr(cache, "_compile_noticed", False)
+    monkeypatch.setattr(cache, "_quiet", False)
 
 
 def test_notice_once_per_process_and_only_past_a_second(fresh_notice, caplog):
@@ -71,8 +115,8 @@ def test_bench_progress_line_says_kernels_compile_once_and_where(fresh_notice, c
     assert main(["bench", "--num-envs", "4", "--against", "", "--steps", "3", "--repeats", "2", "--progress"]) == 0
     err = capsys.readouterr().err
     assert f"CartPole-v1 4: making nbgym (a first run compiles its kernels, once, into {_bench.kernel_cache_dir()})" in err
-    assert "nbgym: compiled" not in err  # make's notice would break the progress line: the line says it
-    assert cache._compile_noticed
+    assert "nbgym: compil" not in err  # make's notices would break the progress line: the line says it
+    assert cache._quiet
 
 
 def test_kernel_cache_dir_shortens_the_home_directory(monkeypatch, tmp_path):

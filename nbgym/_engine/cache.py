@@ -40,6 +40,7 @@ import pickle
 import secrets
 import stat
 import tempfile
+import threading
 from typing import Any, Callable, Iterator
 
 import numba
@@ -181,6 +182,10 @@ class _CacheImpl(CompileResultCacheImpl):
 COMPILE_NOTICE_SECONDS = 1.0
 """A compile of a ``make``/``make_vec`` that takes longer than this is explained to the user, once per process."""
 _compile_noticed = False
+_quiet = False
+"""Whether this process gives no compile notices at all (``skip_compile_notice``)."""
+_compiling = threading.local()
+"""What the ``compiling()`` context of this thread compiles (``what``), until a cache miss has announced it."""
 
 
 class _CheckedCacheFile(IndexDataCacheFile):
@@ -354,6 +359,7 @@ class CheckedFunctionCache(FunctionCache):
             data = cache_file.load(key)
             if data is not None:
                 return self._impl.rebuild(target_context, data)
+        _announce_compile(self._writes)
         return None
 
     def save_overload(self, sig: Any, data: Any) -> None:
@@ -407,6 +413,21 @@ def cache_dir(dispatcher: Any) -> str:
     return dispatcher._cache._cache_path
 
 
+def _announce_compile(cached_afterwards: bool) -> None:
+    """Says, before numba compiles, what the ``compiling()`` context of this thread compiles: the first cache miss in
+    it means a compile of seconds to minutes (a Box2D port's), which would otherwise be a silent pause."""
+    what = getattr(_compiling, "what", None)
+    if what is None:
+        return
+    _compiling.what = None  # once per context: the functions the first one calls miss too
+    if not _quiet:
+        logger.info(
+            "compiling the kernels of %s (%s)...",
+            what,
+            "first use; cached afterwards" if cached_afterwards else "no writable cache: compiled in every process",
+        )
+
+
 def notice_compile(name: str, seconds: float, dispatcher: Any) -> None:
     """Explains a slow first ``make`` to the user: once per process, for a compile of more than a second.
 
@@ -416,7 +437,7 @@ def notice_compile(name: str, seconds: float, dispatcher: Any) -> None:
         dispatcher: A kernel it compiled (names the cache directory).
     """
     global _compile_noticed
-    if _compile_noticed or seconds <= COMPILE_NOTICE_SECONDS:
+    if _quiet or _compile_noticed or seconds <= COMPILE_NOTICE_SECONDS:
         return
     _compile_noticed = True
     logger.info(
@@ -429,15 +450,20 @@ def notice_compile(name: str, seconds: float, dispatcher: Any) -> None:
 
 
 def skip_compile_notice() -> None:
-    """Gives no compile notice in this process (a caller that says it its own way: ``nbgym bench``'s progress line)."""
-    global _compile_noticed
-    _compile_noticed = True
+    """Gives no compile notice in this process, before or after a compile (a caller that says it its own way:
+    ``nbgym bench``'s progress line, ``nbgym warmup``'s lines)."""
+    global _quiet
+    _quiet = True
 
 
 @contextlib.contextmanager
-def compiling() -> Iterator[None]:
+def compiling(what: str | None = None) -> Iterator[None]:
     """Held while this process compiles, or loads from the cache, a group of kernels that run together (an
     environment's reset and step, with every function compiled into them): one process at a time per cache.
+
+    With ``what`` (``"LunarLander"``, ``"LunarLander's threaded step"``), the first kernel of the group that is not in
+    the cache is announced before numba compiles it (``nbgym: compiling the kernels of LunarLander (first use; cached
+    afterwards)...``); a group loaded from the cache says nothing.
 
     Two processes that fill one cache at once (pytest's workers, a training script's runners) could otherwise
     each compile some of a group's functions and load the others from the files the other process had just
@@ -455,22 +481,26 @@ def compiling() -> Iterator[None]:
             handle = open(os.path.join(written, "nbgym-compile.lock"), "a+b")  # noqa: SIM115 - held below
         except OSError:
             handle = None
-    if handle is None:
-        yield
-        return
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
+    outer, _compiling.what = getattr(_compiling, "what", None), what
+    try:
+        if handle is None:
             yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            return
+        with handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+    finally:
+        _compiling.what = outer
 
 
-def compile_for(dispatcher: Any, *args: Any) -> None:
-    """Compiles, or loads from the cache, ``dispatcher``'s version for the types of ``args``, under ``compiling()``.
+def compile_for(dispatcher: Any, *args: Any, what: str | None = None) -> None:
+    """Compiles, or loads from the cache, ``dispatcher``'s version for the types of ``args``, under ``compiling(what)``.
 
     For a kernel that would otherwise be compiled lazily at its first call, outside the lock (the rollout loop,
     which runs on a thread of its own): the call then finds the version made here.
     """
-    with compiling():
+    with compiling(what):
         dispatcher.compile(tuple(dispatcher.typeof_pyval(arg) for arg in args))

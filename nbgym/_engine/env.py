@@ -208,7 +208,7 @@ class KernelBatch:
                       self.elapsed, self.auxes)
         misses = _cache_misses()
         start = time.perf_counter()
-        with self.physics.compile_errors(), cache.compiling():
+        with self.physics.compile_errors(), cache.compiling(self.physics.name):
             reset_kernel.compile(tuple(numba.typeof(arg) for arg in reset_args))
             step_kernel.compile(tuple(numba.typeof(arg) for arg in (*self._step_args(NEXT_STEP, 0), actions)))
         if _cache_misses() > misses:  # compiled, not loaded from the cache: say so if the user waited
@@ -229,7 +229,7 @@ class KernelBatch:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         if not numba.config.DISABLE_JIT:  # compiled here, under the cache's lock, not by the first stepping thread
             actions = np.zeros(self.action_shape, dtype=self.action_dtype)
-            with cache.compiling():
+            with cache.compiling(f"{self.physics.name}'s threaded step"):
                 check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset)))
                 step_chunks.compile(tuple(
                     numba.typeof(arg) for arg in (*self._step_args(mode, max_steps), actions, chunk_size, np.zeros(2, np.int64))
@@ -252,7 +252,7 @@ class KernelBatch:
         args = (*self._step_args(mode, max_steps), actions)
         if numba.config.DISABLE_JIT:
             return functools.partial(step_kernel, *args)
-        with cache.compiling():
+        with cache.compiling(f"{self.physics.name}'s step of {actions.dtype} actions"):
             entry = step_kernel.compile(tuple(numba.typeof(arg) for arg in args))
         return functools.partial(entry, *args)
 

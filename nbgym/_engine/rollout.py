@@ -339,7 +339,7 @@ def rollout(
         kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
         loop, args = _rollout_loop, (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays,
                                      action_shape)
-        cache.compile_for(_rollout_loop, *args, np.zeros(1, dtype=np.bool_))
+        cache.compile_for(_rollout_loop, *args, np.zeros(1, dtype=np.bool_), what=f"{batch.physics.name}'s rollout")
     else:
         cache.compile_for(_account, envs._kernel_mode, batch.rewards, batch.flags, *stats)
         loop, args = _threaded_loop, (envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays,
