@@ -21,7 +21,9 @@ from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _car_racing_kernels as K
 from nbgym.envs.box2d import car_racing_physics as P
-from nbgym.envs.box2d._port_objects import FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row
+from nbgym.envs.box2d._port_objects import (
+    EpisodeObject, FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row,
+)
 from nbgym.envs.box2d._window import action_vector, close_window, show, start_render
 from nbgym.envs.box2d.car_dynamics import MUD_COLOR, WHEEL_COLOR, Particle
 from nbgym.utils import EzPickle
@@ -217,20 +219,19 @@ class Tile(PortBody):
         self._tile_row()[P.TILE_VISITED] = 1 if value else 0
 
 
-class TrackList(list):
+class TrackList(EpisodeObject, list):
     """gymnasium's ``track``: ``(alpha, beta, x, y)`` per tile, in order. Its length is what the rewards and the lap
     read (1000/len(track) per tile): removing or adding entries changes them from the next step, as in gymnasium
     (the entries themselves are read at reset only). A list of an earlier episode no longer counts."""
 
     def __init__(self, items: Iterable[Any], env: CarRacing) -> None:
         super().__init__(items)
-        self._env = env
+        self._source = env
         self._generation = env._port_generation
 
     def _changed(self) -> None:
-        env = self._env
-        if env._port_generation == self._generation:
-            env._batch.state.env_i[0, P.TRACK_LENGTH] = len(self)
+        if self._is_current():
+            self._source._batch.state.env_i[0, P.TRACK_LENGTH] = len(self)
 
     def _changing(name: str) -> Any:  # noqa: N805 (a class-body helper)
         method = getattr(list, name)
@@ -259,24 +260,22 @@ class TrackList(list):
         return list, (list(self),)  # a copy is a plain list (it belongs to no env)
 
 
-class Car:
+class Car(EpisodeObject):
     """gymnasium's ``Car`` of this episode (``env.car``), over the kernels' rows: ``hull``, ``wheels`` (front left,
     front right, rear left, rear right), ``drawlist``, ``particles`` (the skid traces, read), ``fuel_spent``, ``world``,
     and the controls ``gas()``, ``brake()``, ``steer()`` (as gymnasium's: an action sets them, the next step reads
     them). Moving its bodies, setting their velocities or the wheels' ``omega`` changes the next step."""
 
-    __slots__ = ("_env", "_generation", "hull", "wheels", "drawlist")
+    __slots__ = ("_source", "_generation", "hull", "wheels", "drawlist")
 
     def __init__(self, env: CarRacing, hull: _CarBody, wheels: list[Wheel]) -> None:
-        for name, value in (("_env", env), ("_generation", env._port_generation), ("hull", hull),
+        for name, value in (("_source", env), ("_generation", env._port_generation), ("hull", hull),
                             ("wheels", FixedList(wheels, "CarRacing.car.wheels")),
                             ("drawlist", FixedList([*wheels, hull], "CarRacing.car.drawlist"))):
             object.__setattr__(self, name, value)
 
     def _state(self) -> P.CarRows:
-        if self._env._port_generation != self._generation:
-            raise ReferenceError("this car belongs to an episode before the env's last reset: read env.car again.")
-        return self._env._batch.state
+        return self._episode_source()._batch.state
 
     def gas(self, gas: Any) -> None:
         """Presses the accelerator (rear-wheel drive): the rear wheels' gas rises by at most 0.1, falls at once.
@@ -325,8 +324,7 @@ class Car:
 
     @property
     def world(self) -> PortWorld:
-        self._state()
-        return PortWorld(self._env)
+        return PortWorld(self._episode_source())
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -448,6 +446,7 @@ class CarRacing(KernelEnv, EzPickle):
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
     physics = K.PHYSICS
     asserts_action_in_space = True
+    _port_world_per_episode = False  # gymnasium's CarRacing makes its world once, in __init__
 
     def __init__(
         self,
