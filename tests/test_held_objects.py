@@ -71,3 +71,31 @@ def test_car_racings_car_held_across_a_reset_refuses():
     with pytest.raises(ReferenceError):
         car.world  # noqa: B018
 
+
+@pytest.mark.parametrize("domain_randomize", [False, True])
+def test_car_racings_colours_held_across_resets_follow_gymnasium(domain_randomize):
+    """gymnasium binds new colour arrays at a reset only with domain_randomize (and options randomize, the default):
+    held arrays then keep their values; without, they are the env's, live. Assigning binds the value given."""
+    envs = nbgym.make("CarRacing-v3", domain_randomize=domain_randomize), gymnasium.make(
+        "CarRacing-v3", domain_randomize=domain_randomize)
+    held = {}
+    for env in envs:
+        env.reset(seed=0)
+        held[env] = [env.unwrapped.road_color, env.unwrapped.bg_color, env.unwrapped.grass_color]
+    for options in (None, {"randomize": False}):
+        ours, theirs = (env.reset(seed=1, options=options)[0] for env in envs)
+        np.testing.assert_array_equal(ours, theirs)
+        for env in envs:
+            for array in held[env]:
+                array[1] = 50  # gymnasium's held arrays: the env's (no randomisation) or the last episode's
+        ours, theirs = (env.step(np.array([0.0, 0.5, 0.0]))[0] for env in envs)
+        np.testing.assert_array_equal(ours, theirs)
+    for mine, theirs in zip(*held.values()):
+        assert mine.dtype == theirs.dtype
+        np.testing.assert_array_equal(mine, theirs)
+    for env in envs:
+        held[env] = env.unwrapped.bg_color
+        env.unwrapped.bg_color = np.array([10.0, 20.0, 30.0])
+        held[env][0] = 200  # no longer the env's
+    ours, theirs = (env.step(np.array([0.0, 0.5, 0.0]))[0] for env in envs)
+    np.testing.assert_array_equal(ours, theirs)
