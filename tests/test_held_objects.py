@@ -99,3 +99,20 @@ def test_car_racings_colours_held_across_resets_follow_gymnasium(domain_randomiz
         held[env][0] = 200  # no longer the env's
     ours, theirs = (env.step(np.array([0.0, 0.5, 0.0]))[0] for env in envs)
     np.testing.assert_array_equal(ours, theirs)
+
+
+def test_mujocos_data_and_initial_state_stay_live_across_resets():
+    """gymnasium's MuJoCo env resets its one MjData in place (mj_resetData) and keeps init_qpos: held, they are the
+    env's, in nbgym too (the observations are new arrays at every step and reset in both)."""
+    ours, theirs = nbgym.make("HalfCheetah-v5"), gymnasium.make("HalfCheetah-v5")
+    held = {}
+    for env in (ours, theirs):
+        observation, _ = env.reset(seed=0)
+        held[env] = (env.unwrapped.data, env.unwrapped.init_qpos, observation, observation.copy())
+        env.reset(seed=1)
+        env.step(np.full(6, 0.5))
+    for env in (ours, theirs):
+        data, init_qpos, observation, first = held[env]
+        assert env.unwrapped.data is data and env.unwrapped.init_qpos is init_qpos
+        np.testing.assert_array_equal(observation, first)
+    np.testing.assert_array_equal(held[ours][0].qpos, held[theirs][0].qpos)
