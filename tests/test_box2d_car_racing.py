@@ -419,6 +419,39 @@ def test_road_poly_refuses_what_the_frames_cannot_draw():
     env.step(action)
 
 
+def test_colours_refuse_what_pygame_cannot_draw():
+    """bg_color, grass_color and road_color written with NaN, infinities, 1e300 or out of pygame's range are refused
+    with ValueError naming the colour and the range: at assignment, or at the next step, frame or reset when changed
+    in place, before anything moves; at a reset, a road_color whose new tiles (up to 5.1 lighter) pygame cannot
+    draw too (gymnasium's frames raise on each, after its world moved)."""
+    env = nbgym.make("CarRacing-v3", render_mode="rgb_array").unwrapped
+    env.reset(seed=7)
+    action = np.array([0.0, 0.5, 0.0], dtype=np.float32)
+    before = env._batch.state.w.body_f.copy()
+    rows = env._batch.state.env_f.copy()
+    for name in ("bg_color", "grass_color", "road_color"):
+        for bad in (np.nan, np.inf, -np.inf, 1e300, -1e300, 256.0, -1.0):
+            with pytest.raises(ValueError, match=rf"CarRacing\.{name} is three numbers, each in \(-1, 256\)"):
+                setattr(env, name, (bad, 100.0, 100.0))
+            held = getattr(env, name)
+            kept = held[0]
+            held[0] = bad if held.dtype.kind == "f" else -1
+            for move in (lambda: env.step(action), env.render, lambda: env.reset(seed=8)):
+                with pytest.raises(ValueError, match=rf"CarRacing\.{name} is three numbers"):
+                    move()
+                np.testing.assert_array_equal(env._batch.state.w.body_f, before)  # nothing moved
+                np.testing.assert_array_equal(env._batch.state.env_f, rows)
+            held[0] = kept
+    env.road_color = (252.0, 0.0, 0.0)  # drawable now, not for a new track's lightest tiles
+    env.step(action)
+    before = env._batch.state.w.body_f.copy()
+    with pytest.raises(ValueError, match=r"road_color .* must be in \(-1, 250\.9\)"):
+        env.reset(seed=8)
+    np.testing.assert_array_equal(env._batch.state.w.body_f, before)
+    env.road_color = (250.8, 0.0, 0.0)
+    env.reset(seed=8)
+
+
 @JIT_ONLY
 def test_car_is_live_as_gymnasiums():
     """The hull's velocity, a wheel's gas, omega and phase, the car's gas()/steer()/brake(), the world's gravity and

@@ -25,6 +25,7 @@ from _toy_text_checks import assert_same_value
 
 import nbgym
 from nbgym import error
+from nbgym._box2d import broad_phase
 from nbgym._box2d import world as port_world
 from nbgym.envs.box2d.lunar_lander import LunarLanderContinuous, demo_heuristic_lander, heuristic
 
@@ -375,7 +376,27 @@ def test_particles_pile_up_without_frames_and_the_world_grows_exactly(continuous
     steps = run_length(160, 0)[0]
     ours = compare_rendered(continuous, 5, steps, lambda t: (t < steps // 4 and t % 3 == 0) or t >= steps - 12)
     grown = port_world.capacities(ours.unwrapped._batch.state.w)
-    assert grown["bodies"] > 4 + steps // 2 and grown["tree_nodes"] > 32 and grown["pairs"] > 128
+    assert grown["bodies"] > 4 + steps // 2 and grown["tree_nodes"] > 32
+    # the pair buffer holds the pairs a step finds, as Box2D's: not every moved proxy times every proxy (quadratic)
+    assert grown["pairs"] <= 4 * grown["fixtures"]
+
+
+def test_a_short_pair_buffer_takes_its_pairs_in_batches_and_grows():
+    """A world whose pair buffer holds two pairs steps as gymnasium's (the broad phase hands the pairs over in
+    batches, in Box2D's order), and grows it to the pairs its steps found."""
+    ours = nbgym.make("LunarLander-v3", render_mode="rgb_array")
+    theirs = gymnasium.make("LunarLander-v3", render_mode="rgb_array")
+    assert_same_value(ours.reset(seed=3), theirs.reset(seed=3))
+    env = ours.unwrapped
+    state = env._batch.state
+    env._batch.state = state._replace(w=state.w._replace(pair_buffer=np.zeros((1, 2, 2), np.int32)))
+    env._bind(env.np_random)
+    rng = np.random.default_rng(3)
+    for t in range(run_length(40, 0)[0]):
+        action = engines_on(rng, False)
+        assert_same_value(ours.step(action), theirs.step(action), f"step {t}")
+    w = env._batch.state.w
+    assert 2 < port_world.capacities(w)["pairs"] <= max(4, 2 * int(w.bp_i[0, broad_phase.PAIR_COUNT]))
 
 
 @pytest.mark.slow

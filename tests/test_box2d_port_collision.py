@@ -479,17 +479,29 @@ class Worlds:
         # the C++ list (m_contactList: newest first); pybox2d's ``world.contacts`` reverses it
         before = [(c.fixtureA.userData, c.fixtureB.userData) for c in self.world.contacts_gen]
         self.world.contactManager.FindNewContacts()
-        pairs = np.zeros((4096, 2), np.int32)
-        n = bp.update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, pairs,
-                            np.zeros(len(tree_i) + 1, np.int32), np.zeros(len(tree_i), np.int32))
+        # a pair buffer of two pairs takes the same pairs in batches (the broad phase's own holds them all)
+        few = all_pairs(tree_f, tree_i, tree_s, bp_i.copy(), move_buffer, np.zeros((2, 2), np.int32))
+        pairs = all_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer)
+        assert few == pairs
         added = []
-        for a, b in pairs[:n].tolist():
+        for a, b in pairs:
             if frozenset((a, b)) not in self.contacts:
                 self.contacts.add(frozenset((a, b)))
                 added.append((a, b))
         after = [(c.fixtureA.userData, c.fixtureB.userData) for c in self.world.contacts_gen]
         assert after == added[::-1] + before
-        return n
+        return len(pairs)
+
+
+def all_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer):
+    """The userData pairs of ``update_pairs`` batch after batch, as the contact manager adds them."""
+    stack, found = np.zeros(len(tree_i) + 1, np.int32), np.zeros(len(tree_i), np.int32)
+    pairs, more, after = [], True, (bp.NULL_PROXY, bp.NULL_PROXY)
+    while more:
+        n, more, *after = bp.update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, stack, found, *after)
+        pairs += pair_buffer[:n].tolist()
+    assert bp_i[bp.MOVE_COUNT] == 0
+    return pairs
 
 
 boxes_params = st.tuples(coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.1, 1.5), coord(0.1, 1.5))

@@ -65,5 +65,6 @@ the free-list order is the same while it fits). userData is an int32 (the world'
 Broad phase (one per row): the tree's arrays plus ``bp_i`` int32 ``(3,)`` ``[proxyCount, moveCount,
 pairCount]``, ``move_buffer`` int32 ``(moveCapacity,)``, ``pair_buffer`` int32 ``(pairCapacity, 2)``.
 ``broad_phase.update_pairs`` writes the new pairs (as userData pairs) in the order Box2D calls
-``AddPair`` and returns their number: the contact manager then adds them in that order.
+``AddPair``, as many as the pair buffer holds, and returns their number: the contact manager adds them in that
+order, then asks for the next batch if there is one.
 """

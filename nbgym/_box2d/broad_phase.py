@@ -3,9 +3,10 @@ new overlapping pairs in Box2D's order (sorted by ``(proxyIdA, proxyIdB)``, dupl
 
 A broad phase is the tree's three arrays (``dynamic_tree``) plus ``bp_i`` int32 ``(BP_INTS,)``
 ``[proxyCount, moveCount, pairCount]``, ``move_buffer`` int32 ``(moveCapacity,)`` and ``pair_buffer``
-int32 ``(pairCapacity, 2)`` (Box2D grows its buffers; the port's are fixed and raise when full, which does
-not change any order). ``update_pairs`` does not call the contact manager: it writes the pairs' userData
-in the order Box2D calls ``AddPair``, and the caller adds them in that order.
+int32 ``(pairCapacity, 2)`` (Box2D grows its buffers; the port's are fixed: a full move buffer raises, a full pair
+buffer splits ``update_pairs`` into batches, neither changes any order; ``pairCount`` is the most pairs a call
+found, for the caller to grow the pair buffer). ``update_pairs`` does not call the contact manager: it writes the
+pairs' userData in the order Box2D calls ``AddPair``, a batch at a time, and the caller adds them in that order.
 """
 
 from __future__ import annotations
@@ -130,12 +131,43 @@ def _sift_down(pair_buffer, root, n):
 
 
 @borrowing_kernel
-def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out, stack, found):
-    """``b2BroadPhase::UpdatePairs(callback)``: writes into ``out`` (int32 ``(>= pairs, 2)``) the
-    ``(userDataA, userDataB)`` of each new pair, in the order Box2D calls ``callback->AddPair``; returns
-    their number. Clears the move buffer. ``stack`` (int32, tree capacity + 1) and ``found`` (int32, tree
-    capacity) are the tree queries' scratch."""
+def _keep_pair(pair_buffer, n, a, b):
+    """Offers the pair ``(a, b)`` to the first ``n`` pairs of ``pair_buffer``, which keep the smallest pairs
+    offered: appended while there is room (then made a heap, the largest first), else in place of the largest if
+    smaller. Returns the new number of pairs kept."""
+    capacity = pair_buffer.shape[0]
+    if n < capacity:
+        pair_buffer[n, 0] = a
+        pair_buffer[n, 1] = b
+        n += 1
+        if n == capacity:
+            for start in range((n - 2) // 2, -1, -1):
+                _sift_down(pair_buffer, start, n)
+        return n
+    if a < pair_buffer[0, 0] or (a == pair_buffer[0, 0] and b < pair_buffer[0, 1]):
+        pair_buffer[0, 0] = a
+        pair_buffer[0, 1] = b
+        _sift_down(pair_buffer, 0, n)
+    return n
+
+
+@borrowing_kernel
+def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, stack, found, after_a, after_b):
+    """``b2BroadPhase::UpdatePairs(callback)``, a batch at a time: writes into ``pair_buffer`` the
+    ``(userDataA, userDataB)`` of the new pairs that come after the proxy pair ``(after_a, after_b)`` in the order
+    Box2D calls ``callback->AddPair`` (``(-1, -1)`` for the first batch), as many as it holds. Returns
+    ``(count, more, last_a, last_b)``: ``more`` says whether pairs after the proxy pair ``(last_a, last_b)`` are left
+    for another batch; the last batch clears the move buffer.
+
+    Box2D grows its pair buffer by doubling until every pair of a call fits, then sorts it; the port's buffer is a
+    fixed row, so a call whose pairs do not fit keeps the smallest (a heap) and goes on from the largest kept in the
+    next batch, querying the moved proxies again (the tree does not change in between). The order of the pairs is
+    Box2D's either way, and the buffer needs no room for all the pairs: ``bp_i[PAIR_COUNT]`` keeps the most pairs
+    (duplicates included, as Box2D's ``m_pairCount``) a first batch found since the broad phase was emptied, for
+    the caller to grow the buffer to. ``stack`` (int32, tree capacity + 1) and ``found`` (int32, tree capacity) are
+    the tree queries' scratch."""
     pair_count = 0
+    offered = 0
     for i in range(bp_i[MOVE_COUNT]):
         query_proxy = move_buffer[i]
         if query_proxy == NULL_PROXY:
@@ -145,26 +177,32 @@ def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, out, st
             proxy = found[k]
             if proxy == query_proxy:
                 continue
-            if pair_count == pair_buffer.shape[0]:
-                raise ValueError("b2BroadPhase: pair buffer capacity exceeded")
-            pair_buffer[pair_count, 0] = min(proxy, query_proxy)
-            pair_buffer[pair_count, 1] = max(proxy, query_proxy)
-            pair_count += 1
-    bp_i[PAIR_COUNT] = pair_count
-    bp_i[MOVE_COUNT] = 0
+            a = min(proxy, query_proxy)
+            b = max(proxy, query_proxy)
+            if a < after_a or (a == after_a and b <= after_b):
+                continue
+            offered += 1
+            pair_count = _keep_pair(pair_buffer, pair_count, a, b)
+    if after_a == NULL_PROXY and offered > bp_i[PAIR_COUNT]:
+        bp_i[PAIR_COUNT] = offered
+    more = offered > pair_count
+    if not more:
+        bp_i[MOVE_COUNT] = 0
     _sort_pairs(pair_buffer, pair_count)
+    last_a = pair_buffer[pair_count - 1, 0] if pair_count else after_a
+    last_b = pair_buffer[pair_count - 1, 1] if pair_count else after_b
     added = 0
     i = 0
-    while i < pair_count:
+    while i < pair_count:  # the pairs become their userData in place: each is read before it is written
         a = pair_buffer[i, 0]
         b = pair_buffer[i, 1]
-        out[added, 0] = tree_i[a, tree.USER_DATA]
-        out[added, 1] = tree_i[b, tree.USER_DATA]
+        pair_buffer[added, 0] = tree_i[a, tree.USER_DATA]
+        pair_buffer[added, 1] = tree_i[b, tree.USER_DATA]
         added += 1
         i += 1
         while i < pair_count and pair_buffer[i, 0] == a and pair_buffer[i, 1] == b:
             i += 1
-    return added
+    return added, more, last_a, last_b
 
 
 @borrowing_kernel

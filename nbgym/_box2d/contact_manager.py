@@ -128,10 +128,14 @@ def add_pair(w, r, fixture_a, fixture_b):
 @borrowing_kernel
 def find_new_contacts(w, r):
     """b2ContactManager::FindNewContacts: b2BroadPhase::UpdatePairs calling AddPair in its order."""
-    n = broad_phase.update_pairs(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.pair_buffer[r],
-                                 w.pair_out[r], w.query_stack[r], w.query_found[r])
-    for k in range(n):
-        add_pair(w, r, w.pair_out[r, k, 0], w.pair_out[r, k, 1])
+    more = True
+    after_a = after_b = broad_phase.NULL_PROXY
+    while more:  # one batch unless the pair buffer is short (see update_pairs)
+        n, more, after_a, after_b = broad_phase.update_pairs(
+            w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.pair_buffer[r], w.query_stack[r],
+            w.query_found[r], after_a, after_b)
+        for k in range(n):
+            add_pair(w, r, w.pair_buffer[r, k, 0], w.pair_buffer[r, k, 1])
 
 
 @borrowing_kernel

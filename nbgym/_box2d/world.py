@@ -244,7 +244,7 @@ World = namedtuple(
         "fixture_i", "fixture_f", "shape_i", "shape_f",
         "joint_i", "joint_f", "jedge",
         "contact_i", "contact_f", "cedge", "man_f", "man_i",
-        "tree_f", "tree_i", "tree_s", "bp_i", "move_buffer", "pair_buffer", "pair_out",
+        "tree_f", "tree_i", "tree_s", "bp_i", "move_buffer", "pair_buffer",
         # scratch for Solve/SolveTOI (one row each, so rows can run on different threads)
         "isl_bodies", "isl_contacts", "isl_joints", "stack", "positions", "velocities",
         "vc_f", "vc_i", "pc_f", "pc_i", "old_man_f", "old_man_i", "xf_tmp", "wm_tmp", "aabb_tmp",
@@ -317,7 +317,6 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         bp_i=np.zeros((rows, 3), np.int32),
         move_buffer=np.zeros((rows, max(16, proxies)), np.int32),
         pair_buffer=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
-        pair_out=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
         isl_bodies=np.zeros((rows, bodies), np.int32),
         isl_contacts=np.zeros((rows, contacts), np.int32),
         isl_joints=np.zeros((rows, joints), np.int32),
@@ -932,7 +931,7 @@ _ITEM_FIELDS = {
     "contacts": ("contact_i", "contact_f", "man_f", "man_i", "isl_contacts", "vc_f", "vc_i", "pc_f", "pc_i"),
     "tree_nodes": ("tree_f", "tree_i", "query_found"),
     "moves": ("move_buffer",),
-    "pairs": ("pair_buffer", "pair_out"),
+    "pairs": ("pair_buffer",),
 }
 """The fields of a ``World`` whose second dimension is each capacity (``jedge``, ``cedge`` and ``query_stack`` follow
 the joints, contacts and tree nodes)."""

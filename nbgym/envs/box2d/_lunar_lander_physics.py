@@ -104,8 +104,10 @@ def new_rows(num_envs: int) -> LanderRows:
 
 def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
     """``state``, or a copy with larger rows if the next step or ``SetTransform`` of a body could run short:
-    ``new_particles`` (a body, a fixture and a proxy each; a rendered env's step makes up to two) and the contacts,
-    proxy moves and pairs all the bodies may make.
+    ``new_particles`` (a body, a fixture and a proxy each; a rendered env's step makes up to two) and the contacts
+    and proxy moves all the bodies may make; the pair buffer grows to the most pairs a step has found (a step that
+    finds more takes its pairs in batches: see ``broad_phase.update_pairs``), as Box2D's doubles when full, rather
+    than to every moved proxy times every proxy (quadratic in the particles).
 
     Box2D's allocators and buffers grow as they fill; the port's rows are fixed, so this grows them first (see
     ``world.grown``: the same worlds, stepping to the same floats).
@@ -124,7 +126,7 @@ def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
         "contacts": _MOON_EDGES * dynamic_proxies,
         "tree_nodes": 2 * proxies,
         "moves": moves,
-        "pairs": moves * proxies,
+        "pairs": int(w.bp_i[:, broad_phase.PAIR_COUNT].max()),
     }
     short = {name: max(2 * have[name], size) for name, size in need.items() if have[name] < size}
     if not short:

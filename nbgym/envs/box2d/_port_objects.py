@@ -27,7 +27,7 @@ from nbgym._box2d import revolute_joint, world_step
 from nbgym._box2d.math import atan2f
 
 __all__ = [
-    "CircleShape", "EdgeShape", "GroundedBody", "fixed_world_row", "PolygonShape", "PortBody", "PortFixture", "PortSource",
+    "CircleShape", "EdgeShape", "EpisodeObject", "GroundedBody", "fixed_world_row", "PolygonShape", "PortBody", "PortFixture", "PortSource",
     "PortWorld", "RevoluteJoint", "Transform", "Vec2", "float32_pair",
 ]
 
@@ -52,6 +52,10 @@ class PortSource(Protocol):
     _port_generation: int
     """The number of the env's resets: objects made before the last reset refuse to be read (their rows may hold
     another episode's items since)."""
+
+    _port_world_per_episode: bool
+    """Whether gymnasium's env makes a new ``b2World`` at each reset (LunarLander) rather than keeping the one it
+    made at construction (BipedalWalker, CarRacing): a held ``world`` then belongs to its episode."""
 
 
 def fixed_world_row(w: W.World, env_name: str, moved_proxies: int) -> tuple[W.World, int]:
@@ -249,7 +253,38 @@ def _refusing_setter(name: str, how: str) -> Any:
     return set
 
 
-class _PortObject:
+class EpisodeObject:
+    """An object handed out over the env's rows that gymnasium's env makes anew at each reset (a body, fixture or
+    joint, LunarLander's world, a lidar ray, the car): gymnasium's held object keeps the last episode's values, but
+    the rows it reads are the next episode's, so it refuses (``ReferenceError``) once the env was reset since it was
+    handed out, rather than read or write another episode. Subclasses set ``_source`` (the env, a
+    :class:`PortSource`) and ``_generation`` (the env's ``_port_generation`` when handed out; ``None`` for an
+    object gymnasium keeps across resets)."""
+
+    __slots__ = ()
+
+    _source: Any
+    _generation: int | None
+
+    def _is_current(self) -> bool:
+        """Whether the object belongs to the env's current episode (or to no episode)."""
+        return self._generation is None or self._source._port_generation == self._generation
+
+    def _episode_source(self) -> Any:
+        """The env, for an object of its current episode.
+
+        Raises:
+            ReferenceError: If the env was reset since the object was handed out.
+        """
+        if not self._is_current():
+            raise ReferenceError(
+                f"this {type(self).__name__} belongs to an episode before the env's last reset (gymnasium's env made "
+                f"a new one, and the rows it read now hold the new episode's): read the env's attribute again."
+            )
+        return self._source
+
+
+class _PortObject(EpisodeObject):
     """An item of a port world (a body, fixture, joint): it reads the world its env steps now, and refuses once
     the env was reset since it was handed out (its row may then hold another episode's item, or none)."""
 
@@ -259,12 +294,7 @@ class _PortObject:
         self._generation = source._port_generation
 
     def _world(self, moved_proxies: int = 0) -> tuple[W.World, int]:
-        if self._source._port_generation != self._generation:
-            raise ReferenceError(
-                f"this {type(self).__name__} belongs to an episode before the env's last reset (its Box2D item was "
-                f"destroyed): read the env's attribute again."
-            )
-        return self._source._port_world(moved_proxies)
+        return self._episode_source()._port_world(moved_proxies)
 
 
 class PortFixture(_PortObject):
@@ -317,7 +347,8 @@ class PortFixture(_PortObject):
     )
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, PortFixture) and other._source is self._source and other._index == self._index
+        return (isinstance(other, PortFixture) and other._source is self._source and other._index == self._index
+                and other._generation == self._generation)
 
     def __hash__(self) -> int:
         return hash((id(self._source), self._index))
@@ -531,7 +562,7 @@ class PortBody(_PortObject):
 
     @property
     def world(self) -> PortWorld:
-        return PortWorld(self._source)
+        return PortWorld(self._episode_source())
 
     # -- forces ----------------------------------------------------------------------------------------------
 
@@ -563,7 +594,8 @@ class PortBody(_PortObject):
     # -- identity --------------------------------------------------------------------------------------------
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, PortBody) and other._source is self._source and other._index == self._index
+        return (isinstance(other, PortBody) and other._source is self._source and other._index == self._index
+                and other._generation == self._generation)
 
     def __hash__(self) -> int:
         return hash((id(self._source), self._index))
@@ -610,31 +642,36 @@ class FixedList(list):
         return FixedList, (list(self), self._name)  # not list's, which fills the new list with append/extend
 
 
-class PortWorld:
+class PortWorld(EpisodeObject):
     """The b2World of a port world row: ``gravity`` (read and write, as ``SetGravity``), ``bodies`` (in the order
     they were made, as pybox2d lists them), ``bodyCount``, ``contactCount``, ``jointCount``. The env's kernels build, step and tear it down:
-    creating, destroying or stepping from Python is refused."""
+    creating, destroying or stepping from Python is refused. Where gymnasium makes a new world at each reset
+    (``PortSource._port_world_per_episode``), a world held across a reset refuses (``EpisodeObject``)."""
 
-    __slots__ = ("_source",)
+    __slots__ = ("_source", "_generation")
 
     def __init__(self, source: PortSource) -> None:
         object.__setattr__(self, "_source", source)
+        object.__setattr__(self, "_generation", source._port_generation if source._port_world_per_episode else None)
+
+    def _row(self) -> tuple[W.World, int]:
+        return self._episode_source()._port_world()
 
     @property
     def gravity(self) -> Vec2:
-        w, r = self._source._port_world()
+        w, r = self._row()
         return Vec2(w.world_f[r, W.WF_GX], w.world_f[r, W.WF_GY])
 
     @gravity.setter
     def gravity(self, value: Any) -> None:
         gx, gy = float32_pair(value, "gravity")
-        w, r = self._source._port_world()
+        w, r = self._row()
         w.world_f[r, W.WF_GX] = gx
         w.world_f[r, W.WF_GY] = gy
 
     @property
     def bodies(self) -> list[PortBody]:
-        w, r = self._source._port_world()
+        w, r = self._row()
         found = []
         b = int(w.world_i[r, W.WI_BODY_LIST])
         while b >= 0:
@@ -644,7 +681,7 @@ class PortWorld:
 
     def _count(column: int) -> property:  # noqa: N805 (a class-body helper)
         def get(self: PortWorld) -> int:
-            w, r = self._source._port_world()
+            w, r = self._row()
             return int(w.world_i[r, column])
 
         return property(get)
@@ -669,7 +706,7 @@ class PortWorld:
         raise AttributeError(f"The compiled world has no settable {name!r} (it serves gravity; {_ELSEWHERE}).")
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, PortWorld) and other._source is self._source
+        return isinstance(other, PortWorld) and other._source is self._source and other._generation == self._generation
 
     def __hash__(self) -> int:
         return hash(id(self._source))
@@ -827,7 +864,8 @@ class RevoluteJoint(_PortObject):
         raise AttributeError(f"The compiled world's revolute joint has no settable {name!r} ({_ELSEWHERE}).")
 
     def __eq__(self, other: Any) -> bool:
-        return isinstance(other, RevoluteJoint) and other._source is self._source and other._index == self._index
+        return (isinstance(other, RevoluteJoint) and other._source is self._source and other._index == self._index
+                and other._generation == self._generation)
 
     def __hash__(self) -> int:
         return hash((id(self._source), self._index))

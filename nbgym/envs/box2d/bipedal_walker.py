@@ -26,7 +26,7 @@ from nbgym.envs.box2d._bipedal_walker_physics import (
     walker_params, walker_spaces,
 )
 from nbgym.envs.box2d._port_objects import (
-    FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform, fixed_world_row,
+    EpisodeObject, FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform, fixed_world_row,
 )
 from nbgym.envs.box2d._window import DrawsResetTwice, action_vector, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
@@ -125,29 +125,34 @@ class FixtureDef:
         return f"<FixtureDef fd_{self._kind}: {fields}>"
 
 
-class LidarRay:
+class LidarRay(EpisodeObject):
     """One lidar ray of the last step, as gymnasium's ``LidarCallback`` holds it: ``p1`` (where it starts: the hull's
     position), ``p2`` (where it ends: the nearest ground point hit, else its full reach) and ``fraction`` (how far
     along the ray that end is, 1.0 for no hit). ``fraction`` and ``p2`` may be assigned, as gymnasium's attributes
-    (the frames draw ``p1``-``p2``; the next step casts the ray again)."""
+    (the frames draw ``p1``-``p2``; the next step casts the ray again). gymnasium's reset makes new rays: one held
+    across a reset refuses (``EpisodeObject``)."""
 
-    __slots__ = ("_env", "_index")
+    __slots__ = ("_source", "_generation", "_index")
 
     def __init__(self, env: BipedalWalker, index: int) -> None:
-        self._env = env
+        self._source = env
+        self._generation = env._port_generation
         self._index = index
+
+    def _env_f(self) -> np.ndarray:
+        return self._episode_source()._batch.state.env_f
 
     @property
     def fraction(self) -> float:
-        return self._env._batch.state.env_f.item(0, STATE + 14 + self._index)
+        return self._env_f().item(0, STATE + 14 + self._index)
 
     @fraction.setter
     def fraction(self, value: Any) -> None:
-        self._env._batch.state.env_f[0, STATE + 14 + self._index] = float(value)
+        self._env_f()[0, STATE + 14 + self._index] = float(value)
 
     @property
     def p1(self) -> Any:
-        return self._env.hull.position
+        return self._episode_source().hull.position
 
     @p1.setter
     def p1(self, value: Any) -> None:
@@ -155,7 +160,7 @@ class LidarRay:
 
     @property
     def p2(self) -> tuple[float, float]:
-        env_f = self._env._batch.state.env_f
+        env_f = self._env_f()
         k = LIDAR_P2 + 2 * self._index
         return env_f.item(0, k), env_f.item(0, k + 1)
 
@@ -163,9 +168,11 @@ class LidarRay:
     def p2(self, value: Any) -> None:
         x, y = value
         k = LIDAR_P2 + 2 * self._index
-        self._env._batch.state.env_f[0, k:k + 2] = float(x), float(y)
+        self._env_f()[0, k:k + 2] = float(x), float(y)
 
     def __repr__(self) -> str:
+        if not self._is_current():
+            return f"<LidarRay {self._index} of an earlier episode>"
         return f"<LidarRay {self._index} fraction={self.fraction:g}>"
 
 
@@ -237,6 +244,7 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     physics = PHYSICS
+    _port_world_per_episode = False  # gymnasium's BipedalWalker makes its world once, in __init__
 
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
         """Creates the environment (and its Box2D world); terrain and walker are built at each reset.

@@ -21,7 +21,9 @@ from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 from nbgym.envs.box2d import _car_racing_kernels as K
 from nbgym.envs.box2d import car_racing_physics as P
-from nbgym.envs.box2d._port_objects import FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row
+from nbgym.envs.box2d._port_objects import (
+    EpisodeObject, FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row,
+)
 from nbgym.envs.box2d._window import action_vector, close_window, show, start_render
 from nbgym.envs.box2d.car_dynamics import MUD_COLOR, WHEEL_COLOR, Particle
 from nbgym.utils import EzPickle
@@ -52,6 +54,29 @@ CHECKPOINTS = P.CHECKPOINTS
 
 _GYMNASIUMS = "gymnasium.make('CarRacing-v3') runs gymnasium's own environment on the box2d wheel"
 _NO_FRAME = np.zeros((0, 0, 3), np.uint8)
+_COLORS = (("road_color", P.ROAD_COLOR), ("bg_color", P.BG_COLOR), ("grass_color", P.GRASS_COLOR))
+"""The colour attributes and their columns in the kernels' float rows."""
+_LIGHTEST_TILE = 0.01 * 2 * 255
+"""What a new track adds to ``road_color`` for its lightest tiles (gymnasium's ``0.01 * (i % 3) * 255``)."""
+
+
+def _checked_color(name: str, value: Any) -> np.ndarray:
+    """``value`` as the array ``name`` holds: a numeric numpy array is held itself (as gymnasium's attribute holds
+    it: changes in place reach the next steps), anything else as a float64 array.
+
+    Raises:
+        ValueError: If ``value`` is not three numbers that pygame takes as a colour (``int()`` of each in 0-255:
+            each in (-1, 256); NaN and infinities are not), which gymnasium's frames would fail on.
+    """
+    try:
+        numbers = np.asarray(value, dtype=np.float64)
+    except (TypeError, ValueError):
+        numbers = np.zeros(0)
+    if numbers.shape != (3,) or not np.all((numbers > -1) & (numbers < 256)):
+        raise ValueError(
+            f"CarRacing.{name} is three numbers, each in (-1, 256) (pygame draws int() of each, 0-255), got {value!r}"
+        )
+    return value if isinstance(value, np.ndarray) and value.dtype.kind in "biuf" else numbers
 
 
 def _not_served(owner: str, name: str) -> AttributeError:
@@ -217,20 +242,19 @@ class Tile(PortBody):
         self._tile_row()[P.TILE_VISITED] = 1 if value else 0
 
 
-class TrackList(list):
+class TrackList(EpisodeObject, list):
     """gymnasium's ``track``: ``(alpha, beta, x, y)`` per tile, in order. Its length is what the rewards and the lap
     read (1000/len(track) per tile): removing or adding entries changes them from the next step, as in gymnasium
     (the entries themselves are read at reset only). A list of an earlier episode no longer counts."""
 
     def __init__(self, items: Iterable[Any], env: CarRacing) -> None:
         super().__init__(items)
-        self._env = env
+        self._source = env
         self._generation = env._port_generation
 
     def _changed(self) -> None:
-        env = self._env
-        if env._port_generation == self._generation:
-            env._batch.state.env_i[0, P.TRACK_LENGTH] = len(self)
+        if self._is_current():
+            self._source._batch.state.env_i[0, P.TRACK_LENGTH] = len(self)
 
     def _changing(name: str) -> Any:  # noqa: N805 (a class-body helper)
         method = getattr(list, name)
@@ -259,24 +283,22 @@ class TrackList(list):
         return list, (list(self),)  # a copy is a plain list (it belongs to no env)
 
 
-class Car:
+class Car(EpisodeObject):
     """gymnasium's ``Car`` of this episode (``env.car``), over the kernels' rows: ``hull``, ``wheels`` (front left,
     front right, rear left, rear right), ``drawlist``, ``particles`` (the skid traces, read), ``fuel_spent``, ``world``,
     and the controls ``gas()``, ``brake()``, ``steer()`` (as gymnasium's: an action sets them, the next step reads
     them). Moving its bodies, setting their velocities or the wheels' ``omega`` changes the next step."""
 
-    __slots__ = ("_env", "_generation", "hull", "wheels", "drawlist")
+    __slots__ = ("_source", "_generation", "hull", "wheels", "drawlist")
 
     def __init__(self, env: CarRacing, hull: _CarBody, wheels: list[Wheel]) -> None:
-        for name, value in (("_env", env), ("_generation", env._port_generation), ("hull", hull),
+        for name, value in (("_source", env), ("_generation", env._port_generation), ("hull", hull),
                             ("wheels", FixedList(wheels, "CarRacing.car.wheels")),
                             ("drawlist", FixedList([*wheels, hull], "CarRacing.car.drawlist"))):
             object.__setattr__(self, name, value)
 
     def _state(self) -> P.CarRows:
-        if self._env._port_generation != self._generation:
-            raise ReferenceError("this car belongs to an episode before the env's last reset: read env.car again.")
-        return self._env._batch.state
+        return self._episode_source()._batch.state
 
     def gas(self, gas: Any) -> None:
         """Presses the accelerator (rear-wheel drive): the rear wheels' gas rises by at most 0.1, falls at once.
@@ -325,8 +347,7 @@ class Car:
 
     @property
     def world(self) -> PortWorld:
-        self._state()
-        return PortWorld(self._env)
+        return PortWorld(self._episode_source())
 
     def __getattr__(self, name: str) -> Any:
         if name.startswith("__"):
@@ -448,6 +469,7 @@ class CarRacing(KernelEnv, EzPickle):
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
     physics = K.PHYSICS
     asserts_action_in_space = True
+    _port_world_per_episode = False  # gymnasium's CarRacing makes its world once, in __init__
 
     def __init__(
         self,
@@ -474,6 +496,9 @@ class CarRacing(KernelEnv, EzPickle):
         if domain_randomize:  # gymnasium's __init__ draws colours from np_random (seeded from the OS here)
             self.np_random  # noqa: B018 (binds the kernels' stream to the new generator)
             K.draw_colors(self._batch.state, self._batch.pcg, self._batch.buf)
+            self._colors = self._drawn_colors()
+        else:  # gymnasium's integer arrays
+            self._colors = {name: array.astype(np.int64) for name, array in self._drawn_colors().items()}
         self.verbose = verbose
         self.screen: Any = None
         self.surf: Any = None
@@ -565,20 +590,51 @@ class CarRacing(KernelEnv, EzPickle):
     new_lap = _env_number("new_lap", P.NEW_LAP, bool, "Whether the lap is complete (the next step terminates).", False)
     del _env_number
 
-    def _color(name: str, column: int) -> property:  # noqa: N805 (a class-body helper)
+    # The colours are arrays of the env's own, as gymnasium's attributes: a reset that draws new colours
+    # (domain_randomize) binds new arrays, so an array held from before keeps its values, and assigning binds the
+    # value given. The kernels read the rows, which _push_colors fills from the arrays bound now before each reset,
+    # step and frame.
+
+    def _color(name: str) -> property:  # noqa: N805 (a class-body helper)
         def get(self: CarRacing) -> np.ndarray:
-            return self._batch.state.env_f[0, column:column + 3]
+            return self._colors[name]
 
         def set(self: CarRacing, value: Any) -> None:
-            self._batch.state.env_f[0, column:column + 3] = value
+            self._colors[name] = _checked_color(name, value)
 
-        return property(get, set, doc=f"gymnasium's ``{name}``: a float64 view of the kernels' row (changes in place "
-                                      f"or by assignment reach the next steps and frames).")
+        return property(get, set, doc=f"gymnasium's ``{name}``: three numbers in (-1, 256), an array the next reset, "
+                                      f"steps and frames read (changed in place or assigned).")
 
-    road_color = _color("road_color", P.ROAD_COLOR)
-    bg_color = _color("bg_color", P.BG_COLOR)
-    grass_color = _color("grass_color", P.GRASS_COLOR)
+    road_color = _color("road_color")
+    bg_color = _color("bg_color")
+    grass_color = _color("grass_color")
     del _color
+
+    def _drawn_colors(self) -> dict[str, np.ndarray]:
+        """The colours in the kernels' rows (drawn there by domain randomisation), as new float64 arrays."""
+        env_f = self._batch.state.env_f
+        return {name: env_f[0, column:column + 3].copy() for name, column in _COLORS}
+
+    def _push_colors(self, new_track: bool = False) -> None:
+        """Before the kernels read the colours (a reset, a step, a frame): the arrays bound now into the rows.
+
+        Args:
+            new_track: Whether a reset is to build a track with this ``road_color`` (one that draws no new colours).
+
+        Raises:
+            ValueError: If a colour was changed in place to what pygame cannot draw, or, with ``new_track``, if the
+                track's lightest tiles (``road_color + 5.1``) would be; the rows are left as they were.
+        """
+        colors = [(column, _checked_color(name, self._colors[name])) for name, column in _COLORS]
+        if new_track and not np.all(np.asarray(self._colors["road_color"]) + _LIGHTEST_TILE < 256):
+            raise ValueError(
+                f"CarRacing.road_color {self._colors['road_color']!r} colours a new track's tiles up to "
+                f"{_LIGHTEST_TILE:g} lighter, which pygame cannot draw: at a reset each of its numbers must be in "
+                f"(-1, {256 - _LIGHTEST_TILE:.1f})."
+            )
+        env_f = self._batch.state.env_f
+        for column, color in colors:
+            env_f[0, column:column + 3] = color
 
     # -- the episode's objects --------------------------------------------------------------------------------
 
@@ -711,10 +767,14 @@ class CarRacing(KernelEnv, EzPickle):
 
     # -- reset and step ---------------------------------------------------------------------------------------
 
+    @staticmethod
+    def _randomizes(options: dict[str, Any] | None) -> bool:
+        """Whether a reset with ``options`` draws new colours when ``domain_randomize`` is on."""
+        return bool(options["randomize"] if isinstance(options, dict) and "randomize" in options else True)
+
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
         params = self._params
-        randomize = options["randomize"] if isinstance(options, dict) and "randomize" in options else True
-        params["randomize"] = bool(randomize)
+        params["randomize"] = self._randomizes(options)
         params["lap_complete_percent"] = self._lap_complete_percent  # gymnasium's reset makes a listener with it
         params["_idle_step"] = self.render_mode != "human"
         return params
@@ -730,10 +790,14 @@ class CarRacing(KernelEnv, EzPickle):
         Returns:
             ``(observation, {})``.
         """
+        keeps_colors = not (self.domain_randomize and self._randomizes(options))
+        self._push_colors(new_track=keeps_colors)
         self._port_generation += 1  # the objects of the last episode refuse to be read
         self._episode = {}
         self._road_written = None
         observation, info = super().reset(seed=seed, options=options)
+        if not keeps_colors:
+            self._colors = self._drawn_colors()  # gymnasium's reset binds new arrays: held ones keep their values
         self.start_alpha = P.START_ALPHA  # gymnasium's track generation sets it (the start line's angle) and reads it
         if self.render_mode == "human":
             observation = self.step(None)[0]  # gymnasium's reset ends with step(None)
@@ -760,6 +824,7 @@ class CarRacing(KernelEnv, EzPickle):
                 drawing it, after the world moved).
         """
         assert self._state_was_reset, "CarRacing builds its track and car in reset(): call env.reset() first."
+        self._push_colors()
         self._push_road()
         if action is None:
             self._params["_act"] = False
@@ -829,6 +894,7 @@ class CarRacing(KernelEnv, EzPickle):
         assert mode in self.metadata["render_modes"]
         if not self._state_was_reset:
             return None
+        self._push_colors()
         self._push_road()
         state = self._batch.state
         if mode == "human":

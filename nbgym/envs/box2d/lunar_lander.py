@@ -124,6 +124,7 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     physics = P.PHYSICS
+    _port_world_per_episode = True  # gymnasium's reset makes a new b2World: a held one is the last episode's
     continuous = P.CONTINUOUS
     asserts_action_in_space = True
 
@@ -224,7 +225,8 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
     @property
     def world(self) -> PortWorld:
         """The Box2D world, over the compiled rows: ``gravity`` reads and writes this episode's (``SetGravity``);
-        a reset makes a new world with the ``gravity`` argument, as gymnasium's."""
+        a reset makes a new world with the ``gravity`` argument, as gymnasium's, and the world held from before it
+        refuses (``ReferenceError``) rather than reach the new one."""
         return PortWorld(self)
 
     @world.setter
