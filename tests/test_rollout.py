@@ -123,8 +123,8 @@ def test_the_rollouts_kernels_are_compiled_under_the_cache_lock(monkeypatch, num
     real_compiling = cache.compiling
 
     @contextlib.contextmanager
-    def recording_compiling():
-        with real_compiling():
+    def recording_compiling(*what):
+        with real_compiling(*what):
             held.append(True)
             try:
                 yield
