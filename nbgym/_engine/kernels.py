@@ -294,7 +294,7 @@ def check_step(params_array, actions, mode, needs_reset):
     return STEP_OK
 
 
-@kernel
+@kernel(specializes_constants=True)
 def _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
                 actions, start, stop):
     """One step of the sub-environments ``start`` to ``stop - 1``: act, integrate, reward, time limit,
