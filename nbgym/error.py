@@ -55,6 +55,63 @@ class InvalidAction(Error, AssertionError):
     """
 
 
+class InvalidActionTypeError(InvalidAction, TypeError):
+    """An invalid action for which gymnasium's environment raises ``TypeError`` (``None`` where a number goes, say)."""
+
+
+class InvalidActionValueError(InvalidAction, ValueError):
+    """An invalid action for which gymnasium's environment raises ``ValueError``."""
+
+
+class InvalidActionIndexError(InvalidAction, IndexError):
+    """An invalid action for which gymnasium's environment raises ``IndexError`` (too few numbers, say)."""
+
+
+class InvalidActionKeyError(InvalidAction, KeyError):
+    """An invalid action for which gymnasium's environment raises ``KeyError`` (a toy-text env's ``P[s][a]``)."""
+
+    def __str__(self) -> str:
+        return Exception.__str__(self)  # the message, not KeyError's repr of it
+
+
+class InvalidActionAttributeError(InvalidAction, AttributeError):
+    """An invalid action for which gymnasium's environment raises ``AttributeError`` (``.astype`` of a list, say)."""
+
+
+class InvalidActionOverflowError(InvalidAction, OverflowError):
+    """An invalid action for which gymnasium's environment raises ``OverflowError``."""
+
+
+def invalid_action_like(raised: BaseException, message: str) -> InvalidAction:
+    """An ``InvalidAction`` that is also an instance of the built-in exception type of ``raised`` (what gymnasium's
+    environment raised for the action), so that code catching gymnasium's exception catches nbgym's.
+
+    Args:
+        raised: What gymnasium's reading of the action raised (an ``InvalidAction`` is returned as it is).
+        message: What nbgym says of the action.
+
+    Returns:
+        The exception to raise (``InvalidAction`` itself when ``raised`` is none of the types above, e.g. an
+        ``AssertionError``).
+    """
+    if isinstance(raised, InvalidAction):
+        return raised
+    for kind in _INVALID_ACTION_KINDS:
+        if isinstance(raised, kind.__bases__[1]):
+            return kind(message)
+    return InvalidAction(message)
+
+
+_INVALID_ACTION_KINDS = (
+    InvalidActionKeyError,  # before IndexError: both are LookupErrors, neither is the other
+    InvalidActionIndexError,
+    InvalidActionTypeError,
+    InvalidActionValueError,
+    InvalidActionAttributeError,
+    InvalidActionOverflowError,
+)
+
+
 class MissingArgument(Error):
     """A required constructor argument that is missing."""
 

@@ -248,7 +248,7 @@ def test_check_env_passes():
 )
 def test_misshapen_actions_raise_gymnasiums_exceptions(action, expected):
     caught = raises_as_gymnasium("BipedalWalker-v3", action, expected)
-    assert "of shape (4,)" in str(caught)
+    assert "is not an action of Box" in str(caught)
 
 
 def test_nan_action_is_refused_before_the_world_moves():

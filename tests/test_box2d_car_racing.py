@@ -309,7 +309,7 @@ def test_check_env_passes():
 def test_bad_continuous_actions_raise_gymnasiums_exceptions(action, expected):
     """As gymnasium's env fails (NaN gas where it draws the indicators, after the world moved), before anything moves."""
     caught = raises_as_gymnasium("CarRacing-v3", action, expected, max_episode_steps=10)
-    assert "CarRacing's" in str(caught)
+    assert "is not an action of Box" in str(caught) or "not NaN" in str(caught)
 
 
 @JIT_ONLY

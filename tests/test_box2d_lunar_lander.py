@@ -208,7 +208,7 @@ def test_check_env_passes():
 def test_bad_discrete_actions_are_assertion_errors_as_in_gymnasium():
     for action in (4, -1, 1.0, "2", np.array([1, 2])):
         caught = raises_as_gymnasium("LunarLander-v3", action, AssertionError)
-        assert isinstance(caught, error.InvalidAction) and "0 (nothing), 1 (left engine)" in str(caught)
+        assert isinstance(caught, error.InvalidAction) and "invalid" in str(caught)  # gymnasium's message
 
 
 @pytest.mark.parametrize(
@@ -217,7 +217,7 @@ def test_bad_discrete_actions_are_assertion_errors_as_in_gymnasium():
 )
 def test_misshapen_continuous_actions_raise_gymnasiums_exceptions(action, expected):
     caught = raises_as_gymnasium("LunarLanderContinuous-v3", action, expected)
-    assert "of shape (2,)" in str(caught)
+    assert "is not an action of Box" in str(caught)
 
 
 @pytest.mark.parametrize("action", [np.array([np.nan, np.nan]), np.array([0.7, -0.8, 5.0]), [2.0, -3.0]])

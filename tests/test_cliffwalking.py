@@ -122,7 +122,7 @@ def test_v0_is_deprecated_and_entry_points():
     assert "## Observation Space" in CliffWalkingEnv.__doc__ and "## Version History" in CliffWalkingEnv.__doc__
 
 
-@pytest.mark.parametrize("action", [4, -1, 0.0, None])
+@pytest.mark.parametrize("action", [4, -1, 0.5, None])  # 0.0 is the key 0 of gymnasium's P[s]
 def test_invalid_actions_raise(action):
     env = nbgym.make("CliffWalking-v1")
     env.reset(seed=0)

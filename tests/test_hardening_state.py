@@ -145,7 +145,7 @@ def test_continuous_mountain_car_overflowing_action_raises_like_gymnasium(action
     with pytest.raises(OverflowError):
         theirs.step(action)
     state = ours.state
-    with pytest.raises(OverflowError, match="action space's bounds"):
+    with pytest.raises(OverflowError, match="OverflowError"):
         ours.step(action)
     np.testing.assert_array_equal(ours.state, state)  # nothing moved
     # Just below the overflow, and an infinite action (math.pow(inf, 2) is inf), step as in gymnasium.

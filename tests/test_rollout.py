@@ -191,13 +191,13 @@ def test_an_invalid_action_mid_rollout_stops_before_that_step_moves():
     def invalid_when_far(obs, weights):
         actions = np.zeros(obs.shape[0], dtype=np.int64)
         for i in range(obs.shape[0]):
-            actions[i] = 1 if obs[i, 0] < weights[0] else 7
+            actions[i] = 1 if obs[i, 1] < weights[0] else 7  # the cart's speed: reached before the pole falls
         return actions
 
     compiled, stepped = nbgym.make_vec("CartPole-v1", 4), nbgym.make_vec("CartPole-v1", 4)
     compiled.reset(seed=0)
     stepped.reset(seed=0)
-    limit = np.array([0.2])
+    limit = np.array([0.5])
     with pytest.raises(error.InvalidAction, match=r"Step (\d+) of the rollout: Sub-environment \d: np.int64\(7\) is not in the action space") as raised:
         rollout(compiled, invalid_when_far, limit, 200)
     failing_step = int(re.search(r"Step (\d+) ", str(raised.value)).group(1))

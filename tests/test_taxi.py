@@ -175,7 +175,7 @@ def test_bad_states_and_arguments():
             TaxiVectorEnv(2, **kwargs)
 
 
-@pytest.mark.parametrize("action", [6, -1, 2.0, None])
+@pytest.mark.parametrize("action", [6, -1, 2.5, None])  # 2.0 is the key 2 of gymnasium's P[s]
 def test_invalid_actions_raise(action):
     env = nbgym.make("Taxi-v4")
     env.reset(seed=0)

@@ -38,6 +38,7 @@ from nbgym._engine.kernels import (
     step_chunks,
     step_kernel,
 )
+import nbgym.engine.actions as reading
 from nbgym._engine.state_views import NO_VALUE, StateView
 from nbgym.core import Env
 from nbgym.utils import seeding
@@ -384,10 +385,17 @@ class _ParamsAsAttributes:
             message: What the env or vector env says about it.
 
         Returns:
-            ``InvalidAction``; an env whose gymnasium original raises another type for some actions
-            (say ``OverflowError``) overrides this to raise that type.
+            ``InvalidAction``, also of the built-in type gymnasium's env raises for the action (the physics'
+            ``read_action`` tells, see ``nbgym.engine.actions``).
         """
-        return error.InvalidAction(message)
+        return reading.refusal(self._action_reader(), self._params[0], action, message)
+
+    def _action_reader(self) -> reading.ActionReader | None:
+        """How gymnasium's env reads one sub-environment's action: the physics' ``read_action``; for a discrete env
+        without one, gymnasium's ``assert action_space.contains(action)``."""
+        if self.physics.read_action is not None or not self._batch.discrete_actions:
+            return self.physics.read_action
+        return reading.asserts_contains(getattr(self, "single_action_space", self.action_space))
 
 
 def _state_view_property(view: StateView) -> property:
@@ -600,7 +608,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
                 else:
                     self._action_batch(action)
             except OverflowError:
-                raise error.InvalidAction(f"{action!r} ({type(action)}) invalid: out of the int64 range") from None
+                raise self._refused_action_error(action, f"{action!r} ({type(action)}) invalid: out of the int64 range") from None
             step = self._step_discrete
         elif (
             type(action) is np.ndarray
@@ -643,15 +651,12 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     _step_info = _reset_info
 
     def _action_batch(self, action: Any) -> np.ndarray:
+        reader = self._action_reader()
         if self._batch.discrete_actions:
-            if isinstance(action, (int, np.integer)) or (
-                isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu"
-            ):
-                if self.asserts_action_in_space and not isinstance(action, int) and not np.can_cast(action.dtype, np.int64):
-                    raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
-                self._discrete_action[0] = action
-                return self._discrete_action
-            raise error.InvalidAction(f"{action!r} ({type(action)}) invalid")
+            self._discrete_action[0] = reading.read(reader, self._params[0], action, self.action_space)
+            return self._discrete_action
+        if reader is not None:
+            reading.read(reader, self._params[0], action, self.action_space)
         self._note_python_number_actions(action_kind(action)[1])
         try:
             return self._batch.actions_array(np.asarray(action)[None])
@@ -898,6 +903,19 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         batch = self._batch
         if self._held:
             self._write_back_held()
+        reader = self._action_reader()
+        if reader is not None and not self._kernels_take(actions):
+            reads = self._reads_actions()
+            elements, values = reading.read_batch(
+                reader, self._params[0], actions, self.num_envs, reads, self.single_action_space
+            )
+            if batch.discrete_actions:
+                actions = np.array([0 if value is None else value for value in values], dtype=np.int64)
+            elif not reads.all():  # an element gymnasium does not read stands in for a read one (or zeros)
+                stand_in = next((e for e, read in zip(elements, reads) if read), np.zeros(batch.action_shape[1:]))
+                actions = [element if read else stand_in for element, read in zip(elements, reads)]
+            elif not isinstance(actions, (list, tuple, np.ndarray)):
+                actions = elements  # an iterator, read once
         if type(actions) is not np.ndarray:
             if not batch.discrete_actions:
                 self._note_python_number_actions(self._batch_action_kind(actions)[1])
@@ -983,6 +1001,23 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             if isinstance(klass.__dict__.get(name), property):
                 return True
         return False
+
+    def _kernels_take(self, actions: Any) -> bool:
+        """Whether ``actions`` is already the batch array the kernels take (of the batch's shape, int64 or a
+        float dtype), which their ``action_valid`` checks without gymnasium's reading."""
+        if type(actions) is not np.ndarray or actions.shape != self._batch.action_shape:
+            return False
+        return actions.dtype == np.int64 if self._batch.discrete_actions else actions.dtype in _KERNEL_FLOATS
+
+    def _reads_actions(self) -> np.ndarray:
+        """Which sub-environments' steps read their actions, in gymnasium's ``SyncVectorEnv``: not those that next-step
+        autoreset resets; under DISABLED, none from the first whose episode ended (its assertion fails first)."""
+        ended = self._batch.needs_reset
+        if self._kernel_mode == NEXT_STEP:
+            return ~ended
+        if self._kernel_mode == DISABLED:
+            return np.cumsum(ended) == 0
+        return np.ones(self.num_envs, dtype=bool)
 
     def _batch_action_kind(self, actions: Any) -> tuple[np.dtype, bool]:
         """The one ``action_kind`` of every element of a batch that is not an array.

@@ -105,6 +105,11 @@ class Physics:
         source: The file defining the physics (default: the file of ``step``); its content is part of
             the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
             of loading stale ones from numba's cache.
+        read_action: gymnasium's reading of one sub-environment's action: a Python function ``(params, action)`` that performs what
+            the gymnasium env's ``step`` does with its action before anything moves, raising what that raises,
+            and returns the action as the kernels take it (see ``nbgym.engine.actions``; e.g.
+            ``actions.keys_a_dict(4)`` for an env that looks its action up in a dict). ``None`` (the default):
+            the action space's ``contains``, refused as an ``AssertionError`` (gymnasium's ``assert``).
         boundscheck: Whether the physics functions, and the compiled helpers they call, check every
             index (numba's ``boundscheck``): an index past an array raises ``nbgym.error.PhysicsIndexError``
             (an ``IndexError``) instead of reading or writing another sub-environment's memory, or memory
@@ -133,6 +138,7 @@ class Physics:
         min_chunk_size: int | None = None,
         max_chunk_size: int | None = None,
         source: str | None = None,
+        read_action: Callable[[Any], Any] | None = None,
         boundscheck: bool | None = None,
     ) -> None:
         roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
@@ -154,6 +160,7 @@ class Physics:
             self.state_width, self.state_dtype = int(width), np.dtype(state_dtype)
             self.new_state = functools.partial(_zero_rows, self.state_width, self.state_dtype)
         self.aux_width = aux_width
+        self.read_action = read_action
         self.min_chunk_size = min_chunk_size
         self.max_chunk_size = max_chunk_size
         self.observation = observation
@@ -287,10 +294,15 @@ def check_step(params_array, actions, mode, needs_reset):
     """The status of a step before anything moves: a bad batch changes no sub-environment."""
     params = params_array[0]
     for i in range(needs_reset.shape[0]):
+        # In gymnasium's SyncVectorEnv order: a sub-environment that next-step autoreset resets does not read
+        # its action; one whose episode ended under DISABLED fails its assertion before reading it.
+        if needs_reset[i]:
+            if mode == NEXT_STEP:
+                continue
+            if mode == DISABLED:
+                return -2 - i
         if not physics_action_valid(params, actions, i):
             return i
-        if mode == DISABLED and needs_reset[i]:
-            return -2 - i
     return STEP_OK
 
 

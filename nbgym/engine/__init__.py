@@ -36,6 +36,8 @@ Names:
   env stepped together, many steps in one call.
 - :class:`StateView` (and :mod:`nbgym.engine.state_views`): the env's state attributes (a class's
   ``state_views``), read from and written into the state row with gymnasium's semantics.
+- :mod:`nbgym.engine.actions`: ``Physics(read_action=...)``, an env's actions taken and refused as its gymnasium
+  original takes and refuses them (``keys_a_dict``, ``indexes_a_list``).
 - :class:`RenderState`, :func:`import_pygame`, :func:`render_frame`: for a ``renderer`` that draws with
   pygame, and to draw a sub-environment's frame in a given mode.
 

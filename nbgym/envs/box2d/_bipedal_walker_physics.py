@@ -486,6 +486,18 @@ def _action_valid(params, actions, i):
     return True
 
 
+def _read_action(params: Any, action: Any) -> Any:
+    """gymnasium's reading of an action: each motor's ``float(speed * np.sign(action[k]))`` and
+    ``float(MOTORS_TORQUE * np.clip(np.abs(action[k]), 0, 1))`` for ``k < 4``, and its reward's
+    ``np.clip(np.abs(a), 0, 1)`` of every ``a`` in the action (after the world moved there; refused before here)."""
+    for k in range(4):
+        float(np.sign(action[k]))
+        float(np.clip(np.abs(action[k]), 0, 1))
+    for a in action:
+        np.clip(np.abs(a), 0, 1)
+    return action
+
+
 PHYSICS = Physics(
     "BipedalWalker",
     params=[("hardcore", np.bool_)] + [
@@ -499,6 +511,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=_read_action,
     max_chunk_size=1,
 )
 

@@ -11,10 +11,12 @@ the skid marks) from the same rows. No ``box2d`` wheel and no pygame are needed 
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 
 from nbgym._box2d import revolute_joint, shapes
+from nbgym.error import InvalidAction
 from nbgym.spaces import Box, Discrete
 from nbgym._box2d import world as W
 from nbgym.engine import Physics, njit
@@ -368,6 +370,32 @@ def _action_valid(params, actions, i):
     return 0 <= rows[i, 0] < 5
 
 
+_DISCRETE_ACTIONS = Discrete(5)
+
+
+def _read_action(params: Any, action: Any) -> Any:
+    """gymnasium's reading of an action: ``None`` steps without one; a continuous action is
+    ``action.astype(np.float64)``, steered by ``-[0]``, its gas ``np.clip([1], 0, 1)``, its brake ``[2]``; a discrete
+    one outside ``Discrete(5)`` raises ``InvalidAction``.
+
+    Returns:
+        The action, as given.
+    """
+    if action is None:
+        return None
+    if not params.continuous:
+        if not _DISCRETE_ACTIONS.contains(action):
+            raise InvalidAction(
+                f"you passed the invalid action `{action}`. The supported action_space is `{_DISCRETE_ACTIONS}`"
+            )
+        return action
+    controls = action.astype(np.float64)
+    -controls[0]
+    bool(np.clip(controls[1], 0, 1) - 0.0 > 0.1)  # Car.gas: `if gas - wheel.gas > 0.1`
+    controls[2]
+    return action
+
+
 PHYSICS = Physics(
     "CarRacing",
     params=[
@@ -383,6 +411,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=_read_action,
     aux_width=P.AUX_WIDTH,
     max_chunk_size=1,
 )

@@ -432,6 +432,26 @@ def _action_valid(params, actions, i):
     return 0 <= action < 4
 
 
+_DISCRETE_ACTIONS = spaces.Discrete(4)
+
+
+def _read_action(params: Any, action: Any) -> Any:
+    """gymnasium's reading of an action: the throttles ``np.clip(action, -1, +1).astype(np.float64)``, whose
+    ``[0] > 0.0`` and ``abs([1]) > 0.5`` decide which engines fire; a discrete action asserted in ``Discrete(4)``.
+
+    Returns:
+        The continuous action's throttles (float64, at least two), or the discrete action as given.
+    """
+    if not params.continuous:
+        if not _DISCRETE_ACTIONS.contains(action):
+            raise AssertionError(f"{action!r} ({type(action)}) invalid ")
+        return action
+    throttles = np.clip(action, -1, +1).astype(np.float64)
+    bool(throttles[0] > 0.0)
+    bool(np.abs(throttles[1]) > 0.5)
+    return throttles
+
+
 PHYSICS = Physics(
     "LunarLander",
     params=[
@@ -448,6 +468,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=_read_action,
     max_chunk_size=1,
 )
 

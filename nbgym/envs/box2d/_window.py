@@ -10,7 +10,7 @@ import numpy as np
 
 from nbgym import engine, logger
 
-__all__ = ["DrawsResetTwice", "action_vector", "close_window", "frame", "import_pygame", "show", "start_render"]
+__all__ = ["DrawsResetTwice", "close_window", "frame", "import_pygame", "show", "start_render"]
 
 
 def import_pygame() -> ModuleType:
@@ -20,41 +20,6 @@ def import_pygame() -> ModuleType:
         DependencyNotInstalled: If pygame-ce is not installed, with the command that installs it.
     """
     return engine.import_pygame("box2d")
-
-
-def action_vector(
-    action: Any, env_name: str, description: str, size: int, indexed_as_given: bool = False
-) -> np.ndarray:
-    """``action`` as a 1-D numpy array of at least ``size`` numbers, checked where gymnasium's env would fail.
-
-    gymnasium's continuous Box2D environments index ``action[0]`` to ``action[size - 1]`` and ignore
-    what follows; nbgym does the same, and refuses what they cannot index with their exception types,
-    before anything moves.
-
-    Args:
-        action: The action.
-        env_name: The environment's name, for the message.
-        description: What the numbers are, e.g. ``"[main, lateral]"``.
-        size: How many numbers the environment uses.
-        indexed_as_given: Whether gymnasium indexes the action as given (a Python number or a matrix
-            then raises ``TypeError``) rather than after numpy made it an array or numpy scalar.
-
-    Returns:
-        ``np.asarray(action)``.
-
-    Raises:
-        TypeError: ``indexed_as_given`` and ``action`` is a Python number or has more than one dimension.
-        IndexError: ``action`` is a scalar or has fewer than ``size`` numbers.
-        ValueError: ``action`` has more than one dimension (not ``indexed_as_given``).
-    """
-    vector = np.asarray(action) if hasattr(action, "__getitem__") or not indexed_as_given else None
-    if vector is not None and vector.ndim == 1 and vector.shape[0] >= size:
-        return vector
-    if vector is None or vector.ndim > 1:
-        exception: type[Exception] = TypeError if indexed_as_given else ValueError
-    else:
-        exception = IndexError
-    raise exception(f"{env_name}'s action is a 1-D array {description} of shape ({size},), got {action!r}")
 
 
 def start_render(env: Any, window_size: tuple[int, int]) -> ModuleType | None:

@@ -19,6 +19,7 @@ from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
 from nbgym.engine import KernelEnv
+import nbgym.engine.actions as reading
 from nbgym.envs.box2d._bipedal_walker_physics import (
     _INIT_X, _INIT_Y, CLOUD_DRAWS, CLOUD_VERTICES, CLOUD_WIDTH, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS,
     LEG_DOWN, LEG_H, LEGS, LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL,
@@ -28,7 +29,7 @@ from nbgym.envs.box2d._bipedal_walker_physics import (
 from nbgym.envs.box2d._port_objects import (
     EpisodeObject, FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform, fixed_world_row,
 )
-from nbgym.envs.box2d._window import DrawsResetTwice, action_vector, close_window, frame, show, start_render
+from nbgym.envs.box2d._window import DrawsResetTwice, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
@@ -432,7 +433,8 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
         if type(action) is np.ndarray and action.shape == (4,):
             self._reward_type = np.float32 if action.dtype == np.float32 else np.float64
             return super().step(action)
-        motors = action_vector(action, "BipedalWalker", "of motor speeds [hip, knee, hip, knee]", 4, True)
+        reading.read(PHYSICS.read_action, self._params[0], action, self.action_space)
+        motors = np.asarray(action)
         self._reward_type = np.float32 if motors.dtype == np.float32 else np.float64
         observation, reward, terminated, truncated, info = super().step(motors[:4])
         if type(reward) is not int:  # not the fall's -100

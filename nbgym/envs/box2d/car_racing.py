@@ -19,12 +19,13 @@ from nbgym import error
 from nbgym._box2d import world as W
 from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
+import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _car_racing_kernels as K
 from nbgym.envs.box2d import car_racing_physics as P
 from nbgym.envs.box2d._port_objects import (
     EpisodeObject, FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row,
 )
-from nbgym.envs.box2d._window import action_vector, close_window, show, start_render
+from nbgym.envs.box2d._window import close_window, show, start_render
 from nbgym.envs.box2d.car_dynamics import MUD_COLOR, WHEEL_COLOR, Particle
 from nbgym.utils import EzPickle
 
@@ -844,17 +845,14 @@ class CarRacing(KernelEnv, EzPickle):
         """``action`` as the kernels take it, refused as gymnasium's env would refuse it (before anything moves)."""
         if self._continuous:
             if not (type(action) is np.ndarray and action.shape == (3,) and action.dtype in _KERNEL_FLOATS):
-                if not isinstance(action, np.ndarray):
-                    raise AttributeError(
-                        f"CarRacing's continuous action is a numpy array [steering, gas, brake], got {action!r}")
-                action = action_vector(action, "CarRacing", "[steering, gas, brake]", 3)[:3].astype(np.float64)
+                reading.read(K.PHYSICS.read_action, self._params[0], action, self.action_space)
+                action = action[:3].astype(np.float64)
             if math.isnan(action[1]):
                 raise ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
             return action
         if (type(action) is int or type(action) is np.int64) and 0 <= action < 5:
             return action
-        if not self.action_space.contains(action):
-            raise self._refused_action_error(action, "")
+        reading.read(K.PHYSICS.read_action, self._params[0], action, self.action_space)
         return int(action)
 
     def _refused_action_error(self, action: Any, message: str) -> Exception:

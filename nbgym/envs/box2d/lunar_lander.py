@@ -12,10 +12,11 @@ from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
 from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
+import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import CircleShape, FixedList, GroundedBody, PortBody, PortWorld, Transform
 from nbgym.envs.box2d._window import (
-    DrawsResetTwice, action_vector, close_window, frame, import_pygame, show, start_render,
+    DrawsResetTwice, close_window, frame, import_pygame, show, start_render,
 )
 from nbgym.utils import EzPickle
 
@@ -29,8 +30,6 @@ LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_W, LEG_H, LEG_SPRING_TORQUE = (
 SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY, MAIN_ENGINE_Y_LOCATION = P.SIDE_ENGINE_HEIGHT, P.SIDE_ENGINE_AWAY, P.MAIN_ENGINE_Y_LOCATION
 VIEWPORT_W, VIEWPORT_H, CHUNKS = P.VIEWPORT_W, P.VIEWPORT_H, P.CHUNKS
 
-THROTTLES = ("LunarLanderContinuous", "[main, lateral]", 2)
-"""The continuous action, as :func:`~nbgym.envs.box2d._window.action_vector` describes it."""
 
 
 def _lander_at_rest() -> list[Transform]:
@@ -366,14 +365,12 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
             # gymnasium clips the first two throttles as float64 and ignores the rest (a float32 or float64 pair is
             # read as float64 by the kernels: the same values).
             if not (type(action) is np.ndarray and action.shape == (2,) and action.dtype in _KERNEL_FLOATS):
-                action = np.asarray(action_vector(action, *THROTTLES)[:2], dtype=np.float64)
+                action = reading.read(P.PHYSICS.read_action, self._params[0], action, self.action_space)[:2]
         elif (type(action) is int or type(action) is np.int64) and 0 <= action < 4:
             if self._unsigned_actions:
                 self._note_action_dtype(np.dtype(np.int64))
         else:
-            # What contains accepts (also refusing dtypes that do not cast to int64, as gymnasium's assertion).
-            if not self.action_space.contains(action):
-                raise self._refused_action_error(action, "")
+            reading.read(P.PHYSICS.read_action, self._params[0], action, self.action_space)
             self._note_action_dtype(np.asarray(action).dtype)
         if self._ready:
             if self._wind_on and self._batch.state.env_i[0, P.WIND_DRAWN] != P.WIND_AND_TORQUE_DRAWN:

@@ -15,6 +15,7 @@ import numpy as np
 
 from nbgym import spaces
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine.actions import indexes_a_list
 from nbgym.engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
 from nbgym.engine.state_views import FLOAT32, StateView, float_values
 from nbgym.envs.classic_control._options import ResetBoundsOption
@@ -131,7 +132,7 @@ def _observe(params, state, i, obs):
 
 
 def _action_valid(params, actions, i):
-    return 0 <= actions[i] < 3
+    return -3 <= actions[i] < 3  # gymnasium's AVAIL_TORQUE[a] counts negative actions from the end
 
 
 PHYSICS = Physics(
@@ -159,6 +160,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=indexes_a_list(3),
 )
 
 

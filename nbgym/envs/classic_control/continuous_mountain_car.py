@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import error, spaces
+from nbgym import spaces
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
 from nbgym.engine.npmath import square
 from nbgym.engine.state_views import FLOAT32, FLOAT64, PYTHON, StateView
@@ -154,16 +154,13 @@ def _square_overflows(action):
     return not math.isinf(action) and math.isinf(square(action))
 
 
-def _refused_action_error(action: Any, message: str) -> Exception:
-    """``OverflowError`` for an action whose square overflows, as gymnasium's reward raises; else ``InvalidAction``."""
-    try:
-        math.pow(np.asarray(action, dtype=np.float64).reshape(-1)[0], 2)
-    except OverflowError:
-        return OverflowError(
-            f"math range error: {message} The reward's action**2 overflows (gymnasium's math.pow raises this "
-            f"error); keep actions in the action space's bounds, [-1, 1]."
-        )
-    return error.InvalidAction(message)
+def _read_action(params: Any, action: Any) -> Any:
+    """gymnasium's reading of an action: its force ``min(max(action[0], min_action), max_action)`` and its reward's
+    ``math.pow(action[0], 2)`` (an ``OverflowError`` for an action whose square overflows: keep actions in the
+    action space's bounds, [-1, 1])."""
+    min(max(action[0], params.min_action), params.max_action)
+    math.pow(action[0], 2)
+    return action
 
 
 PHYSICS = Physics(
@@ -186,6 +183,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=_read_action,
 )
 
 
@@ -242,9 +240,6 @@ class _ContinuousMountainCarAttributes(MountainCarResetOptions):
             after a step. Assigning it sets the state, and by its type the precision of the next step.""",
         ),
     )
-
-    def _refused_action_error(self, action: Any, message: str) -> Exception:
-        return _refused_action_error(action, message)
 
 
 class Continuous_MountainCarEnv(_ContinuousMountainCarAttributes, KernelEnv):

@@ -60,6 +60,12 @@ def _action_valid(params, actions, i):
     return not math.isnan(actions[i, 0])
 
 
+def _read_action(params: Any, u: Any) -> Any:
+    """gymnasium's reading of an action: ``np.clip(u, -max_torque, max_torque)[0]``."""
+    np.clip(u, -params.max_torque, params.max_torque)[0]
+    return u
+
+
 PHYSICS = Physics(
     "Pendulum",
     params=[
@@ -77,6 +83,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=_read_action,
 )
 
 

@@ -593,6 +593,15 @@ def row_observe(params, state, i, obs):
     fetch_add(params._busy, slot, -1)
 
 
+def read_controls(params: Any, action: Any) -> Any:
+    """gymnasium's reading of a MuJoCo env's action: ``MujocoEnv.do_simulation``'s ``data.ctrl[:] = action`` (numpy's
+    conversion into float64) and the control costs' ``np.square(action)``."""
+    controls = np.empty(np.shape(action))
+    controls[...] = action
+    np.square(action)
+    return action
+
+
 def physics(
     name: str, *, params: list, source: str, reset, step, observe, aux_width: int, carry: int = NO_CARRY
 ) -> Physics:
@@ -607,7 +616,7 @@ def physics(
     result = Physics(
         name, params=params, state=(1, np.float64), source=source, reset=row_reset, step=row_step,
         observe=row_observe, action_valid=always_valid, min_chunk_size=MIN_CHUNK_SIZE,
-        max_chunk_size=MAX_CHUNK_SIZE, aux_width=aux_width,
+        max_chunk_size=MAX_CHUNK_SIZE, aux_width=aux_width, read_action=read_controls,
     )
     result.carry = carry
     functions = {"reset": reset, "step": step, "observe": observe}

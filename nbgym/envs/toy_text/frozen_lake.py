@@ -14,6 +14,7 @@ import numpy as np
 
 from nbgym import spaces
 from nbgym.engine import Physics, rng
+from nbgym.engine.actions import keys_a_dict
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
@@ -126,6 +127,7 @@ def _physics(capacity: int) -> Physics:
             step=_step,
             observe=_observe,
             action_valid=_action_valid,
+            read_action=keys_a_dict(4),  # gymnasium's P[s][a]
             aux_width=AUX_WIDTH,
         )
     return physics

@@ -15,6 +15,7 @@ import numpy as np
 
 from nbgym import spaces
 from nbgym.engine import Physics, rng
+from nbgym.engine.actions import keys_a_dict
 from nbgym.engine.state_views import StateView
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
@@ -125,6 +126,7 @@ PHYSICS = Physics(
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
+    read_action=keys_a_dict(_NUM_ACTIONS),  # gymnasium's P[s][a]
     aux_width=AUX_WIDTH,
 )
 
