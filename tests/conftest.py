@@ -25,6 +25,10 @@ os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# gymnasium's own tests, vendored: they import gymnasium expecting nbgym in its place, in a process of their own
+# (tests/test_gymnasium_own_tests.py runs them).
+collect_ignore = ["gymnasium_1_4_0"]
+
 
 def pytest_configure(config):
     _check_nbgym_is_this_checkout()

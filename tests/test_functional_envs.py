@@ -94,6 +94,27 @@ for env_id in %(ids)r:
     ours.close()
 results["frames"] = frames
 
+# check_env on the bare env: the same outcome and warnings as gymnasium's check_env on gymnasium's (both convert the
+# jax arrays to numpy first; without that, data_equivalence asks a jax array for its truth and Box.contains warns).
+from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+from nbgym.utils.env_checker import check_env as nbgym_check_env
+checks = {}
+for env_id in %(ids)r:
+    outcomes = []
+    for lib, check in ((gymnasium, gymnasium_check_env), (nbgym, nbgym_check_env)):
+        env = lib.make(env_id).unwrapped
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                check(env, skip_render_check=True)
+                error = None
+            except Exception as e:
+                error = f"{type(e).__name__}: {e}"
+        env.close()
+        outcomes.append([error, [str(w.message).replace("nbgym", "gymnasium") for w in caught]])
+    checks[env_id] = outcomes
+results["check_env"] = checks
+
 # Module paths and public names.
 import importlib, typing
 names = {}
@@ -141,6 +162,13 @@ def test_jax_env_frames(comparison, env_id):
     if env_id.startswith("phys2d/"):
         assert identical
     assert start in ([], [True])
+
+
+@pytest.mark.parametrize("env_id", JAX_IDS)
+def test_check_env_passes_jax_env_as_gymnasiums(comparison, env_id):
+    theirs, ours = comparison["check_env"][env_id]
+    assert theirs[0] is None  # gymnasium's checker passes gymnasium's env
+    assert ours == theirs
 
 
 def test_jax_modules_have_gymnasiums_public_names(comparison):

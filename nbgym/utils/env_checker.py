@@ -408,6 +408,18 @@ def check_env(
             "the raw environment for `check_env` using `env.unwrapped`."
         )
 
+    # Environments that take and return another library's arrays are checked through a conversion to numpy, as
+    # gymnasium's check_env does: the checks compare numpy data (`data_equivalence` asks anything else for its truth).
+    if env.metadata.get("jax", False):
+        from nbgym.wrappers import JaxToNumpy
+
+        env = JaxToNumpy(env)
+    elif env.metadata.get("torch", False):
+        import nbgym.wrappers
+
+        # gymnasium names a wrapper that neither it nor nbgym has: both raise AttributeError here.
+        env = nbgym.wrappers.TorchToNumpy(env)
+
     for space_type, check_space_fn in (("action", check_action_space), ("observation", check_observation_space)):
         if not hasattr(env, f"{space_type}_space"):
             raise AttributeError(f"The environment must specify an {space_type} space. {_CUSTOM_ENV_DOCS}")
