@@ -507,7 +507,7 @@ def caller():
 def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_path):
     """numba keys a cached kernel by its own file, not by the files of the functions compiled into it: after an edit
     (or an upgrade) of a module it calls, it would load the old code. nbgym keys its kernels by every file of the
-    package (``cache.package_digest``): here a caller whose file is untouched gives the callee's new value."""
+    package but other families' (``cache.source_digest``): here a caller whose file is untouched gives the callee's new value."""
     root = tmp_path / "root"
     shutil.copytree(ROOT / "nbgym", root / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
     (root / "nbgym" / "_probe_caller.py").write_text(CALLER)
@@ -527,3 +527,66 @@ def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_pa
     assert caller_gives(1.0) == 1.5
     assert caller_gives(2.0) == 2.5
     assert caller_gives(1.0) == 1.5
+
+
+def _imported_modules(path: pathlib.Path) -> set[str]:
+    """Every module a source file imports, anywhere in it (``from a import b`` gives ``a`` and ``a.b``)."""
+    import ast
+
+    found = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return found
+
+
+def test_no_env_family_imports_another():
+    """A kernel's cache key holds its own family's files and the rest of the package's, not the other families'
+    (``cache.FAMILIES``): that is sound only while no family's code, nor compiled code outside them, reaches another's."""
+    from nbgym._engine.cache import FAMILIES, family_of
+
+    package = ROOT / "nbgym"
+    crossing = []
+    for path in sorted(package.rglob("*.py")):
+        family = family_of(str(path))
+        if family is None and not any(mark in path.read_text() for mark in ("@kernel", "@njit", "@borrowing_kernel")):
+            continue  # nbgym's other files may use the families (the registry, the CLI), but not in compiled code
+        for module in _imported_modules(path):
+            if not module.startswith("nbgym."):
+                continue
+            target = package.parent.joinpath(*module.split("."))
+            for candidate in (target.with_suffix(".py"), target / "__init__.py"):
+                other = family_of(str(candidate)) if candidate.exists() else None
+                if other is not None and other != family:
+                    crossing.append(f"{path.relative_to(package)} imports {module} ({other})")
+    assert sorted(FAMILIES) == ["box2d", "classic_control", "mujoco", "toy_text"]
+    assert not crossing, "\n".join(crossing)
+
+
+def test_an_edit_of_one_family_keeps_the_other_families_cached_kernels(tmp_path):
+    """An upgrade or edit that touches Box2D does not compile CartPole's kernels again; one that touches classic
+    control does."""
+    root = tmp_path / "root"
+    shutil.copytree(ROOT / "nbgym", root / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root),
+               "PYTHONDONTWRITEBYTECODE": "1"}
+    probe = ("import nbgym; from nbgym._engine import env; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
+             "print(env._cache_misses())")
+
+    def compiled_after(edited: str | None) -> int:
+        if edited is not None:
+            with open(root / "nbgym" / edited, "a") as file:
+                file.write("\n# an edit\n")
+        done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=environ, cwd="/")
+        assert done.returncode == 0, done.stderr[-2000:]
+        return int(done.stdout.split()[-1])
+
+    assert compiled_after(None) > 0
+    assert compiled_after("envs/box2d/car_racing.py") == 0
+    assert compiled_after("envs/mujoco/ant_v5.py") == 0
+    assert compiled_after("envs/classic_control/acrobot.py") > 0
+    assert compiled_after("envs/toy_text/taxi.py") == 0
+    assert compiled_after("spaces/box.py") > 0  # the rest of the package is in every kernel's key

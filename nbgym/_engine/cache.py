@@ -39,6 +39,7 @@ import pathlib
 import pickle
 import secrets
 import stat
+import sys
 import tempfile
 import threading
 from typing import Any, Callable, Iterator
@@ -301,33 +302,101 @@ def library_versions() -> tuple[tuple[str, str | None], ...]:
     return tuple(versions)
 
 
-@functools.lru_cache(maxsize=None)
-def package_digest() -> str:
-    """The SHA-256 of nbgym's installed files (their paths and contents; compiled bytecode left out).
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-    numba keys a cached function by its own file's stamp and its own bytecode, not by the functions it calls:
-    a kernel cached before an edit or an upgrade of a module it calls (a port routine, a column index, a table
-    loaded from an asset) would be loaded with the old code compiled in, and could then read past an array.
-    Keyed by every file of the package, a changed nbgym compiles its kernels again. Reading the ~2 MB takes a
-    few milliseconds, once per process, at the first kernel the cache looks up.
-    """
-    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    files = []
-    for directory, subdirectories, names in os.walk(root):
+FAMILIES = {
+    "box2d": ("envs/box2d", "_box2d"),
+    "classic_control": ("envs/classic_control",),
+    "mujoco": ("envs/mujoco",),
+    "toy_text": ("envs/toy_text",),
+}
+"""nbgym's env families, by their directories: each family's kernels compile in the family's files and the rest of
+the package's (the engine's), never another family's (``tests/test_kernel_cache.py`` checks that no family imports
+another), so an edit or upgrade of one family keeps the others' cached kernels."""
+
+
+def family_of(path: str) -> str | None:
+    """The family (``FAMILIES``) whose directories hold the file ``path``; ``None`` for the rest of nbgym's files and
+    for files outside nbgym (a user's physics)."""
+    relative = os.path.relpath(os.path.abspath(path), _PACKAGE_ROOT)
+    for family, directories in FAMILIES.items():
+        if any(relative == directory or relative.startswith(directory + os.sep) for directory in directories):
+            return family
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _group_digests() -> dict[str | None, str]:
+    """The SHA-256 of each family's files, and (under ``None``) of the rest of nbgym's files: their paths and contents,
+    compiled bytecode left out."""
+    groups: dict[str | None, list[str]] = {}
+    for directory, subdirectories, names in os.walk(_PACKAGE_ROOT):
         subdirectories[:] = [name for name in subdirectories if name != "__pycache__"]
-        files += [os.path.join(directory, name) for name in names if not name.endswith((".pyc", ".pyo"))]
+        for name in names:
+            if not name.endswith((".pyc", ".pyo")):
+                path = os.path.join(directory, name)
+                groups.setdefault(family_of(path), []).append(path)
+    digests = {}
+    for group, paths in groups.items():
+        digest = hashlib.sha256()
+        for path in sorted(paths):
+            digest.update(os.path.relpath(path, _PACKAGE_ROOT).encode() + b"\0")
+            with open(path, "rb") as file:
+                digest.update(file.read())
+        digests[group] = digest.hexdigest()
+    return digests
+
+
+def source_digest(families: frozenset[str]) -> str:
+    """The digest of the nbgym files a kernel of ``families`` can compile in: every file but the other families'.
+
+    numba keys a cached function by its own file's stamp and its own bytecode, not by the functions it calls: a kernel
+    cached before an edit or an upgrade of a module it calls (a port routine, a column index, a table loaded from an
+    asset) would be loaded with the old code compiled in, and could then read past an array. Keyed by these files, a
+    changed nbgym compiles the kernels that can hold the change again, and only those. Reading the ~2 MB takes a few
+    milliseconds, once per process, at the first kernel the cache looks up.
+    """
+    digests = _group_digests()
     digest = hashlib.sha256()
-    for path in sorted(files):
-        digest.update(os.path.relpath(path, root).encode() + b"\0")
-        with open(path, "rb") as file:
-            digest.update(file.read())
+    for group in (None, *sorted(families)):
+        digest.update(f"{group}:{digests.get(group, '')};".encode())
     return digest.hexdigest()
+
+
+_record_files: dict[Any, frozenset[str]] = {}
+"""The files compiled into the functions of each physics' parameter record dtype (``Physics`` registers them)."""
+
+
+def register_record(dtype: Any, files: frozenset[str]) -> None:
+    """Notes that a kernel taking the record ``dtype`` compiles in the code of ``files``."""
+    _record_files[dtype] = files
+
+
+def _signature_families(types_: Any, found: set[str]) -> set[str]:
+    """The families whose code a signature's types bring into a kernel: a physics' record (its files), a state
+    namedtuple (its class's module), and what containers and arrays hold."""
+    for typ in types_:
+        if isinstance(typ, numba.types.Array):
+            typ = typ.dtype
+        if isinstance(typ, numba.types.Record):
+            from numba.np.numpy_support import as_dtype
+
+            files = _record_files.get(as_dtype(typ), frozenset())
+            found.update(family for family in map(family_of, files) if family is not None)
+        elif isinstance(typ, numba.types.BaseTuple):
+            if isinstance(typ, numba.types.BaseNamedTuple):
+                module = sys.modules.get(typ.instance_class.__module__)
+                family = family_of(module.__file__) if module is not None and getattr(module, "__file__", None) else None
+                if family is not None:
+                    found.add(family)
+            _signature_families(typ.types, found)
+    return found
 
 
 class CheckedFunctionCache(FunctionCache):
     """numba's cache of a compiled function, over files whose damage is detected and repaired, keyed
     by the compile options (``compile_options``), the versions of the libraries whose values kernels hold
-    (``library_versions``) and nbgym's own files (``package_digest``) too: numba's own key holds none of them, so
+    (``library_versions``) and nbgym's own files (``source_digest``) too: numba's own key holds none of them, so
     a kernel compiled before an upgrade of MuJoCo, or of an nbgym module it calls, would be loaded after it.
 
     Args:
@@ -341,6 +410,7 @@ class CheckedFunctionCache(FunctionCache):
     def __init__(self, py_func: Callable, variant: str = "entry") -> None:
         super().__init__(py_func)
         self._variant = variant
+        self._family = family_of(py_func.__code__.co_filename)
         stamp, base = self._impl.locator.get_source_stamp(), self._impl.filename_base
         self._cache_file = _CheckedCacheFile(self._cache_path, base, stamp)
         written, read = locations()
@@ -383,7 +453,13 @@ class CheckedFunctionCache(FunctionCache):
             )
 
     def _index_key(self, sig: Any, codegen: Any) -> tuple:
-        return (*super()._index_key(sig, codegen), self._variant, compile_options(), library_versions(), package_digest())
+        families = _signature_families(getattr(sig, "args", sig), set())
+        if self._family is not None:
+            families.add(self._family)
+        return (
+            *super()._index_key(sig, codegen), self._variant, compile_options(), library_versions(),
+            source_digest(frozenset(families)),
+        )
 
 
 def _verified(data: bytes, path: str) -> bytes | None:

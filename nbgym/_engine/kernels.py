@@ -29,7 +29,7 @@ from numba import types
 from numba.extending import overload
 
 from nbgym import error
-from nbgym._engine import checks
+from nbgym._engine import cache, checks
 from nbgym._engine.atomic import fetch_add
 from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
 
@@ -195,6 +195,7 @@ class Physics:
         # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
         self.params_dtype = np.dtype((np.record, [tag, *params]))
         _interpreted[self.params_dtype] = functions
+        cache.register_record(self.params_dtype, frozenset({source, *helper_files}))
         options = OVERLOAD_OPTIONS
         if self.boundscheck:
             # Checks are compiled into the function that numba compiles, with its own options: the physics
