@@ -1,5 +1,6 @@
-"""Every Python code block of README.md runs as pasted: each is taken from README.md itself and run on its own
-in a fresh interpreter (so no block leans on another's imports), in an empty directory.
+"""Every Python code block of README.md and of the pages it sends readers to (``DOCS``) runs as pasted: each is taken
+from its file and run on its own in a fresh interpreter (so no block leans on another's imports), in an empty
+directory.
 
 A block that needs an extra says so on its first line (``# pip install "nbgym[mujoco]"``); it is skipped,
 with that reason, where the extra's packages are not installed. A block marked in the README with
@@ -24,15 +25,23 @@ except ModuleNotFoundError:  # Python 3.10
     tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text()
+DOCS = ("README.md", "docs/mujoco.md", "docs/box2d.md", "docs/training.md", "docs/how_it_works.md", "docs/benchmarks.md",
+        "docs/rollouts.md", "docs/testing.md")
+"""The README and the pages its sections moved to. (docs/custom_environments.md's blocks build on each other, step by
+step: the module they add up to is examples/grid_world.py, which tests/test_engine_examples.py runs.)"""
 
 _BLOCK = re.compile(r"^(<!-- readme-test: not run \((?P<why>[^)]*)\) -->\n)?```python\n(?P<code>.*?)^```", re.S | re.M)
 _EXTRAS = re.compile(r'^# pip install "nbgym\[(?P<extras>[a-z0-9,]+)\]"')
 
 
-def readme_blocks() -> list[tuple[int, str, str | None]]:
-    """``(line, code, why_not_run)`` of each ```` ```python ```` block of README.md."""
-    return [(README.count("\n", 0, match.start("code")) + 1, match["code"], match["why"]) for match in _BLOCK.finditer(README)]
+def readme_blocks() -> list[tuple[str, str, str | None]]:
+    """``(where, code, why_not_run)`` of each ```` ```python ```` block of ``DOCS`` (``where``: ``file:line``)."""
+    blocks = []
+    for name in DOCS:
+        text = (ROOT / name).read_text()
+        blocks += [(f"{name}:{text.count(chr(10), 0, match.start('code')) + 1}", match["code"], match["why"])
+                   for match in _BLOCK.finditer(text)]
+    return blocks
 
 
 def _requirement_name(requirement: str) -> str:
@@ -69,17 +78,17 @@ def test_the_readme_has_its_python_blocks():
     assert any(why is not None for _, _, why in BLOCKS)  # the marker is parsed, not silently ignored
 
 
-@pytest.mark.parametrize("line, code, why_not_run", BLOCKS, ids=[f"README.md:{line}" for line, _, _ in BLOCKS])
+@pytest.mark.parametrize("line, code, why_not_run", BLOCKS, ids=[line for line, _, _ in BLOCKS])
 def test_readme_block_runs_on_its_own(line, code, why_not_run, tmp_path):
     missing = missing_packages(code)
     if missing:
-        pytest.skip(f"README.md:{line} needs {', '.join(missing)} ({_EXTRAS.match(code).group(0)[2:]})")
+        pytest.skip(f"{line} needs {', '.join(missing)} ({_EXTRAS.match(code).group(0)[2:]})")
     if why_not_run is not None:
         # Not run (the reason is in the README): its syntax and its imports are checked.
         tree = ast.parse(code)
         code = ast.unparse([node for node in tree.body if isinstance(node, (ast.Import, ast.ImportFrom))])
     result = run_python(code, tmp_path)
-    assert result.returncode == 0, f"README.md:{line} failed:\n{code}\n{result.stderr}"
+    assert result.returncode == 0, f"{line} failed:\n{code}\n{result.stderr}"
 
 
 def test_a_block_that_fails_fails_the_test(tmp_path):
