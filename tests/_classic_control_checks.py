@@ -9,13 +9,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import gymnasium
-import numba
 import numpy as np
 from _toy_text_checks import assert_same_value
 
 import nbgym
 
-INTERPRETED = numba.config.DISABLE_JIT
 MODES = ("NextStep", "SameStep", "Disabled")
 
 Policy = Callable[[np.random.Generator, np.ndarray], Any]

@@ -5,12 +5,11 @@ from __future__ import annotations
 from typing import Any, Callable
 
 import gymnasium
-import numba
 import numpy as np
 
 import nbgym
+from _jit import INTERPRETED
 
-INTERPRETED = numba.config.DISABLE_JIT
 MODES = ("NextStep", "SameStep", "Disabled")
 
 Policy = Callable[[np.random.Generator, Any, dict], Any]

@@ -24,7 +24,8 @@ from _box2d_checks import (
     compare_frames,
     raises_as_gymnasium,
 )
-from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector, compare_vector_resets
+from _jit import INTERPRETED
+from _classic_control_checks import MODES, compare_single, compare_vector, compare_vector_resets
 from _toy_text_checks import assert_same_value
 from hypothesis import given, settings
 from hypothesis import strategies as st

@@ -13,7 +13,6 @@ terminated flag and ``lap_finished`` with the step's.
 from __future__ import annotations
 
 import math
-import os
 
 import Box2D
 import numpy as np
@@ -26,10 +25,10 @@ from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym._engine import rng as engine_rng
 from nbgym.envs.box2d import car_racing_physics as P
+from _jit import INTERPRETED
 
 pytestmark = pytest.mark.timeout(1800)  # the first test compiles the port and the car (minutes on a loaded machine)
 
-INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
 """Interpreted (CI's second run), the kernels are plain Python: the runs take fewer steps and seeds."""
 
 

@@ -8,7 +8,6 @@ Episodes are cut short with ``max_episode_steps`` (a lap takes a thousand steps 
 from __future__ import annotations
 
 import math
-import os
 import pickle
 from typing import Any
 
@@ -32,15 +31,11 @@ import nbgym
 from nbgym import error
 from nbgym.envs.box2d import car_racing
 from nbgym.envs.box2d.car_dynamics import rotate, rotation
+from _jit import INTERPRETED
 
 
-INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
 """CI's interpreted pass runs the compiled vector env's physics and frames as Python (about a second a sub-environment
 step): short runs, for coverage."""
-
-
-JIT_ONLY = pytest.mark.skipif(INTERPRETED, reason="the single env's steps and frames run as Python there (seconds "
-                                                 "each): the vector env's tests and the short single-env ones cover them")
 
 
 def driving_policy(rng: np.random.Generator, observation: np.ndarray) -> np.ndarray:
@@ -77,7 +72,7 @@ def test_domain_randomize_and_its_reset_option_match_gymnasium():
     )
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_finished_lap_terminates_with_gymnasiums_info():
     """lap_complete_percent=0: touching the first tile completes the lap, at the first step."""
     terminations = compare_single("CarRacing-v3", driving_policy, [5, 6], 6, kwargs={"lap_complete_percent": 0.0})
@@ -246,7 +241,7 @@ def test_frames_are_gymnasiums(render_mode):
     compare_frames("CarRacing-v3", driving_policy, 7, 80, 9, {"render_mode": render_mode, "max_episode_steps": 40})
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_frames_after_pygame_quit_are_gymnasiums():
     """Closing a window quits pygame (and its fonts); the next frames are drawn as before."""
     ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
@@ -257,7 +252,7 @@ def test_frames_after_pygame_quit_are_gymnasiums():
         pygame.quit()
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_human_mode_draws_the_window_and_render_before_reset_is_none():
     env = car_racing.CarRacing(render_mode="human")
     env.metadata = {**env.metadata, "render_fps": 1000}  # keep the test fast
@@ -271,7 +266,7 @@ def test_human_mode_draws_the_window_and_render_before_reset_is_none():
     assert not pygame.display.get_init()
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_play_with_gymnasiums_documented_keys(monkeypatch):
     """`nbgym play CarRacing-v3` drives with the keys of gymnasium's play documentation (gas, then left turn)."""
     from nbgym.cli import main
@@ -289,13 +284,13 @@ def test_play_with_gymnasiums_documented_keys(monkeypatch):
     assert [0.0, np.float32(0.7), 0.0] in played and [-1.0, np.float32(0.7), 0.0] in played
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_check_env_passes():
     assert_checked("CarRacing-v3", max_episode_steps=5)
     assert_checked("CarRacing-v3", continuous=False, max_episode_steps=5)
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 @pytest.mark.parametrize(
     ("action", "expected"),
     [
@@ -312,7 +307,7 @@ def test_bad_continuous_actions_raise_gymnasiums_exceptions(action, expected):
     assert "is not an action of Box" in str(caught) or "not NaN" in str(caught)
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 @pytest.mark.parametrize("action", [5, -1, 1.5, np.array([1])])
 def test_bad_discrete_actions_are_invalid_actions(action):
     theirs = gymnasium.make("CarRacing-v3", continuous=False)
@@ -326,7 +321,7 @@ def test_bad_discrete_actions_are_invalid_actions(action):
     assert str(caught.value) == str(expected.value)
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_actions_gymnasium_accepts_give_its_results():
     """NaN steering or braking and extra numbers, which gymnasium's env runs with."""
     ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
@@ -370,7 +365,7 @@ def edit_road(step: int, env: Any) -> None:
         road_poly[2][0][:] = [(x + 1.0, y) for x, y in road_poly[2][0]]
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_road_poly_and_tiles_are_live_as_gymnasiums():
     """Edits of road_poly's vertices and colours, and of the tiles, after a reset change the next steps and frames as
     gymnasium's; a wheel's touch recolours the tile's very array."""
@@ -452,7 +447,7 @@ def test_colours_refuse_what_pygame_cannot_draw():
     env.reset(seed=8)
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_car_is_live_as_gymnasiums():
     """The hull's velocity, a wheel's gas, omega and phase, the car's gas()/steer()/brake(), the world's gravity and
     the game's numbers, written after a reset, give gymnasium's next steps and frames."""
@@ -495,7 +490,7 @@ def test_car_is_live_as_gymnasiums():
     assert result[2] and result[4] == {"lap_finished": True}
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_skid_particles_are_gymnasiums():
     """Hard braking on grass and road leaves gymnasium's skid traces (colours, points, grass)."""
     ours, theirs = nbgym.make("CarRacing-v3"), gymnasium.make("CarRacing-v3")
@@ -563,7 +558,7 @@ def test_human_mode_window_updates_are_gymnasiums(monkeypatch):
     assert_every_window_update_is_gymnasiums(monkeypatch, "CarRacing-v3", [action] * steps, 2 + steps + 2)
 
 
-@JIT_ONLY
+@pytest.mark.jit_only  # the single env's steps and frames run as Python there (seconds each)
 def test_pickled_env_starts_afresh_from_its_arguments():
     env = nbgym.make("CarRacing-v3", render_mode="rgb_array", domain_randomize=True, continuous=False).unwrapped
     env.reset(seed=3)

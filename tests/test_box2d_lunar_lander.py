@@ -3,7 +3,6 @@ envs in every autoreset mode, frames, bad actions, and the registry's ids."""
 
 from __future__ import annotations
 
-import os
 import pickle
 import sys
 from types import SimpleNamespace
@@ -28,8 +27,8 @@ from nbgym import error
 from nbgym._box2d import broad_phase
 from nbgym._box2d import world as port_world
 from nbgym.envs.box2d.lunar_lander import LunarLanderContinuous, demo_heuristic_lander, heuristic
+from _jit import INTERPRETED
 
-INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
 """CI's interpreted pass runs the compiled vector env's physics as Python: short runs, for coverage."""
 
 

@@ -8,7 +8,6 @@ after every step."""
 from __future__ import annotations
 
 import math
-import os
 
 import Box2D
 import numpy as np
@@ -17,12 +16,12 @@ import pytest
 from nbgym._box2d import revolute_joint, shapes, wheel
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step as S
+from _jit import INTERPRETED
 
 F32 = np.float32
 
 pytestmark = pytest.mark.timeout(1800)  # the first test compiles the whole port (minutes on a loaded machine)
 
-INTERPRETED = os.environ.get("NUMBA_DISABLE_JIT", "0") == "1"
 """Interpreted (CI's second run), the kernels are plain Python: the env-shaped runs take fewer steps."""
 
 

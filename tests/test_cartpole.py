@@ -5,7 +5,6 @@ import pickle
 import warnings
 
 import gymnasium
-import numba
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,8 +14,8 @@ import nbgym
 from nbgym import error
 from nbgym._engine.threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
+from _jit import INTERPRETED
 
-INTERPRETED = numba.config.DISABLE_JIT
 MODES = ["NextStep", "SameStep", "Disabled"]
 
 

@@ -24,8 +24,8 @@ from nbgym import error, spaces
 from nbgym._engine.jit import kernel
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit
 from nbgym.engine import rng as engine_rng
+from _jit import INTERPRETED
 
-INTERPRETED = numba.config.DISABLE_JIT
 
 
 def _policy(name: str):

@@ -14,9 +14,9 @@ import pytest
 
 from nbgym._engine import jit
 from nbgym._engine.jit import HelperCodeLibrary, HelperDispatcher, kernel
+from _jit import INTERPRETED
 
 ROOT = Path(__file__).resolve().parent.parent
-INTERPRETED = numba.config.DISABLE_JIT
 pytestmark = pytest.mark.skipif(INTERPRETED, reason="helpers are compiled functions")
 
 

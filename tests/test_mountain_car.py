@@ -6,8 +6,8 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
+from _jit import INTERPRETED
 from _classic_control_checks import (
-    INTERPRETED,
     MODES,
     assert_same_error,
     compare_single,

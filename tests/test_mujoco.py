@@ -23,7 +23,8 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
-from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector
+from _jit import INTERPRETED
+from _classic_control_checks import MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 from gymnasium.envs.mujoco.mujoco_env import MujocoEnv as GymnasiumMujocoEnv
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env

@@ -11,7 +11,7 @@ import gymnasium
 import mujoco
 import numpy as np
 import pytest
-from _classic_control_checks import INTERPRETED
+from _jit import INTERPRETED
 
 import nbgym
 from nbgym.envs.mujoco import _sim

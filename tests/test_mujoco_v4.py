@@ -8,7 +8,8 @@ from __future__ import annotations
 import gymnasium
 import numpy as np
 import pytest
-from _classic_control_checks import INTERPRETED, MODES, compare_single, compare_vector
+from _jit import INTERPRETED
+from _classic_control_checks import MODES, compare_single, compare_vector
 from _toy_text_checks import assert_same_value
 from test_mujoco import policy_for
 from test_mujoco import test_check_env_passes_with_gymnasiums_warnings as check_env_warns_as_gymnasium
