@@ -22,6 +22,7 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
+from nbgym._engine import written
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -79,7 +80,7 @@ def record_property(field: str, flag: str | None = None) -> property:
         return tuple(value.tolist()) if np.ndim(value) else value.item()
 
     def set(self, value):
-        self._params[field] = value
+        written.store(self._params, field, value, field)
         if flag is not None:
             self._params[flag] = makes_float64_with_float32(value)
 
