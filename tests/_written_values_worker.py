@@ -115,7 +115,7 @@ def numeric_attributes(envs: Envs, env_id: str) -> dict[str, tuple[str, tuple[in
     for name in writable_properties(type(env.unwrapped)):
         try:
             kind = classify(getattr(env.unwrapped, name))
-        except Exception:  # noqa: BLE001 - an attribute that does not exist in this state (Lunar's wind_idx)
+        except Exception:  # noqa: BLE001, S112 - an attribute that does not exist in this state (wind_idx)
             continue
         if kind is not None:
             found[name] = kind

@@ -70,3 +70,23 @@ def store(array: np.ndarray, index: Any, value: Any, name: str) -> None:
     else:
         target_dtype, shape = array.dtype, np.shape(array[index])
     array[index] = exact(value, target_dtype, shape, name)
+
+
+def float64_array(value: Any, name: str) -> np.ndarray:
+    """``value`` (a number, or nested sequences or an array of them) as a float64 array, when every item is a real
+    number other than a bool (numpy would make ``None`` NaN and ``True`` 1.0, where gymnasium's arithmetic fails or
+    keeps bools) that float64 holds.
+
+    Raises:
+        TypeError: If an item is not a real number, or is a bool.
+        OverflowError: If an item is an integer beyond float64's range.
+    """
+    array = value if isinstance(value, np.ndarray) else np.asarray(value, dtype=object)
+    if array.dtype.kind not in "iuf":
+        items = array.ravel().tolist() if array.dtype.kind == "O" else None
+        if items is None or not all(_real(item) and not isinstance(item, (bool, np.bool_)) for item in items):
+            raise TypeError(f"{name} must hold real numbers (not bools or None), got {value!r}.")
+    try:
+        return array.astype(np.float64)
+    except OverflowError:
+        raise OverflowError(f"{name} must hold float64 numbers (of magnitude below 1.8e308), got {value!r}.") from None
