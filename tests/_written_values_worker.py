@@ -229,7 +229,21 @@ def write_and_step(envs: Envs, env_id: str, attribute: str, spec: tuple, steps: 
     return answer
 
 
+def _draw_gymnasium_with_nbgyms_images() -> None:
+    """nbgym draws its own images where gymnasium's are not shipped (Pendulum's arrow; tests/test_rendering.py checks the
+    rest of those frames against gymnasium's drawing nbgym's image): gymnasium's Pendulum here loads nbgym's arrow, so
+    that frames compare pixel for pixel."""
+    import pygame
+
+    from nbgym.envs._render import _assets
+
+    load, ours = pygame.image.load, str(_assets.ASSETS / "clockwise.png")
+    pygame.image.load = lambda name, *rest: load(ours if str(name).endswith("clockwise.png") else name, *rest)
+
+
 def main() -> None:
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    _draw_gymnasium_with_nbgyms_images()
     answers = os.fdopen(int(sys.argv[1]), "wb")
     requests = sys.stdin.buffer
     envs = Envs()
