@@ -24,7 +24,7 @@ import numba
 import numpy as np
 
 from nbgym import error, logger, spaces
-from nbgym._engine import cache, rng, threads
+from nbgym._engine import cache, rng, threads, written
 from nbgym._engine.kernels import (
     DISABLED,
     NEXT_STEP,
@@ -331,7 +331,7 @@ def _param_property(field: str) -> property:
         return self._params[field][0].item()
 
     def set(self, value):
-        self._params[field] = value
+        written.store(self._params, field, value, field)
 
     return property(get, set, doc=f"The ``{field}`` parameter of the compiled dynamics.")
 

@@ -86,8 +86,11 @@ def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
         array = np.asarray(value)
     except (ValueError, TypeError) as reason:  # ragged sequences
         raise ValueError(f"{name} must be {width} numbers, got {value!r}.") from reason
-    if array.shape != (width,) or array.dtype.kind not in "iubf":
-        raise ValueError(f"{name} must be {width} real numbers (shape ({width},)), got {value!r}.")
+    if array.shape != (width,) or array.dtype.kind not in "iuf":
+        raise ValueError(
+            f"{name} must be {width} real numbers (shape ({width},)), got {value!r}"
+            + (": gymnasium would compute the next step in numpy's bool arithmetic." if array.dtype.kind == "b" else ".")
+        )
     if array.dtype == np.float32:
         precision = FLOAT32
     elif array.dtype.kind == "f" and array.dtype != np.float64:

@@ -10,6 +10,7 @@ import numpy as np
 from nbgym import error
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
+from nbgym._engine import written
 from nbgym._engine.env import _KERNEL_FLOATS
 from nbgym.engine import KernelEnv
 import nbgym.engine.actions as reading
@@ -293,7 +294,7 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
 
         def set(self: LunarLander, value: Any) -> None:
             state = self._batch.state
-            state.env_i[0, column] = int(value)
+            written.store(state.env_i, (0, column), value, name)
             state.env_i[0, P.WIND_DRAWN] |= drawn  # gymnasium's attribute exists once assigned
 
         return property(get, set, doc=f"gymnasium's ``{name}``: the offset of the next {name[:-4]} value.")

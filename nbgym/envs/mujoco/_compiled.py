@@ -22,6 +22,7 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
+from nbgym._engine import written
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
@@ -65,11 +66,19 @@ def with_weight_flags(physics: Physics, values: dict[str, Any]) -> dict[str, Any
     return {**values, **flags}
 
 
-def record_property(field: str, flag: str | None = None) -> property:
+def fixed_at_make(field: str, dtype: np.dtype) -> bool:
+    """Whether the parameter ``field`` is fixed when the env is made: an integer (a body or dof index, an observed
+    size: the kernels read the model's arrays at it, unchecked) or a choice of the observation's parts (its space and
+    buffers have their shape from it)."""
+    return dtype.kind in "iu" or field.endswith(("_in_observation", "_from_observation"))
+
+
+def record_property(field: str, flag: str | None = None, fixed: bool = False) -> property:
     """A property reading and writing ``field`` of the env's parameter record (a range as a tuple).
 
     ``flag`` names an action weight's flag field: assigning the weight sets it, and the weight reads back
-    as a ``np.float64`` where it is set (as gymnasium keeps the value it was given).
+    as a ``np.float64`` where it is set (as gymnasium keeps the value it was given). A ``fixed`` field
+    (see ``fixed_at_make``) refuses assignment with ``AttributeError``.
     """
 
     def get(self):
@@ -79,7 +88,12 @@ def record_property(field: str, flag: str | None = None) -> property:
         return tuple(value.tolist()) if np.ndim(value) else value.item()
 
     def set(self, value):
-        self._params[field] = value
+        if fixed:
+            raise AttributeError(
+                f"{field} is fixed when the env is made (it shapes the observation or indexes the model, which the "
+                f"compiled kernels read unchecked): pass the corresponding argument to make() instead of assigning {value!r}."
+            )
+        written.store(self._params, field, value, field)
         if flag is not None:
             self._params[flag] = makes_float64_with_float32(value)
 
@@ -299,7 +313,8 @@ class _Simulations:
                     continue  # an action weight's flag: set through the weight's property
                 if field.startswith("_") and field not in _COMMON_FIELDS and not hasattr(cls, field):
                     flag = field + _sim.FLOAT64_PRODUCT
-                    setattr(cls, field, record_property(field, flag if flag in names else None))
+                    fixed = fixed_at_make(field, physics.params_dtype[field])
+                    setattr(cls, field, record_property(field, flag if flag in names else None, fixed))
 
     # Attributes whose objects the kernels reach through an address in the parameter record or the state
     # rows: the model (and its arrays: ``body_mass``, ``opt.timestep``), the initial state arrays, each
@@ -331,7 +346,7 @@ class _Simulations:
             ValueError: If ``value`` does not broadcast to ``(size,)`` (gymnasium's reset would raise it).
         """
         try:
-            values = np.broadcast_to(np.asarray(value, dtype=np.float64), (size,))
+            values = np.broadcast_to(written.float64_array(value, field[1:]), (size,))
         except ValueError:
             raise ValueError(
                 f"{field[1:]} must broadcast to the model's shape ({size},) (it is added to the reset noise), got "

@@ -688,12 +688,8 @@ def weighted_action_cost(params, weight, weight_makes_float64, actions, i):
 
 @njit
 def clip(value, low, high):
-    """``np.clip`` of one float: NaN stays NaN."""
-    if value < low:
-        return low
-    if value > high:
-        return high
-    return value
+    """``np.clip`` of one float (``npmath.clip``: a NaN value or bound gives NaN, ``high`` wins over a ``low`` above it)."""
+    return npmath.clip(value, low, high)
 
 
 @njit
