@@ -10,6 +10,14 @@ segfault), or be refused with a clear exception where gymnasium fails too or bef
 from __future__ import annotations
 
 import math
+import os
+import pickle
+import select
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
 
 import gymnasium
 import numpy as np
@@ -17,7 +25,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from test_every_env_id import IDS, _compiled_ids
+
 import nbgym
+from nbgym._engine import cache
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
@@ -111,18 +122,6 @@ def test_car_racing_takes_any_written_value_as_gymnasium_long(pair, attribute, v
 # refused with a clear exception that leaves the env as it was (it then steps on), or be taken: then nbgym gives
 # gymnasium's results (observations, rewards, flags and frames, bit for bit), or fails clearly where gymnasium fails.
 
-import os
-import pickle
-import select
-import struct
-import subprocess
-import sys
-import tempfile
-from pathlib import Path
-
-from test_every_env_id import IDS, _compiled_ids
-
-from nbgym._engine import cache
 
 WORKER = Path(__file__).with_name("_written_values_worker.py")
 TIMEOUTS = {"attributes": 400.0, "write": 60.0}
