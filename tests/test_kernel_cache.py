@@ -49,8 +49,8 @@ with warnings.catch_warnings(record=True) as caught:
         obs, rewards, terminations, truncations, _ = envs.step(np.arange(5) * step % 2)
         digest.update(obs.tobytes() + rewards.tobytes() + terminations.tobytes() + truncations.tobytes())
 
-from nbgym._engine.cache import CheckedFunctionCache
-from nbgym._engine.kernels import step_kernel
+from nbgym.engine._cache import CheckedFunctionCache
+from nbgym.engine._kernels import step_kernel
 
 with warnings.catch_warnings(record=True) as reloaded:
     fresh_cache = CheckedFunctionCache(step_kernel.py_func)
@@ -211,7 +211,7 @@ def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
     import hashlib
     import pickle
 
-    from nbgym._engine.cache import _FORMAT_TAG
+    from nbgym.engine._cache import _FORMAT_TAG
 
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
@@ -233,7 +233,7 @@ def test_every_cache_file_is_checked(filled_cache):
     """No kernel (nor a function the kernels call through ``overload``) writes numba's plain, unchecked files."""
     import pickle
 
-    from nbgym._engine.cache import _FORMAT_TAG
+    from nbgym.engine._cache import _FORMAT_TAG
 
     source, _ = filled_cache
     indexes = list(source.rglob("*.nbi"))
@@ -318,9 +318,9 @@ def test_every_compiled_function_uses_the_checked_cache():
 
     from numba.core.dispatcher import Dispatcher
 
-    from nbgym._engine.cache import CheckedFunctionCache
+    from nbgym.engine._cache import CheckedFunctionCache
 
-    modules = ["nbgym._engine.kernels", "nbgym._engine.rng", "nbgym._engine.npmath", "nbgym._engine.atomic",
+    modules = ["nbgym.engine._kernels", "nbgym.engine.rng", "nbgym.engine.npmath", "nbgym.engine.atomic",
                "nbgym.wrappers.vector._kernels"]
     for package in ("nbgym.envs.classic_control", "nbgym.envs.toy_text"):
         path = importlib.import_module(package).__path__
@@ -403,7 +403,7 @@ COLLIDING_READER = """
 import importlib.util, sys
 import numpy as np
 if {with_nbgym}:
-    import nbgym._engine.jit  # noqa: F401  (what making any nbgym env imports)
+    import nbgym.engine._jit  # noqa: F401  (what making any nbgym env imports)
 from numba import njit
 
 
@@ -462,7 +462,7 @@ def test_a_forked_child_numbers_its_functions_apart_from_its_parent_and_its_sibl
 
     from numba.core.bytecode import FunctionIdentity
 
-    from nbgym._engine.cache import ProcessUniqueIds
+    from nbgym.engine._cache import ProcessUniqueIds
 
     ids = FunctionIdentity._unique_ids
     assert isinstance(ids, ProcessUniqueIds)
@@ -485,7 +485,7 @@ def test_a_forked_child_numbers_its_functions_apart_from_its_parent_and_its_sibl
 
 
 CALLEE = """
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 
 
 @kernel
@@ -494,7 +494,7 @@ def value():
 """
 
 CALLER = """
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 from nbgym import _probe_callee
 
 
