@@ -153,7 +153,7 @@ def test_damaged_entry_is_recompiled_and_replaced(filled_cache, tmp_path, damage
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [damaged] = [path for path in cache_dir.rglob(f"kernels.step_kernel-*{suffix}")]
+    [damaged] = [path for path in cache_dir.rglob(f"_kernels.step_kernel-*{suffix}")]
     original = damaged.read_bytes()
     damaged.write_bytes(damage(original))
 
@@ -176,8 +176,8 @@ def test_a_data_file_holding_another_kernel_is_a_miss(filled_cache, tmp_path):
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [step_file] = list(cache_dir.rglob("kernels.step_kernel-*.1.nbc"))
-    [reset_file] = list(cache_dir.rglob("kernels.reset_kernel-*.1.nbc"))
+    [step_file] = list(cache_dir.rglob("_kernels.step_kernel-*.1.nbc"))
+    [reset_file] = list(cache_dir.rglob("_kernels.reset_kernel-*.1.nbc"))
     step_file.write_bytes(reset_file.read_bytes())  # intact (its digest matches), but the reset kernel's
 
     report = finish(run(cache_dir))
@@ -195,7 +195,7 @@ def test_an_index_in_numbas_plain_format_is_stale_not_damaged(filled_cache, tmp_
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [index] = list(cache_dir.rglob("kernels.step_kernel-*.nbi"))
+    [index] = list(cache_dir.rglob("_kernels.step_kernel-*.nbi"))
     index.write_bytes(pickle.dumps(numba.__version__) + pickle.dumps(("an older stamp", {})))
 
     report = finish(run(cache_dir))
@@ -216,7 +216,7 @@ def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [index] = list(cache_dir.rglob("kernels.step_kernel-*.nbi"))
+    [index] = list(cache_dir.rglob("_kernels.step_kernel-*.nbi"))
     payload = b"\x80\x02cnbgym.envs.box2d.bipedal_walker\nWalkerRows\n."  # the class moved to another module
     with pytest.raises(AttributeError):
         pickle.loads(payload)
@@ -254,7 +254,7 @@ def test_a_read_only_install_caches_in_the_users_directory(filled_cache, tmp_pat
     report = finish(run(None, root=site, XDG_CACHE_HOME=str(home / ".cache"), HOME=str(home)))
     assert report["results"] == reports["clean"]["results"]
     assert report["cache_warnings"] == [] and report["healthy"]
-    assert list((home / ".cache" / "nbgym").rglob("kernels.step_kernel-*.nbi"))
+    assert list((home / ".cache" / "nbgym").rglob("_kernels.step_kernel-*.nbi"))
     assert not list(site.rglob("*.nbi"))
 
 
