@@ -27,7 +27,7 @@ from gymnasium.envs.box2d import bipedal_walker, lunar_lander
 from nbgym._box2d import revolute_joint, wheel
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step as S
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 
 F32 = np.float32
 _BODIES: dict[int, tuple["RowWorld", int]] = {}  # wheel body or joint pointer -> (its RowWorld, port index)

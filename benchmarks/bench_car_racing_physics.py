@@ -20,7 +20,7 @@ import time
 import numpy as np
 from gymnasium.envs.box2d.car_racing import CarRacing
 
-from nbgym._engine import rng as engine_rng
+from nbgym.engine import rng as engine_rng
 from nbgym.envs.box2d import car_racing_physics as P
 
 

@@ -35,7 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
 from test_box2d_car_raster import scene_of  # noqa: E402
 
-from nbgym._engine.jit import kernel  # noqa: E402
+from nbgym.engine._jit import kernel  # noqa: E402
 from nbgym.envs.box2d import _raster as raster  # noqa: E402
 
 BACKGROUND_POLYGONS = 401

@@ -53,7 +53,7 @@ env.step(env.action_space.sample())
 _PHASES = """
 import json, sys, time
 from numba.core import codegen, typed_passes
-from nbgym._engine import cache, jit
+from nbgym.engine import _cache as cache, _jit as jit
 
 _stack = [["rest", time.perf_counter()]]
 _spent = {}

@@ -659,7 +659,7 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
     report = Report(config)
     if progress_stream is not None:
         # The progress line says that kernels are compiled and where: make's own notice would break the line.
-        from nbgym._engine import cache
+        from nbgym.engine import _cache as cache
 
         cache.skip_compile_notice()
     units_per_cell = 1 + config.repeats
@@ -710,8 +710,8 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
 
 def kernel_cache_dir() -> str:
     """The directory of numba's cache of nbgym's kernels, with the home directory as ``~``."""
-    from nbgym._engine import cache
-    from nbgym._engine.kernels import step_kernel
+    from nbgym.engine import _cache as cache
+    from nbgym.engine._kernels import step_kernel
 
     path = cache.cache_dir(step_kernel)
     home = os.path.expanduser("~")
@@ -840,7 +840,7 @@ def warm_up(env_id: str) -> float:
     """
     import numba
 
-    from nbgym._engine.threads import SMALLEST_SHARED_BATCH
+    from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 
     start = time.perf_counter()
     with warnings.catch_warnings():

@@ -189,7 +189,7 @@ def _warmup(args: argparse.Namespace) -> int:
                 print(f"skipped {env_id}: its module does not import ({failure})", file=sys.stderr)
     if not env_ids and status:
         return status
-    from nbgym._engine.cache import describe, skip_compile_notice
+    from nbgym.engine._cache import describe, skip_compile_notice
 
     skip_compile_notice()  # make's notices would break the lines below, which say the same
     print(f"Compiling the kernels into numba's cache ({describe()}):")

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
-from nbgym._engine.npmath import cos32, float32_trig_is_simd, sin32
+from nbgym.engine.npmath import cos32, float32_trig_is_simd, sin32
 from nbgym.envs.classic_control.acrobot import AcrobotEnv, AcrobotVectorEnv, _dsdt, _link_squares
 
 STEPS = 200 if INTERPRETED else 1000

@@ -18,7 +18,7 @@ from gymnasium.envs.toy_text import blackjack as gym_blackjack
 
 import nbgym
 from nbgym import error
-from nbgym._engine.threads import SMALLEST_SHARED_BATCH
+from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.toy_text.blackjack import BlackjackEnv, BlackjackVectorEnv
 
 VARIANTS = [{}, {"sab": False}, {"sab": False, "natural": True}, {"sab": True, "natural": True}]

@@ -23,7 +23,7 @@ from test_box2d_port_world import Twin
 from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
-from nbgym._engine import rng as engine_rng
+from nbgym.engine import rng as engine_rng
 from nbgym.envs.box2d import car_racing_physics as P
 from _jit import INTERPRETED
 

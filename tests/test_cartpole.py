@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
-from nbgym._engine.threads import SMALLEST_SHARED_BATCH
+from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.classic_control.cartpole import CartPoleEnv, CartPoleVectorEnv
 from _jit import INTERPRETED
 

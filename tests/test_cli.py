@@ -21,7 +21,7 @@ import pytest
 
 import nbgym
 from nbgym import _bench, error
-from nbgym._engine import cache
+from nbgym.engine import _cache as cache
 from nbgym.cli import main
 from nbgym.registration import registry
 

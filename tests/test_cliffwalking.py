@@ -19,7 +19,7 @@ from gymnasium.envs.toy_text import cliffwalking as gym_cliffwalking
 
 import nbgym
 from nbgym import error
-from nbgym._engine.threads import SMALLEST_SHARED_BATCH
+from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.toy_text.cliffwalking import CliffWalkingEnv, CliffWalkingVectorEnv
 
 ENV_IDS = ["CliffWalking-v1", "CliffWalkingSlippery-v1"]

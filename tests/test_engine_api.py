@@ -21,7 +21,7 @@ from custom_envs import ENVS, DriftEnv, DriftVectorEnv
 
 import nbgym
 from nbgym import error, spaces
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit
 from nbgym.engine import rng as engine_rng
 from _jit import INTERPRETED
@@ -127,8 +127,8 @@ def test_a_custom_env_renders_with_its_class_renderer():
 
 
 def test_the_engine_imports_no_environment():
-    """``nbgym/_engine`` imports nothing of ``nbgym.envs``; ``import nbgym.engine`` imports neither numba nor an env."""
-    engine = pathlib.Path(nbgym.__file__).parent / "_engine"
+    """``nbgym/engine`` imports nothing of ``nbgym.envs``; ``import nbgym.engine`` imports neither numba nor an env."""
+    engine = pathlib.Path(nbgym.__file__).parent / "engine"
     for path in engine.glob("*.py"):
         source = path.read_text()
         assert "from nbgym.envs" not in source and "import nbgym.envs" not in source, path
@@ -291,7 +291,7 @@ def _columns_probe(params, state, i, actions, stream, aux):
 def test_literal_columns_are_found_with_their_lines_on_every_python():
     """The bytecode scan reads the same columns and lines on 3.10 (no ``Instruction.positions``), 3.11-3.12, and
     3.13+ (``LOAD_FAST_LOAD_FAST``, one instruction for ``state, i``)."""
-    from nbgym._engine.checks import literal_columns
+    from nbgym.engine._checks import literal_columns
 
     first = _columns_probe.__code__.co_firstlineno
     assert sorted(literal_columns(_columns_probe, "state")) == [(0, first + 2), (2, first + 2), (3, first + 1)]
@@ -372,7 +372,7 @@ def test_the_vector_class_of_a_physics_is_checked_like_the_single_one():
 
 def test_public_draws_are_numpys():
     """Each draw of ``nbgym.engine.rng`` (standard_normal included) advances a stream as numpy's Generator does."""
-    from nbgym._engine import rng as streams
+    from nbgym.engine import rng as streams
 
     generator = np.random.default_rng(7)
     pcg_row, buf_row = streams.generator_rows(generator)
@@ -590,7 +590,7 @@ def _cached_probe(x):
 LIBRARY_VERSION_RUN = r"""
 import sys
 sys.path.insert(0, sys.argv[1])
-from nbgym._engine import cache
+from nbgym.engine import _cache as cache
 if sys.argv[2] != "installed":
     cache.library_versions = lambda: (("numpy", "2.0.0"), ("mujoco", sys.argv[2]))
 import test_engine_api as t
@@ -603,7 +603,7 @@ print(sum(t._cached_probe.stats.cache_hits.values()))
 def test_library_versions_are_part_of_the_kernel_cache_key(tmp_path):
     """A kernel cached with one MuJoCo (or numpy) is compiled anew with another: kernels hold their constants (the
     state components a MuJoCo kernel passes to ``mj_getState``, whose sizes differ between MuJoCo versions)."""
-    from nbgym._engine.cache import FROZEN_LIBRARIES, library_versions
+    from nbgym.engine._cache import FROZEN_LIBRARIES, library_versions
 
     assert [name for name, _ in library_versions()] == list(FROZEN_LIBRARIES) == ["numpy", "mujoco"]
     assert dict(library_versions())["numpy"] == np.__version__

@@ -16,8 +16,8 @@ import pytest
 
 import nbgym
 from nbgym import _bench
-from nbgym._engine import cache
-from nbgym._engine.kernels import step_kernel
+from nbgym.engine import _cache as cache
+from nbgym.engine._kernels import step_kernel
 from nbgym.cli import main
 
 ROOT = Path(nbgym.__file__).resolve().parent.parent

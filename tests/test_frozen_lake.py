@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 import nbgym
 from nbgym import error
-from nbgym._engine.threads import SMALLEST_SHARED_BATCH
+from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.toy_text.frozen_lake import FrozenLakeEnv, FrozenLakeVectorEnv, generate_random_map
 
 VARIANTS = [

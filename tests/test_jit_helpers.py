@@ -1,4 +1,4 @@
-"""Helpers and entries (``nbgym/_engine/jit.py``): compiled functions without Python wrappers or machine code of
+"""Helpers and entries (``nbgym/engine/_jit.py``): compiled functions without Python wrappers or machine code of
 their own, linked into the entries that call them; callable from Python all the same, and kept apart in the cache."""
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ import numba
 import numpy as np
 import pytest
 
-from nbgym._engine import jit
-from nbgym._engine.jit import HelperCodeLibrary, HelperDispatcher, kernel
+from nbgym.engine import _jit as jit
+from nbgym.engine._jit import HelperCodeLibrary, HelperDispatcher, kernel
 from _jit import INTERPRETED
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -76,7 +76,7 @@ def test_an_entry_raises_a_helpers_exception():
 
 MODULE = """
 import numpy as np
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 
 
 @kernel

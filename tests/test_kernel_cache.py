@@ -49,8 +49,8 @@ with warnings.catch_warnings(record=True) as caught:
         obs, rewards, terminations, truncations, _ = envs.step(np.arange(5) * step % 2)
         digest.update(obs.tobytes() + rewards.tobytes() + terminations.tobytes() + truncations.tobytes())
 
-from nbgym._engine.cache import CheckedFunctionCache
-from nbgym._engine.kernels import step_kernel
+from nbgym.engine._cache import CheckedFunctionCache
+from nbgym.engine._kernels import step_kernel
 
 with warnings.catch_warnings(record=True) as reloaded:
     fresh_cache = CheckedFunctionCache(step_kernel.py_func)
@@ -153,7 +153,7 @@ def test_damaged_entry_is_recompiled_and_replaced(filled_cache, tmp_path, damage
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [damaged] = [path for path in cache_dir.rglob(f"kernels.step_kernel-*{suffix}")]
+    [damaged] = [path for path in cache_dir.rglob(f"_kernels.step_kernel-*{suffix}")]
     original = damaged.read_bytes()
     damaged.write_bytes(damage(original))
 
@@ -176,8 +176,8 @@ def test_a_data_file_holding_another_kernel_is_a_miss(filled_cache, tmp_path):
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [step_file] = list(cache_dir.rglob("kernels.step_kernel-*.1.nbc"))
-    [reset_file] = list(cache_dir.rglob("kernels.reset_kernel-*.1.nbc"))
+    [step_file] = list(cache_dir.rglob("_kernels.step_kernel-*.1.nbc"))
+    [reset_file] = list(cache_dir.rglob("_kernels.reset_kernel-*.1.nbc"))
     step_file.write_bytes(reset_file.read_bytes())  # intact (its digest matches), but the reset kernel's
 
     report = finish(run(cache_dir))
@@ -195,7 +195,7 @@ def test_an_index_in_numbas_plain_format_is_stale_not_damaged(filled_cache, tmp_
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [index] = list(cache_dir.rglob("kernels.step_kernel-*.nbi"))
+    [index] = list(cache_dir.rglob("_kernels.step_kernel-*.nbi"))
     index.write_bytes(pickle.dumps(numba.__version__) + pickle.dumps(("an older stamp", {})))
 
     report = finish(run(cache_dir))
@@ -211,12 +211,12 @@ def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
     import hashlib
     import pickle
 
-    from nbgym._engine.cache import _FORMAT_TAG
+    from nbgym.engine._cache import _FORMAT_TAG
 
     source, reports = filled_cache
     cache_dir = tmp_path / "cache"
     shutil.copytree(source, cache_dir)
-    [index] = list(cache_dir.rglob("kernels.step_kernel-*.nbi"))
+    [index] = list(cache_dir.rglob("_kernels.step_kernel-*.nbi"))
     payload = b"\x80\x02cnbgym.envs.box2d.bipedal_walker\nWalkerRows\n."  # the class moved to another module
     with pytest.raises(AttributeError):
         pickle.loads(payload)
@@ -233,7 +233,7 @@ def test_every_cache_file_is_checked(filled_cache):
     """No kernel (nor a function the kernels call through ``overload``) writes numba's plain, unchecked files."""
     import pickle
 
-    from nbgym._engine.cache import _FORMAT_TAG
+    from nbgym.engine._cache import _FORMAT_TAG
 
     source, _ = filled_cache
     indexes = list(source.rglob("*.nbi"))
@@ -254,7 +254,7 @@ def test_a_read_only_install_caches_in_the_users_directory(filled_cache, tmp_pat
     report = finish(run(None, root=site, XDG_CACHE_HOME=str(home / ".cache"), HOME=str(home)))
     assert report["results"] == reports["clean"]["results"]
     assert report["cache_warnings"] == [] and report["healthy"]
-    assert list((home / ".cache" / "nbgym").rglob("kernels.step_kernel-*.nbi"))
+    assert list((home / ".cache" / "nbgym").rglob("_kernels.step_kernel-*.nbi"))
     assert not list(site.rglob("*.nbi"))
 
 
@@ -318,9 +318,9 @@ def test_every_compiled_function_uses_the_checked_cache():
 
     from numba.core.dispatcher import Dispatcher
 
-    from nbgym._engine.cache import CheckedFunctionCache
+    from nbgym.engine._cache import CheckedFunctionCache
 
-    modules = ["nbgym._engine.kernels", "nbgym._engine.rng", "nbgym._engine.npmath", "nbgym._engine.atomic",
+    modules = ["nbgym.engine._kernels", "nbgym.engine.rng", "nbgym.engine.npmath", "nbgym.engine.atomic",
                "nbgym.wrappers.vector._kernels"]
     for package in ("nbgym.envs.classic_control", "nbgym.envs.toy_text"):
         path = importlib.import_module(package).__path__
@@ -403,7 +403,7 @@ COLLIDING_READER = """
 import importlib.util, sys
 import numpy as np
 if {with_nbgym}:
-    import nbgym._engine.jit  # noqa: F401  (what making any nbgym env imports)
+    import nbgym.engine._jit  # noqa: F401  (what making any nbgym env imports)
 from numba import njit
 
 
@@ -462,7 +462,7 @@ def test_a_forked_child_numbers_its_functions_apart_from_its_parent_and_its_sibl
 
     from numba.core.bytecode import FunctionIdentity
 
-    from nbgym._engine.cache import ProcessUniqueIds
+    from nbgym.engine._cache import ProcessUniqueIds
 
     ids = FunctionIdentity._unique_ids
     assert isinstance(ids, ProcessUniqueIds)
@@ -485,7 +485,7 @@ def test_a_forked_child_numbers_its_functions_apart_from_its_parent_and_its_sibl
 
 
 CALLEE = """
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 
 
 @kernel
@@ -494,7 +494,7 @@ def value():
 """
 
 CALLER = """
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 from nbgym import _probe_callee
 
 
@@ -546,7 +546,7 @@ def _imported_modules(path: pathlib.Path) -> set[str]:
 def test_no_env_family_imports_another():
     """A kernel's cache key holds its own family's files and the rest of the package's, not the other families'
     (``cache.FAMILIES``): that is sound only while no family's code, nor compiled code outside them, reaches another's."""
-    from nbgym._engine.cache import FAMILIES, family_of
+    from nbgym.engine._cache import FAMILIES, family_of
 
     package = ROOT / "nbgym"
     crossing = []
@@ -573,7 +573,7 @@ def test_an_edit_of_one_family_keeps_the_other_families_cached_kernels(tmp_path)
     shutil.copytree(ROOT / "nbgym", root / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
     environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root),
                "PYTHONDONTWRITEBYTECODE": "1"}
-    probe = ("import nbgym; from nbgym._engine import env; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
+    probe = ("import nbgym; from nbgym.engine import _env as env; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
              "print(env._cache_misses())")
 
     def compiled_after(edited: str | None) -> int:

@@ -442,7 +442,7 @@ def test_second_process_loads_the_kernels_from_the_disk_cache(tmp_path):
     code = textwrap.dedent(
         """
         import numpy as np, nbgym
-        from nbgym._engine import kernels
+        from nbgym.engine import _kernels as kernels
         envs = nbgym.make_vec("Swimmer-v5", 2)
         envs.reset(seed=0)
         envs.step(np.zeros((2, 2), dtype=np.float32))

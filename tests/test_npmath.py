@@ -1,4 +1,4 @@
-"""nbgym._engine.npmath against what numpy computes: sincos against the separate sin and cos, remainder
+"""nbgym.engine.npmath against what numpy computes: sincos against the separate sin and cos, remainder
 against ``%`` (numpy's ``np.remainder``)."""
 
 import math
@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from nbgym._engine import npmath
+from nbgym.engine import npmath
 
 
 @njit

@@ -22,7 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from nbgym import error
-from nbgym._engine.npmath import square
+from nbgym.engine.npmath import square
 from nbgym.envs.classic_control.pendulum import PendulumEnv, PendulumVectorEnv
 
 STEPS = 150 if INTERPRETED else 1500

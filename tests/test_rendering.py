@@ -23,7 +23,7 @@ import pytest
 
 import nbgym
 from nbgym import error
-from nbgym._engine.render import import_pygame, render_frame
+from nbgym.engine._render import import_pygame, render_frame
 from nbgym.envs._render import _assets
 
 CLASSIC = ["CartPole-v1", "MountainCar-v0", "MountainCarContinuous-v0", "Acrobot-v1"]

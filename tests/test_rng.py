@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from numba import njit
 
-from nbgym._engine import rng
+from nbgym.engine import rng
 
 RANDOM, UNIFORM, INTEGERS = 0, 1, 2
 # Integer ranges that take each of numpy's paths: no draw, 32-bit Lemire (buffered), full 32 bits,

@@ -113,8 +113,8 @@ def test_the_rollouts_kernels_are_compiled_under_the_cache_lock(monkeypatch, num
     (see its docstring): the rollout's own kernels too, which a call would otherwise compile lazily."""
     import contextlib
 
-    from nbgym._engine import cache
-    from nbgym._engine import rollout as rollout_module
+    from nbgym.engine import _cache as cache
+    from nbgym.engine import _rollout as rollout_module
 
     if num_threads > numba.config.NUMBA_NUM_THREADS:
         pytest.skip("numba has one thread here")
@@ -249,7 +249,7 @@ def test_the_rollout_of_a_policy_is_loaded_from_numbas_cache_in_a_new_process(tm
     """
     code = (
         "import sys, numpy as np, nbgym; sys.path[:0] = sys.argv[1:]; import test_rollout as t\n"
-        "from nbgym._engine.rollout import _rollout_loop\n"
+        "from nbgym.engine._rollout import _rollout_loop\n"
         "envs = nbgym.make_vec('CartPole-v1', 3); envs.reset(seed=0)\n"
         "t.rollout(envs, t.linear_discrete, np.ones((4, 2)), 3)\n"
         "print(sum(_rollout_loop.stats.cache_hits.values()), sum(_rollout_loop.stats.cache_misses.values()))"

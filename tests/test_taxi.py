@@ -19,7 +19,7 @@ from gymnasium.envs.toy_text import taxi as gym_taxi
 
 import nbgym
 from nbgym import error
-from nbgym._engine.threads import SMALLEST_SHARED_BATCH
+from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 from nbgym.envs.toy_text.taxi import TaxiEnv, TaxiVectorEnv
 
 VARIANTS = [

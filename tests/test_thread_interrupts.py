@@ -19,8 +19,8 @@ import numpy as np
 import pytest
 
 import nbgym
-from nbgym._engine import env as engine_env
-from nbgym._engine import threads
+from nbgym.engine import _env as engine_env
+from nbgym.engine import _threads as threads
 
 NUM_ENVS = 2048  # 8 chunks of 256: the calling thread and one worker share the step
 

@@ -1,7 +1,7 @@
 """Stepping threads (``num_threads``): results independent of the thread count, fork safety, failures.
 
 The compiled vector envs split a step into chunks that the calling thread and the engine's workers
-claim from an atomic counter (``nbgym._engine.threads``). Sizes straddle the chunk boundaries; the
+claim from an atomic counter (``nbgym.engine._threads``). Sizes straddle the chunk boundaries; the
 fork tests fork this process after threaded steps, as multiprocessing and ``AsyncVectorEnv`` do.
 """
 
@@ -22,7 +22,7 @@ import pytest
 
 import nbgym
 from nbgym import _bench, error
-from nbgym._engine import threads
+from nbgym.engine import _threads as threads
 from nbgym.vector import AsyncVectorEnv, AutoresetMode
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent  # the checkout (nbgym itself may be installed elsewhere)

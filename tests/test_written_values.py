@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 from test_every_env_id import IDS, _compiled_ids
 
 import nbgym
-from nbgym._engine import cache
+from nbgym.engine import _cache as cache
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 

@@ -1,4 +1,4 @@
-"""numpy's ``Generator.standard_normal`` drawn per stream in compiled kernels (nbgym._engine.ziggurat), bit for bit."""
+"""numpy's ``Generator.standard_normal`` drawn per stream in compiled kernels (nbgym.engine._ziggurat), bit for bit."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from nbgym._engine import rng, ziggurat
+from nbgym.engine import rng, _ziggurat as ziggurat
 
 
 @numba.njit

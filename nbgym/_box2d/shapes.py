@@ -14,7 +14,7 @@ import numpy as np
 from nbgym._box2d.math import b2max, b2min, cross, dot, normalize, rot_mul, rot_mul_t, sinf, cosf, sqrtf, xf_mul
 from numba.extending import overload
 
-from nbgym._engine.jit import BORROWING_OPTIONS, borrowing_kernel, kernel
+from nbgym.engine._jit import BORROWING_OPTIONS, borrowing_kernel, kernel
 
 CIRCLE, EDGE, POLYGON = 0, 1, 2  # b2Shape::Type
 TYPE, COUNT, HAS_VERTEX0, HAS_VERTEX3 = 0, 1, 2, 3  # shape_i columns

@@ -22,7 +22,7 @@ from collections import namedtuple
 
 import numpy as np
 
-from nbgym._engine.jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel, kernel
 from nbgym.error import PhysicsCapacityError
 
 from . import broad_phase, distance, dynamic_tree, shapes

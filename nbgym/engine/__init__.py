@@ -28,20 +28,44 @@ Names:
   slots and observation row, where the spaces do not give them).
 - :class:`KernelEnv`, :class:`KernelVectorEnv`: subclass them (set ``physics``, the spaces, and
   optionally ``renderer``); register them with ``nbgym.register(id, entry_point=...,
-  vector_entry_point=...)``.
+  vector_entry_point=...)``. ``KernelVectorEnv.stepping_envs()`` says which sub-environments the next
+  ``step()`` steps (not those that next-step autoreset resets), for an env that checks something of them first.
 - :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath).
 - :mod:`nbgym.engine.rng`: per-sub-environment draws; :mod:`nbgym.engine.npmath`: numpy's scalar
-  math bit for bit where numba's differs.
+  math bit for bit where numba's differs (and ``fma``).
 - :func:`rollout`, :class:`Trajectory`, :class:`RolloutResult`: a numba policy and a compiled vector
   env stepped together, many steps in one call.
 - :class:`StateView` (and :mod:`nbgym.engine.state_views`): the env's state attributes (a class's
   ``state_views``), read from and written into the state row with gymnasium's semantics.
+- :mod:`nbgym.engine.written`: ``store``, a value a user assigns stored into the kernels' arrays only when they hold it exactly.
 - :mod:`nbgym.engine.actions`: ``Physics(read_action=...)``, an env's actions taken and refused as its gymnasium
   original takes and refuses them (``keys_a_dict``, ``indexes_a_list``).
 - :class:`RenderState`, :func:`import_pygame`, :func:`render_frame`: for a ``renderer`` that draws with
-  pygame, and to draw a sub-environment's frame in a given mode.
+  pygame, and to draw a sub-environment's frame in a given mode (these three do not import numba).
+- :data:`ACTION_FLOAT_DTYPES`: float32 and float64, the dtypes the kernels take Box actions in as they are: an env
+  whose own ``step`` reads an action before the engine does may pass an array of one of them on unread.
+
+For environments that bind compiled code of their own (nbgym's MuJoCo binding):
+
+- :data:`OVERLOAD_OPTIONS`: the ``jit_options`` of a ``numba.extending.overload`` whose implementation kernels
+  call (``njit``'s options, as a helper: no Python wrapper, not cached apart from the kernels that call it).
+- :func:`dispatch_on_params`: a compiled call of a stub reaches each env's own function by the type of its
+  parameter record, as the kernels reach each physics (nothing captured: the disk cache keeps working).
+- :mod:`nbgym.engine.atomic`: ``fetch_add``, an atomic counter for what sub-environments stepped by several
+  threads share (MuJoCo's simulation slots).
 
 ``import nbgym.engine`` is cheap: each name is imported on first use.
+
+The package is the whole engine, one module per thing: the public modules above, and the implementation in
+private ones — ``_env`` (the env classes), ``_kernels`` (the batched kernels, ``Physics``), ``_jit`` (numba's
+options, helpers and entries), ``_cache`` (the checked disk cache), ``_checks`` (a physics' checks),
+``_threads`` (the stepping threads), ``_rollout``, ``_render``, ``_ziggurat`` (``rng.standard_normal``).
+nbgym's environments (``nbgym/envs``) use only public names, as an environment written outside nbgym would
+(``tests/test_engine_boundary.py`` checks it). nbgym's Box2D port (``nbgym._box2d``, private) is not an
+environment but compiled library code under the engine, and keeps using the private ``_jit``:
+``borrowing_kernel`` and ``BORROWING_OPTIONS`` compile functions without numba's reference counting, whose
+arrays must outlive every call, which is no API to offer. So do nbgym's own tools (the CLI's cache commands,
+the benchmarks, the vector wrappers' kernels).
 """
 
 from __future__ import annotations
@@ -49,13 +73,18 @@ from __future__ import annotations
 from nbgym._lazy import lazy_attributes
 
 __all__ = [
+    "ACTION_FLOAT_DTYPES",
     "KernelEnv",
     "KernelVectorEnv",
+    "OVERLOAD_OPTIONS",
     "Physics",
     "RenderState",
     "RolloutResult",
     "StateView",
     "Trajectory",
+    "actions",
+    "atomic",
+    "dispatch_on_params",
     "import_pygame",
     "njit",
     "npmath",
@@ -63,6 +92,16 @@ __all__ = [
     "rng",
     "rollout",
     "state_views",
+    "written",
 ]
 
-__getattr__, __dir__ = lazy_attributes(__name__, dict.fromkeys(__all__, "_api"))
+_SUBMODULES = ("actions", "atomic", "npmath", "rng", "state_views", "written")
+_RENDERING = ("RenderState", "import_pygame", "render_frame")
+
+__getattr__, __dir__ = lazy_attributes(
+    __name__,
+    {
+        **{name: "_api" for name in __all__ if name not in _SUBMODULES + _RENDERING},
+        **dict.fromkeys(_RENDERING, "_render"),  # without numba: wrappers and renderers of any env import them
+    },
+)

@@ -1,10 +1,8 @@
 """The definitions behind ``nbgym.engine``'s names (imported on the first use of one: it imports numba)."""
 
-from nbgym._engine.env import KernelEnv, KernelVectorEnv
-from nbgym._engine.jit import kernel as njit
-from nbgym._engine.kernels import Physics
-from nbgym._engine.render import RenderState, import_pygame, render_frame
-from nbgym._engine.rollout import RolloutResult, Trajectory, rollout
-from nbgym._engine.state_views import StateView
-from nbgym.engine import npmath, rng, state_views
-
+from nbgym.engine._env import ACTION_FLOAT_DTYPES, KernelEnv, KernelVectorEnv
+from nbgym.engine._jit import OVERLOAD_OPTIONS
+from nbgym.engine._jit import kernel as njit
+from nbgym.engine._kernels import Physics, dispatch_on_params
+from nbgym.engine._rollout import RolloutResult, Trajectory, rollout
+from nbgym.engine.state_views import StateView

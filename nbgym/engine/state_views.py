@@ -1,9 +1,16 @@
-"""State attributes of a compiled environment: named views of a sub-environment's state row.
+"""Named views of a sub-environment's state row: the attributes gymnasium's envs hold as state.
 
-Set a class's ``state_views`` to a tuple of :class:`StateView` and each becomes an attribute of the single
-env (``env.unwrapped.state``) and an attribute of the vector env's ``get_attr``/``set_attr``, read from and
-written into the state row with gymnasium's semantics (in-place changes reach the next step). See
-``nbgym._engine.state_views`` for the details.
+gymnasium's environments keep their state in plain attributes (CartPole's ``state``, the toy-text
+``s``, Blackjack's ``player``) that users read, assign and change in place. An nbgym environment
+keeps that state in the rows of its batch, where the kernels read it. A :class:`StateView` names
+one such attribute and says how to read it from a row and write it into one; the engine then makes
+it an attribute of the single env (a ``KernelEnv``) and an attribute of ``get_attr``/``set_attr`` on the
+vector env (a ``KernelVectorEnv``), with gymnasium's semantics: the value read (or assigned) stays the
+env's own until the next step or reset, so in-place changes to it (``env.unwrapped.state[0] = 1.0``)
+reach the next step, and after that step it is a snapshot of the past, as gymnasium's replaced
+attribute is (or, for an attribute gymnasium's step changes in place, the same object, updated).
+
+Set a class's ``state_views`` to a tuple of :class:`StateView`:
 
 - ``StateView(name, read, write, doc=..., before_reset=...)``: one attribute;
 - ``float64_state(name, start, stop)``: a float64 array over columns ``start:stop`` of the row;
@@ -12,6 +19,126 @@ written into the state row with gymnasium's semantics (in-place changes reach th
 - ``NO_VALUE``: the ``before_reset`` of an attribute that does not exist before the first reset.
 """
 
-from nbgym._engine.state_views import FLOAT32, FLOAT64, NO_VALUE, PYTHON, StateView, float64_state, float_values
+from __future__ import annotations
+
+from typing import Any, Callable
+
+import numpy as np
 
 __all__ = ["FLOAT32", "FLOAT64", "NO_VALUE", "PYTHON", "StateView", "float64_state", "float_values"]
+
+NO_VALUE = object()
+"""A view's ``before_reset`` when the attribute does not exist before the first reset."""
+
+FLOAT32, PYTHON, FLOAT64 = "float32", "python", "float64"
+"""The precisions in which gymnasium's arithmetic treats a state value (see :func:`float_values`)."""
+
+
+class StateView:
+    """A named attribute of an environment over its state row.
+
+    Args:
+        name: The attribute's name, as gymnasium's environment has it.
+        read: ``read(params, row) -> value``: a new object holding the attribute's value, of the type
+            gymnasium's attribute has in that state (``params``: the env's parameter record).
+        write: ``write(params, row, value)``: stores ``value`` into ``row`` so that the next step is gymnasium's
+            from that value, or raises ``ValueError``/``TypeError`` saying what is expected when the
+            kernels cannot step from it exactly as gymnasium would. It must accept what ``read``
+            returns, unchanged (the engine writes values back before each step).
+        doc: The attribute's documentation.
+        before_reset: The attribute's value before the first reset (CartPole's ``state`` is ``None``);
+            by default reading it then raises ``AttributeError``, as gymnasium's envs have no such
+            attribute until they reset.
+        changed_in_place: Whether gymnasium's step changes the attribute's object in place (Blackjack's
+            ``list.append`` to a hand) rather than replacing it: a value read or assigned then stays the
+            env's across steps, updated in place, until a reset replaces it. Its ``write`` must accept
+            only values that can be updated in place as gymnasium's step updates them.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        read: Callable[[np.record, np.ndarray], Any],
+        write: Callable[[np.record, np.ndarray, Any], None],
+        doc: str,
+        *,
+        before_reset: Any = NO_VALUE,
+        changed_in_place: bool = False,
+    ) -> None:
+        self.name = name
+        self.read = read
+        self.write = write
+        self.doc = doc
+        self.before_reset = before_reset
+        self.changed_in_place = changed_in_place
+
+
+def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
+    """``value`` as ``width`` float64 numbers, and the precision gymnasium's arithmetic gives them.
+
+    NumPy 2 computes with a float32 array's elements in float32 (against Python floats too), with
+    Python numbers in the precision of the numpy value they meet, and with float64 or integer
+    elements in float64.
+
+    Args:
+        value: An array, a numpy scalar sequence or a list/tuple of numbers.
+        width: The number of values expected.
+        name: The attribute's name, for the messages.
+
+    Returns:
+        The values (float32 ones exactly) and ``FLOAT32``, ``PYTHON`` or ``FLOAT64``.
+
+    Raises:
+        ValueError: If ``value`` is not ``width`` real numbers, or has a float precision other than
+            16/32/64 bits that gymnasium's arithmetic would keep.
+    """
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError) as reason:  # ragged sequences
+        raise ValueError(f"{name} must be {width} numbers, got {value!r}.") from reason
+    if array.shape != (width,) or array.dtype.kind not in "iuf":
+        raise ValueError(
+            f"{name} must be {width} real numbers (shape ({width},)), got {value!r}"
+            + (": gymnasium would compute the next step in numpy's bool arithmetic." if array.dtype.kind == "b" else ".")
+        )
+    if array.dtype == np.float32:
+        precision = FLOAT32
+    elif array.dtype.kind == "f" and array.dtype != np.float64:
+        raise ValueError(
+            f"{name} must be float64 or float32 numbers, got dtype {array.dtype}: gymnasium would compute the "
+            f"next step in {array.dtype}. Cast it with `.astype(np.float64)`."
+        )
+    else:
+        first = value[0] if isinstance(value, (list, tuple)) else None
+        precision = PYTHON if type(first) in (float, int, bool) else FLOAT64
+    return array.astype(np.float64), precision
+
+
+def float64_state(name: str, start: int, stop: int, *, python_numbers: bool = True, before_reset: Any = NO_VALUE) -> StateView:
+    """The view of an environment whose gymnasium original keeps ``state`` as a float64 array of the row's
+    columns ``[start, stop)`` (float32 values would make its next step float32 arithmetic: refused).
+
+    Args:
+        name: The attribute's name.
+        start, stop: The columns.
+        python_numbers: Whether a list of Python numbers steps as float64 numbers do (it does unless a
+            Python float would meet a float32 value in the step, as in Pendulum's cost).
+        before_reset: See :class:`StateView`.
+    """
+    width = stop - start
+
+    def read(params: np.record, row: np.ndarray) -> np.ndarray:
+        return row[start:stop].copy()
+
+    def write(params: np.record, row: np.ndarray, value: Any) -> None:
+        values, precision = float_values(value, width, name)
+        if precision == FLOAT32 or (precision == PYTHON and not python_numbers):
+            kind = "float32 numbers" if precision == FLOAT32 else "Python numbers"
+            raise ValueError(
+                f"{name} must be float64 numbers, got {kind} ({value!r}): gymnasium would compute the next step "
+                f"with them in float32, which nbgym does not reproduce. Pass `np.array(..., dtype=np.float64)`."
+            )
+        row[start:stop] = values
+
+    doc = f"The ``{name}`` array of gymnasium's environment: the kernels' own state."
+    return StateView(name, read, write, doc, before_reset=before_reset)

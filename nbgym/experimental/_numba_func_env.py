@@ -9,7 +9,7 @@ import numba
 import numpy as np
 
 from nbgym import error, spaces
-from nbgym._engine import rng as streams
+from nbgym.engine import rng as streams
 from nbgym.experimental.functional import FuncEnv
 from nbgym.utils.seeding import check_seed
 from nbgym.vector import AutoresetMode, VectorEnv

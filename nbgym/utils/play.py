@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from nbgym.core import Env
-from nbgym._engine.render import import_pygame
+from nbgym.engine import import_pygame
 from nbgym.error import DependencyNotInstalled
 
 pygame = import_pygame()

@@ -499,7 +499,7 @@ class Window:
         Raises:
             AssertionError: If the frame's size differs from the first frame's.
         """
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         columns = np.transpose(frame, axes=(1, 0, 2))
@@ -521,7 +521,7 @@ class Window:
     def close(self) -> None:
         """Closes the window, if it was opened."""
         if self.surface is not None:
-            from nbgym._engine.render import import_pygame
+            from nbgym.engine import import_pygame
 
             import_pygame().display.quit()
             self.surface = None

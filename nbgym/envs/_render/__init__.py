@@ -1,4 +1,4 @@
-"""The drawings of nbgym's own environments: one renderer module per environment (see ``nbgym._engine.render``
+"""The drawings of nbgym's own environments: one renderer module per environment (see ``KernelEnv.renderer``
 for the protocol), named by each environment class's ``renderer`` attribute.
 
 The classic-control modules issue gymnasium 1.4.0's drawing calls, in its order, with its

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym.engine import njit
 from nbgym.envs.box2d.car_dynamics import rotated
 
 __all__ = [
@@ -75,19 +75,19 @@ _INT32_MIN = -(2**31)
 # C integer conversions
 
 
-@kernel
+@njit
 def _wrap16(value):  # pragma: no cover (compiled)
     """``(Sint16)value``: the low 16 bits, signed."""
     return ((value + 32768) & 0xFFFF) - 32768
 
 
-@kernel
+@njit
 def _wrap32(value):  # pragma: no cover (compiled)
     """``(int)value`` for an integer: the low 32 bits, signed (what x86 leaves after a C int overflows)."""
     return ((value + 2147483648) & 0xFFFFFFFF) - 2147483648
 
 
-@kernel
+@njit
 def _float_to_int32(value):  # pragma: no cover (compiled)
     """``(int)value`` for a float or double on x86-64: truncation, and INT_MIN ("integer indefinite") when the
     value is NaN or out of range."""
@@ -96,14 +96,14 @@ def _float_to_int32(value):  # pragma: no cover (compiled)
     return int(value)
 
 
-@kernel
+@njit
 def _c_div(a, b):  # pragma: no cover (compiled)
     """C integer division: the quotient truncated toward zero."""
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b > 0) else -q
 
 
-@kernel
+@njit
 def _glibc_sort(values, n):  # pragma: no cover (compiled)
     """Sorts ``values[:n]`` as glibc 2.36's ``qsort`` does (its top-down merge sort, ``msort_with_tmp``) with
     pygame's and SDL_gfx's comparator ``a - b``, whose 32-bit overflow can misorder values more than 2**31
@@ -138,7 +138,7 @@ def _glibc_sort(values, n):  # pragma: no cover (compiled)
         depth -= 1
 
 
-@kernel
+@njit
 def _merge(values, start, n1, size, scratch):  # pragma: no cover (compiled)
     """glibc ``msort_with_tmp``'s merge of the sorted runs ``values[start:start + n1]`` and the rest of
     ``values[start:start + size]``."""
@@ -167,14 +167,14 @@ def _merge(values, start, n1, size, scratch):  # pragma: no cover (compiled)
 # SDL_gfx (pygame.gfxdraw) on a 32-bit XRGB8888 surface
 
 
-@kernel
+@njit
 def _row(surface, y, flipped):  # pragma: no cover (compiled)
     """The array row of surface row ``y``: mirrored when drawing what ``pygame.transform.flip(s, False, True)``
     will show."""
     return surface.shape[0] - 1 - y if flipped else y
 
 
-@kernel
+@njit
 def _blend(dest, color, alpha):  # pragma: no cover (compiled)
     """SDL_gfx's ``_putPixelAlpha`` on a 32-bit XRGB pixel (its ``DEFAULT_ALPHA_PIXEL_ROUTINE``), in its unsigned
     32-bit arithmetic: per channel ``((dc & m) + ((((c & m) - (dc & m)) >> s) * alpha >> 8 << s)) & m``."""
@@ -188,7 +188,7 @@ def _blend(dest, color, alpha):  # pragma: no cover (compiled)
     return out
 
 
-@kernel
+@njit
 def _gfx_pixel(surface, x, y, color, alpha, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``_putPixelAlpha``: stores ``color`` at alpha 255, else blends it in; clipped to the surface."""
     height, width = surface.shape[0], surface.shape[1]
@@ -201,19 +201,19 @@ def _gfx_pixel(surface, x, y, color, alpha, flipped):  # pragma: no cover (compi
         surface[row, x] = _blend(np.int64(surface[row, x]), color, alpha)
 
 
-@kernel
+@njit
 def _gfx_pixel_weight(surface, x, y, color, weight, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``pixelColorWeightNolock`` for an opaque colour: alpha ``(255 * weight) >> 8``."""
     _gfx_pixel(surface, x, y, color, (255 * weight) >> 8, flipped)
 
 
-@kernel
+@njit
 def _fill_span(surface, row, x1, x2, color):  # pragma: no cover (compiled)
     """Stores ``color`` in columns ``x1..x2`` (inclusive, already clipped) of array row ``row``."""
     surface[row, x1 : x2 + 1] = color
 
 
-@kernel
+@njit
 def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``hlineColor(a1, a2, y=fixed)`` or, if ``vertical``, ``vlineColor(x=fixed, a1, a2)``, for an opaque
     colour: Sint16 arguments, ends swapped into order, clipped, stored.
@@ -238,7 +238,7 @@ def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma:
     return a1 <= 0 and a2 >= along - 1
 
 
-@kernel
+@njit
 def _clip_code(x, y, right, bottom):  # pragma: no cover (compiled)
     """SDL_gfx ``_clipEncode`` against ``[0, right] x [0, bottom]``: left 1, right 2, bottom 4, top 8."""
     code = 0
@@ -253,13 +253,13 @@ def _clip_code(x, y, right, bottom):  # pragma: no cover (compiled)
     return code
 
 
-@kernel
+@njit
 def _float_to_sint16(value):  # pragma: no cover (compiled)
     """``(Sint16)value`` for a float: x86's truncation to int, then its low 16 bits."""
     return _wrap16(_float_to_int32(value))
 
 
-@kernel
+@njit
 def _gfx_clip_line(x1, y1, x2, y2, right, bottom):  # pragma: no cover (compiled)
     """SDL_gfx ``_clipLine`` (Cohen-Sutherland with a float32 slope, Sint16 results).
 
@@ -297,7 +297,7 @@ def _gfx_clip_line(x1, y1, x2, y2, right, bottom):  # pragma: no cover (compiled
             y1 = 0
 
 
-@kernel
+@njit
 def _gfx_aaline(surface, x1, y1, x2, y2, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``_aalineColor(..., draw_endpoint=0)`` for an opaque colour: the first end's pixel stored, the
     pixels between the ends as pairs weighted by an 8-bit error accumulator, the last end not drawn."""
@@ -349,7 +349,7 @@ def _gfx_aaline(surface, x1, y1, x2, y2, color, flipped):  # pragma: no cover (c
             _gfx_pixel_weight(surface, _wrap16(major), _wrap16(minor_next), color, wgt, flipped)
 
 
-@kernel
+@njit
 def _gfx_aapolygon(surface, vx, vy, n, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``aapolygonColor``: the antialiased edges ``i -> i + 1`` and the closing one, each without its
     last end. ``vx``, ``vy`` hold Sint16 values."""
@@ -358,7 +358,7 @@ def _gfx_aapolygon(surface, vx, vy, n, color, flipped):  # pragma: no cover (com
     _gfx_aaline(surface, vx[n - 1], vy[n - 1], vx[0], vy[0], color, flipped)
 
 
-@kernel
+@njit
 def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
     """The edge from vertex ``i - 1`` (``n - 1`` for ``i == 0``) to vertex ``i``, ends ordered by y (the scanline
     fills of SDL_gfx and draw.c both walk edges so): ``(x1, y1, x2, y2)`` with ``y1 <= y2``."""
@@ -368,7 +368,7 @@ def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
     return xs[i], ys[i], xs[previous], ys[previous]
 
 
-@kernel
+@njit
 def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``filledPolygonColorMT``: each row from the lowest to the highest vertex is filled between
     pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``ints`` is
@@ -412,7 +412,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
 # pygame.draw.polygon (draw.c)
 
 
-@kernel
+@njit
 def _draw_span(surface, x1, y, x2, color, flipped):  # pragma: no cover (compiled)
     """draw.c ``drawhorzlineclipbounding``: ends put in order, clipped to the surface, stored."""
     height, width = surface.shape[0], surface.shape[1]
@@ -427,7 +427,7 @@ def _draw_span(surface, x1, y, x2, color, flipped):  # pragma: no cover (compile
     _fill_span(surface, _row(surface, y, flipped), x1, x2, color)
 
 
-@kernel
+@njit
 def _draw_fillpoly(surface, xs, ys, n, color, crossings, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_fillpoly``: rows between the extreme vertices filled between sorted edge crossings (the
     float32 crossing floored for the even ones and ceiled for the odd ones in edge order), then the
@@ -471,7 +471,7 @@ def _draw_fillpoly(surface, xs, ys, n, color, crossings, flipped):  # pragma: no
             _draw_span(surface, xs[i], y, xs[previous], color, flipped)
 
 
-@kernel
+@njit
 def _draw_filltri(surface, xs, ys, color, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_filltri``: vertices sorted by y, each row spanned between the long edge and the
     short ones, slopes as float32 of a double quotient."""
@@ -497,7 +497,7 @@ def _draw_filltri(surface, xs, ys, color, flipped):  # pragma: no cover (compile
         _draw_span(surface, x1, y, x2, color, flipped)
 
 
-@kernel
+@njit
 def _draw_polygon(surface, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
     """``pygame.draw.polygon(surface, color, points)`` (filled) on C-int vertices."""
     if n == 3:
@@ -506,7 +506,7 @@ def _draw_polygon(surface, xs, ys, n, color, scratch, flipped):  # pragma: no co
         _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped)
 
 
-@kernel
+@njit
 def _draw_line_width(surface, x1, y1, x2, y2, width, color, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_line_width`` for ``width >= 2`` (``pygame.draw.lines(..., width=width)``, one segment):
     Bresenham from end to end, each step a span of ``width`` pixels across the line's minor direction,
@@ -557,13 +557,13 @@ def _draw_line_width(surface, x1, y1, x2, y2, width, color, flipped):  # pragma:
 # pygame.transform.smoothscale, shrinking (transform.c and simd_transform_sse2.c)
 
 
-@kernel
+@njit
 def _shrink_unit(backend):  # pragma: no cover (compiled)
     """One source pixel in the filter's fixed point: 14 bits in the SSE2 filters, 16 in the generic ones."""
     return 0x4000 if backend == SMOOTHSCALE_SSE2 else 0x10000
 
 
-@kernel
+@njit
 def _shrink_recip(space, backend):  # pragma: no cover (compiled)
     """The reciprocal of a destination pixel's span ``space``: 16 bits (``_mm_set1_epi16``) in SSE2, an int in C."""
     if backend == SMOOTHSCALE_SSE2:
@@ -571,7 +571,7 @@ def _shrink_recip(space, backend):  # pragma: no cover (compiled)
     return 0x100000000 // space
 
 
-@kernel
+@njit
 def _shrink_rest(value, frac, backend):  # pragma: no cover (compiled)
     """The accumulator's restart when the source ``value`` closes a destination pixel: the part ``frac`` of it that
     starts the next one. SSE2: ``mulhi_epu16(value << 2, frac)``; generic C: ``(value * frac) >> 16`` in Uint16."""
@@ -580,7 +580,7 @@ def _shrink_rest(value, frac, backend):  # pragma: no cover (compiled)
     return ((value * frac) >> 16) & 0xFFFF
 
 
-@kernel
+@njit
 def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: no cover (compiled)
     """A destination value from the accumulated sum and the part ``counter`` of the source ``value`` that
     closes it, and the accumulator's restart from the rest ``frac``: ``(result, accumulate)``.
@@ -595,7 +595,7 @@ def _shrink_emit(value, counter, frac, accumulate, recip, backend):  # pragma: n
     return (total >> 16) & 0xFF, _shrink_rest(value, frac, backend)
 
 
-@kernel
+@njit
 def _shrink_plan(src_len, dst_len, backend, plan):  # pragma: no cover (compiled)
     """Where the filter's counter closes each destination pixel along a line of ``src_len`` source pixels; the
     same for every line: ``plan[o] = (source pixel, counter, frac)`` (the part of that pixel that completes
@@ -626,7 +626,7 @@ def _shrink_plan(src_len, dst_len, backend, plan):  # pragma: no cover (compiled
         raise ValueError("smoothscale: the filter does not close exactly one pixel per destination pixel here")
 
 
-@kernel
+@njit
 def _shrink_row_span(source, dest, y, plan, first, last, recip, backend):  # pragma: no cover (compiled)
     """``filter_shrink_X``'s outputs ``first..last`` of row ``y``: each from the rest of the pixel that closed the
     output before it, the pixels wholly inside it and the part of the pixel that closes it.
@@ -660,7 +660,7 @@ def _shrink_row_span(source, dest, y, plan, first, last, recip, backend):  # pra
         start = end + 1
 
 
-@kernel
+@njit
 def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
     """``filter_shrink_X``: each row of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along ``plan``.
 
@@ -728,7 +728,7 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
         _shrink_row_span(source, dest, y, plan, low, high, recip, backend)
 
 
-@kernel
+@njit
 def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cover (compiled)
     """``filter_shrink_Y``: each column of ``source`` (``(rows, width, 3)`` uint8) averaged down to ``dest``'s
     height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line).
@@ -750,7 +750,7 @@ def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cove
         start = end + 1
 
 
-@kernel
+@njit
 def _smoothscale_shrink(source, dest, rows, accumulate, backend):  # pragma: no cover (compiled)
     """``scalesmooth`` shrinking both ways: rows first into ``rows`` (``(source height, dest width, 3)``),
     then columns into ``dest``."""
@@ -854,7 +854,7 @@ def score_glyphs(reward: float, font: ScoreFont) -> np.ndarray:
         raise ValueError(f"the score {text!r} has characters other than {font.chars!r}") from None
 
 
-@kernel
+@njit
 def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, center_y):  # pragma: no cover (compiled)
     """Renders the glyphs ``text`` as SDL_ttf's shaded mode does and blits the box centred at
     ``(center_x, center_y)`` (pygame's ``Rect.center``: ``x = cx - w // 2``), clipped to the surface.
@@ -1034,7 +1034,7 @@ def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, i
 # A whole CarRacing frame
 
 
-@kernel
+@njit
 def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):  # pragma: no cover (compiled)
     """The world polygon ``vertices[start:end]`` rotated, scaled and moved (``view`` = cos, sin, quadrant, zoom, tx,
     ty) as pygame's ``Vector2.rotate_rad`` does, as gfxdraw's Sint16 vertices in ``vx``, ``vy``.
@@ -1055,7 +1055,7 @@ def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, 
     return inside
 
 
-@kernel
+@njit
 def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
     """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` on screen
     (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw."""
@@ -1064,7 +1064,7 @@ def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, hi
         _gfx_filled_polygon(surface, vx, vy, end - start, color, ints, True)
 
 
-@kernel
+@njit
 def _gfx_world_backdrop(surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
     """The cleared surface and the first world polygon (CarRacing's field) drawn on it, as
     ``surface[:, :] = 0`` and :func:`_gfx_world_polygon` leave them, with one pass over the pixels where it can.
@@ -1088,7 +1088,7 @@ def _gfx_world_backdrop(surface, vertices, starts, colors, view, cull, low, high
         surface[:, :] = 0
 
 
-@kernel
+@njit
 def _indicator(surface, xs, ys, scratch, points, value, red, green, blue):  # pragma: no cover (compiled)
     """gymnasium's ``render_if_min``: ``pygame.draw.polygon`` of the four ``points`` (``(x, y)`` pairs, flat)
     when ``abs(value) > 1e-4``."""
@@ -1100,14 +1100,14 @@ def _indicator(surface, xs, ys, scratch, points, value, red, green, blue):  # pr
     _draw_polygon(surface, xs, ys, 4, (red << 16) | (green << 8) | blue, scratch, False)
 
 
-@kernel
+@njit
 def _set_quad(points, x0, y0, x1, y1, x2, y2, x3, y3):  # pragma: no cover (compiled)
     """Stores four points, flat, in ``points``."""
     points[0], points[1], points[2], points[3] = x0, y0, x1, y1
     points[4], points[5], points[6], points[7] = x2, y2, x3, y3
 
 
-@kernel
+@njit
 def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
     """gymnasium's ``_render_indicators(W, H)`` on the flipped surface. ``dashboard`` holds the hull's speed
     (``np.sqrt`` of the squared velocity components), the four wheels' ``omega``, the front left wheel's
@@ -1145,7 +1145,7 @@ def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
             _indicator(surface, xs, ys, scratch, points, value, 255, 0, 0)
 
 
-@kernel
+@njit
 def _render_frame(
     surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
     skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
@@ -1160,7 +1160,7 @@ def _render_frame(
     _smoothscale_shrink(surface, frame, rows, accumulate, backend)
 
 
-@kernel
+@njit
 def _render_window(
     surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
     skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,

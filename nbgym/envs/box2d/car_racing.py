@@ -17,8 +17,7 @@ import numpy as np
 
 from nbgym import error
 from nbgym._box2d import world as W
-from nbgym._engine.env import _KERNEL_FLOATS
-from nbgym.engine import KernelEnv
+from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _car_racing_kernels as K
 from nbgym.envs.box2d import car_racing_physics as P
@@ -844,7 +843,7 @@ class CarRacing(KernelEnv, EzPickle):
     def _checked_action(self, action: Any) -> Any:
         """``action`` as the kernels take it, refused as gymnasium's env would refuse it (before anything moves)."""
         if self._continuous:
-            if not (type(action) is np.ndarray and action.shape == (3,) and action.dtype in _KERNEL_FLOATS):
+            if not (type(action) is np.ndarray and action.shape == (3,) and action.dtype in ACTION_FLOAT_DTYPES):
                 reading.read(K.PHYSICS.read_action, self._params[0], action, self.action_space)
                 action = action[:3].astype(np.float64)
             if math.isnan(action[1]):

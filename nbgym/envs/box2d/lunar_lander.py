@@ -10,9 +10,8 @@ import numpy as np
 from nbgym import error
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
-from nbgym._engine import written
-from nbgym._engine.env import _KERNEL_FLOATS
-from nbgym.engine import KernelEnv
+import nbgym.engine.written as written
+from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import CircleShape, FixedList, GroundedBody, PortBody, PortWorld, Transform
@@ -365,7 +364,7 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         if self._continuous:
             # gymnasium clips the first two throttles as float64 and ignores the rest (a float32 or float64 pair is
             # read as float64 by the kernels: the same values).
-            if not (type(action) is np.ndarray and action.shape == (2,) and action.dtype in _KERNEL_FLOATS):
+            if not (type(action) is np.ndarray and action.shape == (2,) and action.dtype in ACTION_FLOAT_DTYPES):
                 action = reading.read(P.PHYSICS.read_action, self._params[0], action, self.action_space)[:2]
         elif (type(action) is int or type(action) is np.int64) and 0 <= action < 4:
             if self._unsigned_actions:

@@ -10,7 +10,6 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym._engine.kernels import NEXT_STEP
 from nbgym.engine import KernelVectorEnv
 from nbgym.envs.box2d import _lunar_lander_physics as P
 
@@ -59,9 +58,7 @@ class LunarLanderVectorEnv(KernelVectorEnv):
         if not self.continuous:
             P.note_action_dtype(self._params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype)
         if self._ready and self._params["enable_wind"][0]:
-            batch = self._batch
-            stepping = ~batch.needs_reset if self._kernel_mode == NEXT_STEP else batch.all_envs
-            P.refuse_undrawn_wind(self._params, batch.state, stepping)
+            P.refuse_undrawn_wind(self._params, self._batch.state, self.stepping_envs())
         return super().step(actions)
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:

@@ -22,7 +22,7 @@ import mujoco
 import numpy as np
 
 from nbgym import error, spaces
-from nbgym._engine import written
+from nbgym.engine import written
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model

@@ -1,7 +1,7 @@
 """libmujoco called from compiled kernels: the MuJoCo environments' physics run inside the engine's kernels.
 
 The engine's kernels step a batch of sub-environments in one compiled call (see
-``nbgym._engine.kernels``). A MuJoCo sub-environment of a vector env costs its *state row*, not an
+``nbgym.engine``). A MuJoCo sub-environment of a vector env costs its *state row*, not an
 ``mjData``: the row (float64) holds its integration state (``mj_getState(..., mjSTATE_INTEGRATION)``:
 time, qpos, qvel, act, qacc_warmstart, ctrl, applied forces, mocap, plugin state...), the part of that
 state that changed during the last substep as it was before it (so that the sub-env's ``mjData``, with
@@ -39,14 +39,19 @@ import numpy as np
 from numba import types
 from numba.extending import intrinsic, overload
 
-# Private engine names that nbgym.engine does not have: npmath.fma (no numpy function), OVERLOAD_OPTIONS (the
-# options of numba overloads) and ziggurat (standard_normal, from the module whose file is part of _DIGEST).
-from nbgym._engine import kernels, npmath, ziggurat
-from nbgym._engine.atomic import fetch_add
-from nbgym._engine.jit import OVERLOAD_OPTIONS
-from nbgym.engine import Physics, njit, rng
+from nbgym.engine import (
+    OVERLOAD_OPTIONS,
+    Physics,
+    dispatch_on_params,
+    njit,
+    npmath,
+    rng,
+)
+from nbgym.engine.atomic import fetch_add
 from nbgym.envs.mujoco import _guard
-from nbgym.envs.mujoco.mujoco_env import mujoco  # raises DependencyNotInstalled, with the hint, without mujoco
+from nbgym.envs.mujoco.mujoco_env import (
+    mujoco,  # raises DependencyNotInstalled, with the hint, without mujoco
+)
 from nbgym.wrappers.vector import _kernels as _summation
 
 # Columns of a slot's row of addresses (``data``): its mjData, these arrays of it, and its buffer for the
@@ -96,7 +101,7 @@ state before the last substep then ``mj_rnePostConstraint`` (a step)."""
 NO_CARRY = -1
 
 _DIGEST = hashlib.sha1(
-    b"".join(pathlib.Path(path).read_bytes() for path in (__file__, ziggurat.__file__, _summation.__file__))
+    b"".join(pathlib.Path(path).read_bytes() for path in (__file__, rng.standard_normal.__code__.co_filename, _summation.__file__))
 ).hexdigest()[:16]
 
 MIN_CHUNK_SIZE = MAX_CHUNK_SIZE = 1
@@ -475,7 +480,7 @@ def forward(params, data, i):
 
 
 # The env's functions, reached through these stubs by the type of its parameter record (as the engine
-# reaches the generic physics functions below, see ``kernels._bind``).
+# reaches the generic physics functions below, see ``nbgym.engine.dispatch_on_params``).
 _env_functions: dict[np.dtype, dict] = {}
 
 
@@ -622,7 +627,7 @@ def physics(
     functions = {"reset": reset, "step": step, "observe": observe}
     _env_functions[result.params_dtype] = functions
     for stub, role in ((env_reset, "reset"), (env_step, "step"), (env_observe, "observe")):
-        kernels._bind(stub, result.params_dtype, functions[role], "never", OVERLOAD_OPTIONS)
+        dispatch_on_params(stub, result.params_dtype, functions[role], inline="never")
     return result
 
 
@@ -644,7 +649,7 @@ def always_valid(params, actions, i):
 def set_normal(target, initial, count, stream, i, scale):
     """``target[:count] = initial + scale * standard_normal(count)``, drawn in order as numpy draws."""
     for k in range(count):
-        store(target, k, load(initial, k) + scale * ziggurat.standard_normal(stream, i))
+        store(target, k, load(initial, k) + scale * rng.standard_normal(stream, i))
 
 
 @njit

@@ -106,7 +106,7 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
 
     def render_init(self, params: Any = CartPoleParams, screen_width: int = 600, screen_height: int = 400) -> Any:
         """A pygame surface of the screen's size and a clock."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.init()
@@ -114,7 +114,7 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
 
     def render_image(self, state: StateType, render_state: Any, params: Any = CartPoleParams) -> tuple[Any, np.ndarray]:
         """The frame of ``state``: the cart, the pole and the track, drawn as gymnasium's functional CartPole draws."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         gfxdraw = pygame.gfxdraw
@@ -147,7 +147,7 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
 
     def render_close(self, render_state: Any, params: Any = CartPoleParams) -> None:
         """Shuts pygame down (as gymnasium's)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.quit()

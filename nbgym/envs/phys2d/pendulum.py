@@ -75,7 +75,7 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
 
     def render_init(self, screen_width: int = 600, screen_height: int = 400, params: Any = PendulumParams) -> Any:
         """A pygame surface of the screen's size, a clock, and the last torque (``None``: gymnasium's never sets it)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.init()
@@ -84,7 +84,7 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
     def render_image(self, state: StateType, render_state: Any, params: Any = PendulumParams) -> tuple[Any, np.ndarray]:
         """The frame of ``state``: the rod and its pivot, drawn as gymnasium's functional Pendulum draws them
         (without the torque arrow: its last torque is always ``None`` there)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         gfxdraw = pygame.gfxdraw
@@ -115,7 +115,7 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
 
     def render_close(self, render_state: Any, params: Any = PendulumParams) -> None:
         """Shuts pygame down (as gymnasium's)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.quit()

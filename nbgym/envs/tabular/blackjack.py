@@ -172,7 +172,7 @@ class BlackjackFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any, Bl
     def render_init(self, screen_width: int = 384, screen_height: int = 376) -> Any:
         """``(screen, face, suit)``: a pygame surface, and the face (``J``/``Q``/``K``) and suit that a ten showing
         is drawn with, chosen as gymnasium's are (``choice`` from ``np_random(0)``: the suit, then the face)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
         from nbgym.utils import seeding
 
         pygame = import_pygame()
@@ -184,7 +184,7 @@ class BlackjackFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any, Bl
 
     def render_image(self, state: EnvState, render_state: Any, params: Any = BlackJackParams) -> tuple[Any, np.ndarray]:
         """The table of ``state``, drawn as the toy-text Blackjack's."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
         from nbgym.envs._render.blackjack import draw_table
 
         pygame = import_pygame()
@@ -197,7 +197,7 @@ class BlackjackFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any, Bl
 
     def render_close(self, render_state: Any, params: Any = BlackJackParams) -> None:
         """Shuts pygame down (as gymnasium's)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.quit()

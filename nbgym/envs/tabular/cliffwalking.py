@@ -95,7 +95,7 @@ class CliffWalkingFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any,
 
     def render_init(self, screen_width: int = 600, screen_height: int = 500) -> RenderStateType:
         """The render state: a 768 x 256 screen (64-pixel cells) and the grid (gymnasium's sizes are unused there too)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.init()
@@ -109,7 +109,7 @@ class CliffWalkingFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any,
 
     def render_image(self, state: EnvState, render_state: RenderStateType, params: None = None) -> tuple[RenderStateType, np.ndarray]:
         """The grid with the player on it, as the toy-text CliffWalking draws it."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
         from nbgym.envs._render.cliffwalking import draw_grid
 
         pygame = import_pygame()
@@ -120,7 +120,7 @@ class CliffWalkingFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any,
 
     def render_close(self, render_state: RenderStateType) -> None:
         """Shuts pygame down (as gymnasium's)."""
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         pygame.display.quit()

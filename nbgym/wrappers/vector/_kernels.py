@@ -22,7 +22,7 @@ import math
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
+from nbgym.engine._jit import kernel
 
 # numpy's pairwise summation: ranges up to this size are summed with 8 accumulators.
 _PAIRWISE_BLOCK = 128

@@ -74,7 +74,7 @@ class HumanRendering(WindowDisplay, VectorWrapper, RecordConstructorArgs):
         self.scaled_subenv_size = (int(frame_size[0] * factor), int(frame_size[1] * factor))
 
     def _render_frame(self) -> None:
-        from nbgym._engine.render import import_pygame
+        from nbgym.engine import import_pygame
 
         pygame = import_pygame()
         frames = self.env.render()

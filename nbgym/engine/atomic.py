@@ -15,7 +15,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from nbgym._engine.jit import OVERLOAD_OPTIONS
+from nbgym.engine._jit import OVERLOAD_OPTIONS
 
 _interpreted_lock = threading.Lock()
 

@@ -20,8 +20,8 @@ import pathlib
 
 import numpy as np
 
-from nbgym._engine.jit import kernel
-from nbgym._engine.rng import next_uint64, random
+from nbgym.engine._jit import kernel
+from nbgym.engine.rng import next_uint64, random
 
 _LAYERS = 256
 _TAIL_START = 3.6541528853610088  # numpy's ziggurat_nor_r: where the tail beyond the last layer begins

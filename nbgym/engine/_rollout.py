@@ -34,9 +34,17 @@ from numba.core.registry import CPUDispatcher
 from numba.extending import overload
 
 from nbgym import error
-from nbgym._engine import cache, threads
-from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
-from nbgym._engine.kernels import NEXT_STEP, STEP_OK, TERMINATED, TRUNCATED, WAS_RESET, step_kernel
+from nbgym.engine import _cache as cache
+from nbgym.engine import _threads as threads
+from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
+from nbgym.engine._kernels import (
+    NEXT_STEP,
+    STEP_OK,
+    TERMINATED,
+    TRUNCATED,
+    WAS_RESET,
+    step_kernel,
+)
 
 _BAD_ACTIONS = -(2**62)
 """The rollout loop's status when the policy returned actions of another shape than the batch's."""
@@ -286,7 +294,7 @@ def rollout(
         InvalidAction: If the policy returns actions of the wrong shape, dtype or value (the step that
             got them did not move; the steps before it did).
     """
-    from nbgym._engine.env import KernelVectorEnv, _refuse_faulted
+    from nbgym.engine._env import KernelVectorEnv, _refuse_faulted
 
     if not isinstance(envs, KernelVectorEnv):
         raise TypeError(
@@ -373,7 +381,7 @@ def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
         Whatever the loop raised; an exception from inside the kernels first makes the env refuse to step
         until reset (``env._fault``).
     """
-    from nbgym._engine.env import _fault
+    from nbgym.engine._env import _fault
 
     stop = np.zeros(1, dtype=np.bool_)
     outcome: list = []

@@ -33,7 +33,7 @@ from numba.core import cgutils, codegen, errors, typed_passes, types
 from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
 
-from nbgym._engine.cache import CheckedFunctionCache
+from nbgym.engine._cache import CheckedFunctionCache
 
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}
 

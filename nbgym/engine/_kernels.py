@@ -29,9 +29,10 @@ from numba import types
 from numba.extending import overload
 
 from nbgym import error
-from nbgym._engine import cache, checks
-from nbgym._engine.atomic import fetch_add
-from nbgym._engine.jit import OVERLOAD_OPTIONS, kernel
+from nbgym.engine import _cache as cache
+from nbgym.engine import _checks as checks
+from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
+from nbgym.engine.atomic import fetch_add
 
 NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
 """Autoreset modes of the kernels; ``NO_AUTORESET`` is the single env's (episodes end in Python)."""
@@ -75,7 +76,7 @@ def physics_action_valid(params, actions, i):
 
 _ENGINE_SOURCES = [
     pathlib.Path(__file__).with_name(name)
-    for name in ("kernels.py", "rng.py", "jit.py", "npmath.py", "atomic.py", "ziggurat.py")
+    for name in ("_kernels.py", "rng.py", "_jit.py", "npmath.py", "atomic.py", "_ziggurat.py")
 ]
 _registered: dict[str, str] = {}
 
@@ -258,6 +259,22 @@ def _inside_nbgym(source: str) -> bool:
     """Whether the file ``source`` is part of the nbgym package (one of nbgym's own environments)."""
     package = pathlib.Path(__file__).resolve().parent.parent
     return pathlib.Path(source).resolve().is_relative_to(package)
+
+
+def dispatch_on_params(stub: Callable, params_dtype: np.dtype, function: Callable, *, inline: str = "never") -> None:
+    """Makes a compiled call of ``stub(params, ...)`` whose ``params`` is a record of ``params_dtype`` a call of
+    ``function`` (compiled as ``njit`` compiles): how one compiled function shared by several environments reaches
+    each one's own function, found by the type of its parameter record, as the engine's kernels reach each
+    physics' functions. Nothing is captured, so numba's disk cache keeps the kernels that call ``stub``. Called
+    from Python, ``stub`` itself runs: it should look ``function`` up by ``params.dtype`` the same way.
+
+    Args:
+        stub: A plain Python function, ``params`` first, that compiled code calls.
+        params_dtype: The parameter record's dtype (``Physics.params_dtype``).
+        function: A plain Python function of ``stub``'s signature, compiled where the call is.
+        inline: numba's ``inline`` option of the call: ``"never"`` (LLVM decides) or ``"always"``.
+    """
+    _bind(stub, params_dtype, function, inline, OVERLOAD_OPTIONS)
 
 
 def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: str, options: dict) -> None:

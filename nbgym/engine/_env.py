@@ -23,24 +23,27 @@ from typing import Any, Callable, ClassVar, Literal
 import numba
 import numpy as np
 
+import nbgym.engine.actions as reading
 from nbgym import error, logger, spaces
-from nbgym._engine import cache, rng, threads, written
-from nbgym._engine.kernels import (
+from nbgym.core import Env
+from nbgym.engine import _cache as cache
+from nbgym.engine import _threads as threads
+from nbgym.engine import written
+from nbgym.engine import rng
+from nbgym.engine._kernels import (
     DISABLED,
     NEXT_STEP,
     NO_AUTORESET,
     SAME_STEP,
     STEP_OK,
-    ended_index,
     Physics,
     check_step,
+    ended_index,
     reset_kernel,
     step_chunks,
     step_kernel,
 )
-import nbgym.engine.actions as reading
-from nbgym._engine.state_views import NO_VALUE, StateView
-from nbgym.core import Env
+from nbgym.engine.state_views import NO_VALUE, StateView
 from nbgym.utils import seeding
 from nbgym.utils._pickling import writable_state
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
@@ -54,8 +57,10 @@ _KERNEL_MODES = {
 }
 
 
-_KERNEL_FLOATS = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
-"""Float dtypes of actions the kernels compute with as numpy does (others would change the arithmetic)."""
+ACTION_FLOAT_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
+"""The float dtypes the kernels take Box actions in, computing with them as numpy does (others would change the
+arithmetic): a batch array of one of them goes to the kernels as it is, and an env's own ``step`` may pass such an
+array on without gymnasium's reading of the action."""
 
 _PYTHON_NUMBERS = (float, int, bool)
 
@@ -168,7 +173,7 @@ class KernelBatch:
             )
         self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
         self.action_dtype = np.dtype(np.int64) if self.discrete_actions else (
-            action_space.dtype if action_space.dtype in _KERNEL_FLOATS else np.dtype(np.float64)
+            action_space.dtype if action_space.dtype in ACTION_FLOAT_DTYPES else np.dtype(np.float64)
         )
         self.num_threads = 1
 
@@ -279,7 +284,7 @@ class KernelBatch:
             if self.refuse_unsafe_integers and not np.can_cast(array.dtype, np.int64):
                 raise error.InvalidAction(f"{actions!r} ({type(actions)}) invalid")
             return array.astype(np.int64)
-        if array.dtype in _KERNEL_FLOATS:
+        if array.dtype in ACTION_FLOAT_DTYPES:
             return array
         if array.dtype.kind == "f":
             raise error.InvalidAction(
@@ -409,7 +414,7 @@ def _state_view_property(view: StateView) -> property:
 
 
 class _StateViewsAsAttributes:
-    """Exposes the ``state_views`` of an environment (see ``nbgym._engine.state_views``): as attributes of
+    """Exposes the ``state_views`` of an environment (see ``nbgym.engine.state_views``): as attributes of
     the single env, and through ``get_attr``/``set_attr`` of the vector env, per sub-environment.
 
     A value read or assigned is held, as gymnasium's env holds its attribute, until the sub-environment
@@ -498,10 +503,10 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     renderer: ClassVar[Any] = None
     """What draws the env's frames in the pixel render modes: a module, or the name of one imported on the first
     frame, with ``frame_size(env)``, ``draw(surface, env, index, state)`` and ``CAPTION`` (see
-    ``nbgym._engine.render``); ``None``: no pixel rendering."""
+    ``nbgym.engine._render``); ``None``: no pixel rendering."""
 
     _render_state: Any = None
-    """What ``nbgym._engine.render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
+    """What ``nbgym.engine._render`` keeps between frames (window, clock, surfaces); ``None`` until then."""
 
     unlisted_render_mode: ClassVar[Literal["none", "frame", "refuse"]] = "refuse"
     """What ``render()`` does in a render mode the class does not list in ``metadata["render_modes"]``, as the
@@ -524,7 +529,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         self._step_discrete: Callable[[], int] | None = None
         self._box_action_shape = None if self._discrete else self.action_space.shape
         self._box_actions = {} if self._discrete else {
-            dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in _KERNEL_FLOATS
+            dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in ACTION_FLOAT_DTYPES
         }
         self._step_box: dict[np.dtype, Callable[[], int]] = {}
 
@@ -613,7 +618,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         elif (
             type(action) is np.ndarray
             and action.shape == self._box_action_shape
-            and action.dtype in _KERNEL_FLOATS
+            and action.dtype in ACTION_FLOAT_DTYPES
             and not self._python_number_actions  # else _action_batch must tell the physics of the array
         ):
             # The array is copied into a buffer of the env's own whose kernel entry point is bound: no
@@ -680,7 +685,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
             )
             return None
         self._write_back_held()
-        from nbgym._engine.render import render_env
+        from nbgym.engine._render import render_env
 
         return render_env(self)
 
@@ -727,7 +732,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     """What draws each sub-environment's frame (see ``KernelEnv.renderer``)."""
 
     _render_state: Any = None
-    """What ``nbgym._engine.render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
+    """What ``nbgym.engine._render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
     _ready = False
 
     sync_stand_in: ClassVar[bool] = True
@@ -887,6 +892,14 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             self._large_seeds.get(i, low | high << 64) for i, (low, high) in enumerate(self._seed_words.tolist())
         )
 
+    def stepping_envs(self) -> np.ndarray:
+        """Which sub-environments the next ``step()`` steps, a bool array: under ``AutoresetMode.NEXT_STEP`` not those
+        whose episode ended (that step resets them instead, their actions unread), in the other modes all of them.
+        For an environment that checks something of the stepping sub-environments before the compiled step."""
+        if self._kernel_mode == NEXT_STEP:
+            return ~self._batch.needs_reset
+        return self._batch.all_envs.copy()
+
     def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """Step every sub-environment with its action, in one compiled call.
 
@@ -1007,7 +1020,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         float dtype), which their ``action_valid`` checks without gymnasium's reading."""
         if type(actions) is not np.ndarray or actions.shape != self._batch.action_shape:
             return False
-        return actions.dtype == np.int64 if self._batch.discrete_actions else actions.dtype in _KERNEL_FLOATS
+        return actions.dtype == np.int64 if self._batch.discrete_actions else actions.dtype in ACTION_FLOAT_DTYPES
 
     def _reads_actions(self) -> np.ndarray:
         """Which sub-environments' steps read their actions, in gymnasium's ``SyncVectorEnv``: not those that next-step
@@ -1126,7 +1139,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             )
             return (None,) * self.num_envs
         self._write_back_held()
-        from nbgym._engine.render import render_vector_env
+        from nbgym.engine._render import render_vector_env
 
         return render_vector_env(self)
 
