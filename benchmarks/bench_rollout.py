@@ -155,8 +155,8 @@ def main() -> None:
         with_gymnax = False
     else:
         with_gymnax = True
-    print(f"| env | num_threads | nbgym rollout | nbgym from Python (numpy policy) | gymnax lax.scan | "
-          f"rollout / Python | rollout / gymnax |")
+    print("| env | num_threads | nbgym rollout | nbgym from Python (numpy policy) | gymnax lax.scan | "
+          "rollout / Python | rollout / gymnax |")
     print("|---|---|---|---|---|---|---|")
     for env_id in arguments.env_ids:
         gymnax_sample = gymnax_rollout(env_id, arguments.num_envs, arguments.steps, 1) if with_gymnax else None

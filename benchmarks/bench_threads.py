@@ -75,7 +75,7 @@ def table(results: list[dict]) -> str:
     ]
     for result in results:
         rates = result["median_rates"]
-        one, many = f"nbgym, 1 thread", f"nbgym, {result['threads']} threads"
+        one, many = "nbgym, 1 thread", f"nbgym, {result['threads']} threads"
         gymnasium = rates.get("gymnasium")
         learner = result["learner_products_per_second"]
         learner_cell = "-" if result["load"] == "none" else f"{learner[one]:.0f} / {learner[many]:.0f}"

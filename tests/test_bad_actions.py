@@ -25,7 +25,6 @@ import pytest
 from test_every_env_id import IDS
 
 import nbgym
-from nbgym import spaces
 
 DEFAULT_IDS = (
     "CartPole-v1", "Acrobot-v1", "Pendulum-v1", "MountainCarContinuous-v0", "FrozenLake-v1", "Taxi-v4", "CliffWalking-v1",

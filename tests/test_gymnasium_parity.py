@@ -122,7 +122,7 @@ def test_vector_integer_action_dtypes_as_gymnasium_sync(env_id, dtype):
             try:
                 obs, rewards, terminated, truncated, _ = envs.step(actions)
                 outcomes.append((np.asarray(obs).tobytes() if not isinstance(obs, tuple) else obs, rewards.tolist()))
-            except AssertionError as exc:
+            except AssertionError:
                 outcomes.append(AssertionError)
             envs.close()
     if env_id != "MountainCar-v0" or outcomes[0] is AssertionError:  # MountainCar: gymnasium wraps unsigned 0

@@ -9,7 +9,6 @@ import pkgutil
 import subprocess
 import sys
 import typing
-import warnings
 
 import gymnasium
 import numpy as np

@@ -14,7 +14,6 @@ import inspect
 import os
 import pickle
 import pathlib
-import shutil
 import subprocess
 import sys
 import textwrap

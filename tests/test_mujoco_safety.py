@@ -12,7 +12,6 @@ import pathlib
 import subprocess
 import sys
 import textwrap
-import warnings
 
 import gymnasium
 import mujoco

@@ -18,7 +18,6 @@ import pytest
 from vector_test_envs import assert_same
 
 import nbgym
-import nbgym.wrappers as wrappers
 import nbgym.wrappers.vector as vector_wrappers
 from nbgym.utils._pickling import writable
 

@@ -16,7 +16,7 @@ import numpy as np
 from nbgym._box2d import dynamic_tree as tree
 from nbgym._box2d.math import b2abs, b2max, b2min, normalize
 from nbgym._box2d.shapes import ray_cast
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 PROXY_COUNT, MOVE_COUNT, PAIR_COUNT = 0, 1, 2  # bp_i
 BP_INTS = 3

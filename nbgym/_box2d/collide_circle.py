@@ -7,7 +7,7 @@ import numpy as np
 from nbgym._box2d.manifold import CIRCLES, FACE_A, POINT_COUNT, set_face, set_point
 from nbgym._box2d.math import normalize, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import COUNT, NORMALS, RADIUS, VERTICES
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 _ZERO = np.float32(0.0)
 _HALF = np.float32(0.5)

@@ -9,7 +9,7 @@ from nbgym._box2d.collide_polygon import clip_segment_to_line
 from nbgym._box2d.manifold import CIRCLES, FACE, FACE_A, FACE_B, POINT_COUNT, TYPE, VERTEX, make_id, set_face, set_point, swap_id
 from nbgym._box2d.math import b2min, cross, normalize, rot_mul, rot_mul_t, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import CENTROID, COUNT, HAS_VERTEX0, HAS_VERTEX3, NORMALS, RADIUS, VERTEX0, VERTEX3, VERTICES
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 _ZERO = np.float32(0.0)
 _ONE = np.float32(1.0)
@@ -206,7 +206,6 @@ def collide_edge_and_polygon(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
         s = nx * (bx - v1x) + ny * (by - v1y)
         if s < edge_separation:
             edge_separation = s
-    edge_index = 0 if front else 1
     if edge_separation > _RADIUS:
         return
     # ComputePolygonSeparation

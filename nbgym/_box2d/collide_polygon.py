@@ -11,7 +11,7 @@ import numpy as np
 from nbgym._box2d.manifold import FACE, FACE_A, FACE_B, POINT_COUNT, VERTEX, make_id, set_face, set_point, swap_id
 from nbgym._box2d.math import normalize, rot_mul, rot_mul_t, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import CENTROID, COUNT, NORMALS, RADIUS, VERTICES
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 _ZERO = np.float32(0.0)
 _ONE = np.float32(1.0)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 from . import collide_circle, collide_edge, collide_polygon, distance, manifold, shapes
 from .math import copy_to, sqrtf

@@ -7,7 +7,7 @@ New contacts are prepended to the world's contact list and to both bodies' conta
 
 from __future__ import annotations
 
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 from . import broad_phase, contact, manifold
 from .world import (

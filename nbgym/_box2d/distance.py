@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import rot_mul_t, sqrtf, xf_mul
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 CACHE_METRIC, CACHE_COUNT, CACHE_INDEX_A, CACHE_INDEX_B = 0, 1, 2, 5
 CACHE_SIZE = 8

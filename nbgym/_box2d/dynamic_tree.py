@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import b2max, b2min
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 USER_DATA, PARENT, CHILD1, CHILD2, HEIGHT = 0, 1, 2, 3, 4  # tree_i columns (PARENT is also ``next``)
 NODE_INTS = 5

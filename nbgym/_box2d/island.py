@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 from . import contact_solver, revolute_joint
 from .math import sqrtf

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.math import normalize, rot_mul, xf_mul
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 CIRCLES, FACE_A, FACE_B = 0, 1, 2  # b2Manifold::Type
 VERTEX, FACE = 0, 1  # b2ContactFeature::Type

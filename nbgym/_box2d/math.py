@@ -17,7 +17,7 @@ import numpy as np
 from numba import types
 from numba.extending import overload
 
-from nbgym.engine._jit import OVERLOAD_OPTIONS, borrowing_kernel, kernel
+from nbgym.engine._jit import OVERLOAD_OPTIONS, borrowing_kernel
 
 XF_PX, XF_PY, XF_S, XF_C = 0, 1, 2, 3
 SW_LX, SW_LY, SW_C0X, SW_C0Y, SW_CX, SW_CY, SW_A0, SW_A, SW_ALPHA0 = range(9)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 from .math import cosf, sinf, sqrtf
 from .settings import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION

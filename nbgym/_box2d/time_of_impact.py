@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym._box2d.distance import CACHE_COUNT, CACHE_INDEX_A, CACHE_INDEX_B, CACHE_SIZE, distance, get_support
+from nbgym._box2d.distance import CACHE_COUNT, CACHE_INDEX_A, CACHE_INDEX_B, distance, get_support
 from nbgym._box2d.math import b2abs, b2max, normalize, rot_mul, rot_mul_t, sweep_normalized, sweep_transform, xf_mul
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 UNKNOWN, FAILED, OVERLAPPED, TOUCHING, SEPARATED = 0, 1, 2, 3, 4  # b2TOIOutput::State
 _POINTS, _FACE_A, _FACE_B = 0, 1, 2  # b2SeparationFunction::Type

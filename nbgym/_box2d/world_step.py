@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from nbgym.engine._jit import borrowing_kernel, kernel
+from nbgym.engine._jit import borrowing_kernel
 
 from . import contact, contact_manager, island, shapes, time_of_impact
 from .math import copy_to, cosf, sinf

@@ -30,7 +30,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-import numpy as np
 
 from nbgym import error
 

@@ -39,7 +39,7 @@ import numpy as np
 
 from nbgym.engine._jit import kernel
 
-__all__ = ["integers", "next_uint32", "next_uint64", "random", "standard_normal", "uniform"]
+__all__ = ["integers", "next_uint32", "next_uint64", "random", "standard_normal", "uniform"]  # noqa: F822 (standard_normal: module __getattr__)
 
 _MASK32 = np.uint64(0xFFFFFFFF)
 _MULT_HI = np.uint64(0x2360ED051FC65DA4)

@@ -22,7 +22,7 @@ import numpy as np
 
 from nbgym.spaces import Space
 
-__all__ = ["FuncEnv", "NumbaFuncVectorEnv"]
+__all__ = ["FuncEnv", "NumbaFuncVectorEnv"]  # noqa: F822 (NumbaFuncVectorEnv: module __getattr__)
 
 StateType = TypeVar("StateType")
 ActType = TypeVar("ActType")

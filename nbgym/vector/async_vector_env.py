@@ -190,7 +190,6 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             lambda: [env_fn().observation_space for env_fn in self.env_fns],
         )
         dummy_env.close()
-        del dummy_env
 
         ctx = multiprocessing.get_context(context)
         if self.shared_memory:

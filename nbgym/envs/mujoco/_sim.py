@@ -29,6 +29,7 @@ libmujoco calls, in the same order, on the same numbers — so the results are b
 from __future__ import annotations
 
 import ctypes
+from typing import Any
 import hashlib
 import math
 import pathlib

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 from nbgym._lazy import lazy_attributes
 
 if TYPE_CHECKING:
-    from nbgym.wrappers.vector.dict_info_to_list import DictInfoToList
+    from nbgym.wrappers.vector.dict_info_to_list import DictInfoToList as DictInfoToList
 
 # Wrapper name -> the module of this package that defines it.
 _WRAPPER_MODULES = {
