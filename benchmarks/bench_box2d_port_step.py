@@ -107,8 +107,9 @@ class RowWorld:
 
     def CreateJoint(self, rjd):  # noqa: N802
         joint = self.real.CreateJoint(rjd)
-        j = wheel.mirror_revolute_joint(self.batch.w, self.row, rjd, _BODIES[int(rjd.bodyA.this)][1],
-                                        _BODIES[int(rjd.bodyB.this)][1])
+        j = wheel.mirror_revolute_joint(
+            self.batch.w, self.row, rjd, _BODIES[int(rjd.bodyA.this)][1], _BODIES[int(rjd.bodyB.this)][1]
+        )
         _BODIES[int(joint.this)] = (self, j)
         return joint
 
@@ -147,13 +148,20 @@ def _mirror_calls() -> None:
             _method(target, *args)
             world, index = _BODIES[int(target.this)]
             port_call(world.batch.w, world.row, index, *(c(a) for c, a in zip(convert, args)))
+
         return call
 
     vec = lambda v: (F32(v[0]), F32(v[1]))  # noqa: E731
-    Box2D.b2Body.ApplyForceToCenter = on_port(Box2D.b2Body.ApplyForceToCenter, lambda w, r, b, f, wake:
-                                              W.apply_force_to_center(w, r, b, *f, wake), vec, bool)
-    Box2D.b2Body.ApplyLinearImpulse = on_port(Box2D.b2Body.ApplyLinearImpulse, lambda w, r, b, i, p, wake:
-                                              W.apply_linear_impulse(w, r, b, *i, *p, wake), vec, vec, bool)
+    Box2D.b2Body.ApplyForceToCenter = on_port(
+        Box2D.b2Body.ApplyForceToCenter, lambda w, r, b, f, wake: W.apply_force_to_center(w, r, b, *f, wake), vec, bool
+    )
+    Box2D.b2Body.ApplyLinearImpulse = on_port(
+        Box2D.b2Body.ApplyLinearImpulse,
+        lambda w, r, b, i, p, wake: W.apply_linear_impulse(w, r, b, *i, *p, wake),
+        vec,
+        vec,
+        bool,
+    )
     Box2D.b2Body.ApplyTorque = on_port(Box2D.b2Body.ApplyTorque, W.apply_torque, F32, bool)
 
     def create_fixture(body, *args, _original=Box2D.b2Body.CreateFixture, **kwargs):
@@ -164,8 +172,10 @@ def _mirror_calls() -> None:
         return fixture
 
     Box2D.b2Body.CreateFixture = create_fixture
-    for name, setter in (("motorSpeed", revolute_joint.set_motor_speed),
-                         ("maxMotorTorque", revolute_joint.set_max_motor_torque)):
+    for name, setter in (
+        ("motorSpeed", revolute_joint.set_motor_speed),
+        ("maxMotorTorque", revolute_joint.set_max_motor_torque),
+    ):
         prop = getattr(Box2D.b2RevoluteJoint, name)
         setattr(Box2D.b2RevoluteJoint, name, property(prop.fget, on_port(prop.fset, setter, F32)))
 
@@ -180,10 +190,18 @@ def _walker_action(rng: np.random.Generator) -> np.ndarray:
 
 # make, action, TimeLimit, World capacities (LunarLander keeps its engines' particles until reset: no render)
 ENVS = {
-    "lander": (lambda: lunar_lander.LunarLander(), _lander_action, 1000,
-               dict(bodies=1024, fixtures=1040, joints=4, contacts=2048)),
-    "walker": (lambda: bipedal_walker.BipedalWalker(), _walker_action, 1600,
-               dict(bodies=320, fixtures=320, joints=8, contacts=256)),
+    "lander": (
+        lambda: lunar_lander.LunarLander(),
+        _lander_action,
+        1000,
+        dict(bodies=1024, fixtures=1040, joints=4, contacts=2048),
+    ),
+    "walker": (
+        lambda: bipedal_walker.BipedalWalker(),
+        _walker_action,
+        1600,
+        dict(bodies=320, fixtures=320, joints=8, contacts=256),
+    ),
 }
 
 
@@ -252,9 +270,11 @@ def main() -> None:
             per = n * args.steps
             dispatch = dispatch_time(n) * args.steps
             physics = port_best - dispatch
-            print(f"{env_name} {n:4d} worlds: wheel {wheel_best / per * 1e9:8.0f} ns  port {port_best / per * 1e9:8.0f} ns"
-                  f" (dispatch {dispatch / per * 1e9:6.0f})  wheel/port {wheel_best / port_best:5.2f}x"
-                  f"  wheel/physics {wheel_best / physics:5.2f}x  (bit-exact)")
+            print(
+                f"{env_name} {n:4d} worlds: wheel {wheel_best / per * 1e9:8.0f} ns  port {port_best / per * 1e9:8.0f} ns"
+                f" (dispatch {dispatch / per * 1e9:6.0f})  wheel/port {wheel_best / port_best:5.2f}x"
+                f"  wheel/physics {wheel_best / physics:5.2f}x  (bit-exact)"
+            )
 
 
 if __name__ == "__main__":

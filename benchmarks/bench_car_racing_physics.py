@@ -115,8 +115,10 @@ def main() -> None:
     for n in args.rows:
         gym_physics = min(time_gymnasium(n, args.steps, args.seed, False) for _ in range(args.repeats))
         port = min(time_rows(n, args.steps, args.seed) for _ in range(args.repeats))
-        print(f"{n:3d} sub-envs: gymnasium step minus its render {gym_physics * 1e6:7.1f} us, nbgym rows "
-              f"{port * 1e6:7.1f} us per sub-env step ({gym_physics / port:.2f}x)")
+        print(
+            f"{n:3d} sub-envs: gymnasium step minus its render {gym_physics * 1e6:7.1f} us, nbgym rows "
+            f"{port * 1e6:7.1f} us per sub-env step ({gym_physics / port:.2f}x)"
+        )
     resets = 20
     gym_reset = min(time_gymnasium_reset(resets, args.seed) for _ in range(args.repeats))
     print(f"gymnasium reset minus its render {gym_reset * 1e6:8.1f} us")

@@ -129,11 +129,20 @@ def revision_raster(revision: str) -> ModuleType:
     """The rasteriser module of git revision ``revision``, imported from a copy in the temporary directory (kept:
     its kernels are cached by path)."""
     root = os.path.join(os.path.dirname(__file__), "..")
-    commit = subprocess.run(["git", "-C", root, "rev-parse", revision], check=True, capture_output=True, text=True).stdout.strip()
-    source = subprocess.run(["git", "-C", root, "show", f"{commit}:nbgym/envs/box2d/_raster.py"], check=True, capture_output=True, text=True).stdout
+    commit = subprocess.run(
+        ["git", "-C", root, "rev-parse", revision], check=True, capture_output=True, text=True
+    ).stdout.strip()
+    source = subprocess.run(
+        ["git", "-C", root, "show", f"{commit}:nbgym/envs/box2d/_raster.py"], check=True, capture_output=True, text=True
+    ).stdout
     path = os.path.join(tempfile.gettempdir(), f"nbgym_bench_raster_{commit[:12]}.py")
     with open(path, "w") as file:
-        file.write(source.replace('os.path.join(os.path.dirname(__file__), "assets"', f'os.path.join({os.path.dirname(raster.__file__)!r}, "assets"'))
+        file.write(
+            source.replace(
+                'os.path.join(os.path.dirname(__file__), "assets"',
+                f'os.path.join({os.path.dirname(raster.__file__)!r}, "assets"',
+            )
+        )
     spec = importlib.util.spec_from_file_location(f"nbgym_bench_raster_{commit[:12]}", path)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # numba's cached kernels find their module by name
@@ -141,7 +150,15 @@ def revision_raster(revision: str) -> ModuleType:
     return module
 
 
-def render_frame(module: ModuleType, surface: np.ndarray, a: dict[str, Any], frame: np.ndarray, rows: np.ndarray, accumulate: np.ndarray, backend: int) -> None:
+def render_frame(
+    module: ModuleType,
+    surface: np.ndarray,
+    a: dict[str, Any],
+    frame: np.ndarray,
+    rows: np.ndarray,
+    accumulate: np.ndarray,
+    backend: int,
+) -> None:
     """``module._render_frame`` of the prepared scene ``a`` into ``frame``."""
     font = raster.load_score_font()
     module._render_frame(
@@ -217,11 +234,13 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     means = best.mean(axis=1) * 1e6
     total = means[: len(stages)].sum()
     name = "SSE2" if backend == raster.SMOOTHSCALE_SSE2 else "GENERIC"
-    print(f"{len(arguments)} frames (scenes {skip}+ of {steps}), {name} smoothscale; mean of each frame's fastest of {repeats}:")
+    print(
+        f"{len(arguments)} frames (scenes {skip}+ of {steps}), {name} smoothscale; mean of each frame's fastest of {repeats}:"
+    )
     for (label, _), us in zip(stages, means):
         print(f"  {label:15s} {us:8.1f} us  {100 * us / total:5.1f}%")
     print(f"  {'sum of parts':15s} {total:8.1f} us")
-    for (label, _), us in zip(wholes, means[len(stages):]):
+    for (label, _), us in zip(wholes, means[len(stages) :]):
         print(f"  {label:15s} {us:8.1f} us")
 
 

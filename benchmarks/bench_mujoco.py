@@ -156,8 +156,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--max-sync", type=int, default=4096, help="largest batch run by gymnasium's SyncVectorEnv")
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--sample-time", type=float, default=0.5)
-    parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
-                        help="cpu: CPU time of this process, for a loaded machine (one thread, no async)")
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="cpu: CPU time of this process, for a loaded machine (one thread, no async)",
+    )
     args = parser.parse_args(argv)
     global clock
     clock = CLOCKS[args.clock]
@@ -173,8 +177,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 env.close()
         columns = list(dict.fromkeys(name for _, rates in rows for name in rates))
         ratios = [f"nbgym {t}t / mujoco.batch {t}t" for t in args.threads]
-        print(f"\n**{env_id}** (env-steps/s; ratios: nbgym 1 thread / gymnasium sync, nbgym / mujoco.batch at "
-              f"equal threads)\n")
+        print(
+            f"\n**{env_id}** (env-steps/s; ratios: nbgym 1 thread / gymnasium sync, nbgym / mujoco.batch at "
+            f"equal threads)\n"
+        )
         print("| num_envs | " + " | ".join(columns) + " | nbgym 1t / sync | " + " | ".join(ratios) + " |")
         print("|---" * (len(columns) + 2 + len(ratios)) + "|")
         for num_envs, rates in rows:
@@ -183,8 +189,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             batch = [f"{rates[f'nbgym {t}t'] / rates[f'mujoco.batch {t}t']:.2f}x" for t in args.threads]
             print(f"| {num_envs} | " + " | ".join(cells) + f" | {ratio} | " + " | ".join(batch) + " |")
         single = _measure(_single_steppers(env_id, args), args.repeats)
-        print(f"| single env (`make`) | nbgym {_rate(single['nbgym'])}, gymnasium {_rate(single['gymnasium'])} "
-              f"| {single['nbgym'] / single['gymnasium']:.2f}x |")
+        print(
+            f"| single env (`make`) | nbgym {_rate(single['nbgym'])}, gymnasium {_rate(single['gymnasium'])} "
+            f"| {single['nbgym'] / single['gymnasium']:.2f}x |"
+        )
         sys.stdout.flush()
     return 0
 

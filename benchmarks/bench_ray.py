@@ -65,8 +65,10 @@ def main(members: int, steps: int, rounds: int, max_workers: int) -> None:
     local_rate = members * steps / seconds
     cpu_rate = members * steps / local.last_cpu_seconds()
     print(f"load: {os.getloadavg()[0]:.1f} (1-minute average, {os.cpu_count()} cores)")
-    print(f"local (no Ray):       {local_rate / 1e6:7.2f} M env-steps/s  ({seconds * 1e3:.1f} ms per {members} x {steps} steps; "
-          f"{cpu_rate / 1e6:.2f} M per CPU-second)")
+    print(
+        f"local (no Ray):       {local_rate / 1e6:7.2f} M env-steps/s  ({seconds * 1e3:.1f} ms per {members} x {steps} steps; "
+        f"{cpu_rate / 1e6:.2f} M per CPU-second)"
+    )
 
     for nodes in (1, 100, 1000):
         population = nodes * members
@@ -78,11 +80,14 @@ def main(members: int, steps: int, rounds: int, max_workers: int) -> None:
             weights @ ray_rollouts.directions(1, range(population), population, size)
 
         driver = statistics.median(timed_rounds(combine, 5))
-        print(f"driver's share of a generation for {nodes:4d} workers of {members} members: {driver * 1e3:8.2f} ms "
-              f"(ranking {population:,} returns and combining their directions)")
+        print(
+            f"driver's share of a generation for {nodes:4d} workers of {members} members: {driver * 1e3:8.2f} ms "
+            f"(ranking {population:,} returns and combining their directions)"
+        )
 
-    ray.init(num_cpus=max_workers, include_dashboard=False, log_to_driver=False,
-             runtime_env={"working_dir": str(EXAMPLES)})
+    ray.init(
+        num_cpus=max_workers, include_dashboard=False, log_to_driver=False, runtime_env={"working_dir": str(EXAMPLES)}
+    )
     try:
         actor = ray.remote(num_cpus=1)(TimedWorker)
         tiny = actor.remote("CartPole-v1", 0, 1, 2, 0.1, 1)
@@ -90,12 +95,16 @@ def main(members: int, steps: int, rounds: int, max_workers: int) -> None:
         trips = timed_rounds(lambda: ray.get(tiny.evaluate.remote(theta_ref, 1)), max(rounds * 5, 50))
         local_tiny = ray_rollouts.Worker("CartPole-v1", 0, 1, 2, 0.1, 1)
         tiny_compute = statistics.median(timed_rounds(lambda: local_tiny.evaluate(theta, 1), 50))
-        print(f"round trip (1 member, 1 step): median {statistics.median(trips) * 1e3:.2f} ms, "
-              f"of which the call itself {tiny_compute * 1e3:.2f} ms in a process of its own; "
-              f"{theta.nbytes} bytes out, 8 back")
+        print(
+            f"round trip (1 member, 1 step): median {statistics.median(trips) * 1e3:.2f} ms, "
+            f"of which the call itself {tiny_compute * 1e3:.2f} ms in a process of its own; "
+            f"{theta.nbytes} bytes out, 8 back"
+        )
         ray.kill(tiny)
         for workers in range(1, max_workers + 1):
-            pool = [actor.remote("CartPole-v1", w * members, members, workers * members, 0.1, steps) for w in range(workers)]
+            pool = [
+                actor.remote("CartPole-v1", w * members, members, workers * members, 0.1, steps) for w in range(workers)
+            ]
 
             def generation() -> None:
                 ref = ray.put(theta)
@@ -104,9 +113,11 @@ def main(members: int, steps: int, rounds: int, max_workers: int) -> None:
             seconds = statistics.median(timed_rounds(generation, rounds))
             rate = workers * members * steps / seconds
             cpu = max(ray.get([w.last_cpu_seconds.remote() for w in pool]))
-            print(f"ray, {workers} worker{'s' if workers > 1 else ' '}:        {rate / 1e6:7.2f} M env-steps/s  "
-                  f"({seconds * 1e3:.1f} ms per generation, of which {cpu * 1e3:.1f} ms CPU in the busiest worker; "
-                  f"{rate / local_rate:.2f}x local)")
+            print(
+                f"ray, {workers} worker{'s' if workers > 1 else ' '}:        {rate / 1e6:7.2f} M env-steps/s  "
+                f"({seconds * 1e3:.1f} ms per generation, of which {cpu * 1e3:.1f} ms CPU in the busiest worker; "
+                f"{rate / local_rate:.2f}x local)"
+            )
             for w in pool:
                 ray.kill(w)
     finally:

@@ -105,9 +105,11 @@ def gymnax_rollout(env_id: str, num_envs: int, steps: int, threads: int) -> Call
     _, shape, _ = POLICIES[env_id]
     weights = jnp.asarray(np.random.default_rng(0).normal(size=shape), dtype=jnp.float32)
     if env_id == "CartPole-v1":
+
         def policy(obs, w):
             return jnp.argmax(obs @ w)
     else:
+
         def policy(obs, w):
             return jnp.clip(obs @ w, -2.0, 2.0)
 
@@ -155,8 +157,10 @@ def main() -> None:
         with_gymnax = False
     else:
         with_gymnax = True
-    print("| env | num_threads | nbgym rollout | nbgym from Python (numpy policy) | gymnax lax.scan | "
-          "rollout / Python | rollout / gymnax |")
+    print(
+        "| env | num_threads | nbgym rollout | nbgym from Python (numpy policy) | gymnax lax.scan | "
+        "rollout / Python | rollout / gymnax |"
+    )
     print("|---|---|---|---|---|---|---|")
     for env_id in arguments.env_ids:
         gymnax_sample = gymnax_rollout(env_id, arguments.num_envs, arguments.steps, 1) if with_gymnax else None
@@ -179,6 +183,7 @@ def main() -> None:
                 f"| {env_id} | {threads} | {rate['rollout'] / 1e6:.1f}M | {rate['python'] / 1e6:.1f}M | {gymnax_column} | "
                 f"{rate['rollout'] / rate['python']:.1f}x | {against_gymnax} |"
             )
+
 
 if __name__ == "__main__":
     main()

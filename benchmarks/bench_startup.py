@@ -89,7 +89,9 @@ print("PHASES " + json.dumps(_spent))
 """
 
 
-def first_step(env_id: str, num_envs: int, cache_dir: str | None, oracle: bool = False, phases: bool = False) -> tuple[float, dict]:
+def first_step(
+    env_id: str, num_envs: int, cache_dir: str | None, oracle: bool = False, phases: bool = False
+) -> tuple[float, dict]:
     """The wall time of a new process's first step (and its phases, with ``phases``)."""
     code = _FIRST_STEP.format(module="gymnasium" if oracle else "nbgym", oracle=oracle)
     if phases:
@@ -98,28 +100,35 @@ def first_step(env_id: str, num_envs: int, cache_dir: str | None, oracle: bool =
     if cache_dir is not None:
         env["NUMBA_CACHE_DIR"] = cache_dir
     start = time.perf_counter()
-    result = subprocess.run([sys.executable, "-c", code, env_id, str(num_envs)], env=env, capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-c", code, env_id, str(num_envs)], env=env, capture_output=True, text=True
+    )
     seconds = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"{env_id} x{num_envs} failed:\n{result.stderr[-2000:]}")
     spent = {}
     for line in result.stdout.splitlines():
         if line.startswith("PHASES "):
-            spent = json.loads(line[len("PHASES "):])
+            spent = json.loads(line[len("PHASES ") :])
     return seconds, spent
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ids", nargs="+", default=list(DEFAULT_IDS))
-    parser.add_argument("--num-envs", nargs="+", type=int, default=[0], help="0: a single env (make); n: make_vec(id, n)")
+    parser.add_argument(
+        "--num-envs", nargs="+", type=int, default=[0], help="0: a single env (make); n: make_vec(id, n)"
+    )
     parser.add_argument("--phases", action="store_true", help="where a cold process's time goes")
     parser.add_argument("--no-gymnasium", action="store_true")
     parser.add_argument("--json", help="also write the rows to this file")
     args = parser.parse_args(argv)
 
     rows = []
-    print("| env | cold (s) | warm (s) | gymnasium (s) | warm / gymnasium |" + (" phases of the cold process |" if args.phases else ""))
+    print(
+        "| env | cold (s) | warm (s) | gymnasium (s) | warm / gymnasium |"
+        + (" phases of the cold process |" if args.phases else "")
+    )
     print("|---|---|---|---|---|" + ("---|" if args.phases else ""))
     for env_id in args.ids:
         for num_envs in args.num_envs:
@@ -129,12 +138,25 @@ def main(argv: list[str] | None = None) -> int:
             oracle = None if args.no_gymnasium else first_step(env_id, num_envs, None, oracle=True)[0]
             label = env_id if num_envs == 0 else f"{env_id} x{num_envs}"
             ratio = f"{warm / oracle:.1f}x" if oracle else "-"
-            row = f"| {label} | {cold:.1f} | {warm:.2f} | {oracle:.2f} | {ratio} |" if oracle else f"| {label} | {cold:.1f} | {warm:.2f} | - | - |"
+            row = (
+                f"| {label} | {cold:.1f} | {warm:.2f} | {oracle:.2f} | {ratio} |"
+                if oracle
+                else f"| {label} | {cold:.1f} | {warm:.2f} | - | - |"
+            )
             if args.phases:
                 total = sum(spent.values()) or 1.0
-                row += " " + ", ".join(f"{name} {100 * value / total:.0f}%" for name, value in sorted(spent.items(), key=lambda kv: -kv[1])) + " |"
+                row += (
+                    " "
+                    + ", ".join(
+                        f"{name} {100 * value / total:.0f}%"
+                        for name, value in sorted(spent.items(), key=lambda kv: -kv[1])
+                    )
+                    + " |"
+                )
             print(row, flush=True)
-            rows.append({"id": env_id, "num_envs": num_envs, "cold": cold, "warm": warm, "gymnasium": oracle, "phases": spent})
+            rows.append(
+                {"id": env_id, "num_envs": num_envs, "cold": cold, "warm": warm, "gymnasium": oracle, "phases": spent}
+            )
     if args.json:
         with open(args.json, "w") as file:
             json.dump(rows, file, indent=1)

@@ -27,7 +27,9 @@ import numpy as np
 from nbgym import _bench
 
 
-def measure(env_id: str, num_envs: int, threads: int, load: _bench.MatmulLoad, repeats: int, sample_time: float) -> dict:
+def measure(
+    env_id: str, num_envs: int, threads: int, load: _bench.MatmulLoad, repeats: int, sample_time: float
+) -> dict:
     """Alternating samples of nbgym (1 and ``threads`` threads) and gymnasium beside ``load``."""
     actions = _bench.action_pool(env_id, num_envs)
     runners = {

@@ -65,8 +65,11 @@ def env_only_sps(envs: Any, seconds: float) -> float:
     return calls * envs.num_envs / elapsed
 
 
-def cleanrl_ppo(ppo: ModuleType, library: str, num_envs: int, num_steps: int, updates: int, seconds: float) -> tuple[float, float, float]:
+def cleanrl_ppo(
+    ppo: ModuleType, library: str, num_envs: int, num_steps: int, updates: int, seconds: float
+) -> tuple[float, float, float]:
     """CleanRL-style PPO's training SPS, its env share and the env-only SPS, for one library."""
+
     def run(update_count: int) -> Any:
         envs = ppo.make_envs(library, "CartPole-v1", num_envs)
         args = ppo.arguments_parser().parse_args(
@@ -82,6 +85,7 @@ def cleanrl_ppo(ppo: ModuleType, library: str, num_envs: int, num_steps: int, up
 
 def sb3_ppo(example: ModuleType, library: str, num_envs: int, updates: int, seconds: float) -> tuple[float, float]:
     """SB3 PPO's training SPS and the env-only SPS of its VecEnv, for one library."""
+
     def make() -> Any:
         if library == "nbgym":
             return SB3VecEnv(nbgym.make_vec("CartPole-v1", num_envs, autoreset_mode="SameStep"))
@@ -120,7 +124,9 @@ def main() -> None:
     torch.set_num_threads(1)
     ppo, sb3 = load_example("ppo_cleanrl"), load_example("sb3_ppo")
 
-    print("| num_envs | trainer | nbgym SPS | gymnasium SPS | nbgym / gymnasium | env share of the time, nbgym / gymnasium | env-only SPS, nbgym / gymnasium |")
+    print(
+        "| num_envs | trainer | nbgym SPS | gymnasium SPS | nbgym / gymnasium | env share of the time, nbgym / gymnasium | env-only SPS, nbgym / gymnasium |"
+    )
     print("|---|---|---|---|---|---|---|")
     for num_envs in args.num_envs:
         # Enough updates that few envs are timed over as many steps as many envs.
@@ -154,6 +160,7 @@ def best_of(repeats: int, ours: Callable[[], tuple], theirs: Callable[[], tuple]
         our_runs.append(ours())
         their_runs.append(theirs())
     return max(our_runs, key=lambda run: run[0]), max(their_runs, key=lambda run: run[0])
+
 
 if __name__ == "__main__":
     main()

@@ -39,7 +39,9 @@ class ReplayBuffer:
         self.terminated = np.zeros(capacity, dtype=np.float32)
         self.capacity, self.size, self.position = capacity, 0, 0
 
-    def add(self, obs: np.ndarray, actions: np.ndarray, rewards: np.ndarray, next_obs: np.ndarray, terminated: np.ndarray) -> None:
+    def add(
+        self, obs: np.ndarray, actions: np.ndarray, rewards: np.ndarray, next_obs: np.ndarray, terminated: np.ndarray
+    ) -> None:
         """Stores one transition per sub-environment."""
         rows = (self.position + np.arange(len(actions))) % self.capacity
         self.obs[rows], self.actions[rows], self.rewards[rows] = obs, actions, rewards
@@ -51,13 +53,16 @@ class ReplayBuffer:
         """A uniform minibatch as tensors (sharing the sampled copies' memory)."""
         rows = rng.integers(0, self.size, batch_size)
         return tuple(
-            torch.from_numpy(array[rows]) for array in (self.obs, self.actions, self.rewards, self.next_obs, self.terminated)
+            torch.from_numpy(array[rows])
+            for array in (self.obs, self.actions, self.rewards, self.next_obs, self.terminated)
         )
 
 
 def q_network(observation_size: int, num_actions: int) -> nn.Module:
     """CleanRL's DQN network for CartPole: 120-84 ReLU."""
-    return nn.Sequential(nn.Linear(observation_size, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, num_actions))
+    return nn.Sequential(
+        nn.Linear(observation_size, 120), nn.ReLU(), nn.Linear(120, 84), nn.ReLU(), nn.Linear(84, num_actions)
+    )
 
 
 def main(argv: list[str] | None = None) -> float:
@@ -129,7 +134,9 @@ def main(argv: list[str] | None = None) -> float:
             episode_returns.append(float(infos["episode"]["r"][index]))
 
         if global_step > args.learning_starts and global_step % args.train_frequency < n:
-            batch_obs, batch_actions, batch_rewards, batch_next_obs, batch_terminated = buffer.sample(rng, args.batch_size)
+            batch_obs, batch_actions, batch_rewards, batch_next_obs, batch_terminated = buffer.sample(
+                rng, args.batch_size
+            )
             with torch.no_grad():
                 next_values = target(batch_next_obs).max(-1).values
                 td_target = batch_rewards + gamma * next_values * (1.0 - batch_terminated)

@@ -76,10 +76,12 @@ class Task:
 
 
 TASKS = {
-    "CartPole-v1": Task("CartPole-v1", cartpole_policy, 4, 500, target=475.0, hidden=4, population=64,
-                        learning_rate=0.1),
-    "Pendulum-v1": Task("Pendulum-v1", pendulum_policy, 3, 200, target=-200.0, hidden=16, population=256,
-                        sigma=0.1, learning_rate=0.03),
+    "CartPole-v1": Task(
+        "CartPole-v1", cartpole_policy, 4, 500, target=475.0, hidden=4, population=64, learning_rate=0.1
+    ),
+    "Pendulum-v1": Task(
+        "Pendulum-v1", pendulum_policy, 3, 200, target=-200.0, hidden=16, population=256, sigma=0.1, learning_rate=0.03
+    ),
 }
 """The targets: gymnasium's reward threshold for CartPole-v1; for Pendulum-v1 (which has none) a mean return of
 -200, a pendulum swung up and held from any start."""
@@ -105,8 +107,14 @@ def evaluate(envs, task: Task, theta: np.ndarray, seed: int) -> float:
     return float(result.episode_returns[:, 0].mean())
 
 
-def train(task: Task, max_seconds: float = 120.0, max_generations: int | None = None, seed: int = 0,
-          eval_episodes: int = 100, eval_every: int = 5) -> Curve:
+def train(
+    task: Task,
+    max_seconds: float = 120.0,
+    max_generations: int | None = None,
+    seed: int = 0,
+    eval_episodes: int = 100,
+    eval_every: int = 5,
+) -> Curve:
     """Runs evolution strategies on ``task`` until the mean evaluation return reaches its target or a budget runs out.
 
     For a given seed the run is deterministic (the rollouts are); only the time budget depends on the machine.
@@ -189,8 +197,10 @@ def main(env_ids: list[str], max_seconds: float, png: str | None, seed: int = 0)
         curve = train(TASKS[env_id], max_seconds=max_seconds, seed=seed)
         curves[env_id] = curve
         outcome = f"solved in {curve.solved_after:.1f} s" if curve.solved_after else "not solved within the budget"
-        print(f"{env_id}: {outcome} ({curve.generations[-1]} generations, {curve.env_steps[-1]:,} env-steps; "
-              f"mean return {curve.mean_returns[-1]:.1f}; compiling or loading the rollout took {curve.compile_seconds:.1f} s before)")
+        print(
+            f"{env_id}: {outcome} ({curve.generations[-1]} generations, {curve.env_steps[-1]:,} env-steps; "
+            f"mean return {curve.mean_returns[-1]:.1f}; compiling or loading the rollout took {curve.compile_seconds:.1f} s before)"
+        )
     if png:
         plot(curves, png)
     return curves

@@ -64,7 +64,12 @@ class NumbaCartPole(FuncEnv):
         )
         xacc = temp - params.polemass_length * thetaacc * costheta / params.total_mass
         return np.array(
-            [x + params.tau * x_dot, x_dot + params.tau * xacc, theta + params.tau * theta_dot, theta_dot + params.tau * thetaacc]
+            [
+                x + params.tau * x_dot,
+                x_dot + params.tau * xacc,
+                theta + params.tau * theta_dot,
+                theta_dot + params.tau * thetaacc,
+            ]
         )
 
     @staticmethod
@@ -123,8 +128,10 @@ def main(num_envs: int = 64, steps: int = 300, seed: int = 0) -> dict[str, float
     for t in range(steps):
         references["nbgym"].step(actions[t])
     speed["nbgym"] = steps * num_envs / (time.perf_counter() - start)
-    print(f"{num_envs} envs x {steps} steps: identical to {', '.join(references)}; "
-          f"functional {speed['functional']:.3g} steps/s, nbgym CartPole-v1 {speed['nbgym']:.3g} steps/s")
+    print(
+        f"{num_envs} envs x {steps} steps: identical to {', '.join(references)}; "
+        f"functional {speed['functional']:.3g} steps/s, nbgym CartPole-v1 {speed['nbgym']:.3g} steps/s"
+    )
     return speed
 
 

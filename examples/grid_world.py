@@ -207,8 +207,9 @@ def check_same(num_envs: int, steps: int, seed: int = 0) -> int:
             assert same(ours.reset(), theirs.reset()), f"single reset after step {t}"
     for mode in ("NextStep", "SameStep"):
         ours = nbgym.make_vec("examples/GridWorld-v0", num_envs, autoreset_mode=mode)
-        theirs = nbgym.make_vec("examples/PythonGridWorld-v0", num_envs, vectorization_mode="sync",
-                                vector_kwargs={"autoreset_mode": mode})
+        theirs = nbgym.make_vec(
+            "examples/PythonGridWorld-v0", num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode}
+        )
         assert same(ours.reset(seed=seed), theirs.reset(seed=seed)), f"{mode} reset"
         for t in range(steps):
             expected = theirs.step(actions[t])
@@ -239,12 +240,15 @@ def main(num_envs: int = 1024, steps: int = 200) -> dict[str, float]:
     check_env(nbgym.make("examples/GridWorld-v0").unwrapped)
     episodes = check_same(num_envs=8, steps=steps)
     compiled = steps_per_second(nbgym.make_vec("examples/GridWorld-v0", num_envs), steps)
-    python = steps_per_second(nbgym.make_vec("examples/PythonGridWorld-v0", num_envs, vectorization_mode="sync"),
-                              max(steps // 10, 2))
+    python = steps_per_second(
+        nbgym.make_vec("examples/PythonGridWorld-v0", num_envs, vectorization_mode="sync"), max(steps // 10, 2)
+    )
     results = {"episodes": episodes, "compiled": compiled, "python": python, "speedup": compiled / python}
     print(f"check_env passed; compiled == plain Python over {episodes} episodes")
-    print(f"{num_envs} envs: compiled {compiled:,.0f} steps/s, plain Python under SyncVectorEnv {python:,.0f} steps/s "
-          f"({compiled / python:,.0f}x)")
+    print(
+        f"{num_envs} envs: compiled {compiled:,.0f} steps/s, plain Python under SyncVectorEnv {python:,.0f} steps/s "
+        f"({compiled / python:,.0f}x)"
+    )
     return results
 
 

@@ -54,8 +54,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="compare with gymnasium's sync vector env")
     args = parser.parse_args(argv)
 
-    envs = nbgym.make_vec(args.env_id, args.num_envs, autoreset_mode="SameStep",
-                          max_episode_steps=args.max_episode_steps)
+    envs = nbgym.make_vec(
+        args.env_id, args.num_envs, autoreset_mode="SameStep", max_episode_steps=args.max_episode_steps
+    )
     nominal = envs.unwrapped.model.body_mass.copy()
     masses = envs.unwrapped.model_field("body_mass")  # (num_envs, nbody), live
 
@@ -65,14 +66,20 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     ours = run(envs, nominal, args.steps, args.seed, set_masses)
     elapsed = time.perf_counter() - start
-    print(f"{args.env_id}: {args.num_envs} sub-environments x {args.steps} steps with per-episode masses "
-          f"in {elapsed:.2f} s; mean reward {np.mean([step[1] for step in ours[1:]]):.3f}")
+    print(
+        f"{args.env_id}: {args.num_envs} sub-environments x {args.steps} steps with per-episode masses "
+        f"in {elapsed:.2f} s; mean reward {np.mean([step[1] for step in ours[1:]]):.3f}"
+    )
     if args.check:
         import gymnasium
 
-        theirs_envs = gymnasium.make_vec(args.env_id, args.num_envs, vectorization_mode="sync",
-                                         vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
-                                         max_episode_steps=args.max_episode_steps)
+        theirs_envs = gymnasium.make_vec(
+            args.env_id,
+            args.num_envs,
+            vectorization_mode="sync",
+            vector_kwargs={"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP},
+            max_episode_steps=args.max_episode_steps,
+        )
         models = theirs_envs.get_attr("model")
 
         def set_gymnasium_masses(indices: np.ndarray, values: np.ndarray) -> None:

@@ -77,7 +77,9 @@ class Training:
 def arguments_parser() -> argparse.ArgumentParser:
     """The example's command-line options (the benchmark reuses them)."""
     arguments = parser(__doc__.splitlines()[0], total_timesteps=150_000, num_envs=8)
-    arguments.add_argument("--library", choices=["nbgym", "gymnasium"], default="nbgym", help="whose vector env to train on")
+    arguments.add_argument(
+        "--library", choices=["nbgym", "gymnasium"], default="nbgym", help="whose vector env to train on"
+    )
     arguments.add_argument("--num-steps", type=int, default=128, help="steps per env per rollout")
     arguments.add_argument("--learning-rate", type=float, default=2.5e-3)
     arguments.add_argument("--num-minibatches", type=int, default=4)
@@ -100,7 +102,9 @@ def make_envs(library: str, env_id: str, num_envs: int) -> Any:
         return nbgym.wrappers.vector.RecordEpisodeStatistics(nbgym.make_vec(env_id, num_envs))
     import gymnasium
 
-    return gymnasium.wrappers.vector.RecordEpisodeStatistics(gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync"))
+    return gymnasium.wrappers.vector.RecordEpisodeStatistics(
+        gymnasium.make_vec(env_id, num_envs, vectorization_mode="sync")
+    )
 
 
 def train(envs: Any, args: argparse.Namespace, report: Callable[[str], None] = print) -> Training:

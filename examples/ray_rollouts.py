@@ -84,8 +84,9 @@ class Worker:
     """Evaluates the members ``first_member .. first_member + num_members - 1`` of the population, each on
     one episode of its own sub-environment of one compiled vector env. A Ray actor, or a plain object."""
 
-    def __init__(self, env_id: str, first_member: int, num_members: int, population: int, sigma: float,
-                 episode_steps: int) -> None:
+    def __init__(
+        self, env_id: str, first_member: int, num_members: int, population: int, sigma: float, episode_steps: int
+    ) -> None:
         self.envs = nbgym.make_vec(env_id, num_members)
         self.members = range(first_member, first_member + num_members)
         self.population = population
@@ -107,9 +108,19 @@ def split(population: int, workers: int) -> list[tuple[int, int]]:
     return [(int(start), int(stop - start)) for start, stop in zip(bounds[:-1], bounds[1:])]
 
 
-def train(env_id: str = "CartPole-v1", workers: int = 2, generations: int = 100, population: int = 64,
-          sigma: float = 0.1, learning_rate: float = 0.1, episode_steps: int = 500, seed: int = 0,
-          eval_every: int = 5, target: float | None = None, log: Any = print) -> np.ndarray:
+def train(
+    env_id: str = "CartPole-v1",
+    workers: int = 2,
+    generations: int = 100,
+    population: int = 64,
+    sigma: float = 0.1,
+    learning_rate: float = 0.1,
+    episode_steps: int = 500,
+    seed: int = 0,
+    eval_every: int = 5,
+    target: float | None = None,
+    log: Any = print,
+) -> np.ndarray:
     """Runs evolution strategies with ``workers`` Ray actors (0: in this process) and returns the final ``theta``.
 
     Call ``ray.init`` first for ``workers > 0``. Stops after ``generations``, or once the mean return of
@@ -151,8 +162,10 @@ def train(env_id: str = "CartPole-v1", workers: int = 2, generations: int = 100,
             evaluation.reset(seed=10**6 + generation)
             thetas = np.ascontiguousarray(np.broadcast_to(theta, (evaluation.num_envs, size)))
             mean_return = float(rollout(evaluation, policy(), thetas, episode_steps).episode_returns[:, 0].mean())
-            log(f"generation {generation}: mean return {mean_return:.1f} over 100 episodes "
-                f"({time.perf_counter() - start:.1f} s, {population * episode_steps * generation:,} env-steps at most)")
+            log(
+                f"generation {generation}: mean return {mean_return:.1f} over 100 episodes "
+                f"({time.perf_counter() - start:.1f} s, {population * episode_steps * generation:,} env-steps at most)"
+            )
             if target is not None and mean_return >= target:
                 break
     return theta
@@ -176,7 +189,11 @@ if __name__ == "__main__":
         import ray
 
         # The workers import this file (see `policy`): Ray ships its directory to them.
-        ray.init(address=args.address, num_cpus=None if args.address else args.workers, include_dashboard=False,
-                 runtime_env={"working_dir": str(Path(__file__).resolve().parent)})
+        ray.init(
+            address=args.address,
+            num_cpus=None if args.address else args.workers,
+            include_dashboard=False,
+            runtime_env={"working_dir": str(Path(__file__).resolve().parent)},
+        )
     final = train(args.env, args.workers, args.generations, args.population, seed=args.seed)
     print(f"theta digest {digest(final)}")

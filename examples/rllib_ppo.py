@@ -61,8 +61,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
 }
 
 
-def build_config(env_id: str = "CartPole-v1", library: str = "nbgym", env_runners: int = 2, seed: int = 0,
-                 **training: Any) -> Any:
+def build_config(
+    env_id: str = "CartPole-v1", library: str = "nbgym", env_runners: int = 2, seed: int = 0, **training: Any
+) -> Any:
     """The PPO config of ``env_id`` (see ``CONFIGS``) on ``library``'s envs; ``training`` overrides its training settings."""
     from ray.rllib.algorithms.ppo import PPOConfig
     from ray.rllib.core.rl_module.rl_module import RLModuleSpec
@@ -108,7 +109,9 @@ def train(config: Any, iterations: int, target: float | None = None, log: Any = 
         mean_return = float(result["env_runners"].get("episode_return_mean", float("nan")))
         returns.append(mean_return)
         steps = result["env_runners"].get("num_env_steps_sampled_lifetime", 0)
-        log(f"iteration {iteration}: mean return {mean_return:.1f} ({int(steps):,} env-steps, {time.perf_counter() - start:.0f} s)")
+        log(
+            f"iteration {iteration}: mean return {mean_return:.1f} ({int(steps):,} env-steps, {time.perf_counter() - start:.0f} s)"
+        )
         if target is not None and mean_return >= target:
             break
     return algo, returns
@@ -127,7 +130,8 @@ if __name__ == "__main__":
     import ray
 
     ray.init(address=args.address, include_dashboard=False)
-    algo, _ = train(build_config(args.env, args.library, args.env_runners, args.seed), args.iterations,
-                    CONFIGS[args.env]["target"])
+    algo, _ = train(
+        build_config(args.env, args.library, args.env_runners, args.seed), args.iterations, CONFIGS[args.env]["target"]
+    )
     algo.stop()
     ray.shutdown()

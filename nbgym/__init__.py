@@ -33,7 +33,19 @@ _LAZY_NAMES = {
     "register_envs": "nbgym.registration",
     "VectorizeMode": "nbgym.registration",
 }
-_SUBMODULES = ("envs", "spaces", "utils", "vector", "wrappers", "error", "logger", "registration", "core", "engine", "interop")
+_SUBMODULES = (
+    "envs",
+    "spaces",
+    "utils",
+    "vector",
+    "wrappers",
+    "error",
+    "logger",
+    "registration",
+    "core",
+    "engine",
+    "interop",
+)
 
 __all__ = [*_LAZY_NAMES, *_SUBMODULES]
 
@@ -74,7 +86,7 @@ def _refuse_gymnasium_lookup() -> None:
             if frame.f_locals.get("module") == "nbgym":
                 env_name = frame.f_locals.get("env_name")
                 raise sys.modules["gymnasium.error"].Error(
-                    f'"nbgym:{env_name}" would make gymnasium\'s own {env_name}, not nbgym\'s: gymnasium looks '
+                    f"\"nbgym:{env_name}\" would make gymnasium's own {env_name}, not nbgym's: gymnasium looks "
                     f'the id up in its own registry. Write "nbgym.gymnasium:nbgym/{env_name}" (or `import '
                     f'nbgym.gymnasium` once, then "nbgym/{env_name}") for nbgym\'s environment as a gymnasium.Env, '
                     f'or use nbgym.make("{env_name}") / nbgym.make_vec("{env_name}", num_envs).'

@@ -90,7 +90,9 @@ _JAX_ENVS = ("nbgym.envs.phys2d.", "nbgym.envs.tabular.")
 
 
 def _in_nbgym_envs(entry_point: Any) -> bool:
-    return isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.") and not entry_point.startswith(_JAX_ENVS)
+    return (
+        isinstance(entry_point, str) and entry_point.startswith("nbgym.envs.") and not entry_point.startswith(_JAX_ENVS)
+    )
 
 
 def is_compiled(env_spec: EnvSpec) -> bool:
@@ -715,7 +717,7 @@ def kernel_cache_dir() -> str:
 
     path = cache.cache_dir(step_kernel)
     home = os.path.expanduser("~")
-    return "~" + path[len(home):] if home not in ("", os.sep) and path.startswith(home + os.sep) else path
+    return "~" + path[len(home) :] if home not in ("", os.sep) and path.startswith(home + os.sep) else path
 
 
 def _three_digits(value: float) -> str:

@@ -131,7 +131,9 @@ def plot(results: dict[str, Any], machine: dict[str, Any], out: pathlib.Path, no
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("results", nargs="?", type=pathlib.Path, help="an asv results file (default: the newest)")
-    parser.add_argument("--out", type=pathlib.Path, default=OUT, help=f"the PNG to write (default: {OUT.relative_to(ROOT)})")
+    parser.add_argument(
+        "--out", type=pathlib.Path, default=OUT, help=f"the PNG to write (default: {OUT.relative_to(ROOT)})"
+    )
     parser.add_argument("--note", default="", help="conditions to print in the title, e.g. the load average")
     args = parser.parse_args(argv)
     path = args.results or newest_results()

@@ -53,7 +53,8 @@ def main() -> None:
     table = face["kern"].kernTables[0].kernTable
     upem = face["head"].unitsPerEm
     kern = np.array(
-        [[harfbuzz_kern(table.get((cmap[ord(a)], cmap[ord(b)]), 0), upem) for b in CHARS] for a in CHARS], dtype=np.int64
+        [[harfbuzz_kern(table.get((cmap[ord(a)], cmap[ord(b)]), 0), upem) for b in CHARS] for a in CHARS],
+        dtype=np.int64,
     )
     np.savez_compressed(
         OUT,

@@ -110,8 +110,9 @@ def assert_registered_as_gymnasium(env_id: str) -> None:
                 np.testing.assert_array_equal(np.signbit(ours_bound), np.signbit(theirs_bound))
 
 
-def assert_every_window_update_is_gymnasiums(monkeypatch: pytest.MonkeyPatch, env_id: str, actions: list[Any],
-                                            updates: int) -> None:
+def assert_every_window_update_is_gymnasiums(
+    monkeypatch: pytest.MonkeyPatch, env_id: str, actions: list[Any], updates: int
+) -> None:
     """Each window update of "human" mode is gymnasium's, the two of each reset included (the bodies as created,
     before the reset's idle step, then after it): a reset (seed 3), ``actions``, and another reset (seed 4)."""
     import pygame
@@ -140,7 +141,7 @@ def assert_every_window_update_is_gymnasiums(monkeypatch: pytest.MonkeyPatch, en
 
 
 def assert_human_mode_shows_the_frames(env_id: str, steps: int) -> None:
-    """"human" mode: reset and every step draw into the window what gymnasium's env draws into its own;
+    """ "human" mode: reset and every step draw into the window what gymnasium's env draws into its own;
     ``render()`` returns None; ``close()`` shuts the window."""
     import pygame
 

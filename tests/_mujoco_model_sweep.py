@@ -79,8 +79,11 @@ def same(a, b) -> bool:
     if isinstance(a, (tuple, list)) and isinstance(b, (tuple, list)):
         return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
     if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
-        return (np.shape(a) == np.shape(b) and np.asarray(a).dtype == np.asarray(b).dtype
-                and np.array_equal(a, b, equal_nan=True))
+        return (
+            np.shape(a) == np.shape(b)
+            and np.asarray(a).dtype == np.asarray(b).dtype
+            and np.array_equal(a, b, equal_nan=True)
+        )
     if isinstance(a, float) and isinstance(b, float) and np.isnan(a) and np.isnan(b):
         return type(a) is type(b)
     return type(a) is type(b) and a == b

@@ -143,10 +143,14 @@ def snapshot(env: Any) -> bytes:
 
 def _failure(stage: str, raised: BaseException) -> dict[str, Any]:
     frames = traceback.extract_tb(raised.__traceback__)
-    return {"stage": stage, "type": type(raised).__name__, "message": str(raised)[:500],
-            "where": f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "",
-            "clear": isinstance(raised, (TypeError, ValueError, OverflowError, AttributeError)),
-            "traceback": "".join(traceback.format_exception(raised))[-3000:]}
+    return {
+        "stage": stage,
+        "type": type(raised).__name__,
+        "message": str(raised)[:500],
+        "where": f"{frames[-1].filename}:{frames[-1].lineno}" if frames else "",
+        "clear": isinstance(raised, (TypeError, ValueError, OverflowError, AttributeError)),
+        "traceback": "".join(traceback.format_exception(raised))[-3000:],
+    }
 
 
 def _run(env: Any, attribute: str, value: Any, steps: int) -> dict[str, Any]:

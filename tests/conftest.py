@@ -33,8 +33,12 @@ collect_ignore = ["gymnasium_1_4_0"]
 def pytest_configure(config):
     _check_nbgym_is_this_checkout()
     _keep_mujoco_log_out_of_the_working_directory()
-    config.addinivalue_line("markers", "slow: long sweeps, run only by `pytest -m slow` (a short version of each runs by default)")
-    config.addinivalue_line("markers", "jit_only: seconds compiled but minutes as Python: skipped when NUMBA_DISABLE_JIT=1")
+    config.addinivalue_line(
+        "markers", "slow: long sweeps, run only by `pytest -m slow` (a short version of each runs by default)"
+    )
+    config.addinivalue_line(
+        "markers", "jit_only: seconds compiled but minutes as Python: skipped when NUMBA_DISABLE_JIT=1"
+    )
     config.addinivalue_line("markers", "training: an example's full training budget; runs only with --training")
     config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:

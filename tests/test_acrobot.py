@@ -132,9 +132,25 @@ def test_spaces_metadata_and_attributes_match_gymnasium():
     np.testing.assert_array_equal(env.observation_space.high, reference.observation_space.high)
     assert env.action_space == nbgym.spaces.Discrete(3)
     assert env.metadata == reference.metadata
-    names = ["dt", "LINK_LENGTH_1", "LINK_LENGTH_2", "LINK_MASS_1", "LINK_MASS_2", "LINK_COM_POS_1", "LINK_COM_POS_2",
-             "LINK_MOI", "MAX_VEL_1", "MAX_VEL_2", "AVAIL_TORQUE", "torque_noise_max", "SCREEN_DIM", "book_or_nips",
-             "action_arrow", "domain_fig", "actions_num"]
+    names = [
+        "dt",
+        "LINK_LENGTH_1",
+        "LINK_LENGTH_2",
+        "LINK_MASS_1",
+        "LINK_MASS_2",
+        "LINK_COM_POS_1",
+        "LINK_COM_POS_2",
+        "LINK_MOI",
+        "MAX_VEL_1",
+        "MAX_VEL_2",
+        "AVAIL_TORQUE",
+        "torque_noise_max",
+        "SCREEN_DIM",
+        "book_or_nips",
+        "action_arrow",
+        "domain_fig",
+        "actions_num",
+    ]
     for name in names:
         assert_same_value(getattr(env, name), getattr(reference, name), name)
     vector = AcrobotVectorEnv(4)
@@ -257,8 +273,14 @@ def test_kernel_matches_numpy_reference(angles, velocities, action, nips, noise,
     expected_state, expected_reward, expected_terminated = reference_step(state, torque, nips)
     assert_same_value(env.state, expected_state)
     expected_observation = np.array(
-        [np.cos(expected_state[0]), np.sin(expected_state[0]), np.cos(expected_state[1]), np.sin(expected_state[1]),
-         expected_state[2], expected_state[3]],
+        [
+            np.cos(expected_state[0]),
+            np.sin(expected_state[0]),
+            np.cos(expected_state[1]),
+            np.sin(expected_state[1]),
+            expected_state[2],
+            expected_state[3],
+        ],
         dtype=np.float32,
     )
     assert_same_value(observation, expected_observation)
@@ -274,6 +296,7 @@ def test_squares_are_libm_pow_not_products():
         return [v for v in values if square_of(v) ** 2 != square_of(v) * square_of(v)][:100]
 
     velocities = where_pow_is_not_a_product(rng.uniform(-12.0, 12.0, 200_000))
+
     def d2(theta2: np.float64) -> np.float64:
         return 1.0 * (0.5**2 + 1.0 * 0.5 * np.cos(theta2)) + 1.0
 
@@ -285,4 +308,6 @@ def test_squares_are_libm_pow_not_products():
         for k in range(0, len(velocities), 2):
             theta1, torque = rng.uniform(-np.pi, np.pi), rng.uniform(-1, 1)
             state = np.array([theta1, angles[k], velocities[k], velocities[k + 1], torque])
-            np.testing.assert_array_equal(np.array(_dsdt(params, _link_squares(params), *state)), np.array(reference._dsdt(state)[:4]))
+            np.testing.assert_array_equal(
+                np.array(_dsdt(params, _link_squares(params), *state)), np.array(reference._dsdt(state)[:4])
+            )

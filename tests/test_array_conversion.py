@@ -28,12 +28,23 @@ import nbgym.wrappers.vector
 from nbgym.wrappers.array_conversion import array_conversion
 
 FUNCTIONS = ["numpy_to_torch", "torch_to_numpy"], ["jax_to_numpy", "numpy_to_jax"], ["jax_to_torch", "torch_to_jax"]
-MODULES = {"numpy_to_torch": 0, "torch_to_numpy": 0, "jax_to_numpy": 1, "numpy_to_jax": 1, "jax_to_torch": 2, "torch_to_jax": 2}
+MODULES = {
+    "numpy_to_torch": 0,
+    "torch_to_numpy": 0,
+    "jax_to_numpy": 1,
+    "numpy_to_jax": 1,
+    "jax_to_torch": 2,
+    "torch_to_jax": 2,
+}
 
 
 def conversion_function(lib: Any, name: str) -> Any:
     module = ("numpy_to_torch", "jax_to_numpy", "jax_to_torch")[MODULES[name]]
-    return getattr(getattr(lib.wrappers, module), name) if lib is nbgym else getattr(getattr(gymnasium.wrappers, module), name)
+    return (
+        getattr(getattr(lib.wrappers, module), name)
+        if lib is nbgym
+        else getattr(getattr(gymnasium.wrappers, module), name)
+    )
 
 
 def described(value: Any) -> Any:
@@ -68,13 +79,17 @@ def test_conversion_functions_match_gymnasium(array: np.ndarray, number: Any, pa
         ours = conversion_function(nbgym, forward)(value)
         theirs = conversion_function(gymnasium, forward)(value)
         assert described(ours) == described(theirs)
-        assert described(conversion_function(nbgym, backward)(ours)) == described(conversion_function(gymnasium, backward)(theirs))
+        assert described(conversion_function(nbgym, backward)(ours)) == described(
+            conversion_function(gymnasium, backward)(theirs)
+        )
     else:  # jax <-> torch: start from jax arrays
         start = gymnasium.wrappers.jax_to_numpy.numpy_to_jax(value)
         ours = conversion_function(nbgym, "jax_to_torch")(start)
         theirs = conversion_function(gymnasium, "jax_to_torch")(start)
         assert described(ours) == described(theirs)
-        assert described(conversion_function(nbgym, "torch_to_jax")(ours)) == described(conversion_function(gymnasium, "torch_to_jax")(theirs))
+        assert described(conversion_function(nbgym, "torch_to_jax")(ours)) == described(
+            conversion_function(gymnasium, "torch_to_jax")(theirs)
+        )
 
 
 def test_numpy_and_torch_share_memory() -> None:
@@ -122,11 +137,19 @@ def test_jax_wrappers_match_gymnasium() -> None:
     for lib in (nbgym, gymnasium):
         as_jax = lib.wrappers.ArrayConversion(lib.make("CartPole-v1"), env_xp=np, target_xp=jnp)
         assert isinstance(as_jax.reset(seed=0)[0], jax.Array)
-    ours = nbgym.wrappers.JaxToNumpy(nbgym.wrappers.ArrayConversion(nbgym.make("CartPole-v1"), env_xp=np, target_xp=jnp))
-    theirs = gymnasium.wrappers.JaxToNumpy(gymnasium.wrappers.ArrayConversion(gymnasium.make("CartPole-v1"), env_xp=np, target_xp=jnp))
+    ours = nbgym.wrappers.JaxToNumpy(
+        nbgym.wrappers.ArrayConversion(nbgym.make("CartPole-v1"), env_xp=np, target_xp=jnp)
+    )
+    theirs = gymnasium.wrappers.JaxToNumpy(
+        gymnasium.wrappers.ArrayConversion(gymnasium.make("CartPole-v1"), env_xp=np, target_xp=jnp)
+    )
     assert run(ours, [jnp.asarray(a) for a in actions]) == run(theirs, [jnp.asarray(a) for a in actions])
-    ours = nbgym.wrappers.JaxToTorch(nbgym.wrappers.ArrayConversion(nbgym.make("CartPole-v1"), env_xp=np, target_xp=jnp))
-    theirs = gymnasium.wrappers.JaxToTorch(gymnasium.wrappers.ArrayConversion(gymnasium.make("CartPole-v1"), env_xp=np, target_xp=jnp))
+    ours = nbgym.wrappers.JaxToTorch(
+        nbgym.wrappers.ArrayConversion(nbgym.make("CartPole-v1"), env_xp=np, target_xp=jnp)
+    )
+    theirs = gymnasium.wrappers.JaxToTorch(
+        gymnasium.wrappers.ArrayConversion(gymnasium.make("CartPole-v1"), env_xp=np, target_xp=jnp)
+    )
     assert run(ours, [torch.tensor(a) for a in actions]) == run(theirs, [torch.tensor(a) for a in actions])
 
 
@@ -153,14 +176,22 @@ def test_vector_wrappers_match_gymnasium(mode: str) -> None:
         )
     assert vector_run(ours, actions) == vector_run(theirs, actions)
     jax_actions = [jnp.asarray(action.numpy()) for action in actions[:20]]
-    ours = nbgym.wrappers.vector.JaxToNumpy(nbgym.wrappers.vector.ArrayConversion(nbgym.make_vec("CartPole-v1", 3), np, jnp))
+    ours = nbgym.wrappers.vector.JaxToNumpy(
+        nbgym.wrappers.vector.ArrayConversion(nbgym.make_vec("CartPole-v1", 3), np, jnp)
+    )
     theirs = gymnasium.wrappers.vector.JaxToNumpy(
-        gymnasium.wrappers.vector.ArrayConversion(gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync"), np, jnp)
+        gymnasium.wrappers.vector.ArrayConversion(
+            gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync"), np, jnp
+        )
     )
     assert vector_run(ours, jax_actions) == vector_run(theirs, jax_actions)
-    ours = nbgym.wrappers.vector.JaxToTorch(nbgym.wrappers.vector.ArrayConversion(nbgym.make_vec("CartPole-v1", 3), np, jnp))
+    ours = nbgym.wrappers.vector.JaxToTorch(
+        nbgym.wrappers.vector.ArrayConversion(nbgym.make_vec("CartPole-v1", 3), np, jnp)
+    )
     theirs = gymnasium.wrappers.vector.JaxToTorch(
-        gymnasium.wrappers.vector.ArrayConversion(gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync"), np, jnp)
+        gymnasium.wrappers.vector.ArrayConversion(
+            gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync"), np, jnp
+        )
     )
     assert vector_run(ours, actions[:20]) == vector_run(theirs, actions[:20])
 
@@ -171,5 +202,7 @@ def test_vector_tensors_share_the_batch_and_wrappers_pickle() -> None:
     assert np.shares_memory(obs.numpy(), envs.env._batch.obs)
     env = pickle.loads(pickle.dumps(nbgym.wrappers.NumpyToTorch(nbgym.make("CartPole-v1"))))
     assert isinstance(env.reset(seed=1)[0], torch.Tensor) and env.device is None
-    wrapped = pickle.loads(pickle.dumps(nbgym.wrappers.vector.ArrayConversion(nbgym.make_vec("CartPole-v1", 2), np, jnp)))
+    wrapped = pickle.loads(
+        pickle.dumps(nbgym.wrappers.vector.ArrayConversion(nbgym.make_vec("CartPole-v1", 2), np, jnp))
+    )
     assert isinstance(wrapped.reset(seed=1)[0], jax.Array)

@@ -255,18 +255,28 @@ def test_asv_quick_run_of_a_time_and_a_ratio_skipping_what_is_not_measured(asv_h
     assert "failed" not in output, output
     assert "Running 2 total benchmarks" in output
     assert "bench_reset.ResetWithSeed.time_reset" in output and "bench_ratios.VersusLibrary.track_ratio" in output
-    tables = {name.split()[0]: [line.split() for line in text.splitlines()]
-              for name, text in (part.split("\n", 1) for part in result.stdout.split("··· bench_")[1:] if "\n" in part)}
+    tables = {
+        name.split()[0]: [line.split() for line in text.splitlines()]
+        for name, text in (part.split("\n", 1) for part in result.stdout.split("··· bench_")[1:] if "\n" in part)
+    }
     # ResetWithSeed's grid: env, num_envs, then one column per library; only (CartPole-v1, 256, nbgym) measured
     [reset] = [row for row in tables["reset.ResetWithSeed.time_reset"] if row[:2] == ["CartPole-v1", "256"]]
     assert reset[2][-1] == "s" and reset[3] == "n/a"  # a time, e.g. 21.8±0μs
     # VersusLibrary's ratios, a row per (env, num_envs, against) or a grid with a column per contender (asv
     # chooses by the table's width): only (Pendulum-v1, 256) is measured
-    ratios = {tuple(row[:2]): row[2:] for row in tables["ratios.VersusLibrary.track_ratio"] if row[:1] == ["Pendulum-v1"]}
+    ratios = {
+        tuple(row[:2]): row[2:] for row in tables["ratios.VersusLibrary.track_ratio"] if row[:1] == ["Pendulum-v1"]
+    }
     long_format = ratios[("Pendulum-v1", "16")][0] in ("gymnasium", "envpool")
-    pendulum = {tuple(row[:3]): row[3] for row in tables["ratios.VersusLibrary.track_ratio"] if row[:1] == ["Pendulum-v1"]} \
-        if long_format else {("Pendulum-v1", n, against): ratios[("Pendulum-v1", n)][k]
-                             for n in ("16", "256") for k, against in enumerate(("gymnasium", "envpool"))}
+    pendulum = (
+        {tuple(row[:3]): row[3] for row in tables["ratios.VersusLibrary.track_ratio"] if row[:1] == ["Pendulum-v1"]}
+        if long_format
+        else {
+            ("Pendulum-v1", n, against): ratios[("Pendulum-v1", n)][k]
+            for n in ("16", "256")
+            for k, against in enumerate(("gymnasium", "envpool"))
+        }
+    )
     assert pendulum[("Pendulum-v1", "16", "gymnasium")] == pendulum[("Pendulum-v1", "16", "envpool")] == "n/a"
     assert float(pendulum[("Pendulum-v1", "256", "gymnasium")]) > 1  # nbgym's compiled Pendulum over gymnasium's sync
     envpool = pendulum[("Pendulum-v1", "256", "envpool")]
@@ -292,7 +302,9 @@ QUICK_SELECTION = [
 ]
 
 
-@pytest.mark.parametrize("module, name, params", QUICK_SELECTION, ids=[f"{name}{params}" for _, name, params in QUICK_SELECTION])
+@pytest.mark.parametrize(
+    "module, name, params", QUICK_SELECTION, ids=[f"{name}{params}" for _, name, params in QUICK_SELECTION]
+)
 def test_quick_selection_runs(module, name, params, suite, monkeypatch):
     benchmark_module = importlib.import_module(f"benchmarks.{module}")
     cls = getattr(benchmark_module, name)
@@ -326,7 +338,10 @@ def test_a_skipped_setup_leaves_a_teardown_that_passes(suite):
     """asv calls teardown after a setup that raised NotImplementedError: it must not fail there."""
     from benchmarks import bench_ratios, bench_step
 
-    for benchmark, params in ((bench_step.VectorStep(), ("CartPole-v1", 256, "envpool")), (bench_ratios.VersusLibrary(), ("Pendulum-v1", 16, "gymnasium"))):
+    for benchmark, params in (
+        (bench_step.VectorStep(), ("CartPole-v1", 256, "envpool")),
+        (bench_ratios.VersusLibrary(), ("Pendulum-v1", 16, "gymnasium")),
+    ):
         try:
             benchmark.setup(*params)
         except NotImplementedError:
@@ -347,13 +362,17 @@ def fake_results() -> dict:
             "bench_ratios.VersusLibrary.track_ratio": [
                 [2.5, None, 200.0, None, float("nan"), None],
                 [["'CartPole-v1'", "'Pendulum-v1'", "'Taxi-v4'"], ["4096"], ["'gymnasium'", "'envpool'"]],
-                "v", 0, 1.0,
+                "v",
+                0,
+                1.0,
             ],
             "bench_ratios.VersusMujocoBatch.track_ratio": [[0.75], [["'HalfCheetah-v5'"], ["256"]], "v", 0, 1.0],
             "bench_step.ScalingCurve.track_steps_per_second": [
                 [3e5, 1e5, 2e7, 1.5e7],
                 [["'CartPole-v1'"], ["1", "4096"], ["'nbgym'", "'gymnasium'"]],
-                "v", 0, 1.0,
+                "v",
+                0,
+                1.0,
             ],
         },
     }

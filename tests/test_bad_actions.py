@@ -27,8 +27,19 @@ from test_every_env_id import IDS
 import nbgym
 
 DEFAULT_IDS = (
-    "CartPole-v1", "Acrobot-v1", "Pendulum-v1", "MountainCarContinuous-v0", "FrozenLake-v1", "Taxi-v4", "CliffWalking-v1",
-    "Blackjack-v1", "LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "CarRacing-v3", "HalfCheetah-v5",
+    "CartPole-v1",
+    "Acrobot-v1",
+    "Pendulum-v1",
+    "MountainCarContinuous-v0",
+    "FrozenLake-v1",
+    "Taxi-v4",
+    "CliffWalking-v1",
+    "Blackjack-v1",
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
+    "BipedalWalker-v3",
+    "CarRacing-v3",
+    "HalfCheetah-v5",
     "InvertedPendulum-v5",
 )
 """One env per way of reading actions (the physics' ``read_action``); every compiled id with ``-m slow``."""
@@ -37,27 +48,63 @@ DEFAULT_IDS = (
 def bad_actions(space: gymnasium.spaces.Space) -> dict[str, Any]:
     """The catalogue of actions for ``space`` (one sub-environment's)."""
     actions: dict[str, Any] = {
-        "None": None, "str": "abc", "dict": {"a": 1}, "list of None": [None], "nan": float("nan"), "inf": float("inf"),
-        "huge int": 10**30, "uint64": np.uint64(1), "True": True, "np.bool_": np.bool_(True), "float16": np.float16(0),
-        "complex": 1 + 1j, "empty list": [], "object array": np.array([object()]),
+        "None": None,
+        "str": "abc",
+        "dict": {"a": 1},
+        "list of None": [None],
+        "nan": float("nan"),
+        "inf": float("inf"),
+        "huge int": 10**30,
+        "uint64": np.uint64(1),
+        "True": True,
+        "np.bool_": np.bool_(True),
+        "float16": np.float16(0),
+        "complex": 1 + 1j,
+        "empty list": [],
+        "object array": np.array([object()]),
     }
     if isinstance(space, gymnasium.spaces.Discrete):
-        actions.update({
-            "-1": -1, "n": int(space.n), "1.0": 1.0, "float32 1": np.float32(1.0), "0-d array": np.array(1),
-            "1-d array": np.array([1]), "[1]": [1], "int8": np.int8(1), "'1'": "1", "2**63 uint64": np.uint64(2**63),
-            "int64 -1": np.int64(-1), "int64 n": np.int64(space.n),
-        })
+        actions.update(
+            {
+                "-1": -1,
+                "n": int(space.n),
+                "1.0": 1.0,
+                "float32 1": np.float32(1.0),
+                "0-d array": np.array(1),
+                "1-d array": np.array([1]),
+                "[1]": [1],
+                "int8": np.int8(1),
+                "'1'": "1",
+                "2**63 uint64": np.uint64(2**63),
+                "int64 -1": np.int64(-1),
+                "int64 n": np.int64(space.n),
+            }
+        )
         return actions
     zeros = np.zeros(space.shape)
-    actions.update({
-        "float64": zeros, "float32": zeros.astype(np.float32), "float16 array": zeros.astype(np.float16),
-        "int array": zeros.astype(np.int64), "bool array": zeros.astype(bool), "list": zeros.tolist(),
-        "None first": [None] + zeros.tolist()[1:], "NaN array": np.full(space.shape, np.nan),
-        "inf array": np.full(space.shape, np.inf), "1e300 array": np.full(space.shape, 1e300), "short": zeros[:-1],
-        "long": np.zeros(space.shape[0] + 1), "2-d": zeros[None], "scalar": 0.0,
-        "object list": np.array(zeros.tolist(), dtype=object), "strings": [str(v) for v in zeros.tolist()],
-        "complex array": zeros.astype(complex), "tuple": tuple(zeros.tolist()), "uint64 array": zeros.astype(np.uint64),
-    })
+    actions.update(
+        {
+            "float64": zeros,
+            "float32": zeros.astype(np.float32),
+            "float16 array": zeros.astype(np.float16),
+            "int array": zeros.astype(np.int64),
+            "bool array": zeros.astype(bool),
+            "list": zeros.tolist(),
+            "None first": [None] + zeros.tolist()[1:],
+            "NaN array": np.full(space.shape, np.nan),
+            "inf array": np.full(space.shape, np.inf),
+            "1e300 array": np.full(space.shape, 1e300),
+            "short": zeros[:-1],
+            "long": np.zeros(space.shape[0] + 1),
+            "2-d": zeros[None],
+            "scalar": 0.0,
+            "object list": np.array(zeros.tolist(), dtype=object),
+            "strings": [str(v) for v in zeros.tolist()],
+            "complex array": zeros.astype(complex),
+            "tuple": tuple(zeros.tolist()),
+            "uint64 array": zeros.astype(np.uint64),
+        }
+    )
     return actions
 
 
@@ -89,7 +136,9 @@ def _outcome(env: Any, action: Any) -> tuple[str, Any]:
 def _same(ours: Any, theirs: Any) -> bool:
     if isinstance(theirs, (np.ndarray, np.generic)):
         ours, theirs = np.asarray(ours), np.asarray(theirs)
-        return ours.dtype == theirs.dtype and ours.shape == theirs.shape and np.array_equal(ours, theirs, equal_nan=True)
+        return (
+            ours.dtype == theirs.dtype and ours.shape == theirs.shape and np.array_equal(ours, theirs, equal_nan=True)
+        )
     if isinstance(theirs, dict):
         return ours.keys() == theirs.keys() and all(_same(ours[key], theirs[key]) for key in theirs)
     if isinstance(theirs, (tuple, list)):
@@ -111,7 +160,8 @@ def _gymnasium_type(raised: BaseException) -> type:
 def _pair(env_id: str, vector: bool) -> tuple[Any, Any]:
     if vector:
         return nbgym.make_vec(env_id, 2, vectorization_mode="vector_entry_point"), gymnasium.make_vec(
-            env_id, 2, vectorization_mode="sync")
+            env_id, 2, vectorization_mode="sync"
+        )
     return nbgym.make(env_id), gymnasium.make(env_id)
 
 
@@ -140,7 +190,9 @@ def check_actions(env_id: str, vector: bool) -> None:
                 elif not isinstance(our_result, _gymnasium_type(their_result)) and not (
                     refused_by_design(action, space) and isinstance(our_result, nbgym.error.InvalidAction)
                 ):  # refused by design: gymnasium may raise something else later, after moving
-                    found.append(f"{name}: {type(our_result).__name__} where gymnasium raises {type(their_result).__name__}")
+                    found.append(
+                        f"{name}: {type(our_result).__name__} where gymnasium raises {type(their_result).__name__}"
+                    )
                 continue
             found.append(f"{name}: taken where gymnasium raises {type(their_result).__name__} ({their_result})")
     finally:
@@ -173,8 +225,12 @@ def test_next_step_autoreset_ignores_the_action_of_a_resetting_sub_env(env_id: s
     assert _same(*results)
     for _ in range(600):
         ended = results[0][2] | results[0][3] if len(results[0]) == 5 else np.zeros(2, bool)
-        actions: list[Any] = [space.sample() if isinstance(space, gymnasium.spaces.Discrete)
-                              else rng.uniform(-1, 1, space.shape).astype(space.dtype) for _ in range(2)]
+        actions: list[Any] = [
+            space.sample()
+            if isinstance(space, gymnasium.spaces.Discrete)
+            else rng.uniform(-1, 1, space.shape).astype(space.dtype)
+            for _ in range(2)
+        ]
         if ended.any():
             actions[int(np.argmax(ended))] = "not an action"
             batch = actions
@@ -190,7 +246,9 @@ def test_next_step_autoreset_ignores_the_action_of_a_resetting_sub_env(env_id: s
 def test_refusals_say_what_was_wrong() -> None:
     env = nbgym.make("FrozenLake-v1")
     env.reset(seed=0)
-    with pytest.raises(KeyError, match=r"'up' \(str\) is not an action of Discrete\(4\): gymnasium's environment raises KeyError"):
+    with pytest.raises(
+        KeyError, match=r"'up' \(str\) is not an action of Discrete\(4\): gymnasium's environment raises KeyError"
+    ):
         env.step("up")
     acrobot = nbgym.make("Acrobot-v1")
     acrobot.reset(seed=0)

@@ -74,9 +74,15 @@ NUMBERS = (bool, int, float, np.ndarray, np.generic)
     [
         ("LunarLander-v3", {"continuous": True, "enable_wind": True}, 2),
         ("BipedalWalker-v3", {}, 2),
-        pytest.param("CarRacing-v3", {"domain_randomize": True}, 1, marks=pytest.mark.skipif(
-            os.environ.get("NUMBA_DISABLE_JIT", "0") == "1", reason="a reset, a step and a frame per number: minutes "
-                                                                   "as Python in the interpreted pass")),
+        pytest.param(
+            "CarRacing-v3",
+            {"domain_randomize": True},
+            1,
+            marks=pytest.mark.skipif(
+                os.environ.get("NUMBA_DISABLE_JIT", "0") == "1",
+                reason="a reset, a step and a frame per number: minutes as Python in the interpreted pass",
+            ),
+        ),
     ],
 )
 def test_numbers_written_after_reset_act_as_in_gymnasium(env_id, kwargs, steps):

@@ -124,8 +124,16 @@ def test_compiled_vector_env_matches_gymnasium_sync(mode, hardcore):
 @pytest.mark.parametrize("env_id", ["BipedalWalker-v3", "BipedalWalkerHardcore-v3"])
 def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
     """Two stepping threads and a short time limit (truncations): the same as gymnasium's sync vector env."""
-    terminations, truncations = compare_vector(env_id, vector_policy(0.9), 5, "NextStep", 3, 120 if INTERPRETED else 300,
-                                               {"max_episode_steps": 70}, nbgym_kwargs={"num_threads": 2})
+    terminations, truncations = compare_vector(
+        env_id,
+        vector_policy(0.9),
+        5,
+        "NextStep",
+        3,
+        120 if INTERPRETED else 300,
+        {"max_episode_steps": 70},
+        nbgym_kwargs={"num_threads": 2},
+    )
     assert truncations >= 5
 
 
@@ -198,8 +206,9 @@ def test_compiled_vector_env_long_runs(seed, walk):
     """Long runs of 6 sub-environments: thousands of steps of walking (whole 1600- and 2000-step episodes
     of the heuristic walker, truncated) and falling on both terrains, many resets of each world, in every
     autoreset mode."""
-    terminations, truncations = compare_vector("BipedalWalker-v3", vector_policy(walk), 6, MODES[seed % 3], seed,
-                                               4000, {"hardcore": bool(seed % 2)})
+    terminations, truncations = compare_vector(
+        "BipedalWalker-v3", vector_policy(walk), 6, MODES[seed % 3], seed, 4000, {"hardcore": bool(seed % 2)}
+    )
     assert terminations >= 10
     assert truncations >= (1 if walk > 0.9 else 0)
 
@@ -313,8 +322,20 @@ def test_lidar_is_box2ds_ray_cast(hardcore_worlds, x, y, angle, reach):
     state = ours._batch.state
     w = state.w
     hit, _, fraction, point_x, point_y, _, _ = broad_phase.ray_cast_closest(
-        w.tree_f[0], w.tree_i[0], w.tree_s[0], x, y, end_x, end_y, w.shape_i[0], w.shape_f[0],
-        w.fixture_i[0, :, W.FI_BODY], w.body_f[0, :, W.BF_XF:W.BF_XF + 4], state.accept[0], w.query_stack[0])
+        w.tree_f[0],
+        w.tree_i[0],
+        w.tree_s[0],
+        x,
+        y,
+        end_x,
+        end_y,
+        w.shape_i[0],
+        w.shape_f[0],
+        w.fixture_i[0, :, W.FI_BODY],
+        w.body_f[0, :, W.BF_XF : W.BF_XF + 4],
+        state.accept[0],
+        w.query_stack[0],
+    )
     callback = _NearestGround()
     callback.fraction, callback.p2 = 1.0, None
     theirs.world.RayCast(callback, (float(x), float(y)), (float(end_x), float(end_y)))
@@ -330,15 +351,36 @@ def box2d_values(env: Any) -> dict[str, Any]:
     u = env.unwrapped
 
     def body(b: Any) -> tuple:
-        return (tuple(b.position), b.angle, tuple(b.linearVelocity), b.angularVelocity, tuple(b.worldCenter), b.awake,
-                b.mass, b.color1, b.color2)
+        return (
+            tuple(b.position),
+            b.angle,
+            tuple(b.linearVelocity),
+            b.angularVelocity,
+            tuple(b.worldCenter),
+            b.awake,
+            b.mass,
+            b.color1,
+            b.color2,
+        )
 
     return {
         "hull": body(u.hull),
         "legs": [body(leg) for leg in u.legs],
         "ground_contact": [u.legs[1].ground_contact, u.legs[3].ground_contact],
-        "joints": [(j.angle, j.speed, j.motorSpeed, j.limits, j.motorEnabled, j.limitEnabled,
-                    tuple(j.anchorA), tuple(j.anchorB), u.legs.index(j.bodyB)) for j in u.joints],
+        "joints": [
+            (
+                j.angle,
+                j.speed,
+                j.motorSpeed,
+                j.limits,
+                j.motorEnabled,
+                j.limitEnabled,
+                tuple(j.anchorA),
+                tuple(j.anchorB),
+                u.legs.index(j.bodyB),
+            )
+            for j in u.joints
+        ],
         "lidar": [(ray.fraction, tuple(ray.p1), tuple(ray.p2)) for ray in u.lidar],
         "terrain": [(body.color1, [fixture.shape.vertices for fixture in body.fixtures]) for body in u.terrain[::23]],
         "world": (tuple(u.world.gravity), len(u.world.bodies)),

@@ -61,14 +61,23 @@ def test_listener_records_sensor_and_solid_contact_events_in_the_wheels_order():
     # a row of static sensor tiles (as CarRacing's), a solid static block, and two dynamic bodies crossing them
     for k in range(12):
         x = 1.5 * k
-        twin.body(static=True, fixtures=[dict(shape=("polygon", [(x, -1.0), (x + 1.6, -1.0), (x + 1.6, 1.0),
-                                                                  (x, 1.0)]), isSensor=True)])
+        twin.body(
+            static=True,
+            fixtures=[dict(shape=("polygon", [(x, -1.0), (x + 1.6, -1.0), (x + 1.6, 1.0), (x, 1.0)]), isSensor=True)],
+        )
     twin.body(static=True, position=(9.0, 3.0), fixtures=[dict(shape=("box", (0.5, 0.5)))])
-    twin.body(position=(-2.0, 0.2), angle=0.3, linearVelocity=(6.0, 0.5), angularVelocity=1.0,
-              fixtures=[dict(shape=("box", (0.4, 0.8)), density=1.0),
-                        dict(shape=("circle", 0.3, (0.0, 1.0)), density=1.0)])
-    twin.body(position=(9.0, -3.0), linearVelocity=(0.0, 7.0),
-              fixtures=[dict(shape=("box", (0.2, 0.2)), density=1.0, categoryBits=0x20, maskBits=0x1)])
+    twin.body(
+        position=(-2.0, 0.2),
+        angle=0.3,
+        linearVelocity=(6.0, 0.5),
+        angularVelocity=1.0,
+        fixtures=[dict(shape=("box", (0.4, 0.8)), density=1.0), dict(shape=("circle", 0.3, (0.0, 1.0)), density=1.0)],
+    )
+    twin.body(
+        position=(9.0, -3.0),
+        linearVelocity=(0.0, 7.0),
+        fixtures=[dict(shape=("box", (0.2, 0.2)), density=1.0, categoryBits=0x20, maskBits=0x1)],
+    )
     for ref_body, _port_body, ref_fixture, f in twin.fixtures:
         ref_fixture.userData = f
     recorded = 0
@@ -150,7 +159,7 @@ def assert_same_track(env: CarRacing, rows: Rows, i: int) -> None:
     for k, (vertices, _color) in enumerate(env.road_poly):
         assert np.array_equal(st.poly_xy[i, k], np.array(vertices)), f"road_poly {k}"
     for name, column in (("road_color", P.ROAD_COLOR), ("bg_color", P.BG_COLOR), ("grass_color", P.GRASS_COLOR)):
-        assert np.array_equal(st.env_f[i, column:column + 3], getattr(env, name)), name
+        assert np.array_equal(st.env_f[i, column : column + 3], getattr(env, name)), name
 
 
 def assert_same_state(env: CarRacing, rows: Rows, i: int, where: str) -> None:
@@ -161,15 +170,29 @@ def assert_same_state(env: CarRacing, rows: Rows, i: int, where: str) -> None:
     for n, (body, b) in enumerate(zip([car.hull] + car.wheels, ports)):
         bf = w.body_f[i, b]
         got = np.array([bf[W.BF_PX], bf[W.BF_PY], bf[W.BF_A], bf[W.BF_VX], bf[W.BF_VY], bf[W.BF_W]], np.float32)
-        want = np.array([body.position[0], body.position[1], body.angle, body.linearVelocity[0],
-                         body.linearVelocity[1], body.angularVelocity]).astype(np.float32)
+        want = np.array(
+            [
+                body.position[0],
+                body.position[1],
+                body.angle,
+                body.linearVelocity[0],
+                body.linearVelocity[1],
+                body.angularVelocity,
+            ]
+        ).astype(np.float32)
         assert got.tobytes() == want.tobytes(), f"{where} body {n}: port {got.tolist()} wheel {want.tolist()}"
     ef = st.env_f[i]
     ei = st.env_i[i]
     for k, wheel in enumerate(car.wheels):
         got = [ef[P.GAS + k], ef[P.BRAKE + k], ef[P.STEER + k], ef[P.PHASE + k], ef[P.OMEGA + k], ei[P.WHEEL_TILES + k]]
-        want = [float(wheel.gas), float(wheel.brake), float(wheel.steer), float(wheel.phase), float(wheel.omega),
-                len(wheel.tiles)]
+        want = [
+            float(wheel.gas),
+            float(wheel.brake),
+            float(wheel.steer),
+            float(wheel.phase),
+            float(wheel.omega),
+            len(wheel.tiles),
+        ]
         assert got == want, f"{where} wheel {k}"
         assert ei[P.SKID_START + k] == (wheel.skid_start is not None), f"{where} wheel {k} skid_start"
     got = [ef[P.REWARD], ef[P.PREV_REWARD], ef[P.T], ei[P.VISITED_COUNT], bool(ei[P.NEW_LAP]), ef[P.FUEL_SPENT]]
@@ -205,7 +228,7 @@ def assert_same_car_shapes(env: CarRacing, rows: Rows, i: int) -> None:
         assert len(listed) == len(body.fixtures)
         for fixture, f in zip(body.fixtures, reversed(listed)):
             count = w.shape_i[i, f, shapes.COUNT]
-            got = w.shape_f[i, f, shapes.VERTICES:shapes.VERTICES + count]
+            got = w.shape_f[i, f, shapes.VERTICES : shapes.VERTICES + count]
             assert np.array_equal(got, np.array(fixture.shape.vertices, np.float32))
 
 
@@ -404,7 +427,14 @@ def test_rows_refuse_arrays_of_another_size():
     with pytest.raises(ValueError, match="one entry per row"):
         P.reset_rows(rows.params, rows.state, rows.stream, np.ones(3, np.bool_), rows.aux)
     with pytest.raises(ValueError, match="one entry per row"):
-        P.step_rows(rows.params, rows.state, np.zeros((3, 3), np.float32), rows.stream, np.zeros(3),
-                    np.zeros(3, np.bool_), rows.aux)
+        P.step_rows(
+            rows.params,
+            rows.state,
+            np.zeros((3, 3), np.float32),
+            rows.stream,
+            np.zeros(3),
+            np.zeros(3, np.bool_),
+            rows.aux,
+        )
     with pytest.raises(ValueError, match="3 values per row"):
         rows.step(np.zeros((2, 2), np.float32))

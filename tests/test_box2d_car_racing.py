@@ -119,6 +119,7 @@ def test_compiled_vector_env_matches_gymnasium_sync(mode):
 def test_compiled_vector_env_leaving_the_playfield_costs_100(mode):
     """Straight on at half gas, both sub-environments leave the playfield (seed 0 at its 271st step): -100,
     ``lap_finished`` False (in ``final_info`` in SameStep), then they go on after their autoresets."""
+
     def straight_on(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
         return np.tile(np.array([0.0, 0.5, 0.0], np.float32), (len(observations), 1))
 
@@ -127,8 +128,8 @@ def test_compiled_vector_env_leaving_the_playfield_costs_100(mode):
 
 
 @pytest.mark.parametrize(
-    ("continuous", "steps"), [(True, 40), pytest.param(False, 40, marks=pytest.mark.slow),
-                              pytest.param(True, 400, marks=pytest.mark.slow)]
+    ("continuous", "steps"),
+    [(True, 40), pytest.param(False, 40, marks=pytest.mark.slow), pytest.param(True, 400, marks=pytest.mark.slow)],
 )
 def test_compiled_vector_env_drives_in_threads_as_gymnasium(continuous, steps):
     """Driving (tiles visited, grass, the first second's zoom, the score), time limits, two stepping threads."""
@@ -137,9 +138,16 @@ def test_compiled_vector_env_drives_in_threads_as_gymnasium(continuous, steps):
         steps, limit = 8, 5
     else:
         limit = 25 if steps < 100 else 150
-    _, truncations = compare_vector("CarRacing-v3", policy, 2, "NextStep", 11, steps,
-                                    {"continuous": continuous, "max_episode_steps": limit},
-                                    nbgym_kwargs={"num_threads": 2})
+    _, truncations = compare_vector(
+        "CarRacing-v3",
+        policy,
+        2,
+        "NextStep",
+        11,
+        steps,
+        {"continuous": continuous, "max_episode_steps": limit},
+        nbgym_kwargs={"num_threads": 2},
+    )
     assert truncations >= 2
 
 
@@ -274,7 +282,9 @@ def test_play_with_gymnasiums_documented_keys(monkeypatch):
     monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
     steps = []
     original_step = car_racing.CarRacing.step
-    monkeypatch.setattr(car_racing.CarRacing, "step", lambda self, action: steps.append(action) or original_step(self, action))
+    monkeypatch.setattr(
+        car_racing.CarRacing, "step", lambda self, action: steps.append(action) or original_step(self, action)
+    )
     down = [pygame.event.Event(pygame.KEYDOWN, key=ord(key)) for key in "wa"]
     events = iter([[], down[:1], [], down[1:], [], [pygame.event.Event(pygame.QUIT)]])
     monkeypatch.setattr(pygame.event, "get", lambda: next(events))
@@ -337,7 +347,9 @@ def test_registry_is_gymnasiums():
 
 
 QUARTER_TURNS = st.integers(-8, 8).map(lambda k: k * math.pi / 2)
-ANGLES = st.one_of(st.floats(-20.0, 20.0), QUARTER_TURNS, QUARTER_TURNS.map(lambda a: a + 5e-7), QUARTER_TURNS.map(lambda a: a - 2e-6))
+ANGLES = st.one_of(
+    st.floats(-20.0, 20.0), QUARTER_TURNS, QUARTER_TURNS.map(lambda a: a + 5e-7), QUARTER_TURNS.map(lambda a: a - 2e-6)
+)
 COORDINATES = st.floats(-400.0, 400.0)
 
 
@@ -391,8 +403,12 @@ def test_road_poly_refuses_what_the_frames_cannot_draw():
     env = nbgym.make("CarRacing-v3").unwrapped
     env.reset(seed=7)
     road_poly = env.road_poly
-    for change in (lambda: road_poly.append(road_poly[0]), lambda: road_poly.__delitem__(2), road_poly.clear,
-                   lambda: road_poly.__setitem__(0, road_poly[1])):
+    for change in (
+        lambda: road_poly.append(road_poly[0]),
+        lambda: road_poly.__delitem__(2),
+        road_poly.clear,
+        lambda: road_poly.__setitem__(0, road_poly[1]),
+    ):
         with pytest.raises(TypeError, match="cannot be changed"):
             change()
     with pytest.raises(AttributeError, match="in place"):
@@ -537,10 +553,24 @@ def test_objects_of_an_earlier_episode_refuse_to_be_read():
     it refuses rather than reading another body; an old track list no longer counts."""
     env = nbgym.make("CarRacing-v3").unwrapped
     env.reset(seed=0)
-    car, hull, wheel, tile, joint, track = env.car, env.car.hull, env.car.wheels[1], env.road[3], env.car.wheels[0].joint, env.track
+    car, hull, wheel, tile, joint, track = (
+        env.car,
+        env.car.hull,
+        env.car.wheels[1],
+        env.road[3],
+        env.car.wheels[0].joint,
+        env.track,
+    )
     env.reset(seed=1)
-    for read in (lambda: hull.position, lambda: wheel.omega, lambda: tile.road_visited, lambda: joint.angle,
-                 lambda: car.gas(0.5), lambda: car.particles, lambda: setattr(wheel, "gas", 0.3)):
+    for read in (
+        lambda: hull.position,
+        lambda: wheel.omega,
+        lambda: tile.road_visited,
+        lambda: joint.angle,
+        lambda: car.gas(0.5),
+        lambda: car.particles,
+        lambda: setattr(wheel, "gas", 0.3),
+    ):
         with pytest.raises(ReferenceError, match="again"):
             read()
     length = len(env.track)

@@ -44,7 +44,9 @@ def pixels_of(surface: pygame.Surface) -> np.ndarray:
 def assert_same_pixels(ours: np.ndarray, theirs: np.ndarray) -> None:
     assert ours.shape == theirs.shape and ours.dtype == theirs.dtype
     differ = np.argwhere((ours != theirs).any(axis=-1))
-    assert len(differ) == 0, f"{len(differ)} pixels differ, first {differ[:5].tolist()}: ours {ours[tuple(differ[0])]}, pygame {theirs[tuple(differ[0])]}"
+    assert len(differ) == 0, (
+        f"{len(differ)} pixels differ, first {differ[:5].tolist()}: ours {ours[tuple(differ[0])]}, pygame {theirs[tuple(differ[0])]}"
+    )
 
 
 PRIMITIVES = {
@@ -201,7 +203,9 @@ def shrink_sources(draw: Any) -> tuple[np.ndarray, tuple[int, int]]:
 
 
 @pytest.mark.parametrize("backend", list(BACKENDS))
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])  # each example sets the backend
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)  # each example sets the backend
 @given(case=shrink_sources())
 def test_smoothscale_of_any_picture_matches_pygame(backend, case, smoothscale_backend):
     pixels, size = case
@@ -226,15 +230,31 @@ def test_smoothscale_backends_differ():
 def score_rewards(count: int) -> list[float]:
     rng = np.random.default_rng(count)
     return (
-        [-0.4, -0.5, -0.6, 0.5, 1.5, 2.5, 99999.7, -99999.7] + list(np.arange(-1500, 1500, 3000 / count))
-        + list(rng.uniform(-2000, 2000, 50)) + EXTREME_REWARDS
+        [-0.4, -0.5, -0.6, 0.5, 1.5, 2.5, 99999.7, -99999.7]
+        + list(np.arange(-1500, 1500, 3000 / count))
+        + list(rng.uniform(-2000, 2000, 50))
+        + EXTREME_REWARDS
     )
 
 
 # What a user may write into CarRacing's reward: f"{r:04.0f}" writes all of a huge float's digits, "0nan", "0inf", "-inf".
 EXTREME_REWARDS = [
-    1e19, 9.3e18, 2.0**53 + 2, 2.0**63, 1e20, -1e20, 1e23, 1e30, -1e300, 1e300, 1.7976931348623157e308, 5e-324,
-    math.nan, -math.nan, math.inf, -math.inf,
+    1e19,
+    9.3e18,
+    2.0**53 + 2,
+    2.0**63,
+    1e20,
+    -1e20,
+    1e23,
+    1e30,
+    -1e300,
+    1e300,
+    1.7976931348623157e308,
+    5e-324,
+    math.nan,
+    -math.nan,
+    math.inf,
+    -math.inf,
 ]
 
 
@@ -273,7 +293,9 @@ def test_kernels_score_text_is_formats_for_every_float(reward):
 # Whole frames against gymnasium's CarRacing-v3
 
 
-def vector2_screen(points: list[tuple[float, float]], angle: float, zoom: float, translation: tuple[float, float]) -> list[tuple[float, float]]:
+def vector2_screen(
+    points: list[tuple[float, float]], angle: float, zoom: float, translation: tuple[float, float]
+) -> list[tuple[float, float]]:
     """Screen coordinates as gymnasium computes them (pygame's ``Vector2.rotate_rad``, zoom, translation)."""
     out = []
     for x, y in points:
@@ -294,11 +316,18 @@ def scene_of(env: Any, mode: str = "state_pixels") -> dict[str, Any]:
     scroll = pygame.math.Vector2((-(car.hull.position[0]) * zoom, -(car.hull.position[1]) * zoom)).rotate_rad(angle)
     translation = (gym_car_racing.WINDOW_W / 2 + scroll[0], gym_car_racing.WINDOW_H / 4 + scroll[1])
     bounds = gym_car_racing.PLAYFIELD
-    polygons = [([(bounds, bounds), (bounds, -bounds), (-bounds, -bounds), (-bounds, bounds)], color_ints(env.bg_color))]
+    polygons = [
+        ([(bounds, bounds), (bounds, -bounds), (-bounds, -bounds), (-bounds, bounds)], color_ints(env.bg_color))
+    ]
     dim = gym_car_racing.GRASS_DIM
     for x in range(-20, 20, 2):
         for y in range(-20, 20, 2):
-            square = [(dim * x + dim, dim * y + 0), (dim * x + 0, dim * y + 0), (dim * x + 0, dim * y + dim), (dim * x + dim, dim * y + dim)]
+            square = [
+                (dim * x + dim, dim * y + 0),
+                (dim * x + 0, dim * y + 0),
+                (dim * x + 0, dim * y + dim),
+                (dim * x + dim, dim * y + dim),
+            ]
             polygons.append((square, color_ints(env.grass_color)))
     for poly, color in env.road_poly:
         polygons.append(([(p[0], p[1]) for p in poly], color_ints(color)))
@@ -312,7 +341,9 @@ def scene_of(env: Any, mode: str = "state_pixels") -> dict[str, Any]:
         for f in obj.fixtures:
             trans = f.body.transform
             path = [(v[0], v[1]) for v in (trans * v for v in f.shape.vertices)]
-            car_polygons.append((vector2_screen(path, angle, zoom, translation), color_ints(c * 255 for c in obj.color)))
+            car_polygons.append(
+                (vector2_screen(path, angle, zoom, translation), color_ints(c * 255 for c in obj.color))
+            )
             if "phase" not in obj.__dict__:
                 continue
             a1, a2 = obj.phase, obj.phase + 1.2
@@ -343,7 +374,9 @@ def scene_of(env: Any, mode: str = "state_pixels") -> dict[str, Any]:
         "car_colors": np.array([c for _, c in car_polygons]),
         "dashboard": np.array(dashboard, dtype=np.float64),
         "reward": env.reward,
-        "size": (gym_car_racing.STATE_W, gym_car_racing.STATE_H) if mode == "state_pixels" else (gym_car_racing.VIDEO_W, gym_car_racing.VIDEO_H),
+        "size": (gym_car_racing.STATE_W, gym_car_racing.STATE_H)
+        if mode == "state_pixels"
+        else (gym_car_racing.VIDEO_W, gym_car_racing.VIDEO_H),
     }
 
 
@@ -383,7 +416,9 @@ def compare_episode(seed: int, steps: int, **kwargs: Any) -> tuple[int, int]:
             ours = raster.draw_frame(**scene, surface=surface)
             if not np.array_equal(ours, theirs):
                 differ = np.argwhere((ours != theirs).any(axis=-1))
-                raise AssertionError(f"seed {seed} step {step}: {len(differ)} pixels differ, first {differ[:5].tolist()}")
+                raise AssertionError(
+                    f"seed {seed} step {step}: {len(differ)} pixels differ, first {differ[:5].tolist()}"
+                )
             compared += 1
             with_skids += len(scene["skid_starts"]) > 1
         captured.clear()
@@ -433,7 +468,9 @@ def posed_env():
 @given(
     x=st.floats(-360, 360),
     y=st.floats(-360, 360),
-    angle=st.one_of(st.sampled_from([0.0, math.pi / 2, -math.pi / 2, math.pi, 2 * math.pi, -3 * math.pi / 2]), st.floats(-7, 7)),
+    angle=st.one_of(
+        st.sampled_from([0.0, math.pi / 2, -math.pi / 2, math.pi, 2 * math.pi, -3 * math.pi / 2]), st.floats(-7, 7)
+    ),
     t=st.sampled_from([0.0, 0.02, 0.37, 0.98, 1.0, 4.2]),
     reward=st.floats(-3000, 3000),
 )
@@ -486,12 +523,19 @@ def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():
     }  # fmt: skip
     assert raster.draw_frame(**scene).shape == (96, 96, 3)
     bad = [
-        {"starts": [0, 5]}, {"starts": [0, 2, 4], "colors": [[1, 2, 3], [1, 2, 3]]}, {"colors": [[1, 2, 256]]},
-        {"car_starts": [0, 3]}, {"car_colors": [[-1, 0, 0]]}, {"dashboard": np.zeros(6)}, {"view": (1.0, 0.0, -1)},
-        {"world": np.full((4, 2), np.nan)}, {"view": (1.0, 0.0, -1, 1.0, 0.0, np.inf)},
+        {"starts": [0, 5]},
+        {"starts": [0, 2, 4], "colors": [[1, 2, 3], [1, 2, 3]]},
+        {"colors": [[1, 2, 256]]},
+        {"car_starts": [0, 3]},
+        {"car_colors": [[-1, 0, 0]]},
+        {"dashboard": np.zeros(6)},
+        {"view": (1.0, 0.0, -1)},
+        {"world": np.full((4, 2), np.nan)},
+        {"view": (1.0, 0.0, -1, 1.0, 0.0, np.inf)},
         {"skid_points": np.zeros((1, 2)), "skid_starts": [0, 1], "skid_colors": [[0, 0, 0]]},
         {"skid_points": np.full((2, 2), 1e8), "skid_starts": [0, 2], "skid_colors": [[0, 0, 0]]},
-        {"surface": np.zeros((800, 1000, 3), dtype=np.uint8)}, {"size": (1000, 96)},
+        {"surface": np.zeros((800, 1000, 3), dtype=np.uint8)},
+        {"size": (1000, 96)},
     ]  # fmt: skip  (any reward is drawn, NaN and the infinities too, as gymnasium's f"{reward:04.0f}")
     for change in bad:
         with pytest.raises(ValueError):

@@ -96,8 +96,13 @@ def vector_policy(continuous: bool):
 
     def policy(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
         if continuous:  # random throttles a third of the time: crashes and flights out of view
-            return np.array([throttle_policy(rng, obs) if rng.random() < 0.65 else rng.uniform(-1.2, 1.2, 2)
-                             for obs in observations], dtype=np.float32)
+            return np.array(
+                [
+                    throttle_policy(rng, obs) if rng.random() < 0.65 else rng.uniform(-1.2, 1.2, 2)
+                    for obs in observations
+                ],
+                dtype=np.float32,
+            )
         return np.array([lander_policy(rng, obs) for obs in observations], dtype=np.int64)
 
     return policy
@@ -120,8 +125,9 @@ def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
     continuous = "Continuous" in env_id
     kwargs = {"enable_wind": True, "wind_power": 19.0, "turbulence_power": 1.9, "max_episode_steps": 60}
     steps, ended = run_length(250, 5)
-    terminations, truncations = compare_vector(env_id, vector_policy(continuous), 5, "NextStep", 3, steps, kwargs,
-                                               nbgym_kwargs={"num_threads": 2})
+    terminations, truncations = compare_vector(
+        env_id, vector_policy(continuous), 5, "NextStep", 3, steps, kwargs, nbgym_kwargs={"num_threads": 2}
+    )
     assert truncations >= ended
 
 
@@ -171,13 +177,21 @@ def test_compiled_vector_env_long_runs(seed):
     """Long runs of 8 sub-environments: thousands of episodes' steps, landings and crashes, wind, both action kinds."""
     continuous = bool(seed % 2)
     kwargs = {"continuous": continuous, "enable_wind": seed >= 2, "gravity": -10.0 + seed * 0.3}
-    terminations, _ = compare_vector("LunarLander-v3", vector_policy(continuous), 8, MODES[seed % 3], seed, 3000, kwargs)
+    terminations, _ = compare_vector(
+        "LunarLander-v3", vector_policy(continuous), 8, MODES[seed % 3], seed, 3000, kwargs
+    )
     assert terminations >= 10
 
 
 def test_async_vector_env_matches_gymnasium_sync():
     terminations, _ = compare_vector(
-        "LunarLander-v3", lambda rng, obs: rng.integers(0, 4, len(obs)), 2, "NextStep", 1, 150, vectorization_mode="async"
+        "LunarLander-v3",
+        lambda rng, obs: rng.integers(0, 4, len(obs)),
+        2,
+        "NextStep",
+        1,
+        150,
+        vectorization_mode="async",
     )
     assert terminations >= 1
 
@@ -243,7 +257,13 @@ def test_registry_entries_are_gymnasiums():
     assert_registered_as_gymnasium("LunarLander-v3")
     assert_registered_as_gymnasium("LunarLanderContinuous-v3")
     # The Box2D ids' older versions, all of them here.
-    for old in ("LunarLander-v2", "LunarLanderContinuous-v2", "BipedalWalker-v2", "BipedalWalkerHardcore-v2", "CarRacing-v2"):
+    for old in (
+        "LunarLander-v2",
+        "LunarLanderContinuous-v2",
+        "BipedalWalker-v2",
+        "BipedalWalkerHardcore-v2",
+        "CarRacing-v2",
+    ):
         with pytest.raises(error.DeprecatedEnv) as ours_error, pytest.warns(DeprecationWarning, match="out of date"):
             nbgym.make(old)
         with pytest.raises(gymnasium.error.DeprecatedEnv) as theirs_error, pytest.warns(DeprecationWarning):
@@ -460,15 +480,33 @@ def assert_same_reads(ours: Any, theirs: Any) -> None:
         for name in ("position", "linearVelocity", "worldCenter", "localCenter"):
             assert tuple(getattr(mine, name)) == tuple(getattr(gyms, name)), name
             assert getattr(mine, name).x == getattr(gyms, name).x
-        for name in ("angle", "angularVelocity", "awake", "mass", "inertia", "linearDamping", "angularDamping",
-                     "gravityScale", "bullet", "active", "type", "fixedRotation", "sleepingAllowed"):
+        for name in (
+            "angle",
+            "angularVelocity",
+            "awake",
+            "mass",
+            "inertia",
+            "linearDamping",
+            "angularDamping",
+            "gravityScale",
+            "bullet",
+            "active",
+            "type",
+            "fixedRotation",
+            "sleepingAllowed",
+        ):
             assert getattr(mine, name) == getattr(gyms, name), name
         assert tuple(mine.transform * (0.25, -0.5)) == tuple(gyms.transform * (0.25, -0.5))
         assert tuple(mine.GetWorldPoint((0.1, 0.2))) == tuple(gyms.GetWorldPoint((0.1, 0.2)))
         assert tuple(mine.GetLocalPoint((3.0, 4.0))) == tuple(gyms.GetLocalPoint((3.0, 4.0)))
         assert len(mine.fixtures) == len(gyms.fixtures)
         for fa, fb in zip(mine.fixtures, gyms.fixtures):
-            assert (fa.density, fa.friction, fa.restitution, fa.sensor) == (fb.density, fb.friction, fb.restitution, fb.sensor)
+            assert (fa.density, fa.friction, fa.restitution, fa.sensor) == (
+                fb.density,
+                fb.friction,
+                fb.restitution,
+                fb.sensor,
+            )
             assert fa.body == mine and fa.shape.radius == fb.shape.radius
             if hasattr(fb.shape, "vertices"):
                 assert [tuple(v) for v in fa.shape.vertices] == [tuple(v) for v in fb.shape.vertices]
@@ -479,7 +517,11 @@ def assert_same_reads(ours: Any, theirs: Any) -> None:
     assert tuple(ours.world.gravity) == tuple(theirs.world.gravity)
     assert ours.world.bodyCount == len(theirs.world.bodies) and ours.world.contactCount == theirs.world.contactCount
     assert ours.lander in ours.world.bodies and ours.drawlist == [ours.lander, *ours.legs]
-    assert (ours.game_over, ours.prev_shaping, ours.helipad_y) == (theirs.game_over, theirs.prev_shaping, theirs.helipad_y)
+    assert (ours.game_over, ours.prev_shaping, ours.helipad_y) == (
+        theirs.game_over,
+        theirs.prev_shaping,
+        theirs.helipad_y,
+    )
 
 
 def test_set_transform_of_an_unrendered_env_does_not_grow_its_world():
@@ -518,8 +560,13 @@ def test_objects_refuse_what_the_compiled_world_does_not_serve():
     with pytest.raises(AttributeError, match="through its attributes"):
         env.lander = env.legs[0]
     legs = env.legs
-    for change in (lambda: legs.__setitem__(0, env.lander), lambda: legs.append(env.lander), legs.clear,
-                   lambda: env.particles.append(env.lander), lambda: legs.__iadd__([env.lander])):
+    for change in (
+        lambda: legs.__setitem__(0, env.lander),
+        lambda: legs.append(env.lander),
+        legs.clear,
+        lambda: env.particles.append(env.lander),
+        lambda: legs.__iadd__([env.lander]),
+    ):
         with pytest.raises(TypeError, match="cannot be changed"):
             change()
     assert list(legs) == list(env.legs) and len(legs) == 2
@@ -598,8 +645,12 @@ def test_bodies_of_an_earlier_episode_refuse_to_be_read():
     env.reset(seed=0)
     lander, leg, fixture = env.lander, env.legs[0], env.lander.fixtures[0]
     env.reset(seed=1)
-    for read in (lambda: lander.position, lambda: leg.ground_contact, lambda: fixture.friction,
-                 lambda: setattr(lander, "angle", 0.3)):
+    for read in (
+        lambda: lander.position,
+        lambda: leg.ground_contact,
+        lambda: fixture.friction,
+        lambda: setattr(lander, "angle", 0.3),
+    ):
         with pytest.raises(ReferenceError, match="read the env's attribute again"):
             read()
     assert env.lander.position == env.lander.position  # the new episode's objects read

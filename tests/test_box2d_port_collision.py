@@ -238,7 +238,12 @@ def test_ray_cast_matches_wheel(shape, t, ray, max_fraction):
     si, sf, wheel = shape
     xf = transform(t[0] / 4, t[1] / 4, t[2])
     out = B.b2RayCastOutput()
-    hit = wheel.RayCast(out, B.b2RayCastInput(p1=tuple(map(float, ray[:2])), p2=tuple(map(float, ray[2:])), maxFraction=float(max_fraction)), xf, 0)
+    hit = wheel.RayCast(
+        out,
+        B.b2RayCastInput(p1=tuple(map(float, ray[:2])), p2=tuple(map(float, ray[2:])), maxFraction=float(max_fraction)),
+        xf,
+        0,
+    )
     ours = shapes.ray_cast(si, sf, xf_array(xf), *ray, max_fraction)
     assert ours[0] == hit
     if hit:
@@ -397,14 +402,18 @@ def wheel_sweep(s):
     return w
 
 
-@differential(any_shape, sweeps(coord(-4, -1), coord(-1, 3)), any_shape, sweeps(coord(-1, 1), coord(-1, 1)), coord(0.3, 1))
+@differential(
+    any_shape, sweeps(coord(-4, -1), coord(-1, 3)), any_shape, sweeps(coord(-1, 1), coord(-1, 1)), coord(0.3, 1)
+)
 def test_time_of_impact_matches_wheel(a, sweep_a, b, sweep_b, t_max):
     si_a, sf_a, wa = a
     si_b, sf_b, wb = b
     before = sweep_a.copy()
     ours = toi.time_of_impact(*proxy(si_a, sf_a), *proxy(si_b, sf_b), sweep_a, sweep_b, t_max, dist.new_cache())
     assert (sweep_a == before).all()
-    state, t = B.b2TimeOfImpact(shapeA=wa, shapeB=wb, sweepA=wheel_sweep(sweep_a), sweepB=wheel_sweep(sweep_b), tMax=float(t_max))
+    state, t = B.b2TimeOfImpact(
+        shapeA=wa, shapeB=wb, sweepA=wheel_sweep(sweep_a), sweepB=wheel_sweep(sweep_b), tMax=float(t_max)
+    )
     assert ours[0] == state
     same((ours[1],), (t,))
 
@@ -472,7 +481,9 @@ class Worlds:
         stack, out = np.zeros(513, np.int32), np.zeros(512, np.int32)
         for box in query_boxes:
             q = _Query()
-            self.world.QueryAABB(q, B.b2AABB(lowerBound=tuple(map(float, box[:2])), upperBound=tuple(map(float, box[2:]))))
+            self.world.QueryAABB(
+                q, B.b2AABB(lowerBound=tuple(map(float, box[:2])), upperBound=tuple(map(float, box[2:])))
+            )
             n = dt.query(tree_f, tree_i, tree_s, box, stack, out)
             assert [int(tree_i[p, dt.USER_DATA]) for p in out[:n]] == q.found
         # UpdatePairs -> AddPair (skipping existing contacts, as b2ContactManager) -> the world's contact list
@@ -557,7 +568,6 @@ def test_broad_phase_many_proxies_matches_wheel():
     assert pairs > 500 and worlds.world.contactManager.broadPhase.treeHeight >= 6
 
 
-
 class _Lidar(B.b2RayCastCallback):
     """gymnasium's BipedalWalker LidarCallback, recording what it keeps."""
 
@@ -584,7 +594,9 @@ def ray_world(params):
     arrays = bp.new_broad_phases(capacity=2 * n + 2, move_capacity=n + 1, pair_capacity=4)
     for k, (kind, x, y, angle, a, b, c, d) in enumerate(params):
         static = kind < 2
-        body = (world.CreateStaticBody if static else world.CreateDynamicBody)(position=(float(x), float(y)), angle=float(angle))
+        body = (world.CreateStaticBody if static else world.CreateDynamicBody)(
+            position=(float(x), float(y)), angle=float(angle)
+        )
         if kind == 0:
             shapes.edge_set(shape_i[k], shape_f[k], a, b, c, d)
         elif kind == 1 or kind == 2:
@@ -603,7 +615,16 @@ def ray_world(params):
 
 
 ray_params = st.lists(
-    st.tuples(st.integers(0, 3), coord(-5, 5), coord(-5, 5), coord(-3, 3), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5), coord(0.2, 1.5))
+    st.tuples(
+        st.integers(0, 3),
+        coord(-5, 5),
+        coord(-5, 5),
+        coord(-3, 3),
+        coord(0.2, 1.5),
+        coord(0.2, 1.5),
+        coord(0.2, 1.5),
+        coord(0.2, 1.5),
+    )
     # an edge of two equal vertices is not a Box2D shape (the wheel's ray cast asserts a non-zero length)
     .filter(lambda p: p[0] != 0 or (p[4], p[5]) != (p[6], p[7])),
     min_size=1,
@@ -627,7 +648,6 @@ def test_ray_cast_closest_matches_wheel_lidar(params, rays):
         if lidar.kept is not None:
             assert ours[1] == lidar.kept[0]
             same(ours[2:], lidar.kept[1:])
-
 
 
 # --- a stepping wheel world: every touching contact's manifold is the port's -----------------------------------
@@ -669,7 +689,9 @@ def falling_world(seed):
         kind = rng.integers(3)
         if kind == 0:
             shapes.polygon_set_as_box(shape_i[k], shape_f[k], *rng.uniform(0.2, 0.8, 2).astype(np.float32))
-            fixture = body.CreatePolygonFixture(box=tuple(map(float, shape_f[k, shapes.VERTICES + 2])), density=1.0, userData=k)
+            fixture = body.CreatePolygonFixture(
+                box=tuple(map(float, shape_f[k, shapes.VERTICES + 2])), density=1.0, userData=k
+            )
         elif kind == 1:
             pts = (rng.uniform(-0.6, 0.6, (6, 2)) + [[0.1, 0]]).astype(np.float32)
             try:
@@ -700,8 +722,14 @@ def test_stepping_world_manifolds_are_the_ports(seed):
             ka, kb = c.fixtureA.userData, c.fixtureB.userData
             man_f, man_i = mf.new_manifolds()
             COLLIDE[shape_i[ka, 0], shape_i[kb, 0]](
-                man_f, man_i, shape_i[ka], shape_f[ka], transforms[c.fixtureA.body.userData],
-                shape_i[kb], shape_f[kb], transforms[c.fixtureB.body.userData],
+                man_f,
+                man_i,
+                shape_i[ka],
+                shape_f[ka],
+                transforms[c.fixtureA.body.userData],
+                shape_i[kb],
+                shape_f[kb],
+                transforms[c.fixtureB.body.userData],
             )
             if c.touching:
                 touching += 1

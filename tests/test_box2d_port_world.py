@@ -70,19 +70,43 @@ class Twin:
         self.bodies_made += 1
         ref = self.ref.CreateBody(type=kind, position=position, angle=angle, userData=key, **kw)
         port = W.create_body(
-            self.w, 0, btype, F32(position[0]), F32(position[1]), F32(angle),
-            F32(kw.get("linearVelocity", (0, 0))[0]), F32(kw.get("linearVelocity", (0, 0))[1]),
-            F32(kw.get("angularVelocity", 0.0)), F32(kw.get("linearDamping", 0.0)),
-            F32(kw.get("angularDamping", 0.0)), kw.get("allowSleep", True), kw.get("awake", True),
-            kw.get("fixedRotation", False), kw.get("bullet", False), True, F32(kw.get("gravityScale", 1.0)))
+            self.w,
+            0,
+            btype,
+            F32(position[0]),
+            F32(position[1]),
+            F32(angle),
+            F32(kw.get("linearVelocity", (0, 0))[0]),
+            F32(kw.get("linearVelocity", (0, 0))[1]),
+            F32(kw.get("angularVelocity", 0.0)),
+            F32(kw.get("linearDamping", 0.0)),
+            F32(kw.get("angularDamping", 0.0)),
+            kw.get("allowSleep", True),
+            kw.get("awake", True),
+            kw.get("fixedRotation", False),
+            kw.get("bullet", False),
+            True,
+            F32(kw.get("gravityScale", 1.0)),
+        )
         assert port >= 0
         for fixture in fixtures:
             self.fixtures.append((ref, port) + self.fixture(ref, port, **fixture))
         self.bodies.append((ref, port, key))
         return len(self.bodies) - 1
 
-    def fixture(self, ref, port, shape, density=0.0, friction=0.2, restitution=0.0, categoryBits=1,
-                maskBits=0xFFFF, groupIndex=0, isSensor=False):
+    def fixture(
+        self,
+        ref,
+        port,
+        shape,
+        density=0.0,
+        friction=0.2,
+        restitution=0.0,
+        categoryBits=1,
+        maskBits=0xFFFF,
+        groupIndex=0,
+        isSensor=False,
+    ):
         si = np.zeros(shapes.SHAPE_INTS, np.int32)
         sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
         kind = shape[0]
@@ -100,28 +124,86 @@ class Twin:
         else:
             ref_shape = Box2D.b2CircleShape(radius=shape[1], pos=shape[2])
             shapes.circle_set(si, sf, F32(shape[1]), F32(shape[2][0]), F32(shape[2][1]))
-        ref_fixture = ref.CreateFixture(Box2D.b2FixtureDef(
-            shape=ref_shape, density=density, friction=friction, restitution=restitution,
-            categoryBits=categoryBits, maskBits=maskBits, groupIndex=groupIndex, isSensor=isSensor))
-        f = W.create_fixture(self.w, 0, port, si, sf, F32(density), F32(friction), F32(restitution),
-                             categoryBits, maskBits, groupIndex, isSensor)
+        ref_fixture = ref.CreateFixture(
+            Box2D.b2FixtureDef(
+                shape=ref_shape,
+                density=density,
+                friction=friction,
+                restitution=restitution,
+                categoryBits=categoryBits,
+                maskBits=maskBits,
+                groupIndex=groupIndex,
+                isSensor=isSensor,
+            )
+        )
+        f = W.create_fixture(
+            self.w,
+            0,
+            port,
+            si,
+            sf,
+            F32(density),
+            F32(friction),
+            F32(restitution),
+            categoryBits,
+            maskBits,
+            groupIndex,
+            isSensor,
+        )
         assert f >= 0
         return ref_fixture, f
 
-    def revolute(self, a, b, anchor_a, anchor_b, lower=0.0, upper=0.0, motor_speed=0.0, max_motor_torque=0.0,
-                 enable_limit=False, enable_motor=False, collide_connected=False) -> tuple[object, int]:
+    def revolute(
+        self,
+        a,
+        b,
+        anchor_a,
+        anchor_b,
+        lower=0.0,
+        upper=0.0,
+        motor_speed=0.0,
+        max_motor_torque=0.0,
+        enable_limit=False,
+        enable_motor=False,
+        collide_connected=False,
+    ) -> tuple[object, int]:
         ra, pa, _ = self.bodies[a]
         rb, pb, _ = self.bodies[b]
-        ref = self.ref.CreateJoint(Box2D.b2RevoluteJointDef(
-            bodyA=ra, bodyB=rb, localAnchorA=anchor_a, localAnchorB=anchor_b, lowerAngle=lower, upperAngle=upper,
-            motorSpeed=motor_speed, maxMotorTorque=max_motor_torque, enableLimit=enable_limit,
-            enableMotor=enable_motor, collideConnected=collide_connected))
+        ref = self.ref.CreateJoint(
+            Box2D.b2RevoluteJointDef(
+                bodyA=ra,
+                bodyB=rb,
+                localAnchorA=anchor_a,
+                localAnchorB=anchor_b,
+                lowerAngle=lower,
+                upperAngle=upper,
+                motorSpeed=motor_speed,
+                maxMotorTorque=max_motor_torque,
+                enableLimit=enable_limit,
+                enableMotor=enable_motor,
+                collideConnected=collide_connected,
+            )
+        )
         # pybox2d's def sets referenceAngle = bodyB.angle - bodyA.angle in Python (doubles), then float32
         reference = F32(float(rb.angle) - float(ra.angle))
         j = W.create_revolute_joint(
-            self.w, 0, pa, pb, F32(anchor_a[0]), F32(anchor_a[1]), F32(anchor_b[0]), F32(anchor_b[1]), reference,
-            F32(lower), F32(upper), F32(max_motor_torque), F32(motor_speed), enable_limit, enable_motor,
-            collide_connected)
+            self.w,
+            0,
+            pa,
+            pb,
+            F32(anchor_a[0]),
+            F32(anchor_a[1]),
+            F32(anchor_b[0]),
+            F32(anchor_b[1]),
+            reference,
+            F32(lower),
+            F32(upper),
+            F32(max_motor_torque),
+            F32(motor_speed),
+            enable_limit,
+            enable_motor,
+            collide_connected,
+        )
         assert j >= 0
         return ref, j
 
@@ -145,11 +227,32 @@ class Twin:
         bf = self.w.body_f[0]
         bi = self.w.body_i[0]
         for n, (ref, port, key) in enumerate(self.bodies):
-            got = np.array([bf[port, W.BF_PX], bf[port, W.BF_PY], bf[port, W.BF_A], bf[port, W.BF_VX],
-                            bf[port, W.BF_VY], bf[port, W.BF_W], bf[port, W.BF_CX], bf[port, W.BF_CY]], np.float32)
-            want = np.array([ref.position[0], ref.position[1], ref.angle, ref.linearVelocity[0],
-                             ref.linearVelocity[1], ref.angularVelocity, ref.worldCenter[0], ref.worldCenter[1]],
-                            np.float64).astype(np.float32)
+            got = np.array(
+                [
+                    bf[port, W.BF_PX],
+                    bf[port, W.BF_PY],
+                    bf[port, W.BF_A],
+                    bf[port, W.BF_VX],
+                    bf[port, W.BF_VY],
+                    bf[port, W.BF_W],
+                    bf[port, W.BF_CX],
+                    bf[port, W.BF_CY],
+                ],
+                np.float32,
+            )
+            want = np.array(
+                [
+                    ref.position[0],
+                    ref.position[1],
+                    ref.angle,
+                    ref.linearVelocity[0],
+                    ref.linearVelocity[1],
+                    ref.angularVelocity,
+                    ref.worldCenter[0],
+                    ref.worldCenter[1],
+                ],
+                np.float64,
+            ).astype(np.float32)
             assert got.tobytes() == want.tobytes(), f"{where} body {n}: port {got.tolist()} wheel {want.tolist()}"
             assert bool(bi[port, W.BI_FLAGS] & W.AWAKE_FLAG) == ref.awake, f"{where} body {n} awake"
             if self.listener is not None:
@@ -199,10 +302,17 @@ def test_stack_of_boxes_and_polygons():
     twin = Twin()
     ground(twin, friction=0.5)
     for k in range(5):
-        twin.body(position=(0.05 * k, 0.55 + 1.05 * k), angle=0.01 * k,
-                  fixtures=[dict(shape=("box", (0.5, 0.5)), density=1.0 + k, friction=0.4)])
-    twin.body(position=(2.5, 3.0), fixtures=[dict(
-        shape=("polygon", [(-0.5, -0.3), (0.6, -0.3), (0.8, 0.2), (0.0, 0.5), (-0.6, 0.1)]), density=3.0)])
+        twin.body(
+            position=(0.05 * k, 0.55 + 1.05 * k),
+            angle=0.01 * k,
+            fixtures=[dict(shape=("box", (0.5, 0.5)), density=1.0 + k, friction=0.4)],
+        )
+    twin.body(
+        position=(2.5, 3.0),
+        fixtures=[
+            dict(shape=("polygon", [(-0.5, -0.3), (0.6, -0.3), (0.8, 0.2), (0.0, 0.5), (-0.6, 0.1)]), density=3.0)
+        ],
+    )
     twin.body(position=(-2.0, 6.0), fixtures=[dict(shape=("circle", 0.3, (0.0, 0.0)), density=1.0, restitution=0.5)])
     twin.run(steps(150))
 
@@ -210,14 +320,29 @@ def test_stack_of_boxes_and_polygons():
 def test_revolute_joint_with_motor_and_limits():
     twin = Twin()
     ground(twin)
-    base = twin.body(position=(0.0, 5.0), fixtures=[dict(shape=("box", (1.0, 0.2)), density=5.0,
-                                                         categoryBits=0x10, maskBits=0x1)])
-    arm = twin.body(position=(1.0, 5.0), angle=0.05, fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0,
-                                                                   categoryBits=0x20, maskBits=0x1)])
-    twin.revolute(base, arm, (0.8, 0.0), (0.0, 0.5), lower=-0.4, upper=0.4, motor_speed=2.0,
-                  max_motor_torque=40.0, enable_limit=True, enable_motor=True)
-    free = twin.body(position=(-1.0, 5.0), fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0,
-                                                          categoryBits=0x20, maskBits=0x1)])
+    base = twin.body(
+        position=(0.0, 5.0), fixtures=[dict(shape=("box", (1.0, 0.2)), density=5.0, categoryBits=0x10, maskBits=0x1)]
+    )
+    arm = twin.body(
+        position=(1.0, 5.0),
+        angle=0.05,
+        fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)],
+    )
+    twin.revolute(
+        base,
+        arm,
+        (0.8, 0.0),
+        (0.0, 0.5),
+        lower=-0.4,
+        upper=0.4,
+        motor_speed=2.0,
+        max_motor_torque=40.0,
+        enable_limit=True,
+        enable_motor=True,
+    )
+    free = twin.body(
+        position=(-1.0, 5.0), fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)]
+    )
     joint, j = twin.revolute(base, free, (-0.8, 0.0), (0.0, 0.5))
 
     def drive(t):
@@ -235,8 +360,7 @@ def test_equal_limits_and_no_limit_joint_chain():
     prev = anchor
     for k in range(4):
         link = twin.body(position=(0.5 + k, 10.0), fixtures=[dict(shape=("box", (0.5, 0.1)), density=1.0)])
-        twin.revolute(prev, link, (0.5 if k else 0.0, 0.0), (-0.5, 0.0), lower=0.1, upper=0.1,
-                      enable_limit=(k == 1))
+        twin.revolute(prev, link, (0.5 if k else 0.0, 0.0), (-0.5, 0.0), lower=0.1, upper=0.1, enable_limit=(k == 1))
         prev = link
     twin.run(steps(120))
 
@@ -269,8 +393,7 @@ _MIRRORS: dict[int, tuple["MirrorWorld", int]] = {}  # wheel body pointer -> (mi
 class MirrorWorld:
     def __init__(self, gravity=(0, -10), **kwargs) -> None:
         object.__setattr__(self, "real", Box2D.b2World(gravity=gravity, **kwargs))
-        object.__setattr__(self, "w", W.new_world(1, bodies=320, fixtures=320, joints=8, contacts=256,
-                                                  gravity=gravity))
+        object.__setattr__(self, "w", W.new_world(1, bodies=320, fixtures=320, joints=8, contacts=256, gravity=gravity))
         object.__setattr__(self, "order", [])  # wheel bodies in creation order
         object.__setattr__(self, "steps", 0)
         object.__setattr__(self, "env", None)
@@ -327,16 +450,36 @@ class MirrorWorld:
         bi = self.w.body_i[0]
         for n, body in enumerate(self.order):
             port = _MIRRORS[int(body.this)][1]
-            got = np.array([bf[port, W.BF_PX], bf[port, W.BF_PY], bf[port, W.BF_A], bf[port, W.BF_VX],
-                            bf[port, W.BF_VY], bf[port, W.BF_W]], np.float32)
-            want = np.array([body.position[0], body.position[1], body.angle, body.linearVelocity[0],
-                             body.linearVelocity[1], body.angularVelocity], np.float64).astype(np.float32)
+            got = np.array(
+                [
+                    bf[port, W.BF_PX],
+                    bf[port, W.BF_PY],
+                    bf[port, W.BF_A],
+                    bf[port, W.BF_VX],
+                    bf[port, W.BF_VY],
+                    bf[port, W.BF_W],
+                ],
+                np.float32,
+            )
+            want = np.array(
+                [
+                    body.position[0],
+                    body.position[1],
+                    body.angle,
+                    body.linearVelocity[0],
+                    body.linearVelocity[1],
+                    body.angularVelocity,
+                ],
+                np.float64,
+            ).astype(np.float32)
             assert got.tobytes() == want.tobytes(), (
-                f"step {self.steps} body {n}: port {got.tolist()} wheel {want.tolist()}")
+                f"step {self.steps} body {n}: port {got.tolist()} wheel {want.tolist()}"
+            )
             assert bool(bi[port, W.BI_FLAGS] & W.AWAKE_FLAG) == body.awake, f"step {self.steps} body {n} awake"
         assert self.w.world_i[0, W.WI_CONTACT_COUNT] == self.real.contactCount, (
             f"step {self.steps}: {self.w.world_i[0, W.WI_CONTACT_COUNT]} contacts, wheel {self.real.contactCount} "
-            f"{[(self.order.index(c.fixtureA.body), self.order.index(c.fixtureB.body), c.touching) for c in self.real.contacts]}")
+            f"{[(self.order.index(c.fixtureA.body), self.order.index(c.fixtureB.body), c.touching) for c in self.real.contacts]}"
+        )
         env = self.env
         if env is not None and self.w.world_i[0, W.WI_LISTENER]:
             main = env.lander if hasattr(env, "lander") else env.hull
@@ -369,8 +512,9 @@ def mirrored(monkeypatch):
     def linear_impulse(body, impulse, point, wake, _original=Box2D.b2Body.ApplyLinearImpulse):
         _original(body, impulse, point, wake)
         mirror, port = _MIRRORS[int(body.this)]
-        W.apply_linear_impulse(mirror.w, 0, port, F32(impulse[0]), F32(impulse[1]), F32(point[0]), F32(point[1]),
-                               bool(wake))
+        W.apply_linear_impulse(
+            mirror.w, 0, port, F32(impulse[0]), F32(impulse[1]), F32(point[0]), F32(point[1]), bool(wake)
+        )
 
     def torque(body, value, wake, _original=Box2D.b2Body.ApplyTorque):
         _original(body, value, wake)
@@ -382,6 +526,7 @@ def mirrored(monkeypatch):
             prop.fset(joint, value)
             mirror, j = _MIRRORS[int(joint.this)]
             setter(mirror.w, 0, j, F32(value))
+
         return property(prop.fget, set_value)
 
     def create_fixture(body, *args, _original=Box2D.b2Body.CreateFixture, **kwargs):
@@ -395,10 +540,16 @@ def mirrored(monkeypatch):
     monkeypatch.setattr(Box2D.b2Body, "ApplyForceToCenter", force_to_center)
     monkeypatch.setattr(Box2D.b2Body, "ApplyLinearImpulse", linear_impulse)
     monkeypatch.setattr(Box2D.b2Body, "ApplyTorque", torque)
-    monkeypatch.setattr(Box2D.b2RevoluteJoint, "motorSpeed",
-                        joint_setter(revolute_joint.set_motor_speed, Box2D.b2RevoluteJoint.motorSpeed))
-    monkeypatch.setattr(Box2D.b2RevoluteJoint, "maxMotorTorque",
-                        joint_setter(revolute_joint.set_max_motor_torque, Box2D.b2RevoluteJoint.maxMotorTorque))
+    monkeypatch.setattr(
+        Box2D.b2RevoluteJoint,
+        "motorSpeed",
+        joint_setter(revolute_joint.set_motor_speed, Box2D.b2RevoluteJoint.motorSpeed),
+    )
+    monkeypatch.setattr(
+        Box2D.b2RevoluteJoint,
+        "maxMotorTorque",
+        joint_setter(revolute_joint.set_max_motor_torque, Box2D.b2RevoluteJoint.maxMotorTorque),
+    )
     yield lunar_lander, bipedal_walker
     _MIRRORS.clear()
 
@@ -454,22 +605,40 @@ def test_long_episodes(mirrored, seed):
         action_of = lambda rng: int(rng.integers(0, 4))  # noqa: E731
     assert _run_env(lander, 5000, seed, action_of, particles=True) > 0
     walker = bipedal_walker.BipedalWalker(hardcore=bool(seed % 2))
-    assert _run_env(walker, 3000, seed, lambda rng: rng.uniform(-1, 1, 4).astype(np.float32),
-                    max_episode_steps=2000 if seed % 2 else 1600) > 0
+    assert (
+        _run_env(
+            walker,
+            3000,
+            seed,
+            lambda rng: rng.uniform(-1, 1, 4).astype(np.float32),
+            max_episode_steps=2000 if seed % 2 else 1600,
+        )
+        > 0
+    )
 
 
 def test_sensor_kinematic_bullet_and_destroyed_fixture():
     twin = Twin()
     ground(twin)
     twin.body(static=True, position=(3.0, 1.0), fixtures=[dict(shape=("box", (1.0, 1.0)), isSensor=True)])
-    twin.body(dynamic=False, position=(-3.0, 0.6), linearVelocity=(1.5, 0.0), angularVelocity=0.3,
-              fixtures=[dict(shape=("box", (0.4, 0.4)))])
-    twin.body(position=(-6.0, 3.0), linearVelocity=(40.0, -30.0), bullet=True,
-              fixtures=[dict(shape=("circle", 0.1, (0.0, 0.0)), density=1.0)])
-    twin.body(position=(0.0, 2.0), fixtures=[dict(shape=("box", (0.3, 0.3)), density=1.0),
-                                             dict(shape=("circle", 0.3, (0.5, 0.0)), density=2.0)])
-    twin.body(position=(4.0, 5.0), linearVelocity=(0.0, -50.0),
-              fixtures=[dict(shape=("box", (0.2, 0.2)), density=1.0)])
+    twin.body(
+        dynamic=False,
+        position=(-3.0, 0.6),
+        linearVelocity=(1.5, 0.0),
+        angularVelocity=0.3,
+        fixtures=[dict(shape=("box", (0.4, 0.4)))],
+    )
+    twin.body(
+        position=(-6.0, 3.0),
+        linearVelocity=(40.0, -30.0),
+        bullet=True,
+        fixtures=[dict(shape=("circle", 0.1, (0.0, 0.0)), density=1.0)],
+    )
+    twin.body(
+        position=(0.0, 2.0),
+        fixtures=[dict(shape=("box", (0.3, 0.3)), density=1.0), dict(shape=("circle", 0.3, (0.5, 0.0)), density=2.0)],
+    )
+    twin.body(position=(4.0, 5.0), linearVelocity=(0.0, -50.0), fixtures=[dict(shape=("box", (0.2, 0.2)), density=1.0)])
     twin.run(steps(60))
     twin.destroy_fixture(len(twin.fixtures) - 2)  # the circle of the two-fixture body: new mass data
     twin.run(steps(60))

@@ -75,8 +75,19 @@ def test_spaces_metadata_and_attributes_match_gymnasium():
     np.testing.assert_array_equal(env.observation_space.high, reference.observation_space.high)
     assert env.action_space == nbgym.spaces.Discrete(2)
     assert env.metadata == reference.metadata
-    for name in ["gravity", "masscart", "masspole", "total_mass", "length", "polemass_length", "force_mag", "tau",
-                 "theta_threshold_radians", "x_threshold", "kinematics_integrator"]:
+    for name in [
+        "gravity",
+        "masscart",
+        "masspole",
+        "total_mass",
+        "length",
+        "polemass_length",
+        "force_mag",
+        "tau",
+        "theta_threshold_radians",
+        "x_threshold",
+        "kinematics_integrator",
+    ]:
         assert getattr(env, name) == getattr(reference, name), name
         assert type(getattr(env, name)) is type(getattr(reference, name)), name
 
@@ -167,12 +178,20 @@ def test_step_before_reset_and_after_close():
 
 def _vector_pair(num_envs, mode, max_episode_steps=60, num_threads=1, **kwargs):
     env = nbgym.make_vec(
-        "CartPole-v1", num_envs, autoreset_mode=mode, max_episode_steps=max_episode_steps,
-        num_threads=num_threads, **kwargs,
+        "CartPole-v1",
+        num_envs,
+        autoreset_mode=mode,
+        max_episode_steps=max_episode_steps,
+        num_threads=num_threads,
+        **kwargs,
     )
     reference = gymnasium.make_vec(
-        "CartPole-v1", num_envs, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode},
-        max_episode_steps=max_episode_steps, **kwargs,
+        "CartPole-v1",
+        num_envs,
+        vectorization_mode="sync",
+        vector_kwargs={"autoreset_mode": mode},
+        max_episode_steps=max_episode_steps,
+        **kwargs,
     )
     return env, reference
 
@@ -301,8 +320,16 @@ def test_vector_copy_false_returns_live_buffers():
     assert next_obs is obs
 
 
-@pytest.mark.parametrize("bad", [{"num_envs": 0}, {"num_envs": 2.5}, {"max_episode_steps": -3}, {"num_threads": 0},
-                                 {"autoreset_mode": "Sometimes"}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"num_envs": 0},
+        {"num_envs": 2.5},
+        {"max_episode_steps": -3},
+        {"num_threads": 0},
+        {"autoreset_mode": "Sometimes"},
+    ],
+)
 def test_vector_bad_arguments(bad):
     with pytest.raises(ValueError):
         CartPoleVectorEnv(**{"num_envs": 2, **bad})
@@ -334,8 +361,12 @@ def test_copies_continue_like_the_original(duplicate):
 
 @pytest.mark.jit_only
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 2**63), action_seed=st.integers(0, 2**32 - 1), num_envs=st.integers(1, 9),
-       mode=st.sampled_from(MODES))
+@given(
+    seed=st.integers(0, 2**63),
+    action_seed=st.integers(0, 2**32 - 1),
+    num_envs=st.integers(1, 9),
+    mode=st.sampled_from(MODES),
+)
 def test_long_random_runs_match_gymnasium(seed, action_seed, num_envs, mode):
     env, reference = _vector_pair(num_envs, mode, max_episode_steps=200)
     np.testing.assert_array_equal(env.reset(seed=seed)[0], reference.reset(seed=seed)[0])
@@ -344,8 +375,10 @@ def test_long_random_runs_match_gymnasium(seed, action_seed, num_envs, mode):
         assert_same_batch(got, expected)
         ended = got[2] | got[3]
         if mode == "Disabled" and ended.any():
-            np.testing.assert_array_equal(env.reset(options={"reset_mask": ended.copy()})[0],
-                                          reference.reset(options={"reset_mask": ended.copy()})[0])
+            np.testing.assert_array_equal(
+                env.reset(options={"reset_mask": ended.copy()})[0],
+                reference.reset(options={"reset_mask": ended.copy()})[0],
+            )
 
 
 def test_vector_seeds_beyond_64_bits_match_gymnasium():

@@ -280,7 +280,9 @@ def test_bench_reports_a_missing_library_as_skipped(capsys):
 
 
 def test_bench_sync_vector_env_and_its_size_limit(temporary_env, capsys):
-    env_id = temporary_env("SyncOnlyCartPole-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", max_episode_steps=500)
+    env_id = temporary_env(
+        "SyncOnlyCartPole-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", max_episode_steps=500
+    )
     arguments = ["bench", env_id, "--num-envs", "4", "16", "--max-sync-envs", "8", "--json", *TINY]
     assert main([*arguments, "--against", "gymnasium"]) == 0
     report = json.loads(capsys.readouterr().out)
@@ -340,8 +342,18 @@ def test_warmup_named_envs(capsys):
 def test_warmup_names_each_env_before_compiling_it_with_its_count(monkeypatch, capsys):
     """Each id is printed, with how many are done of how many, before its kernels compile (a Box2D environment's take
     a minute), then the seconds it took and the time since the start; make's own notices are silenced."""
-    ids = ["CartPole-v1", "Pendulum-v1", "MountainCar-v0", "Acrobot-v1", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1",
-           "CliffWalking-v1", "MountainCarContinuous-v0", "LunarLander-v3"]
+    ids = [
+        "CartPole-v1",
+        "Pendulum-v1",
+        "MountainCar-v0",
+        "Acrobot-v1",
+        "FrozenLake-v1",
+        "Taxi-v4",
+        "Blackjack-v1",
+        "CliffWalking-v1",
+        "MountainCarContinuous-v0",
+        "LunarLander-v3",
+    ]
     seen = []
 
     def warm_up(env_id):
@@ -406,8 +418,10 @@ def test_warmup_compiles_the_good_ids_beside_bad_ones(temporary_env, capsys):
 def test_nbgym_env_ids_are_the_registered_nbgym_envs(temporary_env):
     temporary_env("ForeignEnv-v0", entry_point="some_package.envs:Env")
     expected = [
-        i for i, s in registry.items()
-        if str(s.entry_point).startswith("nbgym.envs.") and not str(s.entry_point).startswith(("nbgym.envs.phys2d.", "nbgym.envs.tabular."))
+        i
+        for i, s in registry.items()
+        if str(s.entry_point).startswith("nbgym.envs.")
+        and not str(s.entry_point).startswith(("nbgym.envs.phys2d.", "nbgym.envs.tabular."))
     ]
     assert _bench.nbgym_env_ids() == expected
     assert "CartPole-v1" in expected and "ForeignEnv-v0" not in expected and "phys2d/CartPole-v1" not in expected
@@ -712,7 +726,9 @@ def test_play_without_keys_maps_default_keys_for_every_env(env_id, monkeypatch, 
     [(env, kwargs)] = calls
     keys, noop, space = kwargs["keys_to_action"], kwargs["noop"], env.action_space
     assert capsys.readouterr().out.startswith("keys: ")
-    assert space.contains(noop) and all(space.contains(np.asarray(action, dtype=space.dtype)) for action in keys.values())
+    assert space.contains(noop) and all(
+        space.contains(np.asarray(action, dtype=space.dtype)) for action in keys.values()
+    )
     if isinstance(space, nbgym.spaces.Discrete):
         assert {keys[str(action)] for action in range(space.n)} == set(range(space.n))
     elif env_id == "CarRacing-v3":  # gymnasium's documented keys

@@ -100,8 +100,17 @@ def test_vector_results_do_not_depend_on_the_number_of_threads():
 @pytest.mark.parametrize("is_slippery", [False, True])
 def test_attributes_spaces_and_metadata_match_gymnasium(is_slippery):
     ours, theirs = CliffWalkingEnv(is_slippery=is_slippery), gym_cliffwalking.CliffWalkingEnv(is_slippery=is_slippery)
-    for name in ["P", "shape", "start_state_index", "nS", "nA", "is_slippery", "_cliff", "initial_state_distrib",
-                 "metadata"]:
+    for name in [
+        "P",
+        "shape",
+        "start_state_index",
+        "nS",
+        "nA",
+        "is_slippery",
+        "_cliff",
+        "initial_state_distrib",
+        "metadata",
+    ]:
         assert_same_value(getattr(ours, name), getattr(theirs, name), name)
     assert repr(ours.observation_space) == repr(theirs.observation_space)
     assert repr(ours.action_space) == repr(theirs.action_space)

@@ -22,7 +22,10 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from nbgym import error
-from nbgym.envs.classic_control.continuous_mountain_car import Continuous_MountainCarEnv, Continuous_MountainCarVectorEnv
+from nbgym.envs.classic_control.continuous_mountain_car import (
+    Continuous_MountainCarEnv,
+    Continuous_MountainCarVectorEnv,
+)
 
 ENV_ID = "MountainCarContinuous-v0"
 STEPS = 200 if INTERPRETED else 2000
@@ -94,8 +97,16 @@ def test_spaces_metadata_and_attributes_match_gymnasium():
     assert repr(env.observation_space) == repr(reference.observation_space)
     assert repr(env.action_space) == repr(reference.action_space)
     assert env.metadata == reference.metadata
-    names = ["min_action", "max_action", "min_position", "max_position", "max_speed", "goal_position",
-             "goal_velocity", "power"]
+    names = [
+        "min_action",
+        "max_action",
+        "min_position",
+        "max_position",
+        "max_speed",
+        "goal_position",
+        "goal_velocity",
+        "power",
+    ]
     for name in names:
         assert getattr(env, name) == getattr(reference, name), name
     for name in ["low_state", "high_state"]:

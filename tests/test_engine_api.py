@@ -27,7 +27,6 @@ from nbgym.engine import rng as engine_rng
 from _jit import INTERPRETED
 
 
-
 def _policy(name: str):
     if name == "Drift":
         # Away from the origin when far from it, towards it when near: both kinds of termination happen.
@@ -133,7 +132,10 @@ def test_the_engine_imports_no_environment():
         source = path.read_text()
         assert "from nbgym.envs" not in source and "import nbgym.envs" not in source, path
     code = "import sys, nbgym.engine; print(any(m.startswith(('numba', 'nbgym.envs.')) for m in sys.modules))"
-    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip() == "False"
+    assert (
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+        == "False"
+    )
 
 
 # ------------------------------------------------------------------------------------------ errors that teach
@@ -182,7 +184,9 @@ def test_a_wrong_signature_is_refused_at_definition():
     def step(params, state, i):
         return 1.0, False
 
-    with pytest.raises(error.PhysicsError, match=r"step must be step\(params, state, i, actions, rng, aux\).*step\(params, state, i\)"):
+    with pytest.raises(
+        error.PhysicsError, match=r"step must be step\(params, state, i, actions, rng, aux\).*step\(params, state, i\)"
+    ):
         _physics("BadSignature", step=step)
     with pytest.raises(error.PhysicsError, match="observe must be a Python function"):
         _physics("NotAFunction", observe=len)
@@ -342,8 +346,14 @@ def test_shape_mismatches_are_refused():
     with pytest.raises(error.PhysicsError, match="writes column 2 of an observation row of shape \\(1,\\)"):
         _env_class(_physics("WideObservation", observe=_wide_observe))()
     declared = Physics(
-        "DeclaredObservation", params=[("scale", np.float64)], state=(1, np.float64), reset=_reset, step=_step,
-        observe=_observe, action_valid=_action_valid, observation=((2,), np.float32),
+        "DeclaredObservation",
+        params=[("scale", np.float64)],
+        state=(1, np.float64),
+        reset=_reset,
+        step=_step,
+        observe=_observe,
+        action_valid=_action_valid,
+        observation=((2,), np.float32),
     )
     with pytest.raises(error.PhysicsError, match="declares observations of shape \\(2,\\)"):
         _env_class(declared)()
@@ -352,8 +362,15 @@ def test_shape_mismatches_are_refused():
     with pytest.raises(error.PhysicsError, match="has no parameter 'gravity'"):
         _physics("UnknownParameter").new_params(gravity=9.8)
     with pytest.raises(error.PhysicsError, match="state must be"):
-        Physics("NoState", params=[], state=(0, np.float64), reset=_reset, step=_step, observe=_observe,
-                action_valid=_action_valid)
+        Physics(
+            "NoState",
+            params=[],
+            state=(0, np.float64),
+            reset=_reset,
+            step=_step,
+            observe=_observe,
+            action_valid=_action_valid,
+        )
 
 
 def test_the_vector_class_of_a_physics_is_checked_like_the_single_one():
@@ -434,8 +451,13 @@ def test_an_edit_of_a_compiled_helper_in_another_file_changes_the_kernels_cache_
             sys.modules.pop(name, None)
         module = importlib.import_module("physics_mod")
         physics = Physics(
-            "HelperEditProbe", params=[], state=(1, np.float64), reset=module.reset, step=module.step,
-            observe=module.observe, action_valid=module.action_valid,
+            "HelperEditProbe",
+            params=[],
+            state=(1, np.float64),
+            reset=module.reset,
+            step=module.step,
+            observe=module.observe,
+            action_valid=module.action_valid,
         )
         return physics.params_dtype.names[0]
 
@@ -485,9 +507,15 @@ def _fault_after_first_step(params, state, i, actions, stream, aux):
 
 def _indexed_physics(name: str, step, boundscheck=None) -> Physics:
     return Physics(
-        name, params=[("scale", np.float64), ("column", np.int64)], state=(1, np.float64), reset=_reset, step=step,
+        name,
+        params=[("scale", np.float64), ("column", np.int64)],
+        state=(1, np.float64),
+        reset=_reset,
+        step=step,
         observe=_observe,
-        action_valid=_action_valid, aux_width=1, boundscheck=boundscheck,
+        action_valid=_action_valid,
+        aux_width=1,
+        boundscheck=boundscheck,
     )
 
 
@@ -611,8 +639,13 @@ def test_library_versions_are_part_of_the_kernel_cache_key(tmp_path):
     def cache_hits(mujoco_version: str) -> int:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
         tests = pathlib.Path(__file__).parent
-        result = subprocess.run([sys.executable, "-c", LIBRARY_VERSION_RUN, str(tests), mujoco_version],
-                                capture_output=True, text=True, env=env, cwd=tests.parent)
+        result = subprocess.run(
+            [sys.executable, "-c", LIBRARY_VERSION_RUN, str(tests), mujoco_version],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tests.parent,
+        )
         assert result.returncode == 0, result.stderr
         return int(result.stdout.split()[-1])
 
@@ -634,8 +667,13 @@ def test_numba_boundscheck_is_part_of_the_kernel_cache_key(tmp_path):
         env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), **environ}
         env.pop("NUMBA_BOUNDSCHECK", None) if not environ else None
         tests = pathlib.Path(__file__).parent
-        result = subprocess.run([sys.executable, "-c", BOUNDSCHECK_RUN, str(tests)], capture_output=True, text=True,
-                                env=env, cwd=tests.parent)
+        result = subprocess.run(
+            [sys.executable, "-c", BOUNDSCHECK_RUN, str(tests)],
+            capture_output=True,
+            text=True,
+            env=env,
+            cwd=tests.parent,
+        )
         assert result.returncode == 0, result.stderr
         return result.stdout.split()[-1]
 
@@ -651,8 +689,18 @@ def _step_types(bound_step, actions: np.ndarray) -> tuple:
 
 
 @pytest.mark.skipif(INTERPRETED, reason="no compiled kernels without the JIT")
-@pytest.mark.parametrize("env_id", ["CartPole-v1", "Pendulum-v1", "LunarLander-v3", "LunarLanderContinuous-v3",
-                                    "BipedalWalker-v3", "CarRacing-v3", "HalfCheetah-v5"])
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "CartPole-v1",
+        "Pendulum-v1",
+        "LunarLander-v3",
+        "LunarLanderContinuous-v3",
+        "BipedalWalker-v3",
+        "CarRacing-v3",
+        "HalfCheetah-v5",
+    ],
+)
 def test_a_single_env_and_its_vector_env_run_one_compiled_kernel(env_id):
     """The single env (a batch of one) passes the kernels the types the vector env passes them (parameter record,
     state arrays, buffers, actions), so one compile serves both: a Box2D port's takes ~40 s."""
@@ -672,7 +720,19 @@ def test_a_single_env_and_its_vector_env_run_one_compiled_kernel(env_id):
     assert single_step == vector_step
 
     def reset_types(batch):
-        return tuple(numba.typeof(arg) for arg in (batch.params, batch.state, batch.pcg, batch.buf, batch.all_envs,
-                                                    batch.observations, batch.flags, batch.elapsed, batch.auxes))
+        return tuple(
+            numba.typeof(arg)
+            for arg in (
+                batch.params,
+                batch.state,
+                batch.pcg,
+                batch.buf,
+                batch.all_envs,
+                batch.observations,
+                batch.flags,
+                batch.elapsed,
+                batch.auxes,
+            )
+        )
 
     assert reset_types(single._batch) == reset_types(vector._batch)

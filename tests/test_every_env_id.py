@@ -41,8 +41,10 @@ def _needs(env_id: str) -> str | None:
     return None
 
 
-IDS = [pytest.param(env_id, marks=pytest.mark.skipif(_needs(env_id) is not None, reason=f"needs {_needs(env_id)}"))
-       for env_id in _compiled_ids()]
+IDS = [
+    pytest.param(env_id, marks=pytest.mark.skipif(_needs(env_id) is not None, reason=f"needs {_needs(env_id)}"))
+    for env_id in _compiled_ids()
+]
 
 
 def random_actions(space: spaces.Space, batch: int | None = None):

@@ -32,7 +32,9 @@ def load(name: str) -> ModuleType:
         ("sb3_ppo", ["--total-timesteps", "512", "--num-envs", "4"]),
     ],
 )
-def test_example_runs_with_a_short_budget(name: str, budget: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_example_runs_with_a_short_budget(
+    name: str, budget: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     plot = tmp_path / "curve.png"
     mean_return = load(name).main([*budget, "--eval-episodes", "2", "--plot", str(plot)])
     assert 0 < mean_return <= 500
@@ -41,7 +43,16 @@ def test_example_runs_with_a_short_budget(name: str, budget: list[str], tmp_path
 
 def test_examples_run_as_scripts() -> None:
     result = subprocess.run(
-        [sys.executable, str(EXAMPLES / "ppo_cleanrl.py"), "--total-timesteps", "1024", "--num-envs", "2", "--eval-episodes", "1"],
+        [
+            sys.executable,
+            str(EXAMPLES / "ppo_cleanrl.py"),
+            "--total-timesteps",
+            "1024",
+            "--num-envs",
+            "2",
+            "--eval-episodes",
+            "1",
+        ],
         capture_output=True,
         text=True,
         timeout=300,

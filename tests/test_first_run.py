@@ -31,7 +31,9 @@ def run_python(code: str, cache_dir: Path, cwd: Path) -> subprocess.CompletedPro
     return subprocess.run([sys.executable, "-c", code], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
 
 
-def test_a_cold_make_says_what_it_compiles_before_and_once_that_kernels_compile_once_and_where_they_are_cached(tmp_path):
+def test_a_cold_make_says_what_it_compiles_before_and_once_that_kernels_compile_once_and_where_they_are_cached(
+    tmp_path,
+):
     cache_dir = tmp_path / "cache"
     first = run_python(MAKE_TWO, cache_dir, tmp_path)
     assert first.returncode == 0, first.stderr
@@ -107,14 +109,18 @@ def test_logger_info_prints_to_stderr_where_logging_is_not_configured(tmp_path):
     code = "from nbgym import logger; logger.info('hello %s', 'there')"
     result = run_python(code, tmp_path / "cache", tmp_path)
     assert result.returncode == 0 and result.stderr == "nbgym: hello there\n"
-    silenced = run_python("import logging; logging.getLogger('nbgym').setLevel(logging.WARNING); " + code, tmp_path, tmp_path)
+    silenced = run_python(
+        "import logging; logging.getLogger('nbgym').setLevel(logging.WARNING); " + code, tmp_path, tmp_path
+    )
     assert silenced.returncode == 0 and silenced.stderr == ""
 
 
 def test_bench_progress_line_says_kernels_compile_once_and_where(fresh_notice, capsys):
     assert main(["bench", "--num-envs", "4", "--against", "", "--steps", "3", "--repeats", "2", "--progress"]) == 0
     err = capsys.readouterr().err
-    assert f"CartPole-v1 4: making nbgym (a first run compiles its kernels, once, into {_bench.kernel_cache_dir()})" in err
+    assert (
+        f"CartPole-v1 4: making nbgym (a first run compiles its kernels, once, into {_bench.kernel_cache_dir()})" in err
+    )
     assert "nbgym: compil" not in err  # make's notices would break the progress line: the line says it
     assert cache._quiet
 

@@ -22,7 +22,13 @@ import nbgym
 from nbgym.experimental.functional import FuncEnv
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-JAX_IDS = ["phys2d/CartPole-v0", "phys2d/CartPole-v1", "phys2d/Pendulum-v0", "tabular/Blackjack-v0", "tabular/CliffWalking-v0"]
+JAX_IDS = [
+    "phys2d/CartPole-v0",
+    "phys2d/CartPole-v1",
+    "phys2d/Pendulum-v0",
+    "tabular/Blackjack-v0",
+    "tabular/CliffWalking-v0",
+]
 
 FLAX_STAND_IN = """
 import dataclasses, importlib.util, sys, types
@@ -33,7 +39,9 @@ if importlib.util.find_spec("flax") is None:
     sys.modules["flax"], sys.modules["flax.struct"] = flax, struct
 """
 
-COMPARISON = FLAX_STAND_IN + """
+COMPARISON = (
+    FLAX_STAND_IN
+    + """
 import json, warnings
 import numpy as np
 import gymnasium, nbgym
@@ -127,11 +135,14 @@ for module in ("envs.functional_jax_env", "envs.phys2d", "envs.phys2d.cartpole",
 results["missing names"] = names
 print(json.dumps(results))
 """
+)
 
 
 def _run(code: str, **env: str) -> subprocess.CompletedProcess:
     environ = {**os.environ, **env}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900, env=environ)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=900, env=environ
+    )
 
 
 @pytest.fixture(scope="module")
@@ -206,7 +217,9 @@ def test_registry_has_the_functional_ids_as_gymnasium():
 
 
 def test_import_nbgym_does_not_import_jax():
-    result = _run("import sys, nbgym, nbgym.experimental.functional; nbgym.spec('phys2d/CartPole-v1'); print('jax' in sys.modules)")
+    result = _run(
+        "import sys, nbgym, nbgym.experimental.functional; nbgym.spec('phys2d/CartPole-v1'); print('jax' in sys.modules)"
+    )
     assert result.stdout.strip() == "False", result.stderr
 
 
@@ -251,7 +264,11 @@ def test_func_env_as_gymnasiums():
     ours.transform(traced)
     state = ours.initial(None)
     state = ours.transition(state, 1, None)
-    assert (ours.observation(state, None), ours.reward(0, 1, state, None), ours.terminal(state, None)) == (1, 1.0, False)
+    assert (ours.observation(state, None), ours.reward(0, 1, state, None), ours.terminal(state, None)) == (
+        1,
+        1.0,
+        False,
+    )
     assert ours.step_info(0, 1, 1) == {}
     assert calls == ["initial", "transition", "observation", "reward", "terminal", "transition_info"]
     # The same methods, defaults and NotImplementedError for the unimplemented ones as gymnasium's.
@@ -310,7 +327,13 @@ def test_numba_func_env_refuses_what_it_cannot_run():
     with pytest.raises(nbgym.error.ResetNeeded):
         envs.step(np.zeros(2, dtype=np.int64))
     envs.reset(seed=0)
-    for bad in (np.array([0, 2]), np.array([0, -1]), np.array([0.0, 1.0]), np.array([0, 1, 0]), np.array([0, 1], dtype=np.uint64)):
+    for bad in (
+        np.array([0, 2]),
+        np.array([0, -1]),
+        np.array([0.0, 1.0]),
+        np.array([0, 1, 0]),
+        np.array([0, 1], dtype=np.uint64),
+    ):
         with pytest.raises(nbgym.error.InvalidAction):
             envs.step(bad)
 

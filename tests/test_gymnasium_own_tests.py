@@ -20,7 +20,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 VENDORED = Path(__file__).resolve().parent / "gymnasium_1_4_0"
 
-JAX_IDS = ["phys2d/CartPole-v0", "phys2d/CartPole-v1", "phys2d/Pendulum-v0", "tabular/Blackjack-v0", "tabular/CliffWalking-v0"]
+JAX_IDS = [
+    "phys2d/CartPole-v0",
+    "phys2d/CartPole-v1",
+    "phys2d/Pendulum-v0",
+    "tabular/Blackjack-v0",
+    "tabular/CliffWalking-v0",
+]
 TESTS = [f"tests/envs/test_envs.py::test_all_env_api[{env_id}]" for env_id in JAX_IDS] + [
     "tests/envs/test_env_implementation.py::test_carracing_domain_randomize"
 ]

@@ -18,7 +18,9 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
     """Runs ``code`` in a fresh interpreter from the worktree root (so this checkout's nbgym is imported)."""
     environ = {**os.environ, "SDL_VIDEODRIVER": "dummy", **env}
-    return subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=environ, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, env=environ, timeout=300
+    )
 
 
 @pytest.mark.parametrize(
@@ -31,14 +33,15 @@ def run_python(code: str, **env: str) -> subprocess.CompletedProcess:
 )
 def test_open_env_at_interpreter_exit_closes_quietly(make):
     # Kept alive by a module until the interpreter's last clean-up, when imports fail: close imports nothing.
-    result = run_python(
-        f"import builtins, nbgym\ne = {make}\ne.reset(seed=0)\ne.render()\nbuiltins.KEEP = e\n"
-    )
+    result = run_python(f"import builtins, nbgym\ne = {make}\ne.reset(seed=0)\ne.render()\nbuiltins.KEEP = e\n")
     assert result.returncode == 0, result.stderr
     # The notices of a kernel compile (a cold cache: its announcement, the one-time explanation) are not a close's noise.
-    noise = [line for line in result.stderr.splitlines()
-             if "XDG_RUNTIME_DIR" not in line
-             and not line.startswith(("nbgym: compiling the kernels of", "nbgym: compiled the kernels of"))]
+    noise = [
+        line
+        for line in result.stderr.splitlines()
+        if "XDG_RUNTIME_DIR" not in line
+        and not line.startswith(("nbgym: compiling the kernels of", "nbgym: compiled the kernels of"))
+    ]
     assert noise == []
 
 
@@ -46,12 +49,26 @@ def test_open_env_at_interpreter_exit_closes_quietly(make):
 # (np.uint64 does not cast to int64), taken with gymnasium's own arithmetic elsewhere (issue #21).
 
 DISCRETE_IDS = [
-    "CartPole-v1", "MountainCar-v0", "Acrobot-v1", "LunarLander-v3", "Blackjack-v1", "FrozenLake-v1", "Taxi-v4",
-    "CliffWalking-v1", ("CarRacing-v3", {"continuous": False}),
+    "CartPole-v1",
+    "MountainCar-v0",
+    "Acrobot-v1",
+    "LunarLander-v3",
+    "Blackjack-v1",
+    "FrozenLake-v1",
+    "Taxi-v4",
+    "CliffWalking-v1",
+    ("CarRacing-v3", {"continuous": False}),
 ]
 INTEGER_ACTIONS = [
-    np.uint64(1), np.uint64(0), np.array(1, dtype=np.uint64), np.uint32(1), np.uint16(2), np.uint8(1), np.int8(1),
-    np.int16(0), True,
+    np.uint64(1),
+    np.uint64(0),
+    np.array(1, dtype=np.uint64),
+    np.uint32(1),
+    np.uint16(2),
+    np.uint8(1),
+    np.int8(1),
+    np.int16(0),
+    True,
 ]
 
 
@@ -107,7 +124,9 @@ def test_lunar_lander_refuses_uint64_with_gymnasium_message():
     assert np.array_equal(env.step(1)[0], reference.step(1)[0])
 
 
-@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCar-v0", "Blackjack-v1", "LunarLander-v3", "Acrobot-v1", "Taxi-v4"])
+@pytest.mark.parametrize(
+    "env_id", ["CartPole-v1", "MountainCar-v0", "Blackjack-v1", "LunarLander-v3", "Acrobot-v1", "Taxi-v4"]
+)
 @pytest.mark.parametrize("dtype", [np.uint64, np.uint32])
 def test_vector_integer_action_dtypes_as_gymnasium_sync(env_id, dtype):
     import warnings
@@ -138,7 +157,9 @@ def _gym_named(name: str, module: str) -> type:
 
 
 def _renamed(message: str) -> str:
-    return message.replace("`gymnasium.Env`", "`nbgym.Env`").replace("gymnasium.spaces.space.Space", "nbgym.spaces.Space")
+    return message.replace("`gymnasium.Env`", "`nbgym.Env`").replace(
+        "gymnasium.spaces.space.Space", "nbgym.spaces.Space"
+    )
 
 
 @pytest.mark.parametrize("base", [("Env", "gym.core"), ("Wrapper", "gym.core")])
@@ -170,7 +191,9 @@ def test_check_env_names_an_old_gym_space(space_type):
         with pytest.raises(TypeError) as raised:
             checker(env)
         messages.append(str(raised.value))
-    assert messages[0].startswith(f"Gym is incompatible with Gymnasium, please update the environment {space_type}_space")
+    assert messages[0].startswith(
+        f"Gym is incompatible with Gymnasium, please update the environment {space_type}_space"
+    )
     assert messages[1] == _renamed(messages[0])
 
 
@@ -348,9 +371,26 @@ def test_cartpole_vector_env_has_gymnasiums_attributes():
         a, b = np.asarray(getattr(theirs, name)), np.asarray(getattr(ours, name))
         assert a.shape == b.shape and a.dtype.kind == b.dtype.kind, name
     assert ours.state.dtype == theirs.state.dtype == np.float64
-    for name in ("steps_beyond_terminated", "screen_width", "screen_height", "max_episode_steps", "gravity", "masscart",
-                 "masspole", "total_mass", "length", "polemass_length", "force_mag", "tau", "kinematics_integrator",
-                 "theta_threshold_radians", "x_threshold", "_sutton_barto_reward", "num_envs", "render_mode"):
+    for name in (
+        "steps_beyond_terminated",
+        "screen_width",
+        "screen_height",
+        "max_episode_steps",
+        "gravity",
+        "masscart",
+        "masspole",
+        "total_mass",
+        "length",
+        "polemass_length",
+        "force_mag",
+        "tau",
+        "kinematics_integrator",
+        "theta_threshold_radians",
+        "x_threshold",
+        "_sutton_barto_reward",
+        "num_envs",
+        "render_mode",
+    ):
         assert getattr(ours, name) == getattr(theirs, name), name
 
 
@@ -381,8 +421,13 @@ def test_cartpole_vector_env_attributes_are_live():
     reference.reset(seed=1)
     # Writes into the (4, n) view reach the kernels' next step, as gymnasium's state array does.
     envs.state[2, 1] = 0.1
-    reference.set_attr("state", [state if i != 1 else np.array([*state[:2], 0.1, state[3]]) for i, state in
-                                 enumerate(reference.get_attr("state"))])
+    reference.set_attr(
+        "state",
+        [
+            state if i != 1 else np.array([*state[:2], 0.1, state[3]])
+            for i, state in enumerate(reference.get_attr("state"))
+        ],
+    )
     assert np.array_equal(envs.step(np.array([0, 1, 0]))[0], reference.step(np.array([0, 1, 0]))[0])
     # Assigning a whole state, and one sub-environment's state read per environment, meet in one truth.
     envs.state = np.zeros((4, 3))

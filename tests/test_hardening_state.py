@@ -139,7 +139,10 @@ def test_nan_parameter_propagates_in_the_vector_env() -> None:
 
 @pytest.mark.parametrize("action", [np.array([1e200]), [1e200], np.array([-2e154]), [-1.5e154]])
 def test_continuous_mountain_car_overflowing_action_raises_like_gymnasium(action: Any) -> None:
-    ours, theirs = nbgym.make("MountainCarContinuous-v0").unwrapped, gymnasium.make("MountainCarContinuous-v0").unwrapped
+    ours, theirs = (
+        nbgym.make("MountainCarContinuous-v0").unwrapped,
+        gymnasium.make("MountainCarContinuous-v0").unwrapped,
+    )
     ours.reset(seed=0)
     theirs.reset(seed=0)
     with pytest.raises(OverflowError):
@@ -221,15 +224,31 @@ F32 = np.array([0.3], dtype=np.float32)
 
 STATE_CASES = {
     # env id: (attribute, an action, values to assign (each then stepped), an in-place change of a read value)
-    "CartPole-v1": ("state", 1, [np.array([0.1, 0.0, -0.05, 0.2]), [0.0, 1.0, 0.1, -1.0], (0.0, 0.0, 0.0, 0.0)],
-                    lambda value: value.__setitem__(2, 0.19)),
+    "CartPole-v1": (
+        "state",
+        1,
+        [np.array([0.1, 0.0, -0.05, 0.2]), [0.0, 1.0, 0.1, -1.0], (0.0, 0.0, 0.0, 0.0)],
+        lambda value: value.__setitem__(2, 0.19),
+    ),
     "Pendulum-v1": ("state", F32, [np.array([3.0, -2.0]), np.array([0, 1])], lambda value: value.__setitem__(1, 7.9)),
-    "MountainCar-v0": ("state", 2, [np.array([0.49, 0.02]), [-1.19, -0.06], (0.3, 0.05)],
-                       lambda value: value.__setitem__(0, 0.45)),
-    "MountainCarContinuous-v0": ("state", F32, [np.array([0.44, 0.05]), [-0.5, 0.0], np.array([0.4, 0.01], np.float32)],
-                                 lambda value: value.__setitem__(1, 0.069)),
-    "Acrobot-v1": ("state", 0, [np.array([3.0, -3.0, 1.0, 2.0]), np.array([0.1, 0.2, 0.3, 0.4], np.float32), [1, 2, 3, 4]],
-                   lambda value: value.__setitem__(0, 2.5)),
+    "MountainCar-v0": (
+        "state",
+        2,
+        [np.array([0.49, 0.02]), [-1.19, -0.06], (0.3, 0.05)],
+        lambda value: value.__setitem__(0, 0.45),
+    ),
+    "MountainCarContinuous-v0": (
+        "state",
+        F32,
+        [np.array([0.44, 0.05]), [-0.5, 0.0], np.array([0.4, 0.01], np.float32)],
+        lambda value: value.__setitem__(1, 0.069),
+    ),
+    "Acrobot-v1": (
+        "state",
+        0,
+        [np.array([3.0, -3.0, 1.0, 2.0]), np.array([0.1, 0.2, 0.3, 0.4], np.float32), [1, 2, 3, 4]],
+        lambda value: value.__setitem__(0, 2.5),
+    ),
     "FrozenLake-v1": ("s", 2, [14, np.int64(6)], None),
     "Taxi-v4": ("s", 4, [328, np.int64(17)], None),
     "CliffWalking-v1": ("s", 0, [35, np.int64(25)], None),
@@ -289,8 +308,10 @@ def test_other_toy_text_attributes_are_live() -> None:
     ours.lastaction = theirs.lastaction = 3
     ours.s = theirs.s = 123
     assert ours.render() == theirs.render()
-    ours, theirs = (nbgym.make("Taxi-v4", fickle_passenger=True).unwrapped,
-                    gymnasium.make("Taxi-v4", fickle_passenger=True).unwrapped)
+    ours, theirs = (
+        nbgym.make("Taxi-v4", fickle_passenger=True).unwrapped,
+        gymnasium.make("Taxi-v4", fickle_passenger=True).unwrapped,
+    )
     for seed in range(4):
         ours.reset(seed=seed)
         theirs.reset(seed=seed)
@@ -462,8 +483,11 @@ def test_pendulum_last_u_reads_and_writes_as_gymnasiums() -> None:
 
 @pytest.mark.parametrize(
     ("env_id", "state"),
-    [("MountainCar-v0", [1e308, 0.0]), ("MountainCar-v0", [np.inf, 0.0]),
-     ("MountainCarContinuous-v0", np.array([2e38, 0.0], dtype=np.float32))],
+    [
+        ("MountainCar-v0", [1e308, 0.0]),
+        ("MountainCar-v0", [np.inf, 0.0]),
+        ("MountainCarContinuous-v0", np.array([2e38, 0.0], dtype=np.float32)),
+    ],
 )
 def test_mountain_car_positions_whose_cosine_gymnasium_cannot_take(env_id: str, state: Any) -> None:
     theirs = gymnasium.make(env_id).unwrapped

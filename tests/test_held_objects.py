@@ -76,8 +76,10 @@ def test_car_racings_car_held_across_a_reset_refuses():
 def test_car_racings_colours_held_across_resets_follow_gymnasium(domain_randomize):
     """gymnasium binds new colour arrays at a reset only with domain_randomize (and options randomize, the default):
     held arrays then keep their values; without, they are the env's, live. Assigning binds the value given."""
-    envs = nbgym.make("CarRacing-v3", domain_randomize=domain_randomize), gymnasium.make(
-        "CarRacing-v3", domain_randomize=domain_randomize)
+    envs = (
+        nbgym.make("CarRacing-v3", domain_randomize=domain_randomize),
+        gymnasium.make("CarRacing-v3", domain_randomize=domain_randomize),
+    )
     held = {}
     for env in envs:
         env.reset(seed=0)

@@ -38,7 +38,15 @@ from _toy_text_checks import MODES, assert_same_value
 GYMNASIUM_VERSION = tuple(int(part) for part in gymnasium.__version__.split(".")[:2])
 IDS = [
     env_id
-    for env_id in ["CartPole-v1", "Pendulum-v1", "MountainCarContinuous-v0", "Acrobot-v1", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1"]
+    for env_id in [
+        "CartPole-v1",
+        "Pendulum-v1",
+        "MountainCarContinuous-v0",
+        "Acrobot-v1",
+        "FrozenLake-v1",
+        "Taxi-v4",
+        "Blackjack-v1",
+    ]
     if env_id in gymnasium.registry and (env_id != "FrozenLake-v1" or GYMNASIUM_VERSION >= (1, 2))
 ]
 GRAPHS_SAMPLE_AS_ORACLE = GYMNASIUM_VERSION >= (1, 4)
@@ -241,7 +249,9 @@ def test_nbgym_vector_env_and_wrappers_on_converted_gymnasium_envs(mode: str) ->
 
     gym_vector = gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": mode})
     converted = from_gymnasium(gym_vector)
-    assert isinstance(converted, FromGymnasiumVectorEnv) and converted.metadata["autoreset_mode"] is nbgym.vector.AutoresetMode(mode)
+    assert isinstance(converted, FromGymnasiumVectorEnv) and converted.metadata[
+        "autoreset_mode"
+    ] is nbgym.vector.AutoresetMode(mode)
     if mode == "Disabled":
         return
     ours = nbgym.wrappers.vector.RecordEpisodeStatistics(converted)
@@ -295,7 +305,9 @@ def test_converted_spec_remakes_the_converted_env() -> None:
     env = to_gymnasium(nbgym.make("CartPole-v1"))
     remade = gymnasium.make(env.spec)
     assert isinstance(remade.unwrapped, AsGymnasiumEnv)
-    assert_same_value(run_single(remade, lambda t: t % 2, 60), run_single(gymnasium.make("CartPole-v1"), lambda t: t % 2, 60))
+    assert_same_value(
+        run_single(remade, lambda t: t % 2, 60), run_single(gymnasium.make("CartPole-v1"), lambda t: t % 2, 60)
+    )
     spec = from_gymnasium(gymnasium.spec("Acrobot-v1"))
     assert isinstance(spec, nbgym.registration.EnvSpec)
     made = nbgym.make(spec)
@@ -311,11 +323,15 @@ def test_gymnasium_make_reaches_nbgym_envs_by_id() -> None:
     ours = gymnasium.make("nbgym/MountainCarContinuous-v0")
     assert isinstance(ours.unwrapped, AsGymnasiumEnv) and ours.spec.id == "nbgym/MountainCarContinuous-v0"
     actions = action_source("MountainCarContinuous-v0")
-    assert_same_value(run_single(ours, actions, 150), run_single(gymnasium.make("MountainCarContinuous-v0"), actions, 150))
+    assert_same_value(
+        run_single(ours, actions, 150), run_single(gymnasium.make("MountainCarContinuous-v0"), actions, 150)
+    )
 
     ours = gymnasium.make_vec("nbgym/CartPole-v1", 3, autoreset_mode=gymnasium.vector.AutoresetMode.SAME_STEP)
     assert isinstance(ours, AsGymnasiumVectorEnv) and type(ours.inner).__module__.startswith("nbgym.envs")
-    theirs = gymnasium.make_vec("CartPole-v1", 3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": "SameStep"})
+    theirs = gymnasium.make_vec(
+        "CartPole-v1", 3, vectorization_mode="sync", vector_kwargs={"autoreset_mode": "SameStep"}
+    )
     assert_same_value(run_vector(ours, 150), run_vector(theirs, 150))
 
 
@@ -348,7 +364,9 @@ def test_import_nbgym_imports_no_gymnasium() -> None:
 
 
 def test_wrappers_point_gymnasium_envs_to_the_conversion() -> None:
-    with pytest.raises(TypeError, match=r"Expected env to be an `nbgym.vector.VectorEnv`.*nbgym.interop.from_gymnasium"):
+    with pytest.raises(
+        TypeError, match=r"Expected env to be an `nbgym.vector.VectorEnv`.*nbgym.interop.from_gymnasium"
+    ):
         nbgym.wrappers.vector.RecordEpisodeStatistics(gymnasium.make_vec("CartPole-v1", 2))
     with pytest.raises(TypeError, match=r"Expected env to be a `nbgym.Env`.*nbgym.interop.from_gymnasium"):
         nbgym.wrappers.TimeLimit(gymnasium.make("CartPole-v1"), 10)
@@ -371,7 +389,9 @@ def test_gymnasium_async_vector_env_runs_converted_nbgym_envs_and_adapters_pickl
 def test_namespaced_nbgym_ids_reach_gymnasium_under_a_namespace_gymnasium_accepts() -> None:
     import nbgym.gymnasium
 
-    nbgym.register("interopns/Pole-v3", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", max_episode_steps=20)
+    nbgym.register(
+        "interopns/Pole-v3", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv", max_episode_steps=20
+    )
     try:
         assert "nbgym-interopns/Pole-v3" in nbgym.gymnasium.register_envs()
         env = gymnasium.make("nbgym-interopns/Pole-v3")

@@ -33,8 +33,11 @@ def test_the_id_string_makes_the_compiled_vector_env_in_a_process_that_imported_
 
 
 def test_an_unregistered_id_is_refused_naming_what_the_workers_import():
-    with pytest.raises(error.NameNotFound, match=r"Environment `NoSuchEnv` doesn't exist\. A Ray worker imports only "
-                                                 r"'nbgym.gymnasium' before making 'NoSuchEnv-v0'"):
+    with pytest.raises(
+        error.NameNotFound,
+        match=r"Environment `NoSuchEnv` doesn't exist\. A Ray worker imports only "
+        r"'nbgym.gymnasium' before making 'NoSuchEnv-v0'",
+    ):
         env_id("NoSuchEnv-v0")
     with pytest.raises(ModuleNotFoundError):
         env_id("CartPole-v1", module="no_such_module_of_envs")
@@ -47,9 +50,12 @@ def test_an_env_registered_by_the_driver_only_is_refused_naming_the_registration
     nbgym.register(id="RllibDriverOnly-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv")
     nbgym.gymnasium.register_envs()
     try:
-        with pytest.raises(error.NameNotFound, match=r"A fresh process that imports 'nbgym.gymnasium', as a Ray worker does, "
-                                                     r"does not find 'nbgym/RllibDriverOnly-v0'\. It is registered in this "
-                                                     r"process only"):
+        with pytest.raises(
+            error.NameNotFound,
+            match=r"A fresh process that imports 'nbgym.gymnasium', as a Ray worker does, "
+            r"does not find 'nbgym/RllibDriverOnly-v0'\. It is registered in this "
+            r"process only",
+        ):
             env_id("RllibDriverOnly-v0")
     finally:
         nbgym.registry.pop("RllibDriverOnly-v0", None)
@@ -57,22 +63,31 @@ def test_an_env_registered_by_the_driver_only_is_refused_naming_the_registration
 
 
 def test_an_env_registered_in_a_module_is_reached_through_that_module(tmp_path, monkeypatch):
-    (tmp_path / "rllib_envs_registered.py").write_text(textwrap.dedent("""
+    (tmp_path / "rllib_envs_registered.py").write_text(
+        textwrap.dedent("""
         import nbgym, nbgym.gymnasium
         nbgym.register(id="RllibTestCartPole-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv",
                        vector_entry_point="nbgym.envs.classic_control.cartpole:CartPoleVectorEnv", max_episode_steps=50)
         nbgym.gymnasium.register_envs()
-    """))
-    (tmp_path / "rllib_envs_unmirrored.py").write_text(textwrap.dedent("""
+    """)
+    )
+    (tmp_path / "rllib_envs_unmirrored.py").write_text(
+        textwrap.dedent("""
         import nbgym, nbgym.gymnasium
         nbgym.register(id="RllibTestUnmirrored-v0", entry_point="nbgym.envs.classic_control.cartpole:CartPoleEnv")
-    """))
+    """)
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.setenv("PYTHONPATH", str(tmp_path))  # the fresh process that stands for a worker finds them too
     try:
-        assert env_id("RllibTestCartPole-v0", module="rllib_envs_registered") == "rllib_envs_registered:nbgym/RllibTestCartPole-v0"
+        assert (
+            env_id("RllibTestCartPole-v0", module="rllib_envs_registered")
+            == "rllib_envs_registered:nbgym/RllibTestCartPole-v0"
+        )
         assert gymnasium.spec("nbgym/RllibTestCartPole-v0").max_episode_steps == 50
-        with pytest.raises(error.NameNotFound, match=r"end 'rllib_envs_unmirrored' with `nbgym.gymnasium.register_envs\(\)`"):
+        with pytest.raises(
+            error.NameNotFound, match=r"end 'rllib_envs_unmirrored' with `nbgym.gymnasium.register_envs\(\)`"
+        ):
             env_id("RllibTestUnmirrored-v0", module="rllib_envs_unmirrored")
     finally:
         for name in ("RllibTestCartPole-v0", "RllibTestUnmirrored-v0"):

@@ -121,5 +121,7 @@ def test_ppo_trains_identically_to_dummy_vec_env() -> None:
     for name in theirs:
         assert torch.equal(ours[name], theirs[name]), name
     # The policy did learn something: parameters moved away from a fresh model's.
-    fresh = PPO("MlpPolicy", DummyVecEnv([lambda: gymnasium.make("CartPole-v1")]), seed=0, device="cpu").policy.state_dict()
+    fresh = PPO(
+        "MlpPolicy", DummyVecEnv([lambda: gymnasium.make("CartPole-v1")]), seed=0, device="cpu"
+    ).policy.state_dict()
     assert not all(torch.equal(fresh[name], theirs[name]) for name in theirs)

@@ -121,8 +121,9 @@ def test_helpers_and_entries_load_from_the_cache_in_any_order(tmp_path, first, s
     environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
     expected = {"entry": "9.0", "helper": "6.0", "raise": "'negative'"}
     for order in (first, second):
-        done = subprocess.run([sys.executable, "-c", RUN, str(tmp_path), order], capture_output=True, text=True,
-                              env=environ, timeout=300)
+        done = subprocess.run(
+            [sys.executable, "-c", RUN, str(tmp_path), order], capture_output=True, text=True, env=environ, timeout=300
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         assert done.stdout.strip() == "[" + ", ".join(expected[name] for name in order.split(",")) + "]"
 

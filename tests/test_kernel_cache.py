@@ -67,7 +67,9 @@ print(json.dumps({
 """
 
 
-def run(cache_dir: pathlib.Path | None, root: pathlib.Path = ROOT, prelude: str = "", **variables: str) -> subprocess.Popen[str]:
+def run(
+    cache_dir: pathlib.Path | None, root: pathlib.Path = ROOT, prelude: str = "", **variables: str
+) -> subprocess.Popen[str]:
     """Start ``RUN`` in a new process over the kernel cache ``cache_dir`` (``None``: nbgym's default location),
     importing nbgym from ``root``, with environment ``variables``."""
     environ = {**os.environ, **variables}
@@ -76,7 +78,11 @@ def run(cache_dir: pathlib.Path | None, root: pathlib.Path = ROOT, prelude: str 
         environ["NUMBA_CACHE_DIR"] = str(cache_dir)
     environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(root), environ.get("PYTHONPATH")]))
     return subprocess.Popen(
-        [sys.executable, "-c", prelude + RUN], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=environ,
+        [sys.executable, "-c", prelude + RUN],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=environ,
         cwd="/",
     )
 
@@ -263,8 +269,14 @@ def test_with_no_writable_location_kernels_compile_in_memory_with_one_warning(fi
     skips a read-only ``TMPDIR`` for the next writable candidate: the run sets ``tempfile.tempdir`` itself.)"""
     _, reports = filled_cache
     nowhere = read_only(tmp_path / "nowhere")
-    report = finish(run(None, prelude=f"import tempfile; tempfile.tempdir = {str(nowhere)!r}\n",
-                        XDG_CACHE_HOME=str(nowhere), HOME=str(nowhere)))
+    report = finish(
+        run(
+            None,
+            prelude=f"import tempfile; tempfile.tempdir = {str(nowhere)!r}\n",
+            XDG_CACHE_HOME=str(nowhere),
+            HOME=str(nowhere),
+        )
+    )
     assert report["results"] == reports["clean"]["results"]
     assert len(report["cache_warnings"]) == 1 and "no writable directory" in report["cache_warnings"][0]
 
@@ -300,8 +312,13 @@ def test_a_full_disk_compiles_in_memory_with_one_warning(filled_cache, tmp_path)
     _, reports = filled_cache
     disk = tmp_path / "disk"
     disk.mkdir()
-    mounted = os.getuid() == 0 and subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)],
-                                                  capture_output=True).returncode == 0
+    mounted = (
+        os.getuid() == 0
+        and subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(disk)], capture_output=True
+        ).returncode
+        == 0
+    )
     try:
         report = finish(run(disk, prelude="" if mounted else FULL_DISK))
     finally:
@@ -320,8 +337,13 @@ def test_every_compiled_function_uses_the_checked_cache():
 
     from nbgym.engine._cache import CheckedFunctionCache
 
-    modules = ["nbgym.engine._kernels", "nbgym.engine.rng", "nbgym.engine.npmath", "nbgym.engine.atomic",
-               "nbgym.wrappers.vector._kernels"]
+    modules = [
+        "nbgym.engine._kernels",
+        "nbgym.engine.rng",
+        "nbgym.engine.npmath",
+        "nbgym.engine.atomic",
+        "nbgym.wrappers.vector._kernels",
+    ]
     for package in ("nbgym.envs.classic_control", "nbgym.envs.toy_text"):
         path = importlib.import_module(package).__path__
         modules += [f"{package}.{info.name}" for info in pkgutil.iter_modules(path)]
@@ -372,12 +394,15 @@ def test_no_subroutine_that_returns_a_counted_value_is_compiled_inside_a_borrowi
     would hand its later callers with reference counting a reference they did not get, and they would free the
     array under its owner. Compiles the Box2D port's kernels from a cold cache and checks that none is."""
     environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
-    result = subprocess.run([sys.executable, "-c", BORROWING_PROBE], capture_output=True, text=True, env=environ,
-                            timeout=600)
+    result = subprocess.run(
+        [sys.executable, "-c", BORROWING_PROBE], capture_output=True, text=True, env=environ, timeout=600
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     compiled = json.loads(result.stdout.strip().splitlines()[-1])
     assert compiled, "no subroutine compiled: the probe saw nothing (a warm cache, or numba no longer uses them)"
-    unsafe = [(name, returns) for name, returns, counts_references, counted in compiled if counted and not counts_references]
+    unsafe = [
+        (name, returns) for name, returns, counts_references, counted in compiled if counted and not counts_references
+    ]
     assert not unsafe, f"subroutines returning counted values compiled without reference counting: {unsafe}"
 
 
@@ -434,16 +459,28 @@ def test_code_loaded_from_another_process_calls_its_own_functions_not_this_ones(
     own.mkdir()
     (written / "probe.py").write_text(COLLIDING_MODULE)
     # The reader's own module is not cached: each reader compiles its f anew.
-    (own / "probe.py").write_text(COLLIDING_MODULE.replace("* 1.0 + k", "* 2.0 - k").replace("cache=True", "cache=False"))
+    (own / "probe.py").write_text(
+        COLLIDING_MODULE.replace("* 1.0 + k", "* 2.0 - k").replace("cache=True", "cache=False")
+    )
     environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
-    writer = subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(written)!r}); import numpy as np, "
-                             "probe; print(probe.h(np.arange(5.0)))"], capture_output=True, text=True, env=environ)
+    writer = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {str(written)!r}); import numpy as np, "
+            "probe; print(probe.h(np.arange(5.0)))",
+        ],
+        capture_output=True,
+        text=True,
+        env=environ,
+    )
     assert writer.returncode == 0, writer.stderr[-2000:]
     expected = float(writer.stdout.split()[-1])
 
     def read(with_nbgym: bool, padding: int) -> float:
-        script = COLLIDING_READER.format(with_nbgym=with_nbgym, own=str(own / "probe.py"),
-                                         written=str(written / "probe.py"), padding=padding)
+        script = COLLIDING_READER.format(
+            with_nbgym=with_nbgym, own=str(own / "probe.py"), written=str(written / "probe.py"), padding=padding
+        )
         reader = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=environ)
         assert reader.returncode == 0, reader.stderr[-2000:]
         return float(reader.stdout.split()[-1])
@@ -513,14 +550,23 @@ def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_pa
     (root / "nbgym" / "_probe_caller.py").write_text(CALLER)
     # No bytecode files: Python keys one by its source's mtime (whole seconds) and size, and the edits below keep the
     # size within a second, so the callee's old bytecode could be run (a flake seen in the suite).
-    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root),
-               "PYTHONDONTWRITEBYTECODE": "1"}
+    environ = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": str(root),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
 
     def caller_gives(value: float) -> float:
         callee = root / "nbgym" / "_probe_callee.py"
         callee.write_text(CALLEE.format(value=value))
-        done = subprocess.run([sys.executable, "-c", "from nbgym import _probe_caller; print(_probe_caller.caller())"],
-                              capture_output=True, text=True, env=environ, cwd="/")
+        done = subprocess.run(
+            [sys.executable, "-c", "from nbgym import _probe_caller; print(_probe_caller.caller())"],
+            capture_output=True,
+            text=True,
+            env=environ,
+            cwd="/",
+        )
         assert done.returncode == 0, done.stderr[-2000:]
         return float(done.stdout.split()[-1])
 
@@ -571,10 +617,16 @@ def test_an_edit_of_one_family_keeps_the_other_families_cached_kernels(tmp_path)
     control does."""
     root = tmp_path / "root"
     shutil.copytree(ROOT / "nbgym", root / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
-    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(root),
-               "PYTHONDONTWRITEBYTECODE": "1"}
-    probe = ("import nbgym; from nbgym.engine import _env as env; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
-             "print(env._cache_misses())")
+    environ = {
+        **os.environ,
+        "NUMBA_CACHE_DIR": str(tmp_path / "cache"),
+        "PYTHONPATH": str(root),
+        "PYTHONDONTWRITEBYTECODE": "1",
+    }
+    probe = (
+        "import nbgym; from nbgym.engine import _env as env; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
+        "print(env._cache_misses())"
+    )
 
     def compiled_after(edited: str | None) -> int:
         if edited is not None:

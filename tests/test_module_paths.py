@@ -112,7 +112,9 @@ def test_space_submodules_named_after_builtins_leave_the_builtins_alone():
     import nbgym.spaces.tuple
 
     assert nbgym.spaces.dict.Dict is nbgym.spaces.Dict and nbgym.spaces.tuple.Tuple is nbgym.spaces.Tuple
-    space = nbgym.spaces.Dict({"a": nbgym.spaces.Discrete(3), "b": nbgym.spaces.Tuple([nbgym.spaces.Discrete(2)])}, seed=1)
+    space = nbgym.spaces.Dict(
+        {"a": nbgym.spaces.Discrete(3), "b": nbgym.spaces.Tuple([nbgym.spaces.Discrete(2)])}, seed=1
+    )
     their_space = gymnasium.spaces.Dict(
         {"a": gymnasium.spaces.Discrete(3), "b": gymnasium.spaces.Tuple([gymnasium.spaces.Discrete(2)])}, seed=1
     )
@@ -172,7 +174,9 @@ def test_reset_bound_helpers_are_gymnasiums():
     from nbgym.envs.classic_control import utils as ours
 
     for options in (None, {}, {"low": -1, "high": "2"}, {"high": 0.5}):
-        assert ours.maybe_parse_reset_bounds(options, -0.05, 0.05) == theirs.maybe_parse_reset_bounds(options, -0.05, 0.05)
+        assert ours.maybe_parse_reset_bounds(options, -0.05, 0.05) == theirs.maybe_parse_reset_bounds(
+            options, -0.05, 0.05
+        )
     for options, message in (({"low": 1, "high": 0}, "must be lower"), ({"low": "x"}, "could not be converted")):
         with pytest.raises(ValueError, match=message):
             theirs.maybe_parse_reset_bounds(options, 0, 1)

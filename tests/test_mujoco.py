@@ -36,8 +36,17 @@ from nbgym.utils.env_checker import check_env
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 IDS = [
-    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5",
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
 ]
 STEPS = 12 if INTERPRETED else 40
 VECTOR_LIMIT = 4 if INTERPRETED else 9
@@ -63,26 +72,63 @@ def test_make_matches_gymnasium(env_id):
 
 
 NON_DEFAULT = {
-    "Ant-v5": {"frame_skip": 3, "ctrl_cost_weight": 0.3, "contact_cost_weight": 1e-3, "healthy_z_range": (0.3, 0.9),
-               "contact_force_range": (-0.5, 0.7), "main_body": "torso", "reset_noise_scale": 0.2,
-               "exclude_current_positions_from_observation": False, "include_cfrc_ext_in_observation": False},
-    "HalfCheetah-v5": {"frame_skip": 2, "forward_reward_weight": 2.0, "ctrl_cost_weight": 0.3,
-                       "reset_noise_scale": 0.3, "exclude_current_positions_from_observation": False},
-    "Hopper-v5": {"healthy_reward": 2.0, "healthy_state_range": (-5.0, 5.0), "healthy_z_range": (0.9, 2.0),
-                  "healthy_angle_range": (-0.1, 0.1), "terminate_when_unhealthy": False, "reset_noise_scale": 0.05},
-    "Humanoid-v5": {"contact_cost_range": (-1.0, 1e-4), "healthy_z_range": (1.2, 1.9), "reset_noise_scale": 0.05,
-                    "include_cinert_in_observation": False, "include_qfrc_actuator_in_observation": False,
-                    "exclude_current_positions_from_observation": False},
-    "HumanoidStandup-v5": {"impact_cost_weight": 1e-4, "impact_cost_range": (-1.0, 2e-3), "ctrl_cost_weight": 0.2,
-                           "include_cvel_in_observation": False, "include_cfrc_ext_in_observation": False},
+    "Ant-v5": {
+        "frame_skip": 3,
+        "ctrl_cost_weight": 0.3,
+        "contact_cost_weight": 1e-3,
+        "healthy_z_range": (0.3, 0.9),
+        "contact_force_range": (-0.5, 0.7),
+        "main_body": "torso",
+        "reset_noise_scale": 0.2,
+        "exclude_current_positions_from_observation": False,
+        "include_cfrc_ext_in_observation": False,
+    },
+    "HalfCheetah-v5": {
+        "frame_skip": 2,
+        "forward_reward_weight": 2.0,
+        "ctrl_cost_weight": 0.3,
+        "reset_noise_scale": 0.3,
+        "exclude_current_positions_from_observation": False,
+    },
+    "Hopper-v5": {
+        "healthy_reward": 2.0,
+        "healthy_state_range": (-5.0, 5.0),
+        "healthy_z_range": (0.9, 2.0),
+        "healthy_angle_range": (-0.1, 0.1),
+        "terminate_when_unhealthy": False,
+        "reset_noise_scale": 0.05,
+    },
+    "Humanoid-v5": {
+        "contact_cost_range": (-1.0, 1e-4),
+        "healthy_z_range": (1.2, 1.9),
+        "reset_noise_scale": 0.05,
+        "include_cinert_in_observation": False,
+        "include_qfrc_actuator_in_observation": False,
+        "exclude_current_positions_from_observation": False,
+    },
+    "HumanoidStandup-v5": {
+        "impact_cost_weight": 1e-4,
+        "impact_cost_range": (-1.0, 2e-3),
+        "ctrl_cost_weight": 0.2,
+        "include_cvel_in_observation": False,
+        "include_cfrc_ext_in_observation": False,
+    },
     "InvertedDoublePendulum-v5": {"healthy_reward": 3.5, "reset_noise_scale": 0.3, "frame_skip": 3},
     "InvertedPendulum-v5": {"reset_noise_scale": 0.1, "frame_skip": 4},
     "Pusher-v5": {"reward_near_weight": 0.8, "reward_dist_weight": 1.5, "reward_control_weight": 0.4},
     "Reacher-v5": {"reward_dist_weight": 2.5, "reward_control_weight": 0.2, "frame_skip": 3},
-    "Swimmer-v5": {"forward_reward_weight": 0.5, "ctrl_cost_weight": 0.01, "reset_noise_scale": 0.3,
-                   "exclude_current_positions_from_observation": False},
-    "Walker2d-v5": {"healthy_z_range": (0.9, 1.5), "healthy_angle_range": (-0.5, 0.5), "xml_file": "walker2d.xml",
-                    "healthy_reward": 0.5},
+    "Swimmer-v5": {
+        "forward_reward_weight": 0.5,
+        "ctrl_cost_weight": 0.01,
+        "reset_noise_scale": 0.3,
+        "exclude_current_positions_from_observation": False,
+    },
+    "Walker2d-v5": {
+        "healthy_z_range": (0.9, 1.5),
+        "healthy_angle_range": (-0.5, 0.5),
+        "xml_file": "walker2d.xml",
+        "healthy_reward": 0.5,
+    },
 }
 
 
@@ -93,14 +139,23 @@ def test_non_default_arguments_match_gymnasium(env_id):
 
 @pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "Ant-v5", "Humanoid-v5", "InvertedDoublePendulum-v5"])
 def test_vector_non_default_arguments_match_gymnasium_sync(env_id):
-    compare_vector(env_id, policy_for(env_id, 2), 2, "NextStep", 6, STEPS // 4,
-                   {"max_episode_steps": VECTOR_LIMIT, **NON_DEFAULT[env_id]})
+    compare_vector(
+        env_id,
+        policy_for(env_id, 2),
+        2,
+        "NextStep",
+        6,
+        STEPS // 4,
+        {"max_episode_steps": VECTOR_LIMIT, **NON_DEFAULT[env_id]},
+    )
 
 
 # Every MuJoCo v4/v5 id gymnasium registers (Pusher-v4 too, which both refuse), by the module of its class.
 MUJOCO_IDS = sorted(
-    env_id for env_id, spec in gymnasium.registry.items()
-    if isinstance(spec.entry_point, str) and spec.entry_point.startswith("gymnasium.envs.mujoco.")
+    env_id
+    for env_id, spec in gymnasium.registry.items()
+    if isinstance(spec.entry_point, str)
+    and spec.entry_point.startswith("gymnasium.envs.mujoco.")
     and env_id.endswith(("-v4", "-v5"))
 )
 
@@ -148,9 +203,14 @@ def test_signatures_match_gymnasium(env_id):
     parameter = inspect.Parameter
     expected = [
         parameter("num_envs", parameter.POSITIONAL_OR_KEYWORD, default=1),
-        *(p for p in inspect.signature(single).parameters.values()
-          if p.kind is parameter.POSITIONAL_OR_KEYWORD and p.name != "default_camera_config"),
-        parameter("max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=gymnasium.spec(env_id).max_episode_steps),
+        *(
+            p
+            for p in inspect.signature(single).parameters.values()
+            if p.kind is parameter.POSITIONAL_OR_KEYWORD and p.name != "default_camera_config"
+        ),
+        parameter(
+            "max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=gymnasium.spec(env_id).max_episode_steps
+        ),
         parameter("vector_options", parameter.VAR_KEYWORD),
     ]
     assert nbgym.spec(env_id).max_episode_steps == gymnasium.spec(env_id).max_episode_steps
@@ -166,7 +226,9 @@ def test_classes_refuse_unknown_arguments(env_id):
     with pytest.raises(TypeError, match="no_such_argument"):
         vector(2, no_such_argument=1)
     with pytest.raises(TypeError):  # one more positional argument than the signature has
-        single(*(p.default for p in inspect.signature(single).parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD), 1)
+        single(
+            *(p.default for p in inspect.signature(single).parameters.values() if p.kind is p.POSITIONAL_OR_KEYWORD), 1
+        )
 
 
 def test_positional_arguments_work_as_in_gymnasium():
@@ -179,13 +241,19 @@ def test_positional_arguments_work_as_in_gymnasium():
     assert (envs.num_envs, envs.frame_skip, envs._forward_reward_weight) == (3, 2, 2.0)
     assert isinstance(nbgym.make_vec("HalfCheetah-v5", 2), HalfCheetahVectorEnv)
     envs = AntVectorEnv(2, include_cfrc_ext_in_observation=False, max_episode_steps=5)
-    assert envs.single_observation_space.shape == AntEnv(include_cfrc_ext_in_observation=False).observation_space.shape == (27,)
+    assert (
+        envs.single_observation_space.shape
+        == AntEnv(include_cfrc_ext_in_observation=False).observation_space.shape
+        == (27,)
+    )
     assert type(pickle.loads(pickle.dumps(envs))) is AntVectorEnv
 
 
 def test_custom_xml_file_path_matches_gymnasium(tmp_path):
     xml = tmp_path / "cheetah.xml"
-    xml.write_text((pathlib.Path(ASSETS) / "half_cheetah.xml").read_text().replace('timestep="0.01"', 'timestep="0.02"'))
+    xml.write_text(
+        (pathlib.Path(ASSETS) / "half_cheetah.xml").read_text().replace('timestep="0.01"', 'timestep="0.02"')
+    )
     compare_single("HalfCheetah-v5", policy_for("HalfCheetah-v5"), [5], STEPS, {"xml_file": str(xml)})
     assert nbgym.make("HalfCheetah-v5", xml_file=str(xml)).unwrapped.dt == pytest.approx(0.1)
 
@@ -195,7 +263,13 @@ def test_custom_xml_file_path_matches_gymnasium(tmp_path):
 def test_vector_matches_gymnasium_sync(env_id, num_threads):
     for mode in MODES:
         terminations, truncations = compare_vector(
-            env_id, policy_for(env_id, 3), 3, mode, 11, STEPS // 2, {"max_episode_steps": VECTOR_LIMIT},
+            env_id,
+            policy_for(env_id, 3),
+            3,
+            mode,
+            11,
+            STEPS // 2,
+            {"max_episode_steps": VECTOR_LIMIT},
             nbgym_kwargs={"num_threads": num_threads},
         )
         assert truncations + terminations > 0
@@ -228,7 +302,9 @@ def test_spaces_metadata_and_registration_match_gymnasium(env_id):
     assert type(ours.unwrapped).__module__.replace("nbgym", "gymnasium") == type(theirs.unwrapped).__module__
     assert ours.unwrapped.dt == theirs.unwrapped.dt and ours.unwrapped.frame_skip == theirs.unwrapped.frame_skip
     assert np.array_equal(ours.unwrapped.init_qpos, theirs.unwrapped.init_qpos)
-    assert getattr(ours.unwrapped, "observation_structure", None) == getattr(theirs.unwrapped, "observation_structure", None)
+    assert getattr(ours.unwrapped, "observation_structure", None) == getattr(
+        theirs.unwrapped, "observation_structure", None
+    )
     vector = nbgym.make_vec(env_id, 2)
     assert repr(vector.single_observation_space) == repr(theirs.observation_space)
     assert vector.spec.id == env_id
@@ -449,7 +525,9 @@ def test_second_process_loads_the_kernels_from_the_disk_cache(tmp_path):
         """
     )
     environment = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
-    runs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)
-            for _ in range(2)]
+    runs = [
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)
+        for _ in range(2)
+    ]
     assert runs[0].stdout.split() == ["1", "0"], runs[0].stdout
     assert runs[1].stdout.split() == ["0", "1"], runs[1].stdout

@@ -111,7 +111,14 @@ def nbgym_chooses_the_backend() -> None:
 CASES = [
     (
         "hopper.xml",
-        {"default_cam_config": {"trackbodyid": 2, "distance": 3.0, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}},
+        {
+            "default_cam_config": {
+                "trackbodyid": 2,
+                "distance": 3.0,
+                "lookat": np.array((0.0, 0.0, 1.15)),
+                "elevation": -20.0,
+            }
+        },
         ("rgb_array", "depth_array"),
     ),
     ("half_cheetah.xml", {"default_cam_config": {"distance": 4.0}}, ("rgb_array", "depth_array")),
@@ -220,7 +227,10 @@ def test_renderers_of_different_models_take_turns() -> None:
     """Each frame is drawn in its own renderer's OpenGL context (gymnasium draws in the last one made)."""
     hopper, hopper_data = simulation("hopper.xml", steps=0)
     pusher, pusher_data = simulation("pusher_v5.xml", steps=0)
-    ours = [MujocoRenderer(hopper, hopper_data, None, SIZE, SIZE), MujocoRenderer(pusher, pusher_data, None, SIZE, SIZE)]
+    ours = [
+        MujocoRenderer(hopper, hopper_data, None, SIZE, SIZE),
+        MujocoRenderer(pusher, pusher_data, None, SIZE, SIZE),
+    ]
     first = [renderer.render("rgb_array") for renderer in ours]
     for renderer, frame in zip(ours, first):
         assert_same_frame(renderer.render("rgb_array"), frame)
@@ -235,7 +245,9 @@ def test_offscreen_viewer_markers_overlays_segmentation() -> None:
     ours = OffScreenViewer(model, data, SIZE, SIZE)
     theirs = gym_rendering.OffScreenViewer(model, data, SIZE, SIZE)
     for viewer in (ours, theirs):
-        viewer.add_marker(pos=np.array([0.1, 0.1, 0.05]), size=np.array([0.03, 0.03, 0.03]), rgba=np.array([1.0, 0, 0, 1]))
+        viewer.add_marker(
+            pos=np.array([0.1, 0.1, 0.05]), size=np.array([0.03, 0.03, 0.03]), rgba=np.array([1.0, 0, 0, 1])
+        )
         viewer.add_overlay(mujoco.mjtGridPos.mjGRID_TOPLEFT, "nbgym", "1")
     with_marker = ours.render("rgb_array", camera_id=-1)
     assert_same_frame(with_marker, theirs.render("rgb_array", camera_id=-1))
@@ -335,7 +347,10 @@ def test_bad_arguments_gymnasium_lets_through_are_refused() -> None:
 def test_unknown_mujoco_gl_is_gymnasiums_runtime_error(monkeypatch: pytest.MonkeyPatch) -> None:
     model, data = simulation("hopper.xml", steps=0)
     monkeypatch.setenv("MUJOCO_GL", "vulkan")
-    assert gymnasium_error(lambda: gym_rendering.MujocoRenderer(model, data, None, SIZE, SIZE).render("rgb_array"))[0] is RuntimeError
+    assert (
+        gymnasium_error(lambda: gym_rendering.MujocoRenderer(model, data, None, SIZE, SIZE).render("rgb_array"))[0]
+        is RuntimeError
+    )
     gc.collect()
     with pytest.raises(RuntimeError, match="MUJOCO_GL.*must be one of.*got 'vulkan'"):
         MujocoRenderer(model, data, None, SIZE, SIZE).render("rgb_array")
@@ -489,8 +504,17 @@ def test_without_mujoco_the_module_says_how_to_install_it() -> None:
 
 
 V5_IDS = [
-    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5",
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
 ]
 
 

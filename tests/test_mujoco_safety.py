@@ -32,7 +32,11 @@ ARENA_FAILS = int(mujoco.__version__.split(".")[0]) >= 4
 def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter from the repository root (this checkout's nbgym)."""
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)], cwd=ROOT, capture_output=True, text=True, timeout=timeout,
+        [sys.executable, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
         env={**os.environ, **(env or {})},
     )
 
@@ -360,8 +364,14 @@ def test_frame_skip_as_np_integer_and_bool_run_as_gymnasium():
 def test_integer_actions_whose_squares_overflow_cost_as_gymnasium(env_id):
     ours, theirs = nbgym.make(env_id), gymnasium.make(env_id)
     n = theirs.action_space.shape[0]
-    actions = [np.full(n, 3_100_000_000, np.int64), np.full(n, 50_000, np.int32), [2**33] * n,
-               np.full(n, -7, np.int8), np.full(n, 0.5, np.float32), np.arange(n, dtype=np.uint16) * 300]
+    actions = [
+        np.full(n, 3_100_000_000, np.int64),
+        np.full(n, 50_000, np.int32),
+        [2**33] * n,
+        np.full(n, -7, np.int8),
+        np.full(n, 0.5, np.float32),
+        np.arange(n, dtype=np.uint16) * 300,
+    ]
     np.testing.assert_array_equal(ours.reset(seed=0)[0], theirs.reset(seed=0)[0])
     for action in actions:
         mine, expected = ours.step(action), theirs.step(action)
@@ -414,10 +424,29 @@ def steps_after_round_trip(env, count):
         yield action, env.step(action), copies
 
 
-MUJOCO_IDS = ["Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
-              "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5", "Ant-v4", "HalfCheetah-v4",
-              "Hopper-v4", "Humanoid-v4", "HumanoidStandup-v4", "InvertedDoublePendulum-v4", "InvertedPendulum-v4",
-              "Reacher-v4", "Swimmer-v4", "Walker2d-v4"]
+MUJOCO_IDS = [
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+    "Ant-v4",
+    "HalfCheetah-v4",
+    "Hopper-v4",
+    "Humanoid-v4",
+    "HumanoidStandup-v4",
+    "InvertedDoublePendulum-v4",
+    "InvertedPendulum-v4",
+    "Reacher-v4",
+    "Swimmer-v4",
+    "Walker2d-v4",
+]
 
 
 @pytest.mark.parametrize("env_id", MUJOCO_IDS)
@@ -461,8 +490,18 @@ def test_model_without_actuators_has_no_control_cost(tmp_path):
 
 
 SWEEP_IDS = [
-    "Ant-v5", "HalfCheetah-v5", "Hopper-v5", "Humanoid-v5", "HumanoidStandup-v5", "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5", "Pusher-v5", "Reacher-v5", "Swimmer-v5", "Walker2d-v5", "Ant-v4",
+    "Ant-v5",
+    "HalfCheetah-v5",
+    "Hopper-v5",
+    "Humanoid-v5",
+    "HumanoidStandup-v5",
+    "InvertedDoublePendulum-v5",
+    "InvertedPendulum-v5",
+    "Pusher-v5",
+    "Reacher-v5",
+    "Swimmer-v5",
+    "Walker2d-v5",
+    "Ant-v4",
 ]
 
 
@@ -472,8 +511,11 @@ def test_every_model_is_validated_or_runs_as_gymnasium(env_id):
     """Each env with every model of gymnasium's and small hand-made ones (``_mujoco_model_sweep``), in a
     subprocess so that a crash names the case."""
     result = subprocess.run(
-        [sys.executable, str(ROOT / "tests" / "_mujoco_model_sweep.py"), env_id], cwd=ROOT, capture_output=True,
-        text=True, timeout=900,
+        [sys.executable, str(ROOT / "tests" / "_mujoco_model_sweep.py"), env_id],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     assert result.returncode == 0, result.stderr[-3000:]
     lines = [line for line in result.stdout.splitlines() if line.startswith(env_id)]
@@ -489,8 +531,14 @@ def test_small_models_refused_at_make_with_gymnasiums_exception_type(tmp_path):
         '<mujoco><worldbody><body name="a"><joint name="j0" type="hinge"/><geom size=".1"/></body></worldbody>'
         '<actuator><motor joint="j0"/></actuator></mujoco>'
     )
-    cases = {"Pusher-v5": ValueError, "Reacher-v5": ValueError, "Swimmer-v5": IndexError, "Hopper-v5": IndexError,
-             "Humanoid-v5": IndexError, "InvertedDoublePendulum-v5": IndexError}
+    cases = {
+        "Pusher-v5": ValueError,
+        "Reacher-v5": ValueError,
+        "Swimmer-v5": IndexError,
+        "Hopper-v5": IndexError,
+        "Humanoid-v5": IndexError,
+        "InvertedDoublePendulum-v5": IndexError,
+    }
     for env_id, exception in cases.items():
         with pytest.raises(exception):
             theirs = gymnasium.make(env_id, xml_file=str(one_hinge))
@@ -513,8 +561,14 @@ def test_guard_ir_has_only_typed_pointers_and_parses(structured, global_handler)
 
     from nbgym.envs.mujoco import _guard
 
-    addresses = {"set_handler": 0x1000, "global": global_handler, "pthread_getspecific": 0x2000,
-                 "pthread_setspecific": 0x3000, "setjmp": 0x4000, "longjmp": 0x5000}
+    addresses = {
+        "set_handler": 0x1000,
+        "global": global_handler,
+        "pthread_getspecific": 0x2000,
+        "pthread_setspecific": 0x3000,
+        "setjmp": 0x4000,
+        "longjmp": 0x5000,
+    }
     ir = _guard._module_ir(addresses, 7, 32, structured)
     assert not re.search(r"\bptr\b", ir)
     llvm.parse_assembly(ir).verify()

@@ -18,8 +18,25 @@ from nbgym.envs.mujoco import _sim
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-FIELDS = ("time", "qpos", "qvel", "act", "ctrl", "qacc", "qacc_warmstart", "xpos", "xipos", "cinert", "cvel",
-          "cfrc_ext", "qfrc_actuator", "qfrc_constraint", "site_xpos", "sensordata", "qfrc_applied")
+FIELDS = (
+    "time",
+    "qpos",
+    "qvel",
+    "act",
+    "ctrl",
+    "qacc",
+    "qacc_warmstart",
+    "xpos",
+    "xipos",
+    "cinert",
+    "cvel",
+    "cfrc_ext",
+    "qfrc_actuator",
+    "qfrc_constraint",
+    "site_xpos",
+    "sensordata",
+    "qfrc_applied",
+)
 
 
 def assert_same_data(ours: mujoco.MjData, theirs: mujoco.MjData, where: object) -> None:
@@ -76,7 +93,9 @@ def test_sub_environment_data_is_gymnasium_sync_data(env_id, num_threads):
     models = ours.get_attr("model")  # each sub-environment's own, equal to gymnasium's
     assert len({id(model) for model in models}) == 3 and ours.get_attr("model")[0] is models[0]
     for model, theirs_model in zip(models, theirs.get_attr("model")):
-        assert np.array_equal(model.body_mass, theirs_model.body_mass) and model.opt.timestep == theirs_model.opt.timestep
+        assert (
+            np.array_equal(model.body_mass, theirs_model.body_mass) and model.opt.timestep == theirs_model.opt.timestep
+        )
     assert ours.get_attr("frame_skip") == theirs.get_attr("frame_skip")
 
 
@@ -130,7 +149,9 @@ def test_slots_follow_num_threads():
 EDITS = {
     "body_mass": lambda model, i: model.body_mass.__setitem__(slice(1, None), model.body_mass[1:] * (1 + 0.3 * i)),
     "geom_friction": lambda model, i: model.geom_friction.__setitem__((slice(None), 0), 0.5 + 0.2 * i),
-    "actuator_gear": lambda model, i: model.actuator_gear.__setitem__((slice(None), 0), model.actuator_gear[:, 0] * (1 - 0.2 * i)),
+    "actuator_gear": lambda model, i: model.actuator_gear.__setitem__(
+        (slice(None), 0), model.actuator_gear[:, 0] * (1 - 0.2 * i)
+    ),
     "opt.gravity": lambda model, i: model.opt.gravity.__setitem__(2, -9.81 + i),
 }
 

@@ -20,7 +20,18 @@ mujoco = pytest.importorskip("mujoco")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-IDS = ["Ant-v4", "HalfCheetah-v4", "Hopper-v4", "Humanoid-v4", "HumanoidStandup-v4", "InvertedDoublePendulum-v4", "InvertedPendulum-v4", "Reacher-v4", "Swimmer-v4", "Walker2d-v4"]
+IDS = [
+    "Ant-v4",
+    "HalfCheetah-v4",
+    "Hopper-v4",
+    "Humanoid-v4",
+    "HumanoidStandup-v4",
+    "InvertedDoublePendulum-v4",
+    "InvertedPendulum-v4",
+    "Reacher-v4",
+    "Swimmer-v4",
+    "Walker2d-v4",
+]
 STEPS = 12 if INTERPRETED else 40
 VECTOR_LIMIT = 4 if INTERPRETED else 9
 
@@ -31,20 +42,51 @@ def test_make_matches_gymnasium(env_id):
 
 
 NON_DEFAULT = {
-    "Ant-v4": {"ctrl_cost_weight": 0.3, "use_contact_forces": True, "contact_cost_weight": 1e-3,
-               "healthy_z_range": (0.3, 0.9), "contact_force_range": (-0.5, 0.7), "reset_noise_scale": 0.2,
-               "exclude_current_positions_from_observation": False, "terminate_when_unhealthy": False},
-    "Humanoid-v4": {"forward_reward_weight": 2.0, "healthy_z_range": (1.2, 1.9), "reset_noise_scale": 0.05,
-                    "terminate_when_unhealthy": False, "exclude_current_positions_from_observation": False},
-    "HalfCheetah-v4": {"forward_reward_weight": 2.0, "ctrl_cost_weight": 0.3, "reset_noise_scale": 0.3,
-                       "exclude_current_positions_from_observation": False},
-    "Swimmer-v4": {"forward_reward_weight": 0.5, "ctrl_cost_weight": 0.01, "reset_noise_scale": 0.3,
-                   "exclude_current_positions_from_observation": False},
-    "Hopper-v4": {"healthy_reward": 2.0, "healthy_state_range": (-5.0, 5.0), "healthy_z_range": (0.9, 2.0),
-                  "healthy_angle_range": (-0.1, 0.1), "terminate_when_unhealthy": False, "reset_noise_scale": 0.05,
-                  "exclude_current_positions_from_observation": False},
-    "Walker2d-v4": {"healthy_z_range": (0.9, 1.5), "healthy_angle_range": (-0.5, 0.5), "healthy_reward": 0.5,
-                    "forward_reward_weight": 2.0, "ctrl_cost_weight": 0.1},
+    "Ant-v4": {
+        "ctrl_cost_weight": 0.3,
+        "use_contact_forces": True,
+        "contact_cost_weight": 1e-3,
+        "healthy_z_range": (0.3, 0.9),
+        "contact_force_range": (-0.5, 0.7),
+        "reset_noise_scale": 0.2,
+        "exclude_current_positions_from_observation": False,
+        "terminate_when_unhealthy": False,
+    },
+    "Humanoid-v4": {
+        "forward_reward_weight": 2.0,
+        "healthy_z_range": (1.2, 1.9),
+        "reset_noise_scale": 0.05,
+        "terminate_when_unhealthy": False,
+        "exclude_current_positions_from_observation": False,
+    },
+    "HalfCheetah-v4": {
+        "forward_reward_weight": 2.0,
+        "ctrl_cost_weight": 0.3,
+        "reset_noise_scale": 0.3,
+        "exclude_current_positions_from_observation": False,
+    },
+    "Swimmer-v4": {
+        "forward_reward_weight": 0.5,
+        "ctrl_cost_weight": 0.01,
+        "reset_noise_scale": 0.3,
+        "exclude_current_positions_from_observation": False,
+    },
+    "Hopper-v4": {
+        "healthy_reward": 2.0,
+        "healthy_state_range": (-5.0, 5.0),
+        "healthy_z_range": (0.9, 2.0),
+        "healthy_angle_range": (-0.1, 0.1),
+        "terminate_when_unhealthy": False,
+        "reset_noise_scale": 0.05,
+        "exclude_current_positions_from_observation": False,
+    },
+    "Walker2d-v4": {
+        "healthy_z_range": (0.9, 1.5),
+        "healthy_angle_range": (-0.5, 0.5),
+        "healthy_reward": 0.5,
+        "forward_reward_weight": 2.0,
+        "ctrl_cost_weight": 0.1,
+    },
 }
 
 
@@ -74,7 +116,9 @@ def test_spaces_metadata_and_registration_match_gymnasium(env_id):
     assert repr(ours.action_space) == repr(theirs.action_space)
     assert ours.unwrapped.metadata == theirs.unwrapped.metadata
     assert (ours.spec.max_episode_steps, ours.spec.reward_threshold) == (
-        theirs.spec.max_episode_steps, theirs.spec.reward_threshold)
+        theirs.spec.max_episode_steps,
+        theirs.spec.reward_threshold,
+    )
     assert type(ours.unwrapped).__name__ == type(theirs.unwrapped).__name__
     assert type(ours.unwrapped).__module__.replace("nbgym", "gymnasium") == type(theirs.unwrapped).__module__
     assert ours.unwrapped.dt == theirs.unwrapped.dt and ours.unwrapped.frame_skip == theirs.unwrapped.frame_skip
@@ -88,8 +132,10 @@ def test_spaces_metadata_and_registration_match_gymnasium(env_id):
 def mujoco_py_ids(registry) -> set[str]:
     """The ids a registry refuses for needing mujoco-py (a ``_raise_mujoco_py_error`` entry point)."""
     return {
-        env_id for env_id, env_spec in registry.items()
-        if callable(env_spec.entry_point) and getattr(env_spec.entry_point, "__name__", None) == "_raise_mujoco_py_error"
+        env_id
+        for env_id, env_spec in registry.items()
+        if callable(env_spec.entry_point)
+        and getattr(env_spec.entry_point, "__name__", None) == "_raise_mujoco_py_error"
     }
 
 

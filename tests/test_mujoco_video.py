@@ -51,12 +51,15 @@ def assert_same_frames(ours: tuple, theirs: tuple) -> None:
 
 
 @pytest.mark.parametrize("render_mode", ["rgb_array", "depth_array"])
-@pytest.mark.parametrize("env_id", [
-    "Hopper-v5",  # a tracking camera
-    # A free camera that looks where the geoms were at its first frame: each sub-env keeps its camera though
-    # its MjData is built anew from its state row after each step.
-    "Reacher-v5",
-])
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "Hopper-v5",  # a tracking camera
+        # A free camera that looks where the geoms were at its first frame: each sub-env keeps its camera though
+        # its MjData is built anew from its state row after each step.
+        "Reacher-v5",
+    ],
+)
 def test_vector_render_equals_gymnasium_sync(env_id: str, render_mode: str) -> None:
     """Every sub-env's frame, after reset, after steps and after an autoreset, is gymnasium's sync vector env's."""
     episodes = []
@@ -84,8 +87,9 @@ def test_vector_render_arguments_reach_the_renderer() -> None:
     frames = []
     for library, options in ((nbgym, {}), (gymnasium, {"vectorization_mode": "sync"})):
         for arguments in ({"camera_name": "track"}, {"default_camera_config": {"distance": 2.0, "azimuth": 30.0}}):
-            envs = library.make_vec("Walker2d-v5", 2, render_mode="rgb_array", width=SIZE, height=SIZE,
-                                    **arguments, **options)
+            envs = library.make_vec(
+                "Walker2d-v5", 2, render_mode="rgb_array", width=SIZE, height=SIZE, **arguments, **options
+            )
             envs.reset(seed=2)
             frames.append(envs.render())
             envs.close()
@@ -106,8 +110,9 @@ def test_record_video_equals_gymnasiums(tmp_path) -> None:
     """A recorded episode (through termination) reads back as gymnasium's recording of the same episode."""
     videos = []
     for name, library, wrapper in (("ours", nbgym, RecordVideo), ("theirs", gymnasium, gym_wrappers.RecordVideo)):
-        env = wrapper(library.make("InvertedPendulum-v5", render_mode="rgb_array", width=SIZE, height=SIZE),
-                      str(tmp_path / name))
+        env = wrapper(
+            library.make("InvertedPendulum-v5", render_mode="rgb_array", width=SIZE, height=SIZE), str(tmp_path / name)
+        )
         env.reset(seed=4)
         terminated = False
         while not terminated:
@@ -121,10 +126,18 @@ def test_record_video_equals_gymnasiums(tmp_path) -> None:
 def test_vector_record_video_equals_gymnasiums(tmp_path) -> None:
     videos = []
     for name, envs, wrapper in (
-        ("ours", nbgym.make_vec("HalfCheetah-v5", 2, render_mode="rgb_array", width=SIZE, height=SIZE),
-         nb_vector_wrappers.RecordVideo),
-        ("theirs", gymnasium.make_vec("HalfCheetah-v5", 2, vectorization_mode="sync", render_mode="rgb_array",
-                                      width=SIZE, height=SIZE), gym_vector_wrappers.RecordVideo),
+        (
+            "ours",
+            nbgym.make_vec("HalfCheetah-v5", 2, render_mode="rgb_array", width=SIZE, height=SIZE),
+            nb_vector_wrappers.RecordVideo,
+        ),
+        (
+            "theirs",
+            gymnasium.make_vec(
+                "HalfCheetah-v5", 2, vectorization_mode="sync", render_mode="rgb_array", width=SIZE, height=SIZE
+            ),
+            gym_vector_wrappers.RecordVideo,
+        ),
     ):
         envs = wrapper(envs, str(tmp_path / name), step_trigger=lambda step: step == 0, video_length=5)
         envs.reset(seed=1)
@@ -150,10 +163,16 @@ def test_vector_human_rendering_tiles_gymnasiums_frames() -> None:
     sync env (the tiles are scaled with pygame where gymnasium uses OpenCV, so the pixels are not compared)."""
     shown = []
     for envs, wrapper in (
-        (nbgym.make_vec("Hopper-v5", 3, render_mode="rgb_array", width=SIZE, height=SIZE),
-         nb_vector_wrappers.HumanRendering),
-        (gymnasium.make_vec("Hopper-v5", 3, vectorization_mode="sync", render_mode="rgb_array", width=SIZE,
-                            height=SIZE), gym_vector_wrappers.HumanRendering),
+        (
+            nbgym.make_vec("Hopper-v5", 3, render_mode="rgb_array", width=SIZE, height=SIZE),
+            nb_vector_wrappers.HumanRendering,
+        ),
+        (
+            gymnasium.make_vec(
+                "Hopper-v5", 3, vectorization_mode="sync", render_mode="rgb_array", width=SIZE, height=SIZE
+            ),
+            gym_vector_wrappers.HumanRendering,
+        ),
     ):
         envs = wrapper(envs)
         envs.reset(seed=0)

@@ -68,4 +68,6 @@ def test_assigned_weights_give_gymnasiums_cost_dtype(weight_type):
 @pytest.mark.parametrize("env_id", ["Hopper-v5", "Pusher-v5"])
 def test_vector_float64_weight_gives_gymnasiums_cost_dtype(env_id):
     argument = dict(ACTION_WEIGHTS)[env_id]
-    compare_vector(env_id, policy_for(env_id, 2), 2, MODES[0], 8, STEPS, {"max_episode_steps": 4, argument: np.float64(0.3)})
+    compare_vector(
+        env_id, policy_for(env_id, 2), 2, MODES[0], 8, STEPS, {"max_episode_steps": 4, argument: np.float64(0.3)}
+    )

@@ -57,12 +57,16 @@ def test_remainder_is_numpys_bit_for_bit():
     # Pendulum's angle normalisation, near multiples of the divisor (where the quotient rounds up), and
     # every special value.
     multiples = np.arange(-60, 60) * (2 * np.pi)
-    values = np.concatenate([
-        rng.uniform(-100, 100, 20000),
-        np.nextafter(multiples, np.inf), np.nextafter(multiples, -np.inf), multiples,
-        rng.uniform(-1e18, 1e18, 2000),
-        [0.0, -0.0, 5e-324, -5e-324, 1e308, -1e308, np.inf, -np.inf, np.nan],
-    ])
+    values = np.concatenate(
+        [
+            rng.uniform(-100, 100, 20000),
+            np.nextafter(multiples, np.inf),
+            np.nextafter(multiples, -np.inf),
+            multiples,
+            rng.uniform(-1e18, 1e18, 2000),
+            [0.0, -0.0, 5e-324, -5e-324, 1e308, -1e308, np.inf, -np.inf, np.nan],
+        ]
+    )
     for divisor in (2 * np.pi, -2 * np.pi, 1.0, 0.1, -3.3, 1e-300, 5e-324, 0.0, -0.0, 7e22, np.inf, -np.inf, np.nan):
         _check_remainder(values, divisor)
 

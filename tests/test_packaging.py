@@ -30,7 +30,18 @@ def test_wheel_has_the_license_py_typed_and_assets(tmp_path):
     for name in ("pyproject.toml", "README.md", "LICENSE"):
         shutil.copy(ROOT / name, source / name)
     subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path), str(source)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "wheel",
+            "--no-deps",
+            "--no-build-isolation",
+            "-q",
+            "-w",
+            str(tmp_path),
+            str(source),
+        ],
         check=True,
         capture_output=True,
     )
@@ -51,7 +62,16 @@ def test_the_tests_refuse_an_nbgym_from_outside_the_checkout(tmp_path):
     (tmp_path / "elsewhere" / "nbgym" / "__init__.py").write_text("")
     env = {**os.environ, "PYTHONPATH": str(tmp_path / "elsewhere")}
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q", str(ROOT / "tests" / "test_readme.py")],
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "no:cacheprovider",
+            "--collect-only",
+            "-q",
+            str(ROOT / "tests" / "test_readme.py"),
+        ],
         cwd=tmp_path,
         env=env,
         capture_output=True,

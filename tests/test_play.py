@@ -23,7 +23,9 @@ def key_event(kind: int, key: int) -> pygame.event.Event:
 def script_events(monkeypatch, frames: list[list[pygame.event.Event]]) -> None:
     """Makes ``pygame.event.get()`` return the events of one frame per call, then a window close."""
     queue = list(frames)
-    monkeypatch.setattr(play_module.pygame.event, "get", lambda: queue.pop(0) if queue else [pygame.event.Event(pygame.QUIT)])
+    monkeypatch.setattr(
+        play_module.pygame.event, "get", lambda: queue.pop(0) if queue else [pygame.event.Event(pygame.QUIT)]
+    )
 
 
 def test_play_steps_with_the_held_keys(monkeypatch):

@@ -62,7 +62,9 @@ def test_envs_sent_through_the_object_store_continue_exactly(local_ray, env_id):
 
 def _weights(algo) -> np.ndarray:
     state = algo.get_module().state_dict()
-    return np.concatenate([np.asarray(value.detach().cpu() if hasattr(value, "detach") else value).ravel() for value in state.values()])
+    return np.concatenate(
+        [np.asarray(value.detach().cpu() if hasattr(value, "detach") else value).ravel() for value in state.values()]
+    )
 
 
 def test_rllib_ppo_trains_on_nbgym_exactly_as_on_gymnasium(local_ray):
@@ -76,7 +78,10 @@ def test_rllib_ppo_trains_on_nbgym_exactly_as_on_gymnasium(local_ray):
         algo, returns = example.train(config, iterations=2, log=lambda _: None)
         try:
             kinds = algo.env_runner_group.foreach_env_runner(
-                lambda runner: (type(runner.env.unwrapped).__name__, type(getattr(runner.env.unwrapped, "inner", None)).__name__),
+                lambda runner: (
+                    type(runner.env.unwrapped).__name__,
+                    type(getattr(runner.env.unwrapped, "inner", None)).__name__,
+                ),
                 local_env_runner=False,
             )
             results[library] = (returns, _weights(algo), kinds)
@@ -113,8 +118,19 @@ def test_ray_rollouts_example_on_a_two_node_cluster():
         cluster.add_node(num_cpus=1)
         cluster.wait_for_nodes()
         run = subprocess.run(
-            [sys.executable, str(EXAMPLES / "ray_rollouts.py"), "--address", cluster.address, "--workers", "2", *budget],
-            capture_output=True, text=True, timeout=900, cwd=Path(__file__).resolve().parent.parent,
+            [
+                sys.executable,
+                str(EXAMPLES / "ray_rollouts.py"),
+                "--address",
+                cluster.address,
+                "--workers",
+                "2",
+                *budget,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=900,
+            cwd=Path(__file__).resolve().parent.parent,
         )
     finally:
         cluster.shutdown()

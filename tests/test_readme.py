@@ -25,8 +25,16 @@ except ModuleNotFoundError:  # Python 3.10
     tomllib = pytest.importorskip("tomli")
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ("README.md", "docs/mujoco.md", "docs/box2d.md", "docs/training.md", "docs/how_it_works.md", "docs/benchmarks.md",
-        "docs/rollouts.md", "docs/testing.md")
+DOCS = (
+    "README.md",
+    "docs/mujoco.md",
+    "docs/box2d.md",
+    "docs/training.md",
+    "docs/how_it_works.md",
+    "docs/benchmarks.md",
+    "docs/rollouts.md",
+    "docs/testing.md",
+)
 """The README and the pages its sections moved to. (docs/custom_environments.md's blocks build on each other, step by
 step: the module they add up to is examples/grid_world.py, which tests/test_engine_examples.py runs.)"""
 
@@ -39,8 +47,10 @@ def readme_blocks() -> list[tuple[str, str, str | None]]:
     blocks = []
     for name in DOCS:
         text = (ROOT / name).read_text()
-        blocks += [(f"{name}:{text.count(chr(10), 0, match.start('code')) + 1}", match["code"], match["why"])
-                   for match in _BLOCK.finditer(text)]
+        blocks += [
+            (f"{name}:{text.count(chr(10), 0, match.start('code')) + 1}", match["code"], match["why"])
+            for match in _BLOCK.finditer(text)
+        ]
     return blocks
 
 
@@ -98,7 +108,12 @@ def test_a_block_that_fails_fails_the_test(tmp_path):
 
 
 def test_extras_of_a_block_are_read_from_its_first_line():
-    assert missing_packages('# pip install "nbgym[mujoco]"\nimport nbgym\n') in ([], ["mujoco"], ["mujoco", "imageio"], ["imageio"])
+    assert missing_packages('# pip install "nbgym[mujoco]"\nimport nbgym\n') in (
+        [],
+        ["mujoco"],
+        ["mujoco", "imageio"],
+        ["imageio"],
+    )
     with pytest.raises(KeyError):
         missing_packages('# pip install "nbgym[nosuchextra]"\n')
     assert missing_packages("import nbgym\n") == []

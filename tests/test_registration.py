@@ -180,14 +180,24 @@ GYM_PROVIDED_IDS = [
     if isinstance(env_spec.entry_point, str)
     and env_id not in GYM_REFUSED_IDS
     and env_spec.entry_point.startswith(
-        ("gymnasium.envs.classic_control.", "gymnasium.envs.box2d.", "gymnasium.envs.toy_text.", "gymnasium.envs.mujoco.")
+        (
+            "gymnasium.envs.classic_control.",
+            "gymnasium.envs.box2d.",
+            "gymnasium.envs.toy_text.",
+            "gymnasium.envs.mujoco.",
+        )
     )
 ]
 # The old-gym compatibility ids and the JAX functional envs (tests/test_gymnasium_parity.py and
 # tests/test_functional_envs.py check them).
 GYM_OTHER_IDS = [
-    "GymV21Environment-v0", "GymV26Environment-v0", "phys2d/CartPole-v0", "phys2d/CartPole-v1", "phys2d/Pendulum-v0",
-    "tabular/Blackjack-v0", "tabular/CliffWalking-v0",
+    "GymV21Environment-v0",
+    "GymV26Environment-v0",
+    "phys2d/CartPole-v0",
+    "phys2d/CartPole-v1",
+    "phys2d/Pendulum-v0",
+    "tabular/Blackjack-v0",
+    "tabular/CliffWalking-v0",
 ]
 # The test suite's own envs (tests/custom_envs.py) live in the "test" namespace; other test modules of
 # the same worker may have registered them.
@@ -199,12 +209,18 @@ def built_in_ids() -> list[str]:
 
 
 # Those with a compiled vector env: all of them.
-BOX2D_COMPILED_IDS = ["LunarLander-v3", "LunarLanderContinuous-v3", "BipedalWalker-v3", "BipedalWalkerHardcore-v3",
-                      "CarRacing-v3"]
+BOX2D_COMPILED_IDS = [
+    "LunarLander-v3",
+    "LunarLanderContinuous-v3",
+    "BipedalWalker-v3",
+    "BipedalWalkerHardcore-v3",
+    "CarRacing-v3",
+]
 """Box2D ids with a compiled vector env (on the Box2D port), in a module of its own beside the single env's, so
 that it imports without the box2d wheel."""
 COMPILED_IDS = [
-    env_id for env_id in GYM_PROVIDED_IDS
+    env_id
+    for env_id in GYM_PROVIDED_IDS
     if not gym.spec(env_id).entry_point.startswith("gymnasium.envs.box2d.") or env_id in BOX2D_COMPILED_IDS
 ]
 

@@ -113,7 +113,9 @@ def test_pendulum_frames_are_gymnasiums_with_the_same_arrow(monkeypatch):
         kind = -1.0 if last_u is None else float(isinstance(last_u, np.float32))  # Pendulum's torque kind column
         stand_in._batch = types.SimpleNamespace(state=np.array([[*theirs.unwrapped.state, torque, kind]]))
         assert_same_frame(render_frame(stand_in, 0), theirs.render(), f"Pendulum frame {t}")
-        action = theirs.action_space.sample() * np.float32(1.5)  # beyond max_torque too: the arrow of the clipped torque
+        action = theirs.action_space.sample() * np.float32(
+            1.5
+        )  # beyond max_torque too: the arrow of the clipped torque
         theirs.step(action)
 
 
@@ -178,7 +180,9 @@ def test_blackjack_draws_the_dealers_card_and_usable_ace():
     frames = {}
     for seed in range(60):
         obs, _ = env.reset(seed=seed)
-        frames.setdefault((obs[2], env.unwrapped.dealer_top_card_value_str + env.unwrapped.dealer_top_card_suit), env.render())
+        frames.setdefault(
+            (obs[2], env.unwrapped.dealer_top_card_value_str + env.unwrapped.dealer_top_card_suit), env.render()
+        )
     labels = [frame[328:348] for (usable, _), frame in frames.items()]
     with_ace = [(frame[328:348] != frame[0, 0]).any() for (usable, _), frame in frames.items() if usable]
     without_ace = [(frame[328:348] != frame[0, 0]).any() for (usable, _), frame in frames.items() if not usable]
@@ -205,7 +209,9 @@ def test_ansi_text_is_gymnasiums(env_id, kwargs):
             theirs.step(action)
 
 
-@pytest.mark.parametrize("env_id", ["CartPole-v1", "Acrobot-v1", "MountainCarContinuous-v0", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1"])
+@pytest.mark.parametrize(
+    "env_id", ["CartPole-v1", "Acrobot-v1", "MountainCarContinuous-v0", "FrozenLake-v1", "Taxi-v4", "Blackjack-v1"]
+)
 @pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
 def test_vector_frames_are_gymnasium_sync_frames(env_id, mode):
     """A compiled vector env renders a tuple of its sub-environments' frames, as gymnasium's SyncVectorEnv:
@@ -254,9 +260,21 @@ def test_vector_ansi_is_a_tuple_of_gymnasiums_texts():
     assert ours.render() == theirs.render()
 
 
-@pytest.mark.parametrize("env_id", ["CartPole-v1", "Pendulum-v1", "Acrobot-v1", "MountainCar-v0", "FrozenLake-v1", "Taxi-v4", "CliffWalking-v1", "Blackjack-v1"])
+@pytest.mark.parametrize(
+    "env_id",
+    [
+        "CartPole-v1",
+        "Pendulum-v1",
+        "Acrobot-v1",
+        "MountainCar-v0",
+        "FrozenLake-v1",
+        "Taxi-v4",
+        "CliffWalking-v1",
+        "Blackjack-v1",
+    ],
+)
 def test_human_mode_draws_into_the_window(env_id):
-    """"human": reset and step draw into a window of the frame's size; render() returns None; close() shuts it."""
+    """ "human": reset and step draw into a window of the frame's size; render() returns None; close() shuts it."""
     frame_env = nbgym.make(env_id, render_mode="rgb_array")
     frame_env.reset(seed=0)
     size = frame_env.render().shape[1::-1]

@@ -49,7 +49,9 @@ def same_error(theirs, ours) -> None:
 @pytest.mark.parametrize("reset_clean", [True, False])
 def test_render_collection_collects_gymnasiums_frames(pop_frames, reset_clean):
     ours = RenderCollection(nbgym.make("CartPole-v1", render_mode="rgb_array"), pop_frames, reset_clean)
-    theirs = gym_wrappers.RenderCollection(gymnasium.make("CartPole-v1", render_mode="rgb_array"), pop_frames, reset_clean)
+    theirs = gym_wrappers.RenderCollection(
+        gymnasium.make("CartPole-v1", render_mode="rgb_array"), pop_frames, reset_clean
+    )
     assert ours.render_mode == theirs.render_mode == "rgb_array_list"
     assert ours.metadata["render_modes"] == theirs.metadata["render_modes"]
     for env in (ours, theirs):
@@ -129,7 +131,9 @@ def test_record_video_step_trigger_and_length(tmp_path):
     """A step trigger with video_length records fixed-length videos across episodes, named by step."""
     kwargs = dict(step_trigger=lambda step: step % 30 == 0, video_length=12, name_prefix="clip", fps=10)
     ours = RecordVideo(nbgym.make("FrozenLake-v1", render_mode="rgb_array"), str(tmp_path / "ours"), **kwargs)
-    theirs = gym_wrappers.RecordVideo(gymnasium.make("FrozenLake-v1", render_mode="rgb_array"), str(tmp_path / "theirs"), **kwargs)
+    theirs = gym_wrappers.RecordVideo(
+        gymnasium.make("FrozenLake-v1", render_mode="rgb_array"), str(tmp_path / "theirs"), **kwargs
+    )
     for env in (ours, theirs):
         env.reset(seed=0)
         env.action_space.seed(0)
@@ -138,7 +142,9 @@ def test_record_video_step_trigger_and_length(tmp_path):
                 env.reset()
         env.close()
     names = sorted(os.listdir(tmp_path / "ours"))
-    assert names == sorted(os.listdir(tmp_path / "theirs")) == ["clip-step-0.mp4", "clip-step-30.mp4", "clip-step-60.mp4"]
+    assert (
+        names == sorted(os.listdir(tmp_path / "theirs")) == ["clip-step-0.mp4", "clip-step-30.mp4", "clip-step-60.mp4"]
+    )
     for name in names:
         frames = read_video(tmp_path / "ours" / name)
         assert frames.shape == read_video(tmp_path / "theirs" / name).shape
@@ -234,7 +240,9 @@ def test_human_rendering_errors_are_gymnasiums():
 @pytest.mark.parametrize("render_only", [True, False])
 def test_add_render_observation_is_gymnasiums(render_only):
     ours = AddRenderObservation(nbgym.make("CartPole-v1", render_mode="rgb_array"), render_only=render_only)
-    theirs = gym_wrappers.AddRenderObservation(gymnasium.make("CartPole-v1", render_mode="rgb_array"), render_only=render_only)
+    theirs = gym_wrappers.AddRenderObservation(
+        gymnasium.make("CartPole-v1", render_mode="rgb_array"), render_only=render_only
+    )
     assert repr(ours.observation_space) == repr(theirs.observation_space)
     observations = [ours.reset(seed=3)[0]], [theirs.reset(seed=3)[0]]
     for t in range(10):
@@ -273,7 +281,9 @@ def test_vector_record_video_is_gymnasiums(tmp_path, mode):
         nbgym.make_vec("CartPole-v1", 4, render_mode="rgb_array", autoreset_mode=mode), str(tmp_path / "ours"), **kwargs
     )
     theirs = gym_vector_wrappers.RecordVideo(
-        gymnasium.make_vec("CartPole-v1", 4, vectorization_mode="sync", render_mode="rgb_array", vector_kwargs={"autoreset_mode": mode}),
+        gymnasium.make_vec(
+            "CartPole-v1", 4, vectorization_mode="sync", render_mode="rgb_array", vector_kwargs={"autoreset_mode": mode}
+        ),
         str(tmp_path / "theirs"),
         **kwargs,
     )
@@ -292,7 +302,10 @@ def test_vector_record_video_is_gymnasiums(tmp_path, mode):
 
 def test_vector_record_video_first_env_only(tmp_path):
     envs = nb_vector_wrappers.RecordVideo(
-        nbgym.make_vec("Taxi-v4", 3, render_mode="rgb_array"), str(tmp_path), record_first_only=True, video_length=5,
+        nbgym.make_vec("Taxi-v4", 3, render_mode="rgb_array"),
+        str(tmp_path),
+        record_first_only=True,
+        video_length=5,
         step_trigger=lambda s: s == 0,
     )
     envs.reset(seed=0)
@@ -323,6 +336,8 @@ def test_vector_wrapper_errors_are_gymnasiums(tmp_path):
         lambda: nb_vector_wrappers.HumanRendering(nbgym.make_vec("CartPole-v1", 2)),
     )
     same_error(
-        lambda: gym_vector_wrappers.RecordVideo(gymnasium.make_vec("CartPole-v1", 2, vectorization_mode="sync"), str(tmp_path)),
+        lambda: gym_vector_wrappers.RecordVideo(
+            gymnasium.make_vec("CartPole-v1", 2, vectorization_mode="sync"), str(tmp_path)
+        ),
         lambda: nb_vector_wrappers.RecordVideo(nbgym.make_vec("CartPole-v1", 2), str(tmp_path)),
     )

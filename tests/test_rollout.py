@@ -24,7 +24,9 @@ from nbgym.engine import Trajectory, rollout
 
 
 def _bench_rollout() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_rollout", pathlib.Path(__file__).parent.parent / "benchmarks" / "bench_rollout.py")
+    spec = importlib.util.spec_from_file_location(
+        "bench_rollout", pathlib.Path(__file__).parent.parent / "benchmarks" / "bench_rollout.py"
+    )
     module = importlib.util.module_from_spec(spec)
     # Importable by name, as numba's cache refers to the policies' module by it.
     sys.modules.setdefault("bench_rollout", module)
@@ -198,7 +200,10 @@ def test_an_invalid_action_mid_rollout_stops_before_that_step_moves():
     compiled.reset(seed=0)
     stepped.reset(seed=0)
     limit = np.array([0.5])
-    with pytest.raises(error.InvalidAction, match=r"Step (\d+) of the rollout: Sub-environment \d: np.int64\(7\) is not in the action space") as raised:
+    with pytest.raises(
+        error.InvalidAction,
+        match=r"Step (\d+) of the rollout: Sub-environment \d: np.int64\(7\) is not in the action space",
+    ) as raised:
         rollout(compiled, invalid_when_far, limit, 200)
     failing_step = int(re.search(r"Step (\d+) ", str(raised.value)).group(1))
     assert failing_step > 0
@@ -285,12 +290,17 @@ def test_every_call_of_the_policy_is_checked_and_the_message_says_what_it_return
     for num_threads in (1, 2):
         envs = nbgym.make_vec("test/Drift-v0", 600, num_threads=num_threads)  # 600: the threaded loop at 2
         envs.reset(seed=0)
-        with pytest.raises(error.InvalidAction, match=r"Step 1 of the rollout: the policy returned actions of shape \(600, 1\); the batch takes \(600, 2\)"):
+        with pytest.raises(
+            error.InvalidAction,
+            match=r"Step 1 of the rollout: the policy returned actions of shape \(600, 1\); the batch takes \(600, 2\)",
+        ):
             rollout(envs, shrinking_box, np.zeros(1), 10)
         envs.step(np.zeros((600, 2), dtype=np.float32))  # still consistent and usable
     envs = nbgym.make_vec("CartPole-v1", 3)
     envs.reset(seed=0)
-    with pytest.raises(error.InvalidAction, match="returned a list, not a numpy array; return a int64 array of shape \\(3,\\)"):
+    with pytest.raises(
+        error.InvalidAction, match="returned a list, not a numpy array; return a int64 array of shape \\(3,\\)"
+    ):
         rollout(envs, list_actions, np.zeros(1), 5)
 
 
@@ -364,8 +374,12 @@ def test_ctrl_c_stops_a_rollout_within_a_fraction_of_a_second(tmp_path, physics)
     script = tmp_path / "interrupted.py"
     script.write_text(INTERRUPTED)
     tests = pathlib.Path(__file__).parent
-    process = subprocess.Popen([sys.executable, str(script), physics, str(tests.parent)], stdout=subprocess.PIPE,
-                               stderr=subprocess.PIPE, text=True)
+    process = subprocess.Popen(
+        [sys.executable, str(script), physics, str(tests.parent)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert process.stdout.readline().strip() == "ready", process.stderr.read()
         time.sleep(0.5)

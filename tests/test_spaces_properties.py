@@ -79,7 +79,9 @@ leaf_recipes = st.one_of(
         st.lists(st.integers(1, 6), min_size=1, max_size=4),
         st.integers(-3, 3),
     ),
-    st.tuples(st.just("MultiBinary"), st.one_of(st.integers(1, 5), st.lists(st.integers(1, 3), min_size=1, max_size=2))),
+    st.tuples(
+        st.just("MultiBinary"), st.one_of(st.integers(1, 5), st.lists(st.integers(1, 3), min_size=1, max_size=2))
+    ),
     st.tuples(
         st.just("Text"),
         st.integers(0, 4),

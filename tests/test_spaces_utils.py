@@ -78,7 +78,10 @@ def test_discrete_flattens_one_hot() -> None:
 @pytest.mark.parametrize(
     ("builder", "value"),
     [
-        (lambda S: S.Tuple((S.Box(0, 1, shape=(2,)), S.Box(0, 1, shape=(3,)), S.Discrete(3))), ((0.5, 0.25), (1.0, 0.0, 0.2), 1)),
+        (
+            lambda S: S.Tuple((S.Box(0, 1, shape=(2,)), S.Box(0, 1, shape=(3,)), S.Discrete(3))),
+            ((0.5, 0.25), (1.0, 0.0, 0.2), 1),
+        ),
         (lambda S: S.Box(0, 1, shape=(2, 2)), [[0.1, 0.2], [0.3, 0.4]]),
         (lambda S: S.MultiDiscrete([3, 2], start=[1, 0]), np.array([3, 1])),
         (lambda S: S.MultiDiscrete(np.array([[2, 3], [4, 2]])), np.array([[1, 2], [3, 0]])),
@@ -90,7 +93,10 @@ def test_discrete_flattens_one_hot() -> None:
         (lambda S: S.OneOf((S.Box(0, 1, shape=(1,), dtype=bool), S.Discrete(2), S.Discrete(2))), (2, 1)),
         (lambda S: S.OneOf((S.MultiBinary(2),) * 200), (150, np.array([1, 0], np.int8))),
         (lambda S: S.OneOf((S.Text(2, charset="ab"), S.Box(-1, 1, shape=(1,), dtype=np.int8))), (0, "ba")),
-        (lambda S: S.Dict({"b": S.Discrete(2), "a": S.Box(0, 3, shape=(1,), dtype=np.int32)}), {"a": np.array([2], np.int32), "b": 1}),
+        (
+            lambda S: S.Dict({"b": S.Discrete(2), "a": S.Box(0, 3, shape=(1,), dtype=np.int32)}),
+            {"a": np.array([2], np.int32), "b": 1},
+        ),
         (lambda S: S.Tuple((S.Sequence(S.Discrete(2)), S.Discrete(3))), ((0, 1, 1), 2)),
         (lambda S: S.Sequence(S.Box(0, 1, shape=(2,)), stack=True), np.zeros((3, 2), np.float32)),
         (
@@ -115,10 +121,20 @@ def test_flatten_examples_agree(builder: Any, value: Any) -> None:
     [
         (lambda S: S.Discrete(3), np.zeros(3), ValueError, "is not a valid one-hot encoded vector"),
         (lambda S: S.MultiDiscrete([2, 2]), np.zeros(4), ValueError, "is not a concatenation of one-hot encoded"),
-        (lambda S: S.Tuple((S.Discrete(2),)), (np.array([1, 0]),), AssertionError, "should only unflatten numpy arrays"),
+        (
+            lambda S: S.Tuple((S.Discrete(2),)),
+            (np.array([1, 0]),),
+            AssertionError,
+            "should only unflatten numpy arrays",
+        ),
         (lambda S: S.Tuple((S.Sequence(S.Discrete(2)),)), np.zeros(2), AssertionError, "should only unflatten tuples"),
         (lambda S: S.Dict(a=S.Discrete(2)), {"a": np.array([1, 0])}, AssertionError, "x must be a numpy array"),
-        (lambda S: S.Dict(a=S.Sequence(S.Discrete(2))), np.zeros(2), AssertionError, "should only unflatten dictionary"),
+        (
+            lambda S: S.Dict(a=S.Sequence(S.Discrete(2))),
+            np.zeros(2),
+            AssertionError,
+            "should only unflatten dictionary",
+        ),
     ],
 )
 def test_unflatten_bad_input_raises_alike(builder: Any, flat: Any, exc_type: type[Exception], phrase: str) -> None:

@@ -114,8 +114,20 @@ def test_vector_results_do_not_depend_on_the_number_of_threads():
 @pytest.mark.parametrize("kwargs", VARIANTS)
 def test_tables_attributes_and_methods_match_gymnasium(kwargs):
     ours, theirs = TaxiEnv(**kwargs), gym_taxi.TaxiEnv(**kwargs)
-    for name in ["P", "desc", "locs", "locs_colors", "max_row", "max_col", "initial_state_distrib", "metadata",
-                 "rainy_probability", "_rainy_lateral_probability", "fickle_probability", "fickle_passenger"]:
+    for name in [
+        "P",
+        "desc",
+        "locs",
+        "locs_colors",
+        "max_row",
+        "max_col",
+        "initial_state_distrib",
+        "metadata",
+        "rainy_probability",
+        "_rainy_lateral_probability",
+        "fickle_probability",
+        "fickle_passenger",
+    ]:
         assert_same_value(getattr(ours, name), getattr(theirs, name), name)
     assert repr(ours.observation_space) == repr(theirs.observation_space)
     assert repr(ours.action_space) == repr(theirs.action_space)

@@ -27,8 +27,13 @@ NUM_ENVS = 2048  # 8 chunks of 256: the calling thread and one worker share the 
 
 def _snapshot(envs) -> tuple[np.ndarray, ...]:
     batch = envs._batch
-    return (np.array(batch.state, copy=True), batch.elapsed.copy(), batch.observations.copy(), batch.flags.copy(),
-            batch.pcg.copy())
+    return (
+        np.array(batch.state, copy=True),
+        batch.elapsed.copy(),
+        batch.observations.copy(),
+        batch.flags.copy(),
+        batch.pcg.copy(),
+    )
 
 
 def _same(a, b) -> bool:

@@ -263,6 +263,8 @@ def test_bench_threads_script(capsys):
     spec.loader.exec_module(script)
     arguments = ["--num-envs", "600", "--loads", "none", "numpy-thread", "--repeats", "2", "--sample-time", "0.01"]
     assert script.main(arguments) == 0
-    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| none") or line.startswith("| numpy")]
+    rows = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("| none") or line.startswith("| numpy")
+    ]
     assert [row.split(" | ")[:2] for row in rows] == [["| none", "600"], ["| numpy-thread", "600"]]
     assert all(re.search(r"\| \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\) \|", row) for row in rows)

@@ -455,7 +455,10 @@ def test_killed_worker_gives_a_clear_error() -> None:
     env = AsyncVectorEnv(env_fns(nbgym, 2))
     env.reset(seed=0)
     os.kill(env.processes[1].pid, signal.SIGKILL)
-    with deadline(10), pytest.raises(EOFError, match=r"Worker-1 \(pid \d+\) of `AsyncVectorEnv` was killed by signal SIGKILL"):
+    with (
+        deadline(10),
+        pytest.raises(EOFError, match=r"Worker-1 \(pid \d+\) of `AsyncVectorEnv` was killed by signal SIGKILL"),
+    ):
         env.step(ZEROS)
     with pytest.raises(ClosedEnvironmentError, match=r"workers \[1\]"):
         env.reset()

@@ -126,9 +126,7 @@ def test_reset_mask_matches_gymnasium() -> None:
 )
 def test_reset_mask_errors_match_gymnasium(mask: Any) -> None:
     gym_env, nb_env = sync_pair(3)
-    same_error(
-        lambda: gym_env.reset(options={"reset_mask": mask}), lambda: nb_env.reset(options={"reset_mask": mask})
-    )
+    same_error(lambda: gym_env.reset(options={"reset_mask": mask}), lambda: nb_env.reset(options={"reset_mask": mask}))
 
 
 def test_disabled_mode_requires_reset_of_ended_envs() -> None:
@@ -216,9 +214,7 @@ def test_observation_modes_match_gymnasium() -> None:
     assert_same(gym_env.reset(seed=2), nb_env.reset(seed=2))
 
     # "same" refuses spaces that differ; a custom pair of spaces is taken as given.
-    same_error(
-        lambda: gymnasium.vector.SyncVectorEnv(gym_fns), lambda: SyncVectorEnv(nb_fns, observation_mode="same")
-    )
+    same_error(lambda: gymnasium.vector.SyncVectorEnv(gym_fns), lambda: SyncVectorEnv(nb_fns, observation_mode="same"))
     batched, single = nbgym.spaces.Box(-5, 5, (3, 2)), nbgym.spaces.Box(-5, 5, (2,))
     custom = SyncVectorEnv(nb_fns, observation_mode=(batched, single))
     assert custom.observation_space is batched and custom.single_observation_space is single
@@ -288,9 +284,7 @@ def test_failed_construction_is_collectable() -> None:
 
 
 def test_autoreset_mode_enum_matches_gymnasium() -> None:
-    assert [(m.name, m.value) for m in AutoresetMode] == [
-        (m.name, m.value) for m in gymnasium.vector.AutoresetMode
-    ]
+    assert [(m.name, m.value) for m in AutoresetMode] == [(m.name, m.value) for m in gymnasium.vector.AutoresetMode]
     assert AutoresetMode("SameStep") is AutoresetMode.SAME_STEP
 
 
@@ -476,6 +470,7 @@ def test_dict_info_to_list_of_merged_infos_matches_gymnasium(infos: list[dict[st
 
     gym_bare = gymnasium.vector.VectorEnv()
     gym_bare.num_envs = len(infos)
+
     def convert(wrapper: Any) -> Any:
         try:
             return wrapper._convert_info_to_list(merged)

@@ -34,7 +34,9 @@ def space_catalogue(lib: ModuleType) -> dict[str, Any]:
     s = lib.spaces
     return {
         "box": s.Box(-1.0, 1.0, (3,), np.float32),
-        "box-2d-bounds": s.Box(np.array([[0.0, -1.0], [2.0, -3.0]]), np.array([[1.0, 0.0], [5.0, 3.0]]), dtype=np.float64),
+        "box-2d-bounds": s.Box(
+            np.array([[0.0, -1.0], [2.0, -3.0]]), np.array([[1.0, 0.0], [5.0, 3.0]]), dtype=np.float64
+        ),
         "box-uint8": s.Box(0, 255, (2, 2), np.uint8),
         "box-float16": s.Box(-1.0, 1.0, (2,), np.float16),
         "box-unbounded": s.Box(-np.inf, np.inf, (2,), np.float64),
@@ -145,7 +147,9 @@ def test_batch_box_property(shape: tuple[int, ...], dtype: type, n: int, seed: i
     gym_batched, nb_batched = gym_utils.batch_space(gym_space, n), nb_utils.batch_space(nb_space, n)
     assert repr(nb_batched) == repr(gym_batched)
     assert_same(gym_batched.sample(), nb_batched.sample())
-    assert_same(list(gym_utils.iterate(gym_batched, gym_batched.low)), list(nb_utils.iterate(nb_batched, nb_batched.low)))
+    assert_same(
+        list(gym_utils.iterate(gym_batched, gym_batched.low)), list(nb_utils.iterate(nb_batched, nb_batched.low))
+    )
 
 
 @FAST
@@ -162,7 +166,9 @@ def test_batch_multi_discrete_and_discrete_property(nvec: list[int], n: int, see
     gym_batched, nb_batched = gym_utils.batch_space(gym_space, n), nb_utils.batch_space(nb_space, n)
     assert repr(nb_batched) == repr(gym_batched)
     assert_same(gym_batched.sample(), nb_batched.sample())
-    gym_discrete = gym_utils.batch_space(gymnasium.spaces.Discrete(nvec[0], start=start[0] if start else 0, seed=seed), n)
+    gym_discrete = gym_utils.batch_space(
+        gymnasium.spaces.Discrete(nvec[0], start=start[0] if start else 0, seed=seed), n
+    )
     nb_discrete = nb_utils.batch_space(nbgym.spaces.Discrete(nvec[0], start=start[0] if start else 0, seed=seed), n)
     assert repr(nb_discrete) == repr(gym_discrete)
     assert_same(gym_discrete.sample(), nb_discrete.sample())
@@ -274,7 +280,12 @@ def test_custom_and_invalid_spaces_match_gymnasium() -> None:
     with pytest.raises(CustomSpaceError, match="doesn't have an registered `iterate` function"):
         nb_utils.iterate(nb_custom, [1])
     for function in ("iterate", "concatenate", "create_empty_array", "batch_space"):
-        args = {"iterate": ("x", [1]), "concatenate": ("x", [1], None), "create_empty_array": ("x",), "batch_space": ("x",)}
+        args = {
+            "iterate": ("x", [1]),
+            "concatenate": ("x", [1], None),
+            "create_empty_array": ("x",),
+            "batch_space": ("x",),
+        }
         same_outcome(
             lambda: getattr(gym_utils, function)(*args[function]),
             lambda: getattr(nb_utils, function)(*args[function]),
@@ -307,7 +318,10 @@ def test_shared_memory_round_trip_matches_gymnasium(name: str) -> None:
     for index in (2, 0, 1):
         gym_utils.write_to_shared_memory(gym_space, index, gym_space.sample(), gym_memory)
         nb_utils.write_to_shared_memory(nb_space, index, nb_space.sample(), nb_memory)
-    assert_same(gym_utils.read_from_shared_memory(gym_space, gym_memory, n=3), nb_utils.read_from_shared_memory(nb_space, nb_memory, n=3))
+    assert_same(
+        gym_utils.read_from_shared_memory(gym_space, gym_memory, n=3),
+        nb_utils.read_from_shared_memory(nb_space, nb_memory, n=3),
+    )
 
 
 def test_shared_memory_is_shared_and_uses_the_context() -> None:
@@ -335,9 +349,12 @@ def test_shared_memory_of_custom_and_invalid_spaces() -> None:
         with pytest.raises(CustomSpaceError, match="doesn't have an registered"):
             call()
     same_outcome(lambda: gym_utils.create_shared_memory("x"), lambda: nb_utils.create_shared_memory("x"))
-    same_outcome(lambda: gym_utils.read_from_shared_memory("x", None), lambda: nb_utils.read_from_shared_memory("x", None))
     same_outcome(
-        lambda: gym_utils.write_to_shared_memory("x", 0, 1, None), lambda: nb_utils.write_to_shared_memory("x", 0, 1, None)
+        lambda: gym_utils.read_from_shared_memory("x", None), lambda: nb_utils.read_from_shared_memory("x", None)
+    )
+    same_outcome(
+        lambda: gym_utils.write_to_shared_memory("x", 0, 1, None),
+        lambda: nb_utils.write_to_shared_memory("x", 0, 1, None),
     )
 
 

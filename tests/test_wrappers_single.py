@@ -291,9 +291,7 @@ def test_obstruct_view_covers_patches() -> None:
     env.reset(seed=3)
     mask = env._patch_mask(9, 7)
     assert mask.shape == (9, 7) and mask.dtype == np.bool_
-    gym_env = gymnasium.wrappers.ObstructView(
-        make_env(gymnasium, render_mode="rgb_array", frame_shape=(9, 7)), 0.99, 4
-    )
+    gym_env = gymnasium.wrappers.ObstructView(make_env(gymnasium, render_mode="rgb_array", frame_shape=(9, 7)), 0.99, 4)
     gym_env.reset(seed=3)
     env.reset(seed=3)
     clean = env.env.render()
@@ -415,9 +413,7 @@ def test_spec_records_the_wrapper_arguments(case: str) -> None:
         return
     gym_wrappers, nb_wrappers = gym_env.spec.additional_wrappers, nb_env.spec.additional_wrappers
     assert [w.name for w in nb_wrappers] == [w.name for w in gym_wrappers]
-    assert [w.entry_point.replace("nbgym", "gymnasium") for w in nb_wrappers] == [
-        w.entry_point for w in gym_wrappers
-    ]
+    assert [w.entry_point.replace("nbgym", "gymnasium") for w in nb_wrappers] == [w.entry_point for w in gym_wrappers]
     for nb_wrapper, gym_wrapper in zip(nb_wrappers, gym_wrappers, strict=True):
         assert_data_equal(nb_wrapper.kwargs, gym_wrapper.kwargs)
 

@@ -236,9 +236,7 @@ TRANSFORMS: dict[str, Callable[[ModuleType], Any]] = {
     "flatten_dict": lambda lib: lib.wrappers.vector.FlattenObservation(space_vec(lib, 3, obs="dict")),
     "flatten_tuple": lambda lib: lib.wrappers.vector.FlattenObservation(space_vec(lib, 3, obs="tuple")),
     "flatten_discrete": lambda lib: lib.wrappers.vector.FlattenObservation(space_vec(lib, 3, obs="discrete")),
-    "flatten_multidiscrete": lambda lib: lib.wrappers.vector.FlattenObservation(
-        space_vec(lib, 3, obs="multidiscrete")
-    ),
+    "flatten_multidiscrete": lambda lib: lib.wrappers.vector.FlattenObservation(space_vec(lib, 3, obs="multidiscrete")),
     "flatten_multibinary": lambda lib: lib.wrappers.vector.FlattenObservation(space_vec(lib, 3, obs="multibinary")),
     "grayscale": lambda lib: lib.wrappers.vector.GrayscaleObservation(space_vec(lib, 3, obs="image")),
     "grayscale_keep_dim": lambda lib: lib.wrappers.vector.GrayscaleObservation(
@@ -278,9 +276,7 @@ TRANSFORMS: dict[str, Callable[[ModuleType], Any]] = {
     "normalize_pendulum": lambda lib: lib.wrappers.vector.NormalizeReward(
         lib.wrappers.vector.NormalizeObservation(lib.wrappers.vector.ClipAction(pendulum_vec(lib, 5))), gamma=0.9
     ),
-    "rescale_action_same_space": lambda lib: lib.wrappers.vector.RescaleAction(
-        space_vec(lib, 3, act="box"), -2.0, 3.0
-    ),
+    "rescale_action_same_space": lambda lib: lib.wrappers.vector.RescaleAction(space_vec(lib, 3, act="box"), -2.0, 3.0),
     "transform_reward": lambda lib: lib.wrappers.vector.TransformReward(space_vec(lib, 3), lambda r: np.tanh(r)),
     "vectorize_transform_reward": lambda lib: lib.wrappers.vector.VectorizeTransformReward(
         space_vec(lib, 3), lib.wrappers.TransformReward, func=lambda r: r * r

@@ -32,8 +32,29 @@ from nbgym.engine import _cache as cache
 
 pytestmark = pytest.mark.filterwarnings("ignore")
 
-EXTREMES = [math.nan, -math.nan, math.inf, -math.inf, 1e300, -1e300, 1.7976931348623157e308, 0.0, -0.0, -5.0, 1e19,
-            1e20, -1e20, 1e30, 2.0**63, 10**30, -(10**30), 2**63, 10**400, -3, 0]
+EXTREMES = [
+    math.nan,
+    -math.nan,
+    math.inf,
+    -math.inf,
+    1e300,
+    -1e300,
+    1.7976931348623157e308,
+    0.0,
+    -0.0,
+    -5.0,
+    1e19,
+    1e20,
+    -1e20,
+    1e30,
+    2.0**63,
+    10**30,
+    -(10**30),
+    2**63,
+    10**400,
+    -3,
+    0,
+]
 ATTRIBUTES = ["reward", "prev_reward", "t", "tile_visited_count", "new_lap"]
 STEP = np.array([0.1, 0.6, 0.0], dtype=np.float32)
 CLEAR = (TypeError, ValueError, OverflowError)
@@ -127,8 +148,25 @@ WORKER = Path(__file__).with_name("_written_values_worker.py")
 TIMEOUTS = {"attributes": 400.0, "write": 60.0}
 """Seconds a worker's answer may take: an id's first request compiles its kernels (a Box2D id's for ~50-100 s)."""
 
-SCALARS = [math.nan, math.inf, -math.inf, 1e300, -1e300, 0.0, -0.0, 0, -1, 2**63, 10**30, -(10**30), 1e20, -5.0, 0.5,
-           True, None]
+SCALARS = [
+    math.nan,
+    math.inf,
+    -math.inf,
+    1e300,
+    -1e300,
+    0.0,
+    -0.0,
+    0,
+    -1,
+    2**63,
+    10**30,
+    -(10**30),
+    1e20,
+    -5.0,
+    0.5,
+    True,
+    None,
+]
 
 
 class Worker:
@@ -143,8 +181,14 @@ class Worker:
         env = {**os.environ, "NUMBA_BOUNDSCHECK": "1", "NUMBA_CACHE_DIR": self.cache_dir, "PYTHONFAULTHANDLER": "1"}
         env["PYTHONPATH"] = os.pathsep.join([str(WORKER.parent.parent), env.get("PYTHONPATH", "")])
         read, write = os.pipe()
-        self.process = subprocess.Popen([sys.executable, str(WORKER), str(write)], stdin=subprocess.PIPE,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, pass_fds=(write,), env=env)
+        self.process = subprocess.Popen(
+            [sys.executable, str(WORKER), str(write)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=(write,),
+            env=env,
+        )
         os.close(write)
         self.answers = os.fdopen(read, "rb")
         self.stderr: list[bytes] = []
@@ -241,17 +285,20 @@ def _check_written(worker: Worker, env_id: str, attribute: str, spec: tuple, ste
     if ours["stage"] != "ok":
         assert theirs is not None and theirs["stage"] not in ("ok", "hangs"), (
             f"{where}: nbgym failed at {ours['stage']} where gymnasium "
-            f"{'went on' if theirs else 'has no such attribute'}: {ours['traceback']}")
+            f"{'went on' if theirs else 'has no such attribute'}: {ours['traceback']}"
+        )
         assert ours["clear"] or ours["type"] == theirs["type"], (
             f"{where}: nbgym failed with {ours['type']} at {ours['stage']} (gymnasium with {theirs['type']}): "
-            f"{ours['traceback']}")
+            f"{ours['traceback']}"
+        )
         return
     if theirs is None or theirs["stage"] == "hangs":
         return  # nbgym's own attribute (gymnasium's env has none), or one gymnasium's step never ends with: taken
     if theirs["stage"] != "ok" and _known_difference(attribute, theirs):
         return
-    assert theirs["stage"] == "ok", (f"{where}: gymnasium fails with {theirs['type']} at {theirs['stage']} "
-                                    f"({theirs['message']}), nbgym went on")
+    assert theirs["stage"] == "ok", (
+        f"{where}: gymnasium fails with {theirs['type']} at {theirs['stage']} ({theirs['message']}), nbgym went on"
+    )
     for step, (mine, wanted) in enumerate(zip(ours["results"], theirs["results"])):
         for name, a, b in zip(("obs", "reward", "terminated", "truncated", "frame"), mine, wanted):
             if name == "frame" and _family(env_id) == "toy_text":
@@ -289,8 +336,12 @@ def _sweep(worker: Worker, env_id: str, data: st.DataObject) -> None:
     _check_written(worker, env_id, attribute, spec, steps)
 
 
-DEFAULT_IDS = [param for param in IDS if _family(param.values[0]) in ("classic_control", "toy_text")
-               or param.values[0] in ("HalfCheetah-v5", "Ant-v5", "Humanoid-v5")]
+DEFAULT_IDS = [
+    param
+    for param in IDS
+    if _family(param.values[0]) in ("classic_control", "toy_text")
+    or param.values[0] in ("HalfCheetah-v5", "Ant-v5", "Humanoid-v5")
+]
 """The default run's ids: classic control, toy text and three MuJoCo ids (the contact ranges, the humanoid's cost
 ranges); every id with ``-m slow`` (Box2D's kernels take ~50 s each to compile with bounds checks)."""
 

@@ -23,10 +23,12 @@ def _draw(pcg, buf, out, uniform_every):
 
 def _numpy_draws(seed: int, count: int, uniform_every: int) -> tuple[np.ndarray, dict]:
     generator = np.random.default_rng(seed)
-    out = np.array([
-        generator.random() if uniform_every and k % uniform_every == 0 else generator.standard_normal()
-        for k in range(count)
-    ])
+    out = np.array(
+        [
+            generator.random() if uniform_every and k % uniform_every == 0 else generator.standard_normal()
+            for k in range(count)
+        ]
+    )
     return out, generator.bit_generator.state
 
 

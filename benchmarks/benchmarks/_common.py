@@ -41,7 +41,8 @@ ENV_IDS = ALL_ENV_IDS if FULL else FAMILY_ENV_IDS
 """The compiled environments of the selection."""
 
 SINGLE_ENV_IDS = ENV_IDS + [
-    env_id for env_id in FAMILIES["Box2D"]
+    env_id
+    for env_id in FAMILIES["Box2D"]
     if env_id not in ENV_IDS and env_id in _bench.nbgym_env_ids() and _bench.import_failure(_bench.spec(env_id)) is None
 ]
 """The environments whose single env (``make``) is measured: the compiled ones and the default Box2D ones."""

@@ -29,7 +29,10 @@ class FirstStep:
     case shares one that ``nbgym warmup`` filled in ``setup``.
     """
 
-    params = (ENV_IDS if FULL else ["CartPole-v1"], [_COLD, _WARM, *(library for library in LIBRARIES if library == "gymnasium")])
+    params = (
+        ENV_IDS if FULL else ["CartPole-v1"],
+        [_COLD, _WARM, *(library for library in LIBRARIES if library == "gymnasium")],
+    )
     param_names = ("env", "contender")
     repeat = (1, 3, 60.0)
     number = 1

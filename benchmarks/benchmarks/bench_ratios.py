@@ -124,7 +124,11 @@ class VersusMujocoBatch:
     """nbgym's compiled MuJoCo vector env over MuJoCo's own batched stepping of the same simulations."""
 
     params = (
-        [env_id for env_id in ENV_IDS if env_id.endswith("-v5") and _bench.spec(env_id).entry_point.startswith("nbgym.envs.mujoco")],
+        [
+            env_id
+            for env_id in ENV_IDS
+            if env_id.endswith("-v5") and _bench.spec(env_id).entry_point.startswith("nbgym.envs.mujoco")
+        ],
         [16, 256, 1024] if FULL else [256],
     )
     param_names = ("env", "num_envs")
@@ -137,7 +141,9 @@ class VersusMujocoBatch:
             raise NotImplementedError(f"mujoco.batch is not available: {e}") from None
         actions = _bench.action_pool(env_id, num_envs)
         self.nbgym = runner("nbgym", env_id, num_envs, actions=actions)
-        self.batch = _bench.Runner("mujoco.batch", "Batch, 1 thread", num_envs, _BatchStepper(env_id, num_envs), actions)
+        self.batch = _bench.Runner(
+            "mujoco.batch", "Batch, 1 thread", num_envs, _BatchStepper(env_id, num_envs), actions
+        )
 
     def teardown(self, env_id: str, num_envs: int) -> None:
         close(self, "nbgym", "batch")
@@ -211,13 +217,18 @@ class _RolloutStepper:
 class RolloutVersusPythonLoop:
     """``nbgym.engine.rollout`` over stepping the same env from Python, each with the same policy."""
 
-    params = ([env_id for env_id in ("CartPole-v1", "Pendulum-v1") if FULL or env_id == "CartPole-v1"], [256, 4096] if FULL else [4096])
+    params = (
+        [env_id for env_id in ("CartPole-v1", "Pendulum-v1") if FULL or env_id == "CartPole-v1"],
+        [256, 4096] if FULL else [4096],
+    )
     param_names = ("env", "num_envs")
     timeout = 300
 
     def setup(self, env_id: str, num_envs: int) -> None:
         env_steps = num_envs * _ROLLOUT_STEPS
-        self.rollout = _bench.Runner("nbgym rollout", "rollout", env_steps, _RolloutStepper(env_id, num_envs, True), [None])
+        self.rollout = _bench.Runner(
+            "nbgym rollout", "rollout", env_steps, _RolloutStepper(env_id, num_envs, True), [None]
+        )
         self.loop = _bench.Runner("nbgym", "Python loop", env_steps, _RolloutStepper(env_id, num_envs, False), [None])
 
     def teardown(self, env_id: str, num_envs: int) -> None:

@@ -26,4 +26,3 @@ class ResetWithSeed:
         """One seeded reset (a new seed each call, as a training loop seeds its episodes)."""
         self.seed += 1
         self.runner.env.reset(seed=self.seed)
-

@@ -206,7 +206,9 @@ def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, stack, 
 
 
 @borrowing_kernel
-def ray_cast_closest(tree_f, tree_i, tree_s, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf, accept, stack):
+def ray_cast_closest(
+    tree_f, tree_i, tree_s, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf, accept, stack
+):
     """``b2World::RayCast(callback, p1, p2)`` (b2BroadPhase/b2DynamicTree::RayCast through
     b2WorldRayCastWrapper) with the callback of gymnasium's lidar: a fixture that ``accept`` rejects gets -1
     (ignored, the ray goes on), an accepted hit is kept and its fraction clips the ray.

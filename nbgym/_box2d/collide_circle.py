@@ -59,7 +59,9 @@ def collide_polygon_and_circle(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b)
     my = sf_b[VERTICES, 1]
     if separation < _EPSILON:
         man_i[POINT_COUNT] = 1
-        set_face(man_f, man_i, FACE_A, sf_a[NORMALS + i1, 0], sf_a[NORMALS + i1, 1], _HALF * (v1x + v2x), _HALF * (v1y + v2y))
+        set_face(
+            man_f, man_i, FACE_A, sf_a[NORMALS + i1, 0], sf_a[NORMALS + i1, 1], _HALF * (v1x + v2x), _HALF * (v1y + v2y)
+        )
         set_point(man_f, man_i, 0, mx, my, 0)
         return
     u1 = (clx - v1x) * (v2x - v1x) + (cly - v1y) * (v2y - v1y)

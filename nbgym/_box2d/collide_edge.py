@@ -6,7 +6,19 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d.collide_polygon import clip_segment_to_line
-from nbgym._box2d.manifold import CIRCLES, FACE, FACE_A, FACE_B, POINT_COUNT, TYPE, VERTEX, make_id, set_face, set_point, swap_id
+from nbgym._box2d.manifold import (
+    CIRCLES,
+    FACE,
+    FACE_A,
+    FACE_B,
+    POINT_COUNT,
+    TYPE,
+    VERTEX,
+    make_id,
+    set_face,
+    set_point,
+    swap_id,
+)
 from nbgym._box2d.math import b2min, cross, normalize, rot_mul, rot_mul_t, xf_mul, xf_mul_t
 from nbgym._box2d.shapes import CENTROID, COUNT, HAS_VERTEX0, HAS_VERTEX3, NORMALS, RADIUS, VERTEX0, VERTEX3, VERTICES
 from nbgym.engine._jit import borrowing_kernel
@@ -295,7 +307,15 @@ def collide_edge_and_polygon(man_f, man_i, si_a, sf_a, xf_a, si_b, sf_b, xf_b):
     if primary_edge:
         set_face(man_f, man_i, FACE_A, rnx, rny, rv1x, rv1y)
     else:
-        set_face(man_f, man_i, FACE_B, sf_b[NORMALS + r1, 0], sf_b[NORMALS + r1, 1], sf_b[VERTICES + r1, 0], sf_b[VERTICES + r1, 1])
+        set_face(
+            man_f,
+            man_i,
+            FACE_B,
+            sf_b[NORMALS + r1, 0],
+            sf_b[NORMALS + r1, 1],
+            sf_b[VERTICES + r1, 0],
+            sf_b[VERTICES + r1, 1],
+        )
     point_count = 0
     for i in range(2):
         x, y, key = (cx0, cy0, ck0) if i == 0 else (cx1, cy1, ck1)

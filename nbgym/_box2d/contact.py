@@ -21,10 +21,35 @@ from nbgym.engine._jit import borrowing_kernel
 from . import collide_circle, collide_edge, collide_polygon, distance, manifold, shapes
 from .math import copy_to, sqrtf
 from .world import (
-    BI_BEGUN, BI_TOUCH, C_ENABLED_FLAG, C_TOUCHING_FLAG, CF_FRICTION, CF_RESTITUTION, CF_TANGENT_SPEED, CF_TOI,
-    CI_FA, CI_FB, CI_FLAGS, CI_IA, CI_IB, CI_TOI_COUNT, FF_FRICTION, FF_RESTITUTION, FI_BODY, FI_SENSOR,
-    BF_XF, ERR_EVENTS, EV_BEGIN, EV_FIXTURE_A, EV_FIXTURE_B, LISTEN_BODIES, LISTEN_EVENTS, WI_ERROR, WI_EVENT_COUNT,
-    WI_LISTENER, set_awake,
+    BI_BEGUN,
+    BI_TOUCH,
+    C_ENABLED_FLAG,
+    C_TOUCHING_FLAG,
+    CF_FRICTION,
+    CF_RESTITUTION,
+    CF_TANGENT_SPEED,
+    CF_TOI,
+    CI_FA,
+    CI_FB,
+    CI_FLAGS,
+    CI_IA,
+    CI_IB,
+    CI_TOI_COUNT,
+    FF_FRICTION,
+    FF_RESTITUTION,
+    FI_BODY,
+    FI_SENSOR,
+    BF_XF,
+    ERR_EVENTS,
+    EV_BEGIN,
+    EV_FIXTURE_A,
+    EV_FIXTURE_B,
+    LISTEN_BODIES,
+    LISTEN_EVENTS,
+    WI_ERROR,
+    WI_EVENT_COUNT,
+    WI_LISTENER,
+    set_awake,
 )
 
 F32 = np.float32
@@ -154,8 +179,8 @@ def update(w, r, c):
     sensor = w.fixture_i[r, fa, FI_SENSOR] != 0 or w.fixture_i[r, fb, FI_SENSOR] != 0
     ba = w.fixture_i[r, fa, FI_BODY]
     bb = w.fixture_i[r, fb, FI_BODY]
-    xf_a = w.body_f[r, ba, BF_XF:BF_XF + 4]
-    xf_b = w.body_f[r, bb, BF_XF:BF_XF + 4]
+    xf_a = w.body_f[r, ba, BF_XF : BF_XF + 4]
+    xf_b = w.body_f[r, bb, BF_XF : BF_XF + 4]
     if sensor:
         touching = shapes_overlap(w, r, fa, fb, xf_a, xf_b)
         mi[manifold.POINT_COUNT] = 0

@@ -11,10 +11,37 @@ from nbgym.engine._jit import borrowing_kernel
 
 from . import broad_phase, contact, manifold
 from .world import (
-    AWAKE_FLAG, BI_CONTACTS, BI_FLAGS, BI_TYPE, C_FILTER_FLAG, C_TOUCHING_FLAG, CI_ALIVE, CI_FA, CI_FB, CI_FLAGS,
-    CI_IA, CI_IB, CI_NEXT, CI_PREV, ERR_CONTACTS, FI_BODY, FI_CATEGORY, FI_GROUP, FI_MASK, FI_PROXY, FI_SENSOR,
-    STATIC, WI_CONTACT_COUNT, WI_CONTACT_LIST, WI_ERROR, WI_FREE_CONTACT, WI_LISTENER, edge_other_contact,
-    set_awake, should_collide_bodies, unlink_edge,
+    AWAKE_FLAG,
+    BI_CONTACTS,
+    BI_FLAGS,
+    BI_TYPE,
+    C_FILTER_FLAG,
+    C_TOUCHING_FLAG,
+    CI_ALIVE,
+    CI_FA,
+    CI_FB,
+    CI_FLAGS,
+    CI_IA,
+    CI_IB,
+    CI_NEXT,
+    CI_PREV,
+    ERR_CONTACTS,
+    FI_BODY,
+    FI_CATEGORY,
+    FI_GROUP,
+    FI_MASK,
+    FI_PROXY,
+    FI_SENSOR,
+    STATIC,
+    WI_CONTACT_COUNT,
+    WI_CONTACT_LIST,
+    WI_ERROR,
+    WI_FREE_CONTACT,
+    WI_LISTENER,
+    edge_other_contact,
+    set_awake,
+    should_collide_bodies,
+    unlink_edge,
 )
 
 
@@ -26,7 +53,8 @@ def should_collide_fixtures(w, r, fa, fb):
     if ga == gb and ga != 0:
         return ga > 0
     return (w.fixture_i[r, fa, FI_MASK] & w.fixture_i[r, fb, FI_CATEGORY]) != 0 and (
-        w.fixture_i[r, fa, FI_CATEGORY] & w.fixture_i[r, fb, FI_MASK]) != 0
+        w.fixture_i[r, fa, FI_CATEGORY] & w.fixture_i[r, fb, FI_MASK]
+    ) != 0
 
 
 @borrowing_kernel
@@ -53,7 +81,11 @@ def destroy(w, r, c):
         e = 2 * c + side
         unlink_edge(w.cedge, w.body_i, r, e, body, BI_CONTACTS)
     # b2Contact::Destroy
-    if w.man_i[r, c, manifold.POINT_COUNT] > 0 and w.fixture_i[r, fa, FI_SENSOR] == 0 and w.fixture_i[r, fb, FI_SENSOR] == 0:
+    if (
+        w.man_i[r, c, manifold.POINT_COUNT] > 0
+        and w.fixture_i[r, fa, FI_SENSOR] == 0
+        and w.fixture_i[r, fb, FI_SENSOR] == 0
+    ):
         set_awake(w, r, ba, True)
         set_awake(w, r, bb, True)
     ci[CI_ALIVE] = 0
@@ -132,8 +164,17 @@ def find_new_contacts(w, r):
     after_a = after_b = broad_phase.NULL_PROXY
     while more:  # one batch unless the pair buffer is short (see update_pairs)
         n, more, after_a, after_b = broad_phase.update_pairs(
-            w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.pair_buffer[r], w.query_stack[r],
-            w.query_found[r], after_a, after_b)
+            w.tree_f[r],
+            w.tree_i[r],
+            w.tree_s[r],
+            w.bp_i[r],
+            w.move_buffer[r],
+            w.pair_buffer[r],
+            w.query_stack[r],
+            w.query_found[r],
+            after_a,
+            after_b,
+        )
         for k in range(n):
             add_pair(w, r, w.pair_buffer[r, k, 0], w.pair_buffer[r, k, 1])
 

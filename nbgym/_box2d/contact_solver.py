@@ -16,8 +16,19 @@ from . import manifold, shapes
 from .math import cosf, sinf, sqrtf
 from .settings import BAUMGARTE, EPSILON, LINEAR_SLOP, MAX_LINEAR_CORRECTION, TOI_BAUGARTE, VELOCITY_THRESHOLD
 from .world import (
-    BF_INVI, BF_INVMASS, BF_LCX, BF_LCY, BI_ISLAND, CF_FRICTION, CF_RESTITUTION, CF_TANGENT_SPEED,
-    CI_FA, CI_FB, FI_BODY, NPC as _WORLD_NPC, NVC as _WORLD_NVC,
+    BF_INVI,
+    BF_INVMASS,
+    BF_LCX,
+    BF_LCY,
+    BI_ISLAND,
+    CF_FRICTION,
+    CF_RESTITUTION,
+    CF_TANGENT_SPEED,
+    CI_FA,
+    CI_FB,
+    FI_BODY,
+    NPC as _WORLD_NPC,
+    NVC as _WORLD_NVC,
 )
 
 F32 = np.float32
@@ -45,7 +56,9 @@ V_RESTITUTION = 7
 V_TANGENT_SPEED = 8
 V_K = 9  # K: ex.x ex.y ey.x ey.y
 V_NM = 13  # normalMass: ex.x ex.y ey.x ey.y
-V_POINTS = 17  # per point (stride 9): rA.x rA.y rB.x rB.y normalImpulse tangentImpulse normalMass tangentMass velocityBias
+V_POINTS = (
+    17  # per point (stride 9): rA.x rA.y rB.x rB.y normalImpulse tangentImpulse normalMass tangentMass velocityBias
+)
 P_RAX = 0
 P_RAY = 1
 P_RBX = 2

@@ -328,7 +328,9 @@ def query(tree_f, tree_i, tree_s, aabb, stack, out):
         node = stack[top]
         if node == NULL_NODE:
             continue
-        if test_overlap(tree_f[node, 0], tree_f[node, 1], tree_f[node, 2], tree_f[node, 3], aabb[0], aabb[1], aabb[2], aabb[3]):
+        if test_overlap(
+            tree_f[node, 0], tree_f[node, 1], tree_f[node, 2], tree_f[node, 3], aabb[0], aabb[1], aabb[2], aabb[3]
+        ):
             if tree_i[node, CHILD1] == NULL_NODE:
                 out[count] = node
                 count += 1

@@ -15,13 +15,44 @@ from nbgym.engine._jit import borrowing_kernel
 from . import contact_solver, revolute_joint
 from .math import sqrtf
 from .settings import (
-    ANGULAR_SLEEP_TOLERANCE, LINEAR_SLEEP_TOLERANCE, MAX_FLOAT, MAX_ROTATION, MAX_ROTATION_SQUARED,
-    MAX_TRANSLATION, MAX_TRANSLATION_SQUARED, TIME_TO_SLEEP,
+    ANGULAR_SLEEP_TOLERANCE,
+    LINEAR_SLEEP_TOLERANCE,
+    MAX_FLOAT,
+    MAX_ROTATION,
+    MAX_ROTATION_SQUARED,
+    MAX_TRANSLATION,
+    MAX_TRANSLATION_SQUARED,
+    TIME_TO_SLEEP,
 )
 from .world import (
-    AUTO_SLEEP_FLAG, BF_A, BF_A0, BF_ADAMP, BF_C0X, BF_C0Y, BF_CX, BF_CY, BF_FX, BF_FY, BF_GSCALE, BF_INVI,
-    BF_INVMASS, BF_LDAMP, BF_SLEEP, BF_TORQUE, BF_VX, BF_VY, BF_W, BI_FLAGS, BI_ISLAND, BI_TYPE, DYNAMIC,
-    STATIC, WF_GX, WF_GY, set_awake, synchronize_transform,
+    AUTO_SLEEP_FLAG,
+    BF_A,
+    BF_A0,
+    BF_ADAMP,
+    BF_C0X,
+    BF_C0Y,
+    BF_CX,
+    BF_CY,
+    BF_FX,
+    BF_FY,
+    BF_GSCALE,
+    BF_INVI,
+    BF_INVMASS,
+    BF_LDAMP,
+    BF_SLEEP,
+    BF_TORQUE,
+    BF_VX,
+    BF_VY,
+    BF_W,
+    BI_FLAGS,
+    BI_ISLAND,
+    BI_TYPE,
+    DYNAMIC,
+    STATIC,
+    WF_GX,
+    WF_GY,
+    set_awake,
+    synchronize_transform,
 )
 
 F32 = np.float32
@@ -122,8 +153,9 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
     joints = w.isl_joints[r]
     for i in range(nj):
         j = joints[i]
-        revolute_joint.init_velocity_constraints(w.body_i[r], w.body_f[r], w.joint_i[r, j], w.joint_f[r, j], pos, vel,
-                                                 dt_ratio, warm_starting)
+        revolute_joint.init_velocity_constraints(
+            w.body_i[r], w.body_f[r], w.joint_i[r, j], w.joint_f[r, j], pos, vel, dt_ratio, warm_starting
+        )
     joint_i = w.joint_i[r]
     joint_f = w.joint_f[r]
     vcf = w.vc_f[r]
@@ -170,8 +202,11 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
             av = bf[BF_W]
             vx = bf[BF_VX]
             vy = bf[BF_VY]
-            if ((w.body_i[r, b, BI_FLAGS] & AUTO_SLEEP_FLAG) == 0 or av * av > _ANG_TOL_SQR
-                    or vx * vx + vy * vy > _LIN_TOL_SQR):
+            if (
+                (w.body_i[r, b, BI_FLAGS] & AUTO_SLEEP_FLAG) == 0
+                or av * av > _ANG_TOL_SQR
+                or vx * vx + vy * vy > _LIN_TOL_SQR
+            ):
                 bf[BF_SLEEP] = _ZERO
                 min_sleep_time = _ZERO
             else:

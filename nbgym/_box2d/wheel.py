@@ -28,8 +28,8 @@ def port_shape(shape: Any) -> tuple[np.ndarray, np.ndarray]:
         si[shapes.TYPE] = shapes.POLYGON
         si[shapes.COUNT] = len(vertices)
         sf[shapes.CENTROID] = tuple(shape.centroid)
-        sf[shapes.VERTICES:shapes.VERTICES + len(vertices)] = vertices
-        sf[shapes.NORMALS:shapes.NORMALS + len(vertices)] = shape.normals
+        sf[shapes.VERTICES : shapes.VERTICES + len(vertices)] = vertices
+        sf[shapes.NORMALS : shapes.NORMALS + len(vertices)] = shape.normals
     elif kind == "b2EdgeShape":
         si[shapes.TYPE] = shapes.EDGE
         si[shapes.COUNT] = 2
@@ -55,10 +55,24 @@ def mirror_body(w: W.World, r: int, body: Any) -> int:
     """``CreateBody`` of a new wheel body (as its def made it) and ``CreateFixture`` of its fixtures in
     creation order, on row ``r``; returns the port's body index."""
     b = W.create_body(
-        w, r, _TYPES[int(body.type)], F32(body.position[0]), F32(body.position[1]), F32(body.angle),
-        F32(body.linearVelocity[0]), F32(body.linearVelocity[1]), F32(body.angularVelocity),
-        F32(body.linearDamping), F32(body.angularDamping), bool(body.sleepingAllowed), bool(body.awake),
-        bool(body.fixedRotation), bool(body.bullet), bool(body.active), F32(body.gravityScale))
+        w,
+        r,
+        _TYPES[int(body.type)],
+        F32(body.position[0]),
+        F32(body.position[1]),
+        F32(body.angle),
+        F32(body.linearVelocity[0]),
+        F32(body.linearVelocity[1]),
+        F32(body.angularVelocity),
+        F32(body.linearDamping),
+        F32(body.angularDamping),
+        bool(body.sleepingAllowed),
+        bool(body.awake),
+        bool(body.fixedRotation),
+        bool(body.bullet),
+        bool(body.active),
+        F32(body.gravityScale),
+    )
     if b < 0:
         raise RuntimeError("the port World has no free body row")
     for fixture in body.fixtures:  # pybox2d lists them in creation order (Box2D's list reversed)
@@ -70,8 +84,20 @@ def mirror_fixture(w: W.World, r: int, b: int, fixture: Any) -> int:
     """``CreateFixture`` on port body ``b`` of a fixture the wheel just created; returns its index."""
     si, sf = port_shape(fixture.shape)
     flt = fixture.filterData
-    f = W.create_fixture(w, r, b, si, sf, F32(fixture.density), F32(fixture.friction), F32(fixture.restitution),
-                         flt.categoryBits, flt.maskBits, flt.groupIndex, bool(fixture.sensor))
+    f = W.create_fixture(
+        w,
+        r,
+        b,
+        si,
+        sf,
+        F32(fixture.density),
+        F32(fixture.friction),
+        F32(fixture.restitution),
+        flt.categoryBits,
+        flt.maskBits,
+        flt.groupIndex,
+        bool(fixture.sensor),
+    )
     if f < 0:
         raise RuntimeError("the port World has no free fixture row")
     return f
@@ -80,10 +106,23 @@ def mirror_fixture(w: W.World, r: int, b: int, fixture: Any) -> int:
 def mirror_revolute_joint(w: W.World, r: int, jd: Any, body_a: int, body_b: int) -> int:
     """``CreateJoint`` of a wheel b2RevoluteJointDef between port bodies ``body_a`` and ``body_b``."""
     j = W.create_revolute_joint(
-        w, r, body_a, body_b, F32(jd.localAnchorA[0]), F32(jd.localAnchorA[1]), F32(jd.localAnchorB[0]),
-        F32(jd.localAnchorB[1]), F32(jd.referenceAngle), F32(jd.lowerAngle), F32(jd.upperAngle),
-        F32(jd.maxMotorTorque), F32(jd.motorSpeed), bool(jd.enableLimit), bool(jd.enableMotor),
-        bool(jd.collideConnected))
+        w,
+        r,
+        body_a,
+        body_b,
+        F32(jd.localAnchorA[0]),
+        F32(jd.localAnchorA[1]),
+        F32(jd.localAnchorB[0]),
+        F32(jd.localAnchorB[1]),
+        F32(jd.referenceAngle),
+        F32(jd.lowerAngle),
+        F32(jd.upperAngle),
+        F32(jd.maxMotorTorque),
+        F32(jd.motorSpeed),
+        bool(jd.enableLimit),
+        bool(jd.enableMotor),
+        bool(jd.collideConnected),
+    )
     if j < 0:
         raise RuntimeError("the port World has no free joint row")
     return j

@@ -239,17 +239,49 @@ NPC = 18
 World = namedtuple(
     "World",
     [
-        "world_i", "world_f",
-        "body_i", "body_f",
-        "fixture_i", "fixture_f", "shape_i", "shape_f",
-        "joint_i", "joint_f", "jedge",
-        "contact_i", "contact_f", "cedge", "man_f", "man_i",
-        "tree_f", "tree_i", "tree_s", "bp_i", "move_buffer", "pair_buffer",
+        "world_i",
+        "world_f",
+        "body_i",
+        "body_f",
+        "fixture_i",
+        "fixture_f",
+        "shape_i",
+        "shape_f",
+        "joint_i",
+        "joint_f",
+        "jedge",
+        "contact_i",
+        "contact_f",
+        "cedge",
+        "man_f",
+        "man_i",
+        "tree_f",
+        "tree_i",
+        "tree_s",
+        "bp_i",
+        "move_buffer",
+        "pair_buffer",
         # scratch for Solve/SolveTOI (one row each, so rows can run on different threads)
-        "isl_bodies", "isl_contacts", "isl_joints", "stack", "positions", "velocities",
-        "vc_f", "vc_i", "pc_f", "pc_i", "old_man_f", "old_man_i", "xf_tmp", "wm_tmp", "aabb_tmp",
+        "isl_bodies",
+        "isl_contacts",
+        "isl_joints",
+        "stack",
+        "positions",
+        "velocities",
+        "vc_f",
+        "vc_i",
+        "pc_f",
+        "pc_i",
+        "old_man_f",
+        "old_man_i",
+        "xf_tmp",
+        "wm_tmp",
+        "aabb_tmp",
         # scratch of the broad phase's tree queries, of b2Distance's simplex cache and of SolveTOI's sweep backups
-        "query_stack", "query_found", "simplex_cache", "sweep_backup",
+        "query_stack",
+        "query_found",
+        "simplex_cache",
+        "sweep_backup",
         # the contact events recorded by the LISTEN_EVENTS listener since the caller last cleared WI_EVENT_COUNT
         "events",
     ],
@@ -278,14 +310,22 @@ def raise_capacity_error(w, r):
     if code == ERR_BODIES:
         raise PhysicsCapacityError("A Box2D port world ran out of body rows (its `bodies` capacity): call reset().")
     if code == ERR_FIXTURES:
-        raise PhysicsCapacityError("A Box2D port world ran out of fixture rows (its `fixtures` capacity): call reset().")
+        raise PhysicsCapacityError(
+            "A Box2D port world ran out of fixture rows (its `fixtures` capacity): call reset()."
+        )
     if code == ERR_JOINTS:
         raise PhysicsCapacityError("A Box2D port world ran out of joint rows (its `joints` capacity): call reset().")
     if code == ERR_CONTACTS:
-        raise PhysicsCapacityError("A Box2D port world ran out of contact rows (its `contacts` capacity): call reset().")
+        raise PhysicsCapacityError(
+            "A Box2D port world ran out of contact rows (its `contacts` capacity): call reset()."
+        )
     if code == ERR_EVENTS:
-        raise PhysicsCapacityError("A Box2D port world ran out of contact event rows (its `events` capacity): call reset().")
-    raise PhysicsCapacityError("A Box2D port world ran out of broad-phase proxies (its `proxies` capacity): call reset().")
+        raise PhysicsCapacityError(
+            "A Box2D port world ran out of contact event rows (its `events` capacity): call reset()."
+        )
+    raise PhysicsCapacityError(
+        "A Box2D port world ran out of broad-phase proxies (its `proxies` capacity): call reset()."
+    )
 
 
 def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0), events=0):
@@ -410,8 +450,25 @@ def set_awake(w, r, b, flag):
 
 
 @borrowing_kernel
-def create_body(w, r, btype, px, py, angle, vx, vy, av, linear_damping, angular_damping, allow_sleep, awake,
-                fixed_rotation, bullet, active, gravity_scale):
+def create_body(
+    w,
+    r,
+    btype,
+    px,
+    py,
+    angle,
+    vx,
+    vy,
+    av,
+    linear_damping,
+    angular_damping,
+    allow_sleep,
+    awake,
+    fixed_rotation,
+    bullet,
+    active,
+    gravity_scale,
+):
     """b2World::CreateBody with a b2BodyDef of these (float32) values; returns the body index (-1 if full)."""
     angle = F32(angle)  # sinf/cosf of the float32 angle, whatever the caller passed
     wi = w.world_i[r]
@@ -475,8 +532,9 @@ def create_body(w, r, btype, px, py, angle, vx, vy, av, linear_damping, angular_
 def create_default_body(w, r, btype, x, y, angle):
     """``b2World::CreateBody`` of pybox2d's default b2BodyDef but its type, position and angle
     (``world.Create{Static,Dynamic}Body(position=(x, y), angle=angle)``); returns the body index (-1 if full)."""
-    return create_body(w, r, btype, F32(x), F32(y), F32(angle), _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, True, True, False,
-                       False, True, _ONE)
+    return create_body(
+        w, r, btype, F32(x), F32(y), F32(angle), _ZERO, _ZERO, _ZERO, _ZERO, _ZERO, True, True, False, False, True, _ONE
+    )
 
 
 @borrowing_kernel
@@ -599,7 +657,7 @@ def synchronize_fixtures(w, r, b):
     xf1[1] = bf[BF_C0Y] - (s1 * lcx + c1 * lcy)
     xf1[2] = s1
     xf1[3] = c1
-    xf2 = bf[BF_XF:BF_XF + 4]
+    xf2 = bf[BF_XF : BF_XF + 4]
     f = w.body_i[r, b, BI_FIXTURES]
     while f >= 0:
         fixture_synchronize(w, r, f, xf1, xf2)
@@ -615,15 +673,16 @@ def fixture_synchronize(w, r, f, xf1, xf2):
     a2 = w.aabb_tmp[r, 1]
     shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf1, a1)
     shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf2, a2)
-    aabb = w.fixture_f[r, f, FF_AABB:FF_AABB + 4]
+    aabb = w.fixture_f[r, f, FF_AABB : FF_AABB + 4]
     aabb[0] = b2min(a1[0], a2[0])
     aabb[1] = b2min(a1[1], a2[1])
     aabb[2] = b2max(a1[2], a2[2])
     aabb[3] = b2max(a1[3], a2[3])
     dx = xf2[0] - xf1[0]
     dy = xf2[1] - xf1[1]
-    broad_phase.move_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r],
-                           w.fixture_i[r, f, FI_PROXY], aabb, dx, dy)
+    broad_phase.move_proxy(
+        w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.fixture_i[r, f, FI_PROXY], aabb, dx, dy
+    )
 
 
 @borrowing_kernel
@@ -750,8 +809,8 @@ def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, ca
 def create_proxies(w, r, f):
     """b2Fixture::CreateProxies (one child)."""
     b = w.fixture_i[r, f, FI_BODY]
-    xf = w.body_f[r, b, BF_XF:BF_XF + 4]
-    aabb = w.fixture_f[r, f, FF_AABB:FF_AABB + 4]
+    xf = w.body_f[r, b, BF_XF : BF_XF + 4]
+    aabb = w.fixture_f[r, f, FF_AABB : FF_AABB + 4]
     shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf, aabb)
     proxy = broad_phase.create_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], aabb, f)
     if proxy < 0:
@@ -764,8 +823,9 @@ def create_proxies(w, r, f):
 def destroy_proxies(w, r, f):
     """b2Fixture::DestroyProxies."""
     if w.fixture_i[r, f, FI_PROXY_COUNT] > 0:
-        broad_phase.destroy_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r],
-                                  w.fixture_i[r, f, FI_PROXY])
+        broad_phase.destroy_proxy(
+            w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], w.fixture_i[r, f, FI_PROXY]
+        )
         w.fixture_i[r, f, FI_PROXY] = -1
     w.fixture_i[r, f, FI_PROXY_COUNT] = 0
 
@@ -781,8 +841,24 @@ def free_fixture(w, r, f):
 
 
 @borrowing_kernel
-def create_revolute_joint(w, r, body_a, body_b, lax, lay, lbx, lby, reference_angle, lower, upper,
-                          max_motor_torque, motor_speed, enable_limit, enable_motor, collide_connected):
+def create_revolute_joint(
+    w,
+    r,
+    body_a,
+    body_b,
+    lax,
+    lay,
+    lbx,
+    lby,
+    reference_angle,
+    lower,
+    upper,
+    max_motor_torque,
+    motor_speed,
+    enable_limit,
+    enable_motor,
+    collide_connected,
+):
     """b2World::CreateJoint of a b2RevoluteJointDef with these (float32) values; returns the joint index."""
     wi = w.world_i[r]
     j = wi[WI_FREE_JOINT]
@@ -981,7 +1057,7 @@ def grown(w: World, **capacity: int) -> World:
         _chain(g.fixture_i, r, FI_NEXT, g.world_i[r], WI_FREE_FIXTURE, old["fixtures"], (FI_ALIVE,))
         _chain(g.joint_i, r, JI_NEXT, g.world_i[r], WI_FREE_JOINT, old["joints"], (JI_ALIVE,))
         _chain(g.contact_i, r, CI_NEXT, g.world_i[r], WI_FREE_CONTACT, old["contacts"], (CI_ALIVE,))
-        g.tree_i[r, old["tree_nodes"]:, dynamic_tree.HEIGHT] = -1  # a free node's height
+        g.tree_i[r, old["tree_nodes"] :, dynamic_tree.HEIGHT] = -1  # a free node's height
         _chain(g.tree_i, r, dynamic_tree.PARENT, g.tree_s[r], dynamic_tree.FREE_LIST, old["tree_nodes"], ())
     return g
 
@@ -995,8 +1071,15 @@ def _widened(array: np.ndarray, size: int) -> np.ndarray:
     return wide
 
 
-def _chain(items: np.ndarray, r: int, next_column: int, head_row: np.ndarray, head_column: int, first_new: int,
-           zeroed: tuple[int, ...]) -> None:
+def _chain(
+    items: np.ndarray,
+    r: int,
+    next_column: int,
+    head_row: np.ndarray,
+    head_column: int,
+    first_new: int,
+    zeroed: tuple[int, ...],
+) -> None:
     """Links the new items ``first_new..`` of row ``r`` in order, at the tail of the free list that starts at
     ``head_row[head_column]`` and runs through ``next_column``."""
     size = items.shape[1]

@@ -13,15 +13,81 @@ from . import contact, contact_manager, island, shapes, time_of_impact
 from .math import copy_to, cosf, sinf
 from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
 from .world import (
-    ACTIVE_FLAG, AWAKE_FLAG, BF_A, BF_A0, BF_ALPHA0, BF_C0X, BF_C0Y, BF_CX, BF_CY, BF_FX, BF_FY, BF_LCX, BF_LCY,
-    BF_PX, BF_PY, BF_QC, BF_QS, BF_SWEEP, BF_TORQUE, BF_XF, BI_ALIVE, BI_CONTACTS, BI_FIXTURE_COUNT,
-    BI_FIXTURES, BI_FLAGS, BI_ISLAND, BI_JOINTS, BI_NEXT, BI_PREV, BI_TYPE, BULLET_FLAG, C_ENABLED_FLAG,
-    C_ISLAND_FLAG, C_TOI_FLAG, C_TOUCHING_FLAG, CF_TOI, CI_FA, CI_FB, CI_FLAGS, CI_NEXT, CI_TOI_COUNT, CLEAR_FORCES,
-    DYNAMIC, FI_BODY, FI_NEXT, FI_SENSOR, ISLAND_FLAG, JI_ISLAND, JI_NEXT, NEW_FIXTURE, STATIC, WF_INV_DT0,
-    WI_ALLOW_SLEEP, WI_BODY_COUNT, WI_BODY_LIST, WI_CONTACT_LIST, WI_CONTINUOUS, WI_FLAGS, WI_FREE_BODY,
-    WI_JOINT_LIST, WI_STEP_COMPLETE, WI_SUBSTEPPING, WI_WARM_STARTING, advance_body, advance_sweep, destroy_joint,
-    destroy_proxies, edge_other_contact, edge_other_joint, fixture_synchronize, free_fixture, reset_mass_data, set_awake,
-    synchronize_fixtures, synchronize_transform,
+    ACTIVE_FLAG,
+    AWAKE_FLAG,
+    BF_A,
+    BF_A0,
+    BF_ALPHA0,
+    BF_C0X,
+    BF_C0Y,
+    BF_CX,
+    BF_CY,
+    BF_FX,
+    BF_FY,
+    BF_LCX,
+    BF_LCY,
+    BF_PX,
+    BF_PY,
+    BF_QC,
+    BF_QS,
+    BF_SWEEP,
+    BF_TORQUE,
+    BF_XF,
+    BI_ALIVE,
+    BI_CONTACTS,
+    BI_FIXTURE_COUNT,
+    BI_FIXTURES,
+    BI_FLAGS,
+    BI_ISLAND,
+    BI_JOINTS,
+    BI_NEXT,
+    BI_PREV,
+    BI_TYPE,
+    BULLET_FLAG,
+    C_ENABLED_FLAG,
+    C_ISLAND_FLAG,
+    C_TOI_FLAG,
+    C_TOUCHING_FLAG,
+    CF_TOI,
+    CI_FA,
+    CI_FB,
+    CI_FLAGS,
+    CI_NEXT,
+    CI_TOI_COUNT,
+    CLEAR_FORCES,
+    DYNAMIC,
+    FI_BODY,
+    FI_NEXT,
+    FI_SENSOR,
+    ISLAND_FLAG,
+    JI_ISLAND,
+    JI_NEXT,
+    NEW_FIXTURE,
+    STATIC,
+    WF_INV_DT0,
+    WI_ALLOW_SLEEP,
+    WI_BODY_COUNT,
+    WI_BODY_LIST,
+    WI_CONTACT_LIST,
+    WI_CONTINUOUS,
+    WI_FLAGS,
+    WI_FREE_BODY,
+    WI_JOINT_LIST,
+    WI_STEP_COMPLETE,
+    WI_SUBSTEPPING,
+    WI_WARM_STARTING,
+    advance_body,
+    advance_sweep,
+    destroy_joint,
+    destroy_proxies,
+    edge_other_contact,
+    edge_other_joint,
+    fixture_synchronize,
+    free_fixture,
+    reset_mass_data,
+    set_awake,
+    synchronize_fixtures,
+    synchronize_transform,
 )
 
 F32 = np.float32
@@ -49,8 +115,10 @@ def _contact_solid_touching(w, r, c):
 
 @borrowing_kernel
 def _contact_has_sensor(w, r, c):
-    return (w.fixture_i[r, w.contact_i[r, c, CI_FA], FI_SENSOR] != 0
-            or w.fixture_i[r, w.contact_i[r, c, CI_FB], FI_SENSOR] != 0)
+    return (
+        w.fixture_i[r, w.contact_i[r, c, CI_FA], FI_SENSOR] != 0
+        or w.fixture_i[r, w.contact_i[r, c, CI_FB], FI_SENSOR] != 0
+    )
 
 
 @borrowing_kernel
@@ -77,8 +145,12 @@ def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
     while seed >= 0:
         next_seed = w.body_i[r, seed, BI_NEXT]
         sflags = w.body_i[r, seed, BI_FLAGS]
-        if (sflags & ISLAND_FLAG) or (sflags & AWAKE_FLAG) == 0 or (sflags & ACTIVE_FLAG) == 0 \
-                or w.body_i[r, seed, BI_TYPE] == STATIC:
+        if (
+            (sflags & ISLAND_FLAG)
+            or (sflags & AWAKE_FLAG) == 0
+            or (sflags & ACTIVE_FLAG) == 0
+            or w.body_i[r, seed, BI_TYPE] == STATIC
+        ):
             seed = next_seed
             continue
         nb = 0
@@ -98,8 +170,11 @@ def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
             while e >= 0:
                 c = e >> 1
                 nxt = w.cedge[r, e, 1]
-                if (w.contact_i[r, c, CI_FLAGS] & C_ISLAND_FLAG) or not _contact_solid_touching(w, r, c) \
-                        or _contact_has_sensor(w, r, c):
+                if (
+                    (w.contact_i[r, c, CI_FLAGS] & C_ISLAND_FLAG)
+                    or not _contact_solid_touching(w, r, c)
+                    or _contact_has_sensor(w, r, c)
+                ):
                     e = nxt
                     continue
                 w.isl_contacts[r, nc] = c
@@ -178,8 +253,9 @@ def _contact_toi(w, r, c):
         advance_sweep(bfb, alpha0)
     va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
     vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
-    state, t = time_of_impact.time_of_impact(va, na, ra, vb, nb, rb, bfa[BF_SWEEP:BF_SWEEP + 9],
-                                             bfb[BF_SWEEP:BF_SWEEP + 9], _ONE, w.simplex_cache[r])
+    state, t = time_of_impact.time_of_impact(
+        va, na, ra, vb, nb, rb, bfa[BF_SWEEP : BF_SWEEP + 9], bfb[BF_SWEEP : BF_SWEEP + 9], _ONE, w.simplex_cache[r]
+    )
     if state == time_of_impact.TOUCHING:
         alpha = alpha0 + (_ONE - alpha0) * t
         return alpha if alpha < _ONE else _ONE
@@ -239,8 +315,8 @@ def solve_toi(w, r, dt, velocity_iterations):
         bb = w.fixture_i[r, fb, FI_BODY]
         backup1 = w.sweep_backup[r, 0]
         backup2 = w.sweep_backup[r, 1]
-        copy_to(backup1, w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9])
-        copy_to(backup2, w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9])
+        copy_to(backup1, w.body_f[r, ba, BF_SWEEP : BF_SWEEP + 9])
+        copy_to(backup2, w.body_f[r, bb, BF_SWEEP : BF_SWEEP + 9])
         advance_body(w, r, ba, min_alpha)
         advance_body(w, r, bb, min_alpha)
         contact.update(w, r, min_contact)
@@ -248,8 +324,8 @@ def solve_toi(w, r, dt, velocity_iterations):
         w.contact_i[r, min_contact, CI_TOI_COUNT] += 1
         if not _contact_solid_touching(w, r, min_contact):
             w.contact_i[r, min_contact, CI_FLAGS] &= ~C_ENABLED_FLAG
-            copy_to(w.body_f[r, ba, BF_SWEEP:BF_SWEEP + 9], backup1)
-            copy_to(w.body_f[r, bb, BF_SWEEP:BF_SWEEP + 9], backup2)
+            copy_to(w.body_f[r, ba, BF_SWEEP : BF_SWEEP + 9], backup1)
+            copy_to(w.body_f[r, bb, BF_SWEEP : BF_SWEEP + 9], backup2)
             synchronize_transform(w, r, ba)
             synchronize_transform(w, r, bb)
             continue
@@ -280,21 +356,24 @@ def solve_toi(w, r, dt, velocity_iterations):
                     e = nxt
                     continue
                 other = edge_other_contact(w, r, e)
-                if w.body_i[r, other, BI_TYPE] == DYNAMIC and (w.body_i[r, body, BI_FLAGS] & BULLET_FLAG) == 0 \
-                        and (w.body_i[r, other, BI_FLAGS] & BULLET_FLAG) == 0:
+                if (
+                    w.body_i[r, other, BI_TYPE] == DYNAMIC
+                    and (w.body_i[r, body, BI_FLAGS] & BULLET_FLAG) == 0
+                    and (w.body_i[r, other, BI_FLAGS] & BULLET_FLAG) == 0
+                ):
                     e = nxt
                     continue
                 if _contact_has_sensor(w, r, c):
                     e = nxt
                     continue
                 backup = w.sweep_backup[r, 2]
-                copy_to(backup, w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9])
+                copy_to(backup, w.body_f[r, other, BF_SWEEP : BF_SWEEP + 9])
                 if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
                     advance_body(w, r, other, min_alpha)
                 contact.update(w, r, c)
                 flags = w.contact_i[r, c, CI_FLAGS]
                 if (flags & C_ENABLED_FLAG) == 0 or (flags & C_TOUCHING_FLAG) == 0:
-                    copy_to(w.body_f[r, other, BF_SWEEP:BF_SWEEP + 9], backup)
+                    copy_to(w.body_f[r, other, BF_SWEEP : BF_SWEEP + 9], backup)
                     synchronize_transform(w, r, other)
                     e = nxt
                     continue
@@ -311,8 +390,9 @@ def solve_toi(w, r, dt, velocity_iterations):
                 e = nxt
 
         sub_dt = (_ONE - min_alpha) * dt
-        island.solve_toi(w, r, nb, nc, sub_dt, velocity_iterations, w.body_i[r, ba, BI_ISLAND],
-                         w.body_i[r, bb, BI_ISLAND])
+        island.solve_toi(
+            w, r, nb, nc, sub_dt, velocity_iterations, w.body_i[r, ba, BI_ISLAND], w.body_i[r, bb, BI_ISLAND]
+        )
 
         for i in range(nb):
             body = w.isl_bodies[r, i]
@@ -414,7 +494,7 @@ def set_transform(w, r, b, px, py, angle):
     bf[BF_C0X] = bf[BF_CX]
     bf[BF_C0Y] = bf[BF_CY]
     bf[BF_A0] = angle
-    xf = bf[BF_XF:BF_XF + 4]
+    xf = bf[BF_XF : BF_XF + 4]
     f = w.body_i[r, b, BI_FIXTURES]
     while f >= 0:
         fixture_synchronize(w, r, f, xf, xf)

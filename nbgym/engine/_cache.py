@@ -58,7 +58,9 @@ from nbgym import logger
 from nbgym.error import KernelCacheWarning
 
 _DIGEST_SIZE = hashlib.sha256().digest_size
-_FORMAT_TAG = "+nbgym-sha256-keyed-unique-ids-text-index"  # older indexes: full keys, or code named after the plain counter
+_FORMAT_TAG = (
+    "+nbgym-sha256-keyed-unique-ids-text-index"  # older indexes: full keys, or code named after the plain counter
+)
 _reported: set[str] = set()
 _unwritable: list[str] = []
 """The cache directory that could not be written in this process, if any: nbgym writes no more cache files."""
@@ -180,6 +182,7 @@ class _Locator(_SourceFileBackedLocatorMixin, _CacheLocator):
 class _CacheImpl(CompileResultCacheImpl):
     _locator_classes = [_Locator]
 
+
 COMPILE_NOTICE_SECONDS = 1.0
 """A compile of a ``make``/``make_vec`` that takes longer than this is explained to the user, once per process."""
 _compile_noticed = False
@@ -278,8 +281,16 @@ def compile_options() -> tuple:
     signature, the CPU and the bytecode, not these: a kernel compiled without bounds checks would be loaded
     under ``NUMBA_BOUNDSCHECK=1``."""
     config = numba.config
-    names = ("BOUNDSCHECK", "OPT", "LOOP_VECTORIZE", "SLP_VECTORIZE", "DEBUGINFO_DEFAULT", "ENABLE_AVX",
-             "DISABLE_INTEL_SVML", "EXTEND_VARIABLE_LIFETIMES")
+    names = (
+        "BOUNDSCHECK",
+        "OPT",
+        "LOOP_VECTORIZE",
+        "SLP_VECTORIZE",
+        "DEBUGINFO_DEFAULT",
+        "ENABLE_AVX",
+        "DISABLE_INTEL_SVML",
+        "EXTEND_VARIABLE_LIFETIMES",
+    )
     return tuple((name, str(getattr(config, name, None))) for name in names)
 
 
@@ -386,7 +397,9 @@ def _signature_families(types_: Any, found: set[str]) -> set[str]:
         elif isinstance(typ, numba.types.BaseTuple):
             if isinstance(typ, numba.types.BaseNamedTuple):
                 module = sys.modules.get(typ.instance_class.__module__)
-                family = family_of(module.__file__) if module is not None and getattr(module, "__file__", None) else None
+                family = (
+                    family_of(module.__file__) if module is not None and getattr(module, "__file__", None) else None
+                )
                 if family is not None:
                     found.add(family)
             _signature_families(typ.types, found)
@@ -416,7 +429,9 @@ class CheckedFunctionCache(FunctionCache):
         written, read = locations()
         subpath = os.path.relpath(self._cache_path, written or read[0]) if (written or read) else ""
         self._read_files = [
-            _CheckedCacheFile(os.path.join(directory, subpath), base, stamp) for directory in read if directory != written
+            _CheckedCacheFile(os.path.join(directory, subpath), base, stamp)
+            for directory in read
+            if directory != written
         ]
         """The cache files of a read-only (prebuilt) cache, read after the written one."""
         self._writes = written is not None
@@ -457,7 +472,10 @@ class CheckedFunctionCache(FunctionCache):
         if self._family is not None:
             families.add(self._family)
         return (
-            *super()._index_key(sig, codegen), self._variant, compile_options(), library_versions(),
+            *super()._index_key(sig, codegen),
+            self._variant,
+            compile_options(),
+            library_versions(),
             source_digest(frozenset(families)),
         )
 

@@ -71,13 +71,13 @@ def physics_function(physics: str, role: str, function: Callable) -> types.Funct
         _refuse_object_mode(physics, role, function)
         function = function.py_func
     if not isinstance(function, types.FunctionType):
-        raise error.PhysicsError(
-            f"Physics {physics!r}: {role} must be a Python function {usage}; got {function!r}."
-        )
+        raise error.PhysicsError(f"Physics {physics!r}: {role} must be a Python function {usage}; got {function!r}.")
     parameters = list(inspect.signature(function).parameters.values())
     positional = [p for p in parameters if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    if len(parameters) != len(expected) or len(positional) != len(expected) or any(
-        p.default is not p.empty for p in parameters
+    if (
+        len(parameters) != len(expected)
+        or len(positional) != len(expected)
+        or any(p.default is not p.empty for p in parameters)
     ):
         raise error.PhysicsError(
             f"Physics {physics!r}: {role} must be {usage}; {function.__name__} is defined as "
@@ -205,7 +205,9 @@ def scan(physics: str, role: str, function: types.FunctionType) -> list[types.Fu
             continue
         seen[current.__code__] = current
         where = role if current is function else f"{role} (through {current.__name__})"
-        for value, path, line in _globals_used(_Code(current.__name__, current.__code__, current.__globals__, _closure(current))):
+        for value, path, line in _globals_used(
+            _Code(current.__name__, current.__code__, current.__globals__, _closure(current))
+        ):
             location = f"{current.__code__.co_filename}, line {line}"
             if _is_global_random(value):
                 raise error.PhysicsError(
@@ -253,7 +255,9 @@ def with_checked_helpers(function: types.FunctionType, options: dict, copies: di
             copies[helper] = numba.njit(**options)(with_checked_helpers(helper, options, copies))
         return copies[helper]
 
-    names = {instruction.argval for instruction, _ in _instructions(function.__code__) if instruction.opname == "LOAD_GLOBAL"}
+    names = {
+        instruction.argval for instruction, _ in _instructions(function.__code__) if instruction.opname == "LOAD_GLOBAL"
+    }
     replaced = {name: checked(function.__globals__[name]) for name in names if name in function.__globals__}
     replaced = {name: value for name, value in replaced.items() if value is not function.__globals__[name]}
     closure = function.__closure__
@@ -322,7 +326,9 @@ def code_spans(functions: list[types.FunctionType]) -> tuple[CodeSpan, ...]:
     for function in functions:
         code = function.__code__
         lines = [line for _, line in dis.findlinestarts(code) if line is not None]
-        spans.append(CodeSpan(function.__name__, code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno)))
+        spans.append(
+            CodeSpan(function.__name__, code.co_filename, code.co_firstlineno, max(lines, default=code.co_firstlineno))
+        )
     return tuple(spans)
 
 

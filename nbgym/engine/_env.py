@@ -166,14 +166,18 @@ class KernelBatch:
         self.all_envs = np.ones(num_envs, dtype=np.bool_)
         self.discrete_actions = isinstance(action_space, spaces.Discrete)
         self.refuse_unsafe_integers = refuse_unsafe_integers
-        if not self.discrete_actions and not (isinstance(action_space, spaces.Box) and action_space.dtype.kind in "fiu"):
+        if not self.discrete_actions and not (
+            isinstance(action_space, spaces.Box) and action_space.dtype.kind in "fiu"
+        ):
             raise error.PhysicsError(
                 f"Physics {physics.name!r}: the kernels take Discrete or numeric Box actions, got the action space "
                 f"{action_space}."
             )
         self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
-        self.action_dtype = np.dtype(np.int64) if self.discrete_actions else (
-            action_space.dtype if action_space.dtype in ACTION_FLOAT_DTYPES else np.dtype(np.float64)
+        self.action_dtype = (
+            np.dtype(np.int64)
+            if self.discrete_actions
+            else (action_space.dtype if action_space.dtype in ACTION_FLOAT_DTYPES else np.dtype(np.float64))
         )
         self.num_threads = 1
 
@@ -195,7 +199,9 @@ class KernelBatch:
     def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
         """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
         carrying reset options)."""
-        reset_kernel(params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes)
+        reset_kernel(
+            params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes
+        )
 
     def compile(self) -> None:
         """Compiles the kernels this batch calls (or loads them from numba's cache) before its first use.
@@ -210,8 +216,17 @@ class KernelBatch:
         if numba.config.DISABLE_JIT:
             return
         actions = np.zeros(self.action_shape, dtype=self.action_dtype)
-        reset_args = (self.params, self.state, self.pcg, self.buf, self.all_envs, self.observations, self.flags,
-                      self.elapsed, self.auxes)
+        reset_args = (
+            self.params,
+            self.state,
+            self.pcg,
+            self.buf,
+            self.all_envs,
+            self.observations,
+            self.flags,
+            self.elapsed,
+            self.auxes,
+        )
         misses = _cache_misses()
         start = time.perf_counter()
         with self.physics.compile_errors(), cache.compiling(self.physics.name):
@@ -221,8 +236,19 @@ class KernelBatch:
             cache.notice_compile(self.physics.name, time.perf_counter() - start, step_kernel)
 
     def _step_args(self, mode: int, max_steps: int) -> tuple:
-        return (self.params, self.state, self.pcg, self.buf, mode, max_steps, self.observations, self.rewards,
-                self.flags, self.elapsed, self.auxes)
+        return (
+            self.params,
+            self.state,
+            self.pcg,
+            self.buf,
+            mode,
+            max_steps,
+            self.observations,
+            self.rewards,
+            self.flags,
+            self.elapsed,
+            self.auxes,
+        )
 
     def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
         """The step with every argument but the actions bound: ``step(actions) -> status``, in ``num_threads``.
@@ -230,19 +256,26 @@ class KernelBatch:
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        chunk_size, num_helpers = threads.split(self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size)
+        chunk_size, num_helpers = threads.split(
+            self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
+        )
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         if not numba.config.DISABLE_JIT:  # compiled here, under the cache's lock, not by the first stepping thread
             actions = np.zeros(self.action_shape, dtype=self.action_dtype)
             with cache.compiling(f"{self.physics.name}'s threaded step"):
                 check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset)))
-                step_chunks.compile(tuple(
-                    numba.typeof(arg) for arg in (*self._step_args(mode, max_steps), actions, chunk_size, np.zeros(2, np.int64))
-                ))
+                step_chunks.compile(
+                    tuple(
+                        numba.typeof(arg)
+                        for arg in (*self._step_args(mode, max_steps), actions, chunk_size, np.zeros(2, np.int64))
+                    )
+                )
         return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
 
-    def _step_in_threads(self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray) -> int:
+    def _step_in_threads(
+        self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray
+    ) -> int:
         status = check_step(self.params, actions, mode, self.needs_reset)
         if status == STEP_OK:
             threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_helpers)
@@ -306,7 +339,10 @@ def _observation_layout(physics: Physics, observation_space: spaces.Space) -> tu
     """
     if physics.observation is not None:
         shape, dtype = tuple(physics.observation[0]), np.dtype(physics.observation[1])
-        if isinstance(observation_space, spaces.Box) and (shape, dtype) != (observation_space.shape, observation_space.dtype):
+        if isinstance(observation_space, spaces.Box) and (shape, dtype) != (
+            observation_space.shape,
+            observation_space.dtype,
+        ):
             raise error.PhysicsError(
                 f"Physics {physics.name!r} declares observations of shape {shape} and dtype {dtype}, but the "
                 f"observation space is {observation_space}: make them agree (or leave `observation` out: the "
@@ -449,7 +485,9 @@ class _StateViewsAsAttributes:
             return held[1]
         if not self._state_was_reset:
             if view.before_reset is NO_VALUE:
-                raise AttributeError(f"{type(self).__name__} has no {view.name!r} before its first reset(): call reset().")
+                raise AttributeError(
+                    f"{type(self).__name__} has no {view.name!r} before its first reset(): call reset()."
+                )
             return view.before_reset
         value = view.read(self._params[0], self._batch.state[index])
         self._held[view.name, index] = (view, value)
@@ -528,9 +566,11 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         self._step_kernel: Callable[[np.ndarray], int] | None = None
         self._step_discrete: Callable[[], int] | None = None
         self._box_action_shape = None if self._discrete else self.action_space.shape
-        self._box_actions = {} if self._discrete else {
-            dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in ACTION_FLOAT_DTYPES
-        }
+        self._box_actions = (
+            {}
+            if self._discrete
+            else {dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in ACTION_FLOAT_DTYPES}
+        )
         self._step_box: dict[np.dtype, Callable[[], int]] = {}
 
     @property
@@ -613,7 +653,9 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
                 else:
                     self._action_batch(action)
             except OverflowError:
-                raise self._refused_action_error(action, f"{action!r} ({type(action)}) invalid: out of the int64 range") from None
+                raise self._refused_action_error(
+                    action, f"{action!r} ({type(action)}) invalid: out of the int64 range"
+                ) from None
             step = self._step_discrete
         elif (
             type(action) is np.ndarray
@@ -754,9 +796,13 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     ) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
-        if max_episode_steps is not None and (not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0):
+        if max_episode_steps is not None and (
+            not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0
+        ):
             raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
-        self.autoreset_mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
+        self.autoreset_mode = (
+            autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
+        )
         self.num_envs = int(num_envs)
         self._params = params
         self.max_episode_steps = max_episode_steps
@@ -769,7 +815,11 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
         self._batch = KernelBatch(
-            self.physics, params, self.num_envs, self.single_observation_space, self.single_action_space,
+            self.physics,
+            params,
+            self.num_envs,
+            self.single_observation_space,
+            self.single_action_space,
             self.asserts_action_in_space,
         )
         self._batch.compile()
@@ -1044,7 +1094,9 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         except TypeError:  # not iterable: actions_array says what is wrong with it
             return np.asarray(actions).dtype, False
         if len(kinds) > 1:
-            described = ", ".join(f"{dtype}{' (Python numbers)' if python else ''}" for dtype, python in sorted(kinds, key=str))
+            described = ", ".join(
+                f"{dtype}{' (Python numbers)' if python else ''}" for dtype, python in sorted(kinds, key=str)
+            )
             raise error.InvalidAction(
                 f"The actions of one batch must be of one kind, got {described}: each sub-environment would compute in "
                 f"its own action's precision. Pass one array, e.g. `np.asarray(actions, dtype=np.float32)`."

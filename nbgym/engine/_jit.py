@@ -79,8 +79,11 @@ class HelperDispatcher(CPUDispatcher):
         entry = self.__dict__.get("_python_entry")
         if entry is None:
             # numba's own record of the options (it survives pickling), less the helpers' and njit's implied one
-            options = {name: value for name, value in self.targetoptions.items()
-                       if name not in HELPER_OPTIONS and name != "nopython"}
+            options = {
+                name: value
+                for name, value in self.targetoptions.items()
+                if name not in HELPER_OPTIONS and name != "nopython"
+            }
             entry = self._python_entry = _dispatcher(self.py_func, options, entry=True)
         return entry
 
@@ -141,7 +144,11 @@ def borrowing_kernel(function: Callable | None = None, *, entry: bool = False) -
     """
     if function is None:
         return lambda function: borrowing_kernel(function, entry=entry)
-    options = {**KERNEL_OPTIONS, "cache": False, **{k: v for k, v in BORROWING_OPTIONS.items() if k not in HELPER_OPTIONS}}
+    options = {
+        **KERNEL_OPTIONS,
+        "cache": False,
+        **{k: v for k, v in BORROWING_OPTIONS.items() if k not in HELPER_OPTIONS},
+    }
     return _dispatcher(function, options, entry)
 
 

@@ -167,9 +167,7 @@ class Physics:
         self.observation = observation
         if self.state_width is not None:
             self._check_columns(functions, "state", 1, self.state_width, f"the state row's width ({self.state_width})")
-        self._check_columns(
-            {"reset": functions["reset"]}, "aux", 4, aux_width, f"aux_width ({aux_width})"
-        )
+        self._check_columns({"reset": functions["reset"]}, "aux", 4, aux_width, f"aux_width ({aux_width})")
         self._check_columns({"step": functions["step"]}, "aux", 5, aux_width, f"aux_width ({aux_width})")
         self.observation_columns = checks.literal_columns(functions["observe"], _argument(functions["observe"], 3))
         """The literal columns ``observe`` writes, checked against the observation buffer at make."""
@@ -188,7 +186,9 @@ class Physics:
         for path in sorted({source, *helper_files}) + [str(path) for path in _ENGINE_SOURCES]:
             if pathlib.Path(path).is_file():
                 digest.update(pathlib.Path(path).read_bytes())
-        if not pathlib.Path(source).is_file():  # defined interactively (a notebook's cell): its bytecode stands for the file
+        if not pathlib.Path(
+            source
+        ).is_file():  # defined interactively (a notebook's cell): its bytecode stands for the file
             for function in functions.values():
                 digest.update(function.__code__.co_code)
         digest.update(b"boundscheck" if self.boundscheck else b"unchecked")
@@ -204,7 +204,9 @@ class Physics:
             # so are copies of their helpers, compiled with checks too.
             options = {**OVERLOAD_OPTIONS, "boundscheck": True}
             copies: dict = {}
-            functions = {role: checks.with_checked_helpers(function, options, copies) for role, function in functions.items()}
+            functions = {
+                role: checks.with_checked_helpers(function, options, copies) for role, function in functions.items()
+            }
         for stub, role, inline in (
             (physics_reset, "reset", "never"),
             (physics_step, "step", "never" if self.boundscheck else "always"),
@@ -213,9 +215,7 @@ class Physics:
         ):
             _bind(stub, self.params_dtype, functions[role], inline, options)
 
-    def _check_columns(
-        self, functions: dict[str, Callable], what: str, position: int, width: int, bound: str
-    ) -> None:
+    def _check_columns(self, functions: dict[str, Callable], what: str, position: int, width: int, bound: str) -> None:
         for role, function in functions.items():
             for column, line in checks.literal_columns(function, _argument(function, position)):
                 if not 0 <= column < width:
@@ -325,8 +325,9 @@ def check_step(params_array, actions, mode, needs_reset):
 
 
 @kernel(specializes_constants=True)
-def _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                actions, start, stop):
+def _step_range(
+    params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions, start, stop
+):
     """One step of the sub-environments ``start`` to ``stop - 1``: act, integrate, reward, time limit,
     autoreset, observe. Each sub-environment owns its state row and random stream, so the results do not
     depend on how the batch is split between threads.
@@ -381,14 +382,42 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     """
     status = check_step(params_array, actions, mode, flags[NEEDS_RESET])
     if status == STEP_OK:
-        _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                    actions, 0, elapsed.shape[0])
+        _step_range(
+            params_array,
+            state,
+            pcg,
+            buf,
+            mode,
+            max_steps,
+            observations,
+            rewards,
+            flags,
+            elapsed,
+            auxes,
+            actions,
+            0,
+            elapsed.shape[0],
+        )
     return status
 
 
 @kernel(entry=True)
-def step_chunks(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                actions, chunk_size, progress):
+def step_chunks(
+    params_array,
+    state,
+    pcg,
+    buf,
+    mode,
+    max_steps,
+    observations,
+    rewards,
+    flags,
+    elapsed,
+    auxes,
+    actions,
+    chunk_size,
+    progress,
+):
     """Step chunks of ``chunk_size`` sub-environments until none is left; threads call it side by side.
 
     The caller has validated the batch (``check_step``). Each call claims the next chunk from the
@@ -407,6 +436,20 @@ def step_chunks(params_array, state, pcg, buf, mode, max_steps, observations, re
         if chunk >= num_chunks:
             return completed_batch
         start = chunk * chunk_size
-        _step_range(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                    actions, start, min(start + chunk_size, num_envs))
+        _step_range(
+            params_array,
+            state,
+            pcg,
+            buf,
+            mode,
+            max_steps,
+            observations,
+            rewards,
+            flags,
+            elapsed,
+            auxes,
+            actions,
+            start,
+            min(start + chunk_size, num_envs),
+        )
         completed_batch = fetch_add(progress, 1, 1) == num_chunks - 1

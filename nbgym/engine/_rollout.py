@@ -217,8 +217,9 @@ def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, tra
         if record:
             traj_obs[t] = obs
             traj_actions[t] = actions
-        status = step_kernel(params, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes,
-                             actions)
+        status = step_kernel(
+            params, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions
+        )
         if status != STEP_OK:
             return t, status
         _account(mode, rewards, flags, returns, lengths, episodes, running_return, running_length)
@@ -229,8 +230,17 @@ def _rollout_loop(tag, policy_params, num_steps, kernel_args, stats, record, tra
     return num_steps, STEP_OK
 
 
-def _threaded_loop(envs: Any, tag: np.ndarray, policy_params: Any, num_steps: int, stats: tuple, record: bool,
-                   trajectory: tuple, action_shape: tuple, stop: np.ndarray) -> tuple[int, int]:
+def _threaded_loop(
+    envs: Any,
+    tag: np.ndarray,
+    policy_params: Any,
+    num_steps: int,
+    stats: tuple,
+    record: bool,
+    trajectory: tuple,
+    action_shape: tuple,
+    stop: np.ndarray,
+) -> tuple[int, int]:
     """``_rollout_loop`` for a batch that ``num_threads`` share: each step is the vector env's own threaded step
     (the engine's stepping threads run from Python), between compiled calls of the policy and the accounting."""
     batch = envs._batch
@@ -340,18 +350,27 @@ def rollout(
     else:
         _check_trajectory(trajectory, Trajectory.new(envs, num_steps, first_actions.dtype))
     stats = (returns, lengths, episodes, np.zeros(num_envs), np.zeros(num_envs, dtype=np.int64))
-    arrays = (trajectory.observations, trajectory.actions, trajectory.rewards, trajectory.terminations,
-              trajectory.truncations)
+    arrays = (
+        trajectory.observations,
+        trajectory.actions,
+        trajectory.rewards,
+        trajectory.terminations,
+        trajectory.truncations,
+    )
     action_shape = tuple(int(size) for size in batch.action_shape)
     if threads.split(num_envs, batch.num_threads, batch.physics.min_chunk_size, batch.physics.max_chunk_size)[1] == 0:
         kernel_args = batch._step_args(envs._kernel_mode, envs._max_steps)
-        loop, args = _rollout_loop, (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays,
-                                     action_shape)
+        loop, args = (
+            _rollout_loop,
+            (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays, action_shape),
+        )
         cache.compile_for(_rollout_loop, *args, np.zeros(1, dtype=np.bool_), what=f"{batch.physics.name}'s rollout")
     else:
         cache.compile_for(_account, envs._kernel_mode, batch.rewards, batch.flags, *stats)
-        loop, args = _threaded_loop, (envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays,
-                                      action_shape)
+        loop, args = (
+            _threaded_loop,
+            (envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays, action_shape),
+        )
     done, status = _run(envs, loop, args)
     if status != STEP_OK:
         if status == _BAD_ACTIONS:
@@ -361,7 +380,10 @@ def rollout(
                 f"{batch.action_shape} (the step did not move)."
             )
         try:
-            envs._raise_step_error(status, trajectory.actions[done] if record else _policy_actions(bound_policy.tag, batch.obs, policy_params))
+            envs._raise_step_error(
+                status,
+                trajectory.actions[done] if record else _policy_actions(bound_policy.tag, batch.obs, policy_params),
+            )
         except error.InvalidAction as invalid:
             raise error.InvalidAction(f"Step {done} of the rollout: {invalid}") from None
     return RolloutResult(returns, lengths, episodes)

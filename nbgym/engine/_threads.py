@@ -38,8 +38,18 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 class _Job:
     """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
 
-    __slots__ = ("kernel", "args", "done", "error", "failures", "started", "finished", "cancelled", "finished_lock",
-                 "idle")
+    __slots__ = (
+        "kernel",
+        "args",
+        "done",
+        "error",
+        "failures",
+        "started",
+        "finished",
+        "cancelled",
+        "finished_lock",
+        "idle",
+    )
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
         self.kernel = kernel
@@ -194,7 +204,8 @@ def _stop_workers(job: _Job) -> None:
             if not job.idle.wait(max(0.0, deadline - time.monotonic())):
                 raise StepAbandoned(
                     f"a step was interrupted and a stepping thread did not end within {STOP_GRACE} s (a physics "
-                    f"that loops forever?): it may still write the batch", job.idle,
+                    f"that loops forever?): it may still write the batch",
+                    job.idle,
                 )
             return
         except StepAbandoned:

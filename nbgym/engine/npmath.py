@@ -230,8 +230,9 @@ def _remainder_overload(x, y):
 
         def remainder_float64(x, y):
             quotient = x / y
-            if not (abs(quotient) < _DIRECT_QUOTIENT_LIMIT and _DIRECT_DIVISOR_MIN < abs(y) < math.inf
-                    and abs(x) < math.inf):
+            if not (
+                abs(quotient) < _DIRECT_QUOTIENT_LIMIT and _DIRECT_DIVISOR_MIN < abs(y) < math.inf and abs(x) < math.inf
+            ):
                 return x % y
             whole = float(math.trunc(quotient))
             mod = _fma(-whole, y, x)

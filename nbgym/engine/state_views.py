@@ -99,7 +99,11 @@ def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
     if array.shape != (width,) or array.dtype.kind not in "iuf":
         raise ValueError(
             f"{name} must be {width} real numbers (shape ({width},)), got {value!r}"
-            + (": gymnasium would compute the next step in numpy's bool arithmetic." if array.dtype.kind == "b" else ".")
+            + (
+                ": gymnasium would compute the next step in numpy's bool arithmetic."
+                if array.dtype.kind == "b"
+                else "."
+            )
         )
     if array.dtype == np.float32:
         precision = FLOAT32
@@ -114,7 +118,9 @@ def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
     return array.astype(np.float64), precision
 
 
-def float64_state(name: str, start: int, stop: int, *, python_numbers: bool = True, before_reset: Any = NO_VALUE) -> StateView:
+def float64_state(
+    name: str, start: int, stop: int, *, python_numbers: bool = True, before_reset: Any = NO_VALUE
+) -> StateView:
     """The view of an environment whose gymnasium original keeps ``state`` as a float64 array of the row's
     columns ``[start, stop)`` (float32 values would make its next step float32 arithmetic: refused).
 

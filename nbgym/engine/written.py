@@ -57,7 +57,9 @@ def exact(value: Any, dtype: np.dtype, shape: tuple[int, ...], name: str) -> Any
         raise OverflowError(f"{name} must be a float64 number (of magnitude below 1.8e308), got {value!r}.") from None
     converted = dtype.type(number)
     if not (converted == number or np.isnan(number)):
-        raise OverflowError(f"{name} is a {dtype} number in the kernels (up to {np.finfo(dtype).max:.4g}), got {value!r}.")
+        raise OverflowError(
+            f"{name} is a {dtype} number in the kernels (up to {np.finfo(dtype).max:.4g}), got {value!r}."
+        )
     return number
 
 

@@ -265,7 +265,6 @@ for _name, _module, _steps, _threshold, _refused in _MUJOCO_ENVS:
 del _name, _module, _steps, _threshold, _refused, _version, _path, _refused_v4
 
 
-
 def _shimmy_env(class_name: str, kwargs: dict[str, Any]) -> Any:
     """The old-gym environment that shimmy's ``class_name`` adapts, presented as nbgym's.
 

@@ -117,7 +117,9 @@ class NumbaFuncVectorEnv(VectorEnv):
         scratch = streams.new_streams(1)
         first = np.asarray(func_env.initial(scratch, self.params))
         if first.ndim != 1:
-            raise error.Error(f"{type(func_env).__name__}.initial must return a 1-D state array, got shape {first.shape}.")
+            raise error.Error(
+                f"{type(func_env).__name__}.initial must return a 1-D state array, got shape {first.shape}."
+            )
         self._state = np.zeros((self.num_envs, first.shape[0]), dtype=first.dtype)
         self._obs = np.zeros(self.observation_space.shape, dtype=self.single_observation_space.dtype)
         self._rewards = np.zeros(self.num_envs, dtype=np.float64)
@@ -154,7 +156,9 @@ class NumbaFuncVectorEnv(VectorEnv):
         if seed is not None:
             check_seed(seed)
             streams.seed_streams(
-                self._pcg, self._buf, streams.seed_words([seed + i for i in range(self.num_envs)]),
+                self._pcg,
+                self._buf,
+                streams.seed_words([seed + i for i in range(self.num_envs)]),
                 np.ones(self.num_envs, dtype=np.bool_),
             )
             self._seeded = True
@@ -175,8 +179,18 @@ class NumbaFuncVectorEnv(VectorEnv):
         if not self._valid_actions(actions):
             raise error.InvalidAction(f"{actions!r} ({type(actions)}) is not in the action space {self.action_space}.")
         self._step_rows(
-            self._state, self._obs, self._rewards, self._terminated, self._truncated, self._elapsed, self._ended,
-            actions, self._pcg, self._buf, self.params, self.time_limit,
+            self._state,
+            self._obs,
+            self._rewards,
+            self._terminated,
+            self._truncated,
+            self._elapsed,
+            self._ended,
+            actions,
+            self._pcg,
+            self._buf,
+            self.params,
+            self.time_limit,
         )
         if self.copy:
             return self._obs.copy(), self._rewards.copy(), self._terminated.copy(), self._truncated.copy(), {}

@@ -441,9 +441,13 @@ def from_gymnasium(obj: Any) -> Any:
 
 def _convert(obj: Any, target: _Library) -> Any:
     gymnasium_bound = target is _GYMNASIUM
-    single, vector = (AsGymnasiumEnv, AsGymnasiumVectorEnv) if gymnasium_bound else (FromGymnasiumEnv, FromGymnasiumVectorEnv)
+    single, vector = (
+        (AsGymnasiumEnv, AsGymnasiumVectorEnv) if gymnasium_bound else (FromGymnasiumEnv, FromGymnasiumVectorEnv)
+    )
     undone = (FromGymnasiumEnv, FromGymnasiumVectorEnv) if gymnasium_bound else (AsGymnasiumEnv, AsGymnasiumVectorEnv)
-    source_env, source_vector = (Env, nbgym.vector.VectorEnv) if gymnasium_bound else (gymnasium.Env, gymnasium.vector.VectorEnv)
+    source_env, source_vector = (
+        (Env, nbgym.vector.VectorEnv) if gymnasium_bound else (gymnasium.Env, gymnasium.vector.VectorEnv)
+    )
     if isinstance(obj, undone):
         return obj.inner
     if isinstance(obj, source_env):

@@ -150,7 +150,9 @@ class SB3VecEnv(VecEnv):
         self._check_whole_batch(indices, f"set_attr({attr_name!r})")
         setattr(self.env, attr_name, value)
 
-    def env_method(self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any) -> list[Any]:
+    def env_method(
+        self, method_name: str, *method_args: Any, indices: VecEnvIndices = None, **method_kwargs: Any
+    ) -> list[Any]:
         """Calls the vector environment's method ``method_name`` once.
 
         Args:

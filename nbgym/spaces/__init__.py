@@ -279,8 +279,7 @@ class Box(Space[npt.NDArray[Any]]):
                 raise TypeError(f"Expected Box shape to be an iterable, actual type={type(shape)}")
             if not all(isinstance(dim, (int, np.integer)) for dim in shape):
                 raise TypeError(
-                    "Expected all Box shape elements to be integer, "
-                    f"actual type={tuple(type(dim) for dim in shape)}"
+                    f"Expected all Box shape elements to be integer, actual type={tuple(type(dim) for dim in shape)}"
                 )
             shape = tuple(int(dim) for dim in shape)
         elif isinstance(low, np.ndarray) and isinstance(high, np.ndarray):
@@ -394,7 +393,9 @@ class Box(Space[npt.NDArray[Any]]):
             and self.dtype.kind == "f"
             and np.finfo(self.dtype).precision < np.finfo(bound.dtype).precision
         ):
-            logger.warn(f"Box {side}'s precision lowered by casting to {self.dtype}, current {side}.dtype={bound.dtype}")
+            logger.warn(
+                f"Box {side}'s precision lowered by casting to {self.dtype}, current {side}.dtype={bound.dtype}"
+            )
         return bound.astype(self.dtype), bounded
 
     def _sampling_high(self) -> npt.NDArray[Any]:
@@ -680,8 +681,7 @@ class Discrete(Space[Any]):
             )
         if probability.shape != (self.n,):
             raise AssertionError(
-                f"The expected shape of the sample probability is {(int(self.n),)}, "
-                f"actual shape: {probability.shape}"
+                f"The expected shape of the sample probability is {(int(self.n),)}, actual shape: {probability.shape}"
             )
         if not np.all(np.logical_and(probability >= 0, probability <= 1)):
             raise AssertionError(
@@ -789,8 +789,7 @@ class MultiDiscrete(Space[npt.NDArray[Any]]):
             self.start = np.zeros(self.nvec.shape, dtype=dtype)
         if self.start.shape != self.nvec.shape:
             raise ValueError(
-                "start and nvec (counts) should have the same shape, "
-                f"got {self.start.shape} and {self.nvec.shape}"
+                f"start and nvec (counts) should have the same shape, got {self.start.shape} and {self.nvec.shape}"
             )
         if not (self.nvec > 0).all():
             raise ValueError("nvec (counts) have to be positive")
@@ -829,9 +828,7 @@ class MultiDiscrete(Space[npt.NDArray[Any]]):
         if mask is not None:
             return np.array(self._sample_masked(mask, self.nvec, self.start, "mask"), dtype=self.dtype)
         if probability is not None:
-            return np.array(
-                self._sample_masked(probability, self.nvec, self.start, "probability"), dtype=self.dtype
-            )
+            return np.array(self._sample_masked(probability, self.nvec, self.start, "probability"), dtype=self.dtype)
         return (self.np_random.random(self.nvec.shape) * self.nvec).astype(self.dtype) + self.start
 
     def _sample_masked(
@@ -1175,8 +1172,7 @@ class Text(Space[str]):
             if char_probability is not None:
                 if not np.all(np.logical_and(char_probability >= 0, char_probability <= 1)):
                     raise AssertionError(
-                        "Expects all probability mask values to be within 0 and 1, "
-                        f"actual values: {char_probability}"
+                        f"Expects all probability mask values to be within 0 and 1, actual values: {char_probability}"
                     )
                 if not np.isclose(np.sum(char_probability), 1):
                     raise AssertionError(
@@ -1215,9 +1211,7 @@ class Text(Space[str]):
         length, char_mask = mask
         if length is not None:
             if not np.issubdtype(type(length), np.integer):
-                raise AssertionError(
-                    f"Expects the Text sample length to be an integer, actual type: {type(length)}"
-                )
+                raise AssertionError(f"Expects the Text sample length to be an integer, actual type: {type(length)}")
             if not self.min_length <= length <= self.max_length:
                 raise AssertionError(
                     f"Expects the Text sample length be between {self.min_length} and {self.max_length}, "
@@ -1367,9 +1361,7 @@ class Tuple(Space[tuple], cabc.Sequence):
             return tuple(space.sample(mask=sub) for space, sub in zip(self.spaces, mask, strict=True))
         if probability is not None:
             _check_sub_masks(probability, len(self.spaces), "probability", "to be")
-            return tuple(
-                space.sample(probability=sub) for space, sub in zip(self.spaces, probability, strict=True)
-            )
+            return tuple(space.sample(probability=sub) for space, sub in zip(self.spaces, probability, strict=True))
         return tuple(space.sample() for space in self.spaces)
 
     def contains(self, x: Any) -> bool:
@@ -1510,9 +1502,7 @@ class Dict(Space[dict], cabc.Mapping):
             }
         if isinstance(seed, dict):
             if seed.keys() != self.spaces.keys():
-                raise ValueError(
-                    f"The seed keys: {seed.keys()} are not identical to space keys: {self.spaces.keys()}"
-                )
+                raise ValueError(f"The seed keys: {seed.keys()} are not identical to space keys: {self.spaces.keys()}")
             return {key: self.spaces[key].seed(seed[key]) for key in seed}
         raise TypeError(f"Expected seed type: dict, int or None, actual type: {type(seed)}")
 
@@ -1542,9 +1532,7 @@ class Dict(Space[dict], cabc.Mapping):
             return {key: space.sample(mask=mask[key]) for key, space in self.spaces.items()}
         if probability is not None:
             if not isinstance(probability, dict):
-                raise AssertionError(
-                    f"Expected sample probability mask to be a dict, actual type: {type(probability)}"
-                )
+                raise AssertionError(f"Expected sample probability mask to be a dict, actual type: {type(probability)}")
             if probability.keys() != self.spaces.keys():
                 raise AssertionError(
                     "Expected sample probability mask keys to be same as space keys, "

@@ -39,7 +39,9 @@ class PlayableGame:
         TypeError: If ``keys_to_action`` is not a dict.
     """
 
-    def __init__(self, env: Env, keys_to_action: dict[tuple[int, ...], Any] | None = None, zoom: float | None = None) -> None:
+    def __init__(
+        self, env: Env, keys_to_action: dict[tuple[int, ...], Any] | None = None, zoom: float | None = None
+    ) -> None:
         if env.render_mode not in {"rgb_array", "rgb_array_list"}:
             raise ValueError(
                 "PlayableGame wrapper works only with rgb_array and rgb_array_list render modes, "
@@ -143,7 +145,9 @@ def _key_codes(keys_to_action: dict, env: Env) -> dict[tuple[int, ...], Any]:
         elif not isinstance(key, (str, int)):
             raise TypeError(f"Keys in keys_to_action must be integers or strings, got {type(key)}")
         if action not in env.action_space:
-            raise ValueError(f"Action {action} is not a valid action in the environment action space: {env.action_space}")
+            raise ValueError(
+                f"Action {action} is not a valid action in the environment action space: {env.action_space}"
+            )
         combination = (key,) if isinstance(key, int) else key
         codes[tuple(sorted(ord(k) if isinstance(k, str) else k for k in combination))] = action
     return codes
@@ -249,7 +253,7 @@ class PlayPlot:
         try:
             import matplotlib.pyplot as plt
         except ImportError as e:
-            raise DependencyNotInstalled('matplotlib is not installed, run `pip install matplotlib`') from e
+            raise DependencyNotInstalled("matplotlib is not installed, run `pip install matplotlib`") from e
         self._plt = plt
         self.data_callback = callback
         self.horizon_timesteps = horizon_timesteps

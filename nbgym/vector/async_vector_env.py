@@ -277,9 +277,7 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
         self.reset_async(seed=seed, options=options)
         return self.reset_wait()
 
-    def reset_async(
-        self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
-    ) -> None:
+    def reset_async(self, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> None:
         """Send the reset to the workers; :meth:`reset_wait` collects the results.
 
         Args:
@@ -621,7 +619,8 @@ class AsyncVectorEnv(VectorEnv[ObsType, ActType, np.ndarray], Generic[ObsType, A
             return True
         deadline = time.perf_counter() + timeout
         return all(
-            pipe.poll(max(deadline - time.perf_counter(), 0.0)) for pipe in self.parent_pipes  # type: ignore[union-attr]
+            pipe.poll(max(deadline - time.perf_counter(), 0.0))
+            for pipe in self.parent_pipes  # type: ignore[union-attr]
         )
 
     def _receive_all(self, method: str, timeout: float | None) -> list[Any]:

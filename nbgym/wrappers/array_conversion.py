@@ -101,7 +101,9 @@ def _number_array_conversion(value: numbers.Number, xp: ModuleType, device: Devi
 
 
 @array_conversion.register(abc.Mapping)
-def _mapping_array_conversion(value: Mapping[str, Any], xp: ModuleType, device: Device | None = None) -> Mapping[str, Any]:
+def _mapping_array_conversion(
+    value: Mapping[str, Any], xp: ModuleType, device: Device | None = None
+) -> Mapping[str, Any]:
     return type(value)(**{key: array_conversion(item, xp, device) for key, item in value.items()})
 
 
@@ -249,7 +251,11 @@ def picklable_state(wrapper: Any) -> dict[str, Any]:
     Returns:
         The state to pickle.
     """
-    state = {**wrapper.__dict__, "_env_xp": _module_name(wrapper._env_xp), "_target_xp": _module_name(wrapper._target_xp)}
+    state = {
+        **wrapper.__dict__,
+        "_env_xp": _module_name(wrapper._env_xp),
+        "_target_xp": _module_name(wrapper._target_xp),
+    }
     if "_saved_kwargs" in state:
         state["_saved_kwargs"] = {
             key: _PickledModule(_module_name(value)) if isinstance(value, ModuleType) else value
@@ -265,7 +271,11 @@ def restore_state(wrapper: Any, state: dict[str, Any]) -> None:
         wrapper: The wrapper being unpickled.
         state: Its pickled state.
     """
-    state = {**state, "_env_xp": module_name_to_namespace(state["_env_xp"]), "_target_xp": module_name_to_namespace(state["_target_xp"])}
+    state = {
+        **state,
+        "_env_xp": module_name_to_namespace(state["_env_xp"]),
+        "_target_xp": module_name_to_namespace(state["_target_xp"]),
+    }
     if "_saved_kwargs" in state:
         state["_saved_kwargs"] = {
             key: importlib.import_module(value.name) if isinstance(value, _PickledModule) else value

@@ -127,7 +127,9 @@ class AtariPreprocessing(Wrapper[WrapperObsType, ActType, ObsType, ActType], Rec
 
         self.noop_max = noop_max
         self.frame_skip = frame_skip
-        self.screen_size: tuple[int, int] = screen_size if isinstance(screen_size, tuple) else (screen_size, screen_size)
+        self.screen_size: tuple[int, int] = (
+            screen_size if isinstance(screen_size, tuple) else (screen_size, screen_size)
+        )
         self.terminal_on_life_loss = terminal_on_life_loss
         self.grayscale_obs = grayscale_obs
         self.grayscale_newaxis = grayscale_newaxis
@@ -139,8 +141,8 @@ class AtariPreprocessing(Wrapper[WrapperObsType, ActType, ObsType, ActType], Rec
         self.game_over = False
 
         width, height = self.screen_size
-        obs_shape: tuple[int, ...] = (height, width) if grayscale_obs and not grayscale_newaxis else (
-            height, width, 1 if grayscale_obs else 3
+        obs_shape: tuple[int, ...] = (
+            (height, width) if grayscale_obs and not grayscale_newaxis else (height, width, 1 if grayscale_obs else 3)
         )
         if scale_obs:
             self.observation_space = spaces.Box(low=0, high=1, shape=obs_shape, dtype=np.float32)

@@ -15,7 +15,9 @@ from nbgym.wrappers.array_conversion import ArrayConversion, array_conversion, m
 try:
     import jax.numpy as jnp
 except ImportError as e:
-    raise DependencyNotInstalled('Jax is not installed therefore cannot call `numpy_to_jax`, run `pip install jax`') from e
+    raise DependencyNotInstalled(
+        "Jax is not installed therefore cannot call `numpy_to_jax`, run `pip install jax`"
+    ) from e
 
 __all__ = ["JaxToNumpy", "jax_to_numpy", "numpy_to_jax"]
 

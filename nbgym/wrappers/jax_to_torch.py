@@ -13,11 +13,15 @@ from nbgym.wrappers.array_conversion import ArrayConversion, array_conversion, m
 try:
     import jax.numpy as jnp
 except ImportError as e:
-    raise DependencyNotInstalled('Jax is not installed therefore cannot call `torch_to_jax`, run `pip install jax`') from e
+    raise DependencyNotInstalled(
+        "Jax is not installed therefore cannot call `torch_to_jax`, run `pip install jax`"
+    ) from e
 try:
     import torch
 except ImportError as e:
-    raise DependencyNotInstalled('Torch is not installed therefore cannot call `torch_to_jax`, run `pip install torch`') from e
+    raise DependencyNotInstalled(
+        "Torch is not installed therefore cannot call `torch_to_jax`, run `pip install torch`"
+    ) from e
 
 __all__ = ["JaxToTorch", "jax_to_torch", "torch_to_jax", "Device"]
 

@@ -15,7 +15,9 @@ from nbgym.wrappers.array_conversion import ArrayConversion, array_conversion, m
 try:
     import torch
 except ImportError as e:
-    raise DependencyNotInstalled('Torch is not installed therefore cannot call `torch_to_numpy`, run `pip install torch`') from e
+    raise DependencyNotInstalled(
+        "Torch is not installed therefore cannot call `torch_to_numpy`, run `pip install torch`"
+    ) from e
 
 __all__ = ["NumpyToTorch", "torch_to_numpy", "numpy_to_torch", "Device"]
 

@@ -181,7 +181,6 @@ class ObstructView(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructo
         return np.where(mask[..., None], noise, frame)
 
 
-
 class RenderCollection(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
     """Collects the frame of every ``reset`` and ``step``, so that ``render()`` returns a list of frames.
 
@@ -236,7 +235,9 @@ class RenderCollection(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstr
         self.frame_list.append(super().render())
         return output
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsType, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
         """Resets the environment, empties the collection if ``reset_clean``, and collects the first frame."""
         output = super().reset(seed=seed, options=options)
         if self.reset_clean:
@@ -460,7 +461,9 @@ class RecordVideo(VideoRecorder, Wrapper[ObsType, ActType, ObsType, ActType], Re
                 f"Recording stopped: expected type of frame returned by render to be a numpy array, got instead {type(frame)}."
             )
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[ObsType, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[ObsType, dict[str, Any]]:
         """Resets the environment; a new episode may end or start a recording, which takes the first frame."""
         obs, info = super().reset(seed=seed, options=options)
         self._new_episode()
@@ -543,7 +546,9 @@ class WindowDisplay:
                 f"Expected env.render_mode to be one of {self.ACCEPTED_RENDER_MODES} but got '{self.env.render_mode}'"
             )
         if "render_fps" not in self.env.metadata:
-            raise ValueError("The base environment must specify 'render_fps' to be used with the HumanRendering wrapper")
+            raise ValueError(
+                "The base environment must specify 'render_fps' to be used with the HumanRendering wrapper"
+            )
         if "human" not in self.metadata["render_modes"]:
             self.metadata = deepcopy(self.env.metadata)
             self.metadata["render_modes"].append("human")
@@ -683,5 +688,8 @@ class AddRenderObservation(TransformObservation[Any, ActType, ObsType], RecordCo
         else:
             observation_space = spaces.Dict({obs_key: env.observation_space, render_key: pixel_space})
             TransformObservation.__init__(
-                self, env=env, func=lambda obs: {obs_key: obs, render_key: self.render()}, observation_space=observation_space
+                self,
+                env=env,
+                func=lambda obs: {obs_key: obs, render_key: self.render()},
+                observation_space=observation_space,
             )

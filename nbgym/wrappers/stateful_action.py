@@ -78,9 +78,7 @@ class StickyAction(ActionWrapper[ObsType, ActType, ActType], RecordConstructorAr
         if duration_range[0] > duration_range[1]:
             raise InvalidBound(f"`repeat_action_duration` is not a valid bound. Received {duration_range}")
         if np.any(np.array(duration_range) < 1):
-            raise ValueError(
-                f"`repeat_action_duration` should be larger or equal than 1. Received {duration_range}"
-            )
+            raise ValueError(f"`repeat_action_duration` should be larger or equal than 1. Received {duration_range}")
 
         RecordConstructorArgs.__init__(
             self,

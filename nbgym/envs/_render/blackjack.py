@@ -93,7 +93,9 @@ def draw_table(
     """Draws a table onto ``surface``: the dealer's face-up card (``rank``, ``suit``) and value, the player's sum
     and whether it holds a usable ace (``sprites`` caches the drawn pieces)."""
     surface.fill(FELT_COLOR)
-    surface.blit(cached(sprites, f"dealer{dealer_value}", lambda: text(f"DEALER: {dealer_value}", LABEL_COLOR)), DEALER_LABEL_POS)
+    surface.blit(
+        cached(sprites, f"dealer{dealer_value}", lambda: text(f"DEALER: {dealer_value}", LABEL_COLOR)), DEALER_LABEL_POS
+    )
     surface.blit(cached(sprites, f"card{rank}{suit}", lambda: _card(rank, suit)), DEALER_CARD_POS)
     surface.blit(cached(sprites, "back", lambda: sprite(BACK_ROWS, _CARD)), HIDDEN_CARD_POS)
     surface.blit(cached(sprites, "player", lambda: text("PLAYER", LABEL_COLOR)), PLAYER_LABEL_POS)

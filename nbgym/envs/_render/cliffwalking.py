@@ -104,7 +104,9 @@ def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
     draw_grid(surface, state.sprites, env.shape, env._cliff, env.start_state_index, int(env._batch.state[index, STATE]))
 
 
-def draw_grid(surface: Any, sprites: dict[str, Any], shape: tuple[int, int], cliff: np.ndarray, start: int, s: int) -> None:
+def draw_grid(
+    surface: Any, sprites: dict[str, Any], shape: tuple[int, int], cliff: np.ndarray, start: int, s: int
+) -> None:
     """Draws a grid of ``shape`` onto ``surface``: ground, the ``cliff`` cells, the start and goal letters, the goal's
     flag and the walker on cell ``s`` (``sprites`` caches the drawn pieces)."""
     art = _sprites(sprites)

@@ -70,8 +70,7 @@ def draw(surface: Any, env: Any, index: int, state: RenderState) -> None:
     corners = [(left, bottom), (left, top), (right, top), (right, bottom)]
     tilt = math.cos(3 * pos)
     car = [
-        (c[0] + (pos - min_position) * scale, c[1] + CLEARANCE + _height(pos) * scale)
-        for c in rotated(corners, tilt)
+        (c[0] + (pos - min_position) * scale, c[1] + CLEARANCE + _height(pos) * scale) for c in rotated(corners, tilt)
     ]
     polygon(canvas, car, (0, 0, 0))
     for c in rotated([(CAR_WIDTH / 4, 0), (-CAR_WIDTH / 4, 0)], tilt):

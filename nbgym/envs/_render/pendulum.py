@@ -21,6 +21,7 @@ SCREEN_DIM = 500
 BOUND = 2.2
 ROD_COLOR = (204, 77, 77)
 
+
 def frame_size(env: Any) -> tuple[int, int]:
     """The frame's ``(width, height)``."""
     return SCREEN_DIM, SCREEN_DIM

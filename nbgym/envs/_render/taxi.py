@@ -105,7 +105,9 @@ def _city(sprites: dict[str, Any]) -> Any:
                 x, y = _cell_corner(row, col)
                 city.fill(LANE_COLOR, (x, y, *CELL))
                 city.fill(ROAD_COLOR, (x + 2, y + 2, CELL[0] - 4, CELL[1] - 4))
-        for (row, col), color, letter in zip(((0, 0), (0, 4), (4, 0), (4, 3)), STAND_COLORS, STAND_LETTERS, strict=True):
+        for (row, col), color, letter in zip(
+            ((0, 0), (0, 4), (4, 0), (4, 3)), STAND_COLORS, STAND_LETTERS, strict=True
+        ):
             x, y = _cell_corner(row, col)
             city.fill(color, (x + 6, y + 6, CELL[0] - 12, CELL[1] - 12))
             label = text(letter, (255, 255, 255))

@@ -117,8 +117,7 @@ joints' indices (``env_i``), the float64 values gymnasium keeps (``env_f``), and
 def new_rows(num_envs: int) -> WalkerRows:
     """The state of ``num_envs`` walkers before their first reset."""
     return WalkerRows(
-        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS,
-                    proxies=_PROXIES),
+        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS, proxies=_PROXIES),
         np.zeros((num_envs, _NEI), np.int64),
         np.zeros((num_envs, _NEF), np.float64),
         np.zeros((num_envs, _FIXTURES), np.bool_),
@@ -133,17 +132,39 @@ def _fixture(w, i, b, si, sf, density, friction, category, mask):
 @njit
 def _polygon_fixture(params, w, i, b, si, sf):
     """``CreateStaticBody(fixtures=fd_polygon)``'s fixture, with fd_polygon's numbers (the parameters)."""
-    W.create_fixture(w, i, b, si, sf, F32(params._polygon_density), F32(params._polygon_friction),
-                     F32(params._polygon_restitution), params._polygon_categoryBits, params._polygon_maskBits,
-                     params._polygon_groupIndex, False)
+    W.create_fixture(
+        w,
+        i,
+        b,
+        si,
+        sf,
+        F32(params._polygon_density),
+        F32(params._polygon_friction),
+        F32(params._polygon_restitution),
+        params._polygon_categoryBits,
+        params._polygon_maskBits,
+        params._polygon_groupIndex,
+        False,
+    )
 
 
 @njit
 def _edge_fixture(params, w, i, b, si, sf):
     """``CreateStaticBody(fixtures=fd_edge)``'s fixture, with fd_edge's numbers (the parameters)."""
-    W.create_fixture(w, i, b, si, sf, F32(params._edge_density), F32(params._edge_friction),
-                     F32(params._edge_restitution), params._edge_categoryBits, params._edge_maskBits,
-                     params._edge_groupIndex, False)
+    W.create_fixture(
+        w,
+        i,
+        b,
+        si,
+        sf,
+        F32(params._edge_density),
+        F32(params._edge_friction),
+        F32(params._edge_restitution),
+        params._edge_categoryBits,
+        params._edge_maskBits,
+        params._edge_groupIndex,
+        False,
+    )
 
 
 @njit
@@ -200,7 +221,7 @@ def _destroy(state, i):
 def _generate_terrain(params, state, i, stream, si, sf):
     """gymnasium's ``_generate_terrain``: the same draws, the obstacles created as drawn, then the edges."""
     w = state.w
-    terrain_y = state.env_f[i, TERRAIN_Y:TERRAIN_Y + TERRAIN_LENGTH]
+    terrain_y = state.env_f[i, TERRAIN_Y : TERRAIN_Y + TERRAIN_LENGTH]
     points = np.empty((4, 2), np.float32)
     first = np.empty((4, 2))
     hardcore = params.hardcore
@@ -226,12 +247,30 @@ def _generate_terrain(params, state, i, stream, si, sf):
             first[1, 0], first[1, 1] = x + TERRAIN_STEP, y
             first[2, 0], first[2, 1] = x + TERRAIN_STEP, y - 4 * TERRAIN_STEP
             first[3, 0], first[3, 1] = x, y - 4 * TERRAIN_STEP
-            _quad(points, first[0, 0], first[0, 1], first[1, 0], first[1, 1], first[2, 0], first[2, 1],
-                  first[3, 0], first[3, 1])
+            _quad(
+                points,
+                first[0, 0],
+                first[0, 1],
+                first[1, 0],
+                first[1, 1],
+                first[2, 0],
+                first[2, 1],
+                first[3, 0],
+                first[3, 1],
+            )
             _static_polygon(params, state, i, si, sf, points)
             shift = TERRAIN_STEP * counter
-            _quad(points, first[0, 0] + shift, first[0, 1], first[1, 0] + shift, first[1, 1],
-                  first[2, 0] + shift, first[2, 1], first[3, 0] + shift, first[3, 1])
+            _quad(
+                points,
+                first[0, 0] + shift,
+                first[0, 1],
+                first[1, 0] + shift,
+                first[1, 1],
+                first[2, 0] + shift,
+                first[2, 1],
+                first[3, 0] + shift,
+                first[3, 1],
+            )
             _static_polygon(params, state, i, si, sf, points)
             counter += 2
             original_y = y
@@ -241,8 +280,17 @@ def _generate_terrain(params, state, i, stream, si, sf):
                 y -= 4 * TERRAIN_STEP
         elif tstate == STUMP and oneshot:
             counter = rng.integers(stream, i, 1, 3)
-            _quad(points, x, y, x + counter * TERRAIN_STEP, y, x + counter * TERRAIN_STEP,
-                  y + counter * TERRAIN_STEP, x, y + counter * TERRAIN_STEP)
+            _quad(
+                points,
+                x,
+                y,
+                x + counter * TERRAIN_STEP,
+                y,
+                x + counter * TERRAIN_STEP,
+                y + counter * TERRAIN_STEP,
+                x,
+                y + counter * TERRAIN_STEP,
+            )
             _static_polygon(params, state, i, si, sf, points)
         elif tstate == STAIRS and oneshot:
             stair_height = +1 if rng.random(stream, i) > 0.5 else -1
@@ -250,11 +298,17 @@ def _generate_terrain(params, state, i, stream, si, sf):
             stair_steps = rng.integers(stream, i, 3, 5)
             original_y = y
             for s in range(stair_steps):
-                _quad(points,
-                      x + (s * stair_width) * TERRAIN_STEP, y + (s * stair_height) * TERRAIN_STEP,
-                      x + ((1 + s) * stair_width) * TERRAIN_STEP, y + (s * stair_height) * TERRAIN_STEP,
-                      x + ((1 + s) * stair_width) * TERRAIN_STEP, y + (-1 + s * stair_height) * TERRAIN_STEP,
-                      x + (s * stair_width) * TERRAIN_STEP, y + (-1 + s * stair_height) * TERRAIN_STEP)
+                _quad(
+                    points,
+                    x + (s * stair_width) * TERRAIN_STEP,
+                    y + (s * stair_height) * TERRAIN_STEP,
+                    x + ((1 + s) * stair_width) * TERRAIN_STEP,
+                    y + (s * stair_height) * TERRAIN_STEP,
+                    x + ((1 + s) * stair_width) * TERRAIN_STEP,
+                    y + (-1 + s * stair_height) * TERRAIN_STEP,
+                    x + (s * stair_width) * TERRAIN_STEP,
+                    y + (-1 + s * stair_height) * TERRAIN_STEP,
+                )
                 _static_polygon(params, state, i, si, sf, points)
             counter = stair_steps * stair_width
         elif tstate == STAIRS and not oneshot:
@@ -277,8 +331,9 @@ def _generate_terrain(params, state, i, stream, si, sf):
         b = W.create_default_body(w, i, W.STATIC, 0.0, 0.0, 0.0)
         if b < 0:
             return
-        shapes.edge_set(si, sf, F32(k * TERRAIN_STEP), F32(terrain_y[k]), F32((k + 1) * TERRAIN_STEP),
-                        F32(terrain_y[k + 1]))
+        shapes.edge_set(
+            si, sf, F32(k * TERRAIN_STEP), F32(terrain_y[k]), F32((k + 1) * TERRAIN_STEP), F32(terrain_y[k + 1])
+        )
         _edge_fixture(params, w, i, b, si, sf)
         _add_terrain(state, i, b)
     # self.terrain.reverse()
@@ -293,7 +348,7 @@ def _generate_terrain(params, state, i, stream, si, sf):
 def _generate_clouds(state, i, stream):
     """gymnasium's ``_generate_clouds``: its draws, kept for the frames (per cloud: the x draw, then each vertex's
     two jitters)."""
-    draws = state.env_f[i, CLOUD_DRAWS:CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]
+    draws = state.env_f[i, CLOUD_DRAWS : CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]
     for c in range(CLOUDS):
         o = c * CLOUD_WIDTH
         draws[o] = rng.uniform(stream, i, 0.0, TERRAIN_LENGTH)
@@ -340,8 +395,23 @@ def _reset(params, state, i, stream, aux):
         # pybox2d's revoluteJointDef(bodyA=..., bodyB=...) sets referenceAngle = bodyB.angle - bodyA.angle (in Python).
         reference = np.float64(w.body_f[i, leg, W.BF_A]) - np.float64(w.body_f[i, hull, W.BF_A])
         hip = W.create_revolute_joint(
-            w, i, hull, leg, F32(0.0), F32(LEG_DOWN), F32(0.0), F32(LEG_H / 2), F32(reference),
-            F32(-0.8), F32(1.1), F32(MOTORS_TORQUE), F32(side), True, True, False)
+            w,
+            i,
+            hull,
+            leg,
+            F32(0.0),
+            F32(LEG_DOWN),
+            F32(0.0),
+            F32(LEG_H / 2),
+            F32(reference),
+            F32(-0.8),
+            F32(1.1),
+            F32(MOTORS_TORQUE),
+            F32(side),
+            True,
+            True,
+            False,
+        )
         state.env_i[i, JOINTS + k] = hip
 
         lower = W.create_default_body(w, i, W.DYNAMIC, _INIT_X, _INIT_Y - LEG_H * 3 / 2 - LEG_DOWN, side * 0.05)
@@ -352,8 +422,23 @@ def _reset(params, state, i, stream, aux):
         _fixture(w, i, lower, si, sf, 1.0, 0.2, 0x0020, 0x001)
         reference = np.float64(w.body_f[i, lower, W.BF_A]) - np.float64(w.body_f[i, leg, W.BF_A])
         knee = W.create_revolute_joint(
-            w, i, leg, lower, F32(0.0), F32(-LEG_H / 2), F32(0.0), F32(LEG_H / 2), F32(reference),
-            F32(-1.6), F32(-0.1), F32(MOTORS_TORQUE), F32(1.0), True, True, False)
+            w,
+            i,
+            leg,
+            lower,
+            F32(0.0),
+            F32(-LEG_H / 2),
+            F32(0.0),
+            F32(LEG_H / 2),
+            F32(reference),
+            F32(-1.6),
+            F32(-0.1),
+            F32(MOTORS_TORQUE),
+            F32(1.0),
+            True,
+            True,
+            False,
+        )
         state.env_i[i, JOINTS + k + 1] = knee
     if w.world_i[i, W.WI_ERROR] != 0:
         W.raise_capacity_error(w, i)
@@ -401,14 +486,26 @@ def _advance(state, i, speeds, torques, strengths, float32_actions):
     px = bf[W.BF_PX]
     py = bf[W.BF_PY]
     fixture_body = w.fixture_i[i, :, W.FI_BODY]
-    body_xf = w.body_f[i, :, W.BF_XF:W.BF_XF + 4]
+    body_xf = w.body_f[i, :, W.BF_XF : W.BF_XF + 4]
     env_f = state.env_f[i]
     for k in range(LIDAR_RAYS):
         end_x = np.float64(px) + _LIDAR_DX[k]
         end_y = np.float64(py) - _LIDAR_DY[k]
         hit, _f, fraction, hit_x, hit_y, _nx, _ny = broad_phase.ray_cast_closest(
-            w.tree_f[i], w.tree_i[i], w.tree_s[i], px, py, F32(end_x), F32(end_y), w.shape_i[i], w.shape_f[i],
-            fixture_body, body_xf, state.accept[i], w.query_stack[i])
+            w.tree_f[i],
+            w.tree_i[i],
+            w.tree_s[i],
+            px,
+            py,
+            F32(end_x),
+            F32(end_y),
+            w.shape_i[i],
+            w.shape_f[i],
+            fixture_body,
+            body_xf,
+            state.accept[i],
+            w.query_stack[i],
+        )
         env_f[STATE + 14 + k] = np.float64(fraction) if hit else 1.0
         env_f[LIDAR_P2 + 2 * k] = np.float64(hit_x) if hit else end_x
         env_f[LIDAR_P2 + 2 * k + 1] = np.float64(hit_y) if hit else end_y
@@ -500,11 +597,18 @@ def _read_action(params: Any, action: Any) -> Any:
 
 PHYSICS = Physics(
     "BipedalWalker",
-    params=[("hardcore", np.bool_)] + [
+    params=[("hardcore", np.bool_)]
+    + [
         (f"_{kind}_{name}", dtype)
         for kind in ("polygon", "edge")
-        for name, dtype in (("friction", np.float64), ("density", np.float64), ("restitution", np.float64),
-                            ("categoryBits", np.int64), ("maskBits", np.int64), ("groupIndex", np.int64))
+        for name, dtype in (
+            ("friction", np.float64),
+            ("density", np.float64),
+            ("restitution", np.float64),
+            ("categoryBits", np.int64),
+            ("maskBits", np.int64),
+            ("groupIndex", np.int64),
+        )
     ],
     state=new_rows,
     reset=_reset,
@@ -532,8 +636,14 @@ def walker_spaces() -> tuple[spaces.Box, spaces.Box]:
 
 def walker_params(hardcore: bool) -> np.ndarray:
     """The physics' parameters: the terrain kind, and ``fd_polygon``'s and ``fd_edge``'s numbers (gymnasium's)."""
-    fixture = {"friction": FRICTION, "density": 0.0, "restitution": 0.0, "categoryBits": 1, "maskBits": 0xFFFF,
-               "groupIndex": 0}
+    fixture = {
+        "friction": FRICTION,
+        "density": 0.0,
+        "restitution": 0.0,
+        "categoryBits": 1,
+        "maskBits": 0xFFFF,
+        "groupIndex": 0,
+    }
     return PHYSICS.new_params(
         hardcore=hardcore,
         **{f"_{kind}_{name}": value for kind in ("polygon", "edge") for name, value in fixture.items()},

@@ -41,9 +41,14 @@ def _field_and_grass() -> np.ndarray:
     polygons = [[(bounds, bounds), (bounds, -bounds), (-bounds, -bounds), (-bounds, bounds)]]
     for x in range(-20, 20, 2):
         for y in range(-20, 20, 2):
-            polygons.append([(GRASS_DIM * x + GRASS_DIM, GRASS_DIM * y + 0), (GRASS_DIM * x + 0, GRASS_DIM * y + 0),
-                             (GRASS_DIM * x + 0, GRASS_DIM * y + GRASS_DIM),
-                             (GRASS_DIM * x + GRASS_DIM, GRASS_DIM * y + GRASS_DIM)])
+            polygons.append(
+                [
+                    (GRASS_DIM * x + GRASS_DIM, GRASS_DIM * y + 0),
+                    (GRASS_DIM * x + 0, GRASS_DIM * y + 0),
+                    (GRASS_DIM * x + 0, GRASS_DIM * y + GRASS_DIM),
+                    (GRASS_DIM * x + GRASS_DIM, GRASS_DIM * y + GRASS_DIM),
+                ]
+            )
     return np.array(polygons, dtype=np.float64).reshape(-1, 2)
 
 
@@ -213,8 +218,9 @@ def _view(state, i):
     t = state.env_f[i, P.T]
     zoom = 0.1 * P.SCALE * max(1 - t, 0.0) + ZOOM * P.SCALE * min(t, 1.0)
     cos, sin, quadrant = rotation(angle)
-    scroll_x, scroll_y = rotated(-np.float64(hull[W.BF_PX]) * zoom, -np.float64(hull[W.BF_PY]) * zoom, cos, sin,
-                                 quadrant)
+    scroll_x, scroll_y = rotated(
+        -np.float64(hull[W.BF_PX]) * zoom, -np.float64(hull[W.BF_PY]) * zoom, cos, sin, quadrant
+    )
     view = np.empty(6)
     view[0], view[1], view[2], view[3] = cos, sin, quadrant, zoom
     view[4] = _WINDOW_W / 2 + scroll_x
@@ -272,8 +278,8 @@ def _draw_window(state, i, surface, skids, reward):
             world[4 * (_BACKGROUND_POLYS + k) + v, 1] = state.poly_xy[i, k, v, 1]
     starts = np.arange(0, 4 * polygons + 1, 4)
     colors = np.empty(polygons, np.int64)
-    colors[0] = _rgb(env_f[P.BG_COLOR:P.BG_COLOR + 3])
-    colors[1:_BACKGROUND_POLYS] = _rgb(env_f[P.GRASS_COLOR:P.GRASS_COLOR + 3])
+    colors[0] = _rgb(env_f[P.BG_COLOR : P.BG_COLOR + 3])
+    colors[1:_BACKGROUND_POLYS] = _rgb(env_f[P.GRASS_COLOR : P.GRASS_COLOR + 3])
     for k in range(roads):
         colors[_BACKGROUND_POLYS + k] = _rgb(state.poly_color[i, k])
     view = _view(state, i)
@@ -299,10 +305,28 @@ def _draw_window(state, i, surface, skids, reward):
     else:
         skid_points, skid_starts, skid_colors = _NO_SKIDS, _NO_SKID_STARTS, _NO_SKID_COLORS
     _raster._render_window(
-        surface, world, starts, colors, 1, view, -_raster.MAX_SHAPE_DIM, _WINDOW_W + _raster.MAX_SHAPE_DIM,
-        _WINDOW_H + _raster.MAX_SHAPE_DIM, skid_points, skid_starts, skid_colors,
-        car_screen[: car_starts[car]], car_starts[: car + 1], car_colors[:car], dashboard,
-        _score_text(reward), _GLYPHS, _GLYPH_LEFT, _GLYPH_RIGHT, _GLYPH_ADVANCE, _GLYPH_KERN,
+        surface,
+        world,
+        starts,
+        colors,
+        1,
+        view,
+        -_raster.MAX_SHAPE_DIM,
+        _WINDOW_W + _raster.MAX_SHAPE_DIM,
+        _WINDOW_H + _raster.MAX_SHAPE_DIM,
+        skid_points,
+        skid_starts,
+        skid_colors,
+        car_screen[: car_starts[car]],
+        car_starts[: car + 1],
+        car_colors[:car],
+        dashboard,
+        _score_text(reward),
+        _GLYPHS,
+        _GLYPH_LEFT,
+        _GLYPH_RIGHT,
+        _GLYPH_ADVANCE,
+        _GLYPH_KERN,
     )
 
 
@@ -422,14 +446,22 @@ def spaces(continuous: bool) -> tuple[Box, Box | Discrete]:
     right, left, gas, brake). Neither is symmetric or normalised (the env checker warns): they cannot be."""
     observation_space = Box(low=0, high=255, shape=(STATE_H, STATE_W, 3), dtype=np.uint8)
     if continuous:
-        return observation_space, Box(np.array([-1, 0, 0]).astype(np.float32), np.array([+1, +1, +1]).astype(np.float32))
+        return observation_space, Box(
+            np.array([-1, 0, 0]).astype(np.float32), np.array([+1, +1, +1]).astype(np.float32)
+        )
     return observation_space, Discrete(5)
 
 
 def new_params(continuous: bool, domain_randomize: bool, lap_complete_percent: float) -> np.ndarray:
     """The parameter record of an environment with gymnasium's arguments."""
-    return PHYSICS.new_params(continuous=continuous, domain_randomize=domain_randomize,
-                              lap_complete_percent=lap_complete_percent, randomize=True, _idle_step=True, _act=True)
+    return PHYSICS.new_params(
+        continuous=continuous,
+        domain_randomize=domain_randomize,
+        lap_complete_percent=lap_complete_percent,
+        randomize=True,
+        _idle_step=True,
+        _act=True,
+    )
 
 
 @njit
@@ -438,5 +470,3 @@ def draw_colors(state, pcg, buf):
     stream = (pcg, buf)
     for i in range(state.env_i.shape[0]):
         P.draw_colors(state, i, stream)
-
-

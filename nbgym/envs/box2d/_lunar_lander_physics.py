@@ -93,8 +93,7 @@ particles' bodies, oldest first (``particles``), and each body's ``ttl`` (a part
 def new_rows(num_envs: int) -> LanderRows:
     """The state of ``num_envs`` environments before their first reset."""
     return LanderRows(
-        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS,
-                    proxies=_PROXIES),
+        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS, proxies=_PROXIES),
         np.zeros((num_envs, _NEI), np.int64),
         np.zeros((num_envs, _NEF), np.float64),
         np.zeros((num_envs, _BODIES), np.int32),
@@ -119,7 +118,9 @@ def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
     fixtures = _FIXTURES + particles + new_particles
     dynamic_proxies = fixtures - _MOON_EDGES
     proxies = fixtures
-    moves = int(w.bp_i[:, broad_phase.MOVE_COUNT].max()) + dynamic_proxies  # the moves buffered before the step (new proxies'), then Solve's
+    moves = (
+        int(w.bp_i[:, broad_phase.MOVE_COUNT].max()) + dynamic_proxies
+    )  # the moves buffered before the step (new proxies'), then Solve's
     need = {
         "bodies": bodies,
         "fixtures": fixtures,
@@ -142,8 +143,7 @@ def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
 
 @njit
 def _fixture(w, i, b, si, sf, density, friction, restitution, category, mask):
-    return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(restitution), category, mask, 0,
-                            False)
+    return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(restitution), category, mask, 0, False)
 
 
 @njit
@@ -221,8 +221,14 @@ def _reset(params, state, i, stream, aux):
     shapes.edge_set(si, sf, F32(0.0), F32(0.0), F32(_W), F32(0.0))
     _fixture(w, i, moon, si, sf, 0.0, 0.2, 0.0, 0x0001, 0xFFFF)  # pybox2d's default b2FixtureDef
     for k in range(CHUNKS - 1):
-        shapes.edge_set(si, sf, F32(_W / (CHUNKS - 1) * k), F32(state.env_f[i, SMOOTH_Y + k]),
-                        F32(_W / (CHUNKS - 1) * (k + 1)), F32(state.env_f[i, SMOOTH_Y + k + 1]))
+        shapes.edge_set(
+            si,
+            sf,
+            F32(_W / (CHUNKS - 1) * k),
+            F32(state.env_f[i, SMOOTH_Y + k]),
+            F32(_W / (CHUNKS - 1) * (k + 1)),
+            F32(state.env_f[i, SMOOTH_Y + k + 1]),
+        )
         _fixture(w, i, moon, si, sf, 0.0, 0.1, 0.0, 0x0001, 0xFFFF)
 
     initial_x = VIEWPORT_W / SCALE / 2
@@ -249,8 +255,23 @@ def _reset(params, state, i, stream, aux):
         # pybox2d's revoluteJointDef(bodyA=..., bodyB=...) sets referenceAngle = bodyB.angle - bodyA.angle (in Python).
         reference = np.float64(w.body_f[i, leg, W.BF_A]) - np.float64(w.body_f[i, lander, W.BF_A])
         W.create_revolute_joint(
-            w, i, lander, leg, F32(0.0), F32(0.0), F32(side * LEG_AWAY / SCALE), F32(LEG_DOWN / SCALE), F32(reference),
-            F32(lower), F32(upper), F32(LEG_SPRING_TORQUE), F32(0.3 * side), True, True, False)
+            w,
+            i,
+            lander,
+            leg,
+            F32(0.0),
+            F32(0.0),
+            F32(side * LEG_AWAY / SCALE),
+            F32(LEG_DOWN / SCALE),
+            F32(reference),
+            F32(lower),
+            F32(upper),
+            F32(LEG_SPRING_TORQUE),
+            F32(0.3 * side),
+            True,
+            True,
+            False,
+        )
         state.env_i[i, LEG_LEFT if side == -1 else LEG_RIGHT] = leg
     state.env_i[i, LANDER] = lander
     state.env_i[i, MOON] = moon
@@ -276,8 +297,9 @@ def _advance(params, state, i, stream, m_power, s_power, side_reach):
     SIDE_ENGINE_AWAY / SCALE``, from the centre), one Box2D step."""
     w = state.w
     lander = state.env_i[i, LANDER]
-    if params.enable_wind and not (_touching(w, i, state.env_i[i, LEG_LEFT])
-                                   or _touching(w, i, state.env_i[i, LEG_RIGHT])):
+    if params.enable_wind and not (
+        _touching(w, i, state.env_i[i, LEG_LEFT]) or _touching(w, i, state.env_i[i, LEG_RIGHT])
+    ):
         if state.env_i[i, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN:  # the envs refuse it before calling
             raise AttributeError("'LunarLander' object has no attribute 'wind_idx' (or 'torque_idx')")
         wind_mag = _turbulence(state.env_i[i, WIND_IDX], params.wind_power)
@@ -322,10 +344,12 @@ def _fire(params, state, i, lander, ox, oy, ix, iy, engine_power, throttle, mass
     w = state.w
     if params._with_particles:
         particle = _create_particle(state, i, mass, ix, iy, throttle)
-        W.apply_linear_impulse(w, i, particle, F32(ox * engine_power * throttle), F32(oy * engine_power * throttle),
-                               F32(ix), F32(iy), True)
-    W.apply_linear_impulse(w, i, lander, F32(-ox * engine_power * throttle), F32(-oy * engine_power * throttle),
-                           F32(ix), F32(iy), True)
+        W.apply_linear_impulse(
+            w, i, particle, F32(ox * engine_power * throttle), F32(oy * engine_power * throttle), F32(ix), F32(iy), True
+        )
+    W.apply_linear_impulse(
+        w, i, lander, F32(-ox * engine_power * throttle), F32(-oy * engine_power * throttle), F32(ix), F32(iy), True
+    )
 
 
 @njit
@@ -379,11 +403,7 @@ def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
     _advance(params, state, i, stream, m_power, s_power, side_reach)
     s0, s1, s2, s3, s4, s5, s6, s7 = _state(state, i)
     shaping = (
-        -100 * math.sqrt(s0 * s0 + s1 * s1)
-        - 100 * math.sqrt(s2 * s2 + s3 * s3)
-        - 100 * abs(s4)
-        + 10 * s6
-        + 10 * s7
+        -100 * math.sqrt(s0 * s0 + s1 * s1) - 100 * math.sqrt(s2 * s2 + s3 * s3) - 100 * abs(s4) + 10 * s6 + 10 * s7
     )
     prev_shaping = state.env_f[i, PREV_SHAPING]
     reward = 0.0 if math.isnan(prev_shaping) else shaping - prev_shaping
@@ -507,12 +527,24 @@ def check_arguments(gravity: float, wind_power: float, turbulence_power: float) 
         )
 
 
-def new_params(continuous: bool, gravity: float, enable_wind: bool, wind_power: float, turbulence_power: float,
-               with_particles: bool) -> np.ndarray:
+def new_params(
+    continuous: bool,
+    gravity: float,
+    enable_wind: bool,
+    wind_power: float,
+    turbulence_power: float,
+    with_particles: bool,
+) -> np.ndarray:
     """The physics' parameter record of an env with these arguments (``with_particles``: it renders)."""
-    return PHYSICS.new_params(continuous=continuous, gravity=gravity, enable_wind=enable_wind, wind_power=wind_power,
-                              turbulence_power=turbulence_power, _left_reach=left_reach(np.dtype(np.int64)),
-                              _with_particles=with_particles)
+    return PHYSICS.new_params(
+        continuous=continuous,
+        gravity=gravity,
+        enable_wind=enable_wind,
+        wind_power=wind_power,
+        turbulence_power=turbulence_power,
+        _left_reach=left_reach(np.dtype(np.int64)),
+        _with_particles=with_particles,
+    )
 
 
 def observation_and_action_spaces(continuous: bool) -> tuple[spaces.Box, spaces.Space]:

@@ -27,8 +27,20 @@ from nbgym._box2d import revolute_joint, world_step
 from nbgym._box2d.math import atan2f
 
 __all__ = [
-    "CircleShape", "EdgeShape", "EpisodeObject", "GroundedBody", "fixed_world_row", "PolygonShape", "PortBody", "PortFixture", "PortSource",
-    "PortWorld", "RevoluteJoint", "Transform", "Vec2", "float32_pair",
+    "CircleShape",
+    "EdgeShape",
+    "EpisodeObject",
+    "GroundedBody",
+    "fixed_world_row",
+    "PolygonShape",
+    "PortBody",
+    "PortFixture",
+    "PortSource",
+    "PortWorld",
+    "RevoluteJoint",
+    "Transform",
+    "Vec2",
+    "float32_pair",
 ]
 
 F32 = np.float32
@@ -325,7 +337,9 @@ class PortFixture(_PortObject):
 
         return property(get, set, doc=doc)
 
-    density = _float(W.FF_DENSITY, "b2Fixture::GetDensity/SetDensity (the body's mass changes at its next ResetMassData).")
+    density = _float(
+        W.FF_DENSITY, "b2Fixture::GetDensity/SetDensity (the body's mass changes at its next ResetMassData)."
+    )
     friction = _float(W.FF_FRICTION, "b2Fixture::GetFriction/SetFriction (contacts made from now on mix it).")
     restitution = _float(W.FF_RESTITUTION, "b2Fixture::GetRestitution/SetRestitution (for contacts made from now on).")
     del _float
@@ -339,16 +353,25 @@ class PortFixture(_PortObject):
         """The fixture's b2Filter as a dict (a copy)."""
         w, r = self._row()
         fi = w.fixture_i[r, self._index]
-        return {"categoryBits": int(fi[W.FI_CATEGORY]), "maskBits": int(fi[W.FI_MASK]),
-                "groupIndex": int(fi[W.FI_GROUP])}
+        return {
+            "categoryBits": int(fi[W.FI_CATEGORY]),
+            "maskBits": int(fi[W.FI_MASK]),
+            "groupIndex": int(fi[W.FI_GROUP]),
+        }
 
     filterData = _read_only(  # noqa: N815 (pybox2d's name)
-        _filter_data, "filterData", "a new filter would refilter the contacts (b2Fixture::Refilter), which the port does not"
+        _filter_data,
+        "filterData",
+        "a new filter would refilter the contacts (b2Fixture::Refilter), which the port does not",
     )
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, PortFixture) and other._source is self._source and other._index == self._index
-                and other._generation == self._generation)
+        return (
+            isinstance(other, PortFixture)
+            and other._source is self._source
+            and other._index == self._index
+            and other._generation == self._generation
+        )
 
     def __hash__(self) -> int:
         return hash((id(self._source), self._index))
@@ -594,8 +617,12 @@ class PortBody(_PortObject):
     # -- identity --------------------------------------------------------------------------------------------
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, PortBody) and other._source is self._source and other._index == self._index
-                and other._generation == self._generation)
+        return (
+            isinstance(other, PortBody)
+            and other._source is self._source
+            and other._index == self._index
+            and other._generation == self._generation
+        )
 
     def __hash__(self) -> int:
         return hash((id(self._source), self._index))
@@ -864,8 +891,12 @@ class RevoluteJoint(_PortObject):
         raise AttributeError(f"The compiled world's revolute joint has no settable {name!r} ({_ELSEWHERE}).")
 
     def __eq__(self, other: Any) -> bool:
-        return (isinstance(other, RevoluteJoint) and other._source is self._source and other._index == self._index
-                and other._generation == self._generation)
+        return (
+            isinstance(other, RevoluteJoint)
+            and other._source is self._source
+            and other._index == self._index
+            and other._generation == self._generation
+        )
 
     def __hash__(self) -> int:
         return hash((id(self._source), self._index))

@@ -911,7 +911,17 @@ def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> N
         center: The box's centre, ``(x, y)`` in pixels.
     """
     font = load_score_font()
-    _blit_score(surface, score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern, center[0], center[1])
+    _blit_score(
+        surface,
+        score_glyphs(reward, font),
+        font.glyphs,
+        font.left,
+        font.right,
+        font.advance,
+        font.kern,
+        center[0],
+        center[1],
+    )
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1001,7 +1011,15 @@ def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int,
     inside = (points >= -(2.0**31)) & (points < 2.0**31)
     ints = np.where(inside, np.trunc(np.where(inside, points, 0.0)), _INT32_MIN).astype(np.int64)
     scratch = np.empty(len(points), dtype=np.int64)
-    _draw_polygon(surface, np.ascontiguousarray(ints[:, 0]), np.ascontiguousarray(ints[:, 1]), len(points), _color(color), scratch, False)
+    _draw_polygon(
+        surface,
+        np.ascontiguousarray(ints[:, 0]),
+        np.ascontiguousarray(ints[:, 1]),
+        len(points),
+        _color(color),
+        scratch,
+        False,
+    )
 
 
 def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int], width: int) -> None:
@@ -1056,7 +1074,9 @@ def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, 
 
 
 @njit
-def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+def _gfx_world_polygon(
+    surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints
+):  # pragma: no cover (compiled)
     """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` on screen
     (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw."""
     if _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):
@@ -1065,7 +1085,9 @@ def _gfx_world_polygon(surface, vertices, start, end, color, view, cull, low, hi
 
 
 @njit
-def _gfx_world_backdrop(surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, ints):  # pragma: no cover (compiled)
+def _gfx_world_backdrop(
+    surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, ints
+):  # pragma: no cover (compiled)
     """The cleared surface and the first world polygon (CarRacing's field) drawn on it, as
     ``surface[:, :] = 0`` and :func:`_gfx_world_polygon` leave them, with one pass over the pixels where it can.
 
@@ -1265,15 +1287,29 @@ def draw_frame(
     skid_points = np.ascontiguousarray(skid_points, dtype=np.float64).reshape(-1, 2)
     skid_starts = np.ascontiguousarray(skid_starts, dtype=np.int64)
     skid_colors = np.asarray(skid_colors, dtype=np.int64).reshape(-1, 3)
-    if len(skid_starts) == 0 or skid_starts[0] != 0 or skid_starts[-1] != len(skid_points) or np.any(np.diff(skid_starts) < 2) or len(skid_colors) != len(skid_starts) - 1:
+    if (
+        len(skid_starts) == 0
+        or skid_starts[0] != 0
+        or skid_starts[-1] != len(skid_points)
+        or np.any(np.diff(skid_starts) < 2)
+        or len(skid_colors) != len(skid_starts) - 1
+    ):
         raise ValueError("skid mark bounds must run from 0 to the point count, 2 or more points each, one colour each")
     if skid_colors.size and (skid_colors.min() < 0 or skid_colors.max() > 255):
         raise ValueError("colours must be in [0, 255]")
     if not np.all(np.abs(skid_points) < 2.0**24):
         raise ValueError("skid marks must be within 2**24 pixels of the origin (pygame walks a line pixel by pixel)")
     for bounds, points, palette in ((starts, world, colors), (car_starts, car_screen, car_colors)):
-        if len(bounds) == 0 or bounds[0] != 0 or bounds[-1] != len(points) or np.any(np.diff(bounds) < 3) or len(palette) != len(bounds) - 1:
-            raise ValueError("polygon bounds must run from 0 to the vertex count, 3 or more vertices each, one colour each")
+        if (
+            len(bounds) == 0
+            or bounds[0] != 0
+            or bounds[-1] != len(points)
+            or np.any(np.diff(bounds) < 3)
+            or len(palette) != len(bounds) - 1
+        ):
+            raise ValueError(
+                "polygon bounds must run from 0 to the vertex count, 3 or more vertices each, one colour each"
+            )
         if palette.size and (palette.min() < 0 or palette.max() > 255):
             raise ValueError("colours must be in [0, 255]")
     if surface is None:

@@ -21,13 +21,49 @@ from nbgym._box2d.math import cosf, sinf
 from nbgym.engine import KernelEnv
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d._bipedal_walker_physics import (
-    _INIT_X, _INIT_Y, CLOUD_DRAWS, CLOUD_VERTICES, CLOUD_WIDTH, CLOUDS, FPS, GROUND_COLOR, HULL, HULL_COLORS, JOINTS,
-    LEG_DOWN, LEG_H, LEGS, LIDAR_P2, LIDAR_RAYS, MOTORS_TORQUE, OBSTACLE_COLORS, PHYSICS, PREV_SHAPING, SCALE, SCROLL,
-    STATE, TERRAIN, TERRAIN_COUNT, TERRAIN_HEIGHT, TERRAIN_LENGTH, TERRAIN_STEP, TERRAIN_Y, VIEWPORT_H, VIEWPORT_W,
-    walker_params, walker_spaces,
+    _INIT_X,
+    _INIT_Y,
+    CLOUD_DRAWS,
+    CLOUD_VERTICES,
+    CLOUD_WIDTH,
+    CLOUDS,
+    FPS,
+    GROUND_COLOR,
+    HULL,
+    HULL_COLORS,
+    JOINTS,
+    LEG_DOWN,
+    LEG_H,
+    LEGS,
+    LIDAR_P2,
+    LIDAR_RAYS,
+    MOTORS_TORQUE,
+    OBSTACLE_COLORS,
+    PHYSICS,
+    PREV_SHAPING,
+    SCALE,
+    SCROLL,
+    STATE,
+    TERRAIN,
+    TERRAIN_COUNT,
+    TERRAIN_HEIGHT,
+    TERRAIN_LENGTH,
+    TERRAIN_STEP,
+    TERRAIN_Y,
+    VIEWPORT_H,
+    VIEWPORT_W,
+    walker_params,
+    walker_spaces,
 )
 from nbgym.envs.box2d._port_objects import (
-    EpisodeObject, FixedList, GroundedBody, PortBody, PortWorld, RevoluteJoint, Transform, fixed_world_row,
+    EpisodeObject,
+    FixedList,
+    GroundedBody,
+    PortBody,
+    PortWorld,
+    RevoluteJoint,
+    Transform,
+    fixed_world_row,
 )
 from nbgym.envs.box2d._window import DrawsResetTwice, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
@@ -55,7 +91,9 @@ def _terrain_x() -> list[float]:
     return [k * TERRAIN_STEP for k in range(TERRAIN_LENGTH)]
 
 
-def _terrain_poly(terrain_x: list[float], terrain_y: list[Any]) -> list[tuple[list[tuple[Any, Any]], tuple[int, int, int]]]:
+def _terrain_poly(
+    terrain_x: list[float], terrain_y: list[Any]
+) -> list[tuple[list[tuple[Any, Any]], tuple[int, int, int]]]:
     """gymnasium's ``terrain_poly``: below each edge of the ground, the quad down to y = 0, in the ground's colour."""
     polys = []
     for k in range(TERRAIN_LENGTH - 1):
@@ -89,8 +127,14 @@ class FixtureDef:
     ``categoryBits``, ``maskBits``, ``groupIndex``, ``friction``, ``density`` or ``restitution`` changes the terrain of
     the following resets, as in gymnasium. The shape is made by the kernels from the terrain's draws."""
 
-    _FIELDS = {"categoryBits": int, "maskBits": int, "groupIndex": int, "friction": float, "density": float,
-               "restitution": float}
+    _FIELDS = {
+        "categoryBits": int,
+        "maskBits": int,
+        "groupIndex": int,
+        "friction": float,
+        "density": float,
+        "restitution": float,
+    }
 
     def __init__(self, env: BipedalWalker, kind: str) -> None:
         object.__setattr__(self, "_env", env)
@@ -169,7 +213,7 @@ class LidarRay(EpisodeObject):
     def p2(self, value: Any) -> None:
         x, y = value
         k = LIDAR_P2 + 2 * self._index
-        self._env_f()[0, k:k + 2] = float(x), float(y)
+        self._env_f()[0, k : k + 2] = float(x), float(y)
 
     def __repr__(self) -> str:
         if not self._is_current():
@@ -177,8 +221,18 @@ class LidarRay(EpisodeObject):
         return f"<LidarRay {self._index} fraction={self.fraction:g}>"
 
 
-_EPISODE_ATTRIBUTES = ("terrain", "hull", "legs", "joints", "drawlist", "lidar", "terrain_x", "terrain_y",
-                       "terrain_poly", "cloud_poly")
+_EPISODE_ATTRIBUTES = (
+    "terrain",
+    "hull",
+    "legs",
+    "joints",
+    "drawlist",
+    "lidar",
+    "terrain_x",
+    "terrain_y",
+    "terrain_poly",
+    "cloud_poly",
+)
 """The attributes built from the rows at their first read after a reset (see ``BipedalWalker._episode``)."""
 
 
@@ -322,7 +376,7 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
             leg.color2 = (102 - side * 25, 51 - side * 25, 76 - side * 25)
             legs.append(leg)
         terrain_x = _terrain_x()
-        terrain_y = list(state.env_f[0, TERRAIN_Y:TERRAIN_Y + TERRAIN_LENGTH].copy())
+        terrain_y = list(state.env_f[0, TERRAIN_Y : TERRAIN_Y + TERRAIN_LENGTH].copy())
         episode.update(
             bodies=bodies,
             terrain=FixedList(terrain, "BipedalWalker.terrain"),
@@ -334,7 +388,7 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
             terrain_x=terrain_x,
             terrain_y=terrain_y,
             terrain_poly=_terrain_poly(terrain_x, terrain_y),
-            cloud_poly=_cloud_poly(state.env_f[0, CLOUD_DRAWS:CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]),
+            cloud_poly=_cloud_poly(state.env_f[0, CLOUD_DRAWS : CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]),
         )
         return episode
 
@@ -345,7 +399,9 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
 
     @world.setter
     def world(self, value: Any) -> None:
-        raise AttributeError("BipedalWalker's world is the compiled port's row that its kernels step: it cannot be replaced.")
+        raise AttributeError(
+            "BipedalWalker's world is the compiled port's row that its kernels step: it cannot be replaced."
+        )
 
     @property
     def game_over(self) -> bool:
@@ -573,8 +629,11 @@ _BEFORE_RESET = {"terrain": list, "hull": lambda: None}
 """What gymnasium's environment holds before its first reset (the other attributes do not exist then)."""
 
 for _name in _EPISODE_ATTRIBUTES:
-    setattr(BipedalWalker, _name, _episode_attribute(_name, _name in ("drawlist", "terrain_x", "terrain_y",
-                                                                       "terrain_poly", "cloud_poly")))
+    setattr(
+        BipedalWalker,
+        _name,
+        _episode_attribute(_name, _name in ("drawlist", "terrain_x", "terrain_y", "terrain_poly", "cloud_poly")),
+    )
 del _name
 
 

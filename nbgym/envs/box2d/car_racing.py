@@ -22,7 +22,12 @@ import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _car_racing_kernels as K
 from nbgym.envs.box2d import car_racing_physics as P
 from nbgym.envs.box2d._port_objects import (
-    EpisodeObject, FixedList, PortBody, PortWorld, RevoluteJoint, fixed_world_row,
+    EpisodeObject,
+    FixedList,
+    PortBody,
+    PortWorld,
+    RevoluteJoint,
+    fixed_world_row,
 )
 from nbgym.envs.box2d._window import close_window, show, start_render
 from nbgym.envs.box2d.car_dynamics import MUD_COLOR, WHEEL_COLOR, Particle
@@ -228,8 +233,9 @@ class Tile(PortBody):
         return self._source.road_poly[int(self._tile_row()[P.TILE_POLY])][1]
 
     idx = property(_idx, _refuse_setting("tile", "idx", "it is the tile's place in the kernels' track"))
-    road_friction = property(_road_friction, _refuse_setting("tile", "road_friction",
-                                                             "the kernels' tyre model takes every tile's as 1.0"))
+    road_friction = property(
+        _road_friction, _refuse_setting("tile", "road_friction", "the kernels' tyre model takes every tile's as 1.0")
+    )
     color = property(_color, _refuse_setting("tile", "color", "change the array in place: tile.color[:] = ..."))
 
     @property
@@ -292,9 +298,13 @@ class Car(EpisodeObject):
     __slots__ = ("_source", "_generation", "hull", "wheels", "drawlist")
 
     def __init__(self, env: CarRacing, hull: _CarBody, wheels: list[Wheel]) -> None:
-        for name, value in (("_source", env), ("_generation", env._port_generation), ("hull", hull),
-                            ("wheels", FixedList(wheels, "CarRacing.car.wheels")),
-                            ("drawlist", FixedList([*wheels, hull], "CarRacing.car.drawlist"))):
+        for name, value in (
+            ("_source", env),
+            ("_generation", env._port_generation),
+            ("hull", hull),
+            ("wheels", FixedList(wheels, "CarRacing.car.wheels")),
+            ("drawlist", FixedList([*wheels, hull], "CarRacing.car.drawlist")),
+        ):
             object.__setattr__(self, name, value)
 
     def _state(self) -> P.CarRows:
@@ -532,8 +542,10 @@ class CarRacing(KernelEnv, EzPickle):
 
     @continuous.setter
     def continuous(self, value: Any) -> None:
-        raise AttributeError("continuous is fixed with the action space when the env is made: make another one, "
-                             "nbgym.make('CarRacing-v3', continuous=...).")
+        raise AttributeError(
+            "continuous is fixed with the action space when the env is made: make another one, "
+            "nbgym.make('CarRacing-v3', continuous=...)."
+        )
 
     @property
     def lap_complete_percent(self) -> float:
@@ -581,10 +593,12 @@ class CarRacing(KernelEnv, EzPickle):
 
         return property(get, set, doc=doc)
 
-    reward = _env_number("reward", P.REWARD, float, "The episode's score: +1000/len(track) per new tile, -0.1 a step.",
-                         0.0)
-    prev_reward = _env_number("prev_reward", P.PREV_REWARD, float, "The score at the last step (a step earns the "
-                                                                   "difference).", 0.0)
+    reward = _env_number(
+        "reward", P.REWARD, float, "The episode's score: +1000/len(track) per new tile, -0.1 a step.", 0.0
+    )
+    prev_reward = _env_number(
+        "prev_reward", P.PREV_REWARD, float, "The score at the last step (a step earns the difference).", 0.0
+    )
     t = _env_number("t", P.T, float, "The episode's time in seconds (the frames zoom in during the first one).")
     tile_visited_count = _env_number("tile_visited_count", P.VISITED_COUNT, int, "The tiles visited this episode.")
     new_lap = _env_number("new_lap", P.NEW_LAP, bool, "Whether the lap is complete (the next step terminates).", False)
@@ -602,8 +616,12 @@ class CarRacing(KernelEnv, EzPickle):
         def set(self: CarRacing, value: Any) -> None:
             self._colors[name] = _checked_color(name, value)
 
-        return property(get, set, doc=f"gymnasium's ``{name}``: three numbers in (-1, 256), an array the next reset, "
-                                      f"steps and frames read (changed in place or assigned).")
+        return property(
+            get,
+            set,
+            doc=f"gymnasium's ``{name}``: three numbers in (-1, 256), an array the next reset, "
+            f"steps and frames read (changed in place or assigned).",
+        )
 
     road_color = _color("road_color")
     bg_color = _color("bg_color")
@@ -613,7 +631,7 @@ class CarRacing(KernelEnv, EzPickle):
     def _drawn_colors(self) -> dict[str, np.ndarray]:
         """The colours in the kernels' rows (drawn there by domain randomisation), as new float64 arrays."""
         env_f = self._batch.state.env_f
-        return {name: env_f[0, column:column + 3].copy() for name, column in _COLORS}
+        return {name: env_f[0, column : column + 3].copy() for name, column in _COLORS}
 
     def _push_colors(self, new_track: bool = False) -> None:
         """Before the kernels read the colours (a reset, a step, a frame): the arrays bound now into the rows.
@@ -634,7 +652,7 @@ class CarRacing(KernelEnv, EzPickle):
             )
         env_f = self._batch.state.env_f
         for column, color in colors:
-            env_f[0, column:column + 3] = color
+            env_f[0, column : column + 3] = color
 
     # -- the episode's objects --------------------------------------------------------------------------------
 
@@ -688,10 +706,14 @@ class CarRacing(KernelEnv, EzPickle):
         return property(get, set, doc=doc)
 
     car = _episode_attribute("car", "The car of this episode (``None`` before the first reset): see ``Car``.")
-    road = _episode_attribute("road", "The tiles of this episode, in track order (``Tile``; a list that refuses "
-                                      "changes; ``None`` before the first reset).")
-    track = _episode_attribute("track", "``(alpha, beta, x, y)`` per tile: its length sets each tile's reward (see "
-                                        "``TrackList``).")
+    road = _episode_attribute(
+        "road",
+        "The tiles of this episode, in track order (``Tile``; a list that refuses "
+        "changes; ``None`` before the first reset).",
+    )
+    track = _episode_attribute(
+        "track", "``(alpha, beta, x, y)`` per tile: its length sets each tile's reward (see ``TrackList``)."
+    )
     del _episode_attribute
 
     @property
@@ -710,7 +732,8 @@ class CarRacing(KernelEnv, EzPickle):
         if road_poly is None:
             state = self._batch.state
             road_poly = episode["road_poly"] = FixedList(
-                _road_entries(state, int(state.env_i[0, P.TILE_COUNT])), "CarRacing.road_poly")
+                _road_entries(state, int(state.env_i[0, P.TILE_COUNT])), "CarRacing.road_poly"
+            )
             self._road_written = state.poly_color[0, : len(road_poly)].copy()
         return road_poly
 
@@ -763,7 +786,9 @@ class CarRacing(KernelEnv, EzPickle):
 
     @world.setter
     def world(self, value: Any) -> None:
-        raise AttributeError("CarRacing's world is the compiled port's row that its kernels step: it cannot be replaced.")
+        raise AttributeError(
+            "CarRacing's world is the compiled port's row that its kernels step: it cannot be replaced."
+        )
 
     # -- reset and step ---------------------------------------------------------------------------------------
 
@@ -858,7 +883,8 @@ class CarRacing(KernelEnv, EzPickle):
         if self._continuous:
             return ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
         return error.InvalidAction(
-            f"you passed the invalid action `{action}`. The supported action_space is `{self.action_space}`")
+            f"you passed the invalid action `{action}`. The supported action_space is `{self.action_space}`"
+        )
 
     def _terminal_reward(self, reward: float) -> Any:
         return -100 if self._batch.aux[0, 1] else reward  # leaving the playfield: gymnasium's int

@@ -48,8 +48,24 @@ from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import njit, rng
 
-__all__ = ["CarRows", "PARAMS", "advance", "apply_continuous", "apply_discrete", "car_brake", "car_gas", "car_steer", "create_row", "draw_colors", "new_params", "new_rows",
-           "reset_row", "reset_rows", "step_row", "step_rows"]
+__all__ = [
+    "CarRows",
+    "PARAMS",
+    "advance",
+    "apply_continuous",
+    "apply_discrete",
+    "car_brake",
+    "car_gas",
+    "car_steer",
+    "create_row",
+    "draw_colors",
+    "new_params",
+    "new_rows",
+    "reset_row",
+    "reset_rows",
+    "step_row",
+    "step_rows",
+]
 
 F32 = np.float32
 
@@ -157,8 +173,9 @@ TILE_VISITED = 1
 TILE_POLY = 2  # its index in road_poly
 _NTI = 3
 
-CarRows = namedtuple("CarRows", ["w", "env_i", "env_f", "track", "tile_i", "poly_xy", "poly_color", "part_i",
-                                 "part_xy"])
+CarRows = namedtuple(
+    "CarRows", ["w", "env_i", "env_f", "track", "tile_i", "poly_xy", "poly_color", "part_i", "part_xy"]
+)
 """The state of a batch of CarRacing sub-environments (one row each).
 
 Attributes:
@@ -178,8 +195,16 @@ Attributes:
 def new_rows(num_envs: int) -> CarRows:
     """The state of ``num_envs`` sub-environments before their first reset (empty worlds, default colours)."""
     rows = CarRows(
-        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS,
-                    proxies=_PROXIES, gravity=(0.0, 0.0), events=_EVENTS),
+        W.new_world(
+            num_envs,
+            bodies=_BODIES,
+            fixtures=_FIXTURES,
+            joints=_JOINTS,
+            contacts=_CONTACTS,
+            proxies=_PROXIES,
+            gravity=(0.0, 0.0),
+            events=_EVENTS,
+        ),
         np.zeros((num_envs, _NEI), np.int64),
         np.zeros((num_envs, _NEF), np.float64),
         np.zeros((num_envs, MAX_TILES, 4), np.float64),
@@ -191,9 +216,9 @@ def new_rows(num_envs: int) -> CarRows:
     )
     rows.env_i[:, BODY_ROLE:] = ROLE_NONE
     # gymnasium's default colours (_init_colors without domain_randomize); a randomizing reset draws new ones.
-    rows.env_f[:, ROAD_COLOR:ROAD_COLOR + 3] = 102.0
-    rows.env_f[:, BG_COLOR:BG_COLOR + 3] = (102.0, 204.0, 102.0)
-    rows.env_f[:, GRASS_COLOR:GRASS_COLOR + 3] = (102.0, 230.0, 102.0)
+    rows.env_f[:, ROAD_COLOR : ROAD_COLOR + 3] = 102.0
+    rows.env_f[:, BG_COLOR : BG_COLOR + 3] = (102.0, 204.0, 102.0)
+    rows.env_f[:, GRASS_COLOR : GRASS_COLOR + 3] = (102.0, 230.0, 102.0)
     return rows
 
 
@@ -203,16 +228,34 @@ def new_rows(num_envs: int) -> CarRows:
 @njit
 def _body(w, i, btype, x, y, angle):
     """``Create{Static,Dynamic}Body(position=(x, y), angle=angle)`` with the b2BodyDef's defaults."""
-    return W.create_body(w, i, btype, F32(x), F32(y), F32(angle), F32(0.0), F32(0.0), F32(0.0), F32(0.0),
-                         F32(0.0), True, True, False, False, True, F32(1.0))
+    return W.create_body(
+        w,
+        i,
+        btype,
+        F32(x),
+        F32(y),
+        F32(angle),
+        F32(0.0),
+        F32(0.0),
+        F32(0.0),
+        F32(0.0),
+        F32(0.0),
+        True,
+        True,
+        False,
+        False,
+        True,
+        F32(1.0),
+    )
 
 
 @njit
 def _check_world(w, i):
     error = w.world_i[i, W.WI_ERROR]
     if error != 0:
-        raise ValueError("CarRacing: a capacity of the Box2D world row ran out (nbgym._box2d.world ERR_* code in "
-                         "world_i[WI_ERROR])")
+        raise ValueError(
+            "CarRacing: a capacity of the Box2D world row ran out (nbgym._box2d.world ERR_* code in world_i[WI_ERROR])"
+        )
 
 
 @njit
@@ -502,8 +545,23 @@ def _create_car(state, i, init_angle, init_x, init_y):
         # pybox2d's revoluteJointDef(bodyA=..., bodyB=...) sets referenceAngle = bodyB.angle - bodyA.angle
         reference = np.float64(w.body_f[i, wheel, W.BF_A]) - np.float64(w.body_f[i, hull, W.BF_A])
         joint = W.create_revolute_joint(
-            w, i, hull, wheel, F32(wx * SIZE), F32(wy * SIZE), F32(0.0), F32(0.0), F32(reference), F32(-0.4),
-            F32(0.4), F32(MAX_MOTOR_TORQUE), F32(0.0), True, True, False)
+            w,
+            i,
+            hull,
+            wheel,
+            F32(wx * SIZE),
+            F32(wy * SIZE),
+            F32(0.0),
+            F32(0.0),
+            F32(reference),
+            F32(-0.4),
+            F32(0.4),
+            F32(MAX_MOTOR_TORQUE),
+            F32(0.0),
+            True,
+            True,
+            False,
+        )
         env_i[WHEELS + k] = wheel
         env_i[JOINTS + k] = joint
         env_i[BODY_ROLE + wheel] = ROLE_WHEEL - k
@@ -688,8 +746,11 @@ def _car_step(state, i, dt):
         if abs(force) > 2.0 * friction_limit:
             px = np.float64(bf[W.BF_PX])
             py = np.float64(bf[W.BF_PY])
-            if (env_i[SKID_PARTICLE + k] >= 0 and (env_i[SKID_GRASS + k] != 0) == grass
-                    and env_i[SKID_LENGTH + k] < PARTICLE_POINTS):
+            if (
+                env_i[SKID_PARTICLE + k] >= 0
+                and (env_i[SKID_GRASS + k] != 0) == grass
+                and env_i[SKID_LENGTH + k] < PARTICLE_POINTS
+            ):
                 _add_particle_point(state, i, k, px, py)
             elif env_i[SKID_START + k] == 0:
                 env_i[SKID_START + k] = 1
@@ -710,8 +771,9 @@ def _car_step(state, i, dt):
         omega -= dt * f_force * WHEEL_RAD / WHEEL_MOMENT_OF_INERTIA
         env_f[OMEGA + k] = omega
 
-        W.apply_force_to_center(w, i, wheel, F32(p_force * side0 + f_force * forw0),
-                                F32(p_force * side1 + f_force * forw1), True)
+        W.apply_force_to_center(
+            w, i, wheel, F32(p_force * side0 + f_force * forw0), F32(p_force * side1 + f_force * forw1), True
+        )
 
 
 @njit
@@ -814,16 +876,23 @@ def step_row(params, state, i, actions, stream, aux):
     return advance(params, state, i, True, aux)
 
 
-PARAMS = np.dtype([("continuous", np.bool_), ("domain_randomize", np.bool_), ("lap_complete_percent", np.float64),
-                   ("randomize", np.bool_)])
+PARAMS = np.dtype(
+    [
+        ("continuous", np.bool_),
+        ("domain_randomize", np.bool_),
+        ("lap_complete_percent", np.float64),
+        ("randomize", np.bool_),
+    ]
+)
 """The kernels' parameter record: gymnasium's ``continuous``, ``domain_randomize``, ``lap_complete_percent``, and
 the reset option ``randomize`` (whether a ``domain_randomize`` reset draws new colours)."""
 AUX_WIDTH = 2
 """The float64 slots per row ``advance`` writes: ``lap_finished`` (LAP_*) and whether the reward is an int -100."""
 
 
-def new_params(continuous: bool = True, domain_randomize: bool = False, lap_complete_percent: float = 0.95,
-               randomize: bool = True) -> np.record:
+def new_params(
+    continuous: bool = True, domain_randomize: bool = False, lap_complete_percent: float = 0.95, randomize: bool = True
+) -> np.record:
     """The parameter record the kernels read (``randomize``: the reset option, read when ``domain_randomize``)."""
     params = np.zeros(1, PARAMS).view(np.recarray)
     params[0] = (continuous, domain_randomize, lap_complete_percent, randomize)
@@ -832,10 +901,16 @@ def new_params(continuous: bool = True, domain_randomize: bool = False, lap_comp
 
 @njit
 def _check_rows(state, n, stream, aux):
-    if (n != state.env_i.shape[0] or aux.shape[0] != n or aux.shape[1] < AUX_WIDTH or stream[0].shape[0] != n
-            or stream[1].shape[0] != n):
-        raise ValueError("CarRacing rows: the arrays passed need one entry per row (a stream row each, aux "
-                         "AUX_WIDTH slots)")
+    if (
+        n != state.env_i.shape[0]
+        or aux.shape[0] != n
+        or aux.shape[1] < AUX_WIDTH
+        or stream[0].shape[0] != n
+        or stream[1].shape[0] != n
+    ):
+        raise ValueError(
+            "CarRacing rows: the arrays passed need one entry per row (a stream row each, aux AUX_WIDTH slots)"
+        )
 
 
 @njit

@@ -16,7 +16,12 @@ import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import CircleShape, FixedList, GroundedBody, PortBody, PortWorld, Transform
 from nbgym.envs.box2d._window import (
-    DrawsResetTwice, close_window, frame, import_pygame, show, start_render,
+    DrawsResetTwice,
+    close_window,
+    frame,
+    import_pygame,
+    show,
+    start_render,
 )
 from nbgym.utils import EzPickle
 
@@ -24,12 +29,26 @@ __all__ = ["LunarLander", "LunarLanderContinuous", "heuristic", "demo_heuristic_
 
 # gymnasium's module constants.
 FPS, SCALE, MAIN_ENGINE_POWER, SIDE_ENGINE_POWER, INITIAL_RANDOM = (
-    P.FPS, P.SCALE, P.MAIN_ENGINE_POWER, P.SIDE_ENGINE_POWER, P.INITIAL_RANDOM)
+    P.FPS,
+    P.SCALE,
+    P.MAIN_ENGINE_POWER,
+    P.SIDE_ENGINE_POWER,
+    P.INITIAL_RANDOM,
+)
 LANDER_POLY, LEG_AWAY, LEG_DOWN, LEG_W, LEG_H, LEG_SPRING_TORQUE = (
-    list(P.LANDER_POLY), P.LEG_AWAY, P.LEG_DOWN, P.LEG_W, P.LEG_H, P.LEG_SPRING_TORQUE)
-SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY, MAIN_ENGINE_Y_LOCATION = P.SIDE_ENGINE_HEIGHT, P.SIDE_ENGINE_AWAY, P.MAIN_ENGINE_Y_LOCATION
+    list(P.LANDER_POLY),
+    P.LEG_AWAY,
+    P.LEG_DOWN,
+    P.LEG_W,
+    P.LEG_H,
+    P.LEG_SPRING_TORQUE,
+)
+SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY, MAIN_ENGINE_Y_LOCATION = (
+    P.SIDE_ENGINE_HEIGHT,
+    P.SIDE_ENGINE_AWAY,
+    P.MAIN_ENGINE_Y_LOCATION,
+)
 VIEWPORT_W, VIEWPORT_H, CHUNKS = P.VIEWPORT_W, P.VIEWPORT_H, P.CHUNKS
-
 
 
 def _lander_at_rest() -> list[Transform]:
@@ -152,8 +171,9 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         EzPickle.__init__(self, render_mode, continuous, gravity, enable_wind, wind_power, turbulence_power)
         P.check_arguments(gravity, wind_power, turbulence_power)
         self.observation_space, self.action_space = P.observation_and_action_spaces(continuous)
-        params = P.new_params(continuous, gravity, enable_wind, wind_power, turbulence_power,
-                              with_particles=render_mode is not None)
+        params = P.new_params(
+            continuous, gravity, enable_wind, wind_power, turbulence_power, with_particles=render_mode is not None
+        )
         super().__init__(params, render_mode)
         self._batch.state.w.world_f[0, W.WF_GY] = np.float32(gravity)  # gymnasium's b2World before the first reset
         self._with_particles = render_mode is not None
@@ -216,8 +236,11 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         return property(get, set, doc=doc)
 
     lander = _episode_body("lander", "The lander's body (``None`` before the first reset).")
-    legs = _episode_body("legs", "The two legs' bodies, left then right, with ``ground_contact`` (a new list each "
-                                 "episode, which refuses changes: the kernels step the world's legs).")
+    legs = _episode_body(
+        "legs",
+        "The two legs' bodies, left then right, with ``ground_contact`` (a new list each "
+        "episode, which refuses changes: the kernels step the world's legs).",
+    )
     moon = _episode_body("moon", "The moon: a static body of 11 edges (``None`` before the first reset).")
     del _episode_body
 
@@ -288,7 +311,9 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
     def _wind_index(column: int, drawn: int, name: str) -> property:  # noqa: N805 (a class-body helper)
         def get(self: LunarLander) -> np.int64:
             if not self._batch.state.env_i[0, P.WIND_DRAWN] & drawn:
-                raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r} (a reset with wind draws it)")
+                raise AttributeError(
+                    f"{type(self).__name__!r} object has no attribute {name!r} (a reset with wind draws it)"
+                )
             return np.int64(self._batch.state.env_i[0, column])
 
         def set(self: LunarLander, value: Any) -> None:
@@ -339,7 +364,12 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
         self.helipad_x1 = chunk_x[CHUNKS // 2 - 1]
         self.helipad_x2 = chunk_x[CHUNKS // 2 + 1]
         self.sky_polys = [
-            [(chunk_x[i], smooth_y[i]), (chunk_x[i + 1], smooth_y[i + 1]), (chunk_x[i + 1], height), (chunk_x[i], height)]
+            [
+                (chunk_x[i], smooth_y[i]),
+                (chunk_x[i + 1], smooth_y[i + 1]),
+                (chunk_x[i + 1], height),
+                (chunk_x[i], height),
+            ]
             for i in range(CHUNKS - 1)
         ]
 

@@ -56,7 +56,9 @@ class LunarLanderVectorEnv(KernelVectorEnv):
                 and a sub-environment that is not being reset would blow it (nothing moves).
         """
         if not self.continuous:
-            P.note_action_dtype(self._params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype)
+            P.note_action_dtype(
+                self._params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
+            )
         if self._ready and self._params["enable_wind"][0]:
             P.refuse_undrawn_wind(self._params, self._batch.state, self.stepping_envs())
         return super().step(actions)

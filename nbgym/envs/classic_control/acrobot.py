@@ -95,9 +95,15 @@ def _step(params, state, i, actions, stream, aux):
     # k[4], the torque's derivative, is 0.0: `y5 + h * 0.0` keeps gymnasium's (signed-zero) arithmetic.
     squares = _link_squares(params)
     k11, k12, k13, k14 = _dsdt(params, squares, y1, y2, y3, y4, y5)
-    k21, k22, k23, k24 = _dsdt(params, squares, y1 + dt2 * k11, y2 + dt2 * k12, y3 + dt2 * k13, y4 + dt2 * k14, y5 + dt2 * 0.0)
-    k31, k32, k33, k34 = _dsdt(params, squares, y1 + dt2 * k21, y2 + dt2 * k22, y3 + dt2 * k23, y4 + dt2 * k24, y5 + dt2 * 0.0)
-    k41, k42, k43, k44 = _dsdt(params, squares, y1 + dt * k31, y2 + dt * k32, y3 + dt * k33, y4 + dt * k34, y5 + dt * 0.0)
+    k21, k22, k23, k24 = _dsdt(
+        params, squares, y1 + dt2 * k11, y2 + dt2 * k12, y3 + dt2 * k13, y4 + dt2 * k14, y5 + dt2 * 0.0
+    )
+    k31, k32, k33, k34 = _dsdt(
+        params, squares, y1 + dt2 * k21, y2 + dt2 * k22, y3 + dt2 * k23, y4 + dt2 * k24, y5 + dt2 * 0.0
+    )
+    k41, k42, k43, k44 = _dsdt(
+        params, squares, y1 + dt * k31, y2 + dt * k32, y3 + dt * k33, y4 + dt * k34, y5 + dt * 0.0
+    )
     h = dt / 6.0
     theta1 = _wrap(y1 + h * (k11 + 2 * k21 + 2 * k31 + k41), -math.pi, math.pi)
     theta2 = _wrap(y2 + h * (k12 + 2 * k22 + 2 * k32 + k42), -math.pi, math.pi)

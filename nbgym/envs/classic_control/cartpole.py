@@ -139,7 +139,6 @@ class _CartPoleAttributes(ResetBoundsOption):
         return bool(self._params["sutton_barto_reward"][0])
 
 
-
 class CartPoleEnv(_CartPoleAttributes, KernelEnv):
     """
     ## Description
@@ -302,7 +301,9 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
     def state(self, value: Any) -> None:
         value = np.asarray(value, dtype=np.float64)
         if value.shape != (4, self.num_envs):
-            raise ValueError(f"CartPoleVectorEnv.state is shaped (4, num_envs) = {(4, self.num_envs)}, got {value.shape}.")
+            raise ValueError(
+                f"CartPoleVectorEnv.state is shaped (4, num_envs) = {(4, self.num_envs)}, got {value.shape}."
+            )
         self._batch_arrays().state[:] = value.T
 
     @property

@@ -341,6 +341,7 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarAttributes, KernelEnv):
         self.observation_space, self.action_space = _spaces(params)
         super().__init__(params, render_mode=render_mode)
 
+
 class Continuous_MountainCarVectorEnv(_ContinuousMountainCarAttributes, KernelVectorEnv):
     """MountainCarContinuous's compiled vector environment: all sub-environments in one compiled call per step.
 

@@ -128,7 +128,9 @@ class _PendulumResetOptions:
     # Python floats would meet the float32 torque in the cost as float32 numbers.
     state_views = (
         float64_state("state", 0, 2, python_numbers=False),
-        StateView("last_u", read_last_u, _write_last_u, "The clipped torque of the last step, which the rendering draws."),
+        StateView(
+            "last_u", read_last_u, _write_last_u, "The clipped torque of the last step, which the rendering draws."
+        ),
     )
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:

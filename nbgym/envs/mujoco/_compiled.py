@@ -43,8 +43,16 @@ Configure = Callable[[mujoco.MjModel], tuple[int, dict[str, Any]]]
 """For a loaded model, the length of the float64 observation vector and the values of the env's own parameter fields."""
 
 RENDERING_ARGUMENTS = frozenset(
-    ("default_camera_config", "render_mode", "width", "height", "camera_id", "camera_name", "max_geom",
-     "visual_options")
+    (
+        "default_camera_config",
+        "render_mode",
+        "width",
+        "height",
+        "camera_id",
+        "camera_name",
+        "max_geom",
+        "visual_options",
+    )
 )
 """``MujocoEnv``'s rendering arguments: a vector env takes them among its options (``CompiledMujocoVectorEnv``)."""
 
@@ -97,7 +105,9 @@ def record_property(field: str, flag: str | None = None, fixed: bool = False) ->
         if flag is not None:
             self._params[flag] = makes_float64_with_float32(value)
 
-    return property(get, set, doc=f"gymnasium's ``{field}``, read from and written to the compiled physics' parameters.")
+    return property(
+        get, set, doc=f"gymnasium's ``{field}``, read from and written to the compiled physics' parameters."
+    )
 
 
 class InfoKey(NamedTuple):
@@ -125,7 +135,9 @@ def _single_value(key: InfoKey, row: np.ndarray, action_dtype: np.dtype, ntendon
     return action_dtype.type(value)
 
 
-def _batched_value(key: InfoKey, aux: np.ndarray, present: np.ndarray, action_dtype: np.dtype, ntendon: int) -> np.ndarray:
+def _batched_value(
+    key: InfoKey, aux: np.ndarray, present: np.ndarray, action_dtype: np.dtype, ntendon: int
+) -> np.ndarray:
     """The column(s) of ``key`` as gymnasium's vector env batches them: zero where not ``present``."""
     if key.kind == TENDONS:
         return np.where(present[:, None], aux[:, key.column : key.column + ntendon], 0.0)
@@ -141,7 +153,10 @@ def _batched_value(key: InfoKey, aux: np.ndarray, present: np.ndarray, action_dt
 
 def tendon_keys(first_column: int, ntendon: int) -> tuple[InfoKey, InfoKey]:
     """The ``tendon_length`` and ``tendon_velocity`` infos (arrays of ``ntendon``) from ``first_column`` on."""
-    return (InfoKey("tendon_length", first_column, TENDONS), InfoKey("tendon_velocity", first_column + ntendon, TENDONS))
+    return (
+        InfoKey("tendon_length", first_column, TENDONS),
+        InfoKey("tendon_velocity", first_column + ntendon, TENDONS),
+    )
 
 
 def _action_dtype(actions: Any) -> np.dtype:
@@ -279,9 +294,14 @@ class _Simulations:
             self._slot_models = [copy.copy(self.model) for _ in range(slots)]
         slot_models = self._slot_models if random else [self.model] * slots
         params = _sim.common_params(
-            self.model, int(self._params["frame_skip"][0]), self._init_qpos, self._init_qvel,
-            list(zip(self._slot_datas, self._pre_states, self._reports, slot_models)), self._uses_rows,
-            self.physics.carry, random,
+            self.model,
+            int(self._params["frame_skip"][0]),
+            self._init_qpos,
+            self._init_qvel,
+            list(zip(self._slot_datas, self._pre_states, self._reports, slot_models)),
+            self._uses_rows,
+            self.physics.carry,
+            random,
         )
         for field, value in params.items():
             self._params[field] = value
@@ -499,9 +519,18 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         self._init_qvel = np.zeros(0)
         self._params = self.physics.new_params()  # MujocoEnv.__init__ sets frame_skip (see the property)
         MujocoEnv.__init__(
-            self, xml_file, frame_skip, None, render_mode=render_mode, width=width, height=height,
-            camera_id=camera_id, camera_name=camera_name, default_camera_config=default_camera_config,
-            max_geom=max_geom, visual_options=visual_options,
+            self,
+            xml_file,
+            frame_skip,
+            None,
+            render_mode=render_mode,
+            width=width,
+            height=height,
+            camera_id=camera_id,
+            camera_name=camera_name,
+            default_camera_config=default_camera_config,
+            max_geom=max_geom,
+            visual_options=visual_options,
         )
         self._slot_datas = [self.data]
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
@@ -640,7 +669,15 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._mujoco_renderer = None
         if default_camera_config is CLASS_DEFAULT:
             default_camera_config = self.default_camera_config
-        self._renderer_arguments = (default_camera_config, width, height, max_geom, camera_id, camera_name, visual_options)
+        self._renderer_arguments = (
+            default_camera_config,
+            width,
+            height,
+            max_geom,
+            camera_id,
+            camera_name,
+            visual_options,
+        )
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
         self._observation_size, env_params = configure(self.model)
         params = self.physics.new_params(**with_weight_flags(self.physics, env_params))
@@ -660,7 +697,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             )
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         self._bind_addresses()
-        self.num_threads = self.num_threads  # slots for the threads; binds the kernels to the arrays sized for the model
+        self.num_threads = (
+            self.num_threads
+        )  # slots for the threads; binds the kernels to the arrays sized for the model
         self._last_action_dtype = np.dtype(np.float64)
 
     _uses_rows = True
@@ -711,7 +750,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._before_kernels()
         result = KernelVectorEnv.reset(self, seed=seed, options=options)
         self._renew_datas()
-        mask = None if not options or options.get("reset_mask") is None else np.asarray(options["reset_mask"], dtype=bool)
+        mask = (
+            None if not options or options.get("reset_mask") is None else np.asarray(options["reset_mask"], dtype=bool)
+        )
         self._raise_mujoco_errors(mask)
         return result
 
@@ -877,7 +918,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             for index in range(self.num_envs):
                 model = self.model_of(index) if self._random else self.model
                 sub_env = types.SimpleNamespace(
-                    model=model, data=self.data_of(index), frame_skip=self.frame_skip,
+                    model=model,
+                    data=self.data_of(index),
+                    frame_skip=self.frame_skip,
                     dt=model.opt.timestep * self.frame_skip,
                 )
                 sub_env._step_mujoco_simulation = types.MethodType(MujocoEnv._step_mujoco_simulation, sub_env)
@@ -957,8 +1000,12 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
                 for i in np.flatnonzero(ended):
                     final_obs[i] = batch.final_obs[i].copy()
                 final_info = self._batched_infos(batch.final_aux, ended, np.zeros_like(ended))
-                finals = {"final_obs": final_obs, "_final_obs": ended, "final_info": final_info,
-                          "_final_info": ended.copy()}
+                finals = {
+                    "final_obs": final_obs,
+                    "_final_obs": ended,
+                    "final_info": final_info,
+                    "_final_info": ended.copy(),
+                }
         return self._batched_infos(batch.aux, ~batch.was_reset, batch.was_reset, finals)
 
     def render(self) -> tuple[Any, ...] | None:
@@ -1086,17 +1133,26 @@ def vector_env_class(
         num_envs, steps = arguments.pop("num_envs"), arguments.pop("max_episode_steps")
         values = self._environment_arguments(arguments)
         CompiledMujocoVectorEnv.__init__(
-            self, num_envs, values.xml_file, values.frame_skip, self._configure(values),
-            max_episode_steps=steps, **vector_options,
+            self,
+            num_envs,
+            values.xml_file,
+            values.frame_skip,
+            self._configure(values),
+            max_episode_steps=steps,
+            **vector_options,
         )
 
     __init__.__signature__ = signature  # type: ignore[attr-defined]
     __init__.__module__ = env_class.__module__
     __init__.__qualname__ = f"{name}.__init__"
     bases = tuple(base for base in env_class.__bases__ if base is not CompiledMujocoEnv) + (CompiledMujocoVectorEnv,)
-    return type(name, bases, {
-        "__module__": env_class.__module__,
-        "__qualname__": name,
-        "__doc__": f"{env_id}'s compiled vector environment (see ``{env_class.__name__}``).",
-        "__init__": __init__,
-    })
+    return type(
+        name,
+        bases,
+        {
+            "__module__": env_class.__module__,
+            "__qualname__": name,
+            "__doc__": f"{env_id}'s compiled vector environment (see ``{env_class.__name__}``).",
+            "__init__": __init__,
+        },
+    )

@@ -139,14 +139,14 @@ chosen:
     )
     handler = "i8* bitcast (void (i8*)* @nbgym_mujoco_error_handler to i8*)"
     set_handler = (
-        f'  %previous = call i8* inttoptr (i64 {a["set_handler"]} to i8* (i8*)*)({handler})'
+        f"  %previous = call i8* inttoptr (i64 {a['set_handler']} to i8* (i8*)*)({handler})"
         if structured
         # Before mujoco 3.5 the setter returns nothing: the previous handler is taken as none.
-        else f'  call void inttoptr (i64 {a["set_handler"]} to void (i8*)*)({handler})\n'
+        else f"  call void inttoptr (i64 {a['set_handler']} to void (i8*)*)({handler})\n"
         "  %previous = inttoptr i64 0 to i8*"
     )
     restore_type = "i8*" if structured else "void"
-    set_specific = f'inttoptr (i64 {a["pthread_setspecific"]} to i32 ({key_type}, i8*)*)'
+    set_specific = f"inttoptr (i64 {a['pthread_setspecific']} to i32 ({key_type}, i8*)*)"
     return f"""
 @separator = private unnamed_addr constant [3 x i8] c": \\00"
 

@@ -13,7 +13,19 @@ import numpy as np
 from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
 from nbgym.envs.mujoco._compiled import InfoKey
-from nbgym.envs.mujoco._sim import BODY_MASS, CFRC_EXT, CINERT, CTRL, CVEL, QFRC_ACTUATOR, QPOS, QVEL, TIMESTEP, XIPOS, load
+from nbgym.envs.mujoco._sim import (
+    BODY_MASS,
+    CFRC_EXT,
+    CINERT,
+    CTRL,
+    CVEL,
+    QFRC_ACTUATOR,
+    QPOS,
+    QVEL,
+    TIMESTEP,
+    XIPOS,
+    load,
+)
 
 _NO_CLIP = np.inf
 
@@ -56,8 +68,20 @@ def _costs(params, data, i):
 
 # Humanoid-v5
 # H_MASS_*: the centre of mass's x, y and distance from the origin, v4's positions.
-(H_X_POSITION, H_Y_POSITION, H_DISTANCE, H_X_VELOCITY, H_Y_VELOCITY, H_REWARD_SURVIVE, H_REWARD_FORWARD, H_REWARD_CTRL,
- H_REWARD_CONTACT, H_MASS_X, H_MASS_Y, H_MASS_DISTANCE) = range(12)
+(
+    H_X_POSITION,
+    H_Y_POSITION,
+    H_DISTANCE,
+    H_X_VELOCITY,
+    H_Y_VELOCITY,
+    H_REWARD_SURVIVE,
+    H_REWARD_FORWARD,
+    H_REWARD_CTRL,
+    H_REWARD_CONTACT,
+    H_MASS_X,
+    H_MASS_Y,
+    H_MASS_DISTANCE,
+) = range(12)
 H_AUX_COLUMNS = 12
 
 
@@ -110,7 +134,9 @@ def _humanoid_step(params, data, i, actions, rng, aux):
 
 # HumanoidStandup-v5
 # S_IMPACT_CLIPPED (1.0 where the impact cost was above its range) follows S_REWARD_IMPACT, as CLIPPED_INT reads it.
-S_X_POSITION, S_Y_POSITION, S_Z_DISTANCE, S_REWARD_LINUP, S_REWARD_QUADCTRL, S_REWARD_IMPACT, S_IMPACT_CLIPPED = range(7)
+S_X_POSITION, S_Y_POSITION, S_Z_DISTANCE, S_REWARD_LINUP, S_REWARD_QUADCTRL, S_REWARD_IMPACT, S_IMPACT_CLIPPED = range(
+    7
+)
 S_AUX_COLUMNS = 7
 
 
@@ -215,8 +241,9 @@ STANDUP_RESET_INFO = STANDUP_STEP_INFO[:5]
 METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 
 
-def configure(ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, observation_flags,
-              version=5, **own):
+def configure(
+    ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, observation_flags, version=5, **own
+):
     """The ``configure`` of both: the shared parameters, the observation flags (a dict of
     ``_OBSERVATION_FLAGS``) and the env's ``own`` parameters (names without the leading underscore);
     ``version`` 4 observes every body (v5 leaves the world body out) and every ``qfrc_actuator`` (v5

@@ -67,7 +67,9 @@ def _step(params, data, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(
+        params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i
+    )
     _positions_info(params, data, i, aux)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -122,8 +124,15 @@ SURVIVE_KINDS = {"Hopper": FLOAT, "Walker2d": F64}
 
 
 def configure(
-    forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy, healthy_state_range,
-    healthy_z_range, healthy_angle_range, reset_noise_scale, exclude_current_positions_from_observation,
+    forward_reward_weight,
+    ctrl_cost_weight,
+    healthy_reward,
+    terminate_when_unhealthy,
+    healthy_state_range,
+    healthy_z_range,
+    healthy_angle_range,
+    reset_noise_scale,
+    exclude_current_positions_from_observation,
     healthy_reward_when_terminating=False,
 ):
     """The ``configure`` of both walkers (``healthy_state_range`` ``None``: not checked, the Walker;

@@ -58,12 +58,36 @@ from nbgym.wrappers.vector import _kernels as _summation
 # Columns of a slot's row of addresses (``data``): its mjData, these arrays of it, and its buffer for the
 # state before the last substep.
 DATA_FIELDS = (
-    "qpos", "qvel", "ctrl", "xpos", "xipos", "cfrc_ext", "cinert", "cvel", "qfrc_actuator", "qfrc_constraint",
-    "site_xpos", "ten_length", "ten_velocity",
+    "qpos",
+    "qvel",
+    "ctrl",
+    "xpos",
+    "xipos",
+    "cfrc_ext",
+    "cinert",
+    "cvel",
+    "qfrc_actuator",
+    "qfrc_constraint",
+    "site_xpos",
+    "ten_length",
+    "ten_velocity",
 )
 DATA = 0
-(QPOS, QVEL, CTRL, XPOS, XIPOS, CFRC_EXT, CINERT, CVEL, QFRC_ACTUATOR, QFRC_CONSTRAINT, SITE_XPOS, TEN_LENGTH,
- TEN_VELOCITY) = range(1, 1 + len(DATA_FIELDS))
+(
+    QPOS,
+    QVEL,
+    CTRL,
+    XPOS,
+    XIPOS,
+    CFRC_EXT,
+    CINERT,
+    CVEL,
+    QFRC_ACTUATOR,
+    QFRC_CONSTRAINT,
+    SITE_XPOS,
+    TEN_LENGTH,
+    TEN_VELOCITY,
+) = range(1, 1 + len(DATA_FIELDS))
 PRE = 1 + len(DATA_FIELDS)
 FAILED = PRE + 1
 """Set to 1 when a libmujoco call on the slot failed (``mju_error``): its later calls are skipped, until
@@ -84,9 +108,15 @@ MAX_SLOTS = 64
 INTEGRATION = int(mujoco.mjtState.mjSTATE_INTEGRATION)
 PRE_STEP = int(
     mujoco.mjtState.mjSTATE_INTEGRATION
-    & ~(mujoco.mjtState.mjSTATE_CTRL | mujoco.mjtState.mjSTATE_QFRC_APPLIED | mujoco.mjtState.mjSTATE_XFRC_APPLIED
-        | mujoco.mjtState.mjSTATE_EQ_ACTIVE | mujoco.mjtState.mjSTATE_MOCAP_POS | mujoco.mjtState.mjSTATE_MOCAP_QUAT
-        | mujoco.mjtState.mjSTATE_USERDATA)
+    & ~(
+        mujoco.mjtState.mjSTATE_CTRL
+        | mujoco.mjtState.mjSTATE_QFRC_APPLIED
+        | mujoco.mjtState.mjSTATE_XFRC_APPLIED
+        | mujoco.mjtState.mjSTATE_EQ_ACTIVE
+        | mujoco.mjtState.mjSTATE_MOCAP_POS
+        | mujoco.mjtState.mjSTATE_MOCAP_QUAT
+        | mujoco.mjtState.mjSTATE_USERDATA
+    )
 )
 """What a substep changes of the integration state (the inputs it only reads left out): saved before the
 last substep of a step, to rebuild the sub-env's ``mjData`` as ``mj_step`` left it."""
@@ -102,7 +132,10 @@ state before the last substep then ``mj_rnePostConstraint`` (a step)."""
 NO_CARRY = -1
 
 _DIGEST = hashlib.sha1(
-    b"".join(pathlib.Path(path).read_bytes() for path in (__file__, rng.standard_normal.__code__.co_filename, _summation.__file__))
+    b"".join(
+        pathlib.Path(path).read_bytes()
+        for path in (__file__, rng.standard_normal.__code__.co_filename, _summation.__file__)
+    )
 ).hexdigest()[:16]
 
 MIN_CHUNK_SIZE = MAX_CHUNK_SIZE = 1
@@ -149,8 +182,11 @@ COMMON_PARAMS = [
 
 def _libmujoco() -> ctypes.CDLL:
     directory = pathlib.Path(mujoco.__file__).parent
-    candidates = sorted(directory.glob("libmujoco.so*")) + sorted(directory.glob("libmujoco*.dylib")) + sorted(
-        directory.glob("mujoco*.dll"))
+    candidates = (
+        sorted(directory.glob("libmujoco.so*"))
+        + sorted(directory.glob("libmujoco*.dylib"))
+        + sorted(directory.glob("mujoco*.dll"))
+    )
     if not candidates:
         raise ImportError(f"nbgym found no libmujoco library in {directory} (mujoco {mujoco.__version__}).")
     return ctypes.CDLL(str(candidates[0]))
@@ -187,11 +223,21 @@ def timestep_address(model: mujoco.MjModel) -> int:
     return model._address + 8 * candidates.pop()
 
 
-def slot_row(data: mujoco.MjData, pre: np.ndarray, report: np.ndarray, model: mujoco.MjModel, timestep: int) -> list[int]:
+def slot_row(
+    data: mujoco.MjData, pre: np.ndarray, report: np.ndarray, model: mujoco.MjModel, timestep: int
+) -> list[int]:
     """The row of addresses of a slot simulating in ``data`` with ``model`` (``timestep``: the address of its
     ``opt.timestep``), with ``pre`` its buffer of ``PRE_STEP`` state and ``report`` its error report buffer."""
-    return [data._address, *(getattr(data, field).ctypes.data for field in DATA_FIELDS), pre.ctypes.data, 0,
-            report.ctypes.data, model._address, timestep, model.body_mass.ctypes.data]
+    return [
+        data._address,
+        *(getattr(data, field).ctypes.data for field in DATA_FIELDS),
+        pre.ctypes.data,
+        0,
+        report.ctypes.data,
+        model._address,
+        timestep,
+        model.body_mass.ctypes.data,
+    ]
 
 
 def model_field(model: mujoco.MjModel, name: str) -> np.ndarray:
@@ -230,8 +276,13 @@ def row_width(model: mujoco.MjModel, carry: int) -> int:
 
 
 def common_params(
-    model: mujoco.MjModel, frame_skip: int, init_qpos: np.ndarray, init_qvel: np.ndarray,
-    slots: list[tuple[mujoco.MjData, np.ndarray, np.ndarray, mujoco.MjModel]], rows: bool, carry: int,
+    model: mujoco.MjModel,
+    frame_skip: int,
+    init_qpos: np.ndarray,
+    init_qvel: np.ndarray,
+    slots: list[tuple[mujoco.MjData, np.ndarray, np.ndarray, mujoco.MjModel]],
+    rows: bool,
+    carry: int,
     random: dict[str, np.ndarray] | None = None,
 ) -> dict:
     """The values of ``COMMON_PARAMS`` for ``model`` and the ``slots`` (each an ``MjData``, its buffer of
@@ -294,7 +345,9 @@ if numba.config.DISABLE_JIT:
     # Interpreted kernels (CI's coverage pass) reach the same functions and memory through ctypes.
     _MODEL_DATA_FUNCTION = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
 
-    _GUARDED_FUNCTION = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
+    _GUARDED_FUNCTION = ctypes.CFUNCTYPE(
+        ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p
+    )
 
     def call(function, model, data):
         """Call the libmujoco function at address ``function`` with ``(mjModel*, mjData*)``."""
@@ -548,9 +601,9 @@ def _save(params, state, i, data, mode):
     size = params._state_size
     call_state(params._mj_get_state, data[MODEL], data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
     if mode == MODE_STEPPED:
-        _copy(data[PRE], row[ROW_STATE + size:].ctypes.data, params._pre_size)
+        _copy(data[PRE], row[ROW_STATE + size :].ctypes.data, params._pre_size)
     if params._carry != NO_CARRY:
-        _copy(data[params._carry], row[ROW_STATE + size + params._pre_size:].ctypes.data, 3 * params._nbody)
+        _copy(data[params._carry], row[ROW_STATE + size + params._pre_size :].ctypes.data, 3 * params._nbody)
     row[MODE] = mode
 
 
@@ -561,7 +614,7 @@ def _load(params, state, i, data):
     size = params._state_size
     call_state(params._mj_set_state, data[MODEL], data[DATA], row[ROW_STATE:].ctypes.data, INTEGRATION)
     if params._carry != NO_CARRY:
-        _copy(row[ROW_STATE + size + params._pre_size:].ctypes.data, data[params._carry], 3 * params._nbody)
+        _copy(row[ROW_STATE + size + params._pre_size :].ctypes.data, data[params._carry], 3 * params._nbody)
 
 
 def row_reset(params, state, i, rng, aux):
@@ -620,9 +673,18 @@ def physics(
             the rows (it is not part of the integration state).
     """
     result = Physics(
-        name, params=params, state=(1, np.float64), source=source, reset=row_reset, step=row_step,
-        observe=row_observe, action_valid=always_valid, min_chunk_size=MIN_CHUNK_SIZE,
-        max_chunk_size=MAX_CHUNK_SIZE, aux_width=aux_width, read_action=read_controls,
+        name,
+        params=params,
+        state=(1, np.float64),
+        source=source,
+        reset=row_reset,
+        step=row_step,
+        observe=row_observe,
+        action_valid=always_valid,
+        min_chunk_size=MIN_CHUNK_SIZE,
+        max_chunk_size=MAX_CHUNK_SIZE,
+        aux_width=aux_width,
+        read_action=read_controls,
     )
     result.carry = carry
     functions = {"reset": reset, "step": step, "observe": observe}
@@ -728,7 +790,9 @@ def require_observation_size(size: int) -> None:
         ValueError: If ``size`` is negative (numpy's error making the ``Box``).
     """
     if size < 0:
-        raise ValueError(f"negative dimensions are not allowed (an observation of {size} values: the model is too small)")
+        raise ValueError(
+            f"negative dimensions are not allowed (an observation of {size} values: the model is too small)"
+        )
 
 
 def require(model_ok: bool, exception: type[Exception], env: str, needs: str, model: mujoco.MjModel) -> None:

@@ -35,7 +35,11 @@ XML_FILE, FRAME_SKIP, MAIN_BODY, FORWARD_REWARD_WEIGHT = "ant.xml", 5, "torso", 
 
 def _step_info_keys(use_contact_forces: bool) -> tuple[InfoKey, ...]:
     """v4's step infos; with ``use_contact_forces``, ``reward_ctrl`` is minus the contact cost (as gymnasium's)."""
-    reward_ctrl = InfoKey("reward_ctrl", REWARD_CONTACT) if use_contact_forces else InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight")
+    reward_ctrl = (
+        InfoKey("reward_ctrl", REWARD_CONTACT)
+        if use_contact_forces
+        else InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight")
+    )
     return (
         InfoKey("reward_forward", REWARD_FORWARD),
         reward_ctrl,
@@ -62,11 +66,20 @@ class _Ant:
 
     def _configure(self, args: SimpleNamespace) -> Configure:
         self._step_info_keys = _step_info_keys(args.use_contact_forces)
-        return configure(FORWARD_REWARD_WEIGHT, args.ctrl_cost_weight, args.contact_cost_weight, args.healthy_reward,
-                         MAIN_BODY, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
-                         args.reset_noise_scale, args.exclude_current_positions_from_observation,
-                         args.use_contact_forces, version=4)
-
+        return configure(
+            FORWARD_REWARD_WEIGHT,
+            args.ctrl_cost_weight,
+            args.contact_cost_weight,
+            args.healthy_reward,
+            MAIN_BODY,
+            args.terminate_when_unhealthy,
+            args.healthy_z_range,
+            args.contact_force_range,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+            args.use_contact_forces,
+            version=4,
+        )
 
 
 class AntEnv(_Ant, CompiledMujocoEnv):

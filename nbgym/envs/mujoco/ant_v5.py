@@ -15,8 +15,20 @@ from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
 
 # BODY_*: the main body's x, y (its xpos) and their distance from the origin, v4's positions.
-(X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL, REWARD_CONTACT,
- REWARD_SURVIVE, BODY_X, BODY_Y, BODY_DISTANCE) = range(12)
+(
+    X_POSITION,
+    Y_POSITION,
+    DISTANCE,
+    X_VELOCITY,
+    Y_VELOCITY,
+    REWARD_FORWARD,
+    REWARD_CTRL,
+    REWARD_CONTACT,
+    REWARD_SURVIVE,
+    BODY_X,
+    BODY_Y,
+    BODY_DISTANCE,
+) = range(12)
 
 
 def _observe(params, data, i, obs):
@@ -64,7 +76,9 @@ def _step(params, data, i, actions, rng, aux):
     # v4 rewards every step while unhealthy steps terminate (the terminating one too), v5 healthy steps only.
     rewarded = healthy or (params._healthy_reward_when_terminating and params._terminate_when_unhealthy)
     healthy_reward = np.float64(rewarded) * params._healthy_reward
-    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(
+        params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i
+    )
     low, high = params._contact_force_range[0], params._contact_force_range[1]
     contact_cost = 0.0
     if params._contact_cost_included:  # v4 only with use_contact_forces
@@ -113,9 +127,20 @@ PHYSICS = _sim.physics(
 )
 
 
-def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, healthy_reward, main_body,
-               terminate_when_unhealthy, healthy_z_range, contact_force_range, reset_noise_scale,
-               exclude_current_positions_from_observation, include_cfrc_ext_in_observation, version=5):
+def configure(
+    forward_reward_weight,
+    ctrl_cost_weight,
+    contact_cost_weight,
+    healthy_reward,
+    main_body,
+    terminate_when_unhealthy,
+    healthy_z_range,
+    contact_force_range,
+    reset_noise_scale,
+    exclude_current_positions_from_observation,
+    include_cfrc_ext_in_observation,
+    version=5,
+):
     """The observation size and parameters for a model; ``version`` 4: the contact forces of every body
     (the world's too) observed and their cost counted only with ``include_cfrc_ext_in_observation`` (v4's
     ``use_contact_forces``), the healthy reward on every step while terminating when unhealthy."""
@@ -166,10 +191,19 @@ class _Ant:
     _aux_columns = 12
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.contact_cost_weight,
-                         args.healthy_reward, args.main_body, args.terminate_when_unhealthy, args.healthy_z_range, args.contact_force_range,
-                         args.reset_noise_scale, args.exclude_current_positions_from_observation,
-                         args.include_cfrc_ext_in_observation)
+        return configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.contact_cost_weight,
+            args.healthy_reward,
+            args.main_body,
+            args.terminate_when_unhealthy,
+            args.healthy_z_range,
+            args.contact_force_range,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+            args.include_cfrc_ext_in_observation,
+        )
 
 
 class AntEnv(_Ant, CompiledMujocoEnv):

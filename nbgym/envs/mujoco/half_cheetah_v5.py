@@ -39,7 +39,9 @@ def _step(params, data, i, actions, rng, aux):
     forward_reward = params._forward_reward_weight * x_velocity
     # gymnasium computes the control cost on the action: float32 for a float32 action (NEP 50), unless
     # the weight is a np.float64.
-    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(
+        params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i
+    )
     aux[i, X_POSITION] = after
     aux[i, X_VELOCITY] = x_velocity
     aux[i, REWARD_FORWARD] = forward_reward
@@ -62,7 +64,6 @@ PHYSICS = _sim.physics(
     observe=_observe,
     aux_width=4,
 )
-
 
 
 def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
@@ -94,8 +95,12 @@ class _HalfCheetah:
     _aux_columns = 4
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
-                         args.exclude_current_positions_from_observation)
+        return configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+        )
 
 
 class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):

@@ -23,10 +23,18 @@ class _Hopper:
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return _planar.configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
-                                 args.terminate_when_unhealthy, args.healthy_state_range, args.healthy_z_range,
-                                 args.healthy_angle_range, args.reset_noise_scale,
-                                 args.exclude_current_positions_from_observation, healthy_reward_when_terminating=True)
+        return _planar.configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.healthy_reward,
+            args.terminate_when_unhealthy,
+            args.healthy_state_range,
+            args.healthy_z_range,
+            args.healthy_angle_range,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+            healthy_reward_when_terminating=True,
+        )
 
 
 class HopperEnv(_Hopper, CompiledMujocoEnv):

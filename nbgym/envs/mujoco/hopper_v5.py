@@ -22,10 +22,17 @@ class _Hopper:
     _aux_columns = _planar.AUX_COLUMNS
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return _planar.configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
-                                 args.terminate_when_unhealthy, args.healthy_state_range, args.healthy_z_range,
-                                 args.healthy_angle_range, args.reset_noise_scale,
-                                 args.exclude_current_positions_from_observation)
+        return _planar.configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.healthy_reward,
+            args.terminate_when_unhealthy,
+            args.healthy_state_range,
+            args.healthy_z_range,
+            args.healthy_angle_range,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+        )
 
 
 class HopperEnv(_Hopper, CompiledMujocoEnv):
@@ -91,7 +98,9 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        self.observation_structure = _planar.observation_structure(self.model, exclude_current_positions_from_observation)
+        self.observation_structure = _planar.observation_structure(
+            self.model, exclude_current_positions_from_observation
+        )
 
 
 HopperVectorEnv = vector_env_class(HopperEnv, "Hopper-v5", 1000)

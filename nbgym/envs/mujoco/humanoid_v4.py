@@ -44,17 +44,42 @@ class _Humanoid:
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return _configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
-                          args.terminate_when_unhealthy, args.healthy_z_range, args.reset_noise_scale,
-                          args.exclude_current_positions_from_observation)
+        return _configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.healthy_reward,
+            args.terminate_when_unhealthy,
+            args.healthy_z_range,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+        )
 
 
-def _configure(forward_reward_weight, ctrl_cost_weight, healthy_reward, terminate_when_unhealthy, healthy_z_range,
-               reset_noise_scale, exclude_current_positions_from_observation):
-    flags = {"exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-             **FULL_OBSERVATION}
-    return configure(forward_reward_weight, ctrl_cost_weight, NO_CONTACT_COST, CONTACT_COST_RANGE, healthy_reward,
-                     terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags, version=4)
+def _configure(
+    forward_reward_weight,
+    ctrl_cost_weight,
+    healthy_reward,
+    terminate_when_unhealthy,
+    healthy_z_range,
+    reset_noise_scale,
+    exclude_current_positions_from_observation,
+):
+    flags = {
+        "exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+        **FULL_OBSERVATION,
+    }
+    return configure(
+        forward_reward_weight,
+        ctrl_cost_weight,
+        NO_CONTACT_COST,
+        CONTACT_COST_RANGE,
+        healthy_reward,
+        terminate_when_unhealthy,
+        healthy_z_range,
+        reset_noise_scale,
+        flags,
+        version=4,
+    )
 
 
 class HumanoidEnv(_Humanoid, CompiledMujocoEnv):

@@ -23,18 +23,43 @@ class _Humanoid:
     _has_tendon_infos = True
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.contact_cost_weight,
-                         args.contact_cost_range, args.healthy_reward, args.terminate_when_unhealthy,
-                         args.healthy_z_range, args.reset_noise_scale, _humanoid.observation_flags(vars(args)))
+        return configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.contact_cost_weight,
+            args.contact_cost_range,
+            args.healthy_reward,
+            args.terminate_when_unhealthy,
+            args.healthy_z_range,
+            args.reset_noise_scale,
+            _humanoid.observation_flags(vars(args)),
+        )
 
 
-def configure(forward_reward_weight, ctrl_cost_weight, contact_cost_weight, contact_cost_range, healthy_reward,
-              terminate_when_unhealthy, healthy_z_range, reset_noise_scale, flags, version=5):
+def configure(
+    forward_reward_weight,
+    ctrl_cost_weight,
+    contact_cost_weight,
+    contact_cost_range,
+    healthy_reward,
+    terminate_when_unhealthy,
+    healthy_z_range,
+    reset_noise_scale,
+    flags,
+    version=5,
+):
     """The Humanoid's ``configure`` (``version`` 4: v4's observation and healthy reward)."""
     return _humanoid.configure(
-        ctrl_cost_weight, contact_cost_weight, contact_cost_range, reset_noise_scale, flags, version=version,
-        forward_reward_weight=forward_reward_weight, healthy_reward=healthy_reward,
-        terminate_when_unhealthy=terminate_when_unhealthy, healthy_z_range=healthy_z_range,
+        ctrl_cost_weight,
+        contact_cost_weight,
+        contact_cost_range,
+        reset_noise_scale,
+        flags,
+        version=version,
+        forward_reward_weight=forward_reward_weight,
+        healthy_reward=healthy_reward,
+        terminate_when_unhealthy=terminate_when_unhealthy,
+        healthy_z_range=healthy_z_range,
         healthy_reward_when_terminating=version == 4,
     )
 

@@ -23,8 +23,12 @@ from nbgym.envs.mujoco.humanoidstandup_v5 import DEFAULT_CAMERA_CONFIG
 XML_FILE, FRAME_SKIP = "humanoidstandup.xml", 5
 CTRL_COST_WEIGHT, IMPACT_COST_WEIGHT, IMPACT_COST_RANGE, RESET_NOISE_SCALE = 0.1, 0.5e-6, (-np.inf, 10.0), 0.01
 CONFIGURE = _humanoid.configure(
-    CTRL_COST_WEIGHT, IMPACT_COST_WEIGHT, IMPACT_COST_RANGE, RESET_NOISE_SCALE,
-    {"exclude_current_positions_from_observation": True, **FULL_OBSERVATION}, version=4,
+    CTRL_COST_WEIGHT,
+    IMPACT_COST_WEIGHT,
+    IMPACT_COST_RANGE,
+    RESET_NOISE_SCALE,
+    {"exclude_current_positions_from_observation": True, **FULL_OBSERVATION},
+    version=4,
 )
 
 

@@ -27,8 +27,13 @@ class _HumanoidStandup:
 
     def _configure(self, args: SimpleNamespace) -> Configure:
         self._uph_cost_weight = args.uph_cost_weight
-        return _humanoid.configure(args.ctrl_cost_weight, args.impact_cost_weight, args.impact_cost_range,
-                                   args.reset_noise_scale, _humanoid.observation_flags(vars(args)))
+        return _humanoid.configure(
+            args.ctrl_cost_weight,
+            args.impact_cost_weight,
+            args.impact_cost_range,
+            args.reset_noise_scale,
+            _humanoid.observation_flags(vars(args)),
+        )
 
 
 class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):

@@ -90,8 +90,10 @@ def configure(healthy_reward, reset_noise_scale, version=5):
         _sim.require(model.nv >= 3, ValueError, "InvertedDoublePendulum", "velocities qvel[1:3]", model)
         observed = model.nv if version == 4 else 1
         return 2 * model.nq - 1 + model.nv + observed, {
-            "_healthy_reward": healthy_reward, "_reset_noise_scale": reset_noise_scale,
-            "_observed_constraint_forces": observed, "_reward_terminating_step": version == 4,
+            "_healthy_reward": healthy_reward,
+            "_reset_noise_scale": reset_noise_scale,
+            "_observed_constraint_forces": observed,
+            "_reward_terminating_step": version == 4,
         }
 
     return configure_model

@@ -60,8 +60,10 @@ def configure(reset_noise_scale, reward_terminating_step=False):
 
     def configure_model(model):
         _sim.require(model.nq + model.nv >= 2, IndexError, "InvertedPendulum", "an observation obs[1]", model)
-        return model.nq + model.nv, {"_reset_noise_scale": reset_noise_scale,
-                                     "_reward_terminating_step": reward_terminating_step}
+        return model.nq + model.nv, {
+            "_reset_noise_scale": reset_noise_scale,
+            "_reward_terminating_step": reward_terminating_step,
+        }
 
     return configure_model
 

@@ -121,8 +121,15 @@ class MujocoEnv(Env):
         self.render_mode = render_mode
         self.camera_name = camera_name
         self.camera_id = camera_id
-        self._renderer_arguments = (default_camera_config, width, height, max_geom, camera_id, camera_name,
-                                    visual_options)
+        self._renderer_arguments = (
+            default_camera_config,
+            width,
+            height,
+            max_geom,
+            camera_id,
+            camera_name,
+            visual_options,
+        )
         self._mujoco_renderer = None
 
     def _set_action_space(self) -> spaces.Box:
@@ -144,7 +151,14 @@ class MujocoEnv(Env):
                 self._renderer_arguments
             )
             self._mujoco_renderer = MujocoRenderer(
-                self.model, self.data, default_camera_config, width, height, max_geom, camera_id, camera_name,
+                self.model,
+                self.data,
+                default_camera_config,
+                width,
+                height,
+                max_geom,
+                camera_id,
+                camera_name,
                 visual_options,
             )
         return self._mujoco_renderer

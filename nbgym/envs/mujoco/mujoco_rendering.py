@@ -73,9 +73,7 @@ from nbgym.logger import warn
 try:
     import mujoco
 except ImportError as e:
-    raise error.DependencyNotInstalled(
-        'MuJoCo is not installed, run `pip install "nbgym[mujoco]"`'
-    ) from e
+    raise error.DependencyNotInstalled('MuJoCo is not installed, run `pip install "nbgym[mujoco]"`') from e
 
 __all__ = [
     "MUJOCO_GL_BACKENDS",
@@ -361,9 +359,7 @@ class BaseRender:
 
     def _draw_scene(self, pert: mujoco.MjvPerturb) -> None:
         """Builds the scene of :attr:`data` seen by :attr:`cam`, adds the markers and draws it."""
-        mujoco.mjv_updateScene(
-            self.model, self.data, self.vopt, pert, self.cam, mujoco.mjtCatBit.mjCAT_ALL, self.scn
-        )
+        mujoco.mjv_updateScene(self.model, self.data, self.vopt, pert, self.cam, mujoco.mjtCatBit.mjCAT_ALL, self.scn)
         for marker in self._markers:
             self._add_marker_to_scene(marker)
         mujoco.mjr_render(self.viewport, self.scn, self.con)
@@ -931,4 +927,3 @@ class MujocoRenderer:
             viewer.close()
         self._viewers.clear()
         self.viewer = None
-

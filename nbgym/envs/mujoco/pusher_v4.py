@@ -29,4 +29,6 @@ class PusherEnv(MujocoEnv):
                 "`Pusher-v4` is only supported on `mujoco<3`, for more information "
                 "https://github.com/Farama-Foundation/Gymnasium/issues/950"
             )
-        raise ImportError("nbgym does not provide `Pusher-v4`: use `Pusher-v5`, or gymnasium's Pusher-v4 with mujoco<3.")
+        raise ImportError(
+            "nbgym does not provide `Pusher-v4`: use `Pusher-v5`, or gymnasium's Pusher-v4 with mujoco<3."
+        )

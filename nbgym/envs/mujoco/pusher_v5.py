@@ -56,9 +56,15 @@ def _step(params, data, i, actions, rng, aux):
     # xpos is mj_step's kinematics of the state before its last substep, as gymnasium reads it.
     xpos = data[XPOS]
     fused = params._norm_fuses
-    reward_near = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._tips_arm, 3, fused) * params._reward_near_weight
-    reward_dist = -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._goal, 3, fused) * params._reward_dist_weight
-    reward_ctrl = -_sim.weighted_action_cost(params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
+    reward_near = (
+        -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._tips_arm, 3, fused) * params._reward_near_weight
+    )
+    reward_dist = (
+        -_sim.norm_of_difference(xpos, 3 * params._object, 3 * params._goal, 3, fused) * params._reward_dist_weight
+    )
+    reward_ctrl = -_sim.weighted_action_cost(
+        params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i
+    )
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     aux[i, REWARD_NEAR] = reward_near
@@ -90,8 +96,13 @@ def _configure(reward_near_weight, reward_dist_weight, reward_control_weight):
         model.body("tips_arm"), model.body("object"), model.body("goal")  # KeyError (gymnasium's) without them
         # gymnasium's observation (qpos[:7], qvel[:7], three body positions) has the shape of its observation
         # space only for 7 or more positions and velocities: refused otherwise.
-        _sim.require(model.nq >= 7 and model.nv >= 7, ValueError, "Pusher",
-                     "7 or more positions and velocities (its observation space's shape)", model)
+        _sim.require(
+            model.nq >= 7 and model.nv >= 7,
+            ValueError,
+            "Pusher",
+            "7 or more positions and velocities (its observation space's shape)",
+            model,
+        )
         return 23, {
             "_reward_near_weight": reward_near_weight,
             "_reward_dist_weight": reward_dist_weight,

@@ -16,7 +16,10 @@ class _Reacher:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
-    _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"))
+    _step_info_keys = (
+        InfoKey("reward_dist", REWARD_DIST),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"),
+    )
     _reset_info_keys = ()
     _aux_columns = 4
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}

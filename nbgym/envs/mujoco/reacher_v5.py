@@ -66,7 +66,9 @@ def _step(params, data, i, actions, rng, aux):
     if not params._reward_before_step:
         distance = _distance(params, data, i)
     reward_dist = -distance * params._reward_dist_weight
-    reward_ctrl = -_sim.weighted_action_cost(params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i)
+    reward_ctrl = -_sim.weighted_action_cost(
+        params, params._reward_control_weight, params._reward_control_weight_makes_float64, actions, i
+    )
     aux[i, REWARD_DIST] = reward_dist
     aux[i, REWARD_CTRL] = reward_ctrl
     return reward_dist + reward_ctrl, False
@@ -101,8 +103,13 @@ def configure(reward_dist_weight, reward_control_weight, version=5):
         model.body("fingertip"), model.body("target")  # KeyError (gymnasium's) without them
         # gymnasium's observation (cos, sin of qpos[:2], qpos[2:], qvel[:2], the fingertip-target vector) has the
         # shape of its observation space only for 4 positions and 2 or more velocities: refused otherwise.
-        _sim.require(model.nq == 4 and model.nv >= 2, ValueError, "Reacher",
-                     "4 positions and 2 or more velocities (its observation space's shape)", model)
+        _sim.require(
+            model.nq == 4 and model.nv >= 2,
+            ValueError,
+            "Reacher",
+            "4 positions and 2 or more velocities (its observation space's shape)",
+            model,
+        )
         observed = 3 if version == 4 else 2
         return 8 + observed, {
             "_reward_dist_weight": reward_dist_weight,
@@ -121,7 +128,10 @@ class _Reacher:
     metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = PHYSICS
-    _step_info_keys = (InfoKey("reward_dist", REWARD_DIST), InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"))
+    _step_info_keys = (
+        InfoKey("reward_dist", REWARD_DIST),
+        InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_reward_control_weight"),
+    )
     _reset_info_keys = ()
     _aux_columns = 4
 

@@ -40,8 +40,12 @@ class _Swimmer:
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
-                         args.exclude_current_positions_from_observation)
+        return configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+        )
 
 
 class SwimmerEnv(_Swimmer, CompiledMujocoEnv):

@@ -37,7 +37,9 @@ def _step(params, data, i, actions, rng, aux):
     x_velocity = (load(data[QPOS], 0) - x_before) / dt
     y_velocity = (load(data[QPOS], 1) - y_before) / dt
     forward_reward = params._forward_reward_weight * x_velocity
-    ctrl_cost = _sim.weighted_action_cost(params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i)
+    ctrl_cost = _sim.weighted_action_cost(
+        params, params._ctrl_cost_weight, params._ctrl_cost_weight_makes_float64, actions, i
+    )
     _sim.positions_info(params, data, i, aux, X_POSITION)
     aux[i, X_VELOCITY] = x_velocity
     aux[i, Y_VELOCITY] = y_velocity
@@ -94,8 +96,12 @@ class _Swimmer:
     _aux_columns = 7
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(args.forward_reward_weight, args.ctrl_cost_weight, args.reset_noise_scale,
-                         args.exclude_current_positions_from_observation)
+        return configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+        )
 
 
 class SwimmerEnv(_Swimmer, CompiledMujocoEnv):

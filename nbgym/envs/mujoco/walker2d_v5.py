@@ -22,9 +22,17 @@ class _Walker2d:
     _aux_columns = _planar.AUX_COLUMNS
 
     def _configure(self, args: SimpleNamespace) -> Configure:
-        return _planar.configure(args.forward_reward_weight, args.ctrl_cost_weight, args.healthy_reward,
-                                 args.terminate_when_unhealthy, None, args.healthy_z_range, args.healthy_angle_range,
-                                 args.reset_noise_scale, args.exclude_current_positions_from_observation)
+        return _planar.configure(
+            args.forward_reward_weight,
+            args.ctrl_cost_weight,
+            args.healthy_reward,
+            args.terminate_when_unhealthy,
+            None,
+            args.healthy_z_range,
+            args.healthy_angle_range,
+            args.reset_noise_scale,
+            args.exclude_current_positions_from_observation,
+        )
 
 
 class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
@@ -86,7 +94,9 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
         exclude_current_positions_from_observation: bool = True,
         **kwargs: Any,
     ) -> None:
-        self.observation_structure = _planar.observation_structure(self.model, exclude_current_positions_from_observation)
+        self.observation_structure = _planar.observation_structure(
+            self.model, exclude_current_positions_from_observation
+        )
 
 
 Walker2dVectorEnv = vector_env_class(Walker2dEnv, "Walker2d-v5", 1000)

@@ -64,7 +64,9 @@ class CartPoleFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Ca
         """Four uniform draws in ``[-x_init, x_init)``."""
         return jax.random.uniform(key=rng, minval=-params.x_init, maxval=params.x_init, shape=(4,))
 
-    def transition(self, state: StateType, action: int | jax.Array, rng: None = None, params: Any = CartPoleParams) -> StateType:
+    def transition(
+        self, state: StateType, action: int | jax.Array, rng: None = None, params: Any = CartPoleParams
+    ) -> StateType:
         """One explicit Euler step of ``tau`` under the force ``sign(action - 0.5) * force_mag``."""
         x, x_dot, theta, theta_dot = state
         force = jnp.sign(action - 0.5) * params.force_mag

@@ -46,7 +46,9 @@ class PendulumFunctional(FuncEnv[StateType, jax.Array, int, float, bool, Any, Pe
         high = jnp.array([params.high_x, params.high_y])
         return jax.random.uniform(key=rng, minval=-high, maxval=high, shape=high.shape)
 
-    def transition(self, state: StateType, action: int | jax.Array, rng: None = None, params: Any = PendulumParams) -> StateType:
+    def transition(
+        self, state: StateType, action: int | jax.Array, rng: None = None, params: Any = PendulumParams
+    ) -> StateType:
         """One semi-implicit Euler step of ``dt``; the speed is clipped to ``max_speed``."""
         theta, theta_dot = state
         g, m, length, dt = params.g, params.m, params.l, params.dt

@@ -129,7 +129,9 @@ class BlackjackFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any, Bl
     # (sic: gymnasium's key)
     metadata = {"render_modes": ["rgb_array"], "render_fps": 4, "autoreseet-mode": AutoresetMode.NEXT_STEP}
 
-    def transition(self, state: EnvState, action: int | jax.Array, key: PRNGKeyType, params: Any = BlackJackParams) -> EnvState:
+    def transition(
+        self, state: EnvState, action: int | jax.Array, key: PRNGKeyType, params: Any = BlackJackParams
+    ) -> EnvState:
         """Hit or stick; the game is over after a stick or a bust."""
         hand_state, key = jax.lax.cond(action, take, notake, (state, key))
         done = (is_bust(hand_state.player_hand) * action) + (jnp.logical_not(action) * 1)

@@ -103,11 +103,22 @@ class CliffWalkingFunctional(FuncEnv[EnvState, jax.Array, int, float, bool, Any,
         cliff[3, 1:-1] = True
         # The images are nbgym's CliffWalking renderer's own art, drawn on first use (the fields stay None).
         return RenderStateType(
-            screen=pygame.Surface((12 * 64, 4 * 64)), shape=(4, 12), nS=4 * 12, cell_size=(64, 64), cliff=cliff,
-            agent_img=None, start_img=None, goal_img=None, goal_flag_img=None, ground_img=None, cliff_imgs=(None,) * 4,
+            screen=pygame.Surface((12 * 64, 4 * 64)),
+            shape=(4, 12),
+            nS=4 * 12,
+            cell_size=(64, 64),
+            cliff=cliff,
+            agent_img=None,
+            start_img=None,
+            goal_img=None,
+            goal_flag_img=None,
+            ground_img=None,
+            cliff_imgs=(None,) * 4,
         )
 
-    def render_image(self, state: EnvState, render_state: RenderStateType, params: None = None) -> tuple[RenderStateType, np.ndarray]:
+    def render_image(
+        self, state: EnvState, render_state: RenderStateType, params: None = None
+    ) -> tuple[RenderStateType, np.ndarray]:
         """The grid with the player on it, as the toy-text CliffWalking draws it."""
         from nbgym.engine import import_pygame
         from nbgym.envs._render.cliffwalking import draw_grid

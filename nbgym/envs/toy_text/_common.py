@@ -154,7 +154,9 @@ class CodedValues:
         return table
 
 
-def grid_state_views(num_states: Callable[[np.record], int], num_actions: int, *, int64_steps: bool) -> tuple[StateView, ...]:
+def grid_state_views(
+    num_states: Callable[[np.record], int], num_actions: int, *, int64_steps: bool
+) -> tuple[StateView, ...]:
     """The ``s`` and ``lastaction`` attributes of a grid world, as gymnasium's hold them.
 
     Args:
@@ -180,7 +182,11 @@ def grid_state_views(num_states: Callable[[np.record], int], num_actions: int, *
     def write_lastaction(params: np.record, row: np.ndarray, value: Any) -> None:
         if value is None:
             row[LAST_ACTION] = -1
-        elif isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_)) and 0 <= value < num_actions:
+        elif (
+            isinstance(value, (int, np.integer))
+            and not isinstance(value, (bool, np.bool_))
+            and 0 <= value < num_actions
+        ):
             row[LAST_ACTION] = value
         else:
             raise ValueError(f"lastaction must be None or an action in [0, {num_actions}), got {value!r}.")

@@ -169,19 +169,17 @@ def _hand_view(name: str, hand: int, total: int, ace: int, cards: int, *, may_be
                 f"deals that many: this hand kept hitting after its bust); its sum, {int(row[total])}, is exact."
             )
         words = [int(word) for word in row[hand : hand + _HAND_WORDS]]
-        return [
-            words[k // _CARDS_PER_WORD] >> (k % _CARDS_PER_WORD * _CARD_BITS) & _CARD_MASK for k in range(count)
-        ]
+        return [words[k // _CARDS_PER_WORD] >> (k % _CARDS_PER_WORD * _CARD_BITS) & _CARD_MASK for k in range(count)]
 
     def write(params: np.record, row: np.ndarray, value: Any) -> None:
         if not isinstance(value, list):
-            raise ValueError(
-                f"{name} must be a list (gymnasium's step appends the cards dealt to it), got {value!r}."
-            )
+            raise ValueError(f"{name} must be a list (gymnasium's step appends the cards dealt to it), got {value!r}.")
         values = value
         if (
             not (0 if may_be_empty else 1) <= len(values) <= _HAND_CAPACITY
-            or not all(isinstance(card, (int, np.integer)) and not isinstance(card, (bool, np.bool_)) for card in values)
+            or not all(
+                isinstance(card, (int, np.integer)) and not isinstance(card, (bool, np.bool_)) for card in values
+            )
             or not all(1 <= card <= 10 for card in values)
         ):
             least = "no" if may_be_empty else "one"

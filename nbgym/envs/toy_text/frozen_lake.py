@@ -123,7 +123,7 @@ def _physics(capacity: int) -> Physics:
                 ("start_cumulative", np.float64, (capacity,)),
             ],
             state=(2, np.int64),
-                    reset=_reset,
+            reset=_reset,
             step=_step,
             observe=_observe,
             action_valid=_action_valid,

@@ -170,9 +170,7 @@ def batch_differing_spaces(spaces: PySequence[Space[Any]]) -> Space[Any]:
         raise ValueError("Expects a non-empty list of spaces")
     first_type = type(spaces[0])
     if not all(isinstance(space, first_type) for space in spaces):
-        raise TypeError(
-            f"Expects all spaces to be of the same type, actual types: {[type(space) for space in spaces]}"
-        )
+        raise TypeError(f"Expects all spaces to be of the same type, actual types: {[type(space) for space in spaces]}")
     if first_type not in batch_differing_spaces.registry:
         raise TypeError(
             "Requires the Space type to have a registered `batch_differing_space`, "
@@ -228,9 +226,7 @@ def _differing_multi_discrete(spaces: PySequence[MultiDiscrete]) -> Box:
 @batch_differing_spaces.register(MultiBinary)
 def _differing_multi_binary(spaces: PySequence[MultiBinary]) -> Box:
     _require_equal(spaces, lambda s: s.shape, "Expected all MultiBinary shapes to be equal")
-    return Box(
-        low=0, high=1, shape=(len(spaces), *spaces[0].shape), dtype=spaces[0].dtype, seed=_rng_copy(spaces[0])
-    )
+    return Box(low=0, high=1, shape=(len(spaces), *spaces[0].shape), dtype=spaces[0].dtype, seed=_rng_copy(spaces[0]))
 
 
 @batch_differing_spaces.register(Tuple)
@@ -289,9 +285,7 @@ def iterate(space: Space[Any], items: Any) -> Iterator[Any]:
             f"Space of type `{type(space)}` doesn't have an registered `iterate` function. "
             f"Register `{type(space)}` for `iterate` to support it."
         )
-    raise TypeError(
-        f"The space provided to `iterate` is not a gymnasium Space instance, type: {type(space)}, {space}"
-    )
+    raise TypeError(f"The space provided to `iterate` is not a gymnasium Space instance, type: {type(space)}, {space}")
 
 
 @iterate.register(Discrete)
@@ -379,17 +373,13 @@ def _concatenate_array(space: Space[Any], items: Iterable[Any], out: np.ndarray)
 @concatenate.register(Tuple)
 def _concatenate_tuple(space: Tuple, items: Iterable[Any], out: tuple[Any, ...]) -> tuple[Any, ...]:
     items = list(items)
-    return tuple(
-        concatenate(subspace, [item[i] for item in items], out[i]) for i, subspace in enumerate(space.spaces)
-    )
+    return tuple(concatenate(subspace, [item[i] for item in items], out[i]) for i, subspace in enumerate(space.spaces))
 
 
 @concatenate.register(Dict)
 def _concatenate_dict(space: Dict, items: Iterable[Any], out: Mapping[str, Any]) -> dict[str, Any]:
     items = list(items)
-    return {
-        key: concatenate(subspace, [item[key] for item in items], out[key]) for key, subspace in space.items()
-    }
+    return {key: concatenate(subspace, [item[key] for item in items], out[key]) for key, subspace in space.items()}
 
 
 @concatenate.register(Space)

@@ -62,7 +62,9 @@ class ArrayConversion(VectorWrapper[Any, Any, Any, Any, Any], RecordConstructorA
         obs, rewards, terminations, truncations, infos = self.env.step(env_actions)
         return array_conversion((obs, rewards, terminations, truncations, infos), self._target_xp, self._target_device)
 
-    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Resets the environment, with ``options`` converted to its framework.
 
         Args:

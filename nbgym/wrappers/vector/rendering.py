@@ -95,9 +95,13 @@ class HumanRendering(WindowDisplay, VectorWrapper, RecordConstructorArgs):
         merged = np.zeros((screen_height, screen_width, 3), dtype=np.uint8)
         for i, frame in enumerate(frames):
             row, col = divmod(i, self.num_cols)
-            tile = pygame.transform.scale(pygame.surfarray.make_surface(np.transpose(frame, (1, 0, 2))), (tile_width, tile_height))
+            tile = pygame.transform.scale(
+                pygame.surfarray.make_surface(np.transpose(frame, (1, 0, 2))), (tile_width, tile_height)
+            )
             top, left = row * tile_height, col * tile_width
-            merged[top : top + tile_height, left : left + tile_width] = np.transpose(pygame.surfarray.array3d(tile), (1, 0, 2))
+            merged[top : top + tile_height, left : left + tile_width] = np.transpose(
+                pygame.surfarray.array3d(tile), (1, 0, 2)
+            )
         self.window.show(merged, self.metadata["render_fps"])
 
 
@@ -216,7 +220,9 @@ class RecordVideo(VideoRecorder, VectorWrapper, RecordConstructorArgs):
             self._get_concat_frame_shape(len(frames), h, w)
         self.recorded_frames.append(self._concat_frames(frames))
 
-    def reset(self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         """Resets the sub-environments; a reset of the first one is a new episode, which may end or start a recording."""
         if options is None or "reset_mask" not in options or options["reset_mask"][0]:
             self._new_episode()
