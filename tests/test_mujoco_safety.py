@@ -572,3 +572,24 @@ def test_guard_ir_has_only_typed_pointers_and_parses(structured, global_handler)
     ir = _guard._module_ir(addresses, 7, 32, structured)
     assert not re.search(r"\bptr\b", ir)
     llvm.parse_assembly(ir).verify()
+
+
+@pytest.mark.parametrize(
+    ("scale", "expected"),
+    [(-0.1, ValueError), (np.inf, OverflowError), (np.nan, OverflowError), (1e308, OverflowError)],
+)
+def test_a_reset_noise_scale_gymnasium_cannot_reset_with_is_refused(scale, expected):
+    """gymnasium's reset fails on it (numpy's uniform(-scale, scale)); nbgym refuses it at make and when written, with
+    the same exception type, before the kernels could draw with it."""
+    theirs = gymnasium.make("Hopper-v5", reset_noise_scale=scale)
+    with pytest.raises(expected):
+        theirs.reset(seed=0)
+    with pytest.raises(expected, match="reset_noise_scale"):
+        nbgym.make("Hopper-v5", reset_noise_scale=scale)
+    with pytest.raises(expected, match="reset_noise_scale"):
+        nbgym.make_vec("Hopper-v5", 2, reset_noise_scale=scale)
+    env = nbgym.make("Hopper-v5")
+    env.reset(seed=0)
+    with pytest.raises(expected):
+        env.unwrapped._reset_noise_scale = scale
+    assert env.unwrapped._reset_noise_scale == 5e-3

@@ -74,6 +74,30 @@ def with_weight_flags(physics: Physics, values: dict[str, Any]) -> dict[str, Any
     return {**values, **flags}
 
 
+def check_reset_noise_scale(scale: Any) -> None:
+    """Refuses a ``reset_noise_scale`` for which gymnasium's reset fails, before anything moves: its
+    ``np_random.uniform(low=-scale, high=scale)`` raises ``ValueError`` for a negative scale and ``OverflowError`` for one
+    whose range ``2 * scale`` is not finite, where the kernels' draws would go on with it.
+
+    Raises:
+        ValueError: If ``scale`` is negative.
+        OverflowError: If ``scale - (-scale)`` is not a finite float64 (NaN, infinite, above 8.9e307).
+    """
+    if scale is None:
+        return
+    span = np.float64(scale) - np.float64(-scale)
+    if not np.isfinite(span):
+        raise OverflowError(
+            f"reset_noise_scale={scale!r}: gymnasium's reset draws uniform(-scale, scale), whose range must be a finite "
+            f"float64 (numpy: 'high - low range exceeds valid bounds'); use a finite scale below 8.9e307."
+        )
+    if span < 0:
+        raise ValueError(
+            f"reset_noise_scale={scale!r}: gymnasium's reset draws uniform(-scale, scale), which numpy refuses for a "
+            f"negative scale ('high - low < 0'); use a scale >= 0."
+        )
+
+
 def fixed_at_make(field: str, dtype: np.dtype) -> bool:
     """Whether the parameter ``field`` is fixed when the env is made: an integer (a body or dof index, an observed
     size: the kernels read the model's arrays at it, unchecked) or a choice of the observation's parts (its space and
@@ -101,6 +125,8 @@ def record_property(field: str, flag: str | None = None, fixed: bool = False) ->
                 f"{field} is fixed when the env is made (it shapes the observation or indexes the model, which the "
                 f"compiled kernels read unchecked): pass the corresponding argument to make() instead of assigning {value!r}."
             )
+        if field == "_reset_noise_scale":
+            check_reset_noise_scale(value)
         written.store(self._params, field, value, field)
         if flag is not None:
             self._params[flag] = makes_float64_with_float32(value)
@@ -535,6 +561,7 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
         self._slot_datas = [self.data]
         self.metadata = {**self.metadata, "render_fps": int(np.round(1.0 / self.dt))}
         observation_size, env_params = configure(self.model)
+        check_reset_noise_scale(env_params.get("_reset_noise_scale"))
         self.observation_space = spaces.Box(low=-np.inf, high=np.inf, shape=(observation_size,), dtype=np.float64)
         for field, value in with_weight_flags(self.physics, env_params).items():
             self._params[field] = value
@@ -680,6 +707,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         )
         self.model, self._init_qpos, self._init_qvel = _load(xml_file, width, height)
         self._observation_size, env_params = configure(self.model)
+        check_reset_noise_scale(env_params.get("_reset_noise_scale"))
         params = self.physics.new_params(**with_weight_flags(self.physics, env_params))
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
