@@ -3,6 +3,8 @@ envs in every autoreset mode, frames, bad actions, and the registry's ids."""
 
 from __future__ import annotations
 
+import math
+
 import pickle
 import sys
 from types import SimpleNamespace
@@ -654,3 +656,40 @@ def test_bodies_of_an_earlier_episode_refuse_to_be_read():
         with pytest.raises(ReferenceError, match="read the env's attribute again"):
             read()
     assert env.lander.position == env.lander.position  # the new episode's objects read
+
+
+def test_prev_shaping_refuses_nan_which_its_row_reads_as_none():
+    """The row keeps gymnasium's ``prev_shaping = None`` as NaN: a NaN written would step as ``None`` (reward 0) where
+    gymnasium's reward is NaN, so it is refused, as BipedalWalker's (found by the written-values sweep)."""
+    env = nbgym.make("LunarLander-v3").unwrapped
+    env.reset(seed=0)
+    env.step(0)
+    before = env.prev_shaping
+    for value in (math.nan, "1.0", np.float32(1.0)):
+        with pytest.raises(TypeError, match="prev_shaping"):
+            env.prev_shaping = value
+    assert env.prev_shaping == before
+    env.prev_shaping = None
+    assert env.prev_shaping is None
+
+
+@pytest.mark.parametrize(
+    ("env_id", "action"),
+    [
+        ("LunarLander-v3", 0),
+        ("LunarLander-v3", 2),
+        ("LunarLanderContinuous-v3", np.array([0.0, 0.0])),
+        ("LunarLanderContinuous-v3", np.array([0.9, 0.0])),
+    ],
+)
+def test_the_reward_after_prev_shaping_set_to_none_has_gymnasiums_type(env_id, action):
+    """gymnasium's reward is the int 0 less the engines' power: a float, or a np.float64 through the shaping change or
+    a continuous engine's numpy power (found by the written-values sweep)."""
+    rewards = []
+    for library in (nbgym, gymnasium):
+        env = library.make(env_id).unwrapped
+        env.reset(seed=1)
+        env.step(action)
+        env.prev_shaping = None
+        rewards.append(env.step(action)[1])
+    assert type(rewards[0]) is type(rewards[1]) and rewards[0] == rewards[1]

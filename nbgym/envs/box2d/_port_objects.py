@@ -85,6 +85,23 @@ def fixed_world_row(w: W.World, env_name: str, moved_proxies: int) -> tuple[W.Wo
     return w, 0
 
 
+def shaping_row_value(value: Any, env_name: str) -> float:
+    """A ``prev_shaping`` as its row keeps it: a float, or NaN for gymnasium's ``None`` (before an episode's first step).
+
+    Raises:
+        TypeError: If ``value`` is neither ``None`` nor a Python or float64 number, or is NaN (which the row would read as
+            ``None``: gymnasium's next reward would be NaN, nbgym's 0).
+    """
+    if value is None:
+        return math.nan
+    if type(value) not in (int, float, np.float64) or math.isnan(value):
+        raise TypeError(
+            f"{env_name}.prev_shaping takes None or a float (not NaN; the kernels compute in float64), got {value!r} "
+            f"({type(value).__name__})."
+        )
+    return float(value)
+
+
 def float32_pair(value: Any, what: str) -> tuple[np.float32, np.float32]:
     """``value`` (a ``Vec2``, a pair of numbers, an array of two) as two float32, as pybox2d's b2Vec2 typemap takes it.
 

@@ -64,6 +64,7 @@ from nbgym.envs.box2d._port_objects import (
     RevoluteJoint,
     Transform,
     fixed_world_row,
+    shaping_row_value,
 )
 from nbgym.envs.box2d._window import DrawsResetTwice, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
@@ -428,12 +429,7 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
 
     @prev_shaping.setter
     def prev_shaping(self, value: float | None) -> None:
-        if value is not None and (type(value) not in (int, float, np.float64) or math.isnan(value)):
-            raise TypeError(
-                f"BipedalWalker.prev_shaping takes None or a float (not NaN; the kernels compute in float64), got "
-                f"{value!r} ({type(value).__name__})."
-            )
-        self._batch.state.env_f[0, PREV_SHAPING] = np.nan if value is None else float(value)
+        self._batch.state.env_f[0, PREV_SHAPING] = shaping_row_value(value, "BipedalWalker")
 
     @property
     def scroll(self) -> float:

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import math
+
 import numpy as np
 
 from nbgym import error
@@ -14,7 +16,15 @@ import nbgym.engine.written as written
 from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _lunar_lander_physics as P
-from nbgym.envs.box2d._port_objects import CircleShape, FixedList, GroundedBody, PortBody, PortWorld, Transform
+from nbgym.envs.box2d._port_objects import (
+    CircleShape,
+    FixedList,
+    GroundedBody,
+    PortBody,
+    PortWorld,
+    Transform,
+    shaping_row_value,
+)
 from nbgym.envs.box2d._window import (
     DrawsResetTwice,
     close_window,
@@ -295,7 +305,7 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
     @prev_shaping.setter
     def prev_shaping(self, value: Any) -> None:
         self._after_reset_attribute("prev_shaping")
-        self._batch.state.env_f[0, P.PREV_SHAPING] = np.nan if value is None else float(value)
+        self._batch.state.env_f[0, P.PREV_SHAPING] = shaping_row_value(value, "LunarLander")
 
     @property
     def helipad_y(self) -> float:
@@ -407,9 +417,14 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
                 P.refuse_undrawn_wind(self._params, self._batch.state, self._batch.all_envs)
             if self._with_particles:
                 self._make_room(2)
+        # gymnasium's reward starts as the int 0 and is a float64 only through numpy values: the shaping change
+        # (none when prev_shaping was set to None) or a continuous engine's numpy power.
+        numpy_reward = not math.isnan(self._batch.state.env_f[0, P.PREV_SHAPING]) or (
+            self._continuous and _fires_an_engine(action)
+        )
         observation, reward, terminated, truncated, info = super().step(action)
         if not terminated:
-            reward = np.float64(reward)
+            reward = np.float64(reward) if numpy_reward else float(reward)
         return observation, reward, terminated, truncated, info
 
     def _note_action_dtype(self, dtype: np.dtype) -> None:
@@ -510,6 +525,12 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
     def close(self) -> None:
         """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""
         close_window(self)
+
+
+def _fires_an_engine(throttles: Any) -> bool:
+    """Whether a continuous action fires the main (``[0] > 0``) or a side engine (``|[1]| > 0.5``)."""
+    throttles = np.asarray(throttles, dtype=np.float64)
+    return bool(throttles[0] > 0.0 or abs(throttles[1]) > 0.5)
 
 
 class _Particle(PortBody):
