@@ -352,7 +352,8 @@ def test_the_sweep_finds_writable_numbers_in_every_family():
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("env_id", DEFAULT_IDS)
-@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+# derandomize: the default run checks the same examples each time (the long run explores).
+@settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_every_writable_attribute_takes_extreme_values(worker, env_id, data):
     _sweep(worker, env_id, data)

@@ -966,25 +966,13 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         batch = self._batch
         if self._held:
             self._write_back_held()
-        reader = self._action_reader()
-        if reader is not None and not self._kernels_take(actions):
-            reads = self._reads_actions()
-            elements, values = reading.read_batch(
-                reader, self._params[0], actions, self.num_envs, reads, self.single_action_space
-            )
-            if batch.discrete_actions:
-                actions = np.array([0 if value is None else value for value in values], dtype=np.int64)
-            elif not reads.all():  # an element gymnasium does not read stands in for a read one (or zeros)
-                stand_in = next((e for e, read in zip(elements, reads) if read), np.zeros(batch.action_shape[1:]))
-                actions = [element if read else stand_in for element, read in zip(elements, reads)]
-            elif not isinstance(actions, (list, tuple, np.ndarray)):
-                actions = elements  # an iterator, read once
-        if type(actions) is not np.ndarray:
-            if not batch.discrete_actions:
-                self._note_python_number_actions(self._batch_action_kind(actions)[1])
-        elif self._python_number_actions:
-            self._note_python_number_actions(False)
-        actions_array = batch.actions_array(actions)
+        if self._kernels_take(actions):  # straight to the kernels' action_valid, as it is
+            if self._python_number_actions:
+                self._note_python_number_actions(False)
+            actions_array = actions
+        else:
+            actions = self._read_batch(actions)  # refusals below name the elements read (an iterator is read once)
+            actions_array = batch.actions_array(actions)
         try:
             status = self._step_kernel(actions_array)
         except Exception as raised:
@@ -1064,6 +1052,34 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             if isinstance(klass.__dict__.get(name), property):
                 return True
         return False
+
+    def _read_batch(self, actions: Any) -> Any:
+        """``actions``, a batch that is not the kernels' own array, read as gymnasium's ``SyncVectorEnv`` reads it (see
+        ``nbgym.engine.actions.read_batch``): the discrete actions as an int64 array, else the elements to convert.
+
+        Raises:
+            InvalidAction: Of gymnasium's type, for a batch or an element gymnasium refuses.
+        """
+        batch = self._batch
+        reader = self._action_reader()
+        if reader is not None:
+            reads = self._reads_actions()
+            elements, values = reading.read_batch(
+                reader, self._params[0], actions, self.num_envs, reads, self.single_action_space
+            )
+            if batch.discrete_actions:
+                actions = np.array([0 if value is None else value for value in values], dtype=np.int64)
+            elif not reads.all():  # an element gymnasium does not read stands in for a read one (or zeros)
+                stand_in = next((e for e, read in zip(elements, reads) if read), np.zeros(batch.action_shape[1:]))
+                actions = [element if read else stand_in for element, read in zip(elements, reads)]
+            elif not isinstance(actions, (list, tuple, np.ndarray)):
+                actions = elements  # an iterator, read once
+        if type(actions) is not np.ndarray:
+            if not batch.discrete_actions:
+                self._note_python_number_actions(self._batch_action_kind(actions)[1])
+        elif self._python_number_actions:
+            self._note_python_number_actions(False)
+        return actions
 
     def _kernels_take(self, actions: Any) -> bool:
         """Whether ``actions`` is already the batch array the kernels take (of the batch's shape, int64 or a
