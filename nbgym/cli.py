@@ -163,6 +163,15 @@ def _warmup(args: argparse.Namespace) -> int:
     from nbgym import _bench
     from nbgym.registration import spec
 
+    if args.prebuilt is not None:
+        from nbgym.engine._cache import build_prebuilt
+
+        for name in args.env_ids:
+            _resolve_env_id(name)  # an unknown id is a usage error before a minute of compiling
+        try:
+            return build_prebuilt(args.prebuilt, args.env_ids)
+        except ValueError as e:
+            raise _UsageError(str(e)) from None
     status = 0
     if args.env_ids:
         env_ids = []
@@ -477,6 +486,12 @@ def _parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="ENV_ID",
         help="environment ids (default: every registered nbgym environment whose module imports)",
+    )
+    warmup.add_argument(
+        "--prebuilt",
+        metavar="DIR",
+        help="compile for any x86-64 processor into DIR, laid out to be shipped inside nbgym's package as "
+        "nbgym/_prebuilt_kernels (what setup.py does when NBGYM_PREBUILD_KERNELS is set), instead of into the cache",
     )
     warmup.set_defaults(run=_warmup)
 

@@ -295,6 +295,60 @@ def test_a_prebuilt_read_only_cache_is_loaded(filled_cache, tmp_path, read_only)
     assert report["step_hits"] > 0 and report["step_misses"] == 0
 
 
+def test_kernels_prebuilt_into_the_package_load_in_place_of_a_compile(filled_cache, tmp_path, read_only):
+    """``nbgym warmup --prebuilt`` (what ``setup.py`` runs into a wheel when ``NBGYM_PREBUILD_KERNELS`` is set): an
+    install of the package holding them, in another directory, with an empty cache, compiles nothing (no file written to
+    its cache) and steps exactly as kernels compiled for this processor do, with the code for the best processor level
+    the machine runs and with the code for any x86-64 (``NUMBA_CPU_NAME=generic``); a process that compiles for
+    another processor compiles."""
+    _, reports = filled_cache
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "nbgym", site / "nbgym", ignore=shutil.ignore_patterns("__pycache__", "_prebuilt_kernels"))
+    built = site / "nbgym" / "_prebuilt_kernels"
+    environ = {**os.environ, "PYTHONPATH": str(site)}
+    environ.pop("NUMBA_CPU_NAME", None)
+    command = [sys.executable, "-m", "nbgym", "warmup", "--prebuilt", str(built), "CartPole-v1"]
+    subprocess.run(command, env=environ, check=True, cwd=tmp_path, capture_output=True)
+    assert list(built.glob("engine/_kernels.step_kernel-*.nbi"))
+    assert {path.suffix for path in built.rglob("*") if path.is_file()} == {".nbi", ".nbc"}
+
+    installed = tmp_path / "installed"
+    shutil.copytree(site, installed)  # another directory: the prebuilt files name none
+    read_only(installed)
+    for processor in ({}, {"NUMBA_CPU_NAME": "generic"}):
+        empty = tmp_path / f"cache-{len(processor)}"
+        report = finish(run(empty, root=installed, **processor))
+        assert report["results"] == reports["clean"]["results"]
+        assert report["cache_warnings"] == [] and report["other_warnings"] == []
+        assert report["step_hits"] > 0 and report["step_misses"] == 0
+        assert not [path for path in empty.rglob("*") if path.suffix in (".nbi", ".nbc")]
+    report = finish(run(tmp_path / "cache-other", root=installed, NUMBA_CPU_NAME="x86-64-v2"))
+    assert report["results"] == reports["clean"]["results"]
+    assert report["step_hits"] == 0 and report["step_misses"] > 0
+
+    # Another nbgym (one file of the package changed): its kernels are compiled, the prebuilt ones not loaded.
+    changed = tmp_path / "changed"
+    shutil.copytree(site, changed)
+    with open(changed / "nbgym" / "engine" / "_kernels.py", "a") as file:
+        file.write("\n# changed\n")
+    report = finish(run(tmp_path / "cache-changed", root=changed))
+    assert report["results"] == reports["clean"]["results"]
+    assert report["step_hits"] == 0 and report["step_misses"] > 0
+
+
+def test_a_prebuilt_cache_is_built_only_into_a_directory_of_kernels(tmp_path):
+    """``--prebuilt`` empties its directory first: one holding anything but cache files is refused, before compiling."""
+    (tmp_path / "notes.txt").write_text("mine")
+    result = subprocess.run(
+        [sys.executable, "-m", "nbgym", "warmup", "--prebuilt", str(tmp_path), "CartPole-v1"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert result.returncode == 2 and "holds files other than compiled kernels" in result.stderr
+    assert (tmp_path / "notes.txt").read_text() == "mine"
+
+
 FULL_DISK = """
 import errno
 from numba.core import caching

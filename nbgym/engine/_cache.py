@@ -39,6 +39,7 @@ import pathlib
 import pickle
 import secrets
 import stat
+import subprocess
 import sys
 import tempfile
 import threading
@@ -127,6 +128,9 @@ def locations() -> tuple[str | None, tuple[str, ...]]:
     A cache directory must be as trusted as nbgym's code: the kernels loaded from it run as machine code. The
     digests of its files detect damage (a full disk, a killed process), not an attacker who can write there.
     """
+    building = os.environ.get(_BUILDING_PREBUILT)
+    if building:
+        return building, (building,)
     read: list[str] = []
     configured = numba.config.CACHE_DIR
     if configured:
@@ -162,21 +166,44 @@ def describe() -> str:
 
 
 class _Locator(_SourceFileBackedLocatorMixin, _CacheLocator):
-    """The cache files of a function under one of ``locations()``'s directories."""
+    """The cache files of a function under one of ``locations()``'s directories: a subdirectory named after the
+    absolute path of its file's directory (numba's layout), or, when building a prebuilt cache, the directory's path
+    inside nbgym (``package_subpath``), which holds wherever nbgym is installed."""
 
     def __init__(self, py_func: Callable, py_file: str, directory: str) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
-        self._cache_path = os.path.join(directory, self.get_suitable_cache_subpath(py_file))
+        subpath = package_subpath(py_file) if os.environ.get(_BUILDING_PREBUILT) else None
+        self._cache_path = os.path.join(directory, subpath or self.get_suitable_cache_subpath(py_file))
 
     def get_cache_path(self) -> str:
         return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        """The SHA-256 of the file's content (numba 0.68's stamp; older numba stamps with the modification time, which
+        an installed copy of a prebuilt cache's files does not keep)."""
+        info = os.stat(self._py_file)
+        return _content_digest(self._py_file, info.st_mtime_ns, info.st_size)
 
     @classmethod
     def from_function(cls, py_func: Callable, py_file: str) -> _Locator:
         written, read = locations()
         directory = written or (read[0] if read else os.path.join(tempfile.gettempdir(), "nbgym-cache-unwritable"))
         return cls(py_func, py_file, directory)
+
+
+@functools.lru_cache(maxsize=None)
+def _content_digest(path: str, mtime_ns: int, size: int) -> str:
+    """The SHA-256 of a file's content, read again when its modification time or size changes."""
+    with open(path, "rb") as file:
+        return hashlib.sha256(file.read()).hexdigest()
+
+
+def package_subpath(py_file: str) -> str | None:
+    """The path of ``py_file``'s directory inside nbgym (``envs/box2d``), ``"."`` for the package's own directory;
+    ``None`` for a file outside nbgym (a user's physics)."""
+    relative = os.path.relpath(os.path.dirname(os.path.abspath(py_file)), _PACKAGE_ROOT)
+    return None if relative == os.pardir or relative.startswith(os.pardir + os.sep) else relative
 
 
 class _CacheImpl(CompileResultCacheImpl):
@@ -315,6 +342,52 @@ def library_versions() -> tuple[tuple[str, str | None], ...]:
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
+PREBUILT_DIRECTORY = os.path.join(_PACKAGE_ROOT, "_prebuilt_kernels")
+"""Kernels compiled when nbgym's wheel was built (``nbgym warmup --prebuilt``; ``setup.py``), read after the user's
+cache: a first step then loads them instead of compiling (a Box2D environment's ~45 s). Laid out by each file's
+directory inside nbgym, and keyed as the user's cache is (nbgym's files, numba's version, the compile options), with a
+processor of ``PREBUILT_PROCESSORS`` in place of the host's."""
+
+PREBUILT_PROCESSORS = {
+    "x86-64-v4": frozenset(
+        ("avx", "avx2", "bmi", "bmi2", "cx16", "f16c", "fma", "lzcnt", "movbe", "popcnt", "sahf", "sse3", "sse4.1")
+        + ("sse4.2", "ssse3", "xsave", "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl")
+    ),
+    "x86-64-v3": frozenset(
+        ("avx", "avx2", "bmi", "bmi2", "cx16", "f16c", "fma", "lzcnt", "movbe", "popcnt", "sahf", "sse3", "sse4.1")
+        + ("sse4.2", "ssse3", "xsave")
+    ),
+    "generic": frozenset(),
+}
+"""The processors kernels are prebuilt for (``NUMBA_CPU_NAME``, with no extra ``NUMBA_CPU_FEATURES``), by the host
+features each needs, best first. Code for a processor is the same floating-point operations as code for the host's
+(no fast-math, no contraction into fused multiply-adds): the differential tests run with ``NUMBA_CPU_NAME=generic`` in
+CI. The speed is not the same for all: CarRacing's frame, vectorised with AVX2, steps ~40% slower as ``generic`` code
+(any x86-64), and as fast as the host's as ``x86-64-v3`` (the AVX2 processors since 2013-2015)."""
+
+
+def runnable_processors() -> list[str]:
+    """The processors of ``PREBUILT_PROCESSORS`` whose code this machine runs, best first."""
+    from llvmlite import binding
+
+    host = {name for name, present in binding.get_host_cpu_features().items() if present}
+    return [name for name, needs in PREBUILT_PROCESSORS.items() if needs <= host]
+
+
+@functools.lru_cache(maxsize=None)
+def prebuilt_processor() -> str | None:
+    """The processor of ``PREBUILT_PROCESSORS`` whose prebuilt kernels this process loads: the one numba compiles for
+    when ``NUMBA_CPU_NAME`` names one, none when it names another; otherwise the best the host runs."""
+    configured = numba.config.CPU_NAME
+    if configured is not None:
+        same = configured in PREBUILT_PROCESSORS and not numba.config.CPU_FEATURES
+        return configured if same else None
+    return runnable_processors()[0]
+
+
+_BUILDING_PREBUILT = "_NBGYM_BUILDING_PREBUILT"
+"""Set by ``nbgym warmup --prebuilt`` in the process it compiles in: the directory it fills (and the only one read)."""
+
 FAMILIES = {
     "box2d": ("envs/box2d", "_box2d"),
     "classic_control": ("envs/classic_control",),
@@ -342,7 +415,11 @@ def _group_digests() -> dict[str | None, str]:
     compiled bytecode left out."""
     groups: dict[str | None, list[str]] = {}
     for directory, subdirectories, names in os.walk(_PACKAGE_ROOT):
-        subdirectories[:] = [name for name in subdirectories if name != "__pycache__"]
+        subdirectories[:] = [
+            name
+            for name in subdirectories
+            if name != "__pycache__" and os.path.join(directory, name) != PREBUILT_DIRECTORY
+        ]
         for name in names:
             if not name.endswith((".pyc", ".pyo")):
                 path = os.path.join(directory, name)
@@ -433,8 +510,15 @@ class CheckedFunctionCache(FunctionCache):
             for directory in read
             if directory != written
         ]
-        """The cache files of a read-only (prebuilt) cache, read after the written one."""
+        """The cache files of a read-only ``NUMBA_CACHE_DIR``, read after the written one."""
         self._writes = written is not None
+        subpath = package_subpath(self._impl.locator._py_file)
+        self._prebuilt_file = (
+            _CheckedCacheFile(os.path.join(PREBUILT_DIRECTORY, subpath), base, stamp)
+            if subpath is not None and not os.environ.get(_BUILDING_PREBUILT) and os.path.isdir(PREBUILT_DIRECTORY)
+            else None
+        )
+        """The cache files of the kernels prebuilt into the installed package (``PREBUILT_DIRECTORY``), if any."""
 
     def _load_overload(self, sig: Any, target_context: Any) -> Any:
         if not self._enabled:
@@ -444,6 +528,13 @@ class CheckedFunctionCache(FunctionCache):
             data = cache_file.load(key)
             if data is not None:
                 return self._impl.rebuild(target_context, data)
+        if self._prebuilt_file is not None:
+            processor = prebuilt_processor()
+            if processor is not None:
+                target = _PrebuiltTarget(target_context.codegen(), processor)
+                data = self._prebuilt_file.load(self._index_key(sig, target))
+                if data is not None:
+                    return self._impl.rebuild(target_context, data)
         _announce_compile(self._writes)
         return None
 
@@ -452,6 +543,10 @@ class CheckedFunctionCache(FunctionCache):
         directory made read-only) is reported once and ends the writes of this process: kernels are then
         compiled in memory."""
         if not self._writes or _unwritable:
+            return
+        if self._variant == "helper" and os.environ.get(_BUILDING_PREBUILT):
+            # A helper's entry (its optimised LLVM module, which holds every function it calls) serves only a kernel
+            # compiled later, in another process: a prebuilt cache ships the kernels that run, a third of the size.
             return
         try:
             super().save_overload(sig, data)
@@ -478,6 +573,69 @@ class CheckedFunctionCache(FunctionCache):
             library_versions(),
             source_digest(frozenset(families)),
         )
+
+
+class _PrebuiltTarget:
+    """The target of prebuilt kernels, as a cache key names it: this codegen's architecture, a processor of
+    ``PREBUILT_PROCESSORS``."""
+
+    def __init__(self, codegen: Any, processor: str) -> None:
+        self._triple = codegen.magic_tuple()[0]
+        self._processor = processor
+
+    def magic_tuple(self) -> tuple[str, str, str]:
+        return (self._triple, self._processor, "")
+
+
+def build_prebuilt(directory: str, env_ids: list[str]) -> int:
+    """Compiles the kernels of ``env_ids`` (all of nbgym's when empty) into ``directory`` as a prebuilt cache: for each
+    processor of ``PREBUILT_PROCESSORS``, laid out by each file's directory inside nbgym (``package_subpath``).
+    ``setup.py`` builds one into the wheel's ``PREBUILT_DIRECTORY``.
+
+    Each processor's compile runs in a new process (``nbgym warmup``), for numba reads the processor to compile for
+    when it starts, with its output shown as it comes.
+
+    Args:
+        directory: An empty or missing directory, or one that holds only cache files (a prebuilt cache built before:
+            it is emptied first).
+        env_ids: The ids to compile.
+
+    Returns:
+        ``nbgym warmup``'s exit status (the first that is not 0).
+
+    Raises:
+        ValueError: ``directory`` holds files other than cache files.
+    """
+    target = pathlib.Path(directory).resolve()
+    if target.exists():
+        strangers = [path for path in target.rglob("*") if path.is_file() and path.suffix not in (".nbi", ".nbc")]
+        if strangers:
+            raise ValueError(
+                f"{target} holds files other than compiled kernels ({strangers[0]}, ...): give an empty or new "
+                "directory for the prebuilt cache, which nbgym empties before it compiles."
+            )
+        import shutil
+
+        shutil.rmtree(target)
+    target.mkdir(parents=True)
+    status = 0
+    runnable = runnable_processors()
+    for processor in PREBUILT_PROCESSORS:
+        if processor not in runnable:  # warmup steps what it compiles
+            print(f"Not prebuilding for {processor} processors: this machine cannot run their code.", flush=True)
+            continue
+        print(f"Prebuilding for {processor} processors:", flush=True)
+        environ = {
+            **os.environ,
+            "NUMBA_CPU_NAME": processor,
+            "NUMBA_CPU_FEATURES": "",
+            _BUILDING_PREBUILT: str(target),
+            "PYTHONPATH": os.pathsep.join(filter(None, [os.path.dirname(_PACKAGE_ROOT), os.environ.get("PYTHONPATH")])),
+        }
+        status = status or subprocess.run([sys.executable, "-m", "nbgym", "warmup", *env_ids], env=environ).returncode
+    with contextlib.suppress(FileNotFoundError):
+        (target / "nbgym-compile.lock").unlink()
+    return status
 
 
 def _verified(data: bytes, path: str) -> bytes | None:
