@@ -330,6 +330,12 @@ def test_other_toy_text_attributes_are_live() -> None:
         ("CartPole-v1", "state", ["a", "b", "c", "d"], "4 real numbers"),
         ("CartPole-v1", "state", np.zeros(4, dtype=np.float16), "float16"),
         ("Pendulum-v1", "state", [0.1, 0.2], "Python numbers"),
+        ("Pendulum-v1", "state", np.array([0, 2**63], dtype=np.uint64), "wraps around beyond 4294967295"),
+        ("CartPole-v1", "state", np.array([0, 0, 0, -46341], dtype=np.int32), "wraps around beyond 46340"),
+        ("MountainCar-v0", "state", np.array([65536, 0], dtype=np.uint32), "wraps around beyond 65535"),
+        ("CartPole-v1", "state", np.zeros(4, dtype=np.int8), "take int8 values as float16"),
+        ("Pendulum-v1", "state", np.zeros(2, dtype=np.uint16), "take uint16 values as float32"),
+        ("MountainCarContinuous-v0", "state", [2**32, 0], "wraps around beyond 3037000499"),
         ("MountainCar-v0", "state", np.zeros(2, dtype=np.float32), "float32"),
         ("MountainCar-v0", "state", [np.inf, 0.0], "math domain error"),
         ("MountainCarContinuous-v0", "state", [-np.inf, 0.0], "math domain error"),
@@ -352,6 +358,41 @@ def test_state_values_the_kernels_cannot_step_exactly_are_refused(env_id, name, 
     with pytest.raises(ValueError, match=match):
         setattr(env, name, value)
     assert_same_value(getattr(env, name), before)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "state", "action"),
+    [
+        ("CartPole-v1", np.array([1, -1, 0, -46340], dtype=np.int32), 1),
+        ("CartPole-v1", np.array([0, 2, 0, 3037000499], dtype=np.int64), 0),
+        ("Pendulum-v1", np.array([3, 4294967295], dtype=np.uint64), F32),
+        ("Pendulum-v1", np.array([-1, -46340], dtype=np.int32), F32),
+        ("MountainCar-v0", np.array([-46340, 0], dtype=np.int32), 2),
+        ("MountainCarContinuous-v0", np.array([65535, 1], dtype=np.uint32), F32),
+        ("Acrobot-v1", np.array([1, 2, -3, 30], dtype=np.int32), 0),
+    ],
+)
+def test_integer_states_whose_squares_fit_their_dtype_step_as_gymnasium(env_id, state, action) -> None:
+    """The largest integers gymnasium's integer arithmetic takes without wrapping (the bound the refusals above use)."""
+    ours, theirs = _unwrapped_pair(env_id)
+    ours.state, theirs.state = state.copy(), state.copy()
+    for step in range(2):
+        assert_same_value(ours.step(action), theirs.step(action), f"step {step} from {state!r}")
+
+
+def test_an_acrobot_angle_gymnasium_would_wrap_for_hours_is_refused() -> None:
+    """A written velocity so large that the next angle is beyond 2**30 turns: gymnasium's step subtracts 2 pi until the
+    angle is in [-pi, pi] (hours; forever beyond ~2.8e16, where the subtraction changes nothing). nbgym's refuses at
+    once, and the env then refuses to step until a reset, as after any fault of its physics."""
+    env = nbgym.make("Acrobot-v1").unwrapped
+    env.reset(seed=0)
+    env.state = np.array([1.0, 2.0, 3.0, 46340.0])
+    with pytest.raises(ValueError, match="beyond 2\\*\\*30 turns"):
+        env.step(0)
+    with pytest.raises(nbgym.error.ResetNeeded, match="Call reset"):
+        env.step(0)
+    env.reset(seed=0)
+    env.step(0)
 
 
 def test_a_held_value_changed_into_a_refused_one_fails_the_next_step_clearly() -> None:

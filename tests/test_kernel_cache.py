@@ -216,6 +216,7 @@ def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
     stale, not a crash at make: the kernels are compiled again, without a warning."""
     import hashlib
     import pickle
+    import zlib
 
     from nbgym.engine._cache import _FORMAT_TAG
 
@@ -226,6 +227,7 @@ def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
     payload = b"\x80\x02cnbgym.envs.box2d.bipedal_walker\nWalkerRows\n."  # the class moved to another module
     with pytest.raises(AttributeError):
         pickle.loads(payload)
+    payload = zlib.compress(payload)
     index.write_bytes(pickle.dumps(numba.__version__ + _FORMAT_TAG) + hashlib.sha256(payload).digest() + payload)
 
     report = finish(run(cache_dir))

@@ -21,6 +21,7 @@ Set a class's ``state_views`` to a tuple of :class:`StateView`:
 
 from __future__ import annotations
 
+import math
 from typing import Any, Callable
 
 import numpy as np
@@ -89,8 +90,9 @@ def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
         The values (float32 ones exactly) and ``FLOAT32``, ``PYTHON`` or ``FLOAT64``.
 
     Raises:
-        ValueError: If ``value`` is not ``width`` real numbers, or has a float precision other than
-            16/32/64 bits that gymnasium's arithmetic would keep.
+        ValueError: If ``value`` is not ``width`` real numbers, has a float precision other than
+            16/32/64 bits that gymnasium's arithmetic would keep, or holds integers whose square wraps in their
+            dtype (see below).
     """
     try:
         array = np.asarray(value)
@@ -115,6 +117,26 @@ def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
     else:
         first = value[0] if isinstance(value, (list, tuple)) else None
         precision = PYTHON if type(first) in (float, int, bool) else FLOAT64
+    if array.dtype.kind in "iu":
+        computed = np.cos(np.zeros(1, array.dtype)).dtype
+        if computed != np.float64:
+            raise ValueError(
+                f"{name} must be float64 numbers or integers of 32 or 64 bits, got dtype {array.dtype}: numpy's "
+                f"functions (np.cos, np.sin) take {array.dtype} values as {computed}, so gymnasium would compute the "
+                f"next step in {computed}. Cast it with `.astype(np.float64)`."
+            )
+        # gymnasium's steps take integer state values in numpy's integer arithmetic where they meet integers
+        # (CartPole's np.square(theta_dot), Pendulum's thdot**2, the mountain cars' 3 * position), which wraps
+        # around where the kernels' float64 does not: a square that fits the dtype is exact in both (and so is
+        # 3 * v, at most v * v from 3 up).
+        bound = math.isqrt(int(np.iinfo(array.dtype).max))
+        largest = max(abs(int(v)) for v in array)
+        if largest > bound:
+            raise ValueError(
+                f"{name} holds {array.dtype} integers up to {largest} in magnitude, got {value!r}: gymnasium's step "
+                f"computes with integer state values in numpy's {array.dtype} arithmetic (their squares, their "
+                f"multiples), which wraps around beyond {bound}. Write floats (`np.asarray(value, dtype=np.float64)`)."
+            )
     return array.astype(np.float64), precision
 
 

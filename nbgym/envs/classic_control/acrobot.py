@@ -63,9 +63,20 @@ def _dsdt(params, squares, theta1, theta2, dtheta1, dtheta2, a):
     return dtheta1, dtheta2, ddtheta1, ddtheta2
 
 
+_MOST_WRAPS = 2.0**30
+"""The most turns ``_wrap`` adds or subtracts (a second or two here; gymnasium's Python loop takes minutes). An angle
+further out, which only a written state can give (a huge velocity integrated), is refused: beyond ~2.8e16 the
+subtraction no longer changes it and gymnasium's step hangs forever, and short of that it runs for hours or days."""
+
+
 @njit
 def _wrap(x, low, high):
     span = high - low
+    if abs(x) > _MOST_WRAPS * span:
+        raise ValueError(
+            "Acrobot's next angle is beyond 2**30 turns (a written state's velocity integrated): gymnasium's step "
+            "wraps it into [-pi, pi] one turn at a time, which takes hours or never ends. Write a smaller state."
+        )
     while x > high:
         x = x - span
     while x < low:
