@@ -363,8 +363,9 @@ PREBUILT_PROCESSORS = {
 """The processors kernels are prebuilt for (``NUMBA_CPU_NAME``, with no extra ``NUMBA_CPU_FEATURES``), by the host
 features each needs, best first. Code for a processor is the same floating-point operations as code for the host's
 (no fast-math, no contraction into fused multiply-adds): the differential tests run with ``NUMBA_CPU_NAME=generic`` in
-CI. The speed is not the same for all: CarRacing's frame, vectorised with AVX2, steps ~40% slower as ``generic`` code
-(any x86-64), and as fast as the host's as ``x86-64-v3`` (the AVX2 processors since 2013-2015)."""
+CI. The speed is not: CarRacing's frame, which LLVM vectorises, steps as fast as host-compiled code as ``x86-64-v4``
+code on an AVX-512 machine, 8-12% slower as ``x86-64-v3`` (AVX2) and 37-45% slower as ``generic`` (any x86-64); the
+other families' physics run at one speed at every level (``docs/benchmarks.md``)."""
 
 
 def runnable_processors() -> list[str]:
