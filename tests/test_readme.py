@@ -117,3 +117,12 @@ def test_extras_of_a_block_are_read_from_its_first_line():
     with pytest.raises(KeyError):
         missing_packages('# pip install "nbgym[nosuchextra]"\n')
     assert missing_packages("import nbgym\n") == []
+
+
+def test_the_readme_is_a_front_door():
+    """At most 400 lines (the measurement details live in docs/), each section once: a section pasted twice by an
+    edit is caught here, not by a reader."""
+    text = (ROOT / "README.md").read_text()
+    headings = [line for line in text.splitlines() if line.startswith("## ")]
+    assert len(text.splitlines()) <= 400
+    assert len(headings) == len(set(headings)), headings
