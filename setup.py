@@ -2,8 +2,8 @@
 
 ``NBGYM_PREBUILD_KERNELS=1 pip wheel --no-build-isolation .`` (or ``pip install``) compiles every environment's
 kernels whose modules import in the building environment (``nbgym warmup --prebuilt``: one that does not, MuJoCo's
-without ``mujoco``, is skipped), for any x86-64 processor,
-into the wheel's ``nbgym/_prebuilt_kernels``; a comma-separated list of ids instead of ``1`` compiles those. A first
+without ``mujoco``, is skipped), for three x86-64 processor levels (x86-64-v4, x86-64-v3, generic: a process loads
+the best its processor runs), into the wheel's ``nbgym/_prebuilt_kernels``; a comma-separated list of ids instead of ``1`` compiles those. A first
 step then loads its kernels from the package instead of compiling them (a Box2D environment's ~50 s becomes ~1 s).
 Every id at the three processor levels takes ~14.5 min to build on a 2-core machine and adds 57 MB to the package
 (``docs/benchmarks.md``).

@@ -490,8 +490,9 @@ def _parser() -> argparse.ArgumentParser:
     warmup.add_argument(
         "--prebuilt",
         metavar="DIR",
-        help="compile for any x86-64 processor into DIR, laid out to be shipped inside nbgym's package as "
-        "nbgym/_prebuilt_kernels (what setup.py does when NBGYM_PREBUILD_KERNELS is set), instead of into the cache",
+        help="compile for the x86-64 processor levels x86-64-v4, x86-64-v3 and generic into DIR, laid out to be shipped "
+        "inside nbgym's package as nbgym/_prebuilt_kernels (what setup.py does when NBGYM_PREBUILD_KERNELS is set), "
+        "instead of into the cache",
     )
     warmup.set_defaults(run=_warmup)
 
