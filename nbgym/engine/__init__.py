@@ -30,6 +30,11 @@ Names:
   optionally ``renderer``); register them with ``nbgym.register(id, entry_point=...,
   vector_entry_point=...)``. ``KernelVectorEnv.stepping_envs()`` says which sub-environments the next
   ``step()`` steps (not those that next-step autoreset resets), for an env that checks something of them first.
+- :func:`declares_arguments`, :func:`vector_env_class`: one declaration per env. A ``KernelEnv`` subclass's
+  ``__init__``, decorated, declares the env's arguments (gymnasium's signature); the class (or a mixin of what
+  both classes share) makes the parameters from them (``_configure(arguments)``) and the spaces from the
+  parameters (``_single_spaces()``); ``vector_env_class(EnvClass)`` makes the vector class, whose
+  ``max_episode_steps`` defaults to the registered limit (:data:`REGISTERED`).
 - :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath).
 - :mod:`nbgym.engine.rng`: per-sub-environment draws; :mod:`nbgym.engine.npmath`: numpy's scalar
   math bit for bit where numba's differs (and ``fma``).
@@ -78,12 +83,14 @@ __all__ = [
     "KernelVectorEnv",
     "OVERLOAD_OPTIONS",
     "Physics",
+    "REGISTERED",
     "RenderState",
     "RolloutResult",
     "StateView",
     "Trajectory",
     "actions",
     "atomic",
+    "declares_arguments",
     "dispatch_on_params",
     "import_pygame",
     "njit",
@@ -92,6 +99,7 @@ __all__ = [
     "rng",
     "rollout",
     "state_views",
+    "vector_env_class",
     "written",
 ]
 

@@ -1,5 +1,6 @@
 """The definitions behind ``nbgym.engine``'s names (imported on the first use of one: it imports numba)."""
 
+from nbgym.engine._declare import REGISTERED, declares_arguments, vector_env_class
 from nbgym.engine._env import ACTION_FLOAT_DTYPES, KernelEnv, KernelVectorEnv
 from nbgym.engine._jit import OVERLOAD_OPTIONS
 from nbgym.engine._jit import kernel as njit

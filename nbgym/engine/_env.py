@@ -394,10 +394,10 @@ class _ParamsAsAttributes:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        physics = cls.__dict__.get("physics")
-        if physics is not None:
+        physics = getattr(cls, "physics", None)  # the class's own, or a shared declaration's (not a per-env property)
+        if isinstance(physics, Physics):
             for field in physics.params_dtype.names[1:]:
-                if not field.startswith("_") and field not in cls.__dict__:
+                if not field.startswith("_") and not any(field in base.__dict__ for base in cls.__mro__):
                     setattr(cls, field, _param_property(field))
 
     def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
@@ -550,6 +550,32 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     """What ``render()`` does in a render mode the class does not list in ``metadata["render_modes"]``, as the
     gymnasium environment it reproduces does: return ``None`` (``"none"``), return the ``"rgb_array"`` frame
     (``"frame"``), or raise ``AssertionError`` (``"refuse"``)."""
+
+    rendering_arguments: ClassVar[frozenset[str]] = frozenset({"render_mode"})
+    """The env's arguments that only rendering reads: its vector class takes them among its options."""
+
+    vector_base: ClassVar[type]
+    """The base of the vector classes ``vector_env_class`` makes from this family's single env classes."""
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        """The parameter record of the env's arguments (their declared names as attributes, defaults applied,
+        ``render_mode`` among them); called by both the single and the vector class before anything is built,
+        it may also keep what the arguments decide on ``self``."""
+        raise NotImplementedError(
+            f"{type(self).__name__} declares its arguments but not _configure(arguments), which makes its parameters"
+        )
+
+    def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
+        """The observation and action spaces of the env (of one sub-environment), from ``self._params``."""
+        raise NotImplementedError(f"{type(self).__name__} declares its arguments but not _single_spaces()")
+
+    def _build(self, arguments: Any, others: dict[str, Any]) -> None:
+        """Builds the env from its declared arguments (see ``declares_arguments``); ``others``: what a declared
+        ``**kwargs`` took (nothing for an env that declares none)."""
+        params = self._configure(arguments)
+        self._params = params
+        self.observation_space, self.action_space = self._single_spaces()
+        KernelEnv.__init__(self, params, render_mode=getattr(arguments, "render_mode", None), **others)
 
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
@@ -845,6 +871,27 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
         """The observation and action spaces of one sub-environment."""
         raise NotImplementedError
+
+    _configure = KernelEnv._configure
+
+    def _build_vector(
+        self, num_envs: int, arguments: Any, max_episode_steps: int | None, vector_options: dict[str, Any]
+    ) -> None:
+        """Builds the vector env of a made vector class (see ``vector_env_class``) from the single env's arguments."""
+        KernelVectorEnv.__init__(
+            self,
+            num_envs,
+            self._configure(arguments),
+            max_episode_steps=max_episode_steps,
+            render_mode=arguments.render_mode,
+            **vector_options,
+        )
+
+    @classmethod
+    def drawn_render_modes(cls, env_class: type) -> tuple[str, ...]:
+        """The render modes of ``env_class`` whose frames this vector base draws: each sub-environment's
+        ``"rgb_array"`` frame, with the env's ``renderer``."""
+        return ("rgb_array",) if env_class.renderer is not None else ()
 
     @property
     def num_threads(self) -> int:
@@ -1220,3 +1267,6 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     def _check_open(self) -> None:
         if self.closed:
             raise error.ClosedEnvironmentError("Trying to operate on an environment that is closed.")
+
+
+KernelEnv.vector_base = KernelVectorEnv

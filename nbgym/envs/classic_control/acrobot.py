@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class
 from nbgym.engine.actions import indexes_a_list
 from nbgym.engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
 from nbgym.engine.state_views import FLOAT32, StateView, float_values
@@ -227,6 +227,15 @@ def _write_state(params: np.record, row: np.ndarray, value: Any) -> None:
 class _AcrobotAttributes(ResetBoundsOption):
     """gymnasium's Acrobot attributes beyond the physical constants, and the reset options."""
 
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.acrobot"
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params()
+
+    def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
+        return _spaces(self._params)
+
     _default_reset_bounds = (-0.1, 0.1)
     state_views = (
         StateView(
@@ -387,39 +396,18 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.acrobot"
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None) -> None:
-        params = _new_params()
-        self.observation_space, self.action_space = _spaces(params)
-        super().__init__(params, render_mode=render_mode)
+        """The env's arguments, as gymnasium's (see Arguments above)."""
 
 
-class AcrobotVectorEnv(_AcrobotAttributes, KernelVectorEnv):
-    """Acrobot's compiled vector environment: all sub-environments in one compiled call per step.
+AcrobotVectorEnv = vector_env_class(
+    AcrobotEnv,
+    doc="""Acrobot's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Acrobot-v1", num_envs,
     vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode. See
     ``AcrobotEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
-    """
-
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 15}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.acrobot"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        max_episode_steps: int | None = 500,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            _new_params(),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
-        return _spaces(self._params)
+    """,
+)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import logger, spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, npmath, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, npmath, rng, vector_env_class
 from nbgym.engine.state_views import float64_state
 from nbgym.envs.classic_control._options import ResetBoundsOption
 
@@ -110,18 +110,25 @@ def _new_params(sutton_barto_reward: bool) -> np.ndarray:
     )
 
 
-def _spaces(params: np.ndarray) -> tuple[spaces.Box, spaces.Discrete]:
-    high = np.array(
-        [params["x_threshold"][0] * 2, np.inf, params["theta_threshold_radians"][0] * 2, np.inf], dtype=np.float32
-    )
-    return spaces.Box(-high, high, dtype=np.float32), spaces.Discrete(2)
+class _CartPole(ResetBoundsOption):
+    """What CartPole's single and vector envs share: the physics, the parameters and spaces of the arguments,
+    the attributes gymnasium's CartPole envs expose beyond their physics parameters, and the reset options."""
 
-
-class _CartPoleAttributes(ResetBoundsOption):
-    """What gymnasium's CartPole envs expose beyond their physics parameters, and their reset options."""
-
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.cartpole"
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params(arguments.sutton_barto_reward)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
+        params = self._params
+        high = np.array(
+            [params["x_threshold"][0] * 2, np.inf, params["theta_threshold_radians"][0] * 2, np.inf], dtype=np.float32
+        )
+        return spaces.Box(-high, high, dtype=np.float32), spaces.Discrete(2)
+
     asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (float64_state("state", 0, 4, before_reset=None),)
 
@@ -139,7 +146,7 @@ class _CartPoleAttributes(ResetBoundsOption):
         return bool(self._params["sutton_barto_reward"][0])
 
 
-class CartPoleEnv(_CartPoleAttributes, KernelEnv):
+class CartPoleEnv(_CartPole, KernelEnv):
     """
     ## Description
 
@@ -216,13 +223,9 @@ class CartPoleEnv(_CartPoleAttributes, KernelEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.cartpole"
 
+    @declares_arguments
     def __init__(self, sutton_barto_reward: bool = False, render_mode: str | None = None) -> None:
-        params = _new_params(sutton_barto_reward)
-        self.observation_space, self.action_space = _spaces(params)
-        super().__init__(params, render_mode=render_mode)
         self.steps_beyond_terminated: int | None = None
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
@@ -244,32 +247,16 @@ class CartPoleEnv(_CartPoleAttributes, KernelEnv):
         return -1.0 if self._sutton_barto_reward else 0.0
 
 
-class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
+class CartPoleVectorEnv(vector_env_class(CartPoleEnv)):
     """CartPole's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("CartPole-v1", num_envs,
-    vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode. See
-    ``CartPoleEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
+    vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode, with the arguments
+    and attributes of gymnasium's ``CartPoleVectorEnv``. See ``CartPoleEnv`` for the environment and
+    ``KernelVectorEnv`` for the vector options.
     """
 
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 50}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.cartpole"
     sync_stand_in = False  # gymnasium registers its own CartPoleVectorEnv, which this class reproduces
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        sutton_barto_reward: bool = False,
-        max_episode_steps: int | None = 500,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            _new_params(sutton_barto_reward),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
 
     # gymnasium's CartPoleVectorEnv's attributes of the whole batch (its rendering constants too).
     screen_width = 600
@@ -277,9 +264,6 @@ class CartPoleVectorEnv(_CartPoleAttributes, KernelVectorEnv):
     steps_beyond_terminated = None
     """``None``, as gymnasium's vector CartPole keeps it (``get_attr`` gives each sub-environment's)."""
     _BATCH_ATTRIBUTES = frozenset({"state", "steps", "prev_done"})
-
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
-        return _spaces(self._params)
 
     def _batch_arrays(self) -> Any:
         """The batch, after the state values read or assigned per sub-environment are written back and let go

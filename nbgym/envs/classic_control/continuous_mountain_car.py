@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class
 from nbgym.engine.npmath import square
 from nbgym.engine.state_views import FLOAT32, FLOAT64, PYTHON, StateView
 from nbgym.envs.classic_control.mountain_car import MountainCarResetOptions, position_values, state_bounds
@@ -230,6 +230,15 @@ def _write_state(params: np.record, row: np.ndarray, value: Any) -> None:
 class _ContinuousMountainCarAttributes(MountainCarResetOptions):
     """MountainCarContinuous's reset options, state attribute and exceptions, shared by the single and the vector env."""
 
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.mountain_car"
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params(arguments.goal_velocity)
+
+    def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
+        return _spaces(self._params)
+
     _python_number_actions_param = "_python_float_action"
     state_views = (
         StateView(
@@ -332,42 +341,19 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarAttributes, KernelEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.mountain_car"
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        params = _new_params(goal_velocity)
-        self.low_state, self.high_state = state_bounds(params)
-        self.observation_space, self.action_space = _spaces(params)
-        super().__init__(params, render_mode=render_mode)
+        self.low_state, self.high_state = state_bounds(self._params)
 
 
-class Continuous_MountainCarVectorEnv(_ContinuousMountainCarAttributes, KernelVectorEnv):
-    """MountainCarContinuous's compiled vector environment: all sub-environments in one compiled call per step.
+Continuous_MountainCarVectorEnv = vector_env_class(
+    Continuous_MountainCarEnv,
+    doc="""MountainCarContinuous's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("MountainCarContinuous-v0", num_envs,
     vectorization_mode="sync")`` for the same seeds and actions (float32 or float64 batches), in every
     autoreset mode. See ``Continuous_MountainCarEnv`` for the environment and ``KernelVectorEnv`` for
     the vector arguments.
-    """
-
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.mountain_car"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        goal_velocity: float = 0,
-        max_episode_steps: int | None = 999,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            _new_params(goal_velocity),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
-        return _spaces(self._params)
+    """,
+)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, rng, vector_env_class
 from nbgym.engine.npmath import clip
 from nbgym.engine.state_views import FLOAT32, StateView, float_values
 from nbgym.envs.classic_control._options import ResetBoundsOption
@@ -141,6 +141,15 @@ class MountainCarResetOptions(ResetBoundsOption):
 class _MountainCarAttributes(MountainCarResetOptions):
     """MountainCar's reset options and state attribute, shared by the single and the vector env."""
 
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.mountain_car"
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params(arguments.goal_velocity)
+
+    def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
+        return _spaces(self._params)
+
     asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (
         StateView(
@@ -246,14 +255,10 @@ class MountainCarEnv(_MountainCarAttributes, KernelEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.mountain_car"
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None, goal_velocity: float = 0) -> None:
-        params = _new_params(goal_velocity)
-        self.low, self.high = state_bounds(params)
-        self.observation_space, self.action_space = _spaces(params)
-        super().__init__(params, render_mode=render_mode)
+        self.low, self.high = state_bounds(self._params)
 
     def get_keys_to_action(self) -> dict[tuple[int, ...], int]:
         """The keys of ``nbgym.utils.play``: the left and right arrows (gymnasium's mapping, whose key codes
@@ -262,31 +267,12 @@ class MountainCarEnv(_MountainCarAttributes, KernelEnv):
         return {(): 1, (276,): 0, (275,): 2, (275, 276): 1}
 
 
-class MountainCarVectorEnv(_MountainCarAttributes, KernelVectorEnv):
-    """MountainCar's compiled vector environment: all sub-environments in one compiled call per step.
+MountainCarVectorEnv = vector_env_class(
+    MountainCarEnv,
+    doc="""MountainCar's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("MountainCar-v0", num_envs,
     vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode. See
     ``MountainCarEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
-    """
-
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.mountain_car"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        goal_velocity: float = 0,
-        max_episode_steps: int | None = 200,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            _new_params(goal_velocity),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
-        return _spaces(self._params)
+    """,
+)

@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, rng, vector_env_class
 from nbgym.engine.npmath import clip, remainder, sincos, square
 from nbgym.engine.state_views import StateView, float64_state
 from nbgym.envs.classic_control.utils import verify_number_and_cast
@@ -124,6 +124,15 @@ def _write_last_u(params: np.record, row: np.ndarray, value: Any) -> None:
 class _PendulumResetOptions:
     """Pendulum's reset options and state attribute, shared by the single and the vector env."""
 
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.pendulum"
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params(arguments.g)
+
+    def _single_spaces(self) -> tuple[spaces.Space, spaces.Space]:
+        return _spaces(self._params)
+
     _params: np.ndarray
     # Python floats would meet the float32 torque in the cost as float32 numbers.
     state_views = (
@@ -230,44 +239,22 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # gymnasium's environment returns its rgb_array frame in any mode it does not list.
     unlisted_render_mode = "frame"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.pendulum"
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None, g: float = 10.0) -> None:
-        params = _new_params(g)
-        self.observation_space, self.action_space = _spaces(params)
-        super().__init__(params, render_mode=render_mode)
+        """The env's arguments, as gymnasium's (see Arguments above)."""
 
     def _reward(self) -> np.float64:
         return self._batch.rewards[0]
 
 
-class PendulumVectorEnv(_PendulumResetOptions, KernelVectorEnv):
-    """Pendulum's compiled vector environment: all sub-environments in one compiled call per step.
+PendulumVectorEnv = vector_env_class(
+    PendulumEnv,
+    doc="""Pendulum's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Pendulum-v1", num_envs,
     vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode (float32
     actions compute the torque terms in float32 and float64 actions in float64, as gymnasium's env
     does). See ``PendulumEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
-    """
-
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.pendulum"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        g: float = 10.0,
-        max_episode_steps: int | None = 200,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            _new_params(g),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
-        return _spaces(self._params)
+    """,
+)
