@@ -96,7 +96,9 @@ def _vector_signature(env_class: type) -> inspect.Signature:
         [
             _Parameter("self", _Parameter.POSITIONAL_OR_KEYWORD),
             _Parameter("num_envs", _Parameter.POSITIONAL_OR_KEYWORD, default=1, annotation="int"),
-            _Parameter("max_episode_steps", _Parameter.POSITIONAL_OR_KEYWORD, default=REGISTERED, annotation="int | None"),
+            _Parameter(
+                "max_episode_steps", _Parameter.POSITIONAL_OR_KEYWORD, default=REGISTERED, annotation="int | None"
+            ),
             _Parameter("render_mode", _Parameter.POSITIONAL_OR_KEYWORD, default=None, annotation="str | None"),
             *own,
             _Parameter("vector_options", _Parameter.VAR_KEYWORD, annotation="Any"),

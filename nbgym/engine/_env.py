@@ -554,6 +554,9 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     rendering_arguments: ClassVar[frozenset[str]] = frozenset({"render_mode"})
     """The env's arguments that only rendering reads: its vector class takes them among its options."""
 
+    vector_render_modes: ClassVar[tuple[str, ...] | None] = None
+    """The render modes the env's vector class draws, where not the vector base's (see ``drawn_render_modes``)."""
+
     vector_base: ClassVar[type]
     """The base of the vector classes ``vector_env_class`` makes from this family's single env classes."""
 
@@ -889,8 +892,11 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
 
     @classmethod
     def drawn_render_modes(cls, env_class: type) -> tuple[str, ...]:
-        """The render modes of ``env_class`` whose frames this vector base draws: each sub-environment's
-        ``"rgb_array"`` frame, with the env's ``renderer``."""
+        """The render modes of ``env_class`` that a vector class made from it draws (the others make ``make_vec``
+        build a ``SyncVectorEnv`` of single envs): the env's ``vector_render_modes``, by default each
+        sub-environment's ``"rgb_array"`` frame, with the env's ``renderer``."""
+        if env_class.vector_render_modes is not None:
+            return env_class.vector_render_modes
         return ("rgb_array",) if env_class.renderer is not None else ()
 
     @property

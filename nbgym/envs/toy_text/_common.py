@@ -255,3 +255,11 @@ class DiscreteToyTextVectorEnv(KernelVectorEnv):
 
     def _final_observation(self, row: np.ndarray) -> int:
         return int(row)
+
+    @classmethod
+    def drawn_render_modes(cls, env_class: type) -> tuple[str, ...]:
+        """Every render mode of the env: each sub-environment's frame or ANSI text, its "human" window."""
+        return tuple(env_class.metadata["render_modes"])
+
+
+DiscreteToyTextEnv.vector_base = DiscreteToyTextVectorEnv

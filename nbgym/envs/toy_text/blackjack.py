@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class
 from nbgym.engine.state_views import StateView
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
@@ -199,13 +199,23 @@ def _hand_view(name: str, hand: int, total: int, ace: int, cards: int, *, may_be
 
 
 class _BlackjackAttributes:
-    """Blackjack's hands, as gymnasium's attributes, shared by the single and the vector environment."""
+    """What Blackjack's single and vector envs share: the physics and its parameters of the arguments, the hands
+    as gymnasium's attributes."""
 
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.blackjack"
+    vector_render_modes = ("human", "rgb_array")
     asserts_action_in_space = True  # gymnasium asserts action_space.contains(action)
     state_views = (
         _hand_view("player", _PLAYER_HAND, _PLAYER_SUM, _PLAYER_ACE, _PLAYER_CARDS, may_be_empty=True),
         _hand_view("dealer", _DEALER_HAND, _DEALER_SUM, _DEALER_ACE, _DEALER_CARDS, may_be_empty=False),
     )
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params(arguments.natural, arguments.sab)
+
+    def _single_spaces(self) -> tuple[spaces.Tuple, spaces.Discrete]:
+        return _spaces()
 
 
 def observation_of(row: np.ndarray) -> tuple[int, int, int]:
@@ -317,12 +327,10 @@ class BlackjackEnv(_BlackjackAttributes, KernelEnv):
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
     # gymnasium's environment returns its rgb_array frame in any mode it does not list.
     unlisted_render_mode = "frame"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.blackjack"
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None, natural: bool = False, sab: bool = False) -> None:
-        self.observation_space, self.action_space = _spaces()
-        super().__init__(_new_params(natural, sab), render_mode=render_mode)
+        """The env's arguments, as gymnasium's (see Arguments above)."""
 
     @property
     def dealer_top_card_suit(self) -> str:
@@ -343,7 +351,7 @@ class BlackjackEnv(_BlackjackAttributes, KernelEnv):
         return _as_tuple(self._batch.obs[0])
 
 
-class BlackjackVectorEnv(_BlackjackAttributes, KernelVectorEnv):
+class BlackjackVectorEnv(vector_env_class(BlackjackEnv)):
     """Blackjack's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Blackjack-v1", num_envs,
@@ -352,28 +360,6 @@ class BlackjackVectorEnv(_BlackjackAttributes, KernelVectorEnv):
     gymnasium batches a ``Tuple`` space, and ``final_obs`` holds tuples of ints. See ``BlackjackEnv``
     for the environment and ``KernelVectorEnv`` for the vector arguments.
     """
-
-    metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.blackjack"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        natural: bool = False,
-        sab: bool = False,
-        max_episode_steps: int | None = None,
-        **vector_options: Any,
-    ) -> None:
-        super().__init__(
-            num_envs,
-            _new_params(natural, sab),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Tuple, spaces.Discrete]:
-        return _spaces()
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None

@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import Physics, rng
+from nbgym.engine import Physics, declares_arguments, rng, vector_env_class
 from nbgym.engine.actions import keys_a_dict
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
@@ -21,7 +21,6 @@ from nbgym.envs.toy_text._common import (
     STATE,
     CodedValues,
     DiscreteToyTextEnv,
-    DiscreteToyTextVectorEnv,
     begin_step,
     cumulative3,
     grid_move,
@@ -109,7 +108,18 @@ def _cliff() -> np.ndarray:
 
 
 class _CliffWalkingAttributes:
-    """gymnasium's CliffWalking attributes, shared by the single and the vector environment."""
+    """What CliffWalking's single and vector envs share: the physics and its parameters of the arguments,
+    gymnasium's CliffWalking attributes."""
+
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.cliffwalking"
+    _probs, _rewards = _PROBS, _REWARDS
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return _new_params(arguments.is_slippery)
+
+    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
+        return _spaces()
 
     _params: np.ndarray
     _P: dict | None = None
@@ -254,41 +264,18 @@ class CliffWalkingEnv(_CliffWalkingAttributes, DiscreteToyTextEnv):
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
     # gymnasium's environment returns its rgb_array frame in any mode it does not list.
     unlisted_render_mode = "frame"
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.cliffwalking"
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None, is_slippery: bool = False) -> None:
-        self.observation_space, self.action_space = _spaces()
-        self._probs, self._rewards = _PROBS, _REWARDS
-        super().__init__(_new_params(is_slippery), render_mode=render_mode)
+        """The env's arguments, as gymnasium's (see Arguments above)."""
 
 
-class CliffWalkingVectorEnv(_CliffWalkingAttributes, DiscreteToyTextVectorEnv):
-    """CliffWalking's compiled vector environment: all sub-environments in one compiled call per step.
+CliffWalkingVectorEnv = vector_env_class(
+    CliffWalkingEnv,
+    doc="""CliffWalking's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("CliffWalking-v1", num_envs,
     vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode, infos
     included. See ``CliffWalkingEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
-    """
-
-    metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.cliffwalking"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        is_slippery: bool = False,
-        max_episode_steps: int | None = None,
-        **vector_options: Any,
-    ) -> None:
-        self._probs = _PROBS
-        super().__init__(
-            num_envs,
-            _new_params(is_slippery),
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
-        return _spaces()
+    """,
+)

@@ -13,7 +13,7 @@ from typing import Any, Sequence
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import Physics, rng
+from nbgym.engine import Physics, declares_arguments, rng, vector_env_class
 from nbgym.engine.actions import keys_a_dict
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
@@ -23,7 +23,6 @@ from nbgym.envs.toy_text._common import (
     STATE,
     CodedValues,
     DiscreteToyTextEnv,
-    DiscreteToyTextVectorEnv,
     as_compared,
     begin_step,
     check_probability,
@@ -318,11 +317,23 @@ class _Lake:
 
 
 class _LakeAttributes:
-    """gymnasium's FrozenLake attributes, shared by the single and the vector environment."""
+    """What FrozenLake's single and vector envs share: the lake of the arguments, its physics and spaces,
+    gymnasium's FrozenLake attributes."""
 
+    renderer = "nbgym.envs._render.frozen_lake"
     _lake: _Lake
     _P: dict | None = None
     state_views = grid_state_views(lambda params: params.nrow * params.ncol, 4, int64_steps=False)
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        self._lake = _Lake(
+            arguments.desc, arguments.map_name, arguments.is_slippery, arguments.success_rate, arguments.reward_schedule
+        )
+        self._probs, self._rewards = self._lake.probs, self._lake.rewards
+        return self._lake.params
+
+    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
+        return spaces.Discrete(self._lake.nrow * self._lake.ncol), spaces.Discrete(4)
 
     @property
     def physics(self) -> Physics:
@@ -483,8 +494,8 @@ class FrozenLakeEnv(_LakeAttributes, DiscreteToyTextEnv):
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
-    renderer = "nbgym.envs._render.frozen_lake"
 
+    @declares_arguments
     def __init__(
         self,
         render_mode: str | None = None,
@@ -494,44 +505,16 @@ class FrozenLakeEnv(_LakeAttributes, DiscreteToyTextEnv):
         success_rate: float = 1.0 / 3.0,
         reward_schedule: tuple[Any, Any, Any] = (1, 0, 0),
     ) -> None:
-        self._lake = _Lake(desc, map_name, is_slippery, success_rate, reward_schedule)
-        self._probs, self._rewards = self._lake.probs, self._lake.rewards
-        self.observation_space = spaces.Discrete(self._lake.nrow * self._lake.ncol)
-        self.action_space = spaces.Discrete(4)
-        super().__init__(self._lake.params, render_mode=render_mode)
+        """The env's arguments, as gymnasium's (see Arguments above)."""
 
 
-class FrozenLakeVectorEnv(_LakeAttributes, DiscreteToyTextVectorEnv):
-    """FrozenLake's compiled vector environment: all sub-environments in one compiled call per step.
+FrozenLakeVectorEnv = vector_env_class(
+    FrozenLakeEnv,
+    doc="""FrozenLake's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("FrozenLake-v1", num_envs,
     vectorization_mode="sync")`` for the same seeds and actions, in every autoreset mode, infos
     included. All sub-environments share one lake (with ``desc=None, map_name=None``, one random map).
     See ``FrozenLakeEnv`` for the environment and ``KernelVectorEnv`` for the vector arguments.
-    """
-
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
-    renderer = "nbgym.envs._render.frozen_lake"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        desc: list[str] | None = None,
-        map_name: str | None = "4x4",
-        is_slippery: bool = True,
-        success_rate: float = 1.0 / 3.0,
-        reward_schedule: tuple[Any, Any, Any] = (1, 0, 0),
-        max_episode_steps: int | None = 100,
-        **vector_options: Any,
-    ) -> None:
-        self._lake = _Lake(desc, map_name, is_slippery, success_rate, reward_schedule)
-        self._probs = self._lake.probs
-        super().__init__(
-            num_envs,
-            self._lake.params,
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
-        return spaces.Discrete(self._lake.nrow * self._lake.ncol), spaces.Discrete(4)
+    """,
+)

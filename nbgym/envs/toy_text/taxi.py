@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import Physics, rng
+from nbgym.engine import Physics, declares_arguments, rng, vector_env_class
 from nbgym.engine.actions import keys_a_dict
 from nbgym.engine.state_views import StateView
 from nbgym.envs.toy_text._common import (
@@ -24,7 +24,6 @@ from nbgym.envs.toy_text._common import (
     STATE,
     CodedValues,
     DiscreteToyTextEnv,
-    DiscreteToyTextVectorEnv,
     as_compared,
     begin_step,
     check_probability,
@@ -343,6 +342,19 @@ def _write_fickle_step(params: np.record, row: np.ndarray, value: Any) -> None:
 class _TaxiAttributes:
     """gymnasium's Taxi attributes and methods, shared by the single and the vector environment."""
 
+    physics = PHYSICS
+    renderer = "nbgym.envs._render.taxi"
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        self._taxi = _Taxi(
+            arguments.is_rainy, arguments.fickle_passenger, arguments.rainy_probability, arguments.fickle_probability
+        )
+        self._probs = self._taxi.probs
+        return self._taxi.params
+
+    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
+        return spaces.Discrete(_NUM_STATES), spaces.Discrete(_NUM_ACTIONS)
+
     _taxi: _Taxi
     _P: dict | None = None
     state_views = (
@@ -560,9 +572,8 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
     """
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.taxi"
 
+    @declares_arguments
     def __init__(
         self,
         render_mode: str | None = None,
@@ -571,11 +582,7 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
         rainy_probability: float = 0.8,
         fickle_probability: float = 0.3,
     ) -> None:
-        self._taxi = _Taxi(is_rainy, fickle_passenger, rainy_probability, fickle_probability)
-        self._probs = self._taxi.probs
-        self.observation_space = spaces.Discrete(_NUM_STATES)
-        self.action_space = spaces.Discrete(_NUM_ACTIONS)
-        super().__init__(self._taxi.params, render_mode=render_mode)
+        """The env's arguments, as gymnasium's (see Arguments above)."""
 
     def _reset_info(self) -> dict[str, Any]:
         info = super()._reset_info()
@@ -588,7 +595,7 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
         return int(self._batch.rewards.item(0))
 
 
-class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
+class TaxiVectorEnv(vector_env_class(TaxiEnv)):
     """Taxi's compiled vector environment: all sub-environments in one compiled call per step.
 
     The same results, bit for bit, as ``gymnasium.make_vec("Taxi-v4", num_envs,
@@ -596,32 +603,6 @@ class TaxiVectorEnv(_TaxiAttributes, DiscreteToyTextVectorEnv):
     (``prob``, ``action_mask``) included. See ``TaxiEnv`` for the environment and ``KernelVectorEnv``
     for the vector arguments.
     """
-
-    metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
-    physics = PHYSICS
-    renderer = "nbgym.envs._render.taxi"
-
-    def __init__(
-        self,
-        num_envs: int = 1,
-        is_rainy: bool = False,
-        fickle_passenger: bool = False,
-        rainy_probability: float = 0.8,
-        fickle_probability: float = 0.3,
-        max_episode_steps: int | None = 200,
-        **vector_options: Any,
-    ) -> None:
-        self._taxi = _Taxi(is_rainy, fickle_passenger, rainy_probability, fickle_probability)
-        self._probs = self._taxi.probs
-        super().__init__(
-            num_envs,
-            self._taxi.params,
-            max_episode_steps=max_episode_steps,
-            **vector_options,
-        )
-
-    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
-        return spaces.Discrete(_NUM_STATES), spaces.Discrete(_NUM_ACTIONS)
 
     def _infos(self, aux: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
         infos = super()._infos(aux, obs, contributing)
