@@ -29,6 +29,8 @@ from gymnasium.envs.mujoco.mujoco_env import MujocoEnv as GymnasiumMujocoEnv
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
 
 import nbgym
+from nbgym.engine import REGISTERED
+from nbgym.engine._declare import registered_max_episode_steps
 from nbgym import error
 from nbgym.envs.mujoco.mujoco_env import ASSETS, MujocoEnv
 from nbgym.utils.env_checker import check_env
@@ -198,22 +200,24 @@ def test_signatures_match_gymnasium(env_id):
     vector = load_entry_point(nbgym.spec(env_id).vector_entry_point)
     name = single.__name__.removesuffix("Env") + "VectorEnv"
     assert (vector.__name__, vector.__qualname__, vector.__module__) == (name, name, single.__module__)
-    assert vector.__doc__ == f"{env_id}'s compiled vector environment (see ``{single.__name__}``)."
+    assert vector.__doc__.startswith(f"{single.__name__}'s compiled vector environment")
     assert pickle.loads(pickle.dumps(vector)) is vector
     parameter = inspect.Parameter
     expected = [
         parameter("num_envs", parameter.POSITIONAL_OR_KEYWORD, default=1),
+        parameter("max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=REGISTERED),
+        parameter("render_mode", parameter.POSITIONAL_OR_KEYWORD, default=None),
         *(
             p
             for p in inspect.signature(single).parameters.values()
             if p.kind is parameter.POSITIONAL_OR_KEYWORD and p.name != "default_camera_config"
         ),
-        parameter(
-            "max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=gymnasium.spec(env_id).max_episode_steps
-        ),
         parameter("vector_options", parameter.VAR_KEYWORD),
     ]
     assert nbgym.spec(env_id).max_episode_steps == gymnasium.spec(env_id).max_episode_steps
+    # the limit a vector class built directly takes by default: its registration's
+    defaults = {p.name: p.default for p in expected[2:-1]}
+    assert registered_max_episode_steps(single, vector, defaults) == gymnasium.spec(env_id).max_episode_steps
     assert_same_parameters(inspect.signature(vector), expected)
 
 
@@ -237,8 +241,10 @@ def test_positional_arguments_work_as_in_gymnasium():
 
     env = HalfCheetahEnv("half_cheetah.xml", 2, None, 2.0)
     assert (env.frame_skip, env._forward_reward_weight, env.observation_structure["qpos"]) == (2, 2.0, 8)
-    envs = HalfCheetahVectorEnv(3, "half_cheetah.xml", 2, 2.0)
-    assert (envs.num_envs, envs.frame_skip, envs._forward_reward_weight) == (3, 2, 2.0)
+    # a vector class's order: gymnasium's CartPoleVectorEnv's (num_envs, max_episode_steps, render_mode), then the env's
+    envs = HalfCheetahVectorEnv(3, 7, None, "half_cheetah.xml", 2, 2.0)
+    assert (envs.num_envs, envs.max_episode_steps, envs.frame_skip, envs._forward_reward_weight) == (3, 7, 2, 2.0)
+    assert HalfCheetahVectorEnv(1).max_episode_steps == 1000  # HalfCheetah-v5's
     assert isinstance(nbgym.make_vec("HalfCheetah-v5", 2), HalfCheetahVectorEnv)
     envs = AntVectorEnv(2, include_cfrc_ext_in_observation=False, max_episode_steps=5)
     assert (

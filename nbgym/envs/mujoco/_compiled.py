@@ -4,16 +4,14 @@ and vector (every sub-environment stepped in one compiled call).
 An environment module defines its physics (see ``_sim``), its info keys (``InfoKey``: a name, the
 aux column the kernels write it to, the Python type gymnasium gives it), a mixin of what both classes share
 (its ``_configure``: the env's arguments to a ``configure``), the single env class (its ``__init__``, decorated
-with ``compiled_init``, declares the env's arguments once) and the vector env class made from it
-(``vector_env_class``).
+with ``nbgym.engine.declares_arguments``, declares the env's arguments once) and the vector env class made from it
+(``nbgym.engine.vector_env_class``), as every compiled env does.
 """
 
 from __future__ import annotations
 
 import copy
 import ctypes
-import functools
-import inspect
 import sys
 import types
 from typing import Any, Callable, ClassVar, NamedTuple
@@ -226,9 +224,9 @@ class _Simulations:
         called before the model is loaded, it may also set what the arguments decide (the info keys)."""
         raise NotImplementedError
 
-    def _environment_arguments(self, arguments: dict[str, Any]) -> types.SimpleNamespace:
-        """The env's arguments, with ``_constant_arguments``, as attributes (what ``_configure`` takes)."""
-        return types.SimpleNamespace(**{**self._constant_arguments, **arguments})
+    def _environment_arguments(self, arguments: types.SimpleNamespace) -> types.SimpleNamespace:
+        """The env's arguments, with ``_constant_arguments`` (what ``_configure`` takes)."""
+        return types.SimpleNamespace(**{**self._constant_arguments, **vars(arguments)})
 
     _square_sums_bound: bool = False
     _negates_square_sum: ClassVar[bool] = False
@@ -527,6 +525,18 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
             the env's own parameter fields.
     """
 
+    rendering_arguments = RENDERING_ARGUMENTS
+
+    def _build(self, arguments: types.SimpleNamespace, rendering: dict[str, Any]) -> None:
+        """Builds the env from its declared arguments (see ``nbgym.engine.declares_arguments``): ``_configure``
+        gives the ``configure`` of the model it loads; ``rendering``, ``MujocoEnv``'s rendering arguments."""
+        values = self._environment_arguments(arguments)
+        configure = self._configure(values)
+        default_camera_config = getattr(values, "default_camera_config", self.default_camera_config)
+        CompiledMujocoEnv.__init__(
+            self, values.xml_file, values.frame_skip, default_camera_config, configure, **rendering
+        )
+
     def __init__(
         self,
         xml_file: str,
@@ -677,6 +687,33 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         vector_options: ``KernelVectorEnv``'s options (``max_episode_steps``, ``autoreset_mode``,
             ``num_threads``, ``copy``, ``render_mode``).
     """
+
+    def _build_vector(
+        self,
+        num_envs: int,
+        arguments: types.SimpleNamespace,
+        max_episode_steps: int | None,
+        vector_options: dict[str, Any],
+    ) -> None:
+        """Builds a made vector class's env (see ``nbgym.engine.vector_env_class``): the sub-environments as the
+        single env's ``_configure`` configures it; ``vector_options``, the rendering arguments and
+        ``KernelVectorEnv``'s options."""
+        values = self._environment_arguments(arguments)
+        CompiledMujocoVectorEnv.__init__(
+            self,
+            num_envs,
+            values.xml_file,
+            values.frame_skip,
+            self._configure(values),
+            max_episode_steps=max_episode_steps,
+            render_mode=values.render_mode,
+            **vector_options,
+        )
+
+    @classmethod
+    def drawn_render_modes(cls, env_class: type) -> tuple[str, ...]:
+        """Every render mode of the env: each sub-environment's frame through its own ``MujocoRenderer``."""
+        return tuple(env_class.metadata["render_modes"])
 
     def __init__(
         self,
@@ -1082,105 +1119,4 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         return state
 
 
-def _bind(
-    signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
-) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The named arguments of a call (defaults applied, without ``self``) and its other keyword arguments.
-
-    Raises:
-        TypeError: If the call does not fit ``signature``.
-    """
-    bound = signature.bind(*args, **kwargs)
-    bound.apply_defaults()
-    arguments = dict(bound.arguments)
-    del arguments["self"]
-    others: dict[str, Any] = {}
-    for parameter in signature.parameters.values():
-        if parameter.kind is inspect.Parameter.VAR_KEYWORD:
-            others = arguments.pop(parameter.name)
-    return arguments, others
-
-
-def compiled_init(init: Callable[..., None]) -> Callable[..., None]:
-    """Makes a single env's ``__init__`` from one that declares the env's arguments (gymnasium's signature:
-    names, order, defaults, ``**kwargs`` for ``MujocoEnv``'s rendering arguments) and whose body does what
-    follows building the env (``observation_structure``): the env's ``_configure`` turns the arguments into
-    its ``configure``, ``CompiledMujocoEnv.__init__`` builds the env, then the body runs with the same
-    arguments. The vector env made by ``vector_env_class`` takes the same arguments."""
-    signature = inspect.signature(init)
-
-    @functools.wraps(init)
-    def __init__(self: CompiledMujocoEnv, *args: Any, **kwargs: Any) -> None:
-        arguments, rendering = _bind(signature, (self, *args), kwargs)
-        values = self._environment_arguments(arguments)
-        configure = self._configure(values)
-        default_camera_config = getattr(values, "default_camera_config", self.default_camera_config)
-        CompiledMujocoEnv.__init__(
-            self, values.xml_file, values.frame_skip, default_camera_config, configure, **rendering
-        )
-        init(self, *args, **kwargs)
-
-    return __init__
-
-
-def vector_env_class(
-    env_class: type[CompiledMujocoEnv], env_id: str, max_episode_steps: int | None
-) -> type[CompiledMujocoVectorEnv]:
-    """The compiled vector env class of a single env class (whose ``__init__`` is a ``compiled_init``), named
-    as ``env_class`` with ``VectorEnv`` for ``Env``: assign it to that name in ``env_class``'s module (for
-    pickling and ``vector_entry_point``).
-
-    Its ``__init__(self, num_envs=1, <env_class's arguments but MujocoEnv's rendering ones>,
-    max_episode_steps=<the registration's>, **vector_options)`` configures the sub-environments as
-    ``env_class`` does (its mixin's ``_configure``); ``vector_options`` are ``CompiledMujocoVectorEnv``'s
-    (the rendering arguments, ``autoreset_mode``, ``num_threads``, ...).
-    """
-    parameter = inspect.Parameter
-    own = []
-    for argument in inspect.signature(env_class).parameters.values():
-        if argument.kind is parameter.POSITIONAL_OR_KEYWORD and argument.name not in RENDERING_ARGUMENTS:
-            own.append(argument)
-        elif argument.kind is not parameter.VAR_KEYWORD and argument.name not in RENDERING_ARGUMENTS:
-            raise TypeError(f"{env_class.__name__}'s argument {argument.name} is not positional-or-keyword")
-    signature = inspect.Signature(
-        [
-            parameter("self", parameter.POSITIONAL_OR_KEYWORD),
-            parameter("num_envs", parameter.POSITIONAL_OR_KEYWORD, default=1, annotation="int"),
-            *own,
-            parameter(
-                "max_episode_steps", parameter.POSITIONAL_OR_KEYWORD, default=max_episode_steps, annotation="int | None"
-            ),
-            parameter("vector_options", parameter.VAR_KEYWORD, annotation="Any"),
-        ],
-        return_annotation="None",
-    )
-    name = env_class.__name__.removesuffix("Env") + "VectorEnv"
-
-    def __init__(self: CompiledMujocoVectorEnv, *args: Any, **kwargs: Any) -> None:
-        arguments, vector_options = _bind(signature, (self, *args), kwargs)
-        num_envs, steps = arguments.pop("num_envs"), arguments.pop("max_episode_steps")
-        values = self._environment_arguments(arguments)
-        CompiledMujocoVectorEnv.__init__(
-            self,
-            num_envs,
-            values.xml_file,
-            values.frame_skip,
-            self._configure(values),
-            max_episode_steps=steps,
-            **vector_options,
-        )
-
-    __init__.__signature__ = signature  # type: ignore[attr-defined]
-    __init__.__module__ = env_class.__module__
-    __init__.__qualname__ = f"{name}.__init__"
-    bases = tuple(base for base in env_class.__bases__ if base is not CompiledMujocoEnv) + (CompiledMujocoVectorEnv,)
-    return type(
-        name,
-        bases,
-        {
-            "__module__": env_class.__module__,
-            "__qualname__": name,
-            "__doc__": f"{env_id}'s compiled vector environment (see ``{env_class.__name__}``).",
-            "__init__": __init__,
-        },
-    )
+CompiledMujocoEnv.vector_base = CompiledMujocoVectorEnv

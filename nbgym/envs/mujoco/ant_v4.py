@@ -6,15 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import (
-    ACTION,
-    FLOAT,
-    CompiledMujocoEnv,
-    Configure,
-    InfoKey,
-    compiled_init,
-    vector_env_class,
-)
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, FLOAT, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.ant_v5 import (
     BODY_DISTANCE,
     BODY_X,
@@ -132,7 +125,7 @@ class AntEnv(_Ant, CompiledMujocoEnv):
       v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = XML_FILE,
@@ -150,4 +143,4 @@ class AntEnv(_Ant, CompiledMujocoEnv):
         pass
 
 
-AntVectorEnv = vector_env_class(AntEnv, "Ant-v4", 1000)
+AntVectorEnv = vector_env_class(AntEnv)

@@ -9,7 +9,8 @@ import numpy as np
 
 from nbgym.engine import njit
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
@@ -254,7 +255,7 @@ class AntEnv(_Ant, CompiledMujocoEnv):
       healthy reward on healthy steps only (gymnasium 1.0). v4: mujoco bindings. v3, v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "ant.xml",
@@ -282,4 +283,4 @@ class AntEnv(_Ant, CompiledMujocoEnv):
         }
 
 
-AntVectorEnv = vector_env_class(AntEnv, "Ant-v5", 1000)
+AntVectorEnv = vector_env_class(AntEnv)

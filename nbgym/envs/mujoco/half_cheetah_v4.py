@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.half_cheetah_v5 import (
     DEFAULT_CAMERA_CONFIG,
     PHYSICS,
@@ -83,7 +84,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
       v3: `xml_file` and weights. v2: mujoco-py >= 1.50. v1: 1000 steps. v0: initial.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -95,4 +96,4 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         pass
 
 
-HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv, "HalfCheetah-v4", 1000)
+HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
@@ -164,7 +165,7 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
     * v4: mujoco bindings. v3: `xml_file` and weights. v2: mujoco-py >= 1.50. v1: 1000 steps. v0: initial.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "half_cheetah.xml",
@@ -184,4 +185,4 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         return self._ctrl_cost_weight * np.sum(np.square(action))
 
 
-HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv, "HalfCheetah-v5", 1000)
+HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv)

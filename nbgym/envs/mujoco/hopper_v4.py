@@ -7,7 +7,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 from nbgym.envs.mujoco.hopper_v5 import DEFAULT_CAMERA_CONFIG
 
 XML_FILE, FRAME_SKIP = "hopper.xml", 4
@@ -82,7 +83,7 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
       healthy steps. v3: arguments. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -99,4 +100,4 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         pass
 
 
-HopperVectorEnv = vector_env_class(HopperEnv, "Hopper-v4", 1000)
+HopperVectorEnv = vector_env_class(HopperEnv)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 3.0, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
 
@@ -81,7 +82,7 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
       healthy steps only (gymnasium 1.0). v4: mujoco bindings. v3: arguments. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "hopper.xml",
@@ -103,4 +104,4 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         )
 
 
-HopperVectorEnv = vector_env_class(HopperEnv, "Hopper-v5", 1000)
+HopperVectorEnv = vector_env_class(HopperEnv)

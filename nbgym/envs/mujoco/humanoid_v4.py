@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.humanoid_v5 import DEFAULT_CAMERA_CONFIG, configure
 
 XML_FILE, FRAME_SKIP = "humanoid.xml", 5
@@ -129,7 +130,7 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
       observation; a contact cost; arguments and infos. v3: arguments. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         forward_reward_weight: float = 1.25,
@@ -144,4 +145,4 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         pass
 
 
-HumanoidVectorEnv = vector_env_class(HumanoidEnv, "Humanoid-v4", 1000)
+HumanoidVectorEnv = vector_env_class(HumanoidEnv)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 2.0)), "elevation": -20.0}
 
@@ -113,7 +114,7 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
       of the world body left out; more arguments and infos (gymnasium 1.0). v4, v3, v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "humanoid.xml",
@@ -138,4 +139,4 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         self.observation_structure = _humanoid.observation_structure(self.model, locals())
 
 
-HumanoidVectorEnv = vector_env_class(HumanoidEnv, "Humanoid-v5", 1000)
+HumanoidVectorEnv = vector_env_class(HumanoidEnv)

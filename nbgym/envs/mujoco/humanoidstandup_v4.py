@@ -9,14 +9,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import (
-    CLIPPED_INT,
-    CompiledMujocoEnv,
-    Configure,
-    InfoKey,
-    compiled_init,
-    vector_env_class,
-)
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CLIPPED_INT, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.humanoid_v4 import FULL_OBSERVATION
 from nbgym.envs.mujoco.humanoidstandup_v5 import DEFAULT_CAMERA_CONFIG
 
@@ -89,9 +83,9 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
       observation; arguments and infos. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(self, **kwargs: Any) -> None:
         pass
 
 
-HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv, "HumanoidStandup-v4", 1000)
+HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _humanoid
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, record_property, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, record_property
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 0.8925)), "elevation": -20.0}
 
@@ -81,7 +82,7 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
       (gymnasium 1.0). v4, v3, v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "humanoidstandup.xml",
@@ -103,4 +104,4 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
         self.observation_structure = _humanoid.observation_structure(self.model, locals())
 
 
-HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv, "HumanoidStandup-v5", 1000)
+HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv)

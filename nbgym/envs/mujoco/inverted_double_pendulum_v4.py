@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 from nbgym.envs.mujoco.inverted_double_pendulum_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, configure
 
 XML_FILE, FRAME_SKIP = "inverted_double_pendulum.xml", 5
@@ -67,9 +68,9 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
       on the terminating step; arguments and infos. v2, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(self, **kwargs: Any) -> None:
         pass
 
 
-InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv, "InvertedDoublePendulum-v4", 1000)
+InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv)

@@ -9,16 +9,8 @@ import numpy as np
 
 from nbgym.engine import npmath
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import (
-    F64,
-    FLOAT,
-    INT,
-    CompiledMujocoEnv,
-    Configure,
-    InfoKey,
-    compiled_init,
-    vector_env_class,
-)
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}
@@ -167,7 +159,7 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
       the terminating step; more arguments (gymnasium 1.0). v4, v2, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "inverted_double_pendulum.xml",
@@ -180,4 +172,4 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
         pass
 
 
-InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv, "InvertedDoublePendulum-v5", 1000)
+InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv)

@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 from nbgym.envs.mujoco.inverted_pendulum_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, configure
 
 XML_FILE, FRAME_SKIP, RESET_NOISE_SCALE = "inverted_pendulum.xml", 2, 0.01
@@ -65,9 +66,9 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
 
     _reward_type = float
 
-    @compiled_init
+    @declares_arguments
     def __init__(self, **kwargs: Any) -> None:
         pass
 
 
-InvertedPendulumVectorEnv = vector_env_class(InvertedPendulumEnv, "InvertedPendulum-v4", 1000)
+InvertedPendulumVectorEnv = vector_env_class(InvertedPendulumEnv)

@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import INT, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 2.04}
@@ -121,7 +122,7 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
 
     _reward_type = int
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "inverted_pendulum.xml",
@@ -133,4 +134,4 @@ class InvertedPendulumEnv(_InvertedPendulum, CompiledMujocoEnv):
         self.observation_structure = {"qpos": self.model.nq, "qvel": self.model.nv}
 
 
-InvertedPendulumVectorEnv = vector_env_class(InvertedPendulumEnv, "InvertedPendulum-v5", 1000)
+InvertedPendulumVectorEnv = vector_env_class(InvertedPendulumEnv)

@@ -9,7 +9,8 @@ import numpy as np
 
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": -1, "distance": 4.0}
@@ -175,7 +176,7 @@ class PusherEnv(_Pusher, CompiledMujocoEnv):
       `reward_near` info (gymnasium 1.0). v4, v2, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "pusher_v5.xml",
@@ -199,4 +200,4 @@ class PusherEnv(_Pusher, CompiledMujocoEnv):
         return self._batch.aux[0, CYLINDER : CYLINDER + 2].copy()
 
 
-PusherVectorEnv = vector_env_class(PusherEnv, "Pusher-v5", 100)
+PusherVectorEnv = vector_env_class(PusherEnv)

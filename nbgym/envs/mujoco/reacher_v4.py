@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.reacher_v5 import DEFAULT_CAMERA_CONFIG, PHYSICS, REWARD_CTRL, REWARD_DIST, configure
 
 XML_FILE, FRAME_SKIP = "reacher.xml", 2
@@ -68,9 +69,9 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
       distance after the step; weights and arguments. v2, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(self, **kwargs: Any) -> None:
         pass
 
 
-ReacherVectorEnv = vector_env_class(ReacherEnv, "Reacher-v4", 50)
+ReacherVectorEnv = vector_env_class(ReacherEnv)

@@ -10,7 +10,8 @@ import numpy as np
 from nbgym.engine import njit
 from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG: Final[dict[str, float]] = {"trackbodyid": 0}
@@ -181,7 +182,7 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
       fingertip-target vector left out of the observation (gymnasium 1.0). v4, v2, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "reacher.xml",
@@ -199,4 +200,4 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
         return self._batch.aux[0, GOAL : GOAL + 2].copy()
 
 
-ReacherVectorEnv = vector_env_class(ReacherEnv, "Reacher-v5", 50)
+ReacherVectorEnv = vector_env_class(ReacherEnv)

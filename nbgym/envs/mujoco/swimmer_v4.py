@@ -6,7 +6,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.swimmer_v5 import (
     DISTANCE,
     PHYSICS,
@@ -88,7 +89,7 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
       and `forward_reward`. v3: arguments. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -100,4 +101,4 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
         pass
 
 
-SwimmerVectorEnv = vector_env_class(SwimmerEnv, "Swimmer-v4", 1000)
+SwimmerVectorEnv = vector_env_class(SwimmerEnv)

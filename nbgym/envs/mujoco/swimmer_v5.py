@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(7)
@@ -145,7 +146,7 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
     * v5: minimum mujoco 2.3.3; more arguments (gymnasium 1.0). v4: mujoco bindings. v3, v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "swimmer.xml",
@@ -161,4 +162,4 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
         self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
 
 
-SwimmerVectorEnv = vector_env_class(SwimmerEnv, "Swimmer-v5", 1000)
+SwimmerVectorEnv = vector_env_class(SwimmerEnv)

@@ -7,7 +7,8 @@ from types import SimpleNamespace
 from typing import Any
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 from nbgym.envs.mujoco.walker2d_v5 import DEFAULT_CAMERA_CONFIG
 
 XML_FILE, FRAME_SKIP = "walker2d.xml", 4
@@ -80,7 +81,7 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
       and infos; `healthy_reward` only on healthy steps. v3: arguments. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         forward_reward_weight: float = 1.0,
@@ -96,4 +97,4 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
         pass
 
 
-Walker2dVectorEnv = vector_env_class(Walker2dEnv, "Walker2d-v4", 1000)
+Walker2dVectorEnv = vector_env_class(Walker2dEnv)

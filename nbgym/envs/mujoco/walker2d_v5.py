@@ -8,7 +8,8 @@ from typing import Any
 import numpy as np
 
 from nbgym.envs.mujoco import _planar
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, compiled_init, vector_env_class
+from nbgym.engine import declares_arguments, vector_env_class
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 4.0, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
 
@@ -78,7 +79,7 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
       (gymnasium 1.0). v4: mujoco bindings. v3: arguments. v2, v1, v0: older.
     """
 
-    @compiled_init
+    @declares_arguments
     def __init__(
         self,
         xml_file: str = "walker2d_v5.xml",
@@ -99,4 +100,4 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
         )
 
 
-Walker2dVectorEnv = vector_env_class(Walker2dEnv, "Walker2d-v5", 1000)
+Walker2dVectorEnv = vector_env_class(Walker2dEnv)
