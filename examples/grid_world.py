@@ -20,7 +20,7 @@ import numpy as np
 
 import nbgym
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, rng, vector_env_class
 
 # ---------------------------------------------------------------------------------------- the compiled env
 
@@ -86,10 +86,16 @@ class GridWorldEnv(KernelEnv):
     physics = PHYSICS
     info_keys = ("distance",)
 
+    @declares_arguments
     def __init__(self, size: int = 5, render_mode: str | None = None) -> None:
-        self.observation_space, self.action_space = _spaces(size)
+        """The env's arguments: the vector class takes them too."""
+
+    def _configure(self, arguments: Any) -> np.ndarray:
         # `size` is a field of the parameter record: `env.size` reads it (and writing it changes the dynamics).
-        super().__init__(PHYSICS.new_params(size=size), render_mode=render_mode)
+        return PHYSICS.new_params(size=arguments.size)
+
+    def _single_spaces(self) -> tuple[spaces.Dict, spaces.Discrete]:
+        return _spaces(self.size)
 
     def _observation(self) -> dict[str, np.ndarray]:
         row = self._batch.obs[0]
@@ -99,18 +105,8 @@ class GridWorldEnv(KernelEnv):
         return int(self._batch.rewards.item(0))
 
 
-class GridWorldVectorEnv(KernelVectorEnv):
+class GridWorldVectorEnv(vector_env_class(GridWorldEnv)):
     """GridWorld's compiled vector env: observations batched as gymnasium batches a ``Dict``."""
-
-    metadata = {"render_modes": []}
-    physics = PHYSICS
-    info_keys = ("distance",)
-
-    def __init__(self, num_envs: int = 1, size: int = 5, max_episode_steps: int | None = None, **options: Any):
-        super().__init__(num_envs, PHYSICS.new_params(size=size), max_episode_steps=max_episode_steps, **options)
-
-    def _single_spaces(self) -> tuple[spaces.Dict, spaces.Discrete]:
-        return _spaces(self.size)
 
     def reset(self, **kwargs: Any) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
         obs, infos = super().reset(**kwargs)

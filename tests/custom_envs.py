@@ -16,7 +16,7 @@ import numpy as np
 
 import nbgym
 from nbgym import spaces
-from nbgym.engine import KernelEnv, KernelVectorEnv, Physics, njit, rng
+from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class
 
 # ---------------------------------------------------------------- Drift: Box actions, Box observations, infos
 
@@ -88,24 +88,18 @@ class DriftEnv(_DriftOptions, KernelEnv):
     physics = DRIFT
     info_keys = ("distance",)
 
+    @declares_arguments
     def __init__(self, speed: float = 0.1, render_mode: str | None = None) -> None:
-        self.observation_space, self.action_space = _drift_spaces()
-        super().__init__(DRIFT.new_params(speed=speed, noise=0.01, goal=0.1, spread=1.0), render_mode=render_mode)
+        """Drift's arguments."""
 
-
-class DriftVectorEnv(_DriftOptions, KernelVectorEnv):
-    """Drift's compiled vector env."""
-
-    metadata = {"render_modes": ["rgb_array"], "render_fps": 30}
-    physics = DRIFT
-    info_keys = ("distance",)
-
-    def __init__(self, num_envs: int = 1, speed: float = 0.1, max_episode_steps: int | None = None, **options: Any):
-        params = DRIFT.new_params(speed=speed, noise=0.01, goal=0.1, spread=1.0)
-        super().__init__(num_envs, params, max_episode_steps=max_episode_steps, **options)
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return DRIFT.new_params(speed=arguments.speed, noise=0.01, goal=0.1, spread=1.0)
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
         return _drift_spaces()
+
+
+DriftVectorEnv = vector_env_class(DriftEnv, doc="Drift's compiled vector env.")
 
 
 class DriftReference(gymnasium.Env):
@@ -181,22 +175,18 @@ class CounterEnv(KernelEnv):
     metadata = {"render_modes": []}
     physics = COUNTER
 
+    @declares_arguments
     def __init__(self, jump: float = 0.1, render_mode: str | None = None) -> None:
-        self.observation_space, self.action_space = spaces.MultiDiscrete([4, 10]), spaces.Discrete(3)
-        super().__init__(COUNTER.new_params(jump=jump), render_mode=render_mode)
+        """Counter's arguments."""
 
-
-class CounterVectorEnv(KernelVectorEnv):
-    """Counter's compiled vector env."""
-
-    metadata = {"render_modes": []}
-    physics = COUNTER
-
-    def __init__(self, num_envs: int = 1, jump: float = 0.1, max_episode_steps: int | None = None, **options: Any):
-        super().__init__(num_envs, COUNTER.new_params(jump=jump), max_episode_steps=max_episode_steps, **options)
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return COUNTER.new_params(jump=arguments.jump)
 
     def _single_spaces(self) -> tuple[spaces.MultiDiscrete, spaces.Discrete]:
         return spaces.MultiDiscrete([4, 10]), spaces.Discrete(3)
+
+
+CounterVectorEnv = vector_env_class(CounterEnv, doc="Counter's compiled vector env.")
 
 
 class CounterReference(gymnasium.Env):
@@ -268,22 +258,18 @@ class LightsEnv(KernelEnv):
     metadata = {"render_modes": []}
     physics = LIGHTS
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None) -> None:
-        self.observation_space, self.action_space = spaces.MultiBinary(4), spaces.Discrete(4)
-        super().__init__(LIGHTS.new_params(), render_mode=render_mode)
+        """Lights takes no arguments of its own."""
 
-
-class LightsVectorEnv(KernelVectorEnv):
-    """Lights' compiled vector env."""
-
-    metadata = {"render_modes": []}
-    physics = LIGHTS
-
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, **options: Any) -> None:
-        super().__init__(num_envs, LIGHTS.new_params(), max_episode_steps=max_episode_steps, **options)
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return LIGHTS.new_params()
 
     def _single_spaces(self) -> tuple[spaces.MultiBinary, spaces.Discrete]:
         return spaces.MultiBinary(4), spaces.Discrete(4)
+
+
+LightsVectorEnv = vector_env_class(LightsEnv, doc="Lights' compiled vector env.")
 
 
 class LightsReference(gymnasium.Env):
@@ -348,25 +334,22 @@ class WalkEnv(KernelEnv):
     metadata = {"render_modes": []}
     physics = WALK
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None) -> None:
-        self.observation_space, self.action_space = spaces.Discrete(7), spaces.Discrete(2)
-        super().__init__(WALK.new_params(), render_mode=render_mode)
+        """Walk takes no arguments of its own."""
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return WALK.new_params()
+
+    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
+        return spaces.Discrete(7), spaces.Discrete(2)
 
     def _observation(self) -> int:
         return self._batch.obs.item(0)
 
 
-class WalkVectorEnv(KernelVectorEnv):
+class WalkVectorEnv(vector_env_class(WalkEnv)):
     """Walk's compiled vector env; final observations are Python ints."""
-
-    metadata = {"render_modes": []}
-    physics = WALK
-
-    def __init__(self, num_envs: int = 1, max_episode_steps: int | None = None, **options: Any) -> None:
-        super().__init__(num_envs, WALK.new_params(), max_episode_steps=max_episode_steps, **options)
-
-    def _single_spaces(self) -> tuple[spaces.Discrete, spaces.Discrete]:
-        return spaces.Discrete(7), spaces.Discrete(2)
 
     def _final_observation(self, row: np.ndarray) -> int:
         return int(row)

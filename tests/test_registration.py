@@ -247,8 +247,7 @@ def test_registered_spec_fields_match_gymnasium(env_id: str) -> None:
         assert nb_vector is gym_vector is None
     else:
         # Every other nbgym env has a compiled vector env; gymnasium has one only for CartPole.
-        module = f"{nb_module}_vector" if env_id in BOX2D_COMPILED_IDS else nb_module
-        assert nb_vector == f"{module}:{nb_attr.removesuffix('Env')}VectorEnv"
+        assert nb_vector == f"{nb_module}:{nb_attr.removesuffix('Env')}VectorEnv"
     if gym_vector is not None:
         assert nb_vector.split(":")[1] == gym_vector.split(":")[1]
 

@@ -1,9 +1,9 @@
 """One declaration per environment: the single env class declares the env's arguments once (its ``__init__``,
 with gymnasium's signature) and :func:`vector_env_class` makes the vector class from it.
 
-What the two classes share is declared once, in the single class's bases that are not single-env machinery (a
-mixin of the env's class attributes, its ``_configure`` and ``_single_spaces``); the vector class takes those
-bases with the family's vector base in place of its single-env base (``KernelEnv`` → ``KernelVectorEnv``).
+What the two classes share is declared once: by the single class itself (the names in ``DECLARATION``) or by its
+bases that are not single-env machinery (a mixin of what several of an env's classes share). The vector class takes
+both, with the family's vector base in place of the single-env base (``KernelEnv`` → ``KernelVectorEnv``).
 """
 
 from __future__ import annotations
@@ -32,15 +32,37 @@ these arguments are registered under (``BipedalWalkerVectorEnv(hardcore=True)``:
 2000), the newest version where several match (``CartPole-v1``'s 500), ``None`` (no limit) where none does."""
 
 
+DECLARATION = (
+    "physics",
+    "info_keys",
+    "renderer",
+    "state_views",
+    "asserts_action_in_space",
+    "vector_render_modes",
+    "rendering_arguments",
+    "_configure",
+    "_single_spaces",
+    "_reset_params",
+    "_python_number_actions_param",
+)
+"""What a single env class may declare for its vector class too (where it defines them itself rather than in a
+shared base): the physics, the info keys, the renderer, the state attributes, the action check, the vector's render
+modes, the rendering arguments, the parameters of the arguments, the spaces, the parameters of a reset's options,
+and the parameter that tells Python-number actions."""
+
+
 def _bind(
-    signature: inspect.Signature, args: tuple[Any, ...], kwargs: dict[str, Any]
+    signature: inspect.Signature, qualname: str, args: tuple[Any, ...], kwargs: dict[str, Any]
 ) -> tuple[dict[str, Any], dict[str, Any]]:
     """The named arguments of a call (defaults applied, without ``self``) and its other keyword arguments.
 
     Raises:
-        TypeError: If the call does not fit ``signature`` (Python's own message).
+        TypeError: If the call does not fit ``signature``, named as Python names the function (``qualname``).
     """
-    bound = signature.bind(*args, **kwargs)
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as refused:
+        raise TypeError(f"{qualname}() {refused}") from None
     bound.apply_defaults()
     arguments = dict(bound.arguments)
     del arguments["self"]
@@ -67,7 +89,7 @@ def declares_arguments(init: Callable[..., None]) -> Callable[..., None]:
 
     @functools.wraps(init)
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        arguments, others = _bind(signature, (self, *args), kwargs)
+        arguments, others = _bind(signature, init.__qualname__, (self, *args), kwargs)
         self._build(types.SimpleNamespace(**arguments), others)
         init(self, *args, **kwargs)
 
@@ -141,9 +163,10 @@ def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
     named as ``env_class`` with ``VectorEnv`` for ``Env`` (assign it to that name in ``env_class``'s module, for
     pickling and ``vector_entry_point``; subclass it for what only the vector env does).
 
-    Its bases are ``env_class``'s: the family's single-env base replaced by its ``vector_base``
-    (``KernelEnv.vector_base`` is ``KernelVectorEnv``), without ``EzPickle`` (how a single env pickles; a vector
-    env pickles its batch) and bases marked ``single_env_only``. Its ``__init__(self, num_envs=1,
+    It has what ``env_class`` declares itself of ``DECLARATION`` (its physics, ``_configure``, ``_single_spaces``...),
+    and ``env_class``'s bases: the family's single-env base replaced by its ``vector_base`` (``KernelEnv.vector_base``
+    is ``KernelVectorEnv``), without ``EzPickle`` (how a single env pickles; a vector env pickles its batch) and bases
+    marked ``single_env_only``. Its ``__init__(self, num_envs=1,
     max_episode_steps=REGISTERED, render_mode=None, <env_class's arguments but its rendering ones>,
     **vector_options)`` builds the sub-environments' batch from the same ``_configure``; ``vector_options`` are the
     vector base's options (``autoreset_mode``, ``num_threads``, ``copy``; MuJoCo's rendering arguments). Its
@@ -157,7 +180,6 @@ def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
     from nbgym.engine._env import KernelEnv
     from nbgym.utils.ezpickle import EzPickle
 
-    signature = _vector_signature(env_class)
     bases = []
     vector_base = None
     for base in env_class.__bases__:
@@ -170,11 +192,12 @@ def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
             bases.append(base)
     if vector_base is None:
         raise TypeError(f"{env_class.__name__} is not a KernelEnv: only a compiled env has a compiled vector class.")
+    signature = _vector_signature(env_class)
     name = env_class.__name__.removesuffix("Env") + "VectorEnv"
     vector_class: type
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        arguments, vector_options = _bind(signature, (self, *args), kwargs)
+        arguments, vector_options = _bind(signature, f"{name}.__init__", (self, *args), kwargs)
         num_envs = arguments.pop("num_envs")
         steps = arguments.pop("max_episode_steps")
         if steps is REGISTERED:
@@ -195,6 +218,7 @@ def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
             "__doc__": doc
             or f"{env_class.__name__}'s compiled vector environment: every sub-environment in one compiled call per "
             f"step (see ``{env_class.__name__}`` for the environment, ``{vector_base.__name__}`` for the options).",
+            **{name: env_class.__dict__[name] for name in DECLARATION if name in env_class.__dict__},
             "__init__": __init__,
             "metadata": {**env_class.metadata, "render_modes": [mode for mode in modes if mode in drawn]},
         },

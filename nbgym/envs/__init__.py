@@ -101,7 +101,7 @@ register(
 register(
     id="LunarLander-v3",
     entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
-    vector_entry_point="nbgym.envs.box2d.lunar_lander_vector:LunarLanderVectorEnv",
+    vector_entry_point="nbgym.envs.box2d.lunar_lander:LunarLanderVectorEnv",
     max_episode_steps=1000,
     reward_threshold=200,
 )
@@ -109,7 +109,7 @@ register(
 register(
     id="LunarLanderContinuous-v3",
     entry_point="nbgym.envs.box2d.lunar_lander:LunarLander",
-    vector_entry_point="nbgym.envs.box2d.lunar_lander_vector:LunarLanderVectorEnv",
+    vector_entry_point="nbgym.envs.box2d.lunar_lander:LunarLanderVectorEnv",
     kwargs={"continuous": True},
     max_episode_steps=1000,
     reward_threshold=200,
@@ -118,7 +118,7 @@ register(
 register(
     id="BipedalWalker-v3",
     entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
-    vector_entry_point="nbgym.envs.box2d.bipedal_walker_vector:BipedalWalkerVectorEnv",
+    vector_entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalkerVectorEnv",
     max_episode_steps=1600,
     reward_threshold=300,
 )
@@ -126,7 +126,7 @@ register(
 register(
     id="BipedalWalkerHardcore-v3",
     entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalker",
-    vector_entry_point="nbgym.envs.box2d.bipedal_walker_vector:BipedalWalkerVectorEnv",
+    vector_entry_point="nbgym.envs.box2d.bipedal_walker:BipedalWalkerVectorEnv",
     kwargs={"hardcore": True},
     max_episode_steps=2000,
     reward_threshold=300,
@@ -135,7 +135,7 @@ register(
 register(
     id="CarRacing-v3",
     entry_point="nbgym.envs.box2d.car_racing:CarRacing",
-    vector_entry_point="nbgym.envs.box2d.car_racing_vector:CarRacingVectorEnv",
+    vector_entry_point="nbgym.envs.box2d.car_racing:CarRacingVectorEnv",
     max_episode_steps=1000,
     reward_threshold=900,
 )

@@ -23,7 +23,7 @@ Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the l
 ``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
 order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` returns.
 
-CarRacing's environments (``car_racing.CarRacing`` and ``car_racing_vector.CarRacingVectorEnv``) draw their
+CarRacing's environments (``car_racing.CarRacing`` and ``car_racing.CarRacingVectorEnv``) draw their
 observations and frames with ``_render_window`` and ``_smoothscale_shrink`` inside their kernels
 (``_car_racing_kernels``); :func:`draw_frame` is the same drawing called from Python. ``tests/test_box2d_car_raster.py`` holds each routine and whole frames to
 pygame-ce's and gymnasium's pixels.

@@ -81,6 +81,7 @@ class DrawsResetTwice:
     frame that ``KernelEnv.reset`` draws is marked (``_take_reset_frame``) for the env's ``render`` to draw the
     bodies as created, and the second frame is drawn after it."""
 
+    single_env_only = True  # a vector class made from the env (nbgym.engine.vector_env_class) draws no windows
     _drawing_reset = False
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:

@@ -1,6 +1,6 @@
 """BipedalWalker: teach a two-legged robot to walk, as gymnasium's ``BipedalWalker-v3`` (and its hardcore terrain),
-on the compiled Box2D port (``nbgym._box2d``): the physics of ``_bipedal_walker_physics``, which the vector
-environment (``bipedal_walker_vector``) runs too. No ``box2d`` wheel is needed.
+on the compiled Box2D port (``nbgym._box2d``): the physics of ``_bipedal_walker_physics``, which its vector
+environment (``BipedalWalkerVectorEnv``, made from the same declaration) runs too. No ``box2d`` wheel is needed.
 
 The environment hands out the Box2D objects gymnasium's has (``world``, ``hull``, ``legs``, ``joints``, ``terrain``,
 ``lidar``) as objects that read and write the port's rows (``_port_objects``), and draws gymnasium's frames from
@@ -14,11 +14,11 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import error
+from nbgym import error, spaces
 from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
-from nbgym.engine import KernelEnv
+from nbgym.engine import KernelEnv, declares_arguments, vector_env_class
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d._bipedal_walker_physics import (
     _INIT_X,
@@ -69,7 +69,7 @@ from nbgym.envs.box2d._port_objects import (
 from nbgym.envs.box2d._window import DrawsResetTwice, close_window, frame, show, start_render
 from nbgym.utils import EzPickle
 
-__all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics"]
+__all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics", "BipedalWalkerVectorEnv"]
 
 
 def _walker_at_rest() -> list[Transform]:
@@ -237,7 +237,19 @@ _EPISODE_ATTRIBUTES = (
 """The attributes built from the rows at their first read after a reset (see ``BipedalWalker._episode``)."""
 
 
-class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
+class _BipedalWalker:
+    """What BipedalWalker's single and vector envs share: the physics, its parameters of the arguments, the spaces."""
+
+    physics = PHYSICS
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return walker_params(arguments.hardcore)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Box]:
+        return walker_spaces()
+
+
+class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
     """
     ## Description
     A 4-joint walker robot. There are two versions:
@@ -299,9 +311,9 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
-    physics = PHYSICS
     _port_world_per_episode = False  # gymnasium's BipedalWalker makes its world once, in __init__
 
+    @declares_arguments
     def __init__(self, render_mode: str | None = None, hardcore: bool = False) -> None:
         """Creates the environment (and its Box2D world); terrain and walker are built at each reset.
 
@@ -310,8 +322,6 @@ class BipedalWalker(DrawsResetTwice, KernelEnv, EzPickle):
             hardcore: Whether the terrain has stumps, stairs and pits.
         """
         EzPickle.__init__(self, render_mode, hardcore)
-        self.observation_space, self.action_space = walker_spaces()
-        super().__init__(walker_params(hardcore), render_mode=render_mode)
         self.isopen = True
         self.screen: Any = None
         self.clock: Any = None
@@ -631,6 +641,21 @@ for _name in _EPISODE_ATTRIBUTES:
         _episode_attribute(_name, _name in ("drawlist", "terrain_x", "terrain_y", "terrain_poly", "cloud_poly")),
     )
 del _name
+
+
+BipedalWalkerVectorEnv = vector_env_class(
+    BipedalWalker,
+    doc="""BipedalWalker's compiled vector environment: every sub-environment's Box2D world (a row of the compiled
+    Box2D port, ``nbgym._box2d``) stepped in one call, with the physics the single env runs.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("BipedalWalker-v3", num_envs,
+    vectorization_mode="sync")`` (or ``BipedalWalkerHardcore-v3``) for the same seeds and actions, in every
+    autoreset mode, and without the ``box2d`` wheel. See ``BipedalWalker`` for the environment and
+    ``KernelVectorEnv`` for the vector options.
+
+    It draws no frames: ``make_vec`` with a ``render_mode`` makes a ``SyncVectorEnv`` of single environments.
+    """,
+)
 
 
 class BipedalWalkerHardcore:

@@ -15,9 +15,9 @@ from typing import Any, Iterable
 
 import numpy as np
 
-from nbgym import error
+from nbgym import error, spaces
 from nbgym._box2d import world as W
-from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv
+from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv, declares_arguments, vector_env_class
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _car_racing_kernels as K
 from nbgym.envs.box2d import car_racing_physics as P
@@ -33,7 +33,7 @@ from nbgym.envs.box2d._window import close_window, show, start_render
 from nbgym.envs.box2d.car_dynamics import MUD_COLOR, WHEEL_COLOR, Particle
 from nbgym.utils import EzPickle
 
-__all__ = ["CarRacing"]
+__all__ = ["CarRacing", "CarRacingVectorEnv"]
 
 # gymnasium's module constants
 STATE_W = K.STATE_W  # less than Atari 160x192
@@ -401,7 +401,20 @@ def _road_entries(state: P.CarRows, tiles: int) -> list[tuple[list[tuple[Any, An
     return entries
 
 
-class CarRacing(KernelEnv, EzPickle):
+class _CarRacing:
+    """What CarRacing's single and vector envs share: the kernels, their parameters of the arguments, the spaces."""
+
+    physics = K.PHYSICS
+    asserts_action_in_space = True  # gymnasium's step checks action_space.contains(action): np.uint64 is refused
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return K.new_params(arguments.continuous, arguments.domain_randomize, arguments.lap_complete_percent)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
+        return K.spaces(bool(self._params["continuous"][0]))
+
+
+class CarRacing(_CarRacing, KernelEnv, EzPickle):
     """
     ## Description
     The easiest control task to learn from pixels: a top-down racing game. The track is random in every
@@ -477,10 +490,9 @@ class CarRacing(KernelEnv, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
-    physics = K.PHYSICS
-    asserts_action_in_space = True
     _port_world_per_episode = False  # gymnasium's CarRacing makes its world once, in __init__
 
+    @declares_arguments
     def __init__(
         self,
         render_mode: str | None = None,
@@ -499,8 +511,6 @@ class CarRacing(KernelEnv, EzPickle):
             continuous: Continuous (``Box``) or discrete (``Discrete(5)``) actions.
         """
         EzPickle.__init__(self, render_mode, verbose, lap_complete_percent, domain_randomize, continuous)
-        self.observation_space, self.action_space = K.spaces(continuous)
-        super().__init__(K.new_params(continuous, domain_randomize, lap_complete_percent), render_mode)
         self._continuous = bool(continuous)
         self._lap_complete_percent = float(lap_complete_percent)
         if domain_randomize:  # gymnasium's __init__ draws colours from np_random (seeded from the OS here)
@@ -933,6 +943,97 @@ class CarRacing(KernelEnv, EzPickle):
     def close(self) -> None:
         """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""
         close_window(self)
+
+
+class CarRacingVectorEnv(vector_env_class(CarRacing)):
+    """CarRacing's compiled vector environment: every sub-environment's car and track (rows of the compiled Box2D
+    port) stepped, and its 96x96 frame drawn by the compiled rasteriser, in one call, with the kernels the single env
+    runs.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("CarRacing-v3", num_envs, vectorization_mode="sync")``
+    for the same seeds and actions, in every autoreset mode: the observations' pixels, the rewards, the flags and
+    the ``lap_finished`` infos, without the ``box2d`` wheel or pygame. See ``CarRacing`` for the environment and
+    ``KernelVectorEnv`` for the vector options (``verbose`` is taken and ignored: the kernels draw a track again
+    silently).
+
+    It draws no ``render()`` frames: ``make_vec`` with a ``render_mode`` makes a ``SyncVectorEnv`` of single
+    environments.
+    """
+
+    def _build_vector(
+        self, num_envs: int, arguments: Any, max_episode_steps: int | None, vector_options: dict[str, Any]
+    ) -> None:
+        super()._build_vector(num_envs, arguments, max_episode_steps, vector_options)
+        if arguments.domain_randomize:  # gymnasium's __init__ draws colours from each env's (unseeded) stream
+            K.draw_colors(self._batch.state, self._batch.pcg, self._batch.buf)
+
+    @property
+    def continuous(self) -> bool:
+        """Whether actions are ``(steer, gas, brake)`` (``Box``) rather than one of five (``Discrete(5)``)."""
+        return bool(self._params["continuous"][0])
+
+    @continuous.setter
+    def continuous(self, value: Any) -> None:
+        _refuse_assignment("continuous")
+
+    @property
+    def domain_randomize(self) -> bool:
+        """Whether each reset draws new road and grass colours (unless reset with ``options={"randomize": False}``)."""
+        return bool(self._params["domain_randomize"][0])
+
+    @domain_randomize.setter
+    def domain_randomize(self, value: Any) -> None:
+        _refuse_assignment("domain_randomize")
+
+    @property
+    def lap_complete_percent(self) -> float:
+        """The share of the tiles to visit before the start tile completes the lap."""
+        return float(self._params["lap_complete_percent"][0])
+
+    @lap_complete_percent.setter
+    def lap_complete_percent(self, value: Any) -> None:
+        _refuse_assignment("lap_complete_percent")
+
+    def _refused_action_error(self, action: Any, message: str) -> Exception:
+        """A NaN gas is a ``ValueError`` (as the single env's); a discrete action outside 0-4 gymnasium's
+        ``InvalidAction``."""
+        if self.continuous:
+            return ValueError(f"CarRacing's gas is a number in [0, 1], not NaN: got {action!r}")
+        return error.InvalidAction(
+            f"you passed the invalid action `{action}`. The supported action_space is `{self.single_action_space}`"
+        )
+
+    def _reset_params(self, options: dict[str, Any] | None) -> np.ndarray:
+        """gymnasium's ``options["randomize"]``: whether this reset draws new colours (with ``domain_randomize``);
+        autoresets always do."""
+        if not options or "randomize" not in options:
+            return self._params
+        params = self._params.copy()
+        params["randomize"] = bool(options["randomize"])
+        return params
+
+    def _infos(self, aux: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
+        """gymnasium's ``lap_finished`` info (given by a step that ends the lap, True, or leaves the playfield,
+        False), batched as ``SyncVectorEnv`` batches it: absent when no sub-environment gives it."""
+        given = aux[:, 0] != P.LAP_UNSET
+        if contributing is not None:
+            given &= contributing
+        if not given.any():
+            return {}
+        return {"lap_finished": (aux[:, 0] == P.LAP_FINISHED) & given, "_lap_finished": given}
+
+
+def _refuse_assignment(name: str) -> None:
+    """Refuses an assignment of a parameter the kernels read at every step, where gymnasium's env reads it at
+    construction or at its next reset (the action space, the contact listener a reset makes): no value serves both.
+
+    Raises:
+        AttributeError: Always, saying how to get another value.
+    """
+    raise AttributeError(
+        f"{name} is fixed when the compiled vector env is made: make another one, nbgym.make_vec('CarRacing-v3', "
+        f"num_envs, {name}=...), or vectorization_mode='sync' for single envs whose attributes change."
+    )
 
 
 def _play() -> None:

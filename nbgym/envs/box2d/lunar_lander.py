@@ -9,11 +9,11 @@ import math
 
 import numpy as np
 
-from nbgym import error
+from nbgym import error, spaces
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
 import nbgym.engine.written as written
-from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv
+from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv, declares_arguments, vector_env_class
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import (
@@ -35,7 +35,7 @@ from nbgym.envs.box2d._window import (
 )
 from nbgym.utils import EzPickle
 
-__all__ = ["LunarLander", "LunarLanderContinuous", "heuristic", "demo_heuristic_lander"]
+__all__ = ["LunarLander", "LunarLanderContinuous", "LunarLanderVectorEnv", "heuristic", "demo_heuristic_lander"]
 
 # gymnasium's module constants.
 FPS, SCALE, MAIN_ENGINE_POWER, SIDE_ENGINE_POWER, INITIAL_RANDOM = (
@@ -73,7 +73,29 @@ def _lander_at_rest() -> list[Transform]:
     return [created(initial_x, 0.0), *(created(initial_x - side * LEG_AWAY / SCALE, side * 0.05) for side in (-1, 1))]
 
 
-class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
+class _LunarLander:
+    """What LunarLander's single and vector envs share: the physics, its parameters of the arguments, the spaces."""
+
+    physics = P.PHYSICS
+    continuous = P.CONTINUOUS
+    asserts_action_in_space = True  # gymnasium's step asserts action_space.contains(action): np.uint64 is refused
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        P.check_arguments(arguments.gravity, arguments.wind_power, arguments.turbulence_power)
+        return P.new_params(
+            arguments.continuous,
+            arguments.gravity,
+            arguments.enable_wind,
+            arguments.wind_power,
+            arguments.turbulence_power,
+            with_particles=arguments.render_mode is not None,  # gymnasium's flames exist only when rendering
+        )
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
+        return P.observation_and_action_spaces(self.continuous)
+
+
+class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
     r"""
     ## Description
     A rocket trajectory optimisation problem. By Pontryagin's maximum principle it is optimal to fire an
@@ -151,11 +173,9 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
     """
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
-    physics = P.PHYSICS
     _port_world_per_episode = True  # gymnasium's reset makes a new b2World: a held one is the last episode's
-    continuous = P.CONTINUOUS
-    asserts_action_in_space = True
 
+    @declares_arguments
     def __init__(
         self,
         render_mode: str | None = None,
@@ -179,12 +199,6 @@ class LunarLander(DrawsResetTwice, KernelEnv, EzPickle):
             AssertionError: ``gravity`` is not strictly between -12 and 0 (gymnasium's check).
         """
         EzPickle.__init__(self, render_mode, continuous, gravity, enable_wind, wind_power, turbulence_power)
-        P.check_arguments(gravity, wind_power, turbulence_power)
-        self.observation_space, self.action_space = P.observation_and_action_spaces(continuous)
-        params = P.new_params(
-            continuous, gravity, enable_wind, wind_power, turbulence_power, with_particles=render_mode is not None
-        )
-        super().__init__(params, render_mode)
         self._batch.state.w.world_f[0, W.WF_GY] = np.float32(gravity)  # gymnasium's b2World before the first reset
         self._with_particles = render_mode is not None
         self._continuous = bool(continuous)
@@ -531,6 +545,38 @@ def _fires_an_engine(throttles: Any) -> bool:
     """Whether a continuous action fires the main (``[0] > 0``) or a side engine (``|[1]| > 0.5``)."""
     throttles = np.asarray(throttles, dtype=np.float64)
     return bool(throttles[0] > 0.0 or abs(throttles[1]) > 0.5)
+
+
+class LunarLanderVectorEnv(vector_env_class(LunarLander)):
+    """LunarLander's compiled vector environment: every sub-environment's Box2D world (a row of the compiled Box2D
+    port, ``nbgym._box2d``) stepped in one call, with the physics the single env runs.
+
+    The same results, bit for bit, as ``gymnasium.make_vec("LunarLander-v3", num_envs,
+    vectorization_mode="sync")`` (or ``LunarLanderContinuous-v3``) for the same seeds and actions, in every
+    autoreset mode, and without the ``box2d`` wheel. See ``LunarLander`` for the environment and
+    ``KernelVectorEnv`` for the vector options.
+
+    It draws no frames: ``make_vec`` with a ``render_mode`` makes a ``SyncVectorEnv`` of single environments
+    (whose flame particles exist only when rendered, as in gymnasium).
+    """
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Steps every sub-environment with its action (see ``KernelVectorEnv.step``).
+
+        Raises:
+            AttributeError: As gymnasium's sub-environment, when ``enable_wind`` was set after a reset without wind
+                and a sub-environment that is not being reset would blow it (nothing moves).
+        """
+        if not self.continuous:
+            P.note_action_dtype(
+                self._params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
+            )
+        if self._ready and self._params["enable_wind"][0]:
+            P.refuse_undrawn_wind(self._params, self._batch.state, self.stepping_envs())
+        return super().step(actions)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
+        return P.observation_and_action_spaces(self.continuous)
 
 
 class _Particle(PortBody):
