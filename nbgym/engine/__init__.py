@@ -26,8 +26,9 @@ Names:
 
 - :class:`Physics`: declares the parameter record, the state row, the four functions (and the info
   slots and observation row, where the spaces do not give them).
-- :class:`KernelEnv`, :class:`KernelVectorEnv`: subclass them (set ``physics``, the spaces, and
-  optionally ``renderer``); register them with ``nbgym.register(id, entry_point=...,
+- :class:`KernelEnv`: subclass it (set ``physics``, optionally ``renderer``, ``info_keys``, ``state_views``) and
+  declare the env's arguments (:func:`declares_arguments`); :class:`KernelVectorEnv`: the base of the vector class
+  :func:`vector_env_class` makes from it; register both with ``nbgym.register(id, entry_point=...,
   vector_entry_point=...)``. ``KernelVectorEnv.stepping_envs()`` says which sub-environments the next
   ``step()`` steps (not those that next-step autoreset resets), for an env that checks something of them first.
 - :func:`declares_arguments`, :func:`vector_env_class`: one declaration per env. A ``KernelEnv`` subclass's
