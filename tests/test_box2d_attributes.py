@@ -138,3 +138,32 @@ def test_lists_changed_in_place_act_as_in_gymnasium(env_id, action, steps):
     assert_same_value(ours.render(), theirs.render())
     ours.close()
     theirs.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs", "names"),
+    [
+        ("LunarLander-v3", {"enable_wind": True}, ("game_over", "prev_shaping", "helipad_y", "wind_idx", "torque_idx")),
+        ("BipedalWalker-v3", {}, ("game_over", "prev_shaping", "scroll")),
+        ("CarRacing-v3", {}, ("reward", "prev_reward", "t", "tile_visited_count", "new_lap")),
+    ],
+)
+def test_state_attributes_of_the_vector_env_are_gymnasiums_sync_ones(env_id, kwargs, names):
+    """The state attributes are StateViews shared by the single and the vector env: ``get_attr`` gives each
+    sub-environment's, as gymnasium's ``SyncVectorEnv`` does, and ``set_attr`` writes what the next step reads."""
+    ours = nbgym.make_vec(env_id, 2, **kwargs)
+    theirs = gymnasium.make_vec(env_id, 2, vectorization_mode="sync", **kwargs)
+    assert_same_value(ours.reset(seed=3)[0], theirs.reset(seed=3)[0])
+    actions = {
+        "LunarLander-v3": np.array([2, 0]),
+        "BipedalWalker-v3": np.array([[0.5, -0.5, 0.5, -0.5]] * 2, dtype=np.float32),
+        "CarRacing-v3": np.array([[0.0, 1.0, 0.0]] * 2, dtype=np.float32),
+    }[env_id]
+    for _ in range(3):
+        assert_same_value(ours.step(actions)[:4], theirs.step(actions)[:4])
+    for name in names:
+        assert_same_value(ours.get_attr(name), theirs.get_attr(name))
+    name = names[1]  # prev_shaping or prev_reward: the next reward is measured from it
+    ours.set_attr(name, [0.0, 1.0])
+    theirs.set_attr(name, [0.0, 1.0])
+    assert_same_value(ours.step(actions)[:4], theirs.step(actions)[:4])

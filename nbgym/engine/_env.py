@@ -43,7 +43,7 @@ from nbgym.engine._kernels import (
     step_chunks,
     step_kernel,
 )
-from nbgym.engine.state_views import NO_VALUE, StateView
+from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
 from nbgym.utils._pickling import writable_state
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
@@ -479,6 +479,12 @@ class _StateViewsAsAttributes:
                 return view
         return None
 
+    def _state_row(self, index: int) -> Any:
+        """Sub-environment ``index``'s row of the state, which the views read and write: ``state[index]``, or the
+        ``StateRows`` of a state made of several arrays."""
+        state = self._batch.state
+        return state[index] if isinstance(state, np.ndarray) else StateRows(state, index)
+
     def _read_state_view(self, view: StateView, index: int) -> Any:
         held = self._held.get((view.name, index))
         if held is not None:
@@ -489,12 +495,12 @@ class _StateViewsAsAttributes:
                     f"{type(self).__name__} has no {view.name!r} before its first reset(): call reset()."
                 )
             return view.before_reset
-        value = view.read(self._params[0], self._batch.state[index])
+        value = view.read(self._params[0], self._state_row(index))
         self._held[view.name, index] = (view, value)
         return value
 
     def _write_state_view(self, view: StateView, index: int, value: Any) -> None:
-        view.write(self._params[0], self._batch.state[index], value)
+        view.write(self._params[0], self._state_row(index), value)
         self._held[view.name, index] = (view, value)  # gymnasium's env holds the very object assigned
 
     def _write_back_held(self) -> None:
@@ -504,7 +510,7 @@ class _StateViewsAsAttributes:
             ValueError: If one was changed into a value its view refuses (say, a list that grew).
         """
         for (_, index), (view, value) in self._held.items():
-            view.write(self._params[0], self._batch.state[index], value)
+            view.write(self._params[0], self._state_row(index), value)
 
     def _renew_held(self, was_reset: np.ndarray | None) -> None:
         """After a step: forgets the held values, which gymnasium's step replaces, but updates in place
@@ -513,7 +519,7 @@ class _StateViewsAsAttributes:
         """
         for key, (view, value) in list(self._held.items()):
             if view.changed_in_place and (was_reset is None or not was_reset[key[1]]):
-                value[:] = view.read(self._params[0], self._batch.state[key[1]])
+                value[:] = view.read(self._params[0], self._state_row(key[1]))
             else:
                 del self._held[key]
 
@@ -1081,7 +1087,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         view = self._state_view(name)
         if view is not None:
             for i, value in enumerate(values):  # all checked before any is held
-                view.write(self._params[0], self._batch.state[i].copy(), value)
+                view.write(self._params[0], self._state_row(i).copy(), value)
             for i, value in enumerate(values):
                 self._write_state_view(view, i, value)
             return

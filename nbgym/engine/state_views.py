@@ -17,6 +17,10 @@ Set a class's ``state_views`` to a tuple of :class:`StateView`:
 - ``float_values(value, width, name)``: a value checked and converted as gymnasium's arithmetic sees it,
   with its precision (``FLOAT32``, ``PYTHON`` or ``FLOAT64``);
 - ``NO_VALUE``: the ``before_reset`` of an attribute that does not exist before the first reset.
+
+A view reads and writes one sub-environment's row: ``state[i]`` of a state array, or, for a state made of several
+arrays (a named tuple of arrays whose first axis is the sub-environment, as the Box2D envs' worlds), a
+:class:`StateRows` whose attributes are those arrays' rows (``row.env_f`` is ``state.env_f[i]``).
 """
 
 from __future__ import annotations
@@ -26,13 +30,39 @@ from typing import Any, Callable
 
 import numpy as np
 
-__all__ = ["FLOAT32", "FLOAT64", "NO_VALUE", "PYTHON", "StateView", "float64_state", "float_values"]
+__all__ = ["FLOAT32", "FLOAT64", "NO_VALUE", "PYTHON", "StateRows", "StateView", "float64_state", "float_values"]
 
 NO_VALUE = object()
 """A view's ``before_reset`` when the attribute does not exist before the first reset."""
 
 FLOAT32, PYTHON, FLOAT64 = "float32", "python", "float64"
 """The precisions in which gymnasium's arithmetic treats a state value (see :func:`float_values`)."""
+
+
+class StateRows:
+    """Sub-environment ``index``'s rows of a state made of several arrays: a named tuple of arrays (or of named tuples
+    of them) whose first axis is the sub-environment. ``rows.env_f`` is ``state.env_f[index]``, a view (writes reach
+    the kernels' arrays); ``rows.w.body_i`` is ``state.w.body_i[index]``."""
+
+    __slots__ = ("_state", "_index")
+
+    def __init__(self, state: Any, index: int) -> None:
+        self._state = state
+        self._index = index
+
+    def __getattr__(self, name: str) -> Any:
+        value = getattr(self._state, name)
+        return value[self._index] if isinstance(value, np.ndarray) else StateRows(value, self._index)
+
+    def copy(self) -> StateRows:
+        """The rows copied, as one sub-environment's state of its own (what a write may be tried on first)."""
+        fields = (
+            value[self._index : self._index + 1].copy()
+            if isinstance(value, np.ndarray)
+            else StateRows(value, self._index).copy()._state
+            for value in self._state
+        )
+        return StateRows(type(self._state)(*fields), 0)
 
 
 class StateView:

@@ -19,6 +19,7 @@ from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
 from nbgym.engine import KernelEnv, declares_arguments, vector_env_class
+from nbgym.engine.state_views import StateRows, StateView
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d._bipedal_walker_physics import (
     _INIT_X,
@@ -237,10 +238,60 @@ _EPISODE_ATTRIBUTES = (
 """The attributes built from the rows at their first read after a reset (see ``BipedalWalker._episode``)."""
 
 
+def _read_game_over(params: np.record, row: StateRows) -> bool:
+    return bool(row.w.body_i[row.env_i[HULL], W.BI_BEGUN])
+
+
+def _write_game_over(params: np.record, row: StateRows, value: Any) -> None:
+    row.w.body_i[row.env_i[HULL], W.BI_BEGUN] = 1 if value else 0
+
+
+def _read_prev_shaping(params: np.record, row: StateRows) -> float | None:
+    value = row.env_f.item(PREV_SHAPING)
+    return None if math.isnan(value) else value
+
+
+def _write_prev_shaping(params: np.record, row: StateRows, value: Any) -> None:
+    row.env_f[PREV_SHAPING] = shaping_row_value(value, "BipedalWalker")
+
+
+def _read_scroll(params: np.record, row: StateRows) -> float:
+    return row.env_f.item(SCROLL)
+
+
+def _write_scroll(params: np.record, row: StateRows, value: Any) -> None:
+    row.env_f[SCROLL] = float(value)
+
+
 class _BipedalWalker:
-    """What BipedalWalker's single and vector envs share: the physics, its parameters of the arguments, the spaces."""
+    """What BipedalWalker's single and vector envs share: the physics, its parameters of the arguments, the spaces,
+    gymnasium's attributes of the walker's state."""
 
     physics = PHYSICS
+    state_views = (
+        StateView(
+            "game_over",
+            _read_game_over,
+            _write_game_over,
+            """Whether the hull has touched the ground (gymnasium's contact listener sets it): the next step then
+            ends the episode with -100. Assigning it is read by the next step, as in gymnasium.""",
+        ),
+        StateView(
+            "prev_shaping",
+            _read_prev_shaping,
+            _write_prev_shaping,
+            """The shaping of the last step (``None`` before the first step of an episode); the next reward is the
+            change of the shaping since. Assigning it is read by the next step.""",
+            before_reset=None,
+        ),
+        StateView(
+            "scroll",
+            _read_scroll,
+            _write_scroll,
+            """How far the view has scrolled (metres): 1/5 of the view behind the hull, set by each step and read
+            by the frames.""",
+        ),
+    )
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return walker_params(arguments.hardcore)
@@ -414,45 +465,6 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
             "BipedalWalker's world is the compiled port's row that its kernels step: it cannot be replaced."
         )
 
-    @property
-    def game_over(self) -> bool:
-        """Whether the hull has touched the ground (gymnasium's contact listener sets it): the next step then ends
-        the episode with -100. Assigning it is read by the next step, as in gymnasium."""
-        w = self._batch.state.w
-        return bool(w.body_i[0, self._hull_index(), W.BI_BEGUN])
-
-    @game_over.setter
-    def game_over(self, value: Any) -> None:
-        self._batch.state.w.body_i[0, self._hull_index(), W.BI_BEGUN] = 1 if value else 0
-
-    def _hull_index(self) -> int:
-        if not self._state_was_reset:
-            raise AttributeError("BipedalWalker has no game_over before its first reset(): call env.reset() first.")
-        return int(self._batch.state.env_i[0, HULL])
-
-    @property
-    def prev_shaping(self) -> float | None:
-        """The shaping of the last step (``None`` before the first step of an episode); the next reward is the
-        change of the shaping since. Assigning it is read by the next step."""
-        value = self._batch.state.env_f.item(0, PREV_SHAPING)
-        return None if not self._state_was_reset or math.isnan(value) else value
-
-    @prev_shaping.setter
-    def prev_shaping(self, value: float | None) -> None:
-        self._batch.state.env_f[0, PREV_SHAPING] = shaping_row_value(value, "BipedalWalker")
-
-    @property
-    def scroll(self) -> float:
-        """How far the view has scrolled (metres): 1/5 of the view behind the hull, set by each step and read by
-        the frames."""
-        if not self._state_was_reset:
-            raise AttributeError("BipedalWalker has no scroll before its first reset(): call env.reset() first.")
-        return self._batch.state.env_f.item(0, SCROLL)
-
-    @scroll.setter
-    def scroll(self, value: float) -> None:
-        self._batch.state.env_f[0, SCROLL] = float(value)
-
     # -- reset and step ---------------------------------------------------------------------------------------
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
@@ -508,8 +520,9 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
         return self._reward_type(self._batch.rewards.item(0))
 
     def _terminal_reward(self, reward: Any) -> Any:
-        hull = self._hull_index()
-        if self.game_over or self._batch.state.w.body_f[0, hull, W.BF_PX] < 0:
+        state = self._batch.state
+        hull = int(state.env_i[0, HULL])
+        if state.w.body_i[0, hull, W.BI_BEGUN] or state.w.body_f[0, hull, W.BF_PX] < 0:
             return -100  # gymnasium's int
         return reward
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from nbgym import error, spaces
 from nbgym._box2d import world as W
+from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv, declares_arguments, vector_env_class
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _car_racing_kernels as K
@@ -401,11 +402,37 @@ def _road_entries(state: P.CarRows, tiles: int) -> list[tuple[list[tuple[Any, An
     return entries
 
 
+def _env_number(name: str, column: int, kind: type, doc: str, before_reset: Any = NO_VALUE) -> StateView:
+    """gymnasium's CarRacing number ``name`` as the column of the env's row that the kernels keep it in."""
+    ints = kind is not float
+
+    def read(params: np.record, row: StateRows) -> Any:
+        return kind((row.env_i if ints else row.env_f).item(column))
+
+    def write(params: np.record, row: StateRows, value: Any) -> None:
+        if ints:
+            row.env_i[column] = bool(value) if kind is bool else operator.index(value)
+        else:
+            row.env_f[column] = float(value)
+
+    return StateView(name, read, write, doc, before_reset=before_reset)
+
+
 class _CarRacing:
-    """What CarRacing's single and vector envs share: the kernels, their parameters of the arguments, the spaces."""
+    """What CarRacing's single and vector envs share: the kernels, their parameters of the arguments, the spaces,
+    the game's numbers."""
 
     physics = K.PHYSICS
     asserts_action_in_space = True  # gymnasium's step checks action_space.contains(action): np.uint64 is refused
+    state_views = (
+        _env_number("reward", P.REWARD, float, "The episode's score: +1000/len(track) per new tile, -0.1 a step.", 0.0),
+        _env_number(
+            "prev_reward", P.PREV_REWARD, float, "The score at the last step (a step earns the difference).", 0.0
+        ),
+        _env_number("t", P.T, float, "The episode's time in seconds (the frames zoom in during the first one)."),
+        _env_number("tile_visited_count", P.VISITED_COUNT, int, "The tiles visited this episode."),
+        _env_number("new_lap", P.NEW_LAP, bool, "Whether the lap is complete (the next step terminates).", False),
+    )
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return K.new_params(arguments.continuous, arguments.domain_randomize, arguments.lap_complete_percent)
@@ -581,38 +608,6 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
     def _after_reset(self, name: str) -> None:
         if not self._state_was_reset:
             raise AttributeError(f"CarRacing has no {name!r} before its first reset(): call env.reset().")
-
-    def _env_number(name: str, column: int, kind: type, doc: str, before_reset: Any = None) -> property:  # noqa: N805
-        ints = kind is not float
-
-        def get(self: CarRacing) -> Any:
-            if before_reset is None:
-                self._after_reset(name)
-            elif not self._state_was_reset:
-                return before_reset
-            rows = self._batch.state.env_i if ints else self._batch.state.env_f
-            return kind(rows.item(0, column))
-
-        def set(self: CarRacing, value: Any) -> None:
-            if before_reset is None:
-                self._after_reset(name)
-            if ints:
-                self._batch.state.env_i[0, column] = bool(value) if kind is bool else operator.index(value)
-            else:
-                self._batch.state.env_f[0, column] = float(value)
-
-        return property(get, set, doc=doc)
-
-    reward = _env_number(
-        "reward", P.REWARD, float, "The episode's score: +1000/len(track) per new tile, -0.1 a step.", 0.0
-    )
-    prev_reward = _env_number(
-        "prev_reward", P.PREV_REWARD, float, "The score at the last step (a step earns the difference).", 0.0
-    )
-    t = _env_number("t", P.T, float, "The episode's time in seconds (the frames zoom in during the first one).")
-    tile_visited_count = _env_number("tile_visited_count", P.VISITED_COUNT, int, "The tiles visited this episode.")
-    new_lap = _env_number("new_lap", P.NEW_LAP, bool, "Whether the lap is complete (the next step terminates).", False)
-    del _env_number
 
     # The colours are arrays of the env's own, as gymnasium's attributes: a reset that draws new colours
     # (domain_randomize) binds new arrays, so an array held from before keeps its values, and assigning binds the

@@ -14,6 +14,7 @@ from nbgym._box2d import world as W
 from nbgym._box2d.math import cosf, sinf
 import nbgym.engine.written as written
 from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv, declares_arguments, vector_env_class
+from nbgym.engine.state_views import StateRows, StateView
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d import _lunar_lander_physics as P
 from nbgym.envs.box2d._port_objects import (
@@ -73,10 +74,73 @@ def _lander_at_rest() -> list[Transform]:
     return [created(initial_x, 0.0), *(created(initial_x - side * LEG_AWAY / SCALE, side * 0.05) for side in (-1, 1))]
 
 
+def _read_game_over(params: np.record, row: StateRows) -> bool:
+    return bool(row.w.body_i[row.env_i[P.LANDER], W.BI_BEGUN])
+
+
+def _write_game_over(params: np.record, row: StateRows, value: Any) -> None:
+    row.w.body_i[row.env_i[P.LANDER], W.BI_BEGUN] = 1 if value else 0
+
+
+def _read_prev_shaping(params: np.record, row: StateRows) -> np.float64 | None:
+    value = row.env_f[P.PREV_SHAPING]
+    return None if np.isnan(value) else np.float64(value)
+
+
+def _write_prev_shaping(params: np.record, row: StateRows, value: Any) -> None:
+    row.env_f[P.PREV_SHAPING] = shaping_row_value(value, "LunarLander")
+
+
+def _read_helipad_y(params: np.record, row: StateRows) -> float:
+    return float(row.env_f[P.HELIPAD_Y])
+
+
+def _write_helipad_y(params: np.record, row: StateRows, value: Any) -> None:
+    row.env_f[P.HELIPAD_Y] = float(value)
+
+
+def _wind_index(column: int, drawn: int, name: str) -> StateView:
+    """gymnasium's ``wind_idx`` or ``torque_idx``, which exist once a reset with wind draws them (or one is assigned)."""
+
+    def read(params: np.record, row: StateRows) -> np.int64:
+        if not row.env_i[P.WIND_DRAWN] & drawn:
+            raise AttributeError(f"'LunarLander' object has no attribute {name!r} (a reset with wind draws it)")
+        return np.int64(row.env_i[column])
+
+    def write(params: np.record, row: StateRows, value: Any) -> None:
+        written.store(row.env_i, column, value, name)
+        row.env_i[P.WIND_DRAWN] |= drawn  # gymnasium's attribute exists once assigned
+
+    return StateView(name, read, write, f"gymnasium's ``{name}``: the offset of the next {name[:-4]} value.")
+
+
 class _LunarLander:
-    """What LunarLander's single and vector envs share: the physics, its parameters of the arguments, the spaces."""
+    """What LunarLander's single and vector envs share: the physics, its parameters of the arguments, the spaces,
+    gymnasium's attributes of the lander's state."""
 
     physics = P.PHYSICS
+    state_views = (
+        StateView(
+            "game_over",
+            _read_game_over,
+            _write_game_over,
+            "Whether the lander's body touched the moon (the episode then ends with -100).",
+        ),
+        StateView(
+            "prev_shaping",
+            _read_prev_shaping,
+            _write_prev_shaping,
+            "The last step's shaping term (``None`` before the first step of an episode).",
+        ),
+        StateView(
+            "helipad_y",
+            _read_helipad_y,
+            _write_helipad_y,
+            "The helipad's height, where the observation's y is measured from.",
+        ),
+        _wind_index(P.WIND_IDX, P.WIND_DRAWN_BIT, "wind_idx"),
+        _wind_index(P.TORQUE_IDX, P.TORQUE_DRAWN_BIT, "torque_idx"),
+    )
     continuous = P.CONTINUOUS
     asserts_action_in_space = True  # gymnasium's step asserts action_space.contains(action): np.uint64 is refused
 
@@ -293,63 +357,6 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
     @particles.setter
     def particles(self, value: Any) -> None:
         raise AttributeError("particles are the world's bodies, made by the kernels: set a particle's ttl instead.")
-
-    def _after_reset_attribute(self, name: str) -> None:
-        if not self._state_was_reset:
-            raise AttributeError(f"{type(self).__name__} has no {name!r} before its first reset(): call reset().")
-
-    @property
-    def game_over(self) -> bool:
-        """Whether the lander's body touched the moon (the episode then ends with -100)."""
-        self._after_reset_attribute("game_over")
-        return bool(self._batch.state.w.body_i[0, self._batch.state.env_i[0, P.LANDER], W.BI_BEGUN])
-
-    @game_over.setter
-    def game_over(self, value: Any) -> None:
-        self._after_reset_attribute("game_over")
-        self._batch.state.w.body_i[0, self._batch.state.env_i[0, P.LANDER], W.BI_BEGUN] = 1 if value else 0
-
-    @property
-    def prev_shaping(self) -> np.float64 | None:
-        """The last step's shaping term (``None`` before the first step of an episode)."""
-        self._after_reset_attribute("prev_shaping")
-        value = self._batch.state.env_f[0, P.PREV_SHAPING]
-        return None if np.isnan(value) else np.float64(value)
-
-    @prev_shaping.setter
-    def prev_shaping(self, value: Any) -> None:
-        self._after_reset_attribute("prev_shaping")
-        self._batch.state.env_f[0, P.PREV_SHAPING] = shaping_row_value(value, "LunarLander")
-
-    @property
-    def helipad_y(self) -> float:
-        """The helipad's height, where the observation's y is measured from."""
-        self._after_reset_attribute("helipad_y")
-        return float(self._batch.state.env_f[0, P.HELIPAD_Y])
-
-    @helipad_y.setter
-    def helipad_y(self, value: Any) -> None:
-        self._after_reset_attribute("helipad_y")
-        self._batch.state.env_f[0, P.HELIPAD_Y] = float(value)
-
-    def _wind_index(column: int, drawn: int, name: str) -> property:  # noqa: N805 (a class-body helper)
-        def get(self: LunarLander) -> np.int64:
-            if not self._batch.state.env_i[0, P.WIND_DRAWN] & drawn:
-                raise AttributeError(
-                    f"{type(self).__name__!r} object has no attribute {name!r} (a reset with wind draws it)"
-                )
-            return np.int64(self._batch.state.env_i[0, column])
-
-        def set(self: LunarLander, value: Any) -> None:
-            state = self._batch.state
-            written.store(state.env_i, (0, column), value, name)
-            state.env_i[0, P.WIND_DRAWN] |= drawn  # gymnasium's attribute exists once assigned
-
-        return property(get, set, doc=f"gymnasium's ``{name}``: the offset of the next {name[:-4]} value.")
-
-    wind_idx = _wind_index(P.WIND_IDX, P.WIND_DRAWN_BIT, "wind_idx")
-    torque_idx = _wind_index(P.TORQUE_IDX, P.TORQUE_DRAWN_BIT, "torque_idx")
-    del _wind_index
 
     # -- episodes --------------------------------------------------------------------------------------------
 
