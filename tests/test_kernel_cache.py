@@ -680,8 +680,8 @@ def test_an_edit_of_one_family_keeps_the_other_families_cached_kernels(tmp_path)
         "PYTHONDONTWRITEBYTECODE": "1",
     }
     probe = (
-        "import nbgym; from nbgym.engine import _env as env; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
-        "print(env._cache_misses())"
+        "import nbgym; from nbgym.engine import _batch as batch; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
+        "print(batch._cache_misses())"
     )
 
     def compiled_after(edited: str | None) -> int:

@@ -63,7 +63,7 @@ For environments that bind compiled code of their own (nbgym's MuJoCo binding):
 ``import nbgym.engine`` is cheap: each name is imported on first use.
 
 The package is the whole engine, one module per thing: the public modules above, and the implementation in
-private ones — ``_env`` (the env classes), ``_kernels`` (the batched kernels, ``Physics``), ``_jit`` (numba's
+private ones — ``_env`` (the env classes), ``_declare`` (one declaration per env), ``_batch`` (a batch's arrays and kernel calls), ``_kernels`` (the batched kernels, ``Physics``), ``_jit`` (numba's
 options, helpers and entries), ``_cache`` (the checked disk cache), ``_checks`` (a physics' checks),
 ``_threads`` (the stepping threads), ``_rollout``, ``_render``, ``_ziggurat`` (``rng.standard_normal``).
 nbgym's environments (``nbgym/envs``) use only public names, as an environment written outside nbgym would

@@ -1,12 +1,13 @@
 """The Python classes around the compiled kernels: a single env and a vector env over one batch.
 
-``KernelBatch`` allocates a batch's arrays once and calls the kernels over them. ``KernelEnv`` is a
+``KernelBatch`` (``_batch``) allocates a batch's arrays once and calls the kernels over them. ``KernelEnv`` is a
 batch of one whose random stream is the memory of its own ``np_random`` Generator; ``KernelVectorEnv``
 is a batch of ``num_envs`` with one stream per sub-environment, seeded as gymnasium's sync vector env
 seeds its sub-environments. Both run the same kernels, so they cannot drift apart.
 
-An environment module subclasses both (they are public as ``nbgym.engine.KernelEnv`` and
-``KernelVectorEnv``), sets ``physics`` and the spaces, names its info slots (``info_keys``), its drawing
+An environment module declares its single env class on ``KernelEnv`` (its arguments with ``declares_arguments``, its
+parameters with ``_configure``, its spaces with ``_single_spaces``) and makes the vector class from it
+(``vector_env_class``, see ``_declare``); it sets ``physics``, names its info slots (``info_keys``), its drawing
 (``renderer``) and its state attributes (``state_views``, see ``state_views.py``), may set
 ``_python_number_actions_param`` (when Python-number actions change its arithmetic, see
 ``action_kind``), and may override the hooks ``_reset_params`` (reset options), ``_refused_action_error``
@@ -16,8 +17,6 @@ results), ``_final_observation`` and the info builders (``_reset_info``/``_step_
 
 from __future__ import annotations
 
-import functools
-import time
 from typing import Any, Callable, ClassVar, Literal
 
 import numba
@@ -26,7 +25,6 @@ import numpy as np
 import nbgym.engine.actions as reading
 from nbgym import error, logger, spaces
 from nbgym.core import Env
-from nbgym.engine import _cache as cache
 from nbgym.engine import _threads as threads
 from nbgym.engine import written
 from nbgym.engine import rng
@@ -37,15 +35,11 @@ from nbgym.engine._kernels import (
     SAME_STEP,
     STEP_OK,
     Physics,
-    check_step,
     ended_index,
-    reset_kernel,
-    step_chunks,
-    step_kernel,
 )
+from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
-from nbgym.utils._pickling import writable_state
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
@@ -56,11 +50,6 @@ _KERNEL_MODES = {
     AutoresetMode.DISABLED: DISABLED,
 }
 
-
-ACTION_FLOAT_DTYPES = frozenset({np.dtype(np.float32), np.dtype(np.float64)})
-"""The float dtypes the kernels take Box actions in, computing with them as numpy does (others would change the
-arithmetic): a batch array of one of them goes to the kernels as it is, and an env's own ``step`` may pass such an
-array on without gymnasium's reading of the action."""
 
 _PYTHON_NUMBERS = (float, int, bool)
 
@@ -119,252 +108,6 @@ def _refuse_faulted(env: Any, call: str) -> None:
             f"Cannot call {call}: {env._fault}, which left the sub-environments partly stepped. Call reset() "
             f"(of every sub-environment) to start new episodes."
         )
-
-
-def _cache_misses() -> int:
-    """How many kernels of this process were compiled rather than loaded from numba's cache."""
-    return sum(reset_kernel._cache_misses.values()) + sum(step_kernel._cache_misses.values())
-
-
-class KernelBatch:
-    """The arrays of a batch of sub-environments, allocated once, and the kernel calls over them.
-
-    Args:
-        physics: The environment's compiled physics.
-        params: Its one-element parameter record array (shared with the owning env, which may change it).
-        num_envs: The number of sub-environments.
-        observation_space: The space of one sub-environment's observation (gives the buffer's shape and
-            dtype, unless ``physics.observation`` does).
-        action_space: The space of one sub-environment's action (``Discrete`` or ``Box``).
-        refuse_unsafe_integers: Whether discrete actions of an integer dtype that does not cast safely to int64
-            (``np.uint64``) are refused, as gymnasium's ``action_space.contains`` refuses them.
-    """
-
-    def __init__(
-        self,
-        physics: Physics,
-        params: np.ndarray,
-        num_envs: int,
-        observation_space: spaces.Space,
-        action_space: spaces.Space,
-        refuse_unsafe_integers: bool = False,
-    ) -> None:
-        self.physics = physics
-        self.params = params
-        self.num_envs = num_envs
-        self.state = physics.new_state(num_envs)
-        self.pcg, self.buf = rng.new_streams(num_envs)
-        obs_shape, obs_dtype = _observation_layout(physics, observation_space)
-        # Buffers of one dtype are stacked on a leading axis (each row stays contiguous): every array
-        # is one more argument for numba's dispatcher to check on each step.
-        self.observations = np.zeros((2, num_envs, *obs_shape), dtype=obs_dtype)
-        self.rewards = np.zeros(num_envs, dtype=np.float64)
-        self.flags = np.zeros((4, num_envs), dtype=np.bool_)
-        self.elapsed = np.zeros(num_envs, dtype=np.int64)
-        self.auxes = np.zeros((2, num_envs, physics.aux_width), dtype=np.float64)
-        self._make_views()
-        self.all_envs = np.ones(num_envs, dtype=np.bool_)
-        self.discrete_actions = isinstance(action_space, spaces.Discrete)
-        self.refuse_unsafe_integers = refuse_unsafe_integers
-        if not self.discrete_actions and not (
-            isinstance(action_space, spaces.Box) and action_space.dtype.kind in "fiu"
-        ):
-            raise error.PhysicsError(
-                f"Physics {physics.name!r}: the kernels take Discrete or numeric Box actions, got the action space "
-                f"{action_space}."
-            )
-        self.action_shape = (num_envs,) if self.discrete_actions else (num_envs, *action_space.shape)
-        self.action_dtype = (
-            np.dtype(np.int64)
-            if self.discrete_actions
-            else (action_space.dtype if action_space.dtype in ACTION_FLOAT_DTYPES else np.dtype(np.float64))
-        )
-        self.num_threads = 1
-
-    _VIEWS = ("obs", "final_obs", "terminated", "truncated", "needs_reset", "was_reset", "aux", "final_aux")
-
-    def _make_views(self) -> None:
-        self.obs, self.final_obs = self.observations
-        self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
-        self.aux, self.final_aux = self.auxes
-
-    def __getstate__(self) -> dict[str, Any]:
-        # A copy or a pickle would turn the views into independent arrays: rebuild them instead.
-        return {name: value for name, value in self.__dict__.items() if name not in self._VIEWS}
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(writable_state(state))  # the kernels write every array of the batch
-        self._make_views()
-
-    def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
-        """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
-        carrying reset options)."""
-        reset_kernel(
-            params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes
-        )
-
-    def compile(self) -> None:
-        """Compiles the kernels this batch calls (or loads them from numba's cache) before its first use.
-
-        Done at construction, so that a physics numba cannot compile fails at ``make`` with an error
-        that names its function and line, rather than at some later step. (The threaded step's kernels
-        compile the same physics functions for the same types.)
-
-        Raises:
-            nbgym.error.PhysicsError: If numba cannot compile the physics into the kernels.
-        """
-        if numba.config.DISABLE_JIT:
-            return
-        actions = np.zeros(self.action_shape, dtype=self.action_dtype)
-        reset_args = (
-            self.params,
-            self.state,
-            self.pcg,
-            self.buf,
-            self.all_envs,
-            self.observations,
-            self.flags,
-            self.elapsed,
-            self.auxes,
-        )
-        misses = _cache_misses()
-        start = time.perf_counter()
-        with self.physics.compile_errors(), cache.compiling(self.physics.name):
-            reset_kernel.compile(tuple(numba.typeof(arg) for arg in reset_args))
-            step_kernel.compile(tuple(numba.typeof(arg) for arg in (*self._step_args(NEXT_STEP, 0), actions)))
-        if _cache_misses() > misses:  # compiled, not loaded from the cache: say so if the user waited
-            cache.notice_compile(self.physics.name, time.perf_counter() - start, step_kernel)
-
-    def _step_args(self, mode: int, max_steps: int) -> tuple:
-        return (
-            self.params,
-            self.state,
-            self.pcg,
-            self.buf,
-            mode,
-            max_steps,
-            self.observations,
-            self.rewards,
-            self.flags,
-            self.elapsed,
-            self.auxes,
-        )
-
-    def bind_step(self, mode: int, max_steps: int) -> Callable[[np.ndarray], int]:
-        """The step with every argument but the actions bound: ``step(actions) -> status``, in ``num_threads``.
-
-        Binding once keeps a step to one call with one argument from Python. Bind again after
-        replacing any array of the batch (the random stream views) or changing ``num_threads``.
-        """
-        chunk_size, num_helpers = threads.split(
-            self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
-        )
-        if num_helpers == 0:
-            return functools.partial(step_kernel, *self._step_args(mode, max_steps))
-        if not numba.config.DISABLE_JIT:  # compiled here, under the cache's lock, not by the first stepping thread
-            actions = np.zeros(self.action_shape, dtype=self.action_dtype)
-            with cache.compiling(f"{self.physics.name}'s threaded step"):
-                check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset)))
-                step_chunks.compile(
-                    tuple(
-                        numba.typeof(arg)
-                        for arg in (*self._step_args(mode, max_steps), actions, chunk_size, np.zeros(2, np.int64))
-                    )
-                )
-        return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
-
-    def _step_in_threads(
-        self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray
-    ) -> int:
-        status = check_step(self.params, actions, mode, self.needs_reset)
-        if status == STEP_OK:
-            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_helpers)
-        return status
-
-    def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
-        """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.
-
-        Calling the entry point skips numba's dispatcher (the type of each argument, the signature
-        lookup): about half the cost of a small step. That is only safe because every argument is an
-        array of this batch's own, whose type never changes; bind again after replacing one.
-        """
-        args = (*self._step_args(mode, max_steps), actions)
-        if numba.config.DISABLE_JIT:
-            return functools.partial(step_kernel, *args)
-        with cache.compiling(f"{self.physics.name}'s step of {actions.dtype} actions"):
-            entry = step_kernel.compile(tuple(numba.typeof(arg) for arg in args))
-        return functools.partial(entry, *args)
-
-    def actions_array(self, actions: Any) -> np.ndarray:
-        """``actions`` as the array the kernels read, without copying when it already is one.
-
-        Raises:
-            InvalidAction: If ``actions`` has the wrong shape, or a dtype that would change its values.
-        """
-        array = np.asarray(actions)
-        if array.shape != self.action_shape:
-            raise error.InvalidAction(
-                f"Expected actions of shape {self.action_shape}, got {array.shape} from {actions!r}."
-            )
-        if self.discrete_actions:
-            if array.dtype.kind not in "iu":
-                raise error.InvalidAction(
-                    f"Expected integer actions, got dtype {array.dtype} from {actions!r}; "
-                    f"cast them with `.astype(np.int64)` if the values are whole numbers."
-                )
-            if array.dtype == np.int64:
-                return array
-            if self.refuse_unsafe_integers and not np.can_cast(array.dtype, np.int64):
-                raise error.InvalidAction(f"{actions!r} ({type(actions)}) invalid")
-            return array.astype(np.int64)
-        if array.dtype in ACTION_FLOAT_DTYPES:
-            return array
-        if array.dtype.kind == "f":
-            raise error.InvalidAction(
-                f"Expected float32 or float64 actions, got dtype {array.dtype} from {actions!r}: the compiled "
-                f"kernels cannot reproduce {array.dtype} arithmetic; cast the actions with `.astype(np.float32)`."
-            )
-        if array.dtype.kind not in "iub":
-            raise error.InvalidAction(f"Expected numeric actions, got dtype {array.dtype} from {actions!r}.")
-        return array.astype(np.float64)
-
-
-def _observation_layout(physics: Physics, observation_space: spaces.Space) -> tuple[tuple[int, ...], np.dtype]:
-    """``(shape, dtype)`` of one sub-environment's row of the observation buffer.
-
-    Raises:
-        nbgym.error.PhysicsError: If the physics' declared layout does not fit a ``Box`` observation space, the
-            space has no layout of its own and the physics declares none, or ``observe`` writes a literal
-            column past the row.
-    """
-    if physics.observation is not None:
-        shape, dtype = tuple(physics.observation[0]), np.dtype(physics.observation[1])
-        if isinstance(observation_space, spaces.Box) and (shape, dtype) != (
-            observation_space.shape,
-            observation_space.dtype,
-        ):
-            raise error.PhysicsError(
-                f"Physics {physics.name!r} declares observations of shape {shape} and dtype {dtype}, but the "
-                f"observation space is {observation_space}: make them agree (or leave `observation` out: the "
-                f"buffer then takes the space's shape and dtype)."
-            )
-    elif isinstance(observation_space, (spaces.Box, spaces.Discrete, spaces.MultiDiscrete, spaces.MultiBinary)):
-        shape, dtype = observation_space.shape, observation_space.dtype
-    else:
-        raise error.PhysicsError(
-            f"Physics {physics.name!r}: the observation space {observation_space} has no array layout of its own; "
-            f"declare the buffer row that observe writes with Physics(..., observation=(shape, dtype)) and convert "
-            f"it in the env's _observation (see Blackjack)."
-        )
-    width = shape[0] if shape else 0
-    for column, line in physics.observation_columns:
-        if not 0 <= column < width:
-            raise error.PhysicsError(
-                f"Physics {physics.name!r}: observe (line {line}) writes column {column} of an observation row of "
-                f"shape {shape}, from the observation space {observation_space}: this would write another sub-environment's "
-                f"row (or raise IndexError at every step, with bounds checks). Make the space and observe agree."
-            )
-    return shape, dtype
 
 
 def _param_property(field: str) -> property:
