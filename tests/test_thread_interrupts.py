@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import nbgym
-from nbgym.engine import _env as engine_env
+from nbgym.engine import _batch as engine_batch
 from nbgym.engine import _threads as threads
 
 NUM_ENVS = 2048  # 8 chunks of 256: the calling thread and one worker share the step
@@ -121,7 +121,7 @@ def test_an_interrupted_threaded_step_leaves_no_worker_and_a_whole_step(monkeypa
     injected = _Injected(point, nth)
     real_workers = threads._shared_workers
     monkeypatch.setattr(threads, "_shared_workers", lambda count: _Workers(real_workers(count), injected))
-    monkeypatch.setattr(engine_env, "step_chunks", injected.kernel(engine_env.step_chunks))
+    monkeypatch.setattr(engine_batch, "step_chunks", injected.kernel(engine_batch.step_chunks))
     if point == "wait":
         real_job = threads._Job
 
@@ -173,7 +173,7 @@ def test_a_worker_that_does_not_end_is_abandoned_and_the_env_refuses(monkeypatch
     envs = nbgym.make_vec("CartPole-v1", NUM_ENVS, num_threads=2)
     envs.reset(seed=1)
     release, entered = threading.Event(), threading.Event()
-    real = engine_env.step_chunks
+    real = engine_batch.step_chunks
 
     def kernel(*args):
         if threading.current_thread() is threading.main_thread():
@@ -183,7 +183,7 @@ def test_a_worker_that_does_not_end_is_abandoned_and_the_env_refuses(monkeypatch
         release.wait(30)  # a stuck worker
         return real(*args)
 
-    monkeypatch.setattr(engine_env, "step_chunks", kernel)
+    monkeypatch.setattr(engine_batch, "step_chunks", kernel)
     monkeypatch.setattr(threads, "STOP_GRACE", 0.3)
     start = time.monotonic()
     try:
