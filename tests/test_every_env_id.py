@@ -14,7 +14,8 @@ import importlib.util
 import gymnasium
 import numpy as np
 import pytest
-from _classic_control_checks import MODES, compare_single, compare_vector
+from helpers.common import MODES
+from helpers.classic_control_checks import compare_single, compare_vector
 
 import nbgym
 from nbgym import spaces

@@ -11,8 +11,8 @@ from types import ModuleType
 
 import pytest
 import torch
+from helpers.paths import EXAMPLES
 
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 SCRIPTS = ["ppo_cleanrl", "dqn_same_step", "sb3_ppo"]
 
 

@@ -18,13 +18,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     tomllib = pytest.importorskip("tomli")
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = (
     "README.md",
     "docs/mujoco.md",

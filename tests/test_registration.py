@@ -19,7 +19,7 @@ import gymnasium.envs.registration as gym_reg
 import numpy as np
 import pytest
 from gymnasium.utils import RecordConstructorArgs as GymRecordConstructorArgs
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import nbgym
@@ -27,8 +27,7 @@ import nbgym.registration as nb_reg
 from nbgym import error
 from nbgym.envs import registration as nb_envs_reg
 from nbgym.utils import RecordConstructorArgs as NbRecordConstructorArgs
-
-FAST = settings(max_examples=50, deadline=None)
+from helpers.common import FAST
 
 
 # --------------------------------------------------------------------------------------------------
