@@ -36,7 +36,7 @@ DOCS = (
     "docs/testing.md",
 )
 """The README and the pages its sections moved to. (docs/custom_environments.md's blocks build on each other, step by
-step: the module they add up to is examples/grid_world.py, which tests/test_engine_examples.py runs.)"""
+step: the module they add up to is examples/grid_world.py, which tests/engine/test_engine_examples.py runs.)"""
 
 _BLOCK = re.compile(r"^(<!-- readme-test: not run \((?P<why>[^)]*)\) -->\n)?```python\n(?P<code>.*?)^```", re.S | re.M)
 _EXTRAS = re.compile(r'^# pip install "nbgym\[(?P<extras>[a-z0-9,]+)\]"')

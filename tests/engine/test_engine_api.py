@@ -599,7 +599,8 @@ def test_nbgyms_own_physics_are_unchecked_and_others_checked_unless_they_opt_out
 
 
 HERE_AND_TESTS = [str(pathlib.Path(__file__).parent), str(TESTS)]
-"""What the scripts below put first on ``sys.path``: this module's directory (they import it) and ``tests/`` (its helpers)."""
+"""What the scripts below put first on ``sys.path``: this module's directory (they import it) and ``tests/``
+(its helpers)."""
 
 BOUNDSCHECK_RUN = r"""
 import sys, numpy as np

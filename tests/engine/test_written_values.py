@@ -135,8 +135,8 @@ def test_car_racing_takes_any_written_value_as_gymnasium_long(pair, attribute, v
 
 # Every writable attribute of every compiled env id -------------------------------------------------------------------
 #
-# The examples run in a worker process (``helpers/written_values_worker.py``) whose kernels are compiled with bounds checks
-# (``NUMBA_BOUNDSCHECK=1``, in a kernel cache of their own, beside nbgym's): an out-of-bounds index then raises
+# The examples run in a worker process (``helpers/written_values_worker.py``) whose kernels are compiled with bounds
+# checks (``NUMBA_BOUNDSCHECK=1``, in a kernel cache of their own, beside nbgym's): an out-of-bounds index then raises
 # ``IndexError`` rather than reading or writing another array, and a segfault ends the worker, not pytest, failing the
 # example with the env id, attribute and value that caused it. Each example resets nbgym's env (and gymnasium's), steps
 # twice, writes one value into one attribute, steps and renders a few times, resets and steps again. The write must be
@@ -250,8 +250,8 @@ def _family(env_id: str) -> str:
 
 
 def _values(kind: str, shape: tuple[int, ...]) -> st.SearchStrategy:
-    """Values to write into an attribute holding ``kind`` of ``shape`` (see ``helpers/written_values_worker.py``'s ``classify``):
-    the extremes, any float or integer, and for an array or sequence one of them in every place or in one place, or
+    """Values to write into an attribute holding ``kind`` of ``shape`` (see ``classify`` in
+    ``helpers/written_values_worker.py``): the extremes, any float or integer, and for an array or sequence one of them in every place or in one place, or
     a sequence of another length."""
     number = st.one_of(st.sampled_from(SCALARS), st.floats(), st.integers(-(2**70), 2**70))
     if kind == "scalar":
@@ -302,7 +302,7 @@ def _check_written(worker: Worker, env_id: str, attribute: str, spec: tuple, ste
     for step, (mine, wanted) in enumerate(zip(ours["results"], theirs["results"])):
         for name, a, b in zip(("obs", "reward", "terminated", "truncated", "frame"), mine, wanted):
             if name == "frame" and _family(env_id) == "toy_text":
-                continue  # nbgym's own pixel art, not gymnasium's images (tests/test_rendering.py follows the state)
+                continue  # nbgym's own pixel art, not gymnasium's (tests/envs/test_rendering.py follows the state)
             if isinstance(b, np.ndarray) or isinstance(a, np.ndarray):
                 np.testing.assert_array_equal(a, b, err_msg=f"{where}: {name} of step {step}")
             else:

@@ -234,9 +234,9 @@ def write_and_step(envs: Envs, env_id: str, attribute: str, spec: tuple, steps: 
 
 
 def _draw_gymnasium_with_nbgyms_images() -> None:
-    """nbgym draws its own images where gymnasium's are not shipped (Pendulum's arrow; tests/test_rendering.py checks the
-    rest of those frames against gymnasium's drawing nbgym's image): gymnasium's Pendulum here loads nbgym's arrow, so
-    that frames compare pixel for pixel."""
+    """nbgym draws its own images where gymnasium's are not shipped (Pendulum's arrow; tests/envs/test_rendering.py
+    checks the rest of those frames against gymnasium's drawing nbgym's image): gymnasium's Pendulum here loads nbgym's
+    arrow, so that frames compare pixel for pixel."""
     import pygame
 
     from nbgym.envs._render import _assets

@@ -1,5 +1,5 @@
 """nbgym.interop.rllib without Ray: the id strings a Ray worker makes envs from, and the errors naming a
-registration the workers would miss (tests/test_ray.py runs them under RLlib)."""
+registration the workers would miss (tests/interop/test_ray.py runs them under RLlib)."""
 
 from __future__ import annotations
 

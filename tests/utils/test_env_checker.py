@@ -487,7 +487,8 @@ CHECK_ENV_CASES: dict[str, dict[str, Any]] = {
         "render_result": lambda self: np.zeros((2, 2, 3), np.uint8),
     },
     # gymnasium's check_env wraps an env of metadata["torch"] in `wrappers.TorchToNumpy`, which neither library has
-    # (AttributeError in both); metadata["jax"] (JaxToNumpy) is checked with the jax envs, tests/test_functional_envs.py.
+    # (AttributeError in both); metadata["jax"] (JaxToNumpy) is checked with the jax envs,
+    # tests/envs/test_functional_envs.py.
     "torch_metadata": {"metadata": {"render_modes": [], "torch": True}},
 }
 
