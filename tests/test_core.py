@@ -15,7 +15,7 @@ import gymnasium
 import numpy as np
 import pytest
 from helpers.common import LIBS, SEEDS
-from helpers.core_test_envs import assert_data_equal, exception_outcome, grid_world, normalise
+from helpers.core_test_envs import ENV_SPECS, assert_data_equal, exception_outcome, grid_world, normalise
 from helpers.common import FAST
 from gymnasium.envs.registration import EnvSpec as GymEnvSpec
 from gymnasium.utils import seeding as gym_seeding
@@ -25,9 +25,6 @@ from hypothesis import strategies as st
 import nbgym
 from nbgym.registration import EnvSpec as NbEnvSpec
 from nbgym.utils import EzPickle, RecordConstructorArgs, colorize, seeding
-
-
-ENV_SPECS = {gymnasium: GymEnvSpec, nbgym: NbEnvSpec}
 
 
 def both(make: Any) -> tuple[Any, Any]:

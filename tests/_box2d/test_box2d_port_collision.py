@@ -15,8 +15,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from nbgym._box2d import math as bm  # noqa: E402
 from nbgym._box2d import shapes  # noqa: E402
+from helpers.box2d_port import F32  # noqa: E402
 
-f32 = np.float32
 # Interpreted (NUMBA_DISABLE_JIT=1, CI's second pass) each example is ~50x slower: fewer there.
 FAST = settings(
     max_examples=40 if numba.config.DISABLE_JIT else 150, deadline=None, suppress_health_check=list(HealthCheck)
@@ -37,7 +37,7 @@ def differential(*strategies):
 
 def coord(low=-10.0, high=10.0):
     low, high = float(np.float32(low)), float(np.float32(high))
-    return st.floats(low, high, width=32, allow_nan=False, allow_infinity=False).map(f32)
+    return st.floats(low, high, width=32, allow_nan=False, allow_infinity=False).map(F32)
 
 
 def bits(*values):
@@ -157,7 +157,7 @@ def test_trig_is_libm():
     for v in x:
         s, c = bm.rot_set(v)
         same((s, c), (libm.sinf(float(v)), libm.cosf(float(v))))
-        same((bm.atan2f(v, f32(0.3)),), (libm.atan2f(float(v), 0.3),))
+        same((bm.atan2f(v, F32(0.3)),), (libm.atan2f(float(v), 0.3),))
 
 
 @differential(transforms, coord(-2, 2), coord(-2, 2))
@@ -174,7 +174,7 @@ def test_transform_mul_matches_wheel(t, x, y):
 
 @differential(st.lists(coord(-5, 5), min_size=9, max_size=9), coord(0, 1), coord(0, 1))
 def test_sweep_matches_wheel(values, beta, alpha):
-    values[8] = f32(min(abs(values[8]) / 10, 0.9))  # alpha0 < 1
+    values[8] = F32(min(abs(values[8]) / 10, 0.9))  # alpha0 < 1
     sweep = np.array(values, np.float32)
     s = B.b2Sweep()
     s.localCenter = (float(values[0]), float(values[1]))
@@ -326,11 +326,11 @@ def test_collisions_are_exercised():
     for _ in range(300):
         si_a, sf_a = shapes.new_shapes()
         si_b, sf_b = shapes.new_shapes()
-        shapes.polygon_set_as_box(si_a, sf_a, f32(1), f32(0.5))
-        shapes.polygon_set_as_oriented_box(si_b, sf_b, f32(0.7), f32(0.3), f32(0.1), f32(0), f32(rng.uniform(-3, 3)))
+        shapes.polygon_set_as_box(si_a, sf_a, F32(1), F32(0.5))
+        shapes.polygon_set_as_oriented_box(si_b, sf_b, F32(0.7), F32(0.3), F32(0.1), F32(0), F32(rng.uniform(-3, 3)))
         xa = np.array([0, 0, 0, 1], np.float32)
         xb = np.zeros(4, np.float32)
-        bm.xf_set(xb, *rng.uniform(-2, 2, 2).astype(np.float32), f32(rng.uniform(-3, 3)))
+        bm.xf_set(xb, *rng.uniform(-2, 2, 2).astype(np.float32), F32(rng.uniform(-3, 3)))
         man_f, man_i = mf.new_manifolds()
         collide_polygons(man_f, man_i, si_a, sf_a, xa, si_b, sf_b, xb)
         seen.add((int(man_i[0]), int(man_i[1])))
@@ -345,7 +345,7 @@ from nbgym._box2d import distance as dist  # noqa: E402
 def proxy(si, sf):
     """``shapes.proxy`` with its radius kept float32 (numba returns a float32 to Python as a float)."""
     vertices, count, radius = shapes.proxy(si, sf)
-    return vertices, count, f32(radius)
+    return vertices, count, F32(radius)
 
 
 @differential(any_shape, near, any_shape, near, st.booleans())
@@ -389,7 +389,7 @@ from nbgym._box2d import time_of_impact as toi  # noqa: E402
 def sweeps(draw, start, end):
     v = [draw(coord(-0.5, 0.5)), draw(coord(-0.5, 0.5))]  # localCenter
     v += [draw(start), draw(start), draw(end), draw(end)]  # c0, c
-    v += [draw(coord(-8, 8)), draw(coord(-8, 8)), f32(0)]  # a0, a, alpha0
+    v += [draw(coord(-8, 8)), draw(coord(-8, 8)), F32(0)]  # a0, a, alpha0
     return np.array(v, np.float32)
 
 
@@ -450,7 +450,7 @@ class Worlds:
         body = self.world.CreateDynamicBody(position=(float(x), float(y)), angle=float(angle))
         body.CreatePolygonFixture(box=(float(hx), float(hy)), userData=self.next)
         si, sf = shapes.new_shapes()
-        shapes.polygon_set_as_box(si, sf, f32(hx), f32(hy))
+        shapes.polygon_set_as_box(si, sf, F32(hx), F32(hy))
         aabb = np.zeros(4, np.float32)
         shapes.compute_aabb(si, sf, xf_array(body.transform), aabb)
         self.proxy[self.next] = bp.create_proxy(*self.arrays[:5], aabb, self.next)
@@ -600,10 +600,10 @@ def ray_world(params):
         if kind == 0:
             shapes.edge_set(shape_i[k], shape_f[k], a, b, c, d)
         elif kind == 1 or kind == 2:
-            pts = np.array([(-a, -b), (c, -b), (c, d), (-a, d * f32(0.5))], np.float32)
+            pts = np.array([(-a, -b), (c, -b), (c, d), (-a, d * F32(0.5))], np.float32)
             shapes.polygon_set(shape_i[k], shape_f[k], pts, 4)
         else:
-            shapes.circle_set(shape_i[k], shape_f[k], abs(a) + f32(0.1), b, c)
+            shapes.circle_set(shape_i[k], shape_f[k], abs(a) + F32(0.1), b, c)
         fixture = body.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), userData=k)
         fixture.filterData = B.b2Filter(categoryBits=1 if static else 0x20)
         accept[k] = static
@@ -638,8 +638,8 @@ def test_ray_cast_closest_matches_wheel_lidar(params, rays):
     world, arrays, fixtures = ray_world(params)
     stack = np.zeros(arrays[1].shape[0] + 1, np.int32)
     for x1, y1, x2, y2 in rays:
-        dx, dy = f32(x2 - x1), f32(y2 - y1)
-        if dx * dx + dy * dy == f32(0.0):  # no ray: Box2D asserts a non-zero float32 length
+        dx, dy = F32(x2 - x1), F32(y2 - y1)
+        if dx * dx + dy * dy == F32(0.0):  # no ray: Box2D asserts a non-zero float32 length
             continue
         lidar = _Lidar()
         world.RayCast(lidar, (float(x1), float(y1)), (float(x2), float(y2)))
@@ -701,7 +701,7 @@ def falling_world(seed):
                 world.DestroyBody(body)
                 continue
         else:
-            shapes.circle_set(shape_i[k], shape_f[k], f32(rng.uniform(0.15, 0.5)), f32(0), f32(0))
+            shapes.circle_set(shape_i[k], shape_f[k], F32(rng.uniform(0.15, 0.5)), F32(0), F32(0))
             fixture = body.CreateFixture(shape=wheel_shape(shape_i[k], shape_f[k]), density=1.0, userData=k)
         fixture.friction = 0.3
         k += 1

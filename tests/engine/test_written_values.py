@@ -24,7 +24,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from test_every_env_id import IDS, _compiled_ids
+from helpers.env_ids import IDS, compiled_ids
 
 import nbgym
 from nbgym.engine import _cache as cache
@@ -345,7 +345,7 @@ ranges); every id with ``-m slow`` (Box2D's kernels take ~50 s each to compile w
 
 
 def test_the_sweep_finds_writable_numbers_in_every_family():
-    families = {_family(env_id) for env_id in _compiled_ids()}
+    families = {_family(env_id) for env_id in compiled_ids()}
     assert families == {_family(param.values[0]) for param in IDS}
     assert families - {"box2d"} == {_family(param.values[0]) for param in DEFAULT_IDS}
 

@@ -12,7 +12,15 @@ import warnings
 from types import ModuleType
 from typing import Any, Callable
 
+import gymnasium
 import numpy as np
+from gymnasium.envs.registration import EnvSpec as GymEnvSpec
+
+import nbgym
+from nbgym.registration import EnvSpec as NbEnvSpec
+
+ENV_SPECS = {gymnasium: GymEnvSpec, nbgym: NbEnvSpec}
+"""Each library's ``EnvSpec``."""
 
 
 @functools.cache

@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import copy
 import functools
+import importlib.util
 from types import ModuleType
 from typing import Any, Callable
 
 import numpy as np
 from helpers.core_test_envs import assert_data_equal, normalise
 
+
+HAS_CV2 = importlib.util.find_spec("cv2") is not None
+"""ResizeObservation needs opencv, as gymnasium's does."""
 
 # Observation/action spaces of the test environment, built from a library's `spaces` module.
 SPACES: dict[str, Callable[[Any], Any]] = {

@@ -18,7 +18,7 @@ ray = pytest.importorskip("ray")
 gymnasium = pytest.importorskip("gymnasium")
 
 import nbgym  # noqa: E402
-from test_examples import load  # noqa: E402
+from helpers.examples import load  # noqa: E402
 from helpers.vector_test_envs import assert_same  # noqa: E402
 from helpers.paths import EXAMPLES, ROOT  # noqa: E402
 

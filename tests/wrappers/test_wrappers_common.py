@@ -16,14 +16,11 @@ import gymnasium
 import numpy as np
 import pytest
 from helpers.common import LIBS, SEEDS
-from helpers.core_test_envs import assert_data_equal, exception_outcome, grid_world, outcome
-from gymnasium.envs.registration import EnvSpec as GymEnvSpec
+from helpers.core_test_envs import ENV_SPECS, assert_data_equal, exception_outcome, grid_world, outcome
 
 import nbgym
 import nbgym.wrappers
-from nbgym.registration import EnvSpec as NbEnvSpec
 
-ENV_SPECS = {gymnasium: GymEnvSpec, nbgym: NbEnvSpec}
 
 STACKS: dict[str, Callable[[ModuleType, Any], Any]] = {
     "time_limit": lambda lib, env: lib.wrappers.TimeLimit(env, max_episode_steps=6),

@@ -9,7 +9,6 @@ random stream afterwards.
 
 from __future__ import annotations
 
-import importlib.util
 from types import ModuleType
 from typing import Any, Callable
 
@@ -18,7 +17,14 @@ import numpy as np
 import pytest
 from helpers.core_test_envs import assert_data_equal, outcome
 from helpers.common import LIBS, SEEDS
-from helpers.wrappers_test_envs import assert_outputs_equal, assert_spaces_equal, make_env, rollout, sample_actions
+from helpers.wrappers_test_envs import (
+    HAS_CV2,
+    assert_outputs_equal,
+    assert_spaces_equal,
+    make_env,
+    rollout,
+    sample_actions,
+)
 
 import nbgym
 
@@ -30,7 +36,6 @@ pytestmark = [
     pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning"),
 ]
 
-HAS_CV2 = importlib.util.find_spec("cv2") is not None
 needs_cv2 = pytest.mark.skipif(not HAS_CV2, reason="ResizeObservation needs opencv, as gymnasium's does")
 
 

@@ -9,7 +9,6 @@ are the wrappers' running statistics, queues and counters.
 
 from __future__ import annotations
 
-import importlib.util
 from types import ModuleType
 from typing import Any, Callable
 
@@ -20,15 +19,13 @@ from helpers.core_test_envs import assert_data_equal, outcome
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from helpers.common import LIBS, MODES, SEEDS
-from helpers.wrappers_test_envs import assert_same, assert_spaces_equal, space_env
+from helpers.wrappers_test_envs import HAS_CV2, assert_same, assert_spaces_equal, space_env
 
 import nbgym
 
 # gymnasium's wrappers build Boxes of float64 bounds for float32 spaces, and so warn that the bounds lose
 # precision; both libraries warn alike (the spaces tests check the warning itself).
 pytestmark = pytest.mark.filterwarnings("ignore:.*Box (low|high)'s precision lowered by casting:UserWarning")
-
-HAS_CV2 = importlib.util.find_spec("cv2") is not None
 
 
 def cartpole_vec(lib: ModuleType, num_envs: int, mode: str = "NextStep") -> Any:

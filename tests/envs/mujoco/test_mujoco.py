@@ -25,6 +25,7 @@ import pytest
 from helpers.jit import INTERPRETED
 from helpers.common import MODES
 from helpers.classic_control_checks import compare_single, compare_vector
+from helpers.env_ids import MUJOCO_V5_IDS as IDS
 from helpers.toy_text_checks import assert_same_value
 from gymnasium.envs.mujoco.mujoco_env import MujocoEnv as GymnasiumMujocoEnv
 from gymnasium.utils.env_checker import check_env as gymnasium_check_env
@@ -36,19 +37,6 @@ from nbgym.utils.env_checker import check_env
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-IDS = [
-    "Ant-v5",
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "Humanoid-v5",
-    "HumanoidStandup-v5",
-    "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5",
-    "Pusher-v5",
-    "Reacher-v5",
-    "Swimmer-v5",
-    "Walker2d-v5",
-]
 STEPS = 12 if INTERPRETED else 40
 VECTOR_LIMIT = 4 if INTERPRETED else 9
 

@@ -31,6 +31,7 @@ mujoco = pytest.importorskip("mujoco")
 from gymnasium.envs.mujoco import mujoco_rendering as gym_rendering  # noqa: E402
 
 from nbgym.envs.mujoco.mujoco_rendering import GLBackendUnavailable, MujocoRenderer, OffScreenViewer  # noqa: E402
+from helpers.env_ids import MUJOCO_V5_IDS
 from helpers.paths import ROOT
 
 ASSETS = Path(gymnasium.__file__).parent / "envs" / "mujoco" / "assets"
@@ -503,22 +504,7 @@ def test_without_mujoco_the_module_says_how_to_install_it() -> None:
     assert 'pip install "nbgym[mujoco]"' in run_script(script)
 
 
-V5_IDS = [
-    "Ant-v5",
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "Humanoid-v5",
-    "HumanoidStandup-v5",
-    "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5",
-    "Pusher-v5",
-    "Reacher-v5",
-    "Swimmer-v5",
-    "Walker2d-v5",
-]
-
-
-@pytest.mark.parametrize("env_id", V5_IDS)
+@pytest.mark.parametrize("env_id", MUJOCO_V5_IDS)
 def test_environments_render_as_gymnasium(env_id: str) -> None:
     """Each v5 environment's frames (colour and depth, after reset and after steps) are gymnasium's."""
     import nbgym
