@@ -50,3 +50,16 @@ MUJOCO_V5_IDS = [
     "Swimmer-v5",
     "Walker2d-v5",
 ]
+MUJOCO_V4_IDS = [
+    "Ant-v4",
+    "HalfCheetah-v4",
+    "Hopper-v4",
+    "Humanoid-v4",
+    "HumanoidStandup-v4",
+    "InvertedDoublePendulum-v4",
+    "InvertedPendulum-v4",
+    "Reacher-v4",
+    "Swimmer-v4",
+    "Walker2d-v4",
+]
+"""The v4 MuJoCo ids: the v5 ones but Pusher (gymnasium 1.4's Pusher-v4 needs mujoco < 3)."""

@@ -21,6 +21,7 @@ import pytest
 import nbgym
 from nbgym import error
 from nbgym.envs.mujoco.mujoco_env import ASSETS
+from helpers.env_ids import MUJOCO_V4_IDS, MUJOCO_V5_IDS
 from helpers.paths import ROOT, TESTS
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -424,29 +425,7 @@ def steps_after_round_trip(env, count):
         yield action, env.step(action), copies
 
 
-MUJOCO_IDS = [
-    "Ant-v5",
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "Humanoid-v5",
-    "HumanoidStandup-v5",
-    "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5",
-    "Pusher-v5",
-    "Reacher-v5",
-    "Swimmer-v5",
-    "Walker2d-v5",
-    "Ant-v4",
-    "HalfCheetah-v4",
-    "Hopper-v4",
-    "Humanoid-v4",
-    "HumanoidStandup-v4",
-    "InvertedDoublePendulum-v4",
-    "InvertedPendulum-v4",
-    "Reacher-v4",
-    "Swimmer-v4",
-    "Walker2d-v4",
-]
+MUJOCO_IDS = [*MUJOCO_V5_IDS, *MUJOCO_V4_IDS]
 
 
 @pytest.mark.parametrize("env_id", MUJOCO_IDS)
@@ -489,20 +468,7 @@ def test_model_without_actuators_has_no_control_cost(tmp_path):
         assert_same_steps(ours, theirs, [np.zeros(0, dtype=np.float32)] * 3, seed=0)
 
 
-SWEEP_IDS = [
-    "Ant-v5",
-    "HalfCheetah-v5",
-    "Hopper-v5",
-    "Humanoid-v5",
-    "HumanoidStandup-v5",
-    "InvertedDoublePendulum-v5",
-    "InvertedPendulum-v5",
-    "Pusher-v5",
-    "Reacher-v5",
-    "Swimmer-v5",
-    "Walker2d-v5",
-    "Ant-v4",
-]
+SWEEP_IDS = [*MUJOCO_V5_IDS, "Ant-v4"]
 
 
 @pytest.mark.jit_only

@@ -11,6 +11,7 @@ import pytest
 from helpers.jit import INTERPRETED
 from helpers.common import MODES
 from helpers.classic_control_checks import compare_single, compare_vector
+from helpers.env_ids import MUJOCO_V4_IDS as IDS
 from helpers.toy_text_checks import assert_same_value
 from test_mujoco import policy_for
 from test_mujoco import test_check_env_passes_with_gymnasiums_warnings as check_env_warns_as_gymnasium
@@ -21,18 +22,6 @@ mujoco = pytest.importorskip("mujoco")
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
-IDS = [
-    "Ant-v4",
-    "HalfCheetah-v4",
-    "Hopper-v4",
-    "Humanoid-v4",
-    "HumanoidStandup-v4",
-    "InvertedDoublePendulum-v4",
-    "InvertedPendulum-v4",
-    "Reacher-v4",
-    "Swimmer-v4",
-    "Walker2d-v4",
-]
 STEPS = 12 if INTERPRETED else 40
 VECTOR_LIMIT = 4 if INTERPRETED else 9
 
