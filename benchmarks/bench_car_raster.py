@@ -31,7 +31,7 @@ from typing import Any, Callable
 import gymnasium
 import numpy as np
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "envs", "box2d"))
 
 from test_box2d_car_raster import scene_of  # noqa: E402
 

@@ -4,7 +4,7 @@ gymnasium draws the score with ``pygame.font.Font(pygame.font.get_default_font()
 (255, 255, 255), (0, 0, 0))``. SDL_ttf 2.24 (pygame-ce 2.5.8's) lays the text out with harfbuzz, which applies
 the font's ``kern`` table in 26.6 fixed point, and ORs each glyph's 8-bit coverage into the box. This script
 takes each glyph's bitmap and metrics from pygame-ce's own renders and the kerning from the font file, scaled
-as harfbuzz scales it; ``tests/test_box2d_car_raster.py`` checks the table against pygame-ce's renders of
+as harfbuzz scales it; ``tests/envs/box2d/test_box2d_car_raster.py`` checks the table against pygame-ce's renders of
 every score text in a wide range. Needs pygame-ce and fontTools.
 
 Run: ``python scripts/make_car_racing_score_font.py``.

@@ -17,13 +17,12 @@ from pathlib import Path
 
 import numba
 import pytest
+from helpers.paths import ROOT
 
 # gymnasium's renderers initialise SDL too: keep SDL from taking over SIGTERM in this process, or the
 # async tests' forked workers inherit a SIGTERM that does not stop them (see nbgym.envs._render).
 os.environ.setdefault("SDL_NO_SIGNAL_HANDLERS", "1")
 
-
-ROOT = Path(__file__).resolve().parent.parent
 
 # gymnasium's own tests, vendored: they import gymnasium expecting nbgym in its place, in a process of their own
 # (tests/test_gymnasium_own_tests.py runs them).

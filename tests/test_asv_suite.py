@@ -15,9 +15,9 @@ import pytest
 import nbgym
 from nbgym import _bench
 from nbgym.registration import registry
+from helpers.paths import ROOT
 
-REPO = pathlib.Path(__file__).resolve().parent.parent
-BENCHMARKS = REPO / "benchmarks"
+BENCHMARKS = ROOT / "benchmarks"
 NBGYM_PATH = str(pathlib.Path(nbgym.__file__).resolve().parent.parent)
 
 needs_asv = pytest.mark.skipif(
@@ -379,11 +379,11 @@ def fake_results() -> dict:
 
 
 def asv_picture_module():
-    sys.path.insert(0, str(REPO / "scripts"))
+    sys.path.insert(0, str(ROOT / "scripts"))
     try:
         import make_asv_picture
     finally:
-        sys.path.remove(str(REPO / "scripts"))
+        sys.path.remove(str(ROOT / "scripts"))
     return make_asv_picture
 
 

@@ -22,7 +22,7 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from test_every_env_id import IDS
+from helpers.env_ids import IDS
 
 import nbgym
 

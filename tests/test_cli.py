@@ -10,7 +10,6 @@ import importlib.util
 import io
 import json
 import os
-import pathlib
 import re
 import subprocess
 import sys
@@ -24,8 +23,8 @@ from nbgym import _bench, error
 from nbgym.engine import _cache as cache
 from nbgym.cli import main
 from nbgym.registration import registry
+from helpers.paths import ROOT
 
-ROOT = pathlib.Path(nbgym.__file__).resolve().parent.parent
 GYMNASIUM = _bench.library_version("gymnasium") is not None
 ENVPOOL = _bench.library_version("envpool") is not None
 

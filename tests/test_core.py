@@ -14,19 +14,17 @@ from typing import Any
 import gymnasium
 import numpy as np
 import pytest
-from core_test_envs import LIBS, SEEDS, assert_data_equal, exception_outcome, grid_world, normalise
+from helpers.common import LIBS, SEEDS
+from helpers.core_test_envs import ENV_SPECS, assert_data_equal, exception_outcome, grid_world, normalise
+from helpers.common import FAST
 from gymnasium.envs.registration import EnvSpec as GymEnvSpec
 from gymnasium.utils import seeding as gym_seeding
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import nbgym
 from nbgym.registration import EnvSpec as NbEnvSpec
 from nbgym.utils import EzPickle, RecordConstructorArgs, colorize, seeding
-
-FAST = settings(max_examples=50, deadline=None)
-
-ENV_SPECS = {gymnasium: GymEnvSpec, nbgym: NbEnvSpec}
 
 
 def both(make: Any) -> tuple[Any, Any]:

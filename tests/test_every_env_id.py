@@ -9,42 +9,15 @@ targeted comparisons (terminations reached on purpose, every argument, rendering
 
 from __future__ import annotations
 
-import importlib.util
-
 import gymnasium
 import numpy as np
 import pytest
-from _classic_control_checks import MODES, compare_single, compare_vector
+from helpers.common import MODES
+from helpers.classic_control_checks import compare_single, compare_vector
+from helpers.env_ids import IDS, compiled_ids
 
 import nbgym
 from nbgym import spaces
-
-FAMILY_EXTRAS = {"mujoco": "mujoco", "box2d": "Box2D"}
-"""The module an env family's gymnasium oracle needs (gymnasium's Box2D envs need the box2d wheel)."""
-
-
-def _compiled_ids() -> list[str]:
-    """The ids whose vector env is nbgym's compiled one (a vector entry point), but the jax functional envs."""
-    ids = []
-    for env_id, spec in sorted(nbgym.registry.items()):
-        if spec.vector_entry_point is None or "/" in env_id:
-            continue
-        ids.append(env_id)
-    return ids
-
-
-def _needs(env_id: str) -> str | None:
-    entry = str(nbgym.registry[env_id].entry_point)
-    for family, module in FAMILY_EXTRAS.items():
-        if f".{family}" in entry and importlib.util.find_spec(module) is None:
-            return module
-    return None
-
-
-IDS = [
-    pytest.param(env_id, marks=pytest.mark.skipif(_needs(env_id) is not None, reason=f"needs {_needs(env_id)}"))
-    for env_id in _compiled_ids()
-]
 
 
 def random_actions(space: spaces.Space, batch: int | None = None):
@@ -64,7 +37,7 @@ def random_actions(space: spaces.Space, batch: int | None = None):
 
 
 def test_the_ids_cover_every_family():
-    families = {str(nbgym.registry[env_id].entry_point).split(".")[2] for env_id in _compiled_ids()}
+    families = {str(nbgym.registry[env_id].entry_point).split(".")[2] for env_id in compiled_ids()}
     assert families == {"classic_control", "toy_text", "box2d", "mujoco"}, families
 
 
@@ -83,5 +56,5 @@ def test_vector_env_matches_gymnasium_sync(env_id, mode):
 
 def test_gymnasium_makes_the_same_ids():
     """The oracle has every id compared here (a renamed or dropped id would otherwise compare nothing)."""
-    missing = [env_id for env_id in _compiled_ids() if env_id not in gymnasium.registry]
+    missing = [env_id for env_id in compiled_ids() if env_id not in gymnasium.registry]
     assert not missing, missing

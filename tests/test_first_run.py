@@ -19,8 +19,8 @@ from nbgym import _bench
 from nbgym.engine import _cache as cache
 from nbgym.engine._kernels import step_kernel
 from nbgym.cli import main
+from helpers.paths import ROOT
 
-ROOT = Path(nbgym.__file__).resolve().parent.parent
 
 MAKE_TWO = "import nbgym; nbgym.make('CartPole-v1').reset(seed=0); nbgym.make_vec('MountainCar-v0', 3).reset(seed=0)"
 

@@ -13,20 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from helpers.common import JAX_IDS
+from helpers.paths import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
-VENDORED = Path(__file__).resolve().parent / "gymnasium_1_4_0"
-
-JAX_IDS = [
-    "phys2d/CartPole-v0",
-    "phys2d/CartPole-v1",
-    "phys2d/Pendulum-v0",
-    "tabular/Blackjack-v0",
-    "tabular/CliffWalking-v0",
-]
+VENDORED = ROOT / "tests" / "gymnasium_1_4_0"
 TESTS = [f"tests/envs/test_envs.py::test_all_env_api[{env_id}]" for env_id in JAX_IDS] + [
     "tests/envs/test_env_implementation.py::test_carracing_domain_randomize"
 ]

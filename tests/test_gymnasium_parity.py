@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 import nbgym
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+from helpers.paths import ROOT
 
 
 def run_python(code: str, **env: str) -> subprocess.CompletedProcess:

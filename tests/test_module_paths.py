@@ -17,7 +17,7 @@ import pytest
 import nbgym
 
 # Modules of environments and array libraries that other work brings (the jax/torch conversions), and the
-# modules that import jax (gymnasium's JAX functional environments: tests/test_functional_envs.py imports them
+# modules that import jax (gymnasium's JAX functional environments: tests/envs/test_functional_envs.py imports them
 # in a subprocess, with their names). MuJoCo's modules (v4, v5, mujoco_env, mujoco_rendering, mujoco_py_env,
 # utils) are here, and checked.
 NOT_YET = ("envs.phys2d", "envs.tabular", "envs.functional_jax_env")

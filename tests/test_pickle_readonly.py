@@ -15,7 +15,7 @@ import cloudpickle
 import gymnasium
 import numpy as np
 import pytest
-from vector_test_envs import assert_same
+from helpers.vector_test_envs import assert_same
 
 import nbgym
 import nbgym.wrappers.vector as vector_wrappers

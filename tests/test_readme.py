@@ -18,13 +18,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.paths import ROOT
 
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
     tomllib = pytest.importorskip("tomli")
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = (
     "README.md",
     "docs/mujoco.md",
@@ -36,7 +36,7 @@ DOCS = (
     "docs/testing.md",
 )
 """The README and the pages its sections moved to. (docs/custom_environments.md's blocks build on each other, step by
-step: the module they add up to is examples/grid_world.py, which tests/test_engine_examples.py runs.)"""
+step: the module they add up to is examples/grid_world.py, which tests/engine/test_engine_examples.py runs.)"""
 
 _BLOCK = re.compile(r"^(<!-- readme-test: not run \((?P<why>[^)]*)\) -->\n)?```python\n(?P<code>.*?)^```", re.S | re.M)
 _EXTRAS = re.compile(r'^# pip install "nbgym\[(?P<extras>[a-z0-9,]+)\]"')

@@ -19,7 +19,7 @@ import gymnasium.envs.registration as gym_reg
 import numpy as np
 import pytest
 from gymnasium.utils import RecordConstructorArgs as GymRecordConstructorArgs
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 import nbgym
@@ -27,8 +27,7 @@ import nbgym.registration as nb_reg
 from nbgym import error
 from nbgym.envs import registration as nb_envs_reg
 from nbgym.utils import RecordConstructorArgs as NbRecordConstructorArgs
-
-FAST = settings(max_examples=50, deadline=None)
+from helpers.common import FAST
 
 
 # --------------------------------------------------------------------------------------------------
@@ -165,7 +164,7 @@ def test_top_level_names() -> None:
 # --------------------------------------------------------------------------------------------------
 
 # The ids gymnasium registers only to refuse them: the v2/v3 MuJoCo ids (they need mujoco-py) and Pusher-v4 (on
-# mujoco >= 3). nbgym refuses them too (tests/test_mujoco_v4.py compares the errors).
+# mujoco >= 3). nbgym refuses them too (tests/envs/mujoco/test_mujoco_v4.py compares the errors).
 GYM_REFUSED_IDS = [
     env_id
     for env_id, env_spec in gym_reg.registry.items()
@@ -189,7 +188,7 @@ GYM_PROVIDED_IDS = [
     )
 ]
 # The old-gym compatibility ids and the JAX functional envs (tests/test_gymnasium_parity.py and
-# tests/test_functional_envs.py check them).
+# tests/envs/test_functional_envs.py check them).
 GYM_OTHER_IDS = [
     "GymV21Environment-v0",
     "GymV26Environment-v0",
@@ -199,7 +198,7 @@ GYM_OTHER_IDS = [
     "tabular/Blackjack-v0",
     "tabular/CliffWalking-v0",
 ]
-# The test suite's own envs (tests/custom_envs.py) live in the "test" namespace; other test modules of
+# The test suite's own envs (tests/helpers/custom_envs.py) live in the "test" namespace; other test modules of
 # the same worker may have registered them.
 TEST_NAMESPACE = "test"
 

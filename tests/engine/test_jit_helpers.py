@@ -1,0 +1,138 @@
+"""Helpers and entries (``nbgym/engine/_jit.py``): compiled functions without Python wrappers or machine code of
+their own, linked into the entries that call them; callable from Python all the same, and kept apart in the cache."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+
+import numba
+import numpy as np
+import pytest
+
+from nbgym.engine import _jit as jit
+from nbgym.engine._jit import HelperCodeLibrary, HelperDispatcher, kernel
+from helpers.jit import INTERPRETED
+from helpers.paths import ROOT
+
+pytestmark = pytest.mark.skipif(INTERPRETED, reason="helpers are compiled functions")
+
+
+@kernel
+def _scaled(values, column):
+    return values[column] * 2.0
+
+
+@kernel
+def _pick(pair, index):
+    return pair[index]  # a heterogeneous tuple's index must be a constant: typing needs the literal
+
+
+@kernel
+def _checked(values):
+    if values[0] > 5.0:
+        raise ValueError("too big", values[0])
+    return values[0] + 1.0
+
+
+@kernel(entry=True)
+def _entry(values):
+    return _scaled(values, 0) + _scaled(values, 1) + _scaled(values, 2) + _pick((1.5, 2), 0) + _checked(values)
+
+
+def test_a_helper_has_no_wrapper_and_no_machine_code_and_an_entry_has_both():
+    values = np.array([1.0, 2.0, 3.0])
+    assert _entry(values) == 2.0 + 4.0 + 6.0 + 1.5 + 2.0
+    assert isinstance(_scaled, HelperDispatcher) and not isinstance(_entry, HelperDispatcher)
+    (helper_result,) = _scaled.overloads.values()
+    assert isinstance(helper_result.library, HelperCodeLibrary)
+    assert helper_result.entry_point is None or helper_result.library.get_pointer_to_function("anything") == 0
+    (entry_result,) = _entry.overloads.values()
+    assert not isinstance(entry_result.library, HelperCodeLibrary)
+
+
+def test_constants_do_not_compile_a_helper_once_per_value():
+    _entry(np.array([1.0, 2.0, 3.0]))
+    assert len(_scaled.signatures) == 1, _scaled.signatures  # called with 0, 1 and 2: one int64 version
+    assert [str(arg) for arg in _scaled.signatures[0]][1] == "int64"
+    assert "Literal" in str(_pick.signatures)  # where typing needs the value, the literal version
+
+
+def test_a_helper_called_from_python_runs_its_python_entry():
+    values = np.array([1.0, 2.0, 3.0])
+    assert _scaled(values, 2) == 6.0  # not numba's null wrapper: that would end the process
+    assert _checked(values) == 2.0
+    with pytest.raises(ValueError, match="too big"):
+        _checked(np.array([9.0]))
+    assert not isinstance(_scaled.python_entry(), HelperDispatcher)
+
+
+def test_an_entry_raises_a_helpers_exception():
+    with pytest.raises(ValueError, match="too big"):
+        _entry(np.array([9.0, 0.0, 0.0]))
+
+
+MODULE = """
+import numpy as np
+from nbgym.engine._jit import kernel
+
+
+@kernel
+def helper(values, column):
+    if values[column] < 0:
+        raise ValueError("negative", values[column])
+    return values[column] * 3.0
+
+
+@kernel(entry=True)
+def entry(values):
+    return helper(values, 0) + helper(values, 1)
+"""
+
+RUN = """
+import sys
+sys.path.insert(0, sys.argv[1])
+import numpy as np
+import probe_helpers as p
+values = np.array([1.0, 2.0])
+order = sys.argv[2]
+results = []
+for name in order.split(","):
+    if name == "entry":
+        results.append(p.entry(values))
+    elif name == "helper":
+        results.append(p.helper(values, 1))
+    else:
+        try:
+            p.entry(np.array([-1.0, 2.0]))
+        except ValueError as e:
+            results.append(e.args[0])
+print(results)
+"""
+
+
+@pytest.mark.parametrize("first,second", [("entry,raise", "helper,entry,raise"), ("helper", "entry,helper,raise")])
+def test_helpers_and_entries_load_from_the_cache_in_any_order(tmp_path, first, second):
+    """A second process loads what the first compiled: an entry's machine code links the helpers' loaded modules,
+    and a helper called from Python never runs a helper's cache entry (no wrapper) as an entry."""
+    (tmp_path / "probe_helpers.py").write_text(MODULE)
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    expected = {"entry": "9.0", "helper": "6.0", "raise": "'negative'"}
+    for order in (first, second):
+        done = subprocess.run(
+            [sys.executable, "-c", RUN, str(tmp_path), order], capture_output=True, text=True, env=environ, timeout=300
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip() == "[" + ", ".join(expected[name] for name in order.split(",")) + "]"
+
+
+def test_numba_compiles_helper_libraries_only_for_functions_without_wrappers():
+    @numba.njit
+    def plain(x):
+        return x + 1
+
+    plain(1)
+    (result,) = plain.overloads.values()
+    assert not isinstance(result.library, HelperCodeLibrary)
+    assert jit.typed_passes.NativeLowering.run_pass._nbgym_helpers

@@ -1,0 +1,269 @@
+"""Stepping threads (``num_threads``): results independent of the thread count, fork safety, failures.
+
+The compiled vector envs split a step into chunks that the calling thread and the engine's workers
+claim from an atomic counter (``nbgym.engine._threads``). Sizes straddle the chunk boundaries; the
+fork tests fork this process after threaded steps, as multiprocessing and ``AsyncVectorEnv`` do.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import multiprocessing
+import os
+import re
+import threading
+import time
+
+import numba
+import numpy as np
+import pytest
+
+import nbgym
+from nbgym import _bench, error
+from nbgym.engine import _threads as threads
+from nbgym.vector import AsyncVectorEnv, AutoresetMode
+from helpers.paths import ROOT
+
+
+needs_two_threads = pytest.mark.skipif(
+    numba.config.NUMBA_NUM_THREADS < 2, reason="num_threads is capped by NUMBA_NUM_THREADS"
+)
+
+
+def feed(digest, value) -> None:
+    """Add ``value`` (arrays, tuples, dicts of them, object arrays, scalars) to ``digest``, dtypes included."""
+    if isinstance(value, dict):
+        for key in sorted(value):
+            digest.update(key.encode())
+            feed(digest, value[key])
+    elif isinstance(value, (tuple, list)) or (isinstance(value, np.ndarray) and value.dtype == object):
+        for item in value:
+            feed(digest, item)
+    elif isinstance(value, np.ndarray):
+        digest.update(value.dtype.str.encode() + value.tobytes())
+    else:
+        digest.update(repr(value).encode())
+
+
+def rollout(env_id: str, num_envs: int, num_threads: int, steps: int, **kwargs) -> str:
+    """A digest of every observation, reward, flag and info of a seeded run with random actions."""
+    envs = nbgym.make_vec(env_id, num_envs, num_threads=num_threads, **kwargs)
+    digest = hashlib.sha256()
+    feed(digest, envs.reset(seed=11))
+    envs.action_space.seed(5)
+    for _ in range(steps):
+        results = envs.step(envs.action_space.sample())
+        feed(digest, results)
+        ended = results[2] | results[3]
+        if envs.autoreset_mode == AutoresetMode.DISABLED and ended.any():
+            feed(digest, envs.reset(options={"reset_mask": ended}))
+    envs.close()
+    return digest.hexdigest()
+
+
+@pytest.mark.parametrize("num_envs", [1, 256, 511, 512, 513, 4097, 5000])
+def test_split_covers_the_batch(num_envs):
+    for num_threads in (1, 2, 3, 8):
+        chunk_size, num_helpers = threads.split(num_envs, num_threads)
+        num_chunks = -(-num_envs // chunk_size)
+        assert chunk_size >= 256 and (num_chunks - 1) * chunk_size < num_envs <= num_chunks * chunk_size
+        assert 0 <= num_helpers == min(num_threads, num_chunks) - 1
+
+
+@pytest.mark.parametrize("num_envs", [1, 2, 3, 16, 1000])
+def test_split_with_a_physics_minimum_chunk(num_envs):
+    """A physics whose step is costly (MuJoCo: ``min_chunk_size=1``) shares even tiny batches."""
+    for num_threads in (1, 2, 3):
+        chunk_size, num_helpers = threads.split(num_envs, num_threads, min_chunk_size=1)
+        num_chunks = -(-num_envs // chunk_size)
+        assert chunk_size == max(1, -(-num_envs // (8 * num_threads)))
+        assert num_helpers == min(num_threads, num_chunks) - 1
+
+
+# Interpreted (NUMBA_DISABLE_JIT=1), one batch that the threads share covers the chunk kernel and the
+# interpreted atomic counter; the other cases are slow there.
+ROLLOUT_CASES = [
+    pytest.param(mode, num_envs, marks=() if (mode, num_envs) == ("SameStep", 513) else pytest.mark.jit_only)
+    for num_envs in (255, 513, 3000)
+    for mode in ("NextStep", "SameStep", "Disabled")
+]
+
+
+@needs_two_threads
+@pytest.mark.parametrize(("mode", "num_envs"), ROLLOUT_CASES)
+def test_results_do_not_depend_on_the_thread_count(mode, num_envs):
+    kwargs = dict(autoreset_mode=mode, max_episode_steps=25)
+    # Interpreted, 20 steps suffice: random actions end hundreds of the episodes by then, so chunks autoreset.
+    steps = 20 if numba.config.DISABLE_JIT else 60
+    assert rollout("CartPole-v1", num_envs, 2, steps, **kwargs) == rollout("CartPole-v1", num_envs, 1, steps, **kwargs)
+
+
+@pytest.mark.jit_only
+@needs_two_threads
+@pytest.mark.parametrize("env_id", ["Acrobot-v1", "Blackjack-v1", "MountainCarContinuous-v0"])
+def test_other_envs_do_not_depend_on_the_thread_count(env_id):
+    kwargs = dict(autoreset_mode="SameStep", max_episode_steps=20)
+    assert rollout(env_id, 1100, 2, 30, **kwargs) == rollout(env_id, 1100, 1, 30, **kwargs)
+
+
+@needs_two_threads
+def test_an_invalid_action_moves_no_sub_environment():
+    envs = nbgym.make_vec("MountainCarContinuous-v0", 2000, num_threads=2)
+    envs.reset(seed=0)
+    before = envs._batch.state.copy()
+    actions = np.zeros((2000, 1), dtype=np.float32)
+    actions[1700] = np.nan
+    with pytest.raises(error.InvalidAction, match="Sub-environment 1700"):
+        envs.step(actions)
+    assert np.array_equal(envs._batch.state, before)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 2.0, True])
+def test_num_threads_must_be_a_positive_int(bad):
+    envs = nbgym.make_vec("CartPole-v1", 4)
+    with pytest.raises(ValueError, match="num_threads must be a positive int"):
+        envs.num_threads = bad
+    with pytest.raises(ValueError, match="exceeds NUMBA_NUM_THREADS"):
+        envs.num_threads = numba.config.NUMBA_NUM_THREADS + 1
+    assert envs.num_threads == 1
+
+
+def _threaded_steps(envs, actions: list[np.ndarray]) -> str:
+    digest = hashlib.sha256()
+    for action in actions:
+        obs, rewards, terminations, truncations, _ = envs.step(action)
+        digest.update(obs.tobytes() + rewards.tobytes() + terminations.tobytes() + truncations.tobytes())
+    return digest.hexdigest()
+
+
+@pytest.mark.jit_only
+@needs_two_threads
+def test_a_forked_child_steps_with_threads():
+    """GNU OpenMP killed a child forked after a parallel step; the engine's threads are re-created there."""
+    envs = nbgym.make_vec("CartPole-v1", 4096, num_threads=2)
+    envs.reset(seed=1)
+    actions = [np.random.default_rng(k).integers(0, 2, 4096) for k in range(20)]
+    _threaded_steps(envs, actions[:10])
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: step on, report, and leave without running the parent's cleanup
+        status = 1
+        try:
+            os.write(write, _threaded_steps(envs, actions[10:]).encode())
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(write)
+    parent_digest = _threaded_steps(envs, actions[10:])
+    with os.fdopen(read) as pipe:
+        child_digest = pipe.read()
+    _, status = os.waitpid(pid, 0)
+    assert os.waitstatus_to_exitcode(status) == 0
+    assert child_digest == parent_digest
+
+
+def _step_in_a_forked_worker(seed: int) -> str:
+    envs = nbgym.make_vec("CartPole-v1", 3000, num_threads=2, max_episode_steps=30)
+    envs.reset(seed=seed)
+    return _threaded_steps(envs, [np.full(3000, k % 2) for k in range(40)])
+
+
+@pytest.mark.jit_only
+@needs_two_threads
+def test_multiprocessing_fork_pool_beside_a_threaded_parent():
+    _step_in_a_forked_worker(0)  # the parent has stepped with threads before it forks
+    with multiprocessing.get_context("fork").Pool(2) as pool:
+        in_children = pool.map(_step_in_a_forked_worker, [0, 1])
+    assert in_children == [_step_in_a_forked_worker(0), _step_in_a_forked_worker(1)]
+
+
+@pytest.mark.jit_only
+@needs_two_threads
+def test_async_vector_env_forks_beside_a_threaded_parent():
+    threaded = nbgym.make_vec("CartPole-v1", 2048, num_threads=2)
+    threaded.reset(seed=2)
+    threaded_actions = [np.random.default_rng(k).integers(0, 2, 2048) for k in range(10)]
+    async_envs = AsyncVectorEnv([lambda: nbgym.make("CartPole-v1")] * 2, context="fork")
+    sync_envs = nbgym.make_vec("CartPole-v1", 2, vectorization_mode="sync")
+    try:
+        _threaded_steps(threaded, threaded_actions)
+        async_obs, _ = async_envs.reset(seed=4)
+        sync_obs, _ = sync_envs.reset(seed=4)
+        assert np.array_equal(async_obs, sync_obs)
+        for k in range(30):
+            action = np.array([k % 2, (k // 3) % 2])
+            for got, want in zip(async_envs.step(action)[:4], sync_envs.step(action)[:4]):
+                assert np.array_equal(got, want)
+        single = nbgym.make_vec("CartPole-v1", 2048, num_threads=1)
+        single.reset(seed=2)
+        threaded.reset(seed=2)
+        assert _threaded_steps(threaded, threaded_actions) == _threaded_steps(single, threaded_actions)
+    finally:
+        async_envs.close()
+        sync_envs.close()
+
+
+def test_a_failure_in_a_worker_reaches_the_caller():
+    caller = threading.current_thread()
+
+    def kernel(progress: np.ndarray) -> bool:
+        if threading.current_thread() is caller:
+            return False  # the caller leaves the last chunk to the worker, which fails on it
+        raise ZeroDivisionError("in the worker")
+
+    with pytest.raises(RuntimeError, match="failed in a thread") as info:
+        threads.run_chunks(kernel, (), 1)
+    assert isinstance(info.value.__cause__, ZeroDivisionError)
+
+
+def test_a_failure_in_the_caller_propagates_as_it_is():
+    caller = threading.current_thread()
+
+    def kernel(progress: np.ndarray) -> bool:
+        if threading.current_thread() is caller:
+            raise KeyError("in the caller")
+        return False
+
+    with pytest.raises(KeyError, match="in the caller"):
+        threads.run_chunks(kernel, (), 1)
+
+
+# The benchmark of threads beside a busy learner
+# ----------------------------------------
+
+
+@pytest.mark.parametrize("load", ["numpy-thread", "numpy-process"])
+def test_matmul_load_keeps_busy_until_stopped(load):
+    busy = _bench.MatmulLoad(load)
+    try:
+        first = busy.products()
+        assert first > 0  # busy before anything is measured
+        deadline = time.monotonic() + 60
+        while busy.products() == first and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert busy.products() > first
+    finally:
+        busy.stop()
+    assert busy.products() == 0
+
+
+def test_matmul_load_names():
+    assert _bench.MatmulLoad("none").products() == 0
+    with pytest.raises(ValueError, match="Unknown load 'gpu'"):
+        _bench.MatmulLoad("gpu")
+
+
+@pytest.mark.jit_only
+@needs_two_threads
+def test_bench_threads_script(capsys):
+    spec = importlib.util.spec_from_file_location("bench_threads", ROOT / "benchmarks" / "bench_threads.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    arguments = ["--num-envs", "600", "--loads", "none", "numpy-thread", "--repeats", "2", "--sample-time", "0.01"]
+    assert script.main(arguments) == 0
+    rows = [
+        line for line in capsys.readouterr().out.splitlines() if line.startswith("| none") or line.startswith("| numpy")
+    ]
+    assert [row.split(" | ")[:2] for row in rows] == [["| none", "600"], ["| numpy-thread", "600"]]
+    assert all(re.search(r"\| \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\) \|", row) for row in rows)
