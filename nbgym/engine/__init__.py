@@ -67,7 +67,7 @@ private ones — ``_env`` (the env classes), ``_declare`` (one declaration per e
 options, helpers and entries), ``_cache`` (the checked disk cache), ``_checks`` (a physics' checks),
 ``_threads`` (the stepping threads), ``_rollout``, ``_render``, ``_ziggurat`` (``rng.standard_normal``).
 nbgym's environments (``nbgym/envs``) use only public names, as an environment written outside nbgym would
-(``tests/test_engine_boundary.py`` checks it). nbgym's Box2D port (``nbgym._box2d``, private) is not an
+(``tests/engine/test_engine_boundary.py`` checks it). nbgym's Box2D port (``nbgym._box2d``, private) is not an
 environment but compiled library code under the engine, and keeps using the private ``_jit``:
 ``borrowing_kernel`` and ``BORROWING_OPTIONS`` compile functions without numba's reference counting, whose
 arrays must outlive every call, which is no API to offer. So do nbgym's own tools (the CLI's cache commands,

@@ -397,7 +397,7 @@ FAMILIES = {
     "toy_text": ("envs/toy_text",),
 }
 """nbgym's env families, by their directories: each family's kernels compile in the family's files and the rest of
-the package's (the engine's), never another family's (``tests/test_kernel_cache.py`` checks that no family imports
+the package's (the engine's), never another family's (``tests/engine/test_kernel_cache.py`` checks that no family imports
 another), so an edit or upgrade of one family keeps the others' cached kernels."""
 
 

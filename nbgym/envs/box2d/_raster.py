@@ -25,7 +25,7 @@ order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` retu
 
 CarRacing's environments (``car_racing.CarRacing`` and ``car_racing.CarRacingVectorEnv``) draw their
 observations and frames with ``_render_window`` and ``_smoothscale_shrink`` inside their kernels
-(``_car_racing_kernels``); :func:`draw_frame` is the same drawing called from Python. ``tests/test_box2d_car_raster.py`` holds each routine and whole frames to
+(``_car_racing_kernels``); :func:`draw_frame` is the same drawing called from Python. ``tests/envs/box2d/test_box2d_car_raster.py`` holds each routine and whole frames to
 pygame-ce's and gymnasium's pixels.
 """
 
