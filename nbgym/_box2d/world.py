@@ -7,7 +7,8 @@ world) and whose second is the item (body, fixture, joint, contact). Every Box2D
 index into its table (-1 is NULL), and every linked list keeps Box2D's order: new bodies, joints and
 contacts are prepended to the world's lists, a body's fixtures are prepended to its fixture list, a
 joint or contact edge is prepended to each body's edge list. An edge is ``2 * item + side``: side 0 is
-the edge stored on body A (its ``other`` is body B), side 1 the edge on body B.
+the edge stored on body A (its ``other`` is body B), side 1 the edge on body B. The columns of each table
+(``body_i[r, b, BI_FLAGS]``, ...) are declared below in their order, and numbered by ``columns.Columns``.
 
 Rows of dead items form a free list through their ``next`` field (the order in which rows are reused
 does not matter: nothing in Box2D depends on the addresses its allocator returns).
