@@ -8,6 +8,8 @@ Python under ``NUMBA_DISABLE_JIT=1``. Everything is float32, each operation in t
 Collision half (this branch's files):
 
 - ``settings``: b2Settings.h constants (float32).
+- ``columns``: ``Columns``, which numbers every table's columns (the ``*_i``/``*_f`` index constants of the
+  modules below, and the environments' state rows) in the order they are declared.
 - ``math``: b2Math: vector/rotation/transform operations returning tuples of float32 scalars,
   ``sinf``/``cosf``/``atan2f`` of libm, b2Sweep's ``GetTransform``/``Advance``/``Normalize``.
 - ``shapes``: polygon ``Set`` (hull, normals, centroid), ``SetAsBox``, circle and edge shapes;

@@ -14,12 +14,17 @@ from __future__ import annotations
 import numpy as np
 
 from nbgym._box2d import dynamic_tree as tree
+from nbgym._box2d.columns import Columns
 from nbgym._box2d.math import b2abs, b2max, b2min, normalize
 from nbgym._box2d.shapes import ray_cast
 from nbgym.engine._jit import borrowing_kernel
 
-PROXY_COUNT, MOVE_COUNT, PAIR_COUNT = 0, 1, 2  # bp_i
-BP_INTS = 3
+# bp_i
+_bp_i = Columns()
+PROXY_COUNT = _bp_i.add()
+MOVE_COUNT = _bp_i.add()
+PAIR_COUNT = _bp_i.add()
+BP_INTS = _bp_i.end()
 NULL_PROXY = -1  # b2BroadPhase::e_nullProxy
 
 

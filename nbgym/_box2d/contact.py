@@ -19,7 +19,7 @@ import numpy as np
 from nbgym.engine._jit import borrowing_kernel
 
 from . import collide_circle, collide_edge, collide_polygon, distance, manifold, shapes
-from .math import copy_to, sqrtf
+from .math import XF_FLOATS, copy_to, sqrtf
 from .world import (
     BI_BEGUN,
     BI_TOUCH,
@@ -179,8 +179,8 @@ def update(w, r, c):
     sensor = w.fixture_i[r, fa, FI_SENSOR] != 0 or w.fixture_i[r, fb, FI_SENSOR] != 0
     ba = w.fixture_i[r, fa, FI_BODY]
     bb = w.fixture_i[r, fb, FI_BODY]
-    xf_a = w.body_f[r, ba, BF_XF : BF_XF + 4]
-    xf_b = w.body_f[r, bb, BF_XF : BF_XF + 4]
+    xf_a = w.body_f[r, ba, BF_XF : BF_XF + XF_FLOATS]
+    xf_b = w.body_f[r, bb, BF_XF : BF_XF + XF_FLOATS]
     if sensor:
         touching = shapes_overlap(w, r, fa, fb, xf_a, xf_b)
         mi[manifold.POINT_COUNT] = 0

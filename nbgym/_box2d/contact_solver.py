@@ -2,8 +2,8 @@
 SolveVelocityConstraints (with the 2-point block solver), StoreImpulses, SolvePositionConstraints and
 SolveTOIPositionConstraints; float32 in the C++ operation order.
 
-One row's constraint arrays (``World.vc_f/vc_i/pc_f/pc_i[row]``) hold one constraint per island
-contact, in island order. ``pos``/``vel`` are the island's ``(bodies, 3)`` arrays (see ``island``).
+One row's constraint arrays (``World.vc_f/vc_i/pc_f/pc_i[row]``, their columns ``world``'s ``VC_*``/``VP_*``,
+``SI_*`` and ``PC_*``) hold one constraint per island contact, in island order. ``pos``/``vel`` are the island's ``(bodies, 3)`` arrays (see ``island``).
 """
 
 from __future__ import annotations
@@ -27,8 +27,47 @@ from .world import (
     CI_FA,
     CI_FB,
     FI_BODY,
-    NPC as _WORLD_NPC,
-    NVC as _WORLD_NVC,
+    PC_IA,
+    PC_IB,
+    PC_LCAX,
+    PC_LCAY,
+    PC_LCBX,
+    PC_LCBY,
+    PC_LNX,
+    PC_LNY,
+    PC_LP,
+    PC_LPX,
+    PC_LPY,
+    PC_MA,
+    PC_MB,
+    PC_RA,
+    PC_RB,
+    SI_A,
+    SI_B,
+    SI_CONTACT,
+    SI_COUNT,
+    VC_FRICTION,
+    VC_IA,
+    VC_IB,
+    VC_K,
+    VC_MA,
+    VC_MB,
+    VC_NM,
+    VC_NX,
+    VC_NY,
+    VC_POINTS,
+    VC_RESTITUTION,
+    VC_TANGENT_SPEED,
+    VP_BIAS,
+    VP_NI,
+    VP_NMASS,
+    VP_RAX,
+    VP_RAY,
+    VP_RBX,
+    VP_RBY,
+    VP_STRIDE,
+    VP_TI,
+    VP_TMASS,
 )
 
 F32 = np.float32
@@ -38,63 +77,6 @@ _HALF = F32(0.5)
 _MAX_CONDITION = F32(1000.0)
 _MIN_SEP = F32(-3.0) * LINEAR_SLOP
 _MIN_TOI_SEP = F32(-1.5) * LINEAR_SLOP
-
-# manifold.world_manifold's output: [normal.x, normal.y, points[0].x, points[0].y, points[1].x, points[1].y]
-_WM_NX = 0
-_WM_NY = 1
-_WM_POINTS = 2
-
-# vc_f fields
-V_NX = 0
-V_NY = 1
-V_MA = 2
-V_MB = 3
-V_IA = 4
-V_IB = 5
-V_FRICTION = 6
-V_RESTITUTION = 7
-V_TANGENT_SPEED = 8
-V_K = 9  # K: ex.x ex.y ey.x ey.y
-V_NM = 13  # normalMass: ex.x ex.y ey.x ey.y
-V_POINTS = (
-    17  # per point (stride 9): rA.x rA.y rB.x rB.y normalImpulse tangentImpulse normalMass tangentMass velocityBias
-)
-P_RAX = 0
-P_RAY = 1
-P_RBX = 2
-P_RBY = 3
-P_NI = 4
-P_TI = 5
-P_NMASS = 6
-P_TMASS = 7
-P_BIAS = 8
-P_STRIDE = 9
-NVC = V_POINTS + 2 * P_STRIDE
-
-# vc_i / pc_i fields
-I_A = 0
-I_B = 1
-I_COUNT = 2
-I_CONTACT = 3  # vc_i: the world's contact index; pc_i: the manifold type
-
-# pc_f fields
-Q_LP = 0  # localPoints[2] (4 floats)
-Q_LNX = 4
-Q_LNY = 5
-Q_LPX = 6
-Q_LPY = 7
-Q_MA = 8
-Q_MB = 9
-Q_LCAX = 10
-Q_LCAY = 11
-Q_LCBX = 12
-Q_LCBY = 13
-Q_IA = 14
-Q_IB = 15
-Q_RA = 16
-Q_RB = 17
-NPC = 18
-assert NVC == _WORLD_NVC and NPC == _WORLD_NPC
 
 
 @borrowing_kernel
@@ -120,58 +102,58 @@ def setup(w, r, count, dt_ratio, warm_starting):
         point_count = np.int32(mi[manifold.POINT_COUNT])
         vc = w.vc_f[r, i]
         vci = w.vc_i[r, i]
-        vc[V_FRICTION] = w.contact_f[r, c, CF_FRICTION]
-        vc[V_RESTITUTION] = w.contact_f[r, c, CF_RESTITUTION]
-        vc[V_TANGENT_SPEED] = w.contact_f[r, c, CF_TANGENT_SPEED]
-        vci[I_A] = w.body_i[r, ba, BI_ISLAND]
-        vci[I_B] = w.body_i[r, bb, BI_ISLAND]
-        vc[V_MA] = w.body_f[r, ba, BF_INVMASS]
-        vc[V_MB] = w.body_f[r, bb, BF_INVMASS]
-        vc[V_IA] = w.body_f[r, ba, BF_INVI]
-        vc[V_IB] = w.body_f[r, bb, BF_INVI]
-        vci[I_CONTACT] = c
-        vci[I_COUNT] = point_count
+        vc[VC_FRICTION] = w.contact_f[r, c, CF_FRICTION]
+        vc[VC_RESTITUTION] = w.contact_f[r, c, CF_RESTITUTION]
+        vc[VC_TANGENT_SPEED] = w.contact_f[r, c, CF_TANGENT_SPEED]
+        vci[SI_A] = w.body_i[r, ba, BI_ISLAND]
+        vci[SI_B] = w.body_i[r, bb, BI_ISLAND]
+        vc[VC_MA] = w.body_f[r, ba, BF_INVMASS]
+        vc[VC_MB] = w.body_f[r, bb, BF_INVMASS]
+        vc[VC_IA] = w.body_f[r, ba, BF_INVI]
+        vc[VC_IB] = w.body_f[r, bb, BF_INVI]
+        vci[SI_CONTACT] = c
+        vci[SI_COUNT] = point_count
         for k in range(4):
-            vc[V_K + k] = _ZERO
-            vc[V_NM + k] = _ZERO
+            vc[VC_K + k] = _ZERO
+            vc[VC_NM + k] = _ZERO
         pc = w.pc_f[r, i]
         pci = w.pc_i[r, i]
-        pci[I_A] = vci[I_A]
-        pci[I_B] = vci[I_B]
-        pc[Q_MA] = vc[V_MA]
-        pc[Q_MB] = vc[V_MB]
-        pc[Q_LCAX] = w.body_f[r, ba, BF_LCX]
-        pc[Q_LCAY] = w.body_f[r, ba, BF_LCY]
-        pc[Q_LCBX] = w.body_f[r, bb, BF_LCX]
-        pc[Q_LCBY] = w.body_f[r, bb, BF_LCY]
-        pc[Q_IA] = vc[V_IA]
-        pc[Q_IB] = vc[V_IB]
-        pc[Q_LNX] = mf[manifold.LOCAL_NORMAL]
-        pc[Q_LNY] = mf[manifold.LOCAL_NORMAL + 1]
-        pc[Q_LPX] = mf[manifold.LOCAL_POINT]
-        pc[Q_LPY] = mf[manifold.LOCAL_POINT + 1]
-        pci[I_COUNT] = point_count
-        pc[Q_RA] = radius_a
-        pc[Q_RB] = radius_b
-        pci[I_CONTACT] = np.int32(mi[manifold.TYPE])
+        pci[SI_A] = vci[SI_A]
+        pci[SI_B] = vci[SI_B]
+        pc[PC_MA] = vc[VC_MA]
+        pc[PC_MB] = vc[VC_MB]
+        pc[PC_LCAX] = w.body_f[r, ba, BF_LCX]
+        pc[PC_LCAY] = w.body_f[r, ba, BF_LCY]
+        pc[PC_LCBX] = w.body_f[r, bb, BF_LCX]
+        pc[PC_LCBY] = w.body_f[r, bb, BF_LCY]
+        pc[PC_IA] = vc[VC_IA]
+        pc[PC_IB] = vc[VC_IB]
+        pc[PC_LNX] = mf[manifold.LOCAL_NORMAL]
+        pc[PC_LNY] = mf[manifold.LOCAL_NORMAL + 1]
+        pc[PC_LPX] = mf[manifold.LOCAL_POINT]
+        pc[PC_LPY] = mf[manifold.LOCAL_POINT + 1]
+        pci[SI_COUNT] = point_count
+        pc[PC_RA] = radius_a
+        pc[PC_RB] = radius_b
+        pci[SI_CONTACT] = np.int32(mi[manifold.TYPE])
         for j in range(point_count):
-            o = V_POINTS + P_STRIDE * j
+            o = VC_POINTS + VP_STRIDE * j
             mp = manifold.POINTS + manifold.POINT_WIDTH * j
             if warm_starting:
-                vc[o + P_NI] = dt_ratio * mf[mp + manifold.NORMAL_IMPULSE]
-                vc[o + P_TI] = dt_ratio * mf[mp + manifold.TANGENT_IMPULSE]
+                vc[o + VP_NI] = dt_ratio * mf[mp + manifold.NORMAL_IMPULSE]
+                vc[o + VP_TI] = dt_ratio * mf[mp + manifold.TANGENT_IMPULSE]
             else:
-                vc[o + P_NI] = _ZERO
-                vc[o + P_TI] = _ZERO
-            vc[o + P_RAX] = _ZERO
-            vc[o + P_RAY] = _ZERO
-            vc[o + P_RBX] = _ZERO
-            vc[o + P_RBY] = _ZERO
-            vc[o + P_NMASS] = _ZERO
-            vc[o + P_TMASS] = _ZERO
-            vc[o + P_BIAS] = _ZERO
-            pc[Q_LP + 2 * j] = mf[mp]
-            pc[Q_LP + 2 * j + 1] = mf[mp + 1]
+                vc[o + VP_NI] = _ZERO
+                vc[o + VP_TI] = _ZERO
+            vc[o + VP_RAX] = _ZERO
+            vc[o + VP_RAY] = _ZERO
+            vc[o + VP_RBX] = _ZERO
+            vc[o + VP_RBY] = _ZERO
+            vc[o + VP_NMASS] = _ZERO
+            vc[o + VP_TMASS] = _ZERO
+            vc[o + VP_BIAS] = _ZERO
+            pc[PC_LP + 2 * j] = mf[mp]
+            pc[PC_LP + 2 * j + 1] = mf[mp + 1]
 
 
 @borrowing_kernel
@@ -186,19 +168,19 @@ def initialize_velocity_constraints(w, r, count):
         vc = w.vc_f[r, i]
         vci = w.vc_i[r, i]
         pc = w.pc_f[r, i]
-        radius_a = pc[Q_RA]
-        radius_b = pc[Q_RB]
-        c = vci[I_CONTACT]
-        ia_ = vci[I_A]
-        ib_ = vci[I_B]
-        mA = vc[V_MA]
-        mB = vc[V_MB]
-        iA = vc[V_IA]
-        iB = vc[V_IB]
-        lcax = pc[Q_LCAX]
-        lcay = pc[Q_LCAY]
-        lcbx = pc[Q_LCBX]
-        lcby = pc[Q_LCBY]
+        radius_a = pc[PC_RA]
+        radius_b = pc[PC_RB]
+        c = vci[SI_CONTACT]
+        ia_ = vci[SI_A]
+        ib_ = vci[SI_B]
+        mA = vc[VC_MA]
+        mB = vc[VC_MB]
+        iA = vc[VC_IA]
+        iB = vc[VC_IB]
+        lcax = pc[PC_LCAX]
+        lcay = pc[PC_LCAY]
+        lcbx = pc[PC_LCBX]
+        lcby = pc[PC_LCBY]
         cAx = pos[ia_, 0]
         cAy = pos[ia_, 1]
         aA = pos[ia_, 2]
@@ -225,99 +207,99 @@ def initialize_velocity_constraints(w, r, count):
         xf_b[0] = cBx - (cb * lcbx - sb * lcby)
         xf_b[1] = cBy - (sb * lcbx + cb * lcby)
         manifold.world_manifold(w.man_f[r, c], w.man_i[r, c], xf_a, radius_a, xf_b, radius_b, wm)
-        nx = wm[_WM_NX]
-        ny = wm[_WM_NY]
-        vc[V_NX] = nx
-        vc[V_NY] = ny
+        nx = wm[manifold.WM_NORMAL]
+        ny = wm[manifold.WM_NORMAL + 1]
+        vc[VC_NX] = nx
+        vc[VC_NY] = ny
         tx = ny
         ty = -nx
-        point_count = vci[I_COUNT]
-        restitution = vc[V_RESTITUTION]
+        point_count = vci[SI_COUNT]
+        restitution = vc[VC_RESTITUTION]
         for j in range(point_count):
-            o = V_POINTS + P_STRIDE * j
-            px = wm[_WM_POINTS + 2 * j]
-            py = wm[_WM_POINTS + 2 * j + 1]
+            o = VC_POINTS + VP_STRIDE * j
+            px = wm[manifold.WM_POINTS + 2 * j]
+            py = wm[manifold.WM_POINTS + 2 * j + 1]
             rAx = px - cAx
             rAy = py - cAy
             rBx = px - cBx
             rBy = py - cBy
-            vc[o + P_RAX] = rAx
-            vc[o + P_RAY] = rAy
-            vc[o + P_RBX] = rBx
-            vc[o + P_RBY] = rBy
+            vc[o + VP_RAX] = rAx
+            vc[o + VP_RAY] = rAy
+            vc[o + VP_RBX] = rBx
+            vc[o + VP_RBY] = rBy
             rnA = rAx * ny - rAy * nx
             rnB = rBx * ny - rBy * nx
             k_normal = mA + mB + iA * rnA * rnA + iB * rnB * rnB
-            vc[o + P_NMASS] = _ONE / k_normal if k_normal > _ZERO else _ZERO
+            vc[o + VP_NMASS] = _ONE / k_normal if k_normal > _ZERO else _ZERO
             rtA = rAx * ty - rAy * tx
             rtB = rBx * ty - rBy * tx
             k_tangent = mA + mB + iA * rtA * rtA + iB * rtB * rtB
-            vc[o + P_TMASS] = _ONE / k_tangent if k_tangent > _ZERO else _ZERO
-            vc[o + P_BIAS] = _ZERO
+            vc[o + VP_TMASS] = _ONE / k_tangent if k_tangent > _ZERO else _ZERO
+            vc[o + VP_BIAS] = _ZERO
             dvx = vBx + (-wB * rBy) - vAx - (-wA * rAy)
             dvy = vBy + wB * rBx - vAy - wA * rAx
             v_rel = nx * dvx + ny * dvy
             if v_rel < -VELOCITY_THRESHOLD:
-                vc[o + P_BIAS] = -restitution * v_rel
+                vc[o + VP_BIAS] = -restitution * v_rel
 
         if point_count == 2:
-            o1 = V_POINTS
-            o2 = V_POINTS + P_STRIDE
-            rn1A = vc[o1 + P_RAX] * ny - vc[o1 + P_RAY] * nx
-            rn1B = vc[o1 + P_RBX] * ny - vc[o1 + P_RBY] * nx
-            rn2A = vc[o2 + P_RAX] * ny - vc[o2 + P_RAY] * nx
-            rn2B = vc[o2 + P_RBX] * ny - vc[o2 + P_RBY] * nx
+            o1 = VC_POINTS
+            o2 = VC_POINTS + VP_STRIDE
+            rn1A = vc[o1 + VP_RAX] * ny - vc[o1 + VP_RAY] * nx
+            rn1B = vc[o1 + VP_RBX] * ny - vc[o1 + VP_RBY] * nx
+            rn2A = vc[o2 + VP_RAX] * ny - vc[o2 + VP_RAY] * nx
+            rn2B = vc[o2 + VP_RBX] * ny - vc[o2 + VP_RBY] * nx
             k11 = mA + mB + iA * rn1A * rn1A + iB * rn1B * rn1B
             k22 = mA + mB + iA * rn2A * rn2A + iB * rn2B * rn2B
             k12 = mA + mB + iA * rn1A * rn2A + iB * rn1B * rn2B
             if k11 * k11 < _MAX_CONDITION * (k11 * k22 - k12 * k12):
-                vc[V_K + 0] = k11
-                vc[V_K + 1] = k12
-                vc[V_K + 2] = k12
-                vc[V_K + 3] = k22
+                vc[VC_K + 0] = k11
+                vc[VC_K + 1] = k12
+                vc[VC_K + 2] = k12
+                vc[VC_K + 3] = k22
                 # K.GetInverse(): a = ex.x, b = ey.x, c = ex.y, d = ey.y
                 det = k11 * k22 - k12 * k12
                 if det != _ZERO:
                     det = _ONE / det
-                vc[V_NM + 0] = det * k22
-                vc[V_NM + 2] = -det * k12
-                vc[V_NM + 1] = -det * k12
-                vc[V_NM + 3] = det * k11
+                vc[VC_NM + 0] = det * k22
+                vc[VC_NM + 2] = -det * k12
+                vc[VC_NM + 1] = -det * k12
+                vc[VC_NM + 3] = det * k11
             else:
-                vci[I_COUNT] = 1
+                vci[SI_COUNT] = 1
 
 
 @borrowing_kernel
 def warm_start(vcf, vcif, vel, count):
     """b2ContactSolver::WarmStart."""
     for i in range(count):
-        ia_ = vcif[i, I_A]
-        ib_ = vcif[i, I_B]
-        mA = vcf[i, V_MA]
-        iA = vcf[i, V_IA]
-        mB = vcf[i, V_MB]
-        iB = vcf[i, V_IB]
-        point_count = vcif[i, I_COUNT]
+        ia_ = vcif[i, SI_A]
+        ib_ = vcif[i, SI_B]
+        mA = vcf[i, VC_MA]
+        iA = vcf[i, VC_IA]
+        mB = vcf[i, VC_MB]
+        iB = vcf[i, VC_IB]
+        point_count = vcif[i, SI_COUNT]
         vAx = vel[ia_, 0]
         vAy = vel[ia_, 1]
         wA = vel[ia_, 2]
         vBx = vel[ib_, 0]
         vBy = vel[ib_, 1]
         wB = vel[ib_, 2]
-        nx = vcf[i, V_NX]
-        ny = vcf[i, V_NY]
+        nx = vcf[i, VC_NX]
+        ny = vcf[i, VC_NY]
         tx = ny
         ty = -nx
         for j in range(point_count):
-            o = V_POINTS + P_STRIDE * j
-            ni = vcf[i, o + P_NI]
-            ti = vcf[i, o + P_TI]
+            o = VC_POINTS + VP_STRIDE * j
+            ni = vcf[i, o + VP_NI]
+            ti = vcf[i, o + VP_TI]
             Px = ni * nx + ti * tx
             Py = ni * ny + ti * ty
-            wA = wA - iA * (vcf[i, o + P_RAX] * Py - vcf[i, o + P_RAY] * Px)
+            wA = wA - iA * (vcf[i, o + VP_RAX] * Py - vcf[i, o + VP_RAY] * Px)
             vAx = vAx - mA * Px
             vAy = vAy - mA * Py
-            wB = wB + iB * (vcf[i, o + P_RBX] * Py - vcf[i, o + P_RBY] * Px)
+            wB = wB + iB * (vcf[i, o + VP_RBX] * Py - vcf[i, o + VP_RBY] * Px)
             vBx = vBx + mB * Px
             vBy = vBy + mB * Py
         vel[ia_, 0] = vAx
@@ -332,41 +314,41 @@ def warm_start(vcf, vcif, vel, count):
 def solve_velocity_constraints(vcf, vcif, vel, count):
     """b2ContactSolver::SolveVelocityConstraints."""
     for i in range(count):
-        ia_ = vcif[i, I_A]
-        ib_ = vcif[i, I_B]
-        mA = vcf[i, V_MA]
-        iA = vcf[i, V_IA]
-        mB = vcf[i, V_MB]
-        iB = vcf[i, V_IB]
-        point_count = vcif[i, I_COUNT]
+        ia_ = vcif[i, SI_A]
+        ib_ = vcif[i, SI_B]
+        mA = vcf[i, VC_MA]
+        iA = vcf[i, VC_IA]
+        mB = vcf[i, VC_MB]
+        iB = vcf[i, VC_IB]
+        point_count = vcif[i, SI_COUNT]
         vAx = vel[ia_, 0]
         vAy = vel[ia_, 1]
         wA = vel[ia_, 2]
         vBx = vel[ib_, 0]
         vBy = vel[ib_, 1]
         wB = vel[ib_, 2]
-        nx = vcf[i, V_NX]
-        ny = vcf[i, V_NY]
+        nx = vcf[i, VC_NX]
+        ny = vcf[i, VC_NY]
         tx = ny
         ty = -nx
-        friction = vcf[i, V_FRICTION]
-        tangent_speed = vcf[i, V_TANGENT_SPEED]
+        friction = vcf[i, VC_FRICTION]
+        tangent_speed = vcf[i, VC_TANGENT_SPEED]
 
         for j in range(point_count):
-            o = V_POINTS + P_STRIDE * j
-            rAx = vcf[i, o + P_RAX]
-            rAy = vcf[i, o + P_RAY]
-            rBx = vcf[i, o + P_RBX]
-            rBy = vcf[i, o + P_RBY]
+            o = VC_POINTS + VP_STRIDE * j
+            rAx = vcf[i, o + VP_RAX]
+            rAy = vcf[i, o + VP_RAY]
+            rBx = vcf[i, o + VP_RBX]
+            rBy = vcf[i, o + VP_RBY]
             dvx = vBx + (-wB * rBy) - vAx - (-wA * rAy)
             dvy = vBy + wB * rBx - vAy - wA * rAx
             vt = (dvx * tx + dvy * ty) - tangent_speed
-            lam = vcf[i, o + P_TMASS] * (-vt)
-            max_friction = friction * vcf[i, o + P_NI]
-            old = vcf[i, o + P_TI]
+            lam = vcf[i, o + VP_TMASS] * (-vt)
+            max_friction = friction * vcf[i, o + VP_NI]
+            old = vcf[i, o + VP_TI]
             new_impulse = _clamp(old + lam, -max_friction, max_friction)
             lam = new_impulse - old
-            vcf[i, o + P_TI] = new_impulse
+            vcf[i, o + VP_TI] = new_impulse
             Px = lam * tx
             Py = lam * ty
             vAx = vAx - mA * Px
@@ -377,21 +359,21 @@ def solve_velocity_constraints(vcf, vcif, vel, count):
             wB = wB + iB * (rBx * Py - rBy * Px)
 
         if point_count == 1:
-            o = V_POINTS
-            rAx = vcf[i, o + P_RAX]
-            rAy = vcf[i, o + P_RAY]
-            rBx = vcf[i, o + P_RBX]
-            rBy = vcf[i, o + P_RBY]
+            o = VC_POINTS
+            rAx = vcf[i, o + VP_RAX]
+            rAy = vcf[i, o + VP_RAY]
+            rBx = vcf[i, o + VP_RBX]
+            rBy = vcf[i, o + VP_RBY]
             dvx = vBx + (-wB * rBy) - vAx - (-wA * rAy)
             dvy = vBy + wB * rBx - vAy - wA * rAx
             vn = dvx * nx + dvy * ny
-            lam = -vcf[i, o + P_NMASS] * (vn - vcf[i, o + P_BIAS])
-            old = vcf[i, o + P_NI]
+            lam = -vcf[i, o + VP_NMASS] * (vn - vcf[i, o + VP_BIAS])
+            old = vcf[i, o + VP_NI]
             new_impulse = old + lam
             if not (new_impulse > _ZERO):
                 new_impulse = _ZERO
             lam = new_impulse - old
-            vcf[i, o + P_NI] = new_impulse
+            vcf[i, o + VP_NI] = new_impulse
             Px = lam * nx
             Py = lam * ny
             vAx = vAx - mA * Px
@@ -401,44 +383,44 @@ def solve_velocity_constraints(vcf, vcif, vel, count):
             vBy = vBy + mB * Py
             wB = wB + iB * (rBx * Py - rBy * Px)
         else:
-            o1 = V_POINTS
-            o2 = V_POINTS + P_STRIDE
-            r1Ax = vcf[i, o1 + P_RAX]
-            r1Ay = vcf[i, o1 + P_RAY]
-            r1Bx = vcf[i, o1 + P_RBX]
-            r1By = vcf[i, o1 + P_RBY]
-            r2Ax = vcf[i, o2 + P_RAX]
-            r2Ay = vcf[i, o2 + P_RAY]
-            r2Bx = vcf[i, o2 + P_RBX]
-            r2By = vcf[i, o2 + P_RBY]
-            ax = vcf[i, o1 + P_NI]
-            ay = vcf[i, o2 + P_NI]
+            o1 = VC_POINTS
+            o2 = VC_POINTS + VP_STRIDE
+            r1Ax = vcf[i, o1 + VP_RAX]
+            r1Ay = vcf[i, o1 + VP_RAY]
+            r1Bx = vcf[i, o1 + VP_RBX]
+            r1By = vcf[i, o1 + VP_RBY]
+            r2Ax = vcf[i, o2 + VP_RAX]
+            r2Ay = vcf[i, o2 + VP_RAY]
+            r2Bx = vcf[i, o2 + VP_RBX]
+            r2By = vcf[i, o2 + VP_RBY]
+            ax = vcf[i, o1 + VP_NI]
+            ay = vcf[i, o2 + VP_NI]
             dv1x = vBx + (-wB * r1By) - vAx - (-wA * r1Ay)
             dv1y = vBy + wB * r1Bx - vAy - wA * r1Ax
             dv2x = vBx + (-wB * r2By) - vAx - (-wA * r2Ay)
             dv2y = vBy + wB * r2Bx - vAy - wA * r2Ax
             vn1 = dv1x * nx + dv1y * ny
             vn2 = dv2x * nx + dv2y * ny
-            bx = vn1 - vcf[i, o1 + P_BIAS]
-            by = vn2 - vcf[i, o2 + P_BIAS]
+            bx = vn1 - vcf[i, o1 + VP_BIAS]
+            by = vn2 - vcf[i, o2 + VP_BIAS]
             # b -= b2Mul(K, a)
-            kexx = vcf[i, V_K + 0]
-            kexy = vcf[i, V_K + 1]
-            keyx = vcf[i, V_K + 2]
-            keyy = vcf[i, V_K + 3]
+            kexx = vcf[i, VC_K + 0]
+            kexy = vcf[i, VC_K + 1]
+            keyx = vcf[i, VC_K + 2]
+            keyy = vcf[i, VC_K + 3]
             bx = bx - (kexx * ax + keyx * ay)
             by = by - (kexy * ax + keyy * ay)
             solved = False
             xx = _ZERO
             xy = _ZERO
             # case 1: vn = 0 for both points
-            xx = -(vcf[i, V_NM + 0] * bx + vcf[i, V_NM + 2] * by)
-            xy = -(vcf[i, V_NM + 1] * bx + vcf[i, V_NM + 3] * by)
+            xx = -(vcf[i, VC_NM + 0] * bx + vcf[i, VC_NM + 2] * by)
+            xy = -(vcf[i, VC_NM + 1] * bx + vcf[i, VC_NM + 3] * by)
             if xx >= _ZERO and xy >= _ZERO:
                 solved = True
             if not solved:
                 # case 2: vn1 = 0, x2 = 0
-                xx = -vcf[i, o1 + P_NMASS] * bx
+                xx = -vcf[i, o1 + VP_NMASS] * bx
                 xy = _ZERO
                 vn2 = kexy * xx + by
                 if xx >= _ZERO and vn2 >= _ZERO:
@@ -446,7 +428,7 @@ def solve_velocity_constraints(vcf, vcif, vel, count):
             if not solved:
                 # case 3: vn2 = 0, x1 = 0
                 xx = _ZERO
-                xy = -vcf[i, o2 + P_NMASS] * by
+                xy = -vcf[i, o2 + VP_NMASS] * by
                 vn1 = keyx * xy + bx
                 if xy >= _ZERO and vn1 >= _ZERO:
                     solved = True
@@ -471,8 +453,8 @@ def solve_velocity_constraints(vcf, vcif, vel, count):
                 vBx = vBx + mB * (P1x + P2x)
                 vBy = vBy + mB * (P1y + P2y)
                 wB = wB + iB * ((r1Bx * P1y - r1By * P1x) + (r2Bx * P2y - r2By * P2x))
-                vcf[i, o1 + P_NI] = xx
-                vcf[i, o2 + P_NI] = xy
+                vcf[i, o1 + VP_NI] = xx
+                vcf[i, o2 + VP_NI] = xy
 
         vel[ia_, 0] = vAx
         vel[ia_, 1] = vAy
@@ -487,25 +469,25 @@ def store_impulses(w, r, count):
     """b2ContactSolver::StoreImpulses."""
     for i in range(count):
         vc = w.vc_f[r, i]
-        c = w.vc_i[r, i, I_CONTACT]
+        c = w.vc_i[r, i, SI_CONTACT]
         mf = w.man_f[r, c]
-        for j in range(w.vc_i[r, i, I_COUNT]):
-            o = V_POINTS + P_STRIDE * j
+        for j in range(w.vc_i[r, i, SI_COUNT]):
+            o = VC_POINTS + VP_STRIDE * j
             mp = manifold.POINTS + manifold.POINT_WIDTH * j
-            mf[mp + manifold.NORMAL_IMPULSE] = vc[o + P_NI]
-            mf[mp + manifold.TANGENT_IMPULSE] = vc[o + P_TI]
+            mf[mp + manifold.NORMAL_IMPULSE] = vc[o + VP_NI]
+            mf[mp + manifold.TANGENT_IMPULSE] = vc[o + VP_TI]
 
 
 @borrowing_kernel
 def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby, index):
     """b2PositionSolverManifold::Initialize: (normal.x, normal.y, point.x, point.y, separation)."""
     if mtype == manifold.CIRCLES:
-        lx = pcf[i, Q_LPX]
-        ly = pcf[i, Q_LPY]
+        lx = pcf[i, PC_LPX]
+        ly = pcf[i, PC_LPY]
         pointAx = (qa_c * lx - qa_s * ly) + pax
         pointAy = (qa_s * lx + qa_c * ly) + pay
-        lx = pcf[i, Q_LP]
-        ly = pcf[i, Q_LP + 1]
+        lx = pcf[i, PC_LP]
+        ly = pcf[i, PC_LP + 1]
         pointBx = (qb_c * lx - qb_s * ly) + pbx
         pointBy = (qb_s * lx + qb_c * ly) + pby
         nx = pointBx - pointAx
@@ -517,37 +499,37 @@ def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby
             ny = ny * inv_length
         px = _HALF * (pointAx + pointBx)
         py = _HALF * (pointAy + pointBy)
-        sep = ((pointBx - pointAx) * nx + (pointBy - pointAy) * ny) - pcf[i, Q_RA] - pcf[i, Q_RB]
+        sep = ((pointBx - pointAx) * nx + (pointBy - pointAy) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
         return nx, ny, px, py, sep
     elif mtype == manifold.FACE_A:
-        lx = pcf[i, Q_LNX]
-        ly = pcf[i, Q_LNY]
+        lx = pcf[i, PC_LNX]
+        ly = pcf[i, PC_LNY]
         nx = qa_c * lx - qa_s * ly
         ny = qa_s * lx + qa_c * ly
-        lx = pcf[i, Q_LPX]
-        ly = pcf[i, Q_LPY]
+        lx = pcf[i, PC_LPX]
+        ly = pcf[i, PC_LPY]
         planex = (qa_c * lx - qa_s * ly) + pax
         planey = (qa_s * lx + qa_c * ly) + pay
-        lx = pcf[i, Q_LP + 2 * index]
-        ly = pcf[i, Q_LP + 2 * index + 1]
+        lx = pcf[i, PC_LP + 2 * index]
+        ly = pcf[i, PC_LP + 2 * index + 1]
         clipx = (qb_c * lx - qb_s * ly) + pbx
         clipy = (qb_s * lx + qb_c * ly) + pby
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, Q_RA] - pcf[i, Q_RB]
+        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
         return nx, ny, clipx, clipy, sep
     else:
-        lx = pcf[i, Q_LNX]
-        ly = pcf[i, Q_LNY]
+        lx = pcf[i, PC_LNX]
+        ly = pcf[i, PC_LNY]
         nx = qb_c * lx - qb_s * ly
         ny = qb_s * lx + qb_c * ly
-        lx = pcf[i, Q_LPX]
-        ly = pcf[i, Q_LPY]
+        lx = pcf[i, PC_LPX]
+        ly = pcf[i, PC_LPY]
         planex = (qb_c * lx - qb_s * ly) + pbx
         planey = (qb_s * lx + qb_c * ly) + pby
-        lx = pcf[i, Q_LP + 2 * index]
-        ly = pcf[i, Q_LP + 2 * index + 1]
+        lx = pcf[i, PC_LP + 2 * index]
+        ly = pcf[i, PC_LP + 2 * index + 1]
         clipx = (qa_c * lx - qa_s * ly) + pax
         clipy = (qa_s * lx + qa_c * ly) + pay
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, Q_RA] - pcf[i, Q_RB]
+        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
         return -nx, -ny, clipx, clipy, sep
 
 
@@ -558,32 +540,32 @@ def _solve_positions(w, r, count, toi, toi_a, toi_b):
     pcif = w.pc_i[r]
     min_separation = _ZERO
     for i in range(count):
-        ia_ = pcif[i, I_A]
-        ib_ = pcif[i, I_B]
-        lcax = pcf[i, Q_LCAX]
-        lcay = pcf[i, Q_LCAY]
-        lcbx = pcf[i, Q_LCBX]
-        lcby = pcf[i, Q_LCBY]
+        ia_ = pcif[i, SI_A]
+        ib_ = pcif[i, SI_B]
+        lcax = pcf[i, PC_LCAX]
+        lcay = pcf[i, PC_LCAY]
+        lcbx = pcf[i, PC_LCBX]
+        lcby = pcf[i, PC_LCBY]
         if toi:
             mA = _ZERO
             iA = _ZERO
             if ia_ == toi_a or ia_ == toi_b:
-                mA = pcf[i, Q_MA]
-                iA = pcf[i, Q_IA]
+                mA = pcf[i, PC_MA]
+                iA = pcf[i, PC_IA]
             mB = _ZERO
             iB = _ZERO
             if ib_ == toi_a or ib_ == toi_b:
-                mB = pcf[i, Q_MB]
-                iB = pcf[i, Q_IB]
+                mB = pcf[i, PC_MB]
+                iB = pcf[i, PC_IB]
             baumgarte = TOI_BAUGARTE
         else:
-            mA = pcf[i, Q_MA]
-            iA = pcf[i, Q_IA]
-            mB = pcf[i, Q_MB]
-            iB = pcf[i, Q_IB]
+            mA = pcf[i, PC_MA]
+            iA = pcf[i, PC_IA]
+            mB = pcf[i, PC_MB]
+            iB = pcf[i, PC_IB]
             baumgarte = BAUMGARTE
-        point_count = pcif[i, I_COUNT]
-        mtype = pcif[i, I_CONTACT]
+        point_count = pcif[i, SI_COUNT]
+        mtype = pcif[i, SI_CONTACT]
         cAx = pos[ia_, 0]
         cAy = pos[ia_, 1]
         aA = pos[ia_, 2]

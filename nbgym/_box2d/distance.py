@@ -11,11 +11,17 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbgym._box2d.columns import Columns
 from nbgym._box2d.math import rot_mul_t, sqrtf, xf_mul
 from nbgym.engine._jit import borrowing_kernel
 
-CACHE_METRIC, CACHE_COUNT, CACHE_INDEX_A, CACHE_INDEX_B = 0, 1, 2, 5
-CACHE_SIZE = 8
+# the simplex cache's floats (b2SimplexCache, its metric first)
+_cache = Columns()
+CACHE_METRIC = _cache.add()
+CACHE_COUNT = _cache.add()
+CACHE_INDEX_A = _cache.add(3)
+CACHE_INDEX_B = _cache.add(3)
+CACHE_SIZE = _cache.end()
 MAX_ITERATIONS = 20  # k_maxIters
 
 _ZERO = np.float32(0.0)

@@ -20,14 +20,27 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbgym._box2d.columns import Columns
 from nbgym._box2d.math import b2max, b2min
 from nbgym.engine._jit import borrowing_kernel
 
-USER_DATA, PARENT, CHILD1, CHILD2, HEIGHT = 0, 1, 2, 3, 4  # tree_i columns (PARENT is also ``next``)
-NODE_INTS = 5
-ROOT, FREE_LIST, NODE_COUNT, INSERTION_COUNT = 0, 1, 2, 3  # tree_s
-TREE_INTS = 4
+# tree_i columns
+_tree_i = Columns()
+USER_DATA = _tree_i.add()
+PARENT = _tree_i.add()  # also ``next``
+CHILD1 = _tree_i.add()
+CHILD2 = _tree_i.add()
+HEIGHT = _tree_i.add()
+NODE_INTS = _tree_i.end()
+# tree_s
+_tree_s = Columns()
+ROOT = _tree_s.add()
+FREE_LIST = _tree_s.add()
+NODE_COUNT = _tree_s.add()
+INSERTION_COUNT = _tree_s.add()
+TREE_INTS = _tree_s.end()
 NULL_NODE = -1
+AABB_FLOATS = 4  # an AABB (a tree_f row): [lower.x, lower.y, upper.x, upper.y]
 
 _AABB_EXTENSION = np.float32(0.1)
 _AABB_MULTIPLIER = np.float32(2.0)
@@ -37,7 +50,7 @@ _ZERO = np.float32(0.0)
 
 def new_trees(*shape: int, capacity: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Empty trees ``(tree_f, tree_i, tree_s)`` with leading dimensions ``shape``, as b2DynamicTree's constructor."""
-    tree_f = np.zeros((*shape, capacity, 4), np.float32)
+    tree_f = np.zeros((*shape, capacity, AABB_FLOATS), np.float32)
     tree_i = np.zeros((*shape, capacity, NODE_INTS), np.int32)
     tree_s = np.zeros((*shape, TREE_INTS), np.int32)
     for index in np.ndindex(*shape):

@@ -11,16 +11,36 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbgym._box2d.columns import Columns
 from nbgym._box2d.math import normalize, rot_mul, xf_mul
+from nbgym._box2d.settings import MAX_MANIFOLD_POINTS
 from nbgym.engine._jit import borrowing_kernel
 
 CIRCLES, FACE_A, FACE_B = 0, 1, 2  # b2Manifold::Type
 VERTEX, FACE = 0, 1  # b2ContactFeature::Type
-LOCAL_NORMAL, LOCAL_POINT, POINTS, POINT_WIDTH = 0, 2, 4, 4  # man_f offsets
-NORMAL_IMPULSE, TANGENT_IMPULSE = 2, 3  # within a point
-MANIFOLD_FLOATS = 12
-TYPE, POINT_COUNT, IDS = 0, 1, 2  # man_i columns
-MANIFOLD_INTS = 4
+# a point's floats, from its offset in man_f
+_point = Columns()
+_point.add(2)  # localPoint
+NORMAL_IMPULSE = _point.add()
+TANGENT_IMPULSE = _point.add()
+POINT_WIDTH = _point.end()
+# man_f offsets
+_man_f = Columns()
+LOCAL_NORMAL = _man_f.add(2)
+LOCAL_POINT = _man_f.add(2)
+POINTS = _man_f.add(MAX_MANIFOLD_POINTS * POINT_WIDTH)
+MANIFOLD_FLOATS = _man_f.end()
+# man_i columns
+_man_i = Columns()
+TYPE = _man_i.add()
+POINT_COUNT = _man_i.add()
+IDS = _man_i.add(MAX_MANIFOLD_POINTS)
+MANIFOLD_INTS = _man_i.end()
+# world_manifold's output
+_world_manifold = Columns()
+WM_NORMAL = _world_manifold.add(2)
+WM_POINTS = _world_manifold.add(2 * MAX_MANIFOLD_POINTS)  # x, y of each point
+WM_FLOATS = _world_manifold.end()
 NULL_STATE, ADD_STATE, PERSIST_STATE, REMOVE_STATE = 0, 1, 2, 3  # b2PointState
 
 _HALF = np.float32(0.5)
@@ -67,7 +87,7 @@ def set_face(man_f, man_i, manifold_type, nx, ny, px, py):
 
 @borrowing_kernel
 def world_manifold(man_f, man_i, xf_a, radius_a, xf_b, radius_b, out):
-    """``b2WorldManifold::Initialize`` into ``out`` float32 ``(6,)`` ``[normal.x, normal.y, points[0].x,
+    """``b2WorldManifold::Initialize`` into ``out`` float32 ``(WM_FLOATS,)`` ``[normal.x, normal.y, points[0].x,
     points[0].y, points[1].x, points[1].y]``; with no point, ``out`` is left as it is (as the C++)."""
     count = man_i[POINT_COUNT]
     if count == 0:
@@ -86,10 +106,10 @@ def world_manifold(man_f, man_i, xf_a, radius_a, xf_b, radius_b, out):
         cay = pay + radius_a * ny
         cbx = pbx - radius_b * nx
         cby = pby - radius_b * ny
-        out[0] = nx
-        out[1] = ny
-        out[2] = _HALF * (cax + cbx)
-        out[3] = _HALF * (cay + cby)
+        out[WM_NORMAL] = nx
+        out[WM_NORMAL + 1] = ny
+        out[WM_POINTS] = _HALF * (cax + cbx)
+        out[WM_POINTS + 1] = _HALF * (cay + cby)
         return
     if t == FACE_A:
         xf_ref = xf_a
@@ -112,17 +132,17 @@ def world_manifold(man_f, man_i, xf_a, radius_a, xf_b, radius_b, out):
         c_inc_x = cx - r_inc * nx
         c_inc_y = cy - r_inc * ny
         if t == FACE_A:
-            out[2 + 2 * i] = _HALF * (c_ref_x + c_inc_x)
-            out[3 + 2 * i] = _HALF * (c_ref_y + c_inc_y)
+            out[WM_POINTS + 2 * i] = _HALF * (c_ref_x + c_inc_x)
+            out[WM_POINTS + 2 * i + 1] = _HALF * (c_ref_y + c_inc_y)
         else:
-            out[2 + 2 * i] = _HALF * (c_inc_x + c_ref_x)
-            out[3 + 2 * i] = _HALF * (c_inc_y + c_ref_y)
+            out[WM_POINTS + 2 * i] = _HALF * (c_inc_x + c_ref_x)
+            out[WM_POINTS + 2 * i + 1] = _HALF * (c_inc_y + c_ref_y)
     if t == FACE_A:
-        out[0] = nx
-        out[1] = ny
+        out[WM_NORMAL] = nx
+        out[WM_NORMAL + 1] = ny
     else:
-        out[0] = -nx
-        out[1] = -ny
+        out[WM_NORMAL] = -nx
+        out[WM_NORMAL + 1] = -ny
 
 
 @borrowing_kernel

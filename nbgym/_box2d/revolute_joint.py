@@ -11,6 +11,7 @@ import numpy as np
 
 from nbgym.engine._jit import borrowing_kernel
 
+from .columns import Columns
 from .math import cosf, sinf, sqrtf
 from .settings import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
 from .world import (
@@ -71,15 +72,16 @@ AT_UPPER_LIMIT = 2
 EQUAL_LIMITS = 3
 
 # m_mass (b2Mat33) entries
-EXX = JF_MASS + 0
-EXY = JF_MASS + 1
-EXZ = JF_MASS + 2
-EYX = JF_MASS + 3
-EYY = JF_MASS + 4
-EYZ = JF_MASS + 5
-EZX = JF_MASS + 6
-EZY = JF_MASS + 7
-EZZ = JF_MASS + 8
+_mass = Columns(JF_MASS)
+EXX = _mass.add()
+EXY = _mass.add()
+EXZ = _mass.add()
+EYX = _mass.add()
+EYY = _mass.add()
+EYZ = _mass.add()
+EZX = _mass.add()
+EZY = _mass.add()
+EZZ = _mass.add()
 
 
 @borrowing_kernel

@@ -11,17 +11,31 @@ from __future__ import annotations
 
 import numpy as np
 
+from nbgym._box2d.columns import Columns
 from nbgym._box2d.math import b2max, b2min, cross, dot, normalize, rot_mul, rot_mul_t, sinf, cosf, sqrtf, xf_mul
+from nbgym._box2d.settings import MAX_POLYGON_VERTICES
 from numba.extending import overload
 
 from nbgym.engine._jit import BORROWING_OPTIONS, borrowing_kernel, kernel
 
 CIRCLE, EDGE, POLYGON = 0, 1, 2  # b2Shape::Type
-TYPE, COUNT, HAS_VERTEX0, HAS_VERTEX3 = 0, 1, 2, 3  # shape_i columns
-SHAPE_INTS = 4
-RADIUS, CENTROID, VERTEX0, VERTEX3, VERTICES, NORMALS = 0, 1, 2, 3, 4, 12  # shape_f rows
-SHAPE_ROWS = 20
-MAX_VERTICES = 8
+MAX_VERTICES = MAX_POLYGON_VERTICES
+# shape_i columns
+_shape_i = Columns()
+TYPE = _shape_i.add()
+COUNT = _shape_i.add()
+HAS_VERTEX0 = _shape_i.add()
+HAS_VERTEX3 = _shape_i.add()
+SHAPE_INTS = _shape_i.end()
+# shape_f rows
+_shape_f = Columns()
+RADIUS = _shape_f.add()
+CENTROID = _shape_f.add()
+VERTEX0 = _shape_f.add()
+VERTEX3 = _shape_f.add()
+VERTICES = _shape_f.add(MAX_VERTICES)
+NORMALS = _shape_f.add(MAX_VERTICES)
+SHAPE_ROWS = _shape_f.end()
 
 _ZERO = np.float32(0.0)
 _ONE = np.float32(1.0)

@@ -7,7 +7,8 @@ world) and whose second is the item (body, fixture, joint, contact). Every Box2D
 index into its table (-1 is NULL), and every linked list keeps Box2D's order: new bodies, joints and
 contacts are prepended to the world's lists, a body's fixtures are prepended to its fixture list, a
 joint or contact edge is prepended to each body's edge list. An edge is ``2 * item + side``: side 0 is
-the edge stored on body A (its ``other`` is body B), side 1 the edge on body B.
+the edge stored on body A (its ``other`` is body B), side 1 the edge on body B. The columns of each table
+(``body_i[r, b, BI_FLAGS]``, ...) are declared below in their order, and numbered by ``columns.Columns``.
 
 Rows of dead items form a free list through their ``next`` field (the order in which rows are reused
 does not matter: nothing in Box2D depends on the addresses its allocator returns).
@@ -25,8 +26,32 @@ import numpy as np
 from nbgym.engine._jit import borrowing_kernel, kernel
 from nbgym.error import PhysicsCapacityError
 
-from . import broad_phase, distance, dynamic_tree, shapes
-from .math import b2max, b2min, copy_to, cosf, sinf
+from . import broad_phase, distance, dynamic_tree, manifold, shapes
+from .columns import Columns
+from .dynamic_tree import AABB_FLOATS
+from .math import (
+    SW_A,
+    SW_A0,
+    SW_ALPHA0,
+    SW_C0X,
+    SW_C0Y,
+    SW_CX,
+    SW_CY,
+    SW_LX,
+    SW_LY,
+    SWEEP_FLOATS,
+    XF_C,
+    XF_FLOATS,
+    XF_PX,
+    XF_PY,
+    XF_S,
+    b2max,
+    b2min,
+    copy_to,
+    cosf,
+    sinf,
+)
+from .settings import MAX_MANIFOLD_POINTS
 
 F32 = np.float32
 _ZERO = F32(0.0)
@@ -52,139 +77,148 @@ LOCKED = 0x0002
 CLEAR_FORCES = 0x0004
 
 # body_i fields
-BI_TYPE = 0
-BI_FLAGS = 1
-BI_PREV = 2
-BI_NEXT = 3  # next body in the world list (or the next free row)
-BI_FIXTURES = 4
-BI_FIXTURE_COUNT = 5
-BI_JOINTS = 6  # joint edge list head
-BI_CONTACTS = 7  # contact edge list head
-BI_ISLAND = 8  # m_islandIndex
-BI_TOUCH = 9  # listener: 1 after a BeginContact of this body, 0 after an EndContact
-BI_BEGUN = 10  # listener: set by any BeginContact of this body (cleared only by the caller)
-BI_ALIVE = 11
-NBI = 12
+_body_i = Columns()
+BI_TYPE = _body_i.add()
+BI_FLAGS = _body_i.add()
+BI_PREV = _body_i.add()
+BI_NEXT = _body_i.add()  # next body in the world list (or the next free row)
+BI_FIXTURES = _body_i.add()
+BI_FIXTURE_COUNT = _body_i.add()
+BI_JOINTS = _body_i.add()  # joint edge list head
+BI_CONTACTS = _body_i.add()  # contact edge list head
+BI_ISLAND = _body_i.add()  # m_islandIndex
+BI_TOUCH = _body_i.add()  # listener: 1 after a BeginContact of this body, 0 after an EndContact
+BI_BEGUN = _body_i.add()  # listener: set by any BeginContact of this body (cleared only by the caller)
+BI_ALIVE = _body_i.add()
+NBI = _body_i.end()
 
-# body_f fields: the transform [p.x, p.y, q.s, q.c], the sweep (math.SW_* order), velocities, ...
-BF_XF = 0
-BF_PX = 0
-BF_PY = 1
-BF_QS = 2
-BF_QC = 3
-BF_SWEEP = 4
-BF_LCX = 4
-BF_LCY = 5
-BF_C0X = 6
-BF_C0Y = 7
-BF_CX = 8
-BF_CY = 9
-BF_A0 = 10
-BF_A = 11
-BF_ALPHA0 = 12
-BF_VX = 13
-BF_VY = 14
-BF_W = 15
-BF_FX = 16
-BF_FY = 17
-BF_TORQUE = 18
-BF_MASS = 19
-BF_INVMASS = 20
-BF_I = 21
-BF_INVI = 22
-BF_LDAMP = 23
-BF_ADAMP = 24
-BF_GSCALE = 25
-BF_SLEEP = 26
-NBF = 27
+# body_f fields: the transform and the sweep (each in math's order, so that their slices are math's arrays),
+# velocities, ...
+_body_f = Columns()
+BF_XF = _body_f.add(XF_FLOATS)
+BF_PX = BF_XF + XF_PX
+BF_PY = BF_XF + XF_PY
+BF_QS = BF_XF + XF_S
+BF_QC = BF_XF + XF_C
+BF_SWEEP = _body_f.add(SWEEP_FLOATS)
+BF_LCX = BF_SWEEP + SW_LX
+BF_LCY = BF_SWEEP + SW_LY
+BF_C0X = BF_SWEEP + SW_C0X
+BF_C0Y = BF_SWEEP + SW_C0Y
+BF_CX = BF_SWEEP + SW_CX
+BF_CY = BF_SWEEP + SW_CY
+BF_A0 = BF_SWEEP + SW_A0
+BF_A = BF_SWEEP + SW_A
+BF_ALPHA0 = BF_SWEEP + SW_ALPHA0
+BF_VX = _body_f.add()
+BF_VY = _body_f.add()
+BF_W = _body_f.add()
+BF_FX = _body_f.add()
+BF_FY = _body_f.add()
+BF_TORQUE = _body_f.add()
+BF_MASS = _body_f.add()
+BF_INVMASS = _body_f.add()
+BF_I = _body_f.add()
+BF_INVI = _body_f.add()
+BF_LDAMP = _body_f.add()
+BF_ADAMP = _body_f.add()
+BF_GSCALE = _body_f.add()
+BF_SLEEP = _body_f.add()
+NBF = _body_f.end()
 
 # fixture_i fields
-FI_BODY = 0
-FI_NEXT = 1
-FI_CATEGORY = 2
-FI_MASK = 3
-FI_GROUP = 4
-FI_SENSOR = 5
-FI_PROXY = 6  # proxy id of child 0 (-1 if none)
-FI_PROXY_COUNT = 7
-FI_ALIVE = 8
-NFI = 9
+_fixture_i = Columns()
+FI_BODY = _fixture_i.add()
+FI_NEXT = _fixture_i.add()
+FI_CATEGORY = _fixture_i.add()
+FI_MASK = _fixture_i.add()
+FI_GROUP = _fixture_i.add()
+FI_SENSOR = _fixture_i.add()
+FI_PROXY = _fixture_i.add()  # proxy id of child 0 (-1 if none)
+FI_PROXY_COUNT = _fixture_i.add()
+FI_ALIVE = _fixture_i.add()
+NFI = _fixture_i.end()
 
 # fixture_f fields
-FF_DENSITY = 0
-FF_FRICTION = 1
-FF_RESTITUTION = 2
-FF_AABB = 3  # the proxy's AABB [lower.x, lower.y, upper.x, upper.y]
-NFF = 7
+_fixture_f = Columns()
+FF_DENSITY = _fixture_f.add()
+FF_FRICTION = _fixture_f.add()
+FF_RESTITUTION = _fixture_f.add()
+FF_AABB = _fixture_f.add(AABB_FLOATS)  # the proxy's AABB
+NFF = _fixture_f.end()
 
 # joint_i fields (revolute joints only)
-JI_BODYA = 0
-JI_BODYB = 1
-JI_PREV = 2
-JI_NEXT = 3
-JI_COLLIDE = 4
-JI_ISLAND = 5
-JI_LIMIT_ON = 6
-JI_MOTOR_ON = 7
-JI_LIMIT_STATE = 8
-JI_INDEXA = 9
-JI_INDEXB = 10
-JI_ALIVE = 11
-NJI = 12
+_joint_i = Columns()
+JI_BODYA = _joint_i.add()
+JI_BODYB = _joint_i.add()
+JI_PREV = _joint_i.add()
+JI_NEXT = _joint_i.add()
+JI_COLLIDE = _joint_i.add()
+JI_ISLAND = _joint_i.add()
+JI_LIMIT_ON = _joint_i.add()
+JI_MOTOR_ON = _joint_i.add()
+JI_LIMIT_STATE = _joint_i.add()
+JI_INDEXA = _joint_i.add()
+JI_INDEXB = _joint_i.add()
+JI_ALIVE = _joint_i.add()
+NJI = _joint_i.end()
 
 # joint_f fields
-JF_LAX = 0
-JF_LAY = 1
-JF_LBX = 2
-JF_LBY = 3
-JF_REF = 4
-JF_IMPX = 5
-JF_IMPY = 6
-JF_IMPZ = 7
-JF_MOTOR_IMP = 8
-JF_LOWER = 9
-JF_UPPER = 10
-JF_MAX_TORQUE = 11
-JF_MOTOR_SPEED = 12
-JF_RAX = 13
-JF_RAY = 14
-JF_RBX = 15
-JF_RBY = 16
-JF_LCAX = 17
-JF_LCAY = 18
-JF_LCBX = 19
-JF_LCBY = 20
-JF_IMA = 21
-JF_IMB = 22
-JF_IIA = 23
-JF_IIB = 24
-JF_MASS = 25  # b2Mat33 m_mass: ex.x ex.y ex.z ey.x ey.y ey.z ez.x ez.y ez.z
-JF_MOTOR_MASS = 34
+_joint_f = Columns()
+JF_LAX = _joint_f.add()
+JF_LAY = _joint_f.add()
+JF_LBX = _joint_f.add()
+JF_LBY = _joint_f.add()
+JF_REF = _joint_f.add()
+JF_IMPX = _joint_f.add()
+JF_IMPY = _joint_f.add()
+JF_IMPZ = _joint_f.add()
+JF_MOTOR_IMP = _joint_f.add()
+JF_LOWER = _joint_f.add()
+JF_UPPER = _joint_f.add()
+JF_MAX_TORQUE = _joint_f.add()
+JF_MOTOR_SPEED = _joint_f.add()
+JF_RAX = _joint_f.add()
+JF_RAY = _joint_f.add()
+JF_RBX = _joint_f.add()
+JF_RBY = _joint_f.add()
+JF_LCAX = _joint_f.add()
+JF_LCAY = _joint_f.add()
+JF_LCBX = _joint_f.add()
+JF_LCBY = _joint_f.add()
+JF_IMA = _joint_f.add()
+JF_IMB = _joint_f.add()
+JF_IIA = _joint_f.add()
+JF_IIB = _joint_f.add()
+JF_MASS = _joint_f.add(9)  # b2Mat33 m_mass: ex.x ex.y ex.z ey.x ey.y ey.z ez.x ez.y ez.z
+JF_MOTOR_MASS = _joint_f.add()
 # What b2Mat33::Solve33/Solve22 recompute from m_mass at every velocity iteration (the same floats each time):
 # the reciprocal determinants (0 for a singular matrix) and b2Cross(ey, ez), set once by InitVelocityConstraints.
-JF_INV_DET33 = 35
-JF_CROSS_EY_EZ = 36  # x, y, z
-JF_INV_DET22 = 39
-NJF = 40
+JF_INV_DET33 = _joint_f.add()
+JF_CROSS_EY_EZ = _joint_f.add(3)  # x, y, z
+JF_INV_DET22 = _joint_f.add()
+NJF = _joint_f.end()
 
 # contact_i fields
-CI_FLAGS = 0
-CI_FA = 1
-CI_FB = 2
-CI_IA = 3
-CI_IB = 4
-CI_PREV = 5
-CI_NEXT = 6
-CI_TOI_COUNT = 7
-CI_ALIVE = 8
-NCI = 9
+_contact_i = Columns()
+CI_FLAGS = _contact_i.add()
+CI_FA = _contact_i.add()
+CI_FB = _contact_i.add()
+CI_IA = _contact_i.add()
+CI_IB = _contact_i.add()
+CI_PREV = _contact_i.add()
+CI_NEXT = _contact_i.add()
+CI_TOI_COUNT = _contact_i.add()
+CI_ALIVE = _contact_i.add()
+NCI = _contact_i.end()
 
 # contact_f fields
-CF_FRICTION = 0
-CF_RESTITUTION = 1
-CF_TANGENT_SPEED = 2
-CF_TOI = 3
-NCF = 4
+_contact_f = Columns()
+CF_FRICTION = _contact_f.add()
+CF_RESTITUTION = _contact_f.add()
+CF_TANGENT_SPEED = _contact_f.add()
+CF_TOI = _contact_f.add()
+NCF = _contact_f.end()
 
 # b2Contact::m_flags
 C_ISLAND_FLAG = 0x0001
@@ -195,46 +229,100 @@ C_BULLET_HIT_FLAG = 0x0010
 C_TOI_FLAG = 0x0020
 
 # world_i fields
-WI_BODY_LIST = 0
-WI_BODY_COUNT = 1
-WI_JOINT_LIST = 2
-WI_JOINT_COUNT = 3
-WI_CONTACT_LIST = 4
-WI_CONTACT_COUNT = 5
-WI_FLAGS = 6
-WI_STEP_COMPLETE = 7
-WI_ALLOW_SLEEP = 8
-WI_WARM_STARTING = 9
-WI_CONTINUOUS = 10
-WI_SUBSTEPPING = 11
-WI_LISTENER = 12  # the compiled contact listener: a mask of LISTEN_* (0: no listener)
-WI_FREE_BODY = 13
-WI_FREE_FIXTURE = 14
-WI_FREE_JOINT = 15
-WI_FREE_CONTACT = 16
-WI_ERROR = 17  # a capacity ran out (0: none)
-WI_EVENT_COUNT = 18  # the number of contact events recorded in ``events`` (LISTEN_EVENTS)
-NWI = 19
+_world_i = Columns()
+WI_BODY_LIST = _world_i.add()
+WI_BODY_COUNT = _world_i.add()
+WI_JOINT_LIST = _world_i.add()
+WI_JOINT_COUNT = _world_i.add()
+WI_CONTACT_LIST = _world_i.add()
+WI_CONTACT_COUNT = _world_i.add()
+WI_FLAGS = _world_i.add()
+WI_STEP_COMPLETE = _world_i.add()
+WI_ALLOW_SLEEP = _world_i.add()
+WI_WARM_STARTING = _world_i.add()
+WI_CONTINUOUS = _world_i.add()
+WI_SUBSTEPPING = _world_i.add()
+WI_LISTENER = _world_i.add()  # the compiled contact listener: a mask of LISTEN_* (0: no listener)
+WI_FREE_BODY = _world_i.add()
+WI_FREE_FIXTURE = _world_i.add()
+WI_FREE_JOINT = _world_i.add()
+WI_FREE_CONTACT = _world_i.add()
+WI_ERROR = _world_i.add()  # a capacity ran out (0: none)
+WI_EVENT_COUNT = _world_i.add()  # the number of contact events recorded in ``events`` (LISTEN_EVENTS)
+NWI = _world_i.end()
 
 # world_i[WI_LISTENER] bits: what the compiled listener does at BeginContact/EndContact
 LISTEN_BODIES = 1  # BI_TOUCH/BI_BEGUN of both bodies
 LISTEN_EVENTS = 2  # appends (fixtureA, fixtureB, begin) to the row's ``events``, in the order Box2D calls
 
 # events columns
-EV_FIXTURE_A = 0
-EV_FIXTURE_B = 1
-EV_BEGIN = 2  # 1: BeginContact, 0: EndContact
-NEV = 3
+_events = Columns()
+EV_FIXTURE_A = _events.add()
+EV_FIXTURE_B = _events.add()
+EV_BEGIN = _events.add()  # 1: BeginContact, 0: EndContact
+NEV = _events.end()
 
 # world_f fields
-WF_GX = 0
-WF_GY = 1
-WF_INV_DT0 = 2
-NWF = 3
+_world_f = Columns()
+WF_GX = _world_f.add()
+WF_GY = _world_f.add()
+WF_INV_DT0 = _world_f.add()
+NWF = _world_f.end()
 
-# island velocity-constraint layout (contact_solver)
-NVC = 35
-NPC = 18
+# The island solver's contact constraints (contact_solver), one row per island contact in island order.
+# vc_f fields: b2ContactVelocityConstraint, its points at VC_POINTS + VP_STRIDE * j
+_vc_point = Columns()
+VP_RAX = _vc_point.add()
+VP_RAY = _vc_point.add()
+VP_RBX = _vc_point.add()
+VP_RBY = _vc_point.add()
+VP_NI = _vc_point.add()  # normalImpulse
+VP_TI = _vc_point.add()  # tangentImpulse
+VP_NMASS = _vc_point.add()
+VP_TMASS = _vc_point.add()
+VP_BIAS = _vc_point.add()  # velocityBias
+VP_STRIDE = _vc_point.end()
+_vc_f = Columns()
+VC_NX = _vc_f.add()
+VC_NY = _vc_f.add()
+VC_MA = _vc_f.add()
+VC_MB = _vc_f.add()
+VC_IA = _vc_f.add()
+VC_IB = _vc_f.add()
+VC_FRICTION = _vc_f.add()
+VC_RESTITUTION = _vc_f.add()
+VC_TANGENT_SPEED = _vc_f.add()
+VC_K = _vc_f.add(4)  # K: ex.x ex.y ey.x ey.y
+VC_NM = _vc_f.add(4)  # normalMass: ex.x ex.y ey.x ey.y
+VC_POINTS = _vc_f.add(MAX_MANIFOLD_POINTS * VP_STRIDE)
+NVC = _vc_f.end()
+
+# vc_i and pc_i fields
+_solver_i = Columns()
+SI_A = _solver_i.add()  # indexA
+SI_B = _solver_i.add()  # indexB
+SI_COUNT = _solver_i.add()  # pointCount
+SI_CONTACT = _solver_i.add()  # vc_i: the world's contact index; pc_i: the manifold type
+NSI = _solver_i.end()
+
+# pc_f fields: b2ContactPositionConstraint
+_pc_f = Columns()
+PC_LP = _pc_f.add(2 * MAX_MANIFOLD_POINTS)  # localPoints: x, y of each point
+PC_LNX = _pc_f.add()
+PC_LNY = _pc_f.add()
+PC_LPX = _pc_f.add()
+PC_LPY = _pc_f.add()
+PC_MA = _pc_f.add()
+PC_MB = _pc_f.add()
+PC_LCAX = _pc_f.add()
+PC_LCAY = _pc_f.add()
+PC_LCBX = _pc_f.add()
+PC_LCBY = _pc_f.add()
+PC_IA = _pc_f.add()
+PC_IB = _pc_f.add()
+PC_RA = _pc_f.add()
+PC_RB = _pc_f.add()
+NPC = _pc_f.end()
 
 World = namedtuple(
     "World",
@@ -349,12 +437,12 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         contact_i=np.zeros((rows, contacts, NCI), np.int32),
         contact_f=np.zeros((rows, contacts, NCF), np.float32),
         cedge=np.zeros((rows, 2 * contacts, 2), np.int32),
-        man_f=np.zeros((rows, contacts, 12), np.float32),
-        man_i=np.zeros((rows, contacts, 4), np.uint32),
-        tree_f=np.zeros((rows, tree_capacity, 4), np.float32),
-        tree_i=np.zeros((rows, tree_capacity, 5), np.int32),
-        tree_s=np.zeros((rows, 4), np.int32),
-        bp_i=np.zeros((rows, 3), np.int32),
+        man_f=np.zeros((rows, contacts, manifold.MANIFOLD_FLOATS), np.float32),
+        man_i=np.zeros((rows, contacts, manifold.MANIFOLD_INTS), np.uint32),
+        tree_f=np.zeros((rows, tree_capacity, AABB_FLOATS), np.float32),
+        tree_i=np.zeros((rows, tree_capacity, dynamic_tree.NODE_INTS), np.int32),
+        tree_s=np.zeros((rows, dynamic_tree.TREE_INTS), np.int32),
+        bp_i=np.zeros((rows, broad_phase.BP_INTS), np.int32),
         move_buffer=np.zeros((rows, max(16, proxies)), np.int32),
         pair_buffer=np.zeros((rows, max(16, 4 * proxies), 2), np.int32),
         isl_bodies=np.zeros((rows, bodies), np.int32),
@@ -364,18 +452,18 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         positions=np.zeros((rows, bodies, 3), np.float32),
         velocities=np.zeros((rows, bodies, 3), np.float32),
         vc_f=np.zeros((rows, contacts, NVC), np.float32),
-        vc_i=np.zeros((rows, contacts, 4), np.int32),
+        vc_i=np.zeros((rows, contacts, NSI), np.int32),
         pc_f=np.zeros((rows, contacts, NPC), np.float32),
-        pc_i=np.zeros((rows, contacts, 4), np.int32),
-        old_man_f=np.zeros((rows, 12), np.float32),
-        old_man_i=np.zeros((rows, 4), np.uint32),
-        xf_tmp=np.zeros((rows, 2, 4), np.float32),
-        wm_tmp=np.zeros((rows, 8), np.float32),
-        aabb_tmp=np.zeros((rows, 2, 4), np.float32),
+        pc_i=np.zeros((rows, contacts, NSI), np.int32),
+        old_man_f=np.zeros((rows, manifold.MANIFOLD_FLOATS), np.float32),
+        old_man_i=np.zeros((rows, manifold.MANIFOLD_INTS), np.uint32),
+        xf_tmp=np.zeros((rows, 2, XF_FLOATS), np.float32),
+        wm_tmp=np.zeros((rows, manifold.WM_FLOATS), np.float32),
+        aabb_tmp=np.zeros((rows, 2, AABB_FLOATS), np.float32),
         query_stack=np.zeros((rows, tree_capacity + 1), np.int32),
         query_found=np.zeros((rows, tree_capacity), np.int32),
         simplex_cache=np.zeros((rows, distance.CACHE_SIZE), np.float32),
-        sweep_backup=np.zeros((rows, 3, 9), np.float32),
+        sweep_backup=np.zeros((rows, 3, SWEEP_FLOATS), np.float32),
         events=np.zeros((rows, events, NEV), np.int32),
     )
     gx = np.float32(gravity[0])
@@ -657,7 +745,7 @@ def synchronize_fixtures(w, r, b):
     xf1[1] = bf[BF_C0Y] - (s1 * lcx + c1 * lcy)
     xf1[2] = s1
     xf1[3] = c1
-    xf2 = bf[BF_XF : BF_XF + 4]
+    xf2 = bf[BF_XF : BF_XF + XF_FLOATS]
     f = w.body_i[r, b, BI_FIXTURES]
     while f >= 0:
         fixture_synchronize(w, r, f, xf1, xf2)
@@ -673,7 +761,7 @@ def fixture_synchronize(w, r, f, xf1, xf2):
     a2 = w.aabb_tmp[r, 1]
     shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf1, a1)
     shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf2, a2)
-    aabb = w.fixture_f[r, f, FF_AABB : FF_AABB + 4]
+    aabb = w.fixture_f[r, f, FF_AABB : FF_AABB + AABB_FLOATS]
     aabb[0] = b2min(a1[0], a2[0])
     aabb[1] = b2min(a1[1], a2[1])
     aabb[2] = b2max(a1[2], a2[2])
@@ -809,8 +897,8 @@ def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, ca
 def create_proxies(w, r, f):
     """b2Fixture::CreateProxies (one child)."""
     b = w.fixture_i[r, f, FI_BODY]
-    xf = w.body_f[r, b, BF_XF : BF_XF + 4]
-    aabb = w.fixture_f[r, f, FF_AABB : FF_AABB + 4]
+    xf = w.body_f[r, b, BF_XF : BF_XF + XF_FLOATS]
+    aabb = w.fixture_f[r, f, FF_AABB : FF_AABB + AABB_FLOATS]
     shapes.compute_aabb(w.shape_i[r, f], w.shape_f[r, f], xf, aabb)
     proxy = broad_phase.create_proxy(w.tree_f[r], w.tree_i[r], w.tree_s[r], w.bp_i[r], w.move_buffer[r], aabb, f)
     if proxy < 0:

@@ -10,7 +10,7 @@ import numpy as np
 from nbgym.engine._jit import borrowing_kernel
 
 from . import contact, contact_manager, island, shapes, time_of_impact
-from .math import copy_to, cosf, sinf
+from .math import SWEEP_FLOATS, XF_FLOATS, copy_to, cosf, sinf
 from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
 from .world import (
     ACTIVE_FLAG,
@@ -253,9 +253,9 @@ def _contact_toi(w, r, c):
         advance_sweep(bfb, alpha0)
     va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
     vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
-    state, t = time_of_impact.time_of_impact(
-        va, na, ra, vb, nb, rb, bfa[BF_SWEEP : BF_SWEEP + 9], bfb[BF_SWEEP : BF_SWEEP + 9], _ONE, w.simplex_cache[r]
-    )
+    sweep_a = bfa[BF_SWEEP : BF_SWEEP + SWEEP_FLOATS]
+    sweep_b = bfb[BF_SWEEP : BF_SWEEP + SWEEP_FLOATS]
+    state, t = time_of_impact.time_of_impact(va, na, ra, vb, nb, rb, sweep_a, sweep_b, _ONE, w.simplex_cache[r])
     if state == time_of_impact.TOUCHING:
         alpha = alpha0 + (_ONE - alpha0) * t
         return alpha if alpha < _ONE else _ONE
@@ -315,8 +315,8 @@ def solve_toi(w, r, dt, velocity_iterations):
         bb = w.fixture_i[r, fb, FI_BODY]
         backup1 = w.sweep_backup[r, 0]
         backup2 = w.sweep_backup[r, 1]
-        copy_to(backup1, w.body_f[r, ba, BF_SWEEP : BF_SWEEP + 9])
-        copy_to(backup2, w.body_f[r, bb, BF_SWEEP : BF_SWEEP + 9])
+        copy_to(backup1, w.body_f[r, ba, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS])
+        copy_to(backup2, w.body_f[r, bb, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS])
         advance_body(w, r, ba, min_alpha)
         advance_body(w, r, bb, min_alpha)
         contact.update(w, r, min_contact)
@@ -324,8 +324,8 @@ def solve_toi(w, r, dt, velocity_iterations):
         w.contact_i[r, min_contact, CI_TOI_COUNT] += 1
         if not _contact_solid_touching(w, r, min_contact):
             w.contact_i[r, min_contact, CI_FLAGS] &= ~C_ENABLED_FLAG
-            copy_to(w.body_f[r, ba, BF_SWEEP : BF_SWEEP + 9], backup1)
-            copy_to(w.body_f[r, bb, BF_SWEEP : BF_SWEEP + 9], backup2)
+            copy_to(w.body_f[r, ba, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS], backup1)
+            copy_to(w.body_f[r, bb, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS], backup2)
             synchronize_transform(w, r, ba)
             synchronize_transform(w, r, bb)
             continue
@@ -367,13 +367,13 @@ def solve_toi(w, r, dt, velocity_iterations):
                     e = nxt
                     continue
                 backup = w.sweep_backup[r, 2]
-                copy_to(backup, w.body_f[r, other, BF_SWEEP : BF_SWEEP + 9])
+                copy_to(backup, w.body_f[r, other, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS])
                 if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
                     advance_body(w, r, other, min_alpha)
                 contact.update(w, r, c)
                 flags = w.contact_i[r, c, CI_FLAGS]
                 if (flags & C_ENABLED_FLAG) == 0 or (flags & C_TOUCHING_FLAG) == 0:
-                    copy_to(w.body_f[r, other, BF_SWEEP : BF_SWEEP + 9], backup)
+                    copy_to(w.body_f[r, other, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS], backup)
                     synchronize_transform(w, r, other)
                     e = nxt
                     continue
@@ -494,7 +494,7 @@ def set_transform(w, r, b, px, py, angle):
     bf[BF_C0X] = bf[BF_CX]
     bf[BF_C0Y] = bf[BF_CY]
     bf[BF_A0] = angle
-    xf = bf[BF_XF : BF_XF + 4]
+    xf = bf[BF_XF : BF_XF + XF_FLOATS]
     f = w.body_i[r, b, BI_FIXTURES]
     while f >= 0:
         fixture_synchronize(w, r, f, xf, xf)

@@ -24,6 +24,7 @@ from nbgym import spaces
 from nbgym._box2d import broad_phase, revolute_joint, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
+from nbgym._box2d.columns import Columns
 from nbgym.engine import Physics, njit, rng
 
 __all__ = ["PHYSICS", "walker_params", "walker_spaces"]
@@ -89,24 +90,26 @@ _PROXIES = 400  # the first step moves every proxy: the pair buffer (4 x this) h
 
 # env_i columns: the hull's, legs' and joints' indices in the world row, the number of terrain bodies, and the
 # terrain bodies in gymnasium's ``self.terrain`` order (the order _destroy destroys them in).
-HULL = 0
-LEGS = 1  # 4: upper and lower leg of side -1, then of side +1
-JOINTS = 5  # 4: hip and knee of side -1, then of side +1
-TERRAIN_COUNT = 9
-TERRAIN = 10
-_NEI = TERRAIN + _MAX_TERRAIN
+_env_i = Columns()
+HULL = _env_i.add()
+LEGS = _env_i.add(4)  # upper and lower leg of side -1, then of side +1
+JOINTS = _env_i.add(4)  # hip and knee of side -1, then of side +1
+TERRAIN_COUNT = _env_i.add()
+TERRAIN = _env_i.add(_MAX_TERRAIN)
+_NEI = _env_i.end()
 # env_f columns: the last shaping (NaN: gymnasium's None), the observation of the last step, the scroll, each
 # lidar ray's end (p2: the ground point hit, float32 values, or the ray's full reach), the terrain's heights
 # (gymnasium's terrain_y) and the clouds' draws (per cloud: x, then the jitter of each vertex): what the frames
 # draw (the vector env keeps them too: one layout, one set of kernels).
-PREV_SHAPING = 0
-STATE = 1
-SCROLL = STATE + 24
-LIDAR_P2 = SCROLL + 1
-TERRAIN_Y = LIDAR_P2 + 2 * LIDAR_RAYS
-CLOUD_DRAWS = TERRAIN_Y + TERRAIN_LENGTH
 CLOUD_WIDTH = 1 + 2 * CLOUD_VERTICES
-_NEF = CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH
+_env_f = Columns()
+PREV_SHAPING = _env_f.add()
+STATE = _env_f.add(24)
+SCROLL = _env_f.add()
+LIDAR_P2 = _env_f.add(2 * LIDAR_RAYS)
+TERRAIN_Y = _env_f.add(TERRAIN_LENGTH)
+CLOUD_DRAWS = _env_f.add(CLOUDS * CLOUD_WIDTH)
+_NEF = _env_f.end()
 
 WalkerRows = namedtuple("WalkerRows", ["w", "env_i", "env_f", "accept"])
 """The state of a batch of walkers: their Box2D worlds (a ``World``, one row each), per row the bodies' and

@@ -26,6 +26,7 @@ from nbgym import logger, spaces
 from nbgym._box2d import broad_phase, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
+from nbgym._box2d.columns import Columns
 from nbgym.engine import Physics, njit, rng
 
 F32 = np.float32
@@ -74,15 +75,24 @@ _PROXIES = 32  # the broad phase's pair buffer is 4 x this: room for every overl
 
 # env_i columns: body indices in the world row, the wind's and turbulence's indices, whether they were drawn (at
 # a reset with wind: gymnasium's env has no wind_idx before), and how many flame particles live.
-LANDER, LEG_LEFT, LEG_RIGHT, MOON, WIND_IDX, TORQUE_IDX, WIND_DRAWN, PARTICLE_COUNT = range(8)
-_NEI = 8
+_env_i = Columns()
+LANDER = _env_i.add()
+LEG_LEFT = _env_i.add()
+LEG_RIGHT = _env_i.add()
+MOON = _env_i.add()
+WIND_IDX = _env_i.add()
+TORQUE_IDX = _env_i.add()
+WIND_DRAWN = _env_i.add()
+PARTICLE_COUNT = _env_i.add()
+_NEI = _env_i.end()
 WIND_DRAWN_BIT, TORQUE_DRAWN_BIT = 1, 2  # WIND_DRAWN bits
 WIND_AND_TORQUE_DRAWN = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
 # env_f columns: the last shaping (NaN: gymnasium's None), the helipad's height, the terrain's heights (smooth_y).
-PREV_SHAPING = 0
-HELIPAD_Y = 1
-SMOOTH_Y = 2
-_NEF = SMOOTH_Y + CHUNKS
+_env_f = Columns()
+PREV_SHAPING = _env_f.add()
+HELIPAD_Y = _env_f.add()
+SMOOTH_Y = _env_f.add(CHUNKS)
+_NEF = _env_f.end()
 
 LanderRows = namedtuple("LanderRows", ["w", "env_i", "env_f", "particles", "ttl"])
 """The state of a batch of environments: their Box2D worlds (a ``World``, one row each), and per row the bodies'

@@ -46,6 +46,7 @@ import numpy as np
 from nbgym._box2d import revolute_joint, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
+from nbgym._box2d.columns import Columns
 from nbgym.engine import njit, rng
 
 __all__ = [
@@ -132,46 +133,51 @@ _EVENTS = 512
 MAX_POLYS = 2 * MAX_TILES  # a tile and its border
 
 # env_i columns
-HULL = 0
-WHEELS = 1  # 4 wheel bodies, gymnasium's order
-JOINTS = 5  # 4 joints
-TILE_COUNT = 9  # len(self.road): the tile bodies a reset destroys
-POLY_COUNT = 10  # len(self.road_poly)
-VISITED_COUNT = 11  # tile_visited_count
-NEW_LAP = 12
-WHEEL_TILES = 13  # 4: len(w.tiles)
-SKID_START = 17  # 4: w.skid_start is not None (it is then the wheel's live position, as pybox2d's body.position)
-SKID_PARTICLE = 21  # 4: the serial number of w.skid_particle (-1: None)
-SKID_LENGTH = 25  # 4: len(w.skid_particle.poly)
-SKID_GRASS = 29  # 4: w.skid_particle.grass
-PARTICLES_MADE = 33  # particles created since the car was: particle s is in the deque if s >= made - 30
-TRACK_LENGTH = 34  # len(self.track), which the rewards and the lap read (a reset makes it the tile count)
-BODY_ROLE = 35  # per world body: a tile's index (>= 0), ROLE_WHEEL - wheel, or ROLE_NONE (the hull, free rows)
-_NEI = BODY_ROLE + _BODIES
+_env_i = Columns()
+HULL = _env_i.add()
+WHEELS = _env_i.add(4)  # the 4 wheel bodies, gymnasium's order
+JOINTS = _env_i.add(4)  # the 4 joints
+TILE_COUNT = _env_i.add()  # len(self.road): the tile bodies a reset destroys
+POLY_COUNT = _env_i.add()  # len(self.road_poly)
+VISITED_COUNT = _env_i.add()  # tile_visited_count
+NEW_LAP = _env_i.add()
+WHEEL_TILES = _env_i.add(4)  # per wheel: len(w.tiles)
+# per wheel: w.skid_start is not None (it is then the wheel's live position, as pybox2d's body.position)
+SKID_START = _env_i.add(4)
+SKID_PARTICLE = _env_i.add(4)  # per wheel: the serial number of w.skid_particle (-1: None)
+SKID_LENGTH = _env_i.add(4)  # per wheel: len(w.skid_particle.poly)
+SKID_GRASS = _env_i.add(4)  # per wheel: w.skid_particle.grass
+PARTICLES_MADE = _env_i.add()  # particles created since the car was: particle s is in the deque if s >= made - 30
+TRACK_LENGTH = _env_i.add()  # len(self.track), which the rewards and the lap read (a reset makes it the tile count)
+# per world body: a tile's index (>= 0), ROLE_WHEEL - wheel, or ROLE_NONE (the hull, free rows)
+BODY_ROLE = _env_i.add(_BODIES)
+_NEI = _env_i.end()
 ROLE_NONE = -1
 ROLE_WHEEL = -2  # ROLE_WHEEL - k is wheel k
 
 # env_f columns
-REWARD = 0
-PREV_REWARD = 1
-T = 2
-FUEL_SPENT = 3
-ROAD_COLOR = 4  # 3
-BG_COLOR = 7  # 3
-GRASS_COLOR = 10  # 3
-GAS = 13  # 4 per wheel
-BRAKE = 17
-STEER = 21
-PHASE = 25
-OMEGA = 29
-SHOWN_REWARD = 33  # the reward the step's frame shows: gymnasium draws it before the step's -0.1
-_NEF = 34
+_env_f = Columns()
+REWARD = _env_f.add()
+PREV_REWARD = _env_f.add()
+T = _env_f.add()
+FUEL_SPENT = _env_f.add()
+ROAD_COLOR = _env_f.add(3)  # RGB
+BG_COLOR = _env_f.add(3)
+GRASS_COLOR = _env_f.add(3)
+GAS = _env_f.add(4)  # per wheel
+BRAKE = _env_f.add(4)  # per wheel
+STEER = _env_f.add(4)  # per wheel
+PHASE = _env_f.add(4)  # per wheel
+OMEGA = _env_f.add(4)  # per wheel
+SHOWN_REWARD = _env_f.add()  # the reward the step's frame shows: gymnasium draws it before the step's -0.1
+_NEF = _env_f.end()
 
 # tile_i columns
-TILE_BODY = 0
-TILE_VISITED = 1
-TILE_POLY = 2  # its index in road_poly
-_NTI = 3
+_tile_i = Columns()
+TILE_BODY = _tile_i.add()
+TILE_VISITED = _tile_i.add()
+TILE_POLY = _tile_i.add()  # its index in road_poly
+_NTI = _tile_i.end()
 
 CarRows = namedtuple(
     "CarRows", ["w", "env_i", "env_f", "track", "tile_i", "poly_xy", "poly_color", "part_i", "part_xy"]
