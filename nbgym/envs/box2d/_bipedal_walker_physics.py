@@ -7,7 +7,7 @@ its world for its whole life: a reset destroys the previous episode's bodies in 
 legs) and builds the new ones in the same world, whose broad-phase tree reuses the freed nodes as Box2D's does.
 The lidar is ``b2World::RayCast`` with gymnasium's nearest-ground callback (``broad_phase.ray_cast_closest``).
 
-The single environment (``bipedal_walker.BipedalWalker``) and the vector environment (``bipedal_walker_vector``)
+The single environment (``bipedal_walker.BipedalWalker``) and the vector environment (``bipedal_walker.BipedalWalkerVectorEnv``)
 run these kernels; neither needs the ``box2d`` wheel. (A module of its own: an edit of the environments' classes
 does not make numba compile the kernels again.)
 """

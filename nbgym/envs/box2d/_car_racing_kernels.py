@@ -1,5 +1,5 @@
 """CarRacing's compiled environment: the engine's ``Physics`` over ``car_racing_physics``'s rows and the frames drawn
-from them, which the single ``car_racing.CarRacing`` and the vector ``car_racing_vector.CarRacingVectorEnv`` both run.
+from them, which the single ``car_racing.CarRacing`` and the vector ``car_racing.CarRacingVectorEnv`` both run.
 
 The physics is gymnasium 1.4.0's ``CarRacing.reset``/``step`` and ``car_dynamics.Car`` on ``nbgym._box2d``
 (``car_racing_physics``); the observation is gymnasium's ``_render("state_pixels")`` drawn by the compiled rasteriser

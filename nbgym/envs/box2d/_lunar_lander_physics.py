@@ -1,5 +1,5 @@
 """LunarLander's constants and compiled physics, which its single env (``lunar_lander.LunarLander``) and its vector
-env (``lunar_lander_vector.LunarLanderVectorEnv``) both run: each (sub-)environment's Box2D world is a row of the
+env (``lunar_lander.LunarLanderVectorEnv``) both run: each (sub-)environment's Box2D world is a row of the
 compiled Box2D port (``nbgym._box2d``).
 
 The physics is gymnasium 1.4.0's ``LunarLander.reset``/``step`` written against the port: the same Box2D calls in
