@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 import numba
+from numba.core.caching import NullCache
 import numpy as np
 import pytest
 
@@ -39,6 +40,11 @@ def _checked(values):
 @kernel(entry=True)
 def _entry(values):
     return _scaled(values, 0) + _scaled(values, 1) + _scaled(values, 2) + _pick((1.5, 2), 0) + _checked(values)
+
+
+# Compiled in this process, never loaded from an earlier run's disk cache: the tests below look at what compiling the
+# entry links (a cached entry loads without compiling its helpers, which then have no versions to look at).
+_entry._cache = NullCache()
 
 
 def test_a_helper_has_no_wrapper_and_no_machine_code_and_an_entry_has_both():
