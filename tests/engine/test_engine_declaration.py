@@ -227,3 +227,19 @@ def test_what_cannot_be_made_into_a_vector_class():
 
     with pytest.raises(TypeError, match="not a KernelEnv"):
         vector_env_class(NotCompiled)
+
+
+def test_cartpole_vector_env_takes_gymnasiums_arguments_in_its_order():
+    """gymnasium's own CartPoleVectorEnv is the precedent of the made classes' order: the same names, positions and
+    defaults, but max_episode_steps, whose default is the registered limit (CartPole-v1's 500, gymnasium's default)."""
+    from gymnasium.envs.classic_control.cartpole import CartPoleVectorEnv as TheirCartPoleVectorEnv
+
+    from nbgym.envs.classic_control.cartpole import CartPoleVectorEnv
+
+    theirs = list(inspect.signature(TheirCartPoleVectorEnv).parameters.values())
+    ours = list(inspect.signature(CartPoleVectorEnv).parameters.values())[: len(theirs)]
+    assert [(p.name, p.kind) for p in ours] == [(p.name, p.kind) for p in theirs]
+    assert [p.default for p in ours if p.name != "max_episode_steps"] == [
+        p.default for p in theirs if p.name != "max_episode_steps"
+    ]
+    assert CartPoleVectorEnv(1).max_episode_steps == TheirCartPoleVectorEnv(1).max_episode_steps == 500
