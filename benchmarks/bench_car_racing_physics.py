@@ -1,4 +1,4 @@
-"""CarRacing's physics step alone (no drawing): nbgym's compiled rows (nbgym/envs/box2d/car_racing_physics.py)
+"""CarRacing's physics step alone (no drawing): nbgym's compiled rows (nbgym/envs/box2d/car_racing/physics.py)
 against gymnasium 1.4.0's ``CarRacing.step`` minus its render.
 
 gymnasium's side is its env with ``_render`` replaced by a no-op, so a step is the action, ``Car.step``, the
@@ -21,7 +21,7 @@ import numpy as np
 from gymnasium.envs.box2d.car_racing import CarRacing
 
 from nbgym.engine import rng as engine_rng
-from nbgym.envs.box2d import car_racing_physics as P
+from nbgym.envs.box2d.car_racing import physics as P
 
 
 def actions(steps: int, n: int, seed: int) -> np.ndarray:

@@ -36,7 +36,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests", "envs"
 from test_box2d_car_raster import scene_of  # noqa: E402
 
 from nbgym.engine._jit import kernel  # noqa: E402
-from nbgym.envs.box2d import _raster as raster  # noqa: E402
+from nbgym.envs.box2d.car_racing import raster  # noqa: E402
 
 BACKGROUND_POLYGONS = 401
 """The field and the 400 grass squares, the first polygons of a scene's ``world``."""

@@ -1,4 +1,4 @@
-"""Writes ``nbgym/envs/box2d/assets/car_racing_score_font.npz``: the glyphs and kerning of CarRacing's score text.
+"""Writes ``nbgym/envs/box2d/car_racing/assets/car_racing_score_font.npz``: the glyphs and kerning of CarRacing's score text.
 
 gymnasium draws the score with ``pygame.font.Font(pygame.font.get_default_font(), 42).render(text, True,
 (255, 255, 255), (0, 0, 0))``. SDL_ttf 2.24 (pygame-ce 2.5.8's) lays the text out with harfbuzz, which applies
@@ -20,7 +20,9 @@ from fontTools.ttLib import TTFont
 
 CHARS = "0123456789-nafi"  # digits first (a digit is its own index), then what f"{x:04.0f}" writes for NaN and inf
 SIZE = 42
-OUT = os.path.join(os.path.dirname(__file__), "..", "nbgym", "envs", "box2d", "assets", "car_racing_score_font.npz")
+OUT = os.path.join(
+    os.path.dirname(__file__), "..", "nbgym", "envs", "box2d", "car_racing", "assets", "car_racing_score_font.npz"
+)
 
 
 def harfbuzz_kern(units: int, units_per_em: int) -> int:

@@ -49,7 +49,7 @@ def test_wheel_has_the_license_py_typed_and_assets(tmp_path):
         metadata = next(archive.read(name).decode() for name in names if name.endswith(".dist-info/METADATA"))
     assert "nbgym/py.typed" in names
     assert "nbgym/envs/_render/assets/clockwise.png" in names
-    assert "nbgym/envs/box2d/assets/car_racing_score_font.npz" in names
+    assert "nbgym/envs/box2d/car_racing/assets/car_racing_score_font.npz" in names
     assert any(name.endswith(".dist-info/licenses/LICENSE") for name in names)
     assert "License-Expression: MIT" in metadata.splitlines()
 

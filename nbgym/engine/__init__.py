@@ -47,7 +47,10 @@ Names:
 - :mod:`nbgym.engine.actions`: ``Physics(read_action=...)``, an env's actions taken and refused as its gymnasium
   original takes and refuses them (``keys_a_dict``, ``indexes_a_list``).
 - :class:`RenderState`, :func:`import_pygame`, :func:`render_frame`: for a ``renderer`` that draws with
-  pygame, and to draw a sub-environment's frame in a given mode (these three do not import numba).
+  pygame, and to draw a sub-environment's frame in a given mode. An env that draws in its own ``render`` (as
+  gymnasium's Box2D envs do, with ``env.screen`` and ``env.clock``) uses :func:`start_render`,
+  :func:`show_in_window`, :func:`surface_pixels`, :func:`close_window` and :class:`DrawsResetTwice`. None of these
+  imports numba: every env's pygame helpers live in ``_render``.
 - :data:`ACTION_FLOAT_DTYPES`: float32 and float64, the dtypes the kernels take Box actions in as they are: an env
   whose own ``step`` reads an action before the engine does may pass an array of one of them on unread.
 
@@ -80,6 +83,7 @@ from nbgym._lazy import lazy_attributes
 
 __all__ = [
     "ACTION_FLOAT_DTYPES",
+    "DrawsResetTwice",
     "KernelEnv",
     "KernelVectorEnv",
     "OVERLOAD_OPTIONS",
@@ -91,6 +95,7 @@ __all__ = [
     "Trajectory",
     "actions",
     "atomic",
+    "close_window",
     "declares_arguments",
     "dispatch_on_params",
     "import_pygame",
@@ -99,13 +104,25 @@ __all__ = [
     "render_frame",
     "rng",
     "rollout",
+    "show_in_window",
+    "start_render",
     "state_views",
+    "surface_pixels",
     "vector_env_class",
     "written",
 ]
 
 _SUBMODULES = ("actions", "atomic", "npmath", "rng", "state_views", "written")
-_RENDERING = ("RenderState", "import_pygame", "render_frame")
+_RENDERING = (
+    "DrawsResetTwice",
+    "RenderState",
+    "close_window",
+    "import_pygame",
+    "render_frame",
+    "show_in_window",
+    "start_render",
+    "surface_pixels",
+)
 
 __getattr__, __dir__ = lazy_attributes(
     __name__,

@@ -31,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-from nbgym import error
+from nbgym import error, logger
 
 __all__ = ["RenderState", "close_env", "import_pygame", "render_env", "render_frame", "render_vector_env"]
 
@@ -143,8 +143,7 @@ def render_frame(env: Any, index: int, mode: str | None = None) -> np.ndarray | 
             clock = state.clocks[index] = pygame.time.Clock()
         clock.tick(env.metadata["render_fps"])
         return None
-    # A copy of the pixels (pixels3d is a view, which locks the surface while it lives).
-    return np.transpose(np.array(pygame.surfarray.pixels3d(state.surface)), axes=(1, 0, 2))
+    return surface_pixels(state.surface)
 
 
 def render_env(env: Any) -> np.ndarray | None:
@@ -189,3 +188,88 @@ def close_env(env: Any) -> None:
         pygame = sys.modules.get("pygame")
         if pygame is not None:
             pygame.display.quit()
+
+
+# -- environments that draw themselves ---------------------------------------------------------------------------
+# gymnasium's Box2D environments keep their window in ``env.screen`` and ``env.clock`` and draw in their own
+# ``render``; nbgym's draw the same way, with these helpers (a renderer module's env is drawn by ``render_frame``).
+
+
+def start_render(env: Any, window_size: tuple[int, int], extra: str = "render") -> ModuleType | None:
+    """Begins ``env.render()``: opens the window of ``"human"`` mode, or warns when there is no render mode.
+
+    Args:
+        env: The environment, with ``render_mode``, ``screen`` and ``clock`` attributes.
+        window_size: The window's ``(width, height)``.
+        extra: The nbgym extra that the install hint names (:func:`import_pygame`).
+
+    Returns:
+        ``pygame``, or ``None`` when ``env`` has no render mode (after gymnasium's warning).
+
+    Raises:
+        DependencyNotInstalled: If pygame-ce is not installed.
+    """
+    if env.render_mode is None:
+        env_id = env.spec.id if env.spec is not None else type(env).__name__
+        logger.warn(
+            "You are calling render method without specifying any render mode. "
+            "You can specify the render_mode at initialization, "
+            f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
+        )
+        return None
+    pygame = import_pygame(extra)
+    if env.screen is None and env.render_mode == "human":
+        pygame.display.init()
+        env.screen = pygame.display.set_mode(window_size)
+    if env.clock is None:
+        env.clock = pygame.time.Clock()
+    return pygame
+
+
+def show_in_window(env: Any, surface: Any, position: tuple[float, float] = (0, 0)) -> None:
+    """Shows ``surface`` at ``position`` in ``env``'s window and waits for the next frame's time."""
+    pygame = import_pygame()
+    env.screen.blit(surface, position)
+    pygame.event.pump()
+    env.clock.tick(env.metadata["render_fps"])
+    pygame.display.flip()
+
+
+def close_window(env: Any) -> None:
+    """Closes ``env``'s window, if it has one."""
+    if env.screen is not None:
+        pygame = import_pygame()
+        pygame.display.quit()
+        pygame.quit()
+        env.isopen = False
+
+
+def surface_pixels(surface: Any) -> np.ndarray:
+    """The pixels of ``surface`` as a new ``(height, width, 3)`` uint8 array (a copy: ``pixels3d`` is a view, which
+    locks the surface while it lives)."""
+    return np.transpose(np.array(import_pygame().surfarray.pixels3d(surface)), axes=(1, 0, 2))
+
+
+class DrawsResetTwice:
+    """gymnasium's LunarLander and BipedalWalker update their "human" window twice at reset: the bodies as created,
+    before the idle step that ends the reset, then after it. A compiled reset runs both in one kernel call: the
+    frame that ``KernelEnv.reset`` draws is marked (``_take_reset_frame``) for the env's ``render`` to draw the
+    bodies as created, and the second frame is drawn after it."""
+
+    single_env_only = True  # a vector class made from the env (nbgym.engine.vector_env_class) draws no windows
+    _drawing_reset = False
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict]:
+        self._drawing_reset = True
+        try:
+            result = super().reset(seed=seed, options=options)
+        finally:
+            self._drawing_reset = False
+        if self.render_mode == "human":
+            self.render()
+        return result
+
+    def _take_reset_frame(self) -> bool:
+        """Whether the frame asked for now is the one drawn before the reset's idle step (asked once)."""
+        at_rest, self._drawing_reset = self._drawing_reset, False
+        return at_rest

@@ -2,7 +2,7 @@
 pygame's ``Vector2.rotate_rad`` turns the view (``rotation``, ``rotate``, ``rotated``), which the frames use.
 
 The car itself (gymnasium's ``Car``: the hull, the wheels, the tyre model of Chris Campbell's top-down car tutorial,
-http://www.iforce2d.net/b2dtut/top-down-car) is simulated by the compiled kernels of ``car_racing_physics``; a
+http://www.iforce2d.net/b2dtut/top-down-car) is simulated by the compiled kernels of ``car_racing.physics``; a
 ``CarRacing`` environment's ``car`` attribute reads and writes it there.
 """
 

@@ -35,7 +35,7 @@ import nbgym
 from nbgym import error
 from nbgym._box2d import broad_phase
 from nbgym._box2d import world as W
-from nbgym.envs.box2d import _bipedal_walker_physics as physics
+from nbgym.envs.box2d.bipedal_walker import physics
 from nbgym.envs.box2d import bipedal_walker
 from nbgym.envs.box2d.bipedal_walker import BipedalWalkerHardcore, BipedalWalkerHeuristics
 

@@ -1,4 +1,4 @@
-"""CarRacing's physics on the compiled Box2D port (nbgym/envs/box2d/car_racing_physics.py) against gymnasium
+"""CarRacing's physics on the compiled Box2D port (nbgym/envs/box2d/car_racing/physics.py) against gymnasium
 1.4.0's CarRacing on the box2d 2.3.10 wheel, bit for bit; and the port's contact-event listener against the
 wheel's.
 
@@ -24,7 +24,7 @@ from nbgym._box2d import shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym.engine import rng as engine_rng
-from nbgym.envs.box2d import car_racing_physics as P
+from nbgym.envs.box2d.car_racing import physics as P
 from helpers.jit import INTERPRETED
 
 pytestmark = pytest.mark.timeout(1800)  # the first test compiles the port and the car (minutes on a loaded machine)

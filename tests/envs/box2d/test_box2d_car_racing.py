@@ -205,7 +205,7 @@ def test_compiled_vector_env_refuses_bad_actions_before_anything_moves():
 @settings(max_examples=300, deadline=None)
 def test_score_text_in_the_kernel_is_pythons_format(reward):
     """The frame's score: ``f"{reward:04.0f}"`` (half to even, "-000" for small negatives), as glyph indices."""
-    from nbgym.envs.box2d import _car_racing_kernels, _raster
+    from nbgym.envs.box2d.car_racing import kernels as _car_racing_kernels, raster as _raster
 
     font = _raster.load_score_font()
     assert "".join(font.chars[k] for k in _car_racing_kernels._score_text(reward)) == f"{reward:04.0f}"
@@ -576,9 +576,9 @@ def test_objects_of_an_earlier_episode_refuse_to_be_read():
             read()
     length = len(env.track)
     del track[:10]
-    assert env._batch.state.env_i[0, car_racing.P.TRACK_LENGTH] == length
+    assert env._batch.state.env_i[0, car_racing.physics.TRACK_LENGTH] == length
     del env.track[:10]
-    assert env._batch.state.env_i[0, car_racing.P.TRACK_LENGTH] == length - 10
+    assert env._batch.state.env_i[0, car_racing.physics.TRACK_LENGTH] == length - 10
     assert env.car.hull.position == env.car.hull.position  # the new episode's objects read
 
 

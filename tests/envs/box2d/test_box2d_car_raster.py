@@ -21,7 +21,7 @@ from gymnasium.envs.box2d import car_racing as gym_car_racing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from nbgym.envs.box2d import _raster as raster
+from nbgym.envs.box2d.car_racing import raster
 from nbgym.envs.box2d.car_dynamics import rotation
 
 pygame.font.init()
@@ -282,7 +282,7 @@ def test_score_text_matches_pygame(count):
 def test_kernels_score_text_is_formats_for_every_float(reward):
     """The step kernel's own score text (the observation's) is ``f"{reward:04.0f}"`` for every float64: all the
     digits of a huge one (an int64 overflowed past 9.2e18 and wrote past its digit buffer: a segfault), NaN, inf."""
-    from nbgym.envs.box2d import _car_racing_kernels
+    from nbgym.envs.box2d.car_racing import kernels as _car_racing_kernels
 
     font = raster.load_score_font()
     text = "".join(font.chars[g] for g in _car_racing_kernels._score_text(reward))

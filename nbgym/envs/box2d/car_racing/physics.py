@@ -418,7 +418,7 @@ def _create_track(state, i, stream, scratch, border):
             break
     n = max(i2 - 1 - i1, 0)  # track[i1 : i2 - 1]
     if n > MAX_TILES:
-        raise ValueError("CarRacing: a track longer than car_racing_physics.MAX_TILES tiles")
+        raise ValueError("CarRacing: a track longer than physics.MAX_TILES tiles")
     track = state.track[i]
     for k in range(n):
         for c in range(4):

@@ -1,9 +1,9 @@
-"""CarRacing's compiled environment: the engine's ``Physics`` over ``car_racing_physics``'s rows and the frames drawn
+"""CarRacing's compiled environment: the engine's ``Physics`` over ``physics``'s rows and the frames drawn
 from them, which the single ``car_racing.CarRacing`` and the vector ``car_racing.CarRacingVectorEnv`` both run.
 
 The physics is gymnasium 1.4.0's ``CarRacing.reset``/``step`` and ``car_dynamics.Car`` on ``nbgym._box2d``
-(``car_racing_physics``); the observation is gymnasium's ``_render("state_pixels")`` drawn by the compiled rasteriser
-``_raster`` (pygame-ce 2.5.8's gfxdraw, draw.polygon, draw.lines, the score text and smoothscale, pixel for pixel)
+(``physics``); the observation is gymnasium's ``_render("state_pixels")`` drawn by the compiled rasteriser
+``raster`` (pygame-ce 2.5.8's gfxdraw, draw.polygon, draw.lines, the score text and smoothscale, pixel for pixel)
 from the rows, inside the step kernel; ``draw_frame`` draws the ``"rgb_array"`` frame and the ``"human"`` window (with
 the skid marks) from the same rows. No ``box2d`` wheel and no pygame are needed to step.
 """
@@ -20,8 +20,8 @@ from nbgym.error import InvalidAction
 from nbgym.spaces import Box, Discrete
 from nbgym._box2d import world as W
 from nbgym.engine import Physics, njit
-from nbgym.envs.box2d import _raster
-from nbgym.envs.box2d import car_racing_physics as P
+from nbgym.envs.box2d.car_racing import raster as _raster
+from nbgym.envs.box2d.car_racing import physics as P
 from nbgym.envs.box2d.car_dynamics import rotated, rotation
 
 __all__ = ["PHYSICS", "STATE_H", "STATE_W", "draw_colors", "draw_frame", "draw_state", "new_params", "spaces"]

@@ -1,5 +1,5 @@
-"""LunarLander: land a rocket on a pad, as gymnasium's ``LunarLander-v3`` (discrete or continuous), on the compiled
-Box2D port: the kernels of ``_lunar_lander_physics``, which the vector env runs too. No ``box2d`` wheel needed."""
+"""LunarLander's environment classes: ``LunarLander`` and ``LunarLanderVectorEnv``, made from one declaration and run
+on the kernels of ``physics``; gymnasium's ``heuristic`` controller and its demo."""
 
 from __future__ import annotations
 
@@ -11,29 +11,21 @@ import numpy as np
 
 from nbgym import error, spaces
 from nbgym._box2d import world as W
-from nbgym._box2d.math import cosf, sinf
 import nbgym.engine.written as written
 from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv, declares_arguments, vector_env_class
 from nbgym.engine.state_views import StateRows, StateView
 import nbgym.engine.actions as reading
-from nbgym.envs.box2d import _lunar_lander_physics as P
+from nbgym.envs.box2d.lunar_lander import physics as P
 from nbgym.envs.box2d._port_objects import (
-    CircleShape,
     FixedList,
     GroundedBody,
     PortBody,
     PortWorld,
-    Transform,
     shaping_row_value,
 )
-from nbgym.envs.box2d._window import (
-    DrawsResetTwice,
-    close_window,
-    frame,
-    import_pygame,
-    show,
-    start_render,
-)
+from nbgym.engine import DrawsResetTwice, close_window
+from nbgym.envs.box2d.lunar_lander import rendering
+from nbgym.envs.box2d.lunar_lander.objects import Particle
 from nbgym.utils import EzPickle
 
 __all__ = ["LunarLander", "LunarLanderContinuous", "LunarLanderVectorEnv", "heuristic", "demo_heuristic_lander"]
@@ -60,18 +52,6 @@ SIDE_ENGINE_HEIGHT, SIDE_ENGINE_AWAY, MAIN_ENGINE_Y_LOCATION = (
     P.MAIN_ENGINE_Y_LOCATION,
 )
 VIEWPORT_W, VIEWPORT_H, CHUNKS = P.VIEWPORT_W, P.VIEWPORT_H, P.CHUNKS
-
-
-def _lander_at_rest() -> list[Transform]:
-    """The transforms of the lander and its two legs as reset creates them (``CreateDynamicBody(position, angle)``),
-    before its idle step: what gymnasium's "human" frame drawn at reset shows."""
-    initial_x, initial_y = VIEWPORT_W / SCALE / 2, VIEWPORT_H / SCALE
-
-    def created(x: float, angle: float) -> Transform:
-        a = np.float32(angle)
-        return Transform(np.array([np.float32(x), np.float32(initial_y), sinf(a), cosf(a)], np.float32))
-
-    return [created(initial_x, 0.0), *(created(initial_x - side * LEG_AWAY / SCALE, side * 0.05) for side in (-1, 1))]
 
 
 def _read_game_over(params: np.record, row: StateRows) -> bool:
@@ -299,7 +279,7 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
     def _particle(self, index: int) -> PortBody:
         body = self._particle_objects.get(index)
         if body is None:
-            body = self._particle_objects[index] = _Particle(self, index)
+            body = self._particle_objects[index] = Particle(self, index)
         return body
 
     def _make_room(self, new_particles: int) -> None:
@@ -484,64 +464,7 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
         Raises:
             DependencyNotInstalled: If pygame-ce is not installed.
         """
-        pygame = start_render(self, (VIEWPORT_W, VIEWPORT_H))
-        if pygame is None:
-            return None
-
-        self.surf = surface = pygame.Surface((VIEWPORT_W, VIEWPORT_H))
-        pygame.draw.rect(surface, (255, 255, 255), surface.get_rect())
-
-        if self._state_was_reset:
-            state = self._batch.state
-            for particle in self.particles:
-                ttl = state.ttl[0, particle._index] - P.PARTICLE_TTL_DECAY
-                particle.color1 = particle.color2 = (
-                    int(max(0.2, 0.15 + ttl) * 255),
-                    int(max(0.2, 0.5 * ttl) * 255),
-                    int(max(0.2, 0.5 * ttl) * 255),
-                )
-            P.decay_particles(state, 0)
-
-        gfxdraw = pygame.gfxdraw
-        for poly in self.sky_polys:
-            scaled_poly = [(x * SCALE, y * SCALE) for x, y in poly]
-            pygame.draw.polygon(surface, (0, 0, 0), scaled_poly)
-            gfxdraw.aapolygon(surface, scaled_poly, (0, 0, 0))
-
-        at_rest = self._take_reset_frame()
-        created = dict(zip(self.drawlist, _lander_at_rest())) if at_rest else {}
-        for body in self.particles + self.drawlist:
-            for fixture in body.fixtures:
-                transform = created.get(body) or body.transform
-                shape = fixture.shape
-                if type(shape) is CircleShape:
-                    center = transform * shape.pos * SCALE
-                    pygame.draw.circle(surface, color=body.color1, center=center, radius=shape.radius * SCALE)
-                    pygame.draw.circle(surface, color=body.color2, center=center, radius=shape.radius * SCALE)
-                else:
-                    path = [transform * v * SCALE for v in shape.vertices]
-                    pygame.draw.polygon(surface, color=body.color1, points=path)
-                    gfxdraw.aapolygon(surface, path, body.color1)
-                    pygame.draw.aalines(surface, color=body.color2, points=path, closed=True)
-                # The flags are drawn again after every fixture: their antialiased edges blend each time.
-                self._draw_flags(surface)
-
-        self.surf = pygame.transform.flip(surface, False, True)
-        if self.render_mode == "human":
-            show(self, self.surf)
-            return None
-        return frame(self.surf)
-
-    def _draw_flags(self, surface: Any) -> None:
-        pygame = import_pygame()
-        for x in (self.helipad_x1, self.helipad_x2):
-            x = x * SCALE
-            pole_bottom = self.helipad_y * SCALE
-            pole_top = pole_bottom + 50
-            pygame.draw.line(surface, color=(255, 255, 255), start_pos=(x, pole_bottom), end_pos=(x, pole_top), width=1)
-            flag = [(x, pole_top), (x, pole_top - 10), (x + 25, pole_top - 5)]
-            pygame.draw.polygon(surface, color=(204, 204, 0), points=flag)
-            pygame.gfxdraw.aapolygon(surface, flag, (204, 204, 0))
+        return rendering.render(self)
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""
@@ -584,20 +507,6 @@ class LunarLanderVectorEnv(vector_env_class(LunarLander)):
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
         return P.observation_and_action_spaces(self.continuous)
-
-
-class _Particle(PortBody):
-    """A flame particle: a body with gymnasium's ``ttl`` (its remaining life, in frames of 0.15)."""
-
-    @property
-    def ttl(self) -> float:
-        w, r, b = self._row()
-        return float(self._source._batch.state.ttl[r, b])
-
-    @ttl.setter
-    def ttl(self, value: Any) -> None:
-        w, r, b = self._row()
-        self._source._batch.state.ttl[r, b] = float(value)
 
 
 def heuristic(env: Any, s: np.ndarray) -> Any:
@@ -674,9 +583,3 @@ class LunarLanderContinuous:
             "To use this environment, instead create it by specifying the continuous keyword in nbgym.make, i.e.\n"
             'nbgym.make("LunarLander-v3", continuous=True)'
         )
-
-
-if __name__ == "__main__":
-    import nbgym
-
-    demo_heuristic_lander(nbgym.make("LunarLander-v3", render_mode="human"), render=True)

@@ -1,11 +1,5 @@
-"""BipedalWalker: teach a two-legged robot to walk, as gymnasium's ``BipedalWalker-v3`` (and its hardcore terrain),
-on the compiled Box2D port (``nbgym._box2d``): the physics of ``_bipedal_walker_physics``, which its vector
-environment (``BipedalWalkerVectorEnv``, made from the same declaration) runs too. No ``box2d`` wheel is needed.
-
-The environment hands out the Box2D objects gymnasium's has (``world``, ``hull``, ``legs``, ``joints``, ``terrain``,
-``lidar``) as objects that read and write the port's rows (``_port_objects``), and draws gymnasium's frames from
-those rows.
-"""
+"""BipedalWalker's environment classes: ``BipedalWalker`` and ``BipedalWalkerVectorEnv``, made from one declaration
+and run on the kernels of ``physics``; gymnasium's ``BipedalWalkerHeuristics``."""
 
 from __future__ import annotations
 
@@ -17,210 +11,46 @@ import numpy as np
 from nbgym import error, spaces
 from nbgym._box2d import shapes
 from nbgym._box2d import world as W
-from nbgym._box2d.math import cosf, sinf
 from nbgym.engine import KernelEnv, declares_arguments, vector_env_class
 from nbgym.engine.state_views import StateRows, StateView
 import nbgym.engine.actions as reading
-from nbgym.envs.box2d._bipedal_walker_physics import (
-    _INIT_X,
-    _INIT_Y,
+from nbgym.envs.box2d.bipedal_walker.physics import (
     CLOUD_DRAWS,
-    CLOUD_VERTICES,
     CLOUD_WIDTH,
     CLOUDS,
     FPS,
-    GROUND_COLOR,
     HULL,
     HULL_COLORS,
     JOINTS,
-    LEG_DOWN,
-    LEG_H,
     LEGS,
-    LIDAR_P2,
     LIDAR_RAYS,
     MOTORS_TORQUE,
     OBSTACLE_COLORS,
     PHYSICS,
     PREV_SHAPING,
-    SCALE,
     SCROLL,
-    STATE,
     TERRAIN,
     TERRAIN_COUNT,
-    TERRAIN_HEIGHT,
     TERRAIN_LENGTH,
-    TERRAIN_STEP,
     TERRAIN_Y,
-    VIEWPORT_H,
-    VIEWPORT_W,
     walker_params,
     walker_spaces,
 )
 from nbgym.envs.box2d._port_objects import (
-    EpisodeObject,
     FixedList,
     GroundedBody,
     PortBody,
     PortWorld,
     RevoluteJoint,
-    Transform,
     fixed_world_row,
     shaping_row_value,
 )
-from nbgym.envs.box2d._window import DrawsResetTwice, close_window, frame, show, start_render
+from nbgym.engine import DrawsResetTwice, close_window
+from nbgym.envs.box2d.bipedal_walker import rendering
+from nbgym.envs.box2d.bipedal_walker.objects import FixtureDef, LidarRay, cloud_poly, terrain_poly, terrain_xs
 from nbgym.utils import EzPickle
 
 __all__ = ["BipedalWalker", "BipedalWalkerHardcore", "BipedalWalkerHeuristics", "BipedalWalkerVectorEnv"]
-
-
-def _walker_at_rest() -> list[Transform]:
-    """The transforms of the hull and the four legs as reset creates them (``CreateDynamicBody(position, angle)``),
-    before its idle step: what gymnasium's "human" frame drawn at reset shows."""
-
-    def created(y: float, angle: float) -> Transform:
-        a = np.float32(angle)
-        return Transform(np.array([np.float32(_INIT_X), np.float32(y), sinf(a), cosf(a)], np.float32))
-
-    legs = []
-    for side in (-1, 1):
-        legs.append(created(_INIT_Y - LEG_H / 2 - LEG_DOWN, side * 0.05))
-        legs.append(created(_INIT_Y - LEG_H * 3 / 2 - LEG_DOWN, side * 0.05))
-    return [created(_INIT_Y, 0.0), *legs]
-
-
-def _terrain_x() -> list[float]:
-    """gymnasium's ``terrain_x``: each terrain point's x (Python floats)."""
-    return [k * TERRAIN_STEP for k in range(TERRAIN_LENGTH)]
-
-
-def _terrain_poly(
-    terrain_x: list[float], terrain_y: list[Any]
-) -> list[tuple[list[tuple[Any, Any]], tuple[int, int, int]]]:
-    """gymnasium's ``terrain_poly``: below each edge of the ground, the quad down to y = 0, in the ground's colour."""
-    polys = []
-    for k in range(TERRAIN_LENGTH - 1):
-        poly = [(terrain_x[k], terrain_y[k]), (terrain_x[k + 1], terrain_y[k + 1])]
-        poly += [(poly[1][0], 0), (poly[0][0], 0)]
-        polys.append((poly, GROUND_COLOR))
-    return polys
-
-
-def _cloud_poly(draws: np.ndarray) -> list[tuple[list[tuple[float, float]], float, float]]:
-    """gymnasium's ``cloud_poly`` from the clouds' draws (see ``_generate_clouds``): per cloud, its pentagon and
-    its extent in x."""
-    clouds = []
-    for row in draws.reshape(CLOUDS, CLOUD_WIDTH).tolist():
-        x = row[0] * TERRAIN_STEP
-        y = VIEWPORT_H / SCALE * 3 / 4
-        poly = [
-            (
-                x + 15 * TERRAIN_STEP * math.sin(3.14 * 2 * a / 5) + row[1 + 2 * a],
-                y + 5 * TERRAIN_STEP * math.cos(3.14 * 2 * a / 5) + row[2 + 2 * a],
-            )
-            for a in range(CLOUD_VERTICES)
-        ]
-        clouds.append((poly, min(p[0] for p in poly), max(p[0] for p in poly)))
-    return clouds
-
-
-class FixtureDef:
-    """gymnasium's ``fd_polygon``/``fd_edge``: the fixture definition each terrain body of one kind is made with at
-    reset (the obstacles' polygons, the ground's edges). Its numbers are parameters of the compiled reset: setting
-    ``categoryBits``, ``maskBits``, ``groupIndex``, ``friction``, ``density`` or ``restitution`` changes the terrain of
-    the following resets, as in gymnasium. The shape is made by the kernels from the terrain's draws."""
-
-    _FIELDS = {
-        "categoryBits": int,
-        "maskBits": int,
-        "groupIndex": int,
-        "friction": float,
-        "density": float,
-        "restitution": float,
-    }
-
-    def __init__(self, env: BipedalWalker, kind: str) -> None:
-        object.__setattr__(self, "_env", env)
-        object.__setattr__(self, "_kind", kind)
-
-    def _field(self, name: str) -> str:
-        if name not in self._FIELDS:
-            raise AttributeError(
-                f"fd_{self._kind}.{name} is not served: the compiled reset takes the fixture definition's numbers "
-                f"({', '.join(self._FIELDS)}); its shape is made from the terrain's draws."
-            )
-        return f"_{self._kind}_{name}"
-
-    def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
-            raise AttributeError(name)
-        value = self._env._params[self._field(name)][0].item()
-        return self._FIELDS[name](value)
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        field = self._field(name)
-        kind = self._FIELDS[name]
-        if kind is int:
-            low, high = (-0x8000, 0x7FFF) if name == "groupIndex" else (0, 0xFFFF)
-            if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or not low <= value <= high:
-                raise ValueError(f"fd_{self._kind}.{name} is a 16-bit int in [{low}, {high}], got {value!r}")
-            self._env._params[field] = int(value)
-        else:
-            self._env._params[field] = float(np.float32(value))  # Box2D keeps a float32
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self._FIELDS)
-        return f"<FixtureDef fd_{self._kind}: {fields}>"
-
-
-class LidarRay(EpisodeObject):
-    """One lidar ray of the last step, as gymnasium's ``LidarCallback`` holds it: ``p1`` (where it starts: the hull's
-    position), ``p2`` (where it ends: the nearest ground point hit, else its full reach) and ``fraction`` (how far
-    along the ray that end is, 1.0 for no hit). ``fraction`` and ``p2`` may be assigned, as gymnasium's attributes
-    (the frames draw ``p1``-``p2``; the next step casts the ray again). gymnasium's reset makes new rays: one held
-    across a reset refuses (``EpisodeObject``)."""
-
-    __slots__ = ("_source", "_generation", "_index")
-
-    def __init__(self, env: BipedalWalker, index: int) -> None:
-        self._source = env
-        self._generation = env._port_generation
-        self._index = index
-
-    def _env_f(self) -> np.ndarray:
-        return self._episode_source()._batch.state.env_f
-
-    @property
-    def fraction(self) -> float:
-        return self._env_f().item(0, STATE + 14 + self._index)
-
-    @fraction.setter
-    def fraction(self, value: Any) -> None:
-        self._env_f()[0, STATE + 14 + self._index] = float(value)
-
-    @property
-    def p1(self) -> Any:
-        return self._episode_source().hull.position
-
-    @p1.setter
-    def p1(self, value: Any) -> None:
-        raise AttributeError("A lidar ray starts at the hull's position (its p1): move the hull (env.hull.position).")
-
-    @property
-    def p2(self) -> tuple[float, float]:
-        env_f = self._env_f()
-        k = LIDAR_P2 + 2 * self._index
-        return env_f.item(0, k), env_f.item(0, k + 1)
-
-    @p2.setter
-    def p2(self, value: Any) -> None:
-        x, y = value
-        k = LIDAR_P2 + 2 * self._index
-        self._env_f()[0, k : k + 2] = float(x), float(y)
-
-    def __repr__(self) -> str:
-        if not self._is_current():
-            return f"<LidarRay {self._index} of an earlier episode>"
-        return f"<LidarRay {self._index} fraction={self.fraction:g}>"
 
 
 _EPISODE_ATTRIBUTES = (
@@ -437,7 +267,7 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
             leg.color1 = (153 - side * 25, 76 - side * 25, 127 - side * 25)
             leg.color2 = (102 - side * 25, 51 - side * 25, 76 - side * 25)
             legs.append(leg)
-        terrain_x = _terrain_x()
+        terrain_x = terrain_xs()
         terrain_y = list(state.env_f[0, TERRAIN_Y : TERRAIN_Y + TERRAIN_LENGTH].copy())
         episode.update(
             bodies=bodies,
@@ -449,8 +279,8 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
             lidar=FixedList([LidarRay(self, k) for k in range(LIDAR_RAYS)], "BipedalWalker.lidar"),
             terrain_x=terrain_x,
             terrain_y=terrain_y,
-            terrain_poly=_terrain_poly(terrain_x, terrain_y),
-            cloud_poly=_cloud_poly(state.env_f[0, CLOUD_DRAWS : CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]),
+            terrain_poly=terrain_poly(terrain_x, terrain_y),
+            cloud_poly=cloud_poly(state.env_f[0, CLOUD_DRAWS : CLOUD_DRAWS + CLOUDS * CLOUD_WIDTH]),
         )
         return episode
 
@@ -541,85 +371,7 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
             DependencyNotInstalled: If pygame-ce is not installed.
             ResetNeeded: Before the first reset.
         """
-        pygame = start_render(self, (VIEWPORT_W, VIEWPORT_H))
-        if pygame is None:
-            return None
-        if not self._state_was_reset:
-            raise error.ResetNeeded("BipedalWalker draws its terrain and walker from reset(): call env.reset() first.")
-        gfxdraw = pygame.gfxdraw
-        at_rest = self._take_reset_frame()
-
-        scroll = 0.0 if at_rest else self.scroll  # gymnasium's reset sets it to 0 before it draws
-        # The surface spans the terrain from x = 0 to the viewport's right edge.
-        self.surf = surface = pygame.Surface((VIEWPORT_W + max(0.0, scroll) * SCALE, VIEWPORT_H))
-        sky = [
-            (scroll * SCALE, 0),
-            (scroll * SCALE + VIEWPORT_W, 0),
-            (scroll * SCALE + VIEWPORT_W, VIEWPORT_H),
-            (scroll * SCALE, VIEWPORT_H),
-        ]
-        pygame.draw.polygon(surface, color=(215, 215, 255), points=sky)
-
-        # Clouds move at half the walker's speed.
-        for poly, x1, x2 in self.cloud_poly:
-            if x2 < scroll / 2 or x1 > scroll / 2 + VIEWPORT_W / SCALE:
-                continue
-            points = [(p[0] * SCALE + scroll * SCALE / 2, p[1] * SCALE) for p in poly]
-            pygame.draw.polygon(surface, color=(255, 255, 255), points=points)
-            gfxdraw.aapolygon(surface, points, (255, 255, 255))
-
-        for poly, color in self.terrain_poly:
-            if poly[1][0] < scroll or poly[0][0] > scroll + VIEWPORT_W / SCALE:
-                continue
-            scaled_poly = [[x * SCALE, y * SCALE] for x, y in poly]
-            pygame.draw.polygon(surface, color=color, points=scaled_poly)
-            gfxdraw.aapolygon(surface, scaled_poly, color)
-
-        # One lidar ray per frame, sweeping forth and back, then a pause.
-        self.lidar_render = (self.lidar_render + 1) % 100
-        i = self.lidar_render
-        lidar = self.lidar
-        if i < 2 * len(lidar) and not at_rest:  # at reset, gymnasium's rays have not been cast
-            ray = lidar[i] if i < len(lidar) else lidar[len(lidar) - i - 1]
-            p1, p2 = ray.p1, ray.p2
-            pygame.draw.line(
-                surface,
-                color=(255, 0, 0),
-                start_pos=(p1[0] * SCALE, p1[1] * SCALE),
-                end_pos=(p2[0] * SCALE, p2[1] * SCALE),
-                width=1,
-            )
-
-        created = dict(zip([self.hull, *self.legs], _walker_at_rest())) if at_rest else {}
-        for body in self.drawlist:
-            # Box2D's float32 b2Mul, then the float32 product by SCALE, as pybox2d's.
-            transform = created.get(body) or body.transform
-            for fixture in body.fixtures:
-                path = [transform * v * SCALE for v in fixture.shape.vertices]
-                if len(path) > 2:
-                    pygame.draw.polygon(surface, color=body.color1, points=path)
-                    gfxdraw.aapolygon(surface, path, body.color1)
-                    path.append(path[0])
-                    pygame.draw.polygon(surface, color=body.color2, points=path, width=1)
-                    gfxdraw.aapolygon(surface, path, body.color2)
-                else:
-                    pygame.draw.aaline(surface, start_pos=path[0], end_pos=path[1], color=body.color1)
-
-        pole_bottom = TERRAIN_HEIGHT * SCALE
-        pole_top = pole_bottom + 50
-        x = TERRAIN_STEP * 3 * SCALE
-        pygame.draw.aaline(surface, color=(0, 0, 0), start_pos=(x, pole_bottom), end_pos=(x, pole_top))
-        flag = [(x, pole_top), (x, pole_top - 10), (x + 25, pole_top - 5)]
-        pygame.draw.polygon(surface, color=(230, 51, 0), points=flag)
-        pygame.draw.lines(surface, color=(0, 0, 0), points=flag + [flag[0]], width=1, closed=False)
-
-        self.surf = pygame.transform.flip(surface, False, True)
-        if self.render_mode == "human":
-            show(self, self.surf, (-scroll * SCALE, 0))
-            return None
-        if self.render_mode == "rgb_array":
-            return frame(self.surf)[:, -VIEWPORT_W:]
-        return None  # another mode (gymnasium's env draws, and returns nothing)
+        return rendering.render(self)
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode; ``step()`` needs a ``reset()`` again."""
@@ -764,21 +516,3 @@ class BipedalWalkerHeuristics:
         self.a[3] = knee_todo[1]
         self.a = np.clip(0.5 * self.a, -1.0, 1.0)
         return self.a
-
-
-if __name__ == "__main__":
-    env = BipedalWalker(render_mode="human")
-    observation, _ = env.reset()
-    heuristics = BipedalWalkerHeuristics()
-    steps = 0
-    total_reward = 0.0
-    action = np.array([0.0, 0.0, 0.0, 0.0])
-    while True:
-        observation, reward, terminated, truncated, _ = env.step(action)
-        total_reward += reward
-        if steps % 20 == 0 or terminated or truncated:
-            print(f"step {steps} total_reward {total_reward:+0.2f}")
-        steps += 1
-        action = heuristics.step_heuristic(observation)
-        if terminated or truncated:
-            break
