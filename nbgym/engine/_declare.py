@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import sys
 import types
 from typing import Any, Callable
 
@@ -142,14 +143,19 @@ def registered_max_episode_steps(env_class: type, vector_class: type, arguments:
     of these, one with the most such arguments, then the newest version. ``None`` where none matches."""
     from nbgym.registration import registry
 
-    def names(cls: type) -> tuple[type, str]:
-        return cls, f"{cls.__module__}:{cls.__qualname__}"
+    def is_one(entry_point: Any) -> bool:
+        """Whether ``entry_point`` (a class, or ``"module:name"``) is one of the two classes. A string is resolved
+        only in a module already imported (as the classes' own modules and the packages above them are: a package
+        may re-export its module's class, ``nbgym.envs.box2d.lunar_lander:LunarLander``), so nothing is imported."""
+        if isinstance(entry_point, str):
+            module, _, name = entry_point.partition(":")
+            entry_point = getattr(sys.modules.get(module), name, None)
+        return entry_point is env_class or entry_point is vector_class
 
-    classes = (*names(env_class), *names(vector_class))
     matches = [
         spec
         for spec in registry.values()
-        if (spec.entry_point in classes or spec.vector_entry_point in classes)
+        if (is_one(spec.entry_point) or is_one(spec.vector_entry_point))
         and all(name in arguments and _same(value, arguments[name]) for name, value in spec.kwargs.items())
     ]
     if not matches:

@@ -232,7 +232,7 @@ class _StateViewsAsAttributes:
         held = self._held.get((view.name, index))
         if held is not None:
             return held[1]
-        if not self._state_was_reset:
+        if not self._state_was_reset and view.replaced_at_reset is None:
             if view.before_reset is NO_VALUE:
                 raise AttributeError(
                     f"{type(self).__name__} has no {view.name!r} before its first reset(): call reset()."
@@ -261,18 +261,36 @@ class _StateViewsAsAttributes:
         (``was_reset``, by autoreset; ``None`` for none).
         """
         for key, (view, value) in list(self._held.items()):
-            if view.changed_in_place and (was_reset is None or not was_reset[key[1]]):
+            reset = was_reset is not None and was_reset[key[1]]
+            if view.replaced_at_reset is not None:
+                if reset and view.replaced_at_reset(self._params[0]):
+                    del self._held[key]
+            elif view.changed_in_place and not reset:
                 value[:] = view.read(self._params[0], self._state_row(key[1]))
             else:
                 del self._held[key]
 
-    def _release_held(self, mask: np.ndarray | None = None) -> None:
-        """Forgets the held values of the sub-environments in ``mask`` (all by default), which a step or reset replaces."""
-        if mask is None:
-            self._held.clear()
-        else:
-            for key in [key for key in self._held if mask[key[1]]]:
-                del self._held[key]
+    def _write_back_kept(self) -> None:
+        """Before a reset: writes back the held values of the attributes a reset may keep (``replaced_at_reset``),
+        which the reset reads (CarRacing's ``road_color`` colours the new track's tiles).
+
+        Raises:
+            ValueError: If one was changed in place into a value its view refuses.
+        """
+        for (_, index), (view, value) in self._held.items():
+            if view.replaced_at_reset is not None:
+                view.write(self._params[0], self._state_row(index), value)
+
+    def _release_held(self, mask: np.ndarray | None = None, params: np.ndarray | None = None) -> None:
+        """Forgets the held values of the sub-environments in ``mask`` (all by default), which a step or reset
+        replaces; after a reset with the parameters ``params``, keeps those of the attributes it keeps
+        (``replaced_at_reset``)."""
+        for key, (view, _) in list(self._held.items()):
+            if mask is not None and not mask[key[1]]:
+                continue
+            if params is not None and view.replaced_at_reset is not None and not view.replaced_at_reset(params[0]):
+                continue
+            del self._held[key]
 
 
 class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
@@ -398,6 +416,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         params = self._reset_params(options)  # bad options raise before the seed moves the stream
+        self._write_back_kept()  # so does an attribute the reset reads, changed in place into a refused value
         # Env's reset (it seeds), not the next class's: a kernel env may also be a MujocoEnv, whose reset
         # would reset the simulation a second time.
         Env.reset(self, seed=seed)
@@ -409,7 +428,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         except Exception as raised:
             raise _fault(self, raised, "reset") from None
         self._fault = None
-        self._release_held()
+        self._release_held(params=params)
         self._state_was_reset = self._ready = True
         if self.render_mode == "human":
             self.render()
@@ -691,13 +710,14 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         if self._fault is not None and not mask.all():
             _refuse_faulted(self, "a reset of some sub-environments (reset_mask)")
         _refuse_while_running(self, "reset()")
+        self._write_back_kept()  # before the streams move: a refused value leaves the env as it was
         self._seed_streams(seed, mask)
         try:
             batch.reset(mask, params)
         except Exception as raised:
             raise _fault(self, raised, "reset") from None
         self._fault = None
-        self._release_held(mask)
+        self._release_held(mask, params)
         self._state_was_reset = True
         self._ready = True
         infos = self._reset_infos(mask)

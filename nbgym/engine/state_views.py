@@ -84,6 +84,12 @@ class StateView:
             ``list.append`` to a hand) rather than replacing it: a value read or assigned then stays the
             env's across steps, updated in place, until a reset replaces it. Its ``write`` must accept
             only values that can be updated in place as gymnasium's step updates them.
+        replaced_at_reset: For an attribute gymnasium's ``__init__`` binds and its steps leave alone (CarRacing's
+            colours): ``replaced_at_reset(params) -> bool`` says whether a reset with the parameter record
+            ``params`` (the reset's: its options applied) binds a new object. The value read or assigned then
+            stays the env's across steps and the resets that keep it, so in-place changes reach every step and
+            reset after them; the attribute is read from the row before the first reset too (``before_reset``
+            is not used).
     """
 
     def __init__(
@@ -95,6 +101,7 @@ class StateView:
         *,
         before_reset: Any = NO_VALUE,
         changed_in_place: bool = False,
+        replaced_at_reset: Callable[[np.record], bool] | None = None,
     ) -> None:
         self.name = name
         self.read = read
@@ -102,6 +109,7 @@ class StateView:
         self.doc = doc
         self.before_reset = before_reset
         self.changed_in_place = changed_in_place
+        self.replaced_at_reset = replaced_at_reset
 
 
 def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:

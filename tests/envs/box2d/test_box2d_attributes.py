@@ -167,3 +167,50 @@ def test_state_attributes_of_the_vector_env_are_gymnasiums_sync_ones(env_id, kwa
     ours.set_attr(name, [0.0, 1.0])
     theirs.set_attr(name, [0.0, 1.0])
     assert_same_value(ours.step(actions)[:4], theirs.step(actions)[:4])
+
+
+@pytest.mark.parametrize("domain_randomize", [False, True])
+def test_carracing_colours_of_the_vector_env_are_gymnasiums_sync_ones(domain_randomize):
+    """CarRacing's colours are StateViews too, held as gymnasium's env holds its arrays: ``get_attr`` gives each
+    sub-environment's (int64 by default, float64 drawn), the same array across steps and the resets that draw no
+    colours (a new one after a reset that does); changed in place or set, they colour the next steps and tracks."""
+    ours = nbgym.make_vec("CarRacing-v3", 2, domain_randomize=domain_randomize)
+    theirs = gymnasium.make_vec("CarRacing-v3", 2, vectorization_mode="sync", domain_randomize=domain_randomize)
+    assert_same_value(ours.reset(seed=4)[0], theirs.reset(seed=4)[0])
+    actions = np.array([[0.0, 1.0, 0.0], [0.3, 0.5, 0.0]], dtype=np.float32)
+    names = ("road_color", "bg_color", "grass_color")
+    for name in names:
+        assert_same_value(ours.get_attr(name), theirs.get_attr(name), name)
+    held = ours.get_attr("grass_color")[1]
+    for env in (ours, theirs):
+        env.get_attr("grass_color")[1][1] = 40  # in place: the grass drawn in the next observations
+        env.set_attr("road_color", [np.array([90.0, 60.5, 30.0]), np.array([10, 20, 30])])
+    assert_same_value(ours.step(actions)[:4], theirs.step(actions)[:4])
+    assert ours.get_attr("grass_color")[1] is held
+    assert_same_value(
+        ours.reset(seed=5, options={"randomize": False})[0], theirs.reset(seed=5, options={"randomize": False})[0]
+    )
+    assert ours.get_attr("grass_color")[1] is held  # a reset that draws no colours keeps the arrays
+    assert_same_value(ours.step(actions)[:4], theirs.step(actions)[:4])
+    assert_same_value(ours.reset(seed=6)[0], theirs.reset(seed=6)[0])
+    assert (ours.get_attr("grass_color")[1] is held) == (not domain_randomize)
+    for name in names:
+        assert_same_value(ours.get_attr(name), theirs.get_attr(name), name)
+
+
+def test_carracing_vector_colours_refuse_what_a_new_track_cannot_draw():
+    """A vector env's sub-environment may start a new track at any step (autoreset), whose tiles are up to 5.1 lighter
+    than road_color: a road_color pygame could not draw them with is refused when set, or changed in place, at the
+    next step, before anything moves."""
+    env = nbgym.make_vec("CarRacing-v3", 2)
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"CarRacing\.road_color is three numbers, each in \(-1, 250\.9\)"):
+        env.set_attr("road_color", [np.array([252.0, 0.0, 0.0])] * 2)
+    env.set_attr("grass_color", [np.array([255.5, 0.0, 0.0])] * 2)  # not a track's: drawable
+    env.get_attr("road_color")[0][0] = 251
+    before = env.unwrapped._batch.state.w.body_f.copy()
+    with pytest.raises(ValueError, match=r"road_color is three numbers, each in \(-1, 250\.9\)"):
+        env.step(np.zeros((2, 3), np.float32))
+    np.testing.assert_array_equal(env.unwrapped._batch.state.w.body_f, before)
+    env.get_attr("road_color")[0][0] = 250
+    env.step(np.zeros((2, 3), np.float32))

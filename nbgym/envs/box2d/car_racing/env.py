@@ -67,23 +67,68 @@ _LIGHTEST_TILE = 0.01 * 2 * 255
 """What a new track adds to ``road_color`` for its lightest tiles (gymnasium's ``0.01 * (i % 3) * 255``)."""
 
 
-def _checked_color(name: str, value: Any) -> np.ndarray:
-    """``value`` as the array ``name`` holds: a numeric numpy array is held itself (as gymnasium's attribute holds
-    it: changes in place reach the next steps), anything else as a float64 array.
+def _checked_color(name: str, value: Any, bound: float = 256) -> np.ndarray:
+    """``value``'s three numbers, as float64.
 
     Raises:
         ValueError: If ``value`` is not three numbers that pygame takes as a colour (``int()`` of each in 0-255:
-            each in (-1, 256); NaN and infinities are not), which gymnasium's frames would fail on.
+            each in (-1, 256); NaN and infinities are not), which gymnasium's frames would fail on, or if one is not
+            below ``bound``.
     """
     try:
         numbers = np.asarray(value, dtype=np.float64)
     except (TypeError, ValueError):
         numbers = np.zeros(0)
-    if numbers.shape != (3,) or not np.all((numbers > -1) & (numbers < 256)):
+    if numbers.shape != (3,) or not np.all((numbers > -1) & (numbers < bound)):
         raise ValueError(
-            f"CarRacing.{name} is three numbers, each in (-1, 256) (pygame draws int() of each, 0-255), got {value!r}"
+            f"CarRacing.{name} is three numbers, each in (-1, {bound:g}) (pygame draws int() of each, 0-255"
+            + (", and a new track's tiles are up to 5.1 lighter" if bound < 256 else "")
+            + f"), got {value!r}"
         )
-    return value if isinstance(value, np.ndarray) and value.dtype.kind in "biuf" else numbers
+    return numbers
+
+
+def _draws_colors(params: np.record) -> bool:
+    """Whether a reset with ``params`` draws new colours (gymnasium's reset then binds new arrays)."""
+    return bool(params["domain_randomize"] and params["randomize"])
+
+
+def _color_view(name: str, column: int, bound: float) -> StateView:
+    """gymnasium's colour ``name``: an array the env binds at construction and keeps until a reset draws new
+    colours, whose in-place changes reach every step, reset and frame after them (the kernels read the row, which
+    the engine fills from the bound array before each). Colours drawn by domain randomisation are float64, the
+    default ones int64, as gymnasium's.
+
+    ``bound``: the values must be below it. pygame draws ``int()`` of each number, 0-255; a track built with
+    ``road_color`` colours its tiles up to 5.1 lighter (checked at the single env's reset; a vector env's
+    sub-environments start new tracks at any step, so there it is the attribute's bound).
+    """
+
+    def read(params: np.record, row: StateRows) -> np.ndarray:
+        color = row.env_f[column : column + 3].copy()
+        drawn = params["domain_randomize"] or not np.array_equal(color, np.trunc(color))
+        return color if drawn else color.astype(np.int64)
+
+    def write(params: np.record, row: StateRows, value: Any) -> None:
+        row.env_f[column : column + 3] = _checked_color(name, value, bound)
+
+    return StateView(
+        name,
+        read,
+        write,
+        f"gymnasium's ``{name}``: three numbers, each in (-1, {bound:g}), an array the next steps, resets and frames "
+        f"read (changed in place or assigned).",
+        replaced_at_reset=_draws_colors,
+    )
+
+
+def _color_views(vector: bool) -> tuple[StateView, ...]:
+    """The three colours' views (``vector``: a vector env's, whose ``road_color`` must be one a new track can be
+    drawn with)."""
+    return tuple(
+        _color_view(name, column, 256 - _LIGHTEST_TILE if vector and name == "road_color" else 256)
+        for name, column in _COLORS
+    )
 
 
 def _env_number(name: str, column: int, kind: type, doc: str, before_reset: Any = NO_VALUE) -> StateView:
@@ -109,6 +154,7 @@ class _CarRacing:
     physics = K.PHYSICS
     asserts_action_in_space = True  # gymnasium's step checks action_space.contains(action): np.uint64 is refused
     state_views = (
+        *_color_views(vector=False),
         _env_number("reward", P.REWARD, float, "The episode's score: +1000/len(track) per new tile, -0.1 a step.", 0.0),
         _env_number(
             "prev_reward", P.PREV_REWARD, float, "The score at the last step (a step earns the difference).", 0.0
@@ -227,9 +273,6 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
         if domain_randomize:  # gymnasium's __init__ draws colours from np_random (seeded from the OS here)
             self.np_random  # noqa: B018 (binds the kernels' stream to the new generator)
             K.draw_colors(self._batch.state, self._batch.pcg, self._batch.buf)
-            self._colors = self._drawn_colors()
-        else:  # gymnasium's integer arrays
-            self._colors = {name: array.astype(np.int64) for name, array in self._drawn_colors().items()}
         self.verbose = verbose
         self.screen: Any = None
         self.surf: Any = None
@@ -292,56 +335,6 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
     def _after_reset(self, name: str) -> None:
         if not self._state_was_reset:
             raise AttributeError(f"CarRacing has no {name!r} before its first reset(): call env.reset().")
-
-    # The colours are arrays of the env's own, as gymnasium's attributes: a reset that draws new colours
-    # (domain_randomize) binds new arrays, so an array held from before keeps its values, and assigning binds the
-    # value given. The kernels read the rows, which _push_colors fills from the arrays bound now before each reset,
-    # step and frame.
-
-    def _color(name: str) -> property:  # noqa: N805 (a class-body helper)
-        def get(self: CarRacing) -> np.ndarray:
-            return self._colors[name]
-
-        def set(self: CarRacing, value: Any) -> None:
-            self._colors[name] = _checked_color(name, value)
-
-        return property(
-            get,
-            set,
-            doc=f"gymnasium's ``{name}``: three numbers in (-1, 256), an array the next reset, "
-            f"steps and frames read (changed in place or assigned).",
-        )
-
-    road_color = _color("road_color")
-    bg_color = _color("bg_color")
-    grass_color = _color("grass_color")
-    del _color
-
-    def _drawn_colors(self) -> dict[str, np.ndarray]:
-        """The colours in the kernels' rows (drawn there by domain randomisation), as new float64 arrays."""
-        env_f = self._batch.state.env_f
-        return {name: env_f[0, column : column + 3].copy() for name, column in _COLORS}
-
-    def _push_colors(self, new_track: bool = False) -> None:
-        """Before the kernels read the colours (a reset, a step, a frame): the arrays bound now into the rows.
-
-        Args:
-            new_track: Whether a reset is to build a track with this ``road_color`` (one that draws no new colours).
-
-        Raises:
-            ValueError: If a colour was changed in place to what pygame cannot draw, or, with ``new_track``, if the
-                track's lightest tiles (``road_color + 5.1``) would be; the rows are left as they were.
-        """
-        colors = [(column, _checked_color(name, self._colors[name])) for name, column in _COLORS]
-        if new_track and not np.all(np.asarray(self._colors["road_color"]) + _LIGHTEST_TILE < 256):
-            raise ValueError(
-                f"CarRacing.road_color {self._colors['road_color']!r} colours a new track's tiles up to "
-                f"{_LIGHTEST_TILE:g} lighter, which pygame cannot draw: at a reset each of its numbers must be in "
-                f"(-1, {256 - _LIGHTEST_TILE:.1f})."
-            )
-        env_f = self._batch.state.env_f
-        for column, color in colors:
-            env_f[0, column : column + 3] = color
 
     # -- the episode's objects --------------------------------------------------------------------------------
 
@@ -504,14 +497,19 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
         Returns:
             ``(observation, {})``.
         """
-        keeps_colors = not (self.domain_randomize and self._randomizes(options))
-        self._push_colors(new_track=keeps_colors)
+        self._write_back_kept()  # a colour changed in place into one pygame cannot draw is refused here
+        if not (self.domain_randomize and self._randomizes(options)):
+            road_color = self.road_color
+            if not np.all(np.asarray(road_color, dtype=np.float64) + _LIGHTEST_TILE < 256):
+                raise ValueError(
+                    f"CarRacing.road_color {road_color!r} colours a new track's tiles up to {_LIGHTEST_TILE:g} "
+                    f"lighter, which pygame cannot draw: at a reset each of its numbers must be in "
+                    f"(-1, {256 - _LIGHTEST_TILE:.1f})."
+                )
         self._port_generation += 1  # the objects of the last episode refuse to be read
         self._episode = {}
         self._road_written = None
         observation, info = super().reset(seed=seed, options=options)
-        if not keeps_colors:
-            self._colors = self._drawn_colors()  # gymnasium's reset binds new arrays: held ones keep their values
         self.start_alpha = P.START_ALPHA  # gymnasium's track generation sets it (the start line's angle) and reads it
         if self.render_mode == "human":
             observation = self.step(None)[0]  # gymnasium's reset ends with step(None)
@@ -538,7 +536,6 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
                 drawing it, after the world moved).
         """
         assert self._state_was_reset, "CarRacing builds its track and car in reset(): call env.reset() first."
-        self._push_colors()
         self._push_road()
         if action is None:
             self._params["_act"] = False
@@ -619,6 +616,9 @@ class CarRacingVectorEnv(vector_env_class(CarRacing)):
     It draws no ``render()`` frames: ``make_vec`` with a ``render_mode`` makes a ``SyncVectorEnv`` of single
     environments.
     """
+
+    # A sub-environment starts a new track at any step (autoreset): its road_color must be one a track can have.
+    state_views = (*_color_views(vector=True), *_CarRacing.state_views[len(_COLORS) :])
 
     def _build_vector(
         self, num_envs: int, arguments: Any, max_episode_steps: int | None, vector_options: dict[str, Any]

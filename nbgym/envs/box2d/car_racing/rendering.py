@@ -29,7 +29,7 @@ def render(env: Any) -> np.ndarray | None:
     assert mode in env.metadata["render_modes"]
     if not env._state_was_reset:
         return None
-    env._push_colors()
+    env._write_back_held()  # the colours and numbers changed in place, which the frame draws
     env._push_road()
     state = env._batch.state
     if mode == "human":

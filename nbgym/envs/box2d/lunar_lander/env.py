@@ -353,10 +353,10 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
         self._port_generation += 1  # the objects of the last episode refuse to be read
         return super().reset(seed=seed, options=options)  # "human" mode: two window updates (DrawsResetTwice)
 
-    def _release_held(self, mask: np.ndarray | None = None) -> None:
+    def _release_held(self, mask: np.ndarray | None = None, params: np.ndarray | None = None) -> None:
         # KernelEnv.reset calls this right after the kernels reset (and before a "human" frame is drawn): the new
         # episode's bodies and drawing lists, as gymnasium's reset makes them.
-        super()._release_held(mask)
+        super()._release_held(mask, params)
         state = self._batch.state
         env_i = state.env_i[0]
         self._moon = PortBody(self, int(env_i[P.MOON]))
