@@ -829,7 +829,8 @@ def format_markdown(report: Report) -> str:
 def warm_up(env_id: str) -> float:
     """Compiles the kernels of an environment into numba's cache (or loads them from it).
 
-    Makes, resets and steps the single environment and, for a compiled vector environment, the
+    Makes, resets and steps the single environment (and compiles the calls its objects make: a Box2D body's
+    ``ApplyForce``...) and, for a compiled vector environment, the
     serial and the threaded vector kernels (a batch large enough to be shared between threads);
     continuous actions in the action space's dtype and in float64 (each dtype is its own compiled
     specialisation).
@@ -842,6 +843,7 @@ def warm_up(env_id: str) -> float:
     """
     import numba
 
+    from nbgym.engine import KernelEnv
     from nbgym.engine._threads import SMALLEST_SHARED_BATCH
 
     start = time.perf_counter()
@@ -852,6 +854,8 @@ def warm_up(env_id: str) -> float:
         env.reset(seed=0)
         for action in _warm_actions(env.action_space):
             env.step(action)
+        if isinstance(env.unwrapped, KernelEnv):
+            env.unwrapped._compile_python_calls()
         env.close()
         if is_compiled(spec(env_id)):
             for threads in sorted({1, min(2, numba.config.NUMBA_NUM_THREADS)}):

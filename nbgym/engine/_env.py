@@ -347,6 +347,11 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         self.observation_space, self.action_space = self._single_spaces()
         KernelEnv.__init__(self, params, render_mode=getattr(arguments, "render_mode", None), **others)
 
+    def _compile_python_calls(self) -> None:
+        """Makes once each call the env's Python-side objects make into compiled functions of its own (the Box2D
+        envs' bodies and joints), so that ``nbgym warmup``, which calls it on an env of its own after a reset and
+        steps, puts them in the cache with the kernels. The engine's calls need nothing here."""
+
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
         self._params = params
         self.render_mode = render_mode

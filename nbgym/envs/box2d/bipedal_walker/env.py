@@ -37,6 +37,7 @@ from nbgym.envs.box2d.bipedal_walker.physics import (
     walker_spaces,
 )
 from nbgym.envs.box2d._port_objects import (
+    compile_port_calls,
     FixedList,
     GroundedBody,
     PortBody,
@@ -372,6 +373,9 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
             ResetNeeded: Before the first reset.
         """
         return rendering.render(self)
+
+    def _compile_python_calls(self) -> None:
+        compile_port_calls(self)
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode; ``step()`` needs a ``reset()`` again."""

@@ -21,6 +21,7 @@ import nbgym.engine.actions as reading
 from nbgym.envs.box2d.car_racing import kernels as K
 from nbgym.envs.box2d.car_racing import physics as P
 from nbgym.envs.box2d._port_objects import (
+    compile_port_calls,
     FixedList,
     PortBody,
     PortWorld,
@@ -596,6 +597,9 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
             DependencyNotInstalled: In ``"human"`` mode, if pygame-ce is not installed.
         """
         return rendering.render(self)
+
+    def _compile_python_calls(self) -> None:
+        compile_port_calls(self)
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""

@@ -17,6 +17,7 @@ from nbgym.engine.state_views import StateRows, StateView
 import nbgym.engine.actions as reading
 from nbgym.envs.box2d.lunar_lander import physics as P
 from nbgym.envs.box2d._port_objects import (
+    compile_port_calls,
     FixedList,
     GroundedBody,
     PortBody,
@@ -465,6 +466,9 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
             DependencyNotInstalled: If pygame-ce is not installed.
         """
         return rendering.render(self)
+
+    def _compile_python_calls(self) -> None:
+        compile_port_calls(self)
 
     def close(self) -> None:
         """Closes the window of ``"human"`` mode (the env may still step, as gymnasium's)."""
