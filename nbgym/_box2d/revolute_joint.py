@@ -73,15 +73,7 @@ EQUAL_LIMITS = 3
 
 # m_mass (b2Mat33) entries
 _mass = Columns(JF_MASS)
-EXX = _mass.add()
-EXY = _mass.add()
-EXZ = _mass.add()
-EYX = _mass.add()
-EYY = _mass.add()
-EYZ = _mass.add()
-EZX = _mass.add()
-EZY = _mass.add()
-EZZ = _mass.add()
+EXX, EXY, EXZ, EYX, EYY, EYZ, EZX, EZY, EZZ = _mass.add_each(9)
 
 
 @borrowing_kernel
