@@ -317,6 +317,25 @@ def raise_capacity_error(w, r):
     )
 
 
+@borrowing_kernel
+def load_pair(rows, ia, ib):
+    """Two island bodies' rows of ``World.positions[r]`` or ``velocities[r]`` (b2Position ``c.x, c.y, a`` or
+    b2Velocity ``v.x, v.y, w``): body A's three floats, then body B's, as every solver reads them before it
+    applies a constraint's impulses."""
+    return rows[ia, 0], rows[ia, 1], rows[ia, 2], rows[ib, 0], rows[ib, 1], rows[ib, 2]
+
+
+@borrowing_kernel
+def store_pair(rows, ia, ib, xa, ya, aa, xb, yb, ab):
+    """Writes what ``load_pair`` read, once a constraint's impulses are applied."""
+    rows[ia, 0] = xa
+    rows[ia, 1] = ya
+    rows[ia, 2] = aa
+    rows[ib, 0] = xb
+    rows[ib, 1] = yb
+    rows[ib, 2] = ab
+
+
 def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0), events=0):
     """A :class:`World` of ``rows`` empty b2Worlds (``b2World(gravity)``), with fixed capacities per row
     (``events``: the contact events a LISTEN_EVENTS listener can record between two clearings)."""
