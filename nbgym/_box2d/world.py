@@ -438,6 +438,66 @@ def reset_world(w, r, gx, gy):
 
 
 @borrowing_kernel
+def take_row(wi, table_i, free, next_column, error):
+    """Pops the first row of a table's free list (its head ``wi[free]``, chained through ``next_column``); returns
+    -1, with ``WI_ERROR`` set to ``error``, when the table is full."""
+    x = wi[free]
+    if x < 0:
+        wi[WI_ERROR] = error
+        return -1
+    wi[free] = table_i[x, next_column]
+    return x
+
+
+@borrowing_kernel
+def free_row(wi, table_i, x, free, next_column, alive_column):
+    """Marks row ``x`` dead and pushes it on its table's free list (see ``take_row``)."""
+    table_i[x, alive_column] = 0
+    table_i[x, next_column] = wi[free]
+    wi[free] = x
+
+
+@borrowing_kernel
+def link_item(wi, table_i, x, head, prev_column, next_column):
+    """Prepends item ``x`` to its world list (first item ``wi[head]``): where Box2D puts a new body, joint or
+    contact."""
+    first = wi[head]
+    table_i[x, prev_column] = -1
+    table_i[x, next_column] = first
+    if first >= 0:
+        table_i[first, prev_column] = x
+    wi[head] = x
+
+
+@borrowing_kernel
+def unlink_item(wi, table_i, x, head, prev_column, next_column):
+    """Removes item ``x`` from its world list (see ``link_item``)."""
+    prev = table_i[x, prev_column]
+    nxt = table_i[x, next_column]
+    if prev >= 0:
+        table_i[prev, next_column] = nxt
+    if nxt >= 0:
+        table_i[nxt, prev_column] = prev
+    if x == wi[head]:
+        wi[head] = nxt
+
+
+@borrowing_kernel
+def link_edges(edges, body_i, r, x, body_a, body_b, head):
+    """Prepends item ``x``'s two edges (``2 * x`` on body A, ``2 * x + 1`` on body B) to the bodies' edge lists
+    (``head`` the body's column holding the first edge), as b2World::CreateJoint and b2ContactManager::AddPair do."""
+    for side in range(2):
+        body = body_a if side == 0 else body_b
+        e = 2 * x + side
+        first = body_i[r, body, head]
+        edges[r, e, 0] = -1
+        edges[r, e, 1] = first
+        if first >= 0:
+            edges[r, first, 0] = e
+        body_i[r, body, head] = e
+
+
+@borrowing_kernel
 def set_awake(w, r, b, flag):
     """b2Body::SetAwake."""
     bi = w.body_i[r, b]
@@ -480,13 +540,11 @@ def create_body(
     """b2World::CreateBody with a b2BodyDef of these (float32) values; returns the body index (-1 if full)."""
     angle = F32(angle)  # sinf/cosf of the float32 angle, whatever the caller passed
     wi = w.world_i[r]
-    b = wi[WI_FREE_BODY]
+    b = take_row(wi, w.body_i[r], WI_FREE_BODY, BI_NEXT, ERR_BODIES)
     if b < 0:
-        wi[WI_ERROR] = ERR_BODIES
         return -1
     bi = w.body_i[r, b]
     bf = w.body_f[r, b]
-    wi[WI_FREE_BODY] = bi[BI_NEXT]
     bi[:] = 0
     bf[:] = _ZERO
     flags = 0
@@ -525,13 +583,7 @@ def create_body(
     if btype == DYNAMIC:
         bf[BF_MASS] = _ONE
         bf[BF_INVMASS] = _ONE
-    # prepend to the world's body list
-    head = wi[WI_BODY_LIST]
-    bi[BI_PREV] = -1
-    bi[BI_NEXT] = head
-    if head >= 0:
-        w.body_i[r, head, BI_PREV] = b
-    wi[WI_BODY_LIST] = b
+    link_item(wi, w.body_i[r], b, WI_BODY_LIST, BI_PREV, BI_NEXT)
     wi[WI_BODY_COUNT] += 1
     return b
 
@@ -780,13 +832,11 @@ def apply_linear_impulse(w, r, b, ix, iy, px, py, wake):
 def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, category, mask, group, sensor):
     """b2Body::CreateFixture with a b2FixtureDef of these values (the shape is copied); returns its index."""
     wi = w.world_i[r]
-    f = wi[WI_FREE_FIXTURE]
+    f = take_row(wi, w.fixture_i[r], WI_FREE_FIXTURE, FI_NEXT, ERR_FIXTURES)
     if f < 0:
-        wi[WI_ERROR] = ERR_FIXTURES
         return -1
     fi = w.fixture_i[r, f]
     ff = w.fixture_f[r, f]
-    wi[WI_FREE_FIXTURE] = fi[FI_NEXT]
     fi[:] = 0
     ff[:] = _ZERO
     fi[FI_ALIVE] = 1
@@ -840,9 +890,7 @@ def destroy_proxies(w, r, f):
 
 @borrowing_kernel
 def free_fixture(w, r, f):
-    w.fixture_i[r, f, FI_ALIVE] = 0
-    w.fixture_i[r, f, FI_NEXT] = w.world_i[r, WI_FREE_FIXTURE]
-    w.world_i[r, WI_FREE_FIXTURE] = f
+    free_row(w.world_i[r], w.fixture_i[r], f, WI_FREE_FIXTURE, FI_NEXT, FI_ALIVE)
 
 
 # ---------------------------------------------------------------------------------------------- joints
@@ -869,13 +917,11 @@ def create_revolute_joint(
 ):
     """b2World::CreateJoint of a b2RevoluteJointDef with these (float32) values; returns the joint index."""
     wi = w.world_i[r]
-    j = wi[WI_FREE_JOINT]
+    j = take_row(wi, w.joint_i[r], WI_FREE_JOINT, JI_NEXT, ERR_JOINTS)
     if j < 0:
-        wi[WI_ERROR] = ERR_JOINTS
         return -1
     ji = w.joint_i[r, j]
     jf = w.joint_f[r, j]
-    wi[WI_FREE_JOINT] = ji[JI_NEXT]
     ji[:] = 0
     jf[:] = _ZERO
     ji[JI_ALIVE] = 1
@@ -894,24 +940,9 @@ def create_revolute_joint(
     jf[JF_UPPER] = upper
     jf[JF_MAX_TORQUE] = max_motor_torque
     jf[JF_MOTOR_SPEED] = motor_speed
-    # world list
-    head = wi[WI_JOINT_LIST]
-    ji[JI_PREV] = -1
-    ji[JI_NEXT] = head
-    if head >= 0:
-        w.joint_i[r, head, JI_PREV] = j
-    wi[WI_JOINT_LIST] = j
+    link_item(wi, w.joint_i[r], j, WI_JOINT_LIST, JI_PREV, JI_NEXT)
     wi[WI_JOINT_COUNT] += 1
-    # edges: 2j on body A (other B), 2j+1 on body B (other A)
-    for side in range(2):
-        body = body_a if side == 0 else body_b
-        e = 2 * j + side
-        first = w.body_i[r, body, BI_JOINTS]
-        w.jedge[r, e, 0] = -1
-        w.jedge[r, e, 1] = first
-        if first >= 0:
-            w.jedge[r, first, 0] = e
-        w.body_i[r, body, BI_JOINTS] = e
+    link_edges(w.jedge, w.body_i, r, j, body_a, body_b, BI_JOINTS)
     if not collide_connected:
         flag_contacts_between(w, r, body_b, body_a)
     return j
@@ -966,14 +997,7 @@ def destroy_joint(w, r, j):
     wi = w.world_i[r]
     ji = w.joint_i[r, j]
     collide_connected = ji[JI_COLLIDE] != 0
-    prev = ji[JI_PREV]
-    nxt = ji[JI_NEXT]
-    if prev >= 0:
-        w.joint_i[r, prev, JI_NEXT] = nxt
-    if nxt >= 0:
-        w.joint_i[r, nxt, JI_PREV] = prev
-    if j == wi[WI_JOINT_LIST]:
-        wi[WI_JOINT_LIST] = nxt
+    unlink_item(wi, w.joint_i[r], j, WI_JOINT_LIST, JI_PREV, JI_NEXT)
     body_a = ji[JI_BODYA]
     body_b = ji[JI_BODYB]
     set_awake(w, r, body_a, True)
@@ -984,9 +1008,7 @@ def destroy_joint(w, r, j):
         unlink_edge(w.jedge, w.body_i, r, e, body, BI_JOINTS)
         w.jedge[r, e, 0] = -1
         w.jedge[r, e, 1] = -1
-    ji[JI_ALIVE] = 0
-    ji[JI_NEXT] = wi[WI_FREE_JOINT]
-    wi[WI_FREE_JOINT] = j
+    free_row(wi, w.joint_i[r], j, WI_FREE_JOINT, JI_NEXT, JI_ALIVE)
     wi[WI_JOINT_COUNT] -= 1
     if not collide_connected:
         flag_contacts_between(w, r, body_b, body_a)
