@@ -474,36 +474,28 @@ def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby
         py = _HALF * (pointAy + pointBy)
         sep = ((pointBx - pointAx) * nx + (pointBy - pointAy) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
         return nx, ny, px, py, sep
-    elif mtype == manifold.FACE_A:
-        lx = pcf[i, PC_LNX]
-        ly = pcf[i, PC_LNY]
-        nx = qa_c * lx - qa_s * ly
-        ny = qa_s * lx + qa_c * ly
-        lx = pcf[i, PC_LPX]
-        ly = pcf[i, PC_LPY]
-        planex = (qa_c * lx - qa_s * ly) + pax
-        planey = (qa_s * lx + qa_c * ly) + pay
-        lx = pcf[i, PC_LP + 2 * index]
-        ly = pcf[i, PC_LP + 2 * index + 1]
-        clipx = (qb_c * lx - qb_s * ly) + pbx
-        clipy = (qb_s * lx + qb_c * ly) + pby
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
-        return nx, ny, clipx, clipy, sep
+    # e_faceA: the plane (normal and point) on body A, the clip point on body B; e_faceB the other way round, and
+    # the normal returned negated so that it points from A to B.
+    if mtype == manifold.FACE_A:
+        qp_s, qp_c, ppx, ppy, qc_s, qc_c, pcx, pcy = qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby
     else:
-        lx = pcf[i, PC_LNX]
-        ly = pcf[i, PC_LNY]
-        nx = qb_c * lx - qb_s * ly
-        ny = qb_s * lx + qb_c * ly
-        lx = pcf[i, PC_LPX]
-        ly = pcf[i, PC_LPY]
-        planex = (qb_c * lx - qb_s * ly) + pbx
-        planey = (qb_s * lx + qb_c * ly) + pby
-        lx = pcf[i, PC_LP + 2 * index]
-        ly = pcf[i, PC_LP + 2 * index + 1]
-        clipx = (qa_c * lx - qa_s * ly) + pax
-        clipy = (qa_s * lx + qa_c * ly) + pay
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
-        return -nx, -ny, clipx, clipy, sep
+        qp_s, qp_c, ppx, ppy, qc_s, qc_c, pcx, pcy = qb_s, qb_c, pbx, pby, qa_s, qa_c, pax, pay
+    lx = pcf[i, PC_LNX]
+    ly = pcf[i, PC_LNY]
+    nx = qp_c * lx - qp_s * ly
+    ny = qp_s * lx + qp_c * ly
+    lx = pcf[i, PC_LPX]
+    ly = pcf[i, PC_LPY]
+    planex = (qp_c * lx - qp_s * ly) + ppx
+    planey = (qp_s * lx + qp_c * ly) + ppy
+    lx = pcf[i, PC_LP + 2 * index]
+    ly = pcf[i, PC_LP + 2 * index + 1]
+    clipx = (qc_c * lx - qc_s * ly) + pcx
+    clipy = (qc_s * lx + qc_c * ly) + pcy
+    sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
+    if mtype == manifold.FACE_A:
+        return nx, ny, clipx, clipy, sep
+    return -nx, -ny, clipx, clipy, sep
 
 
 @borrowing_kernel
