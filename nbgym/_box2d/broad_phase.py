@@ -21,9 +21,7 @@ from nbgym.engine._jit import borrowing_kernel
 
 # bp_i
 _bp_i = Columns()
-PROXY_COUNT = _bp_i.add()
-MOVE_COUNT = _bp_i.add()
-PAIR_COUNT = _bp_i.add()
+PROXY_COUNT, MOVE_COUNT, PAIR_COUNT = _bp_i.add_each(3)
 BP_INTS = _bp_i.end()
 NULL_PROXY = -1  # b2BroadPhase::e_nullProxy
 

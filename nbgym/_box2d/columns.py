@@ -3,7 +3,7 @@ they are declared, so that no index is written by hand::
 
     _body_i = Columns()
     BI_TYPE = _body_i.add()
-    BI_FLAGS = _body_i.add()
+    BI_FLAGS, BI_PREV, BI_NEXT = _body_i.add_each(3)  # several columns in one line
     BF_SWEEP = _body_f.add(SWEEP_FLOATS)  # a block of columns: its first index
     NBI = _body_i.end()  # the table's width
 
@@ -33,6 +33,11 @@ class Columns:
         index = self._next
         self._next += width
         return index
+
+    def add_each(self, count: int) -> range:
+        """The indices of the next ``count`` columns, one column each, to unpack into their names in one line."""
+        first = self.add(count)
+        return range(first, first + count)
 
     def end(self) -> int:
         """The index after the last column (the table's width); no column can be added after it."""

@@ -15,8 +15,6 @@ from .world import (
     BI_CONTACTS,
     BI_FLAGS,
     BI_TYPE,
-    C_FILTER_FLAG,
-    C_TOUCHING_FLAG,
     CI_ALIVE,
     CI_FA,
     CI_FB,
@@ -25,6 +23,8 @@ from .world import (
     CI_IB,
     CI_NEXT,
     CI_PREV,
+    C_FILTER_FLAG,
+    C_TOUCHING_FLAG,
     ERR_CONTACTS,
     FI_BODY,
     FI_CATEGORY,
@@ -35,13 +35,17 @@ from .world import (
     STATIC,
     WI_CONTACT_COUNT,
     WI_CONTACT_LIST,
-    WI_ERROR,
     WI_FREE_CONTACT,
     WI_LISTENER,
     edge_other_contact,
+    free_row,
+    link_edges,
+    link_item,
     set_awake,
     should_collide_bodies,
+    take_row,
     unlink_edge,
+    unlink_item,
 )
 
 
@@ -68,14 +72,7 @@ def destroy(w, r, c):
     bb = w.fixture_i[r, fb, FI_BODY]
     if wi[WI_LISTENER] != 0 and (ci[CI_FLAGS] & C_TOUCHING_FLAG) != 0:
         contact.listen(w, r, c, False)
-    prev = ci[CI_PREV]
-    nxt = ci[CI_NEXT]
-    if prev >= 0:
-        w.contact_i[r, prev, CI_NEXT] = nxt
-    if nxt >= 0:
-        w.contact_i[r, nxt, CI_PREV] = prev
-    if c == wi[WI_CONTACT_LIST]:
-        wi[WI_CONTACT_LIST] = nxt
+    unlink_item(wi, w.contact_i[r], c, WI_CONTACT_LIST, CI_PREV, CI_NEXT)
     for side in range(2):
         body = ba if side == 0 else bb
         e = 2 * c + side
@@ -88,9 +85,7 @@ def destroy(w, r, c):
     ):
         set_awake(w, r, ba, True)
         set_awake(w, r, bb, True)
-    ci[CI_ALIVE] = 0
-    ci[CI_NEXT] = wi[WI_FREE_CONTACT]
-    wi[WI_FREE_CONTACT] = c
+    free_row(wi, w.contact_i[r], c, WI_FREE_CONTACT, CI_NEXT, CI_ALIVE)
     wi[WI_CONTACT_COUNT] -= 1
 
 
@@ -127,30 +122,15 @@ def add_pair(w, r, fixture_a, fixture_b):
         fixture_a, fixture_b = fixture_b, fixture_a
         index_a, index_b = index_b, index_a
     wi = w.world_i[r]
-    c = wi[WI_FREE_CONTACT]
+    c = take_row(wi, w.contact_i[r], WI_FREE_CONTACT, CI_NEXT, ERR_CONTACTS)
     if c < 0:
-        wi[WI_ERROR] = ERR_CONTACTS
         return
-    wi[WI_FREE_CONTACT] = w.contact_i[r, c, CI_NEXT]
     w.contact_i[r, c, CI_ALIVE] = 1
     contact.init_contact(w, r, c, fixture_a, index_a, fixture_b, index_b)
     body_a = w.fixture_i[r, fixture_a, FI_BODY]
     body_b = w.fixture_i[r, fixture_b, FI_BODY]
-    head = wi[WI_CONTACT_LIST]
-    w.contact_i[r, c, CI_PREV] = -1
-    w.contact_i[r, c, CI_NEXT] = head
-    if head >= 0:
-        w.contact_i[r, head, CI_PREV] = c
-    wi[WI_CONTACT_LIST] = c
-    for side in range(2):
-        body = body_a if side == 0 else body_b
-        e = 2 * c + side
-        first = w.body_i[r, body, BI_CONTACTS]
-        w.cedge[r, e, 0] = -1
-        w.cedge[r, e, 1] = first
-        if first >= 0:
-            w.cedge[r, first, 0] = e
-        w.body_i[r, body, BI_CONTACTS] = e
+    link_item(wi, w.contact_i[r], c, WI_CONTACT_LIST, CI_PREV, CI_NEXT)
+    link_edges(w.cedge, w.body_i, r, c, body_a, body_b, BI_CONTACTS)
     if w.fixture_i[r, fixture_a, FI_SENSOR] == 0 and w.fixture_i[r, fixture_b, FI_SENSOR] == 0:
         set_awake(w, r, body_a, True)
         set_awake(w, r, body_b, True)

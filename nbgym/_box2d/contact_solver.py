@@ -68,6 +68,8 @@ from .world import (
     VP_STRIDE,
     VP_TI,
     VP_TMASS,
+    load_pair,
+    store_pair,
 )
 
 F32 = np.float32
@@ -181,18 +183,8 @@ def initialize_velocity_constraints(w, r, count):
         lcay = pc[PC_LCAY]
         lcbx = pc[PC_LCBX]
         lcby = pc[PC_LCBY]
-        cAx = pos[ia_, 0]
-        cAy = pos[ia_, 1]
-        aA = pos[ia_, 2]
-        vAx = vel[ia_, 0]
-        vAy = vel[ia_, 1]
-        wA = vel[ia_, 2]
-        cBx = pos[ib_, 0]
-        cBy = pos[ib_, 1]
-        aB = pos[ib_, 2]
-        vBx = vel[ib_, 0]
-        vBy = vel[ib_, 1]
-        wB = vel[ib_, 2]
+        cAx, cAy, aA, cBx, cBy, aB = load_pair(pos, ia_, ib_)
+        vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
 
         sa = sinf(aA)
         ca = cosf(aA)
@@ -270,24 +262,28 @@ def initialize_velocity_constraints(w, r, count):
 
 
 @borrowing_kernel
+def _velocity_constraint(vcf, vcif, i):
+    """What WarmStart and SolveVelocityConstraints read first of constraint ``i``: its bodies' island indices,
+    inverse masses and inertias, its point count and its normal."""
+    return (
+        vcif[i, SI_A],
+        vcif[i, SI_B],
+        vcf[i, VC_MA],
+        vcf[i, VC_IA],
+        vcf[i, VC_MB],
+        vcf[i, VC_IB],
+        vcif[i, SI_COUNT],
+        vcf[i, VC_NX],
+        vcf[i, VC_NY],
+    )
+
+
+@borrowing_kernel
 def warm_start(vcf, vcif, vel, count):
     """b2ContactSolver::WarmStart."""
     for i in range(count):
-        ia_ = vcif[i, SI_A]
-        ib_ = vcif[i, SI_B]
-        mA = vcf[i, VC_MA]
-        iA = vcf[i, VC_IA]
-        mB = vcf[i, VC_MB]
-        iB = vcf[i, VC_IB]
-        point_count = vcif[i, SI_COUNT]
-        vAx = vel[ia_, 0]
-        vAy = vel[ia_, 1]
-        wA = vel[ia_, 2]
-        vBx = vel[ib_, 0]
-        vBy = vel[ib_, 1]
-        wB = vel[ib_, 2]
-        nx = vcf[i, VC_NX]
-        ny = vcf[i, VC_NY]
+        ia_, ib_, mA, iA, mB, iB, point_count, nx, ny = _velocity_constraint(vcf, vcif, i)
+        vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
         tx = ny
         ty = -nx
         for j in range(point_count):
@@ -302,33 +298,15 @@ def warm_start(vcf, vcif, vel, count):
             wB = wB + iB * (vcf[i, o + VP_RBX] * Py - vcf[i, o + VP_RBY] * Px)
             vBx = vBx + mB * Px
             vBy = vBy + mB * Py
-        vel[ia_, 0] = vAx
-        vel[ia_, 1] = vAy
-        vel[ia_, 2] = wA
-        vel[ib_, 0] = vBx
-        vel[ib_, 1] = vBy
-        vel[ib_, 2] = wB
+        store_pair(vel, ia_, ib_, vAx, vAy, wA, vBx, vBy, wB)
 
 
 @borrowing_kernel
 def solve_velocity_constraints(vcf, vcif, vel, count):
     """b2ContactSolver::SolveVelocityConstraints."""
     for i in range(count):
-        ia_ = vcif[i, SI_A]
-        ib_ = vcif[i, SI_B]
-        mA = vcf[i, VC_MA]
-        iA = vcf[i, VC_IA]
-        mB = vcf[i, VC_MB]
-        iB = vcf[i, VC_IB]
-        point_count = vcif[i, SI_COUNT]
-        vAx = vel[ia_, 0]
-        vAy = vel[ia_, 1]
-        wA = vel[ia_, 2]
-        vBx = vel[ib_, 0]
-        vBy = vel[ib_, 1]
-        wB = vel[ib_, 2]
-        nx = vcf[i, VC_NX]
-        ny = vcf[i, VC_NY]
+        ia_, ib_, mA, iA, mB, iB, point_count, nx, ny = _velocity_constraint(vcf, vcif, i)
+        vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
         tx = ny
         ty = -nx
         friction = vcf[i, VC_FRICTION]
@@ -456,12 +434,7 @@ def solve_velocity_constraints(vcf, vcif, vel, count):
                 vcf[i, o1 + VP_NI] = xx
                 vcf[i, o2 + VP_NI] = xy
 
-        vel[ia_, 0] = vAx
-        vel[ia_, 1] = vAy
-        vel[ia_, 2] = wA
-        vel[ib_, 0] = vBx
-        vel[ib_, 1] = vBy
-        vel[ib_, 2] = wB
+        store_pair(vel, ia_, ib_, vAx, vAy, wA, vBx, vBy, wB)
 
 
 @borrowing_kernel
@@ -501,36 +474,28 @@ def _position_manifold(pcf, i, mtype, qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby
         py = _HALF * (pointAy + pointBy)
         sep = ((pointBx - pointAx) * nx + (pointBy - pointAy) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
         return nx, ny, px, py, sep
-    elif mtype == manifold.FACE_A:
-        lx = pcf[i, PC_LNX]
-        ly = pcf[i, PC_LNY]
-        nx = qa_c * lx - qa_s * ly
-        ny = qa_s * lx + qa_c * ly
-        lx = pcf[i, PC_LPX]
-        ly = pcf[i, PC_LPY]
-        planex = (qa_c * lx - qa_s * ly) + pax
-        planey = (qa_s * lx + qa_c * ly) + pay
-        lx = pcf[i, PC_LP + 2 * index]
-        ly = pcf[i, PC_LP + 2 * index + 1]
-        clipx = (qb_c * lx - qb_s * ly) + pbx
-        clipy = (qb_s * lx + qb_c * ly) + pby
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
-        return nx, ny, clipx, clipy, sep
+    # e_faceA: the plane (normal and point) on body A, the clip point on body B; e_faceB the other way round, and
+    # the normal returned negated so that it points from A to B.
+    if mtype == manifold.FACE_A:
+        qp_s, qp_c, ppx, ppy, qc_s, qc_c, pcx, pcy = qa_s, qa_c, pax, pay, qb_s, qb_c, pbx, pby
     else:
-        lx = pcf[i, PC_LNX]
-        ly = pcf[i, PC_LNY]
-        nx = qb_c * lx - qb_s * ly
-        ny = qb_s * lx + qb_c * ly
-        lx = pcf[i, PC_LPX]
-        ly = pcf[i, PC_LPY]
-        planex = (qb_c * lx - qb_s * ly) + pbx
-        planey = (qb_s * lx + qb_c * ly) + pby
-        lx = pcf[i, PC_LP + 2 * index]
-        ly = pcf[i, PC_LP + 2 * index + 1]
-        clipx = (qa_c * lx - qa_s * ly) + pax
-        clipy = (qa_s * lx + qa_c * ly) + pay
-        sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
-        return -nx, -ny, clipx, clipy, sep
+        qp_s, qp_c, ppx, ppy, qc_s, qc_c, pcx, pcy = qb_s, qb_c, pbx, pby, qa_s, qa_c, pax, pay
+    lx = pcf[i, PC_LNX]
+    ly = pcf[i, PC_LNY]
+    nx = qp_c * lx - qp_s * ly
+    ny = qp_s * lx + qp_c * ly
+    lx = pcf[i, PC_LPX]
+    ly = pcf[i, PC_LPY]
+    planex = (qp_c * lx - qp_s * ly) + ppx
+    planey = (qp_s * lx + qp_c * ly) + ppy
+    lx = pcf[i, PC_LP + 2 * index]
+    ly = pcf[i, PC_LP + 2 * index + 1]
+    clipx = (qc_c * lx - qc_s * ly) + pcx
+    clipy = (qc_s * lx + qc_c * ly) + pcy
+    sep = ((clipx - planex) * nx + (clipy - planey) * ny) - pcf[i, PC_RA] - pcf[i, PC_RB]
+    if mtype == manifold.FACE_A:
+        return nx, ny, clipx, clipy, sep
+    return -nx, -ny, clipx, clipy, sep
 
 
 @borrowing_kernel
@@ -566,12 +531,7 @@ def _solve_positions(w, r, count, toi, toi_a, toi_b):
             baumgarte = BAUMGARTE
         point_count = pcif[i, SI_COUNT]
         mtype = pcif[i, SI_CONTACT]
-        cAx = pos[ia_, 0]
-        cAy = pos[ia_, 1]
-        aA = pos[ia_, 2]
-        cBx = pos[ib_, 0]
-        cBy = pos[ib_, 1]
-        aB = pos[ib_, 2]
+        cAx, cAy, aA, cBx, cBy, aB = load_pair(pos, ia_, ib_)
         for j in range(point_count):
             sa = sinf(aA)
             ca = cosf(aA)
@@ -601,12 +561,7 @@ def _solve_positions(w, r, count, toi, toi_a, toi_b):
             cBx = cBx + mB * Px
             cBy = cBy + mB * Py
             aB = aB + iB * (rBx * Py - rBy * Px)
-        pos[ia_, 0] = cAx
-        pos[ia_, 1] = cAy
-        pos[ia_, 2] = aA
-        pos[ib_, 0] = cBx
-        pos[ib_, 1] = cBy
-        pos[ib_, 2] = aB
+        store_pair(pos, ia_, ib_, cAx, cAy, aA, cBx, cBy, aB)
     if toi:
         return min_separation >= _MIN_TOI_SEP
     return min_separation >= _MIN_SEP

@@ -17,8 +17,7 @@ from nbgym.engine._jit import borrowing_kernel
 
 # the simplex cache's floats (b2SimplexCache, its metric first)
 _cache = Columns()
-CACHE_METRIC = _cache.add()
-CACHE_COUNT = _cache.add()
+CACHE_METRIC, CACHE_COUNT = _cache.add_each(2)
 CACHE_INDEX_A = _cache.add(3)
 CACHE_INDEX_B = _cache.add(3)
 CACHE_SIZE = _cache.end()

@@ -28,16 +28,11 @@ from nbgym.engine._jit import borrowing_kernel
 _tree_i = Columns()
 USER_DATA = _tree_i.add()
 PARENT = _tree_i.add()  # also ``next``
-CHILD1 = _tree_i.add()
-CHILD2 = _tree_i.add()
-HEIGHT = _tree_i.add()
+CHILD1, CHILD2, HEIGHT = _tree_i.add_each(3)
 NODE_INTS = _tree_i.end()
 # tree_s
 _tree_s = Columns()
-ROOT = _tree_s.add()
-FREE_LIST = _tree_s.add()
-NODE_COUNT = _tree_s.add()
-INSERTION_COUNT = _tree_s.add()
+ROOT, FREE_LIST, NODE_COUNT, INSERTION_COUNT = _tree_s.add_each(4)
 TREE_INTS = _tree_s.end()
 NULL_NODE = -1
 AABB_FLOATS = 4  # an AABB (a tree_f row): [lower.x, lower.y, upper.x, upper.y]

@@ -110,6 +110,25 @@ def _integrate_positions(w, r, nb, h):
 
 
 @borrowing_kernel
+def _store_bodies(w, r, nb):
+    """The end of Solve/SolveTOI: each island body's solved position and velocity copied back to the body (its
+    sweep's c and a), and its transform synchronized."""
+    pos = w.positions[r]
+    vel = w.velocities[r]
+    bodies = w.isl_bodies[r]
+    for i in range(nb):
+        b = bodies[i]
+        bf = w.body_f[r, b]
+        bf[BF_CX] = pos[i, 0]
+        bf[BF_CY] = pos[i, 1]
+        bf[BF_A] = pos[i, 2]
+        bf[BF_VX] = vel[i, 0]
+        bf[BF_VY] = vel[i, 1]
+        bf[BF_W] = vel[i, 2]
+        synchronize_transform(w, r, b)
+
+
+@borrowing_kernel
 def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iterations, warm_starting, allow_sleep):
     """b2Island::Solve."""
     pos = w.positions[r]
@@ -181,16 +200,7 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
             position_solved = True
             break
 
-    for i in range(nb):
-        b = bodies[i]
-        bf = w.body_f[r, b]
-        bf[BF_CX] = pos[i, 0]
-        bf[BF_CY] = pos[i, 1]
-        bf[BF_A] = pos[i, 2]
-        bf[BF_VX] = vel[i, 0]
-        bf[BF_VY] = vel[i, 1]
-        bf[BF_W] = vel[i, 2]
-        synchronize_transform(w, r, b)
+    _store_bodies(w, r, nb)
 
     if allow_sleep:
         min_sleep_time = MAX_FLOAT
@@ -251,13 +261,4 @@ def solve_toi(w, r, nb, nc, h, velocity_iterations, toi_index_a, toi_index_b):
     for _ in range(velocity_iterations):
         contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
     _integrate_positions(w, r, nb, h)
-    for i in range(nb):
-        b = bodies[i]
-        bf = w.body_f[r, b]
-        bf[BF_CX] = pos[i, 0]
-        bf[BF_CY] = pos[i, 1]
-        bf[BF_A] = pos[i, 2]
-        bf[BF_VX] = vel[i, 0]
-        bf[BF_VY] = vel[i, 1]
-        bf[BF_W] = vel[i, 2]
-        synchronize_transform(w, r, b)
+    _store_bodies(w, r, nb)

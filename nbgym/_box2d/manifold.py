@@ -21,8 +21,7 @@ VERTEX, FACE = 0, 1  # b2ContactFeature::Type
 # a point's floats, from its offset in man_f
 _point = Columns()
 _point.add(2)  # localPoint
-NORMAL_IMPULSE = _point.add()
-TANGENT_IMPULSE = _point.add()
+NORMAL_IMPULSE, TANGENT_IMPULSE = _point.add_each(2)
 POINT_WIDTH = _point.end()
 # man_f offsets
 _man_f = Columns()
@@ -32,8 +31,7 @@ POINTS = _man_f.add(MAX_MANIFOLD_POINTS * POINT_WIDTH)
 MANIFOLD_FLOATS = _man_f.end()
 # man_i columns
 _man_i = Columns()
-TYPE = _man_i.add()
-POINT_COUNT = _man_i.add()
+TYPE, POINT_COUNT = _man_i.add_each(2)
 IDS = _man_i.add(MAX_MANIFOLD_POINTS)
 MANIFOLD_INTS = _man_i.end()
 # world_manifold's output

@@ -22,23 +22,12 @@ from nbgym.engine._jit import OVERLOAD_OPTIONS, borrowing_kernel
 
 # a transform's floats
 _xf = Columns()
-XF_PX = _xf.add()
-XF_PY = _xf.add()
-XF_S = _xf.add()
-XF_C = _xf.add()
+XF_PX, XF_PY, XF_S, XF_C = _xf.add_each(4)
 XF_FLOATS = _xf.end()
 
 # a sweep's floats
 _sweep = Columns()
-SW_LX = _sweep.add()
-SW_LY = _sweep.add()
-SW_C0X = _sweep.add()
-SW_C0Y = _sweep.add()
-SW_CX = _sweep.add()
-SW_CY = _sweep.add()
-SW_A0 = _sweep.add()
-SW_A = _sweep.add()
-SW_ALPHA0 = _sweep.add()
+SW_LX, SW_LY, SW_C0X, SW_C0Y, SW_CX, SW_CY, SW_A0, SW_A, SW_ALPHA0 = _sweep.add_each(9)
 SWEEP_FLOATS = _sweep.end()
 
 _ONE = np.float32(1.0)

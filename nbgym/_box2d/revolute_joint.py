@@ -58,7 +58,9 @@ from .world import (
     JI_LIMIT_ON,
     JI_LIMIT_STATE,
     JI_MOTOR_ON,
+    load_pair,
     set_awake,
+    store_pair,
 )
 
 F32 = np.float32
@@ -73,15 +75,7 @@ EQUAL_LIMITS = 3
 
 # m_mass (b2Mat33) entries
 _mass = Columns(JF_MASS)
-EXX = _mass.add()
-EXY = _mass.add()
-EXZ = _mass.add()
-EYX = _mass.add()
-EYY = _mass.add()
-EYZ = _mass.add()
-EZX = _mass.add()
-EZY = _mass.add()
-EZZ = _mass.add()
+EXX, EXY, EXZ, EYX, EYY, EYZ, EZX, EZY, EZZ = _mass.add_each(9)
 
 
 @borrowing_kernel
@@ -114,13 +108,8 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
     jf[JF_IIB] = iB
 
     aA = pos[ia_, 2]
-    vAx = vel[ia_, 0]
-    vAy = vel[ia_, 1]
-    wA = vel[ia_, 2]
     aB = pos[ib_, 2]
-    vBx = vel[ib_, 0]
-    vBy = vel[ib_, 1]
-    wB = vel[ib_, 2]
+    vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
 
     sA = sinf(aA)
     cA = cosf(aA)
@@ -197,12 +186,7 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
         jf[JF_IMPZ] = _ZERO
         jf[JF_MOTOR_IMP] = _ZERO
 
-    vel[ia_, 0] = vAx
-    vel[ia_, 1] = vAy
-    vel[ia_, 2] = wA
-    vel[ib_, 0] = vBx
-    vel[ib_, 1] = vBy
-    vel[ib_, 2] = wB
+    store_pair(vel, ia_, ib_, vAx, vAy, wA, vBx, vBy, wB)
 
 
 @borrowing_kernel
@@ -250,12 +234,7 @@ def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
     """b2RevoluteJoint::SolveVelocityConstraints."""
     ia_ = joint_i[j, JI_INDEXA]
     ib_ = joint_i[j, JI_INDEXB]
-    vAx = vel[ia_, 0]
-    vAy = vel[ia_, 1]
-    wA = vel[ia_, 2]
-    vBx = vel[ib_, 0]
-    vBy = vel[ib_, 1]
-    wB = vel[ib_, 2]
+    vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
     mA = joint_f[j, JF_IMA]
     mB = joint_f[j, JF_IMB]
     iA = joint_f[j, JF_IIA]
@@ -354,12 +333,7 @@ def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
         vBy = vBy + mB * iy
         wB = wB + iB * (rBx * iy - rBy * ix)
 
-    vel[ia_, 0] = vAx
-    vel[ia_, 1] = vAy
-    vel[ia_, 2] = wA
-    vel[ib_, 0] = vBx
-    vel[ib_, 1] = vBy
-    vel[ib_, 2] = wB
+    store_pair(vel, ia_, ib_, vAx, vAy, wA, vBx, vBy, wB)
 
 
 @borrowing_kernel
@@ -367,12 +341,7 @@ def solve_position_constraints(joint_i, joint_f, j, pos):
     """b2RevoluteJoint::SolvePositionConstraints; returns whether the joint is within tolerance."""
     ia_ = joint_i[j, JI_INDEXA]
     ib_ = joint_i[j, JI_INDEXB]
-    cAx = pos[ia_, 0]
-    cAy = pos[ia_, 1]
-    aA = pos[ia_, 2]
-    cBx = pos[ib_, 0]
-    cBy = pos[ib_, 1]
-    aB = pos[ib_, 2]
+    cAx, cAy, aA, cBx, cBy, aB = load_pair(pos, ia_, ib_)
     angular_error = _ZERO
     position_error = _ZERO
     inv_ia = joint_f[j, JF_IIA]
@@ -438,12 +407,7 @@ def solve_position_constraints(joint_i, joint_f, j, pos):
     cBy = cBy + mB * iy
     aB = aB + iB * (rBx * iy - rBy * ix)
 
-    pos[ia_, 0] = cAx
-    pos[ia_, 1] = cAy
-    pos[ia_, 2] = aA
-    pos[ib_, 0] = cBx
-    pos[ib_, 1] = cBy
-    pos[ib_, 2] = aB
+    store_pair(pos, ia_, ib_, cAx, cAy, aA, cBx, cBy, aB)
     return position_error <= LINEAR_SLOP and angular_error <= ANGULAR_SLOP
 
 

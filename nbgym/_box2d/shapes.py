@@ -22,17 +22,11 @@ CIRCLE, EDGE, POLYGON = 0, 1, 2  # b2Shape::Type
 MAX_VERTICES = MAX_POLYGON_VERTICES
 # shape_i columns
 _shape_i = Columns()
-TYPE = _shape_i.add()
-COUNT = _shape_i.add()
-HAS_VERTEX0 = _shape_i.add()
-HAS_VERTEX3 = _shape_i.add()
+TYPE, COUNT, HAS_VERTEX0, HAS_VERTEX3 = _shape_i.add_each(4)
 SHAPE_INTS = _shape_i.end()
 # shape_f rows
 _shape_f = Columns()
-RADIUS = _shape_f.add()
-CENTROID = _shape_f.add()
-VERTEX0 = _shape_f.add()
-VERTEX3 = _shape_f.add()
+RADIUS, CENTROID, VERTEX0, VERTEX3 = _shape_f.add_each(4)
 VERTICES = _shape_f.add(MAX_VERTICES)
 NORMALS = _shape_f.add(MAX_VERTICES)
 SHAPE_ROWS = _shape_f.end()

@@ -78,12 +78,9 @@ CLEAR_FORCES = 0x0004
 
 # body_i fields
 _body_i = Columns()
-BI_TYPE = _body_i.add()
-BI_FLAGS = _body_i.add()
-BI_PREV = _body_i.add()
+BI_TYPE, BI_FLAGS, BI_PREV = _body_i.add_each(3)
 BI_NEXT = _body_i.add()  # next body in the world list (or the next free row)
-BI_FIXTURES = _body_i.add()
-BI_FIXTURE_COUNT = _body_i.add()
+BI_FIXTURES, BI_FIXTURE_COUNT = _body_i.add_each(2)
 BI_JOINTS = _body_i.add()  # joint edge list head
 BI_CONTACTS = _body_i.add()  # contact edge list head
 BI_ISLAND = _body_i.add()  # m_islandIndex
@@ -110,86 +107,39 @@ BF_CY = BF_SWEEP + SW_CY
 BF_A0 = BF_SWEEP + SW_A0
 BF_A = BF_SWEEP + SW_A
 BF_ALPHA0 = BF_SWEEP + SW_ALPHA0
-BF_VX = _body_f.add()
-BF_VY = _body_f.add()
-BF_W = _body_f.add()
-BF_FX = _body_f.add()
-BF_FY = _body_f.add()
-BF_TORQUE = _body_f.add()
-BF_MASS = _body_f.add()
-BF_INVMASS = _body_f.add()
-BF_I = _body_f.add()
-BF_INVI = _body_f.add()
-BF_LDAMP = _body_f.add()
-BF_ADAMP = _body_f.add()
-BF_GSCALE = _body_f.add()
-BF_SLEEP = _body_f.add()
+BF_VX, BF_VY, BF_W = _body_f.add_each(3)
+BF_FX, BF_FY, BF_TORQUE = _body_f.add_each(3)
+BF_MASS, BF_INVMASS, BF_I, BF_INVI = _body_f.add_each(4)
+BF_LDAMP, BF_ADAMP, BF_GSCALE, BF_SLEEP = _body_f.add_each(4)
 NBF = _body_f.end()
 
 # fixture_i fields
 _fixture_i = Columns()
-FI_BODY = _fixture_i.add()
-FI_NEXT = _fixture_i.add()
-FI_CATEGORY = _fixture_i.add()
-FI_MASK = _fixture_i.add()
-FI_GROUP = _fixture_i.add()
-FI_SENSOR = _fixture_i.add()
+FI_BODY, FI_NEXT, FI_CATEGORY, FI_MASK, FI_GROUP, FI_SENSOR = _fixture_i.add_each(6)
 FI_PROXY = _fixture_i.add()  # proxy id of child 0 (-1 if none)
-FI_PROXY_COUNT = _fixture_i.add()
-FI_ALIVE = _fixture_i.add()
+FI_PROXY_COUNT, FI_ALIVE = _fixture_i.add_each(2)
 NFI = _fixture_i.end()
 
 # fixture_f fields
 _fixture_f = Columns()
-FF_DENSITY = _fixture_f.add()
-FF_FRICTION = _fixture_f.add()
-FF_RESTITUTION = _fixture_f.add()
+FF_DENSITY, FF_FRICTION, FF_RESTITUTION = _fixture_f.add_each(3)
 FF_AABB = _fixture_f.add(AABB_FLOATS)  # the proxy's AABB
 NFF = _fixture_f.end()
 
 # joint_i fields (revolute joints only)
 _joint_i = Columns()
-JI_BODYA = _joint_i.add()
-JI_BODYB = _joint_i.add()
-JI_PREV = _joint_i.add()
-JI_NEXT = _joint_i.add()
-JI_COLLIDE = _joint_i.add()
-JI_ISLAND = _joint_i.add()
-JI_LIMIT_ON = _joint_i.add()
-JI_MOTOR_ON = _joint_i.add()
-JI_LIMIT_STATE = _joint_i.add()
-JI_INDEXA = _joint_i.add()
-JI_INDEXB = _joint_i.add()
-JI_ALIVE = _joint_i.add()
+JI_BODYA, JI_BODYB, JI_PREV, JI_NEXT, JI_COLLIDE, JI_ISLAND = _joint_i.add_each(6)
+JI_LIMIT_ON, JI_MOTOR_ON, JI_LIMIT_STATE, JI_INDEXA, JI_INDEXB, JI_ALIVE = _joint_i.add_each(6)
 NJI = _joint_i.end()
 
 # joint_f fields
 _joint_f = Columns()
-JF_LAX = _joint_f.add()
-JF_LAY = _joint_f.add()
-JF_LBX = _joint_f.add()
-JF_LBY = _joint_f.add()
-JF_REF = _joint_f.add()
-JF_IMPX = _joint_f.add()
-JF_IMPY = _joint_f.add()
-JF_IMPZ = _joint_f.add()
-JF_MOTOR_IMP = _joint_f.add()
-JF_LOWER = _joint_f.add()
-JF_UPPER = _joint_f.add()
-JF_MAX_TORQUE = _joint_f.add()
-JF_MOTOR_SPEED = _joint_f.add()
-JF_RAX = _joint_f.add()
-JF_RAY = _joint_f.add()
-JF_RBX = _joint_f.add()
-JF_RBY = _joint_f.add()
-JF_LCAX = _joint_f.add()
-JF_LCAY = _joint_f.add()
-JF_LCBX = _joint_f.add()
-JF_LCBY = _joint_f.add()
-JF_IMA = _joint_f.add()
-JF_IMB = _joint_f.add()
-JF_IIA = _joint_f.add()
-JF_IIB = _joint_f.add()
+JF_LAX, JF_LAY, JF_LBX, JF_LBY, JF_REF = _joint_f.add_each(5)
+JF_IMPX, JF_IMPY, JF_IMPZ, JF_MOTOR_IMP = _joint_f.add_each(4)
+JF_LOWER, JF_UPPER, JF_MAX_TORQUE, JF_MOTOR_SPEED = _joint_f.add_each(4)
+JF_RAX, JF_RAY, JF_RBX, JF_RBY = _joint_f.add_each(4)
+JF_LCAX, JF_LCAY, JF_LCBX, JF_LCBY = _joint_f.add_each(4)
+JF_IMA, JF_IMB, JF_IIA, JF_IIB = _joint_f.add_each(4)
 JF_MASS = _joint_f.add(9)  # b2Mat33 m_mass: ex.x ex.y ex.z ey.x ey.y ey.z ez.x ez.y ez.z
 JF_MOTOR_MASS = _joint_f.add()
 # What b2Mat33::Solve33/Solve22 recompute from m_mass at every velocity iteration (the same floats each time):
@@ -201,23 +151,12 @@ NJF = _joint_f.end()
 
 # contact_i fields
 _contact_i = Columns()
-CI_FLAGS = _contact_i.add()
-CI_FA = _contact_i.add()
-CI_FB = _contact_i.add()
-CI_IA = _contact_i.add()
-CI_IB = _contact_i.add()
-CI_PREV = _contact_i.add()
-CI_NEXT = _contact_i.add()
-CI_TOI_COUNT = _contact_i.add()
-CI_ALIVE = _contact_i.add()
+CI_FLAGS, CI_FA, CI_FB, CI_IA, CI_IB, CI_PREV, CI_NEXT, CI_TOI_COUNT, CI_ALIVE = _contact_i.add_each(9)
 NCI = _contact_i.end()
 
 # contact_f fields
 _contact_f = Columns()
-CF_FRICTION = _contact_f.add()
-CF_RESTITUTION = _contact_f.add()
-CF_TANGENT_SPEED = _contact_f.add()
-CF_TOI = _contact_f.add()
+CF_FRICTION, CF_RESTITUTION, CF_TANGENT_SPEED, CF_TOI = _contact_f.add_each(4)
 NCF = _contact_f.end()
 
 # b2Contact::m_flags
@@ -230,23 +169,10 @@ C_TOI_FLAG = 0x0020
 
 # world_i fields
 _world_i = Columns()
-WI_BODY_LIST = _world_i.add()
-WI_BODY_COUNT = _world_i.add()
-WI_JOINT_LIST = _world_i.add()
-WI_JOINT_COUNT = _world_i.add()
-WI_CONTACT_LIST = _world_i.add()
-WI_CONTACT_COUNT = _world_i.add()
-WI_FLAGS = _world_i.add()
-WI_STEP_COMPLETE = _world_i.add()
-WI_ALLOW_SLEEP = _world_i.add()
-WI_WARM_STARTING = _world_i.add()
-WI_CONTINUOUS = _world_i.add()
-WI_SUBSTEPPING = _world_i.add()
+WI_BODY_LIST, WI_BODY_COUNT, WI_JOINT_LIST, WI_JOINT_COUNT, WI_CONTACT_LIST, WI_CONTACT_COUNT = _world_i.add_each(6)
+WI_FLAGS, WI_STEP_COMPLETE, WI_ALLOW_SLEEP, WI_WARM_STARTING, WI_CONTINUOUS, WI_SUBSTEPPING = _world_i.add_each(6)
 WI_LISTENER = _world_i.add()  # the compiled contact listener: a mask of LISTEN_* (0: no listener)
-WI_FREE_BODY = _world_i.add()
-WI_FREE_FIXTURE = _world_i.add()
-WI_FREE_JOINT = _world_i.add()
-WI_FREE_CONTACT = _world_i.add()
+WI_FREE_BODY, WI_FREE_FIXTURE, WI_FREE_JOINT, WI_FREE_CONTACT = _world_i.add_each(4)
 WI_ERROR = _world_i.add()  # a capacity ran out (0: none)
 WI_EVENT_COUNT = _world_i.add()  # the number of contact events recorded in ``events`` (LISTEN_EVENTS)
 NWI = _world_i.end()
@@ -257,41 +183,27 @@ LISTEN_EVENTS = 2  # appends (fixtureA, fixtureB, begin) to the row's ``events``
 
 # events columns
 _events = Columns()
-EV_FIXTURE_A = _events.add()
-EV_FIXTURE_B = _events.add()
+EV_FIXTURE_A, EV_FIXTURE_B = _events.add_each(2)
 EV_BEGIN = _events.add()  # 1: BeginContact, 0: EndContact
 NEV = _events.end()
 
 # world_f fields
 _world_f = Columns()
-WF_GX = _world_f.add()
-WF_GY = _world_f.add()
-WF_INV_DT0 = _world_f.add()
+WF_GX, WF_GY, WF_INV_DT0 = _world_f.add_each(3)
 NWF = _world_f.end()
 
 # The island solver's contact constraints (contact_solver), one row per island contact in island order.
 # vc_f fields: b2ContactVelocityConstraint, its points at VC_POINTS + VP_STRIDE * j
 _vc_point = Columns()
-VP_RAX = _vc_point.add()
-VP_RAY = _vc_point.add()
-VP_RBX = _vc_point.add()
-VP_RBY = _vc_point.add()
+VP_RAX, VP_RAY, VP_RBX, VP_RBY = _vc_point.add_each(4)
 VP_NI = _vc_point.add()  # normalImpulse
 VP_TI = _vc_point.add()  # tangentImpulse
-VP_NMASS = _vc_point.add()
-VP_TMASS = _vc_point.add()
+VP_NMASS, VP_TMASS = _vc_point.add_each(2)
 VP_BIAS = _vc_point.add()  # velocityBias
 VP_STRIDE = _vc_point.end()
 _vc_f = Columns()
-VC_NX = _vc_f.add()
-VC_NY = _vc_f.add()
-VC_MA = _vc_f.add()
-VC_MB = _vc_f.add()
-VC_IA = _vc_f.add()
-VC_IB = _vc_f.add()
-VC_FRICTION = _vc_f.add()
-VC_RESTITUTION = _vc_f.add()
-VC_TANGENT_SPEED = _vc_f.add()
+VC_NX, VC_NY, VC_MA, VC_MB, VC_IA, VC_IB = _vc_f.add_each(6)
+VC_FRICTION, VC_RESTITUTION, VC_TANGENT_SPEED = _vc_f.add_each(3)
 VC_K = _vc_f.add(4)  # K: ex.x ex.y ey.x ey.y
 VC_NM = _vc_f.add(4)  # normalMass: ex.x ex.y ey.x ey.y
 VC_POINTS = _vc_f.add(MAX_MANIFOLD_POINTS * VP_STRIDE)
@@ -308,20 +220,9 @@ NSI = _solver_i.end()
 # pc_f fields: b2ContactPositionConstraint
 _pc_f = Columns()
 PC_LP = _pc_f.add(2 * MAX_MANIFOLD_POINTS)  # localPoints: x, y of each point
-PC_LNX = _pc_f.add()
-PC_LNY = _pc_f.add()
-PC_LPX = _pc_f.add()
-PC_LPY = _pc_f.add()
-PC_MA = _pc_f.add()
-PC_MB = _pc_f.add()
-PC_LCAX = _pc_f.add()
-PC_LCAY = _pc_f.add()
-PC_LCBX = _pc_f.add()
-PC_LCBY = _pc_f.add()
-PC_IA = _pc_f.add()
-PC_IB = _pc_f.add()
-PC_RA = _pc_f.add()
-PC_RB = _pc_f.add()
+PC_LNX, PC_LNY, PC_LPX, PC_LPY = _pc_f.add_each(4)
+PC_MA, PC_MB, PC_LCAX, PC_LCAY, PC_LCBX, PC_LCBY, PC_IA, PC_IB = _pc_f.add_each(8)
+PC_RA, PC_RB = _pc_f.add_each(2)
 NPC = _pc_f.end()
 
 World = namedtuple(
@@ -414,6 +315,25 @@ def raise_capacity_error(w, r):
     raise PhysicsCapacityError(
         "A Box2D port world ran out of broad-phase proxies (its `proxies` capacity): call reset()."
     )
+
+
+@borrowing_kernel
+def load_pair(rows, ia, ib):
+    """Two island bodies' rows of ``World.positions[r]`` or ``velocities[r]`` (b2Position ``c.x, c.y, a`` or
+    b2Velocity ``v.x, v.y, w``): body A's three floats, then body B's, as every solver reads them before it
+    applies a constraint's impulses."""
+    return rows[ia, 0], rows[ia, 1], rows[ia, 2], rows[ib, 0], rows[ib, 1], rows[ib, 2]
+
+
+@borrowing_kernel
+def store_pair(rows, ia, ib, xa, ya, aa, xb, yb, ab):
+    """Writes what ``load_pair`` read, once a constraint's impulses are applied."""
+    rows[ia, 0] = xa
+    rows[ia, 1] = ya
+    rows[ia, 2] = aa
+    rows[ib, 0] = xb
+    rows[ib, 1] = yb
+    rows[ib, 2] = ab
 
 
 def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0), events=0):
@@ -518,6 +438,66 @@ def reset_world(w, r, gx, gy):
 
 
 @borrowing_kernel
+def take_row(wi, table_i, free, next_column, error):
+    """Pops the first row of a table's free list (its head ``wi[free]``, chained through ``next_column``); returns
+    -1, with ``WI_ERROR`` set to ``error``, when the table is full."""
+    x = wi[free]
+    if x < 0:
+        wi[WI_ERROR] = error
+        return -1
+    wi[free] = table_i[x, next_column]
+    return x
+
+
+@borrowing_kernel
+def free_row(wi, table_i, x, free, next_column, alive_column):
+    """Marks row ``x`` dead and pushes it on its table's free list (see ``take_row``)."""
+    table_i[x, alive_column] = 0
+    table_i[x, next_column] = wi[free]
+    wi[free] = x
+
+
+@borrowing_kernel
+def link_item(wi, table_i, x, head, prev_column, next_column):
+    """Prepends item ``x`` to its world list (first item ``wi[head]``): where Box2D puts a new body, joint or
+    contact."""
+    first = wi[head]
+    table_i[x, prev_column] = -1
+    table_i[x, next_column] = first
+    if first >= 0:
+        table_i[first, prev_column] = x
+    wi[head] = x
+
+
+@borrowing_kernel
+def unlink_item(wi, table_i, x, head, prev_column, next_column):
+    """Removes item ``x`` from its world list (see ``link_item``)."""
+    prev = table_i[x, prev_column]
+    nxt = table_i[x, next_column]
+    if prev >= 0:
+        table_i[prev, next_column] = nxt
+    if nxt >= 0:
+        table_i[nxt, prev_column] = prev
+    if x == wi[head]:
+        wi[head] = nxt
+
+
+@borrowing_kernel
+def link_edges(edges, body_i, r, x, body_a, body_b, head):
+    """Prepends item ``x``'s two edges (``2 * x`` on body A, ``2 * x + 1`` on body B) to the bodies' edge lists
+    (``head`` the body's column holding the first edge), as b2World::CreateJoint and b2ContactManager::AddPair do."""
+    for side in range(2):
+        body = body_a if side == 0 else body_b
+        e = 2 * x + side
+        first = body_i[r, body, head]
+        edges[r, e, 0] = -1
+        edges[r, e, 1] = first
+        if first >= 0:
+            edges[r, first, 0] = e
+        body_i[r, body, head] = e
+
+
+@borrowing_kernel
 def set_awake(w, r, b, flag):
     """b2Body::SetAwake."""
     bi = w.body_i[r, b]
@@ -560,13 +540,11 @@ def create_body(
     """b2World::CreateBody with a b2BodyDef of these (float32) values; returns the body index (-1 if full)."""
     angle = F32(angle)  # sinf/cosf of the float32 angle, whatever the caller passed
     wi = w.world_i[r]
-    b = wi[WI_FREE_BODY]
+    b = take_row(wi, w.body_i[r], WI_FREE_BODY, BI_NEXT, ERR_BODIES)
     if b < 0:
-        wi[WI_ERROR] = ERR_BODIES
         return -1
     bi = w.body_i[r, b]
     bf = w.body_f[r, b]
-    wi[WI_FREE_BODY] = bi[BI_NEXT]
     bi[:] = 0
     bf[:] = _ZERO
     flags = 0
@@ -605,13 +583,7 @@ def create_body(
     if btype == DYNAMIC:
         bf[BF_MASS] = _ONE
         bf[BF_INVMASS] = _ONE
-    # prepend to the world's body list
-    head = wi[WI_BODY_LIST]
-    bi[BI_PREV] = -1
-    bi[BI_NEXT] = head
-    if head >= 0:
-        w.body_i[r, head, BI_PREV] = b
-    wi[WI_BODY_LIST] = b
+    link_item(wi, w.body_i[r], b, WI_BODY_LIST, BI_PREV, BI_NEXT)
     wi[WI_BODY_COUNT] += 1
     return b
 
@@ -860,13 +832,11 @@ def apply_linear_impulse(w, r, b, ix, iy, px, py, wake):
 def create_fixture(w, r, b, shape_i, shape_f, density, friction, restitution, category, mask, group, sensor):
     """b2Body::CreateFixture with a b2FixtureDef of these values (the shape is copied); returns its index."""
     wi = w.world_i[r]
-    f = wi[WI_FREE_FIXTURE]
+    f = take_row(wi, w.fixture_i[r], WI_FREE_FIXTURE, FI_NEXT, ERR_FIXTURES)
     if f < 0:
-        wi[WI_ERROR] = ERR_FIXTURES
         return -1
     fi = w.fixture_i[r, f]
     ff = w.fixture_f[r, f]
-    wi[WI_FREE_FIXTURE] = fi[FI_NEXT]
     fi[:] = 0
     ff[:] = _ZERO
     fi[FI_ALIVE] = 1
@@ -920,9 +890,7 @@ def destroy_proxies(w, r, f):
 
 @borrowing_kernel
 def free_fixture(w, r, f):
-    w.fixture_i[r, f, FI_ALIVE] = 0
-    w.fixture_i[r, f, FI_NEXT] = w.world_i[r, WI_FREE_FIXTURE]
-    w.world_i[r, WI_FREE_FIXTURE] = f
+    free_row(w.world_i[r], w.fixture_i[r], f, WI_FREE_FIXTURE, FI_NEXT, FI_ALIVE)
 
 
 # ---------------------------------------------------------------------------------------------- joints
@@ -949,13 +917,11 @@ def create_revolute_joint(
 ):
     """b2World::CreateJoint of a b2RevoluteJointDef with these (float32) values; returns the joint index."""
     wi = w.world_i[r]
-    j = wi[WI_FREE_JOINT]
+    j = take_row(wi, w.joint_i[r], WI_FREE_JOINT, JI_NEXT, ERR_JOINTS)
     if j < 0:
-        wi[WI_ERROR] = ERR_JOINTS
         return -1
     ji = w.joint_i[r, j]
     jf = w.joint_f[r, j]
-    wi[WI_FREE_JOINT] = ji[JI_NEXT]
     ji[:] = 0
     jf[:] = _ZERO
     ji[JI_ALIVE] = 1
@@ -974,24 +940,9 @@ def create_revolute_joint(
     jf[JF_UPPER] = upper
     jf[JF_MAX_TORQUE] = max_motor_torque
     jf[JF_MOTOR_SPEED] = motor_speed
-    # world list
-    head = wi[WI_JOINT_LIST]
-    ji[JI_PREV] = -1
-    ji[JI_NEXT] = head
-    if head >= 0:
-        w.joint_i[r, head, JI_PREV] = j
-    wi[WI_JOINT_LIST] = j
+    link_item(wi, w.joint_i[r], j, WI_JOINT_LIST, JI_PREV, JI_NEXT)
     wi[WI_JOINT_COUNT] += 1
-    # edges: 2j on body A (other B), 2j+1 on body B (other A)
-    for side in range(2):
-        body = body_a if side == 0 else body_b
-        e = 2 * j + side
-        first = w.body_i[r, body, BI_JOINTS]
-        w.jedge[r, e, 0] = -1
-        w.jedge[r, e, 1] = first
-        if first >= 0:
-            w.jedge[r, first, 0] = e
-        w.body_i[r, body, BI_JOINTS] = e
+    link_edges(w.jedge, w.body_i, r, j, body_a, body_b, BI_JOINTS)
     if not collide_connected:
         flag_contacts_between(w, r, body_b, body_a)
     return j
@@ -1046,14 +997,7 @@ def destroy_joint(w, r, j):
     wi = w.world_i[r]
     ji = w.joint_i[r, j]
     collide_connected = ji[JI_COLLIDE] != 0
-    prev = ji[JI_PREV]
-    nxt = ji[JI_NEXT]
-    if prev >= 0:
-        w.joint_i[r, prev, JI_NEXT] = nxt
-    if nxt >= 0:
-        w.joint_i[r, nxt, JI_PREV] = prev
-    if j == wi[WI_JOINT_LIST]:
-        wi[WI_JOINT_LIST] = nxt
+    unlink_item(wi, w.joint_i[r], j, WI_JOINT_LIST, JI_PREV, JI_NEXT)
     body_a = ji[JI_BODYA]
     body_b = ji[JI_BODYB]
     set_awake(w, r, body_a, True)
@@ -1064,9 +1008,7 @@ def destroy_joint(w, r, j):
         unlink_edge(w.jedge, w.body_i, r, e, body, BI_JOINTS)
         w.jedge[r, e, 0] = -1
         w.jedge[r, e, 1] = -1
-    ji[JI_ALIVE] = 0
-    ji[JI_NEXT] = wi[WI_FREE_JOINT]
-    wi[WI_FREE_JOINT] = j
+    free_row(wi, w.joint_i[r], j, WI_FREE_JOINT, JI_NEXT, JI_ALIVE)
     wi[WI_JOINT_COUNT] -= 1
     if not collide_connected:
         flag_contacts_between(w, r, body_b, body_a)

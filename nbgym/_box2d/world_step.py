@@ -35,8 +35,8 @@ from .world import (
     BF_XF,
     BI_ALIVE,
     BI_CONTACTS,
-    BI_FIXTURE_COUNT,
     BI_FIXTURES,
+    BI_FIXTURE_COUNT,
     BI_FLAGS,
     BI_ISLAND,
     BI_JOINTS,
@@ -44,10 +44,6 @@ from .world import (
     BI_PREV,
     BI_TYPE,
     BULLET_FLAG,
-    C_ENABLED_FLAG,
-    C_ISLAND_FLAG,
-    C_TOI_FLAG,
-    C_TOUCHING_FLAG,
     CF_TOI,
     CI_FA,
     CI_FB,
@@ -55,6 +51,10 @@ from .world import (
     CI_NEXT,
     CI_TOI_COUNT,
     CLEAR_FORCES,
+    C_ENABLED_FLAG,
+    C_ISLAND_FLAG,
+    C_TOI_FLAG,
+    C_TOUCHING_FLAG,
     DYNAMIC,
     FI_BODY,
     FI_NEXT,
@@ -84,10 +84,12 @@ from .world import (
     edge_other_joint,
     fixture_synchronize,
     free_fixture,
+    free_row,
     reset_mass_data,
     set_awake,
     synchronize_fixtures,
     synchronize_transform,
+    unlink_item,
 )
 
 F32 = np.float32
@@ -461,18 +463,9 @@ def destroy_body(w, r, b):
         f = nxt
     w.body_i[r, b, BI_FIXTURES] = -1
     w.body_i[r, b, BI_FIXTURE_COUNT] = 0
-    prev = w.body_i[r, b, BI_PREV]
-    nxt = w.body_i[r, b, BI_NEXT]
-    if prev >= 0:
-        w.body_i[r, prev, BI_NEXT] = nxt
-    if nxt >= 0:
-        w.body_i[r, nxt, BI_PREV] = prev
-    if b == wi[WI_BODY_LIST]:
-        wi[WI_BODY_LIST] = nxt
+    unlink_item(wi, w.body_i[r], b, WI_BODY_LIST, BI_PREV, BI_NEXT)
     wi[WI_BODY_COUNT] -= 1
-    w.body_i[r, b, BI_ALIVE] = 0
-    w.body_i[r, b, BI_NEXT] = wi[WI_FREE_BODY]
-    wi[WI_FREE_BODY] = b
+    free_row(wi, w.body_i[r], b, WI_FREE_BODY, BI_NEXT, BI_ALIVE)
 
 
 @borrowing_kernel

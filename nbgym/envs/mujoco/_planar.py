@@ -7,11 +7,13 @@ observe ``qpos`` (without x) and ``clip(qvel, -10, 10)``.
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 
 from nbgym.engine import Physics, njit
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco._compiled import ACTION, F64, FLOAT, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, F64, FLOAT, Configure, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 X_POSITION, Z_DISTANCE, X_VELOCITY, REWARD_FORWARD, REWARD_CTRL, REWARD_SURVIVE = range(6)
@@ -123,42 +125,43 @@ METADATA = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
 SURVIVE_KINDS = {"Hopper": FLOAT, "Walker2d": F64}
 
 
-def configure(
-    forward_reward_weight,
-    ctrl_cost_weight,
-    healthy_reward,
-    terminate_when_unhealthy,
-    healthy_state_range,
-    healthy_z_range,
-    healthy_angle_range,
-    reset_noise_scale,
-    exclude_current_positions_from_observation,
-    healthy_reward_when_terminating=False,
-):
-    """The ``configure`` of both walkers (``healthy_state_range`` ``None``: not checked, the Walker;
-    ``healthy_reward_when_terminating``: v4's healthy reward, given on every step when
-    ``terminate_when_unhealthy``)."""
+class PlanarWalker:
+    """What the Hopper and Walker2d env classes, v5 and v4, share: their metadata, aux columns and ``_configure``.
 
-    def configure_model(model):
-        size = model.nq + model.nv - exclude_current_positions_from_observation
-        _sim.require_observation_size(size)
-        _sim.require(model.nq >= 2, IndexError, "Hopper/Walker2d", "positions qpos[0] (x) and qpos[1] (z)", model)
-        _sim.require(model.nq >= 3, ValueError, "Hopper/Walker2d", "positions qpos[1:3] (z, angle)", model)
-        return size, {
-            "_forward_reward_weight": forward_reward_weight,
-            "_ctrl_cost_weight": ctrl_cost_weight,
-            "_healthy_reward": healthy_reward,
-            "_terminate_when_unhealthy": terminate_when_unhealthy,
-            "_healthy_reward_when_terminating": healthy_reward_when_terminating,
-            "_check_state": healthy_state_range is not None,
-            "_healthy_state_range": (-np.inf, np.inf) if healthy_state_range is None else healthy_state_range,
-            "_healthy_z_range": healthy_z_range,
-            "_healthy_angle_range": healthy_angle_range,
-            "_reset_noise_scale": reset_noise_scale,
-            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-        }
+    A subclass names its ``physics``, camera and infos. The Walker has no ``healthy_state_range`` argument: no
+    state range is checked. ``_healthy_reward_when_terminating`` is v4's healthy reward, given on every step
+    when ``terminate_when_unhealthy``.
+    """
 
-    return configure_model
+    metadata = METADATA
+    _aux_columns = AUX_COLUMNS
+    _healthy_reward_when_terminating = False
+
+    def _configure(self, args: SimpleNamespace) -> Configure:
+        healthy_state_range = vars(args).get("healthy_state_range")
+        exclude_current_positions_from_observation = args.exclude_current_positions_from_observation
+        healthy_reward_when_terminating = self._healthy_reward_when_terminating
+
+        def configure_model(model):
+            size = model.nq + model.nv - exclude_current_positions_from_observation
+            _sim.require_observation_size(size)
+            _sim.require(model.nq >= 2, IndexError, "Hopper/Walker2d", "positions qpos[0] (x) and qpos[1] (z)", model)
+            _sim.require(model.nq >= 3, ValueError, "Hopper/Walker2d", "positions qpos[1:3] (z, angle)", model)
+            return size, {
+                "_forward_reward_weight": args.forward_reward_weight,
+                "_ctrl_cost_weight": args.ctrl_cost_weight,
+                "_healthy_reward": args.healthy_reward,
+                "_terminate_when_unhealthy": args.terminate_when_unhealthy,
+                "_healthy_reward_when_terminating": healthy_reward_when_terminating,
+                "_check_state": healthy_state_range is not None,
+                "_healthy_state_range": (-np.inf, np.inf) if healthy_state_range is None else healthy_state_range,
+                "_healthy_z_range": args.healthy_z_range,
+                "_healthy_angle_range": args.healthy_angle_range,
+                "_reset_noise_scale": args.reset_noise_scale,
+                "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
+            }
+
+        return configure_model
 
 
 def observation_structure(model, exclude_current_positions_from_observation: bool) -> dict[str, int]:

@@ -3,28 +3,22 @@ physics with v4's arguments and infos)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from nbgym.engine import declares_arguments, vector_env_class
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco import half_cheetah_v5
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey
 from nbgym.envs.mujoco.half_cheetah_v5 import (
-    DEFAULT_CAMERA_CONFIG,
-    PHYSICS,
     REWARD_CTRL,
     REWARD_FORWARD,
     X_POSITION,
     X_VELOCITY,
-    configure,
 )
 
 XML_FILE, FRAME_SKIP = "half_cheetah.xml", 5
 
 
-class _HalfCheetah:
-    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
-    default_camera_config = DEFAULT_CAMERA_CONFIG
-    physics = PHYSICS
+class _HalfCheetah(half_cheetah_v5._HalfCheetah):
     _step_info_keys = (
         InfoKey("x_position", X_POSITION),
         InfoKey("x_velocity", X_VELOCITY),
@@ -32,16 +26,7 @@ class _HalfCheetah:
         InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
     )
     _reset_info_keys = ()
-    _aux_columns = 4
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
-
-    def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(
-            args.forward_reward_weight,
-            args.ctrl_cost_weight,
-            args.reset_noise_scale,
-            args.exclude_current_positions_from_observation,
-        )
 
 
 class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):

@@ -2,38 +2,22 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
 from nbgym.envs.mujoco import _planar
 from nbgym.engine import declares_arguments, vector_env_class
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 3.0, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
 
 
-class _Hopper:
-    metadata = _planar.METADATA
+class _Hopper(_planar.PlanarWalker):
     default_camera_config = DEFAULT_CAMERA_CONFIG
     physics = _planar.HOPPER
     _step_info_keys = _planar.step_info_keys(_planar.SURVIVE_KINDS["Hopper"])
     _reset_info_keys = _planar.RESET_INFO_KEYS
-    _aux_columns = _planar.AUX_COLUMNS
-
-    def _configure(self, args: SimpleNamespace) -> Configure:
-        return _planar.configure(
-            args.forward_reward_weight,
-            args.ctrl_cost_weight,
-            args.healthy_reward,
-            args.terminate_when_unhealthy,
-            args.healthy_state_range,
-            args.healthy_z_range,
-            args.healthy_angle_range,
-            args.reset_noise_scale,
-            args.exclude_current_positions_from_observation,
-        )
 
 
 class HopperEnv(_Hopper, CompiledMujocoEnv):

@@ -3,29 +3,25 @@ engine (Swimmer-v5's physics with v4's arguments and infos)."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
 from nbgym.engine import declares_arguments, vector_env_class
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco import swimmer_v5
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey
 from nbgym.envs.mujoco.swimmer_v5 import (
     DISTANCE,
-    PHYSICS,
     REWARD_CTRL,
     REWARD_FORWARD,
     X_POSITION,
     X_VELOCITY,
     Y_POSITION,
     Y_VELOCITY,
-    configure,
 )
 
 XML_FILE, FRAME_SKIP = "swimmer.xml", 4
 
 
-class _Swimmer:
-    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
-    physics = PHYSICS
+class _Swimmer(swimmer_v5._Swimmer):
     _step_info_keys = (
         InfoKey("reward_fwd", REWARD_FORWARD),
         InfoKey("reward_ctrl", REWARD_CTRL, ACTION, "_ctrl_cost_weight"),
@@ -37,16 +33,7 @@ class _Swimmer:
         InfoKey("forward_reward", REWARD_FORWARD),
     )
     _reset_info_keys = ()
-    _aux_columns = 7
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
-
-    def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(
-            args.forward_reward_weight,
-            args.ctrl_cost_weight,
-            args.reset_noise_scale,
-            args.exclude_current_positions_from_observation,
-        )
 
 
 class SwimmerEnv(_Swimmer, CompiledMujocoEnv):

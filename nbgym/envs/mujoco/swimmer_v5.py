@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
-import numpy as np
 
-from nbgym.envs.mujoco import _sim
+from nbgym.envs.mujoco import _forward, _sim
 from nbgym.engine import declares_arguments, vector_env_class
-from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
 
 X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(7)
@@ -51,13 +49,7 @@ def _step(params, data, i, actions, rng, aux):
 
 PHYSICS = _sim.physics(
     "Swimmer_v5",
-    params=[
-        *_sim.COMMON_PARAMS,
-        ("_forward_reward_weight", np.float64),
-        *_sim.action_weight("_ctrl_cost_weight"),
-        ("_reset_noise_scale", np.float64),
-        ("_exclude_current_positions_from_observation", np.bool_),
-    ],
+    params=_forward.PARAMS,
     source=__file__,
     reset=_reset,
     step=_step,
@@ -66,23 +58,9 @@ PHYSICS = _sim.physics(
 )
 
 
-def configure(forward_reward_weight, ctrl_cost_weight, reset_noise_scale, exclude_current_positions_from_observation):
-    def configure(model):
-        size = model.nq + model.nv - 2 * exclude_current_positions_from_observation
-        _sim.require_observation_size(size)
-        _sim.require(model.nq >= 2, IndexError, "Swimmer", "positions qpos[0] (x) and qpos[1] (y)", model)
-        return size, {
-            "_forward_reward_weight": forward_reward_weight,
-            "_ctrl_cost_weight": ctrl_cost_weight,
-            "_reset_noise_scale": reset_noise_scale,
-            "_exclude_current_positions_from_observation": exclude_current_positions_from_observation,
-        }
-
-    return configure
-
-
-class _Swimmer:
-    metadata = {"render_modes": ["human", "rgb_array", "depth_array", "rgbd_tuple"]}
+class _Swimmer(_forward.ForwardMover):
+    _positions = 2
+    _needs_positions = ("Swimmer", "positions qpos[0] (x) and qpos[1] (y)")
     physics = PHYSICS
     _step_info_keys = (
         InfoKey("x_position", X_POSITION),
@@ -95,14 +73,6 @@ class _Swimmer:
     )
     _reset_info_keys = _step_info_keys[:3]
     _aux_columns = 7
-
-    def _configure(self, args: SimpleNamespace) -> Configure:
-        return configure(
-            args.forward_reward_weight,
-            args.ctrl_cost_weight,
-            args.reset_noise_scale,
-            args.exclude_current_positions_from_observation,
-        )
 
 
 class SwimmerEnv(_Swimmer, CompiledMujocoEnv):

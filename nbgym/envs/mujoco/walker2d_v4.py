@@ -3,39 +3,20 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
 from typing import Any
 
-from nbgym.envs.mujoco import _planar
+from nbgym.envs.mujoco import _planar, walker2d_v5
 from nbgym.engine import declares_arguments, vector_env_class
-from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
-from nbgym.envs.mujoco.walker2d_v5 import DEFAULT_CAMERA_CONFIG
+from nbgym.envs.mujoco._compiled import CompiledMujocoEnv
 
 XML_FILE, FRAME_SKIP = "walker2d.xml", 4
 
 
-class _Walker2d:
-    metadata = _planar.METADATA
-    default_camera_config = DEFAULT_CAMERA_CONFIG
-    physics = _planar.WALKER
+class _Walker2d(walker2d_v5._Walker2d):
     _step_info_keys = _planar.V4_STEP_INFO_KEYS
     _reset_info_keys = ()
-    _aux_columns = _planar.AUX_COLUMNS
     _constant_arguments = {"xml_file": XML_FILE, "frame_skip": FRAME_SKIP}
-
-    def _configure(self, args: SimpleNamespace) -> Configure:
-        return _planar.configure(
-            args.forward_reward_weight,
-            args.ctrl_cost_weight,
-            args.healthy_reward,
-            args.terminate_when_unhealthy,
-            None,
-            args.healthy_z_range,
-            args.healthy_angle_range,
-            args.reset_noise_scale,
-            args.exclude_current_positions_from_observation,
-            healthy_reward_when_terminating=True,
-        )
+    _healthy_reward_when_terminating = True
 
 
 class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
