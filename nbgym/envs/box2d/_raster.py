@@ -377,6 +377,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
     Returns:
         Whether the fill stored every pixel of the surface (each row within one span).
     """
+    height, width = surface.shape[0], surface.shape[1]
     miny = vy[0]
     maxy = vy[0]
     for i in range(1, n):
@@ -384,28 +385,51 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
             miny = vy[i]
         elif vy[i] > maxy:
             maxy = vy[i]
-    covered = miny <= 0 and maxy >= surface.shape[0] - 1
+    covered = miny <= 0 and maxy >= height - 1
+    # The edges ordered by y, horizontal ones left out (they cross no row), read once rather than in every row:
+    # x1, y1, y2, x2 - x1 and the 16.16 x1.
+    edges = np.empty((n, 5), dtype=np.int64)
+    count_edges = 0
+    for i in range(n):
+        x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
+        if y1 != y2:
+            edges[count_edges, 0], edges[count_edges, 1], edges[count_edges, 2] = x1, y1, y2
+            edges[count_edges, 3], edges[count_edges, 4] = x2 - x1, _wrap32(65536 * x1)
+            count_edges += 1
     # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
-    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
+    for y in range(max(miny, 0), min(maxy, height - 1) + 1):
         count = 0
-        for i in range(n):
-            x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
-            if y1 == y2:
-                continue
+        for e in range(count_edges):
+            y1, y2 = edges[e, 1], edges[e, 2]
             if (y >= y1 and y < y2) or (y == maxy and y > y1 and y <= y2):
-                step = _c_div(_wrap32(65536 * (y - y1)), y2 - y1)
-                ints[count] = _wrap32(_wrap32(step * (x2 - x1)) + _wrap32(65536 * x1))
+                ints[count] = _wrap32(_wrap32(_gfx_edge_step(y - y1, y2 - y1) * edges[e, 3]) + edges[e, 4])
                 count += 1
         _glibc_sort(ints, count)
         row_covered = False
+        row = _row(surface, y, flipped)
         for i in range(0, count - 1, 2):
+            # hlineColor(xa, xb, y): Sint16 ends put in order and clipped (y is a surface row already)
             xa = _wrap32(ints[i] + 1)
-            xa = (xa >> 16) + ((xa & 32768) >> 15)
+            xa = _wrap16((xa >> 16) + ((xa & 32768) >> 15))
             xb = _wrap32(ints[i + 1] - 1)
-            xb = (xb >> 16) + ((xb & 32768) >> 15)
-            row_covered |= _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+            xb = _wrap16((xb >> 16) + ((xb & 32768) >> 15))
+            if xa > xb:
+                xa, xb = xb, xa
+            if xb >= 0 and xa <= width - 1:
+                _fill_span(surface, row, max(xa, 0), min(xb, width - 1), color)
+                row_covered |= xa <= 0 and xb >= width - 1
         covered &= row_covered
     return covered
+
+
+@njit
+def _gfx_edge_step(rise, height):  # pragma: no cover (compiled)
+    """SDL_gfx's ``(65536 * (y - y1)) / (y2 - y1)`` in C ints, ``rise = y - y1 >= 0``, ``height = y2 - y1 > 0``: a
+    plain quotient unless the product overflows (Sint16 ends more than 32767 rows apart)."""
+    product = 65536 * rise
+    if product < 2**31:
+        return product // height
+    return _c_div(_wrap32(product), height)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -890,16 +914,14 @@ def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, cen
     for k in range(n):
         g = text[k]
         gx = x0 + positions[k] + left[g]
-        for j in range(right[g] - left[g]):
-            x = gx + j
-            if x < 0 or x >= width or x >= x0 + box_w:
-                continue
-            for i in range(glyph_h):
-                y = y0 + i
-                if y < 0 or y >= height:
-                    continue
-                level = (surface[y, x] & 0xFF) | glyphs[g, i, j]
-                surface[y, x] = level * 0x010101
+        # the glyph's columns within the box and the surface, walked row by row (a glyph covers a pixel once)
+        j_first = max(0, -gx)
+        j_stop = min(right[g] - left[g], width - gx, x0 + box_w - gx)
+        for i in range(max(0, -y0), min(glyph_h, height - y0)):
+            y = y0 + i
+            for j in range(j_first, j_stop):
+                level = (surface[y, gx + j] & 0xFF) | glyphs[g, i, j]
+                surface[y, gx + j] = level * 0x010101
 
 
 def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> None:
