@@ -693,17 +693,16 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
     outputs, and only the outputs whose footprint holds a pixel that differs from the pixel above are computed
     again: in a CarRacing frame most rows differ from the one above only where a road edge, the car or a bar
     crosses them (about 2.5% of the footprints). The pixels that differ are found in groups of 4: a vectorised pass
-    marks each group holding one with a byte (a byte per pixel made the pass twice as slow), read back as 8 words per
-    64 groups; the first and last differing pixels of a block are then looked for in its first and last marked
-    groups."""
+    marks each group holding one with a byte (a byte per pixel made the pass twice as slow), read back 8 groups (32
+    pixels) to a word; in each word with a mark, the first and last differing pixels are looked for in its first and
+    last marked groups."""
     height, width = source.shape[0], source.shape[1]
     outputs = dest.shape[1]
     recip = _shrink_recip(_shrink_unit(backend) * width // outputs, backend)
     reach = plan[outputs - 1, 0] + 1  # the pixels after the last closing one reach no output
     whole_groups = reach // 4
     groups = (reach + 3) // 4  # the last one short when ``reach`` is not a multiple of 4
-    blocks = (groups + 63) // 64
-    changed = np.zeros(64 * blocks, dtype=np.uint8)
+    changed = np.zeros(8 * ((groups + 7) // 8), dtype=np.uint8)
     words = changed.view(np.uint64)
     flat = dest.reshape(height, 3 * outputs)
     _shrink_row_span(source, dest, 0, plan, 0, outputs - 1, recip, backend)
@@ -725,27 +724,18 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
             flat[y, i] = flat[y - 1, i]
         if differs == 0:
             continue
-        # Outputs ``low..high`` wait to be computed; each block's first to last changed pixel joins them.
+        # Outputs ``low..high`` wait to be computed; each word's first to last changed pixel joins them.
         low, high = 0, -1
         owner = 0
-        for block in range(blocks):
-            any_changed = np.uint64(0)
-            for k in range(8 * block, 8 * block + 8):
-                any_changed |= words[k]
-            if any_changed == 0:
+        for word in range(words.shape[0]):
+            if words[word] == 0:
                 continue
-            word = 8 * block  # the first and last words with a changed group, the groups in them, then the pixels
-            while words[word] == 0:
-                word += 1
             group = 8 * word
             while changed[group] == 0:
                 group += 1
             first = 4 * group
             while source[y, first] == source[y - 1, first]:
                 first += 1
-            word = 8 * block + 7
-            while words[word] == 0:
-                word -= 1
             group = 8 * word + 7
             while changed[group] == 0:
                 group -= 1
