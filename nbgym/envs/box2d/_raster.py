@@ -763,8 +763,9 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
 @njit
 def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cover (compiled)
     """``filter_shrink_Y``: each column of ``source`` (``(rows, width, 3)`` uint8) averaged down to ``dest``'s
-    height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line).
-    Each row is a flat line of ``3 * width`` values, which the loops run along."""
+    height along ``plan``; ``accumulate`` is ``(width, 3)`` uint16 scratch (the filters' 16-bit accumulator line: its
+    sums wrap as theirs do, and 16-bit lanes add several times more values per instruction than int64 ones). Each
+    row is a flat line of ``3 * width`` values, which the loops run along."""
     count = source.shape[1] * source.shape[2]
     lines = source.reshape(source.shape[0], count)
     out = dest.reshape(dest.shape[0], count)
@@ -815,7 +816,7 @@ def smoothscale(source: np.ndarray, size: tuple[int, int], backend: int = SMOOTH
         raise ValueError(f"unknown smoothscale backend {backend!r}")
     dest = np.empty((height, width, 3), dtype=np.uint8)
     rows = np.empty((source.shape[0], width, 3), dtype=np.uint8)
-    accumulate = np.empty((width, 3), dtype=np.int64)
+    accumulate = np.empty((width, 3), dtype=np.uint16)
     _smoothscale_shrink(np.ascontiguousarray(source, dtype=np.uint32), dest, rows, accumulate, backend)
     return dest
 
@@ -1352,7 +1353,7 @@ def draw_frame(
     font = load_score_font()
     frame = np.empty((height, width, 3), dtype=np.uint8)
     rows = np.empty((WINDOW_H, width, 3), dtype=np.uint8)
-    accumulate = np.empty((width, 3), dtype=np.int64)
+    accumulate = np.empty((width, 3), dtype=np.uint16)
     _render_frame(
         surface, world, starts, pack_rgb(colors).astype(np.int64), 1, view,
         -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
