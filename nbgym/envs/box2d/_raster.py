@@ -915,14 +915,16 @@ def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, cen
     for k in range(n):
         g = text[k]
         gx = x0 + positions[k] + left[g]
-        # the glyph's columns within the box and the surface, walked row by row (a glyph covers a pixel once)
-        j_first = max(0, -gx)
-        j_stop = min(right[g] - left[g], width - gx, x0 + box_w - gx)
-        for i in range(max(0, -y0), min(glyph_h, height - y0)):
-            y = y0 + i
-            for j in range(j_first, j_stop):
-                level = (surface[y, gx + j] & 0xFF) | glyphs[g, i, j]
-                surface[y, gx + j] = level * 0x010101
+        for j in range(right[g] - left[g]):
+            x = gx + j
+            if x < 0 or x >= width or x >= x0 + box_w:
+                continue
+            for i in range(glyph_h):
+                y = y0 + i
+                if y < 0 or y >= height:
+                    continue
+                level = (surface[y, x] & 0xFF) | glyphs[g, i, j]
+                surface[y, x] = level * 0x010101
 
 
 def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> None:
