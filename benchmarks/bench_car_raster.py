@@ -178,7 +178,7 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     surface = np.empty((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
     frame = np.empty((96, 96, 3), dtype=np.uint8)
     rows = np.empty((raster.WINDOW_H, 96, 3), dtype=np.uint8)
-    accumulate = np.empty((96, 3), dtype=np.int64)
+    accumulate = np.empty((96, 3), dtype=np.uint16)
     row_plan = np.empty((96, 3), dtype=np.int64)
     column_plan = np.empty((96, 3), dtype=np.int64)
     raster._shrink_plan(raster.WINDOW_W, 96, backend, row_plan)

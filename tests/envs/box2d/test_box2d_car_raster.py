@@ -112,6 +112,21 @@ def test_polygon_primitives_draw_something(name):
     assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
 
 
+@pytest.mark.parametrize("top", [-32768, -32000, -20000])
+@pytest.mark.parametrize("bottom", [32767, 30000, 20])
+def test_filled_polygon_with_rows_far_apart_matches_pygame(top, bottom):
+    """gfxdraw's fill of an edge whose ends are more than 32767 rows apart: SDL_gfx's ``65536 * (y - y1)``
+    overflows its int there (the kernels' general division), below it not (their plain quotient)."""
+    background = np.full((50, 60, 3), 40, dtype=np.uint8)
+    points = np.array([[-300.0, top], [20.0, 10.0], [500.0, bottom], [45.0, 30.0]])
+    surface = to_surface(background)
+    pygame.gfxdraw.filled_polygon(surface, points.tolist(), (200, 30, 90))
+    ours = raster.pack_rgb(background)
+    raster.gfx_polygon(ours, points, (200, 30, 90), filled=True)
+    assert (raster.unpack_rgb(ours) != background).any()
+    assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
+
+
 def test_flipped_drawing_is_pygame_flip():
     """Drawing with rows mirrored (what the frame kernel does before gymnasium's flip) equals drawing then
     ``pygame.transform.flip(surface, False, True)``."""

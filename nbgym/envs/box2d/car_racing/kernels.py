@@ -334,7 +334,7 @@ def _draw_window(state, i, surface, skids, reward):
 def _shrink(surface, frame):
     """``pygame.transform.smoothscale`` of the window into ``frame``."""
     rows = np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8)
-    accumulate = np.empty((frame.shape[1], 3), np.int64)
+    accumulate = np.empty((frame.shape[1], 3), np.uint16)
     _raster._smoothscale_shrink(surface, frame, rows, accumulate, _SMOOTHSCALE_BACKEND)
 
 

@@ -377,6 +377,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
     Returns:
         Whether the fill stored every pixel of the surface (each row within one span).
     """
+    height, width = surface.shape[0], surface.shape[1]
     miny = vy[0]
     maxy = vy[0]
     for i in range(1, n):
@@ -384,28 +385,51 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
             miny = vy[i]
         elif vy[i] > maxy:
             maxy = vy[i]
-    covered = miny <= 0 and maxy >= surface.shape[0] - 1
+    covered = miny <= 0 and maxy >= height - 1
+    # The edges ordered by y, horizontal ones left out (they cross no row), read once rather than in every row:
+    # x1, y1, y2, x2 - x1 and the 16.16 x1.
+    edges = np.empty((n, 5), dtype=np.int64)
+    count_edges = 0
+    for i in range(n):
+        x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
+        if y1 != y2:
+            edges[count_edges, 0], edges[count_edges, 1], edges[count_edges, 2] = x1, y1, y2
+            edges[count_edges, 3], edges[count_edges, 4] = x2 - x1, _wrap32(65536 * x1)
+            count_edges += 1
     # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
-    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
+    for y in range(max(miny, 0), min(maxy, height - 1) + 1):
         count = 0
-        for i in range(n):
-            x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
-            if y1 == y2:
-                continue
+        for e in range(count_edges):
+            y1, y2 = edges[e, 1], edges[e, 2]
             if (y >= y1 and y < y2) or (y == maxy and y > y1 and y <= y2):
-                step = _c_div(_wrap32(65536 * (y - y1)), y2 - y1)
-                ints[count] = _wrap32(_wrap32(step * (x2 - x1)) + _wrap32(65536 * x1))
+                ints[count] = _wrap32(_wrap32(_gfx_edge_step(y - y1, y2 - y1) * edges[e, 3]) + edges[e, 4])
                 count += 1
         _glibc_sort(ints, count)
         row_covered = False
+        row = _row(surface, y, flipped)
         for i in range(0, count - 1, 2):
+            # hlineColor(xa, xb, y): Sint16 ends put in order and clipped (y is a surface row already)
             xa = _wrap32(ints[i] + 1)
-            xa = (xa >> 16) + ((xa & 32768) >> 15)
+            xa = _wrap16((xa >> 16) + ((xa & 32768) >> 15))
             xb = _wrap32(ints[i + 1] - 1)
-            xb = (xb >> 16) + ((xb & 32768) >> 15)
-            row_covered |= _gfx_axis_line(surface, xa, xb, y, False, color, flipped)
+            xb = _wrap16((xb >> 16) + ((xb & 32768) >> 15))
+            if xa > xb:
+                xa, xb = xb, xa
+            if xb >= 0 and xa <= width - 1:
+                _fill_span(surface, row, max(xa, 0), min(xb, width - 1), color)
+                row_covered |= xa <= 0 and xb >= width - 1
         covered &= row_covered
     return covered
+
+
+@njit
+def _gfx_edge_step(rise, height):  # pragma: no cover (compiled)
+    """SDL_gfx's ``(65536 * (y - y1)) / (y2 - y1)`` in C ints, ``rise = y - y1 >= 0``, ``height = y2 - y1 > 0``: a
+    plain quotient unless the product overflows (Sint16 ends more than 32767 rows apart)."""
+    product = 65536 * rise
+    if product < 2**31:
+        return product // height
+    return _c_div(_wrap32(product), height)
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -731,8 +755,9 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
 @njit
 def _shrink_columns(source, dest, plan, accumulate, backend):  # pragma: no cover (compiled)
     """``filter_shrink_Y``: each column of ``source`` (``(rows, width, 3)`` uint8) averaged down to ``dest``'s
-    height along ``plan``; ``accumulate`` is ``(width, 3)`` int64 scratch (the filters' 16-bit accumulator line).
-    Each row is a flat line of ``3 * width`` values, which the loops run along."""
+    height along ``plan``; ``accumulate`` is ``(width, 3)`` uint16 scratch (the filters' 16-bit accumulator line: its
+    sums wrap as theirs do, and 16-bit lanes add several times more values per instruction than int64 ones). Each
+    row is a flat line of ``3 * width`` values, which the loops run along."""
     count = source.shape[1] * source.shape[2]
     lines = source.reshape(source.shape[0], count)
     out = dest.reshape(dest.shape[0], count)
@@ -783,7 +808,7 @@ def smoothscale(source: np.ndarray, size: tuple[int, int], backend: int = SMOOTH
         raise ValueError(f"unknown smoothscale backend {backend!r}")
     dest = np.empty((height, width, 3), dtype=np.uint8)
     rows = np.empty((source.shape[0], width, 3), dtype=np.uint8)
-    accumulate = np.empty((width, 3), dtype=np.int64)
+    accumulate = np.empty((width, 3), dtype=np.uint16)
     _smoothscale_shrink(np.ascontiguousarray(source, dtype=np.uint32), dest, rows, accumulate, backend)
     return dest
 
@@ -1322,7 +1347,7 @@ def draw_frame(
     font = load_score_font()
     frame = np.empty((height, width, 3), dtype=np.uint8)
     rows = np.empty((WINDOW_H, width, 3), dtype=np.uint8)
-    accumulate = np.empty((width, 3), dtype=np.int64)
+    accumulate = np.empty((width, 3), dtype=np.uint16)
     _render_frame(
         surface, world, starts, pack_rgb(colors).astype(np.int64), 1, view,
         -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
