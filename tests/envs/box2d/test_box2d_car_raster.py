@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from nbgym.envs.box2d.car_racing import raster
 from nbgym.envs.box2d.car_dynamics import rotation
 
-pygame.font.init()
+
 
 BACKENDS = {"SSE2": raster.SMOOTHSCALE_SSE2, "GENERIC": raster.SMOOTHSCALE_GENERIC}
 
@@ -277,6 +277,7 @@ EXTREME_REWARDS = [
 def test_score_text_matches_pygame(count):
     """gymnasium's ``font.render(f"{reward:04.0f}", True, white, black)`` blitted centred at (60, 750), over
     a random surface, for many rewards (kerning pairs, widths, a box cut by the surface's edge)."""
+    pygame.font.init()  # again: an env's close() in this worker may have run pygame.quit()
     font = pygame.font.Font(pygame.font.get_default_font(), 42)
     rng = np.random.default_rng(0)
     background = rng.integers(0, 256, (800, 140, 3), dtype=np.uint8)

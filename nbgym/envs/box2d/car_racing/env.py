@@ -69,7 +69,7 @@ _LIGHTEST_TILE = 0.01 * 2 * 255
 
 
 def _checked_color(name: str, value: Any, bound: float = 256) -> np.ndarray:
-    """``value``'s three numbers, as float64.
+    """``value``'s three numbers, as an array the kernels' row takes.
 
     Raises:
         ValueError: If ``value`` is not three numbers that pygame takes as a colour (``int()`` of each in 0-255:
@@ -79,7 +79,7 @@ def _checked_color(name: str, value: Any, bound: float = 256) -> np.ndarray:
     if type(value) is np.ndarray and value.dtype.kind in "biuf" and value.shape == (3,):
         # the colours as a reset leaves them, checked before every step: as three Python numbers several times faster
         # than as the numpy array below
-        if all(-1 < number < 256 for number in value.tolist()):
+        if all(-1 < number < bound for number in value.tolist()):
             return value
     try:
         numbers = np.asarray(value, dtype=np.float64)
