@@ -25,7 +25,6 @@ from nbgym.envs.box2d.car_racing import raster
 from nbgym.envs.box2d.car_dynamics import rotation
 
 
-
 BACKENDS = {"SSE2": raster.SMOOTHSCALE_SSE2, "GENERIC": raster.SMOOTHSCALE_GENERIC}
 
 
