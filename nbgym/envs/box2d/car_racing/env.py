@@ -579,10 +579,10 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
         )
 
     def _terminal_reward(self, reward: float) -> Any:
-        return -100 if self._batch.aux[0, 1] else reward  # leaving the playfield: gymnasium's int
+        return -100 if self._batch.aux[0, P.AUX_OUT] else reward  # leaving the playfield: gymnasium's int
 
     def _step_info(self) -> dict[str, Any]:
-        lap = self._batch.aux[0, 0]
+        lap = self._batch.aux[0, P.AUX_LAP]
         return {} if lap == P.LAP_UNSET else {"lap_finished": bool(lap == P.LAP_FINISHED)}
 
     def _reset_info(self) -> dict[str, Any]:
@@ -684,12 +684,12 @@ class CarRacingVectorEnv(vector_env_class(CarRacing)):
     def _infos(self, aux: np.ndarray, obs: np.ndarray, contributing: np.ndarray | None) -> dict[str, Any]:
         """gymnasium's ``lap_finished`` info (given by a step that ends the lap, True, or leaves the playfield,
         False), batched as ``SyncVectorEnv`` batches it: absent when no sub-environment gives it."""
-        given = aux[:, 0] != P.LAP_UNSET
+        given = aux[:, P.AUX_LAP] != P.LAP_UNSET
         if contributing is not None:
             given &= contributing
         if not given.any():
             return {}
-        return {"lap_finished": (aux[:, 0] == P.LAP_FINISHED) & given, "_lap_finished": given}
+        return {"lap_finished": (aux[:, P.AUX_LAP] == P.LAP_FINISHED) & given, "_lap_finished": given}
 
 
 def _refuse_assignment(name: str) -> None:

@@ -241,7 +241,7 @@ def _skid_marks(state, i, view):
     first = max(0, made - P.PARTICLES)
     total = 0
     for s in range(first, made):
-        total += state.part_i[i, s % P.PARTICLES, 0]
+        total += state.part_i[i, s % P.PARTICLES, P.PART_POINTS]
     points = np.empty((total, 2))
     starts = np.empty(made - first + 1, np.int64)
     colors = np.empty(made - first, np.int64)
@@ -249,7 +249,7 @@ def _skid_marks(state, i, view):
     k = 0
     for n, s in enumerate(range(first, made)):
         slot = s % P.PARTICLES
-        for p in range(state.part_i[i, slot, 0]):
+        for p in range(state.part_i[i, slot, P.PART_POINTS]):
             rx, ry = rotated(state.part_xy[i, slot, p, 0], state.part_xy[i, slot, p, 1], view[0], view[1], int(view[2]))
             points[k, 0] = rx * view[3] + view[4]
             points[k, 1] = ry * view[3] + view[5]
@@ -258,7 +258,7 @@ def _skid_marks(state, i, view):
                 raise ValueError("CarRacing's frame: a skid mark lies beyond 2**24 pixels (the car was moved too far)")
             k += 1
         starts[n + 1] = k
-        colors[n] = _MUD_COLOR if state.part_i[i, slot, 1] else 0
+        colors[n] = _MUD_COLOR if state.part_i[i, slot, P.PART_GRASS] else 0
     return points, starts, colors
 
 
@@ -371,8 +371,8 @@ def _reset(params, state, i, stream, aux):
         P.reset_row(params, state, i, stream, aux)
     else:  # the single env's "human" reset: its window shows the car as created, then it steps with no action
         P.create_row(params, state, i, stream)
-        aux[i, 0] = P.LAP_UNSET
-        aux[i, 1] = 0.0
+        aux[i, P.AUX_LAP] = P.LAP_UNSET
+        aux[i, P.AUX_OUT] = 0.0
 
 
 def _step(params, state, i, actions, stream, aux):

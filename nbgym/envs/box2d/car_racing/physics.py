@@ -179,6 +179,18 @@ TILE_VISITED = _tile_i.add()
 TILE_POLY = _tile_i.add()  # its index in road_poly
 _NTI = _tile_i.end()
 
+# part_i columns (per skid-mark slot)
+_part_i = Columns()
+PART_POINTS = _part_i.add()  # how many of its PARTICLE_POINTS it holds
+PART_GRASS = _part_i.add()  # whether it was left on grass (mud-coloured)
+_NPI = _part_i.end()
+
+# aux columns (a step's infos)
+_aux = Columns()
+AUX_LAP = _aux.add()  # gymnasium's lap_finished: LAP_UNSET, LAP_FINISHED or LAP_NOT_FINISHED
+AUX_OUT = _aux.add()  # 1.0 when the car left the playfield: the reward is gymnasium's int -100
+AUX_WIDTH = _aux.end()  # the float64 info slots per row ``advance`` writes
+
 CarRows = namedtuple(
     "CarRows", ["w", "env_i", "env_f", "track", "tile_i", "poly_xy", "poly_color", "part_i", "part_xy"]
 )
@@ -217,7 +229,7 @@ def new_rows(num_envs: int) -> CarRows:
         np.zeros((num_envs, MAX_TILES, _NTI), np.int64),
         np.zeros((num_envs, MAX_POLYS, 4, 2), np.float64),
         np.zeros((num_envs, MAX_POLYS, 3), np.float64),
-        np.zeros((num_envs, PARTICLES, 2), np.int64),
+        np.zeros((num_envs, PARTICLES, _NPI), np.int64),
         np.zeros((num_envs, PARTICLES, PARTICLE_POINTS, 2), np.float64),
     )
     rows.env_i[:, BODY_ROLE:] = ROLE_NONE
@@ -664,10 +676,10 @@ def _add_particle_point(state, i, k, x, y):
     s = env_i[SKID_PARTICLE + k]
     if s >= env_i[PARTICLES_MADE] - PARTICLES:
         slot = s % PARTICLES
-        n = state.part_i[i, slot, 0]
+        n = state.part_i[i, slot, PART_POINTS]
         state.part_xy[i, slot, n, 0] = x
         state.part_xy[i, slot, n, 1] = y
-        state.part_i[i, slot, 0] = n + 1
+        state.part_i[i, slot, PART_POINTS] = n + 1
     env_i[SKID_LENGTH + k] += 1
 
 
@@ -679,8 +691,8 @@ def _create_particle(state, i, k, x, y, grass):
     s = env_i[PARTICLES_MADE]
     env_i[PARTICLES_MADE] = s + 1
     slot = s % PARTICLES
-    state.part_i[i, slot, 0] = 2
-    state.part_i[i, slot, 1] = 1 if grass else 0
+    state.part_i[i, slot, PART_POINTS] = 2
+    state.part_i[i, slot, PART_GRASS] = 1 if grass else 0
     for p in range(2):
         state.part_xy[i, slot, p, 0] = x
         state.part_xy[i, slot, p, 1] = y
@@ -826,14 +838,14 @@ def _contact_events(params, state, i):
 LAP_UNSET = 0
 LAP_FINISHED = 1
 LAP_NOT_FINISHED = 2
-"""aux[i, 0] after a step: gymnasium's ``info`` has no ``lap_finished`` (LAP_UNSET), True or False."""
+"""aux[i, AUX_LAP] after a step: gymnasium's ``info`` has no ``lap_finished`` (LAP_UNSET), True or False."""
 
 
 @njit
 def advance(params, state, i, has_action, aux):
     """gymnasium's ``step`` once the action is applied: ``Car.step``, one Box2D step, the listener's events,
-    then (with an action) the reward and termination. Returns ``(reward, terminated)``; ``aux[i, 0]`` gets
-    ``lap_finished`` (LAP_*) and ``aux[i, 1]`` 1.0 when the reward is gymnasium's int -100."""
+    then (with an action) the reward and termination. Returns ``(reward, terminated)``; ``aux[i, AUX_LAP]`` gets
+    ``lap_finished`` (LAP_*) and ``aux[i, AUX_OUT]`` 1.0 when the reward is gymnasium's int -100."""
     w = state.w
     env_i = state.env_i[i]
     env_f = state.env_f[i]
@@ -864,8 +876,8 @@ def advance(params, state, i, has_action, aux):
             lap = LAP_NOT_FINISHED
             step_reward = -100.0
             out = True
-    aux[i, 0] = lap
-    aux[i, 1] = 1.0 if out else 0.0
+    aux[i, AUX_LAP] = lap
+    aux[i, AUX_OUT] = 1.0 if out else 0.0
     return step_reward, terminated
 
 
@@ -892,8 +904,6 @@ PARAMS = np.dtype(
 )
 """The kernels' parameter record: gymnasium's ``continuous``, ``domain_randomize``, ``lap_complete_percent``, and
 the reset option ``randomize`` (whether a ``domain_randomize`` reset draws new colours)."""
-AUX_WIDTH = 2
-"""The float64 slots per row ``advance`` writes: ``lap_finished`` (LAP_*) and whether the reward is an int -100."""
 
 
 def new_params(
