@@ -258,7 +258,8 @@ class _StateViewsAsAttributes:
     def _renew_held(self, was_reset: np.ndarray | None) -> None:
         """After a step: forgets the held values, which gymnasium's step replaces, but updates in place
         those its step changes in place (``changed_in_place``) unless the sub-environment was reset
-        (``was_reset``, by autoreset; ``None`` for none).
+        (``was_reset``, by autoreset; ``None`` for none), and keeps those its step leaves alone
+        (``replaced_at_reset``) unless an autoreset replaced them.
         """
         for key, (view, value) in list(self._held.items()):
             reset = was_reset is not None and was_reset[key[1]]
