@@ -214,3 +214,20 @@ def test_carracing_vector_colours_refuse_what_a_new_track_cannot_draw():
     np.testing.assert_array_equal(env.unwrapped._batch.state.w.body_f, before)
     env.get_attr("road_color")[0][0] = 250
     env.step(np.zeros((2, 3), np.float32))
+
+
+@pytest.mark.parametrize("module", ["lunar_lander", "bipedal_walker", "car_racing"])
+def test_module_constants_are_gymnasiums(module):
+    """The Box2D packages' module constants are gymnasium's modules' own: the same values, of the same types."""
+    import importlib
+
+    ours = importlib.import_module(f"nbgym.envs.box2d.{module}")
+    theirs = importlib.import_module(f"gymnasium.envs.box2d.{module}")
+    names = [name for name in vars(theirs) if name.isupper() and not name.startswith("_") and name != "TYPE_CHECKING"]
+    compared = 0
+    for name in names:
+        value = getattr(theirs, name)
+        if is_plain(value):
+            assert_same_value(getattr(ours, name), value, name)
+            compared += 1
+    assert compared >= 10

@@ -20,11 +20,11 @@ from nbgym.envs.box2d.bipedal_walker.env import (
     BipedalWalkerHeuristics,
     BipedalWalkerVectorEnv,
 )
+from nbgym.envs.box2d.bipedal_walker import physics
 from nbgym.envs.box2d.bipedal_walker.objects import FixtureDef, LidarRay
 from nbgym.envs.box2d.bipedal_walker.physics import (
     FPS,
     FRICTION,
-    HULL_POLY,
     INITIAL_RANDOM,
     LEG_DOWN,
     LEG_H,
@@ -42,6 +42,8 @@ from nbgym.envs.box2d.bipedal_walker.physics import (
     VIEWPORT_H,
     VIEWPORT_W,
 )
+
+HULL_POLY = list(physics.HULL_POLY)  # gymnasium's is a list of tuples
 
 __all__ = [
     "FPS",
