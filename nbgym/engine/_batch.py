@@ -14,6 +14,7 @@ from nbgym import error, spaces
 from nbgym.engine import _cache as cache
 from nbgym.engine import _threads as threads
 from nbgym.engine import rng
+from nbgym.engine._held import hold
 from nbgym.engine._kernels import (
     NEXT_STEP,
     STEP_OK,
@@ -98,19 +99,42 @@ class KernelBatch:
         self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
         self.aux, self.final_aux = self.auxes
 
+    @property
+    def state(self) -> Any:
+        """The sub-environments' state: a ``(num_envs, width)`` array, or a physics' namedtuple of arrays."""
+        return self._state
+
+    @state.setter
+    def state(self, state: Any) -> None:
+        # The kernels get the state held in one reference (see ``_held``); whoever replaces the state binds
+        # the step again (``bind_step``), since a bound step holds the old one.
+        self._state = state
+        self._kernel_state = hold(state)
+
     def __getstate__(self) -> dict[str, Any]:
-        # A copy or a pickle would turn the views into independent arrays: rebuild them instead.
-        return {name: value for name, value in self.__dict__.items() if name not in self._VIEWS}
+        # A copy or a pickle would turn the views into independent arrays, and cannot hold a compiled struct:
+        # rebuild them instead.
+        return {name: value for name, value in self.__dict__.items() if name not in (*self._VIEWS, "_kernel_state")}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(writable_state(state))  # the kernels write every array of the batch
+        state = writable_state(state)  # the kernels write every array of the batch
+        self.__dict__.update({name: value for name, value in state.items() if name != "_state"})
+        self.state = state["_state"]
         self._make_views()
 
     def reset(self, mask: np.ndarray, params: np.ndarray) -> None:
         """Reset the sub-environments where ``mask`` is true, with ``params`` (the env's, or a copy
         carrying reset options)."""
         reset_kernel(
-            params, self.state, self.pcg, self.buf, mask, self.observations, self.flags, self.elapsed, self.auxes
+            params,
+            self._kernel_state,
+            self.pcg,
+            self.buf,
+            mask,
+            self.observations,
+            self.flags,
+            self.elapsed,
+            self.auxes,
         )
 
     def compile(self) -> None:
@@ -128,7 +152,7 @@ class KernelBatch:
         actions = np.zeros(self.action_shape, dtype=self.action_dtype)
         reset_args = (
             self.params,
-            self.state,
+            self._kernel_state,
             self.pcg,
             self.buf,
             self.all_envs,
@@ -148,7 +172,7 @@ class KernelBatch:
     def _step_args(self, mode: int, max_steps: int) -> tuple:
         return (
             self.params,
-            self.state,
+            self._kernel_state,
             self.pcg,
             self.buf,
             mode,

@@ -31,6 +31,7 @@ from numba.extending import overload
 from nbgym import error
 from nbgym.engine import _cache as cache
 from nbgym.engine import _checks as checks
+from nbgym.engine._held import held_rows
 from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
 from nbgym.engine.atomic import fetch_add
 
@@ -76,7 +77,7 @@ def physics_action_valid(params, actions, i):
 
 _ENGINE_SOURCES = [
     pathlib.Path(__file__).with_name(name)
-    for name in ("_kernels.py", "rng.py", "_jit.py", "npmath.py", "atomic.py", "_ziggurat.py")
+    for name in ("_kernels.py", "_held.py", "rng.py", "_jit.py", "npmath.py", "atomic.py", "_ziggurat.py")
 ]
 _registered: dict[str, str] = {}
 
@@ -294,6 +295,7 @@ def _bind(stub: Callable, params_dtype: np.dtype, function: Callable, inline: st
 @kernel(entry=True)
 def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elapsed, auxes):
     """Reset the sub-environments where ``mask`` is true and write their observations."""
+    state = held_rows(state)
     params = params_array[0]
     rng = (pcg, buf)
     obs = observations[0]
@@ -384,7 +386,7 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     if status == STEP_OK:
         _step_range(
             params_array,
-            state,
+            held_rows(state),
             pcg,
             buf,
             mode,
@@ -428,6 +430,7 @@ def step_chunks(
     Returns:
         Whether this call completed the batch's last chunk.
     """
+    state = held_rows(state)
     num_envs = elapsed.shape[0]
     num_chunks = (num_envs + chunk_size - 1) // chunk_size
     completed_batch = False

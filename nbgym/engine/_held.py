@@ -1,0 +1,70 @@
+"""A state of many arrays handed to the kernels as one reference.
+
+numba unboxes every array of a namedtuple argument at every call from Python: for a Box2D port world of ~50
+arrays that is ~1.6 us through a bound entry point and ~4 us through the dispatcher (which also types each
+array), more than a LunarLander world step's contact solver. ``hold(state)`` boxes such a namedtuple once into
+a numba ``StructRef`` whose only member is the namedtuple: passing it costs one pointer, and ``held_rows`` gives
+the kernel the namedtuple back, its arrays read from the held struct.
+
+The held struct owns references to the arrays (numba's reference counts), so they live as long as it does; it is
+made again, through ``Batch.state``'s setter, whenever the batch's state is replaced (a world grown for more
+bodies), and the step bound to it is bound again then (``KernelEnv._bind``). Interpreted
+(``NUMBA_DISABLE_JIT=1``), nothing is held: the kernels get the namedtuple itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numba
+from numba import types
+from numba.experimental import structref
+from numba.extending import overload
+
+from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
+
+
+@structref.register
+class HeldStateType(types.StructRef):
+    """The numba type of a held state: a struct whose member ``rows`` is the state's namedtuple."""
+
+
+class HeldState(structref.StructRefProxy):
+    """A state namedtuple held for the kernels (made by ``hold``; Python reads the namedtuple itself)."""
+
+    @property
+    def rows(self) -> tuple:
+        """The held namedtuple, over the same arrays (a compiled read: for inspection, not for hot paths)."""
+        return _rows_of(self)
+
+
+structref.define_proxy(HeldState, HeldStateType, ["rows"])
+
+
+@kernel(entry=True)
+def _hold(rows):
+    return HeldState(rows)
+
+
+@kernel(entry=True)
+def _rows_of(held):
+    return held.rows
+
+
+def hold(state: Any) -> Any:
+    """What the kernels are passed for ``state``: a ``HeldState`` of a namedtuple of arrays, an array itself."""
+    if isinstance(state, tuple) and not numba.config.DISABLE_JIT:
+        return _hold(state)
+    return state
+
+
+def held_rows(state):
+    """The state a kernel was passed: the namedtuple of a ``HeldState``, anything else itself."""
+    return state
+
+
+@overload(held_rows, jit_options=OVERLOAD_OPTIONS)
+def _held_rows(state):
+    if isinstance(state, HeldStateType):
+        return lambda state: state.rows
+    return lambda state: state

@@ -1,0 +1,111 @@
+"""A state of several arrays reaches the kernels held in one reference (``nbgym.engine._held``): the kernels
+step the batch's current arrays, after the state is replaced and in a copy of the env, compiled and interpreted."""
+
+from __future__ import annotations
+
+import copy
+from collections import namedtuple
+from typing import Any
+
+import numpy as np
+import pytest
+from helpers.jit import INTERPRETED
+
+from nbgym import spaces
+from nbgym.engine import KernelEnv, Physics, declares_arguments, vector_env_class
+from nbgym.engine._held import HeldState
+
+Walk = namedtuple("Walk", ["position", "steps"])
+
+
+def _new_walk(num_envs: int) -> Walk:
+    return Walk(np.zeros((num_envs, 1)), np.zeros((num_envs, 1), dtype=np.int64))
+
+
+def _walk_reset(params, state, i, stream, aux):
+    state.position[i, 0] = 0.0
+    state.steps[i, 0] = 0
+
+
+def _walk_step(params, state, i, actions, stream, aux):
+    state.position[i, 0] += params.stride * (actions[i] - 1)
+    state.steps[i, 0] += 1
+    return state.position[i, 0], False
+
+
+def _walk_observe(params, state, i, obs):
+    obs[i, 0] = state.position[i, 0]
+    obs[i, 1] = state.steps[i, 0]
+
+
+def _walk_action_valid(params, actions, i):
+    return 0 <= actions[i] < 3
+
+
+WALK = Physics(
+    "TestHeldWalk",
+    params=[("stride", np.float64)],
+    state=_new_walk,
+    reset=_walk_reset,
+    step=_walk_step,
+    observe=_walk_observe,
+    action_valid=_walk_action_valid,
+)
+
+
+class WalkEnv(KernelEnv):
+    """A walk on a line whose state is two arrays."""
+
+    metadata = {"render_modes": []}
+    physics = WALK
+
+    @declares_arguments
+    def __init__(self, stride: float = 0.5, render_mode: str | None = None) -> None:
+        """Walk's arguments."""
+
+    def _configure(self, arguments: Any) -> np.ndarray:
+        return WALK.new_params(stride=arguments.stride)
+
+    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
+        return spaces.Box(-np.inf, np.inf, (2,), np.float64), spaces.Discrete(3)
+
+
+WalkVectorEnv = vector_env_class(WalkEnv, doc="Walk's compiled vector env.")
+
+
+def test_the_kernels_get_a_namedtuple_state_held_in_one_reference():
+    env = WalkEnv()
+    batch = env._batch
+    if INTERPRETED:
+        assert batch._kernel_state is batch.state
+    else:
+        assert isinstance(batch._kernel_state, HeldState)
+        held = batch._kernel_state.rows
+        assert all(a is b or np.shares_memory(a, b) for a, b in zip(held, batch.state))
+
+
+def test_a_replaced_state_is_the_one_the_kernels_step():
+    env = WalkEnv()
+    env.reset(seed=0)
+    env.step(2)
+    old = env._batch.state
+    new = Walk(np.full((1, 1), 10.0), np.full((1, 1), 7, dtype=np.int64))
+    env._batch.state = new
+    env._bind(env.np_random)  # as an env that replaces its state does (LunarLander's grown world)
+    observation, reward, *_ = env.step(2)
+    np.testing.assert_array_equal(observation, [10.5, 8.0])
+    assert reward == 10.5
+    assert old.position[0, 0] == 0.5 and old.steps[0, 0] == 1  # the old arrays were not stepped
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_a_copy_steps_its_own_arrays(vector):
+    env = WalkVectorEnv(num_envs=2) if vector else WalkEnv()
+    env.reset(seed=0)
+    twin = copy.deepcopy(env)
+    action = np.array([2, 2]) if vector else 2
+    for _ in range(3):
+        twin.step(action)
+    np.testing.assert_array_equal(env._batch.state.steps, 0)
+    np.testing.assert_array_equal(twin._batch.state.steps, 3)
+    np.testing.assert_array_equal(twin._batch.state.position, 1.5)
