@@ -23,7 +23,7 @@ import numba
 import numpy as np
 
 import nbgym.engine.actions as reading
-from nbgym import error, logger, spaces
+from nbgym import error, spaces
 from nbgym.core import Env
 from nbgym.engine import _threads as threads
 from nbgym.engine import written
@@ -522,12 +522,9 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         stepping without rendering never pays for it.
         """
         if self.render_mode is None:
-            env_id = self.spec.id if self.spec is not None else type(self).__name__
-            logger.warn(
-                "You are calling render method without specifying any render mode. "
-                "You can specify the render_mode at initialization, "
-                f'e.g. nbgym.make("{env_id}", render_mode="rgb_array")'
-            )
+            from nbgym.engine._render import warn_no_render_mode
+
+            warn_no_render_mode(self, "nbgym.make")
             return None
         self._write_back_held()
         from nbgym.engine._render import render_env
@@ -1028,11 +1025,9 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         """The frames of every sub-environment in ``render_mode``, as gymnasium's sync vector env returns them
         (a tuple of ``None`` without a render mode, after one warning)."""
         if self.render_mode is None:
-            logger.warn(
-                "You are calling render method without specifying any render mode. "
-                "You can specify the render_mode at initialization, "
-                f'e.g. nbgym.make_vec("{self.spec.id if self.spec else type(self).__name__}", render_mode="rgb_array")'
-            )
+            from nbgym.engine._render import warn_no_render_mode
+
+            warn_no_render_mode(self, "nbgym.make_vec")
             return (None,) * self.num_envs
         self._write_back_held()
         from nbgym.engine._render import render_vector_env

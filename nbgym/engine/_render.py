@@ -195,6 +195,22 @@ def close_env(env: Any) -> None:
 # ``render``; nbgym's draw the same way, with these helpers (a renderer module's env is drawn by ``render_frame``).
 
 
+def warn_no_render_mode(env: Any, maker: str) -> None:
+    """gymnasium's warning for ``render()`` of an env made without a render mode, suggesting ``maker(id, ...)``.
+
+    Args:
+        env: The env (or vector env) whose ``render`` was called.
+        maker: The call the warning shows: ``"gym.make"`` where gymnasium's own env says so (the Box2D envs),
+            ``"nbgym.make"`` or ``"nbgym.make_vec"`` elsewhere.
+    """
+    env_id = env.spec.id if env.spec is not None else type(env).__name__
+    logger.warn(
+        "You are calling render method without specifying any render mode. "
+        "You can specify the render_mode at initialization, "
+        f'e.g. {maker}("{env_id}", render_mode="rgb_array")'
+    )
+
+
 def start_render(env: Any, window_size: tuple[int, int], extra: str = "render") -> ModuleType | None:
     """Begins ``env.render()``: opens the window of ``"human"`` mode, or warns when there is no render mode.
 
@@ -210,12 +226,7 @@ def start_render(env: Any, window_size: tuple[int, int], extra: str = "render") 
         DependencyNotInstalled: If pygame-ce is not installed.
     """
     if env.render_mode is None:
-        env_id = env.spec.id if env.spec is not None else type(env).__name__
-        logger.warn(
-            "You are calling render method without specifying any render mode. "
-            "You can specify the render_mode at initialization, "
-            f'e.g. gym.make("{env_id}", render_mode="rgb_array")'
-        )
+        warn_no_render_mode(env, "gym.make")
         return None
     pygame = import_pygame(extra)
     if env.screen is None and env.render_mode == "human":
