@@ -1,5 +1,5 @@
 """Time per CarRacing state frame: gymnasium's ``_render("state_pixels")`` (pygame-ce) against the compiled
-rasteriser drawing the same scenes (``nbgym/envs/box2d/_raster.py``), in one process; and the rasteriser's
+rasteriser drawing the same scenes (``nbgym/envs/box2d/car_racing/raster.py``), in one process; and the rasteriser's
 frame split into its parts.
 
 The scenes are those of a gymnasium episode (random actions, seed 0): each is read from the env when it renders,
@@ -133,7 +133,10 @@ def revision_raster(revision: str) -> ModuleType:
         ["git", "-C", root, "rev-parse", revision], check=True, capture_output=True, text=True
     ).stdout.strip()
     source = subprocess.run(
-        ["git", "-C", root, "show", f"{commit}:nbgym/envs/box2d/_raster.py"], check=True, capture_output=True, text=True
+        ["git", "-C", root, "show", f"{commit}:nbgym/envs/box2d/car_racing/raster.py"],
+        check=True,
+        capture_output=True,
+        text=True,
     ).stdout
     path = os.path.join(tempfile.gettempdir(), f"nbgym_bench_raster_{commit[:12]}.py")
     with open(path, "w") as file:
