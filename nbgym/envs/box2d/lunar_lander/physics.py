@@ -301,62 +301,26 @@ def _turbulence(index, power):
 
 
 @njit
-def _advance(params, state, i, stream, m_power, s_power, side_reach):
-    """gymnasium's ``step`` up to the world's ``Step``: wind, the engines' impulses (``m_power`` of the main
-    engine, ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's ``direction *
-    SIDE_ENGINE_AWAY / SCALE``, from the centre), one Box2D step."""
-    w = state.w
-    lander = state.env_i[i, LANDER]
-    if params.enable_wind and not (
-        _touching(w, i, state.env_i[i, LEG_LEFT]) or _touching(w, i, state.env_i[i, LEG_RIGHT])
-    ):
-        if state.env_i[i, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN:  # the envs refuse it before calling
-            raise AttributeError("'LunarLander' object has no attribute 'wind_idx' (or 'torque_idx')")
-        wind_mag = _turbulence(state.env_i[i, WIND_IDX], params.wind_power)
-        state.env_i[i, WIND_IDX] += 1
-        W.apply_force_to_center(w, i, lander, F32(wind_mag), F32(0.0), True)
-        torque_mag = _turbulence(state.env_i[i, TORQUE_IDX], params.turbulence_power)
-        state.env_i[i, TORQUE_IDX] += 1
-        W.apply_torque(w, i, lander, F32(torque_mag), True)
-
-    angle = np.float64(w.body_f[i, lander, W.BF_A])
-    tip_x = math.sin(angle)
-    tip_y = math.cos(angle)
-    side_x = -tip_y
-    side_y = tip_x
-    dispersion0 = rng.uniform(stream, i, -1.0, 1.0) / SCALE
-    dispersion1 = rng.uniform(stream, i, -1.0, 1.0) / SCALE
-    px = np.float64(w.body_f[i, lander, W.BF_PX])
-    py = np.float64(w.body_f[i, lander, W.BF_PY])
-    if m_power != 0.0:
-        reach = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * dispersion0
-        ox = tip_x * reach + side_x * dispersion1
-        oy = -tip_y * reach - side_y * dispersion1
-        ix = px + ox
-        iy = py + oy
-        _fire(params, state, i, lander, ox, oy, ix, iy, MAIN_ENGINE_POWER, m_power, 3.5)
-    if s_power != 0.0:
-        lever = 3 * dispersion1 + side_reach
-        ox = tip_x * dispersion0 + side_x * lever
-        oy = -tip_y * dispersion0 - side_y * lever
-        # (The main engine's impulse changed velocities only: the position is the one read above.)
-        ix = px + ox - tip_x * 17 / SCALE
-        iy = py + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE
-        _fire(params, state, i, lander, ox, oy, ix, iy, SIDE_ENGINE_POWER, s_power, 0.7)
-    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
-    check_world(w, i)
+def _throw_particle(state, i, ox, oy, ix, iy, engine_power, throttle, mass):
+    """The start of gymnasium's ``_fire`` in a rendered env: a flame particle of ``mass``, living ``throttle``, made at
+    ``(ix, iy)`` and pushed by the impulse ``(ox, oy) * engine_power * throttle``, away from the lander."""
+    particle = _create_particle(state, i, mass, ix, iy, throttle)
+    W.apply_linear_impulse(
+        state.w,
+        i,
+        particle,
+        F32(ox * engine_power * throttle),
+        F32(oy * engine_power * throttle),
+        F32(ix),
+        F32(iy),
+        True,
+    )
 
 
 @njit
-def _fire(params, state, i, lander, ox, oy, ix, iy, engine_power, throttle, mass):
-    """gymnasium's ``_fire``: the impulse ``-(ox, oy) * engine_power * throttle`` on the lander at ``(ix, iy)``; a
-    rendered env first throws a flame particle of ``mass``, living ``throttle``, the other way."""
-    w = state.w
-    if params._with_particles:
-        particle = _create_particle(state, i, mass, ix, iy, throttle)
-        W.apply_linear_impulse(
-            w, i, particle, F32(ox * engine_power * throttle), F32(oy * engine_power * throttle), F32(ix), F32(iy), True
-        )
+def _fire(w, i, lander, ox, oy, ix, iy, engine_power, throttle):
+    """The rest of gymnasium's ``_fire``: the impulse ``-(ox, oy) * engine_power * throttle`` on the lander at
+    ``(ix, iy)``. (Small enough for LLVM to inline, which then drops the reference counts of ``w``'s arrays.)"""
     W.apply_linear_impulse(
         w, i, lander, F32(-ox * engine_power * throttle), F32(-oy * engine_power * throttle), F32(ix), F32(iy), True
     )
@@ -409,8 +373,59 @@ def _step(params, state, i, actions, stream, aux):
 
 @njit
 def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
-    """gymnasium's ``step`` once the action is read: the world advanced, the reward, whether it terminated."""
-    _advance(params, state, i, stream, m_power, s_power, side_reach)
+    """gymnasium's ``step`` once the action is read: wind, the engines' impulses (``m_power`` of the main engine,
+    ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's ``direction * SIDE_ENGINE_AWAY / SCALE``,
+    from the centre), one Box2D step; then the reward and whether it terminated.
+
+    One function with the lander's impulses and the world check written in, not a call per part: a compiled call
+    that LLVM does not inline counts a reference to each array of ``state`` (the world's 42 among them) in and out,
+    an atomic operation each. Those calls (once ``_advance``, ``_fire`` of ``state``, ``check_world``) were a
+    seventh of a 16-env step."""
+    w = state.w
+    lander = state.env_i[i, LANDER]
+    if params.enable_wind and not (
+        _touching(w, i, state.env_i[i, LEG_LEFT]) or _touching(w, i, state.env_i[i, LEG_RIGHT])
+    ):
+        if state.env_i[i, WIND_DRAWN] != WIND_AND_TORQUE_DRAWN:  # the envs refuse it before calling
+            raise AttributeError("'LunarLander' object has no attribute 'wind_idx' (or 'torque_idx')")
+        wind_mag = _turbulence(state.env_i[i, WIND_IDX], params.wind_power)
+        state.env_i[i, WIND_IDX] += 1
+        W.apply_force_to_center(w, i, lander, F32(wind_mag), F32(0.0), True)
+        torque_mag = _turbulence(state.env_i[i, TORQUE_IDX], params.turbulence_power)
+        state.env_i[i, TORQUE_IDX] += 1
+        W.apply_torque(w, i, lander, F32(torque_mag), True)
+
+    angle = np.float64(w.body_f[i, lander, W.BF_A])
+    tip_x = math.sin(angle)
+    tip_y = math.cos(angle)
+    side_x = -tip_y
+    side_y = tip_x
+    dispersion0 = rng.uniform(stream, i, -1.0, 1.0) / SCALE
+    dispersion1 = rng.uniform(stream, i, -1.0, 1.0) / SCALE
+    px = np.float64(w.body_f[i, lander, W.BF_PX])
+    py = np.float64(w.body_f[i, lander, W.BF_PY])
+    if m_power != 0.0:
+        reach = MAIN_ENGINE_Y_LOCATION / SCALE + 2 * dispersion0
+        ox = tip_x * reach + side_x * dispersion1
+        oy = -tip_y * reach - side_y * dispersion1
+        ix = px + ox
+        iy = py + oy
+        if params._with_particles:
+            _throw_particle(state, i, ox, oy, ix, iy, MAIN_ENGINE_POWER, m_power, 3.5)
+        _fire(w, i, lander, ox, oy, ix, iy, MAIN_ENGINE_POWER, m_power)
+    if s_power != 0.0:
+        lever = 3 * dispersion1 + side_reach
+        ox = tip_x * dispersion0 + side_x * lever
+        oy = -tip_y * dispersion0 - side_y * lever
+        # (The main engine's impulse changed velocities only: the position is the one read above.)
+        ix = px + ox - tip_x * 17 / SCALE
+        iy = py + oy + tip_y * SIDE_ENGINE_HEIGHT / SCALE
+        if params._with_particles:
+            _throw_particle(state, i, ox, oy, ix, iy, SIDE_ENGINE_POWER, s_power, 0.7)
+        _fire(w, i, lander, ox, oy, ix, iy, SIDE_ENGINE_POWER, s_power)
+    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+    if w.world_i[i, W.WI_ERROR] != 0:  # check_world, without its call (see above)
+        W.raise_capacity_error(w, i)
     s0, s1, s2, s3, s4, s5, s6, s7 = _state(state, i)
     shaping = (
         -100 * math.sqrt(s0 * s0 + s1 * s1) - 100 * math.sqrt(s2 * s2 + s3 * s3) - 100 * abs(s4) + 10 * s6 + 10 * s7
@@ -422,8 +437,6 @@ def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
     reward -= s_power * 0.03
 
     terminated = False
-    w = state.w
-    lander = state.env_i[i, LANDER]
     if w.body_i[i, lander, W.BI_BEGUN] != 0 or abs(s0) >= 1.0:  # game_over: the lander touched the moon
         terminated = True
         reward = -100.0
