@@ -7,7 +7,7 @@ a numba ``StructRef`` whose only member is the namedtuple: passing it costs one 
 the kernel the namedtuple back, its arrays read from the held struct.
 
 The held struct owns references to the arrays (numba's reference counts), so they live as long as it does; it is
-made again, through ``Batch.state``'s setter, whenever the batch's state is replaced (a world grown for more
+made again, through ``KernelBatch.state``'s setter, whenever the batch's state is replaced (a world grown for more
 bodies), and the step bound to it is bound again then (``KernelEnv._bind``). Interpreted
 (``NUMBA_DISABLE_JIT=1``), nothing is held: the kernels get the namedtuple itself.
 """
@@ -21,6 +21,7 @@ from numba import types
 from numba.experimental import structref
 from numba.extending import overload
 
+from nbgym import error
 from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
 
 
@@ -52,9 +53,19 @@ def _rows_of(held):
 
 
 def hold(state: Any) -> Any:
-    """What the kernels are passed for ``state``: a ``HeldState`` of a namedtuple of arrays, an array itself."""
+    """What the kernels are passed for ``state``: a ``HeldState`` of a namedtuple of arrays, an array itself.
+
+    Raises:
+        nbgym.error.PhysicsError: If ``state`` is a tuple that numba cannot type (not a namedtuple of arrays).
+    """
     if isinstance(state, tuple) and not numba.config.DISABLE_JIT:
-        return _hold(state)
+        try:
+            return _hold(state)
+        except numba.core.errors.TypingError as failure:
+            raise error.PhysicsError(
+                f"A physics' state must be an array or a namedtuple of numpy arrays; {type(state).__name__} has a "
+                f"field numba cannot compile: {failure.msg.splitlines()[0]}"
+            ) from None
     return state
 
 

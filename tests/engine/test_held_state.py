@@ -109,3 +109,12 @@ def test_a_copy_steps_its_own_arrays(vector):
     np.testing.assert_array_equal(env._batch.state.steps, 0)
     np.testing.assert_array_equal(twin._batch.state.steps, 3)
     np.testing.assert_array_equal(twin._batch.state.position, 1.5)
+
+
+@pytest.mark.skipif(INTERPRETED, reason="interpreted kernels hold nothing: the state is passed as it is")
+def test_a_state_numba_cannot_hold_is_refused_clearly():
+    from nbgym import error
+    from nbgym.engine._held import hold
+
+    with pytest.raises(error.PhysicsError, match="namedtuple of numpy arrays; Walk has a field"):
+        hold(Walk(np.zeros((1, 1)), object()))
