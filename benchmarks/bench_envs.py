@@ -58,11 +58,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--num-envs", nargs="+", type=int, default=NUM_ENVS, help="sizes, 1 is the single env")
     parser.add_argument("--repeats", type=int, default=3, help="interleaved samples of each library (default: 3)")
     parser.add_argument("--sample-time", type=float, default=0.3, help="seconds per sample (default: 0.3)")
+    parser.add_argument("--env", nargs="+", default=None, help="only these env ids of the families (default: all)")
     args = parser.parse_args(argv)
     unknown = sorted(set(args.families) - set(FAMILIES))
     if unknown:
         parser.error(f"unknown families {unknown}; choose among {list(FAMILIES)}")
     env_ids = [env_id for family in (args.families or FAMILIES) for env_id in FAMILIES[family]]
+    if args.env is not None:
+        missing = sorted(set(args.env) - set(env_ids))
+        if missing:
+            parser.error(f"unknown env ids {missing}; the families chosen have {env_ids}")
+        env_ids = [env_id for env_id in env_ids if env_id in args.env]
     config = BenchConfig(
         env_ids=env_ids,
         num_envs=args.num_envs,

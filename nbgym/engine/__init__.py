@@ -37,6 +37,9 @@ Names:
   parameters (``_single_spaces()``); ``vector_env_class(EnvClass)`` makes the vector class, whose
   ``max_episode_steps`` defaults to the registered limit (:data:`REGISTERED`).
 - :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath).
+- :func:`borrowing_njit`: the decorator of helpers that a physics declared ``Physics(..., borrows_state=True)``
+  calls with its state from ``step`` or ``observe``: compiled without numba's reference counting, as those
+  functions are (the kernels keep the state's arrays alive for the call). They may not allocate an array.
 - :mod:`nbgym.engine.rng`: per-sub-environment draws; :mod:`nbgym.engine.npmath`: numpy's scalar
   math bit for bit where numba's differs (and ``fma``).
 - :func:`rollout`, :class:`Trajectory`, :class:`RolloutResult`: a numba policy and a compiled vector
@@ -71,10 +74,9 @@ options, helpers and entries), ``_cache`` (the checked disk cache), ``_checks`` 
 ``_threads`` (the stepping threads), ``_rollout``, ``_render``, ``_ziggurat`` (``rng.standard_normal``).
 nbgym's environments (``nbgym/envs``) use only public names, as an environment written outside nbgym would
 (``tests/engine/test_engine_boundary.py`` checks it). nbgym's Box2D port (``nbgym._box2d``, private) is not an
-environment but compiled library code under the engine, and keeps using the private ``_jit``:
-``borrowing_kernel`` and ``BORROWING_OPTIONS`` compile functions without numba's reference counting, whose
-arrays must outlive every call, which is no API to offer. So do nbgym's own tools (the CLI's cache commands,
-the benchmarks, the vector wrappers' kernels).
+environment but compiled library code under the engine, and keeps using the private ``_jit``
+(``BORROWING_OPTIONS``: overloads compiled without numba's reference counting). So do nbgym's own tools (the
+CLI's cache commands, the benchmarks, the vector wrappers' kernels).
 """
 
 from __future__ import annotations
@@ -95,6 +97,7 @@ __all__ = [
     "Trajectory",
     "actions",
     "atomic",
+    "borrowing_njit",
     "close_window",
     "declares_arguments",
     "dispatch_on_params",

@@ -299,6 +299,10 @@ class _CheckedCacheFile(IndexDataCacheFile):
             entry = self._load_data(data_name)
         except OSError:  # removed while the index still names it
             return None
+        except (AttributeError, ImportError):
+            # The entry names a type whose module went or moved (a state namedtuple's, whose twin in another module has
+            # the same key: a renamed physics module, say): a miss, compiled again and its file rewritten.
+            return None
         if entry is None or entry[0] != key:  # damaged (reported), or another kernel's file
             return None
         return entry[1]

@@ -352,6 +352,10 @@ def compile_errors(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]]) ->
         raise error.PhysicsError(_explain(physics_name, spans, str(numba_error))) from numba_error
 
 
+_BORROWED_ALLOCATION = "Only accept returning of array passed into the function as argument"
+"""numba's message for an array allocated where references are not counted (``Physics(borrows_state=True)``)."""
+
+
 def _explain(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]], message: str) -> str:
     for match in _LOCATION.finditer(message):
         filename = os.path.realpath(match.group(1) or match.group(3))
@@ -366,6 +370,12 @@ def _explain(physics_name: str, spans: dict[str, tuple[CodeSpan, ...]], message:
                         hint = (
                             " A function called from the physics must be compiled as well: decorate it with "
                             "`@nbgym.engine.njit`."
+                        )
+                    elif _BORROWED_ALLOCATION in message:
+                        hint = (
+                            " A physics declared with `Physics(..., borrows_state=True)` may not allocate an array in "
+                            "step, observe or action_valid, nor in the helpers they call: write into the state's arrays, "
+                            "or declare it without borrows_state."
                         )
                     return (
                         f"Physics {physics_name!r}: numba cannot compile {role} function {name}, "

@@ -118,6 +118,12 @@ class Physics:
             outside the arrays. ``None`` (the default) checks every physics except nbgym's own (defined
             inside the ``nbgym`` package, whose tests run every kernel as Python, where numpy checks every
             index). ``False`` trades the check for speed (measured in ``docs/custom_environments.md``).
+        borrows_state: Whether ``step``, ``observe`` and ``action_valid`` borrow their arrays from the kernels,
+            which keep them alive for the call: compiled without numba's reference counting. numba counts a
+            reference to every array of ``state`` at each call of a physics function, per sub-environment, in
+            and out (one atomic operation each): with a state of many arrays (LunarLander's ~50) that was a
+            seventh of a step. Such functions, and the compiled helpers they call, may not allocate an array
+            (numba refuses to compile one that does: ``reset`` may). ``False`` (the default) counts references.
 
     Raises:
         nbgym.error.PhysicsError: If a function does not take the protocol's arguments, draws from a
@@ -142,6 +148,7 @@ class Physics:
         source: str | None = None,
         read_action: Callable[[Any], Any] | None = None,
         boundscheck: bool | None = None,
+        borrows_state: bool = False,
     ) -> None:
         roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
         functions = {role: checks.physics_function(name, role, function) for role, function in roles.items()}
@@ -193,6 +200,9 @@ class Physics:
             for function in functions.values():
                 digest.update(function.__code__.co_code)
         digest.update(b"boundscheck" if self.boundscheck else b"unchecked")
+        self.borrows_state = bool(borrows_state)
+        """Whether step, observe and action_valid are compiled without reference counting (``borrows_state``)."""
+        digest.update(b"borrowing" if self.borrows_state else b"counting")
         tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
         # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do.
         self.params_dtype = np.dtype((np.record, [tag, *params]))
@@ -208,13 +218,17 @@ class Physics:
             functions = {
                 role: checks.with_checked_helpers(function, options, copies) for role, function in functions.items()
             }
-        for stub, role, inline in (
-            (physics_reset, "reset", "never"),
-            (physics_step, "step", "never" if self.boundscheck else "always"),
-            (physics_observe, "observe", "never"),
-            (physics_action_valid, "action_valid", "never"),
+        # numba's own inlining of a step compiles it with the kernel's reference counting: a borrowing step is
+        # compiled on its own, without it, and LLVM inlines it.
+        inline_step = "never" if self.boundscheck or self.borrows_state else "always"
+        borrowing = {**options, "_nrt": False} if self.borrows_state else options
+        for stub, role, inline, role_options in (
+            (physics_reset, "reset", "never", options),
+            (physics_step, "step", inline_step, borrowing),
+            (physics_observe, "observe", "never", borrowing),
+            (physics_action_valid, "action_valid", "never", borrowing),
         ):
-            _bind(stub, self.params_dtype, functions[role], inline, options)
+            _bind(stub, self.params_dtype, functions[role], inline, role_options)
 
     def _check_columns(self, functions: dict[str, Callable], what: str, position: int, width: int, bound: str) -> None:
         for role, function in functions.items():

@@ -1,5 +1,7 @@
 """A state of several arrays reaches the kernels held in one reference (``nbgym.engine._held``): the kernels
-step the batch's current arrays, after the state is replaced and in a copy of the env, compiled and interpreted."""
+step the batch's current arrays, after the state is replaced and in a copy of the env, compiled and interpreted.
+A physics that borrows it (``Physics(borrows_state=True)``: step, observe and action_valid compiled without
+reference counting) steps as the counting one does, and one that allocates an array there is refused."""
 
 from __future__ import annotations
 
@@ -11,8 +13,8 @@ import numpy as np
 import pytest
 from helpers.jit import INTERPRETED
 
-from nbgym import spaces
-from nbgym.engine import KernelEnv, Physics, declares_arguments, vector_env_class
+from nbgym import error, spaces
+from nbgym.engine import KernelEnv, Physics, borrowing_njit, declares_arguments, vector_env_class
 from nbgym.engine._held import HeldState
 
 Walk = namedtuple("Walk", ["position", "steps"])
@@ -27,10 +29,15 @@ def _walk_reset(params, state, i, stream, aux):
     state.steps[i, 0] = 0
 
 
-def _walk_step(params, state, i, actions, stream, aux):
-    state.position[i, 0] += params.stride * (actions[i] - 1)
+@borrowing_njit
+def _advance(state, i, move):
+    state.position[i, 0] += move
     state.steps[i, 0] += 1
-    return state.position[i, 0], False
+    return state.position[i, 0]
+
+
+def _walk_step(params, state, i, actions, stream, aux):
+    return _advance(state, i, params.stride * (actions[i] - 1)), False
 
 
 def _walk_observe(params, state, i, obs):
@@ -42,35 +49,55 @@ def _walk_action_valid(params, actions, i):
     return 0 <= actions[i] < 3
 
 
-WALK = Physics(
-    "TestHeldWalk",
-    params=[("stride", np.float64)],
-    state=_new_walk,
-    reset=_walk_reset,
-    step=_walk_step,
-    observe=_walk_observe,
-    action_valid=_walk_action_valid,
-)
+def _allocating_observe(params, state, i, obs):
+    row = np.empty(2)
+    row[0] = state.position[i, 0]
+    row[1] = state.steps[i, 0]
+    obs[i, 0] = row[0]
+    obs[i, 1] = row[1]
 
 
-class WalkEnv(KernelEnv):
-    """A walk on a line whose state is two arrays."""
-
-    metadata = {"render_modes": []}
-    physics = WALK
-
-    @declares_arguments
-    def __init__(self, stride: float = 0.5, render_mode: str | None = None) -> None:
-        """Walk's arguments."""
-
-    def _configure(self, arguments: Any) -> np.ndarray:
-        return WALK.new_params(stride=arguments.stride)
-
-    def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
-        return spaces.Box(-np.inf, np.inf, (2,), np.float64), spaces.Discrete(3)
+def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_observe) -> Physics:
+    return Physics(
+        name,
+        params=[("stride", np.float64)],
+        state=_new_walk,
+        reset=_walk_reset,
+        step=_walk_step,
+        observe=observe,
+        action_valid=_walk_action_valid,
+        borrows_state=borrows_state,
+    )
 
 
+WALK = _walk_physics("TestHeldWalk")
+BORROWING_WALK = _walk_physics("TestBorrowingWalk", borrows_state=True)
+ALLOCATING_WALK = _walk_physics("TestAllocatingBorrowingWalk", borrows_state=True, observe=_allocating_observe)
+
+
+def _walk_env_class(physics: Physics) -> type[KernelEnv]:
+    class WalkEnv(KernelEnv):
+        """A walk on a line whose state is two arrays."""
+
+        metadata = {"render_modes": []}
+
+        @declares_arguments
+        def __init__(self, stride: float = 0.5, render_mode: str | None = None) -> None:
+            """Walk's arguments."""
+
+        def _configure(self, arguments: Any) -> np.ndarray:
+            return physics.new_params(stride=arguments.stride)
+
+        def _single_spaces(self) -> tuple[spaces.Box, spaces.Discrete]:
+            return spaces.Box(-np.inf, np.inf, (2,), np.float64), spaces.Discrete(3)
+
+    WalkEnv.physics = physics
+    return WalkEnv
+
+
+WalkEnv = _walk_env_class(WALK)
 WalkVectorEnv = vector_env_class(WalkEnv, doc="Walk's compiled vector env.")
+BorrowingWalkEnv = _walk_env_class(BORROWING_WALK)
 
 
 def test_the_kernels_get_a_namedtuple_state_held_in_one_reference():
@@ -113,8 +140,42 @@ def test_a_copy_steps_its_own_arrays(vector):
 
 @pytest.mark.skipif(INTERPRETED, reason="interpreted kernels hold nothing: the state is passed as it is")
 def test_a_state_numba_cannot_hold_is_refused_clearly():
-    from nbgym import error
     from nbgym.engine._held import hold
 
     with pytest.raises(error.PhysicsError, match="namedtuple of numpy arrays; Walk has a field"):
         hold(Walk(np.zeros((1, 1)), object()))
+
+
+def test_borrows_state_is_part_of_the_physics_and_its_cache_key():
+    assert BORROWING_WALK.borrows_state and not WALK.borrows_state
+    twin = _walk_physics("TestHeldWalkTwin")
+    # The record's tag is the name and a digest of the code and options: only the option differs here.
+    assert WALK.params_dtype.names[0].split("_")[-1] == twin.params_dtype.names[0].split("_")[-1]
+    assert BORROWING_WALK.params_dtype.names[0].split("_")[-1] != WALK.params_dtype.names[0].split("_")[-1]
+
+
+@pytest.mark.parametrize("autoreset_mode", ["NextStep", "SameStep"])
+def test_a_borrowing_physics_steps_as_the_counting_one(autoreset_mode):
+    actions = np.random.default_rng(0).integers(0, 3, size=(40, 4))
+    results = []
+    for env_class in (WalkEnv, BorrowingWalkEnv):
+        envs = vector_env_class(env_class, doc="")(
+            num_envs=4, stride=0.25, max_episode_steps=7, autoreset_mode=autoreset_mode
+        )
+        seen = [envs.reset(seed=3)[0]]
+        for action in actions:
+            observation, reward, terminated, truncated, info = envs.step(action)
+            seen += [observation, reward, truncated]
+        single = env_class(stride=0.25)
+        seen.append(single.reset(seed=1)[0])
+        seen += [single.step(action)[0] for action in actions[:5, 0]]
+        results.append(seen)
+    for counted, borrowed in zip(*results):
+        assert counted.dtype == borrowed.dtype
+        np.testing.assert_array_equal(counted, borrowed)
+
+
+@pytest.mark.skipif(INTERPRETED, reason="Python counts references itself: nothing is compiled without them")
+def test_a_borrowing_physics_that_allocates_is_refused_naming_the_line():
+    with pytest.raises(error.PhysicsError, match=r"(?s)observe function _allocating_observe.*borrows_state=True"):
+        _walk_env_class(ALLOCATING_WALK)()

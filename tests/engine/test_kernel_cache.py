@@ -236,6 +236,31 @@ def test_an_index_naming_a_type_that_moved_is_stale(filled_cache, tmp_path):
     assert report["healthy"]
 
 
+def test_a_data_file_naming_a_type_that_went_is_a_miss(filled_cache, tmp_path):
+    """A data file whose entry names a type that no longer imports (a state namedtuple of a renamed module, whose
+    twin has the same key) is a miss, not a crash at make: the kernel is compiled again and its file rewritten."""
+    import hashlib
+    import pickle
+    import zlib
+
+    source, reports = filled_cache
+    cache_dir = tmp_path / "cache"
+    shutil.copytree(source, cache_dir)
+    [step_file] = list(cache_dir.rglob("_kernels.step_kernel-*.1.nbc"))
+    payload = b"\x80\x02cnbgym_renamed_physics\nRows\n."  # the module that defined the state type went
+    with pytest.raises(ImportError):
+        pickle.loads(payload)
+    payload = zlib.compress(payload)
+    step_file.write_bytes(hashlib.sha256(payload).digest() + payload)
+
+    report = finish(run(cache_dir))
+
+    assert report["results"] == reports["clean"]["results"]
+    assert report["cache_warnings"] == [] and report["other_warnings"] == []
+    assert report["healthy"]
+    assert step_file.read_bytes() != hashlib.sha256(payload).digest() + payload
+
+
 def test_every_cache_file_is_checked(filled_cache):
     """No kernel (nor a function the kernels call through ``overload``) writes numba's plain, unchecked files."""
     import pickle
@@ -435,9 +460,10 @@ def recording(self, builder, impl, sig, locals=None, flags=None):
 base.BaseContext._compile_subroutine_no_cache = recording
 import nbgym
 
-envs = nbgym.make_vec("LunarLander-v3", 2)
-envs.reset(seed=0)
-envs.step(envs.action_space.sample())
+for env_id in ("LunarLander-v3", "BipedalWalker-v3"):  # their steps and observations borrow the state too
+    envs = nbgym.make_vec(env_id, 2)
+    envs.reset(seed=0)
+    envs.step(envs.action_space.sample())
 print(json.dumps(compiled))
 """
 

@@ -25,7 +25,7 @@ from nbgym._box2d import broad_phase, revolute_joint, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym._box2d.columns import Columns
-from nbgym.engine import Physics, njit, rng
+from nbgym.engine import Physics, borrowing_njit, njit, rng
 
 __all__ = ["PHYSICS", "walker_params", "walker_spaces"]
 
@@ -451,8 +451,7 @@ def _reset(params, state, i, stream, aux):
         state.accept[i, f] = w.fixture_i[i, f, W.FI_ALIVE] != 0 and (w.fixture_i[i, f, W.FI_CATEGORY] & 1) != 0
 
     # gymnasium's reset returns step(np.array([0, 0, 0, 0]))'s observation: int actions, no motor, no torque.
-    zeros = np.zeros(4)
-    _advance(state, i, zeros, zeros, zeros, False)
+    _advance(state, i, (0.0, 0.0, 0.0, 0.0), False)
 
 
 @njit
@@ -472,14 +471,30 @@ def joint_speed(w, i, j):
 
 
 @njit
-def _advance(state, i, speeds, torques, strengths, float32_actions):
-    """gymnasium's ``step`` once the action is read: the motors set, one Box2D step, the lidar, the
-    observation (kept in ``env_f``), the reward and whether the episode ended."""
+def _strength(a):
+    """``np.clip(np.abs(a), 0, 1)``."""
+    return min(abs(a), 1.0)
+
+
+@borrowing_njit
+def _advance(state, i, action, float32_actions):
+    """gymnasium's ``step`` of ``action`` (four float64 values, read from float32 ones if ``float32_actions``):
+    the motors set, one Box2D step, the lidar, the observation (kept in ``env_f``), the reward and whether the
+    episode ended.
+
+    One compiled function that borrows ``state``'s arrays (no reference counting: see ``borrows_state`` below)."""
     w = state.w
     for k in range(4):
+        a = action[k]
+        sign = 1.0 if a > 0 else (-1.0 if a < 0 else 0.0)  # np.sign (of -0.0 too: 0.0)
+        strength = _strength(a)
+        if float32_actions:
+            torque = np.float64(F32(MOTORS_TORQUE) * F32(strength))  # 80 * a float32 is a float32
+        else:
+            torque = MOTORS_TORQUE * strength
         j = state.env_i[i, JOINTS + k]
-        revolute_joint.set_motor_speed(w, i, j, F32(speeds[k]))
-        revolute_joint.set_max_motor_torque(w, i, j, F32(torques[k]))
+        revolute_joint.set_motor_speed(w, i, j, F32((SPEED_HIP if k % 2 == 0 else SPEED_KNEE) * sign))
+        revolute_joint.set_max_motor_torque(w, i, j, F32(torque))
     world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
     if w.world_i[i, W.WI_ERROR] != 0:
         W.raise_capacity_error(w, i)
@@ -540,12 +555,12 @@ def _advance(state, i, speeds, torques, strengths, float32_actions):
         # NumPy 2: the Python float (reward) meets a float32 (the torque cost), so the sum is float32.
         reward32 = F32(0.0) if math.isnan(prev_shaping) else F32(shaping - prev_shaping)
         for k in range(4):
-            reward32 = reward32 - F32(_COST) * F32(strengths[k])
+            reward32 = reward32 - F32(_COST) * F32(_strength(action[k]))
         reward = np.float64(reward32)
     else:
         reward = 0.0 if math.isnan(prev_shaping) else shaping - prev_shaping
         for k in range(4):
-            reward -= _COST * strengths[k]
+            reward -= _COST * _strength(action[k])
 
     terminated = False
     if w.body_i[i, hull, W.BI_BEGUN] != 0 or x < 0:  # game_over: the hull touched the ground
@@ -557,21 +572,13 @@ def _advance(state, i, speeds, torques, strengths, float32_actions):
 
 
 def _step(params, state, i, actions, stream, aux):
-    speeds = np.empty(4)
-    torques = np.empty(4)
-    strengths = np.empty(4)
-    float32_actions = actions.itemsize == 4
-    for k in range(4):
-        a = np.float64(actions[i, k])
-        sign = 1.0 if a > 0 else (-1.0 if a < 0 else 0.0)  # np.sign (of -0.0 too: 0.0)
-        speeds[k] = (SPEED_HIP if k % 2 == 0 else SPEED_KNEE) * sign
-        strength = min(abs(a), 1.0)  # np.clip(np.abs(a), 0, 1)
-        strengths[k] = strength
-        if float32_actions:
-            torques[k] = np.float64(F32(MOTORS_TORQUE) * F32(strength))  # 80 * a float32 is a float32
-        else:
-            torques[k] = MOTORS_TORQUE * strength
-    return _advance(state, i, speeds, torques, strengths, float32_actions)
+    action = (
+        np.float64(actions[i, 0]),
+        np.float64(actions[i, 1]),
+        np.float64(actions[i, 2]),
+        np.float64(actions[i, 3]),
+    )
+    return _advance(state, i, action, actions.itemsize == 4)
 
 
 def _observe(params, state, i, obs):
@@ -620,6 +627,7 @@ PHYSICS = Physics(
     action_valid=_action_valid,
     read_action=_read_action,
     max_chunk_size=1,
+    borrows_state=True,
 )
 
 

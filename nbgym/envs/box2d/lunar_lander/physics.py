@@ -27,7 +27,7 @@ from nbgym._box2d import broad_phase, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym._box2d.columns import Columns
-from nbgym.engine import Physics, njit, rng
+from nbgym.engine import Physics, borrowing_njit, njit, rng
 
 F32 = np.float32
 
@@ -94,10 +94,12 @@ HELIPAD_Y = _env_f.add()
 SMOOTH_Y = _env_f.add(CHUNKS)
 _NEF = _env_f.end()
 
-LanderRows = namedtuple("LanderRows", ["w", "env_i", "env_f", "particles", "ttl"])
+LanderRows = namedtuple("LanderRows", ["w", "env_i", "env_f", "particles", "ttl", "shape_i", "shape_f"])
 """The state of a batch of environments: their Box2D worlds (a ``World``, one row each), and per row the bodies'
 indices and wind indices (``env_i``), the float64 values gymnasium keeps on the env (``env_f``), the living flame
-particles' bodies, oldest first (``particles``), and each body's ``ttl`` (a particle's remaining life)."""
+particles' bodies, oldest first (``particles``), each body's ``ttl`` (a particle's remaining life), and the shape a
+new particle's fixture is made from (``shape_i``, ``shape_f``: the step, which counts no references, allocates
+nothing)."""
 
 
 def new_rows(num_envs: int) -> LanderRows:
@@ -108,6 +110,7 @@ def new_rows(num_envs: int) -> LanderRows:
         np.zeros((num_envs, _NEF), np.float64),
         np.zeros((num_envs, _BODIES), np.int32),
         np.zeros((num_envs, _BODIES), np.float64),
+        *shapes.new_shapes(num_envs),
     )
 
 
@@ -148,7 +151,9 @@ def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
     particles_rows[:, : state.particles.shape[1]] = state.particles
     ttl = np.zeros((w.world_i.shape[0], size), np.float64)
     ttl[:, : state.ttl.shape[1]] = state.ttl
-    return LanderRows(grown, state.env_i.copy(), state.env_f.copy(), particles_rows, ttl)
+    return LanderRows(
+        grown, state.env_i.copy(), state.env_f.copy(), particles_rows, ttl, state.shape_i.copy(), state.shape_f.copy()
+    )
 
 
 @njit
@@ -171,8 +176,8 @@ def _create_particle(state, i, mass, x, y, ttl):
     w = state.w
     b = W.create_default_body(w, i, W.DYNAMIC, x, y, 0.0)
     check_world(w, i)
-    si = np.zeros(shapes.SHAPE_INTS, np.int32)
-    sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
+    si = state.shape_i[i]
+    sf = state.shape_f[i]
     shapes.circle_set(si, sf, F32(PARTICLE_RADIUS), F32(0.0), F32(0.0))
     _fixture(w, i, b, si, sf, mass, 0.1, 0.3, 0x0100, 0x001)
     check_world(w, i)
@@ -371,16 +376,18 @@ def _step(params, state, i, actions, stream, aux):
     return _fire_and_step(params, state, i, stream, m_power, s_power, side_reach)
 
 
-@njit
+@borrowing_njit
 def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
     """gymnasium's ``step`` once the action is read: wind, the engines' impulses (``m_power`` of the main engine,
     ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's ``direction * SIDE_ENGINE_AWAY / SCALE``,
     from the centre), one Box2D step; then the reward and whether it terminated.
 
-    One function with the lander's impulses and the world check written in, not a call per part: a compiled call
-    that LLVM does not inline counts a reference to each array of ``state`` (the world's 42 among them) in and out,
-    an atomic operation each. Those calls (once ``_advance``, ``_fire`` of ``state``, ``check_world``) were a
-    seventh of a 16-env step."""
+    One function with the lander's impulses and the world check written in, compiled without reference counting
+    (it borrows ``state``'s arrays from the kernel, as ``step`` and ``observe`` do: ``borrows_state``). A compiled
+    call that counts references counts one to each array of ``state`` (the world's 42 among them) in and out, an
+    atomic operation each: the calls of ``_advance``, ``_fire`` and ``check_world`` were a seventh of a 16-env step,
+    and this function's, or numba's inlining of ``step`` into the kernel, another 14%. It allocates nothing: a new
+    particle's shape is made in ``state.shape_i``/``shape_f``."""
     w = state.w
     lander = state.env_i[i, LANDER]
     if params.enable_wind and not (
@@ -513,6 +520,7 @@ PHYSICS = Physics(
     action_valid=_action_valid,
     read_action=_read_action,
     max_chunk_size=1,
+    borrows_state=True,
 )
 
 
