@@ -85,7 +85,7 @@ def _field(surface, world, starts, colors, view):  # pragma: no cover (compiled)
     """``_render_frame``'s clear and field (the first polygon, never culled)."""
     vx = np.empty(16, dtype=np.int64)
     vy = np.empty(16, dtype=np.int64)
-    scratch = np.empty(16, dtype=np.int64)
+    scratch = raster._polygon_scratch(16)
     raster._gfx_world_backdrop(
         surface, world, starts, colors, view, False, -raster.MAX_SHAPE_DIM, raster.WINDOW_W + raster.MAX_SHAPE_DIM,
         raster.WINDOW_H + raster.MAX_SHAPE_DIM, vx, vy, scratch,
@@ -97,7 +97,7 @@ def _world_polygons(surface, world, starts, colors, view, first, last):  # pragm
     """``_render_frame``'s world polygons ``first:last`` (the field is never culled)."""
     vx = np.empty(16, dtype=np.int64)
     vy = np.empty(16, dtype=np.int64)
-    scratch = np.empty(16, dtype=np.int64)
+    scratch = raster._polygon_scratch(16)
     for k in range(first, last):
         raster._gfx_world_polygon(
             surface, world, starts[k], starts[k + 1], colors[k], view, k >= 1, -raster.MAX_SHAPE_DIM,
@@ -110,7 +110,7 @@ def _car_polygons(surface, car_screen, car_starts, car_colors):  # pragma: no co
     """``_render_frame``'s car polygons."""
     vx = np.empty(16, dtype=np.int64)
     vy = np.empty(16, dtype=np.int64)
-    scratch = np.empty(16, dtype=np.int64)
+    scratch = raster._polygon_scratch(16)
     for k in range(car_starts.shape[0] - 1):
         n = car_starts[k + 1] - car_starts[k]
         for j in range(n):

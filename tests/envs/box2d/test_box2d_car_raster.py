@@ -141,9 +141,9 @@ def test_flipped_drawing_is_pygame_flip():
     ours = raster.pack_rgb(background)
     vx, vy = raster._sint16_points(points)
     raster._gfx_aapolygon(ours, vx, vy, 4, color, True)
-    raster._gfx_filled_polygon(ours, vx, vy, 4, color, np.empty(4, dtype=np.int64), True)
+    raster._gfx_filled_polygon(ours, vx, vy, 4, color, raster._polygon_scratch(4), True)
     small = np.trunc(points * 0.5 + 8).astype(np.int64)
-    raster._draw_polygon(ours, small[:, 0].copy(), small[:, 1].copy(), 4, 0x010203, np.empty(4, dtype=np.int64), True)
+    raster._draw_polygon(ours, small[:, 0].copy(), small[:, 1].copy(), 4, 0x010203, raster._polygon_scratch(4), True)
     assert_same_pixels(raster.unpack_rgb(ours), theirs)
 
 
@@ -522,7 +522,7 @@ def test_frames_do_not_depend_on_what_the_surface_held(posed_env, x, y, t, cover
     field = np.ascontiguousarray(scene["world"][:4], dtype=np.float64)
     assert raster._world_to_screen(field, 0, 4, view, False, 0.0, 0.0, 0.0, vx, vy)
     surface = np.zeros((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
-    assert raster._gfx_filled_polygon(surface, vx, vy, 4, 1, np.empty(4, dtype=np.int64), True) == covers
+    assert raster._gfx_filled_polygon(surface, vx, vy, 4, 1, raster._polygon_scratch(4), True) == covers
     for held in (0, 0xFFFFFF, 0x123456):
         surface[:] = held
         assert_same_pixels(raster.draw_frame(**scene, surface=surface), theirs)
@@ -562,3 +562,25 @@ def test_smoothscale_refuses_a_filter_that_would_write_past_its_line():
     close more (and write past the line), the port raises."""
     with pytest.raises(ValueError, match="one pixel per destination pixel"):
         raster.smoothscale(np.zeros((10, 20000), dtype=np.uint32), (19999, 5))
+
+
+def _glibc_msort(values: list[int]) -> list[int]:
+    """glibc 2.36's ``msort_with_tmp``, recursive as written, with pygame's comparator ``a - b`` in C ints."""
+    if len(values) <= 1:
+        return values
+    n1 = len(values) // 2
+    left, right = _glibc_msort(values[:n1]), _glibc_msort(values[n1:])
+    merged = []
+    while left and right:
+        merged.append(left.pop(0) if ((left[0] - right[0] + 2**31) & 0xFFFFFFFF) - 2**31 <= 0 else right.pop(0))
+    return merged + left + right
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(-(2**31), 2**31 - 1) | st.sampled_from([-(2**31), 2**31 - 1, 0, 1, -1]), max_size=40))
+def test_the_crossings_sort_orders_as_glibcs_recursive_merge_sort(values):
+    # Values more than 2**31 apart compare wrongly in C ints: the order depends on the recursion's every merge.
+    ours = np.array(values + [7], dtype=np.int64)  # a value past n stays where it is
+    merged = np.empty(len(values), dtype=np.int64)
+    raster._glibc_sort(ours, len(values), merged)
+    assert ours.tolist() == _glibc_msort(list(values)) + [7]

@@ -37,7 +37,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from nbgym.engine import njit
+from nbgym.engine import borrowing_njit, njit
 from nbgym.envs.box2d.car_dynamics import rotated
 
 __all__ = [
@@ -69,6 +69,11 @@ SMOOTHSCALE_GENERIC = 1
 """``smoothscale`` as pygame-ce's generic C filters compute it (``set_smoothscale_backend("GENERIC")``)."""
 
 _INT32_MIN = -(2**31)
+POLYGON_SCRATCH_ROWS = 7
+"""Rows of the ``(POLYGON_SCRATCH_ROWS, n)`` int64 scratch a polygon fill of ``n`` vertices works in: its crossings
+(row ``_CROSSINGS``), the merge sort's buffer (``_MERGED``), and gfxdraw's edges (``_EDGES`` on: x1, y1, y2,
+x2 - x1, the 16.16 x1). The fills allocate nothing: the frame's polygons are drawn without reference counting."""
+_CROSSINGS, _MERGED, _EDGES = 0, 1, 2
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -104,38 +109,64 @@ def _c_div(a, b):  # pragma: no cover (compiled)
 
 
 @njit
-def _glibc_sort(values, n):  # pragma: no cover (compiled)
+def _polygon_scratch(n):  # pragma: no cover (compiled)
+    """The scratch of a polygon fill of up to ``n`` vertices (see ``POLYGON_SCRATCH_ROWS``)."""
+    return np.empty((POLYGON_SCRATCH_ROWS, n), dtype=np.int64)
+
+
+@njit
+def _glibc_sort(values, n, merged):  # pragma: no cover (compiled)
     """Sorts ``values[:n]`` as glibc 2.36's ``qsort`` does (its top-down merge sort, ``msort_with_tmp``) with
     pygame's and SDL_gfx's comparator ``a - b``, whose 32-bit overflow can misorder values more than 2**31
     apart. A run of ``m`` is split into ``m // 2`` and ``m - m // 2``; a merge takes from the left run while
-    ``cmp(left, right) <= 0``. The recursion is walked with an explicit stack (numba cannot cache recursion)."""
-    if n <= 1:
-        return
-    if n == 2:  # a convex polygon's row: one comparison, no scratch
+    ``cmp(left, right) <= 0``, into ``merged`` (scratch of at least ``n``).
+
+    The recursion is walked in its order without a stack (numba cannot cache recursion, and a stack would be an
+    allocation): a run is named by the left (0) and right (1) turns from the whole (``path``, ``depth`` of them),
+    and its bounds are found again from the whole."""
+    if n == 2:  # a convex polygon's row: one comparison (and a function small enough for LLVM to inline)
         if _wrap32(values[0] - values[1]) > 0:
             values[0], values[1] = values[1], values[0]
-        return
-    scratch = np.empty(n, dtype=np.int64)
-    stack_start = np.empty(128, dtype=np.int64)
-    stack_size = np.empty(128, dtype=np.int64)
-    stack_halves_done = np.empty(128, dtype=np.bool_)
-    depth = 0
-    stack_start[0], stack_size[0], stack_halves_done[0] = 0, n, False
-    while depth >= 0:
-        start, size = stack_start[depth], stack_size[depth]
-        if size <= 1:
+    elif n > 2:
+        _merge_sort(values, n, merged)
+
+
+@njit
+def _merge_sort(values, n, merged):  # pragma: no cover (compiled)
+    """:func:`_glibc_sort` of more than two values."""
+    path, depth = _leftmost_run(0, 0, n)
+    while depth > 0:
+        if path & 1 == 0:  # a left run is sorted: sort its right sibling
+            path, depth = _leftmost_run(path | 1, depth, n)
+        else:  # both runs of the parent are sorted: merge them
+            path >>= 1
             depth -= 1
-            continue
+            start, size = _run(path, depth, n)
+            _merge(values, start, size // 2, size, merged)
+
+
+@njit
+def _run(path, depth, n):  # pragma: no cover (compiled)
+    """``(start, size)`` of the run that the turns ``path`` (``depth`` of them, the first the highest bit) lead to."""
+    start = 0
+    size = n
+    for d in range(depth - 1, -1, -1):
         n1 = size // 2
-        if not stack_halves_done[depth]:
-            stack_halves_done[depth] = True
-            # the right half is pushed first so that the left one is sorted first, as the recursion does
-            stack_start[depth + 1], stack_size[depth + 1], stack_halves_done[depth + 1] = start + n1, size - n1, False
-            stack_start[depth + 2], stack_size[depth + 2], stack_halves_done[depth + 2] = start, n1, False
-            depth += 2
-            continue
-        _merge(values, start, n1, size, scratch)
-        depth -= 1
+        if (path >> d) & 1:
+            start += n1
+            size -= n1
+        else:
+            size = n1
+    return start, size
+
+
+@njit
+def _leftmost_run(path, depth, n):  # pragma: no cover (compiled)
+    """The turns to the first run of at most one value within the run ``path`` leads to (taking left turns)."""
+    while _run(path, depth, n)[1] > 1:
+        path <<= 1
+        depth += 1
+    return path, depth
 
 
 @njit
@@ -369,10 +400,10 @@ def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
 
 
 @njit
-def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no cover (compiled)
+def _gfx_filled_polygon(surface, vx, vy, n, color, scratch, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``filledPolygonColorMT``: each row from the lowest to the highest vertex is filled between
-    pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``ints`` is
-    scratch of at least ``n`` int64.
+    pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``scratch`` is
+    ``(POLYGON_SCRATCH_ROWS, >= n)`` int64.
 
     Returns:
         Whether the fill stored every pixel of the surface (each row within one span).
@@ -388,23 +419,29 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, ints, flipped):  # pragma: no
     covered = miny <= 0 and maxy >= height - 1
     # The edges ordered by y, horizontal ones left out (they cross no row), read once rather than in every row:
     # x1, y1, y2, x2 - x1 and the 16.16 x1.
-    edges = np.empty((n, 5), dtype=np.int64)
+    ints = scratch[_CROSSINGS]
+    edge_y1, edge_y2, edge_dx, edge_x1 = (
+        scratch[_EDGES + 1],
+        scratch[_EDGES + 2],
+        scratch[_EDGES + 3],
+        scratch[_EDGES + 4],
+    )
     count_edges = 0
     for i in range(n):
         x1, y1, x2, y2 = _upward_edge(vx, vy, n, i)
         if y1 != y2:
-            edges[count_edges, 0], edges[count_edges, 1], edges[count_edges, 2] = x1, y1, y2
-            edges[count_edges, 3], edges[count_edges, 4] = x2 - x1, _wrap32(65536 * x1)
+            edge_y1[count_edges], edge_y2[count_edges] = y1, y2
+            edge_dx[count_edges], edge_x1[count_edges] = x2 - x1, _wrap32(65536 * x1)
             count_edges += 1
     # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
     for y in range(max(miny, 0), min(maxy, height - 1) + 1):
         count = 0
         for e in range(count_edges):
-            y1, y2 = edges[e, 1], edges[e, 2]
+            y1, y2 = edge_y1[e], edge_y2[e]
             if (y >= y1 and y < y2) or (y == maxy and y > y1 and y <= y2):
-                ints[count] = _wrap32(_wrap32(_gfx_edge_step(y - y1, y2 - y1) * edges[e, 3]) + edges[e, 4])
+                ints[count] = _wrap32(_wrap32(_gfx_edge_step(y - y1, y2 - y1) * edge_dx[e]) + edge_x1[e])
                 count += 1
-        _glibc_sort(ints, count)
+        _glibc_sort(ints, count, scratch[_MERGED])
         row_covered = False
         row = _row(surface, y, flipped)
         for i in range(0, count - 1, 2):
@@ -452,10 +489,11 @@ def _draw_span(surface, x1, y, x2, color, flipped):  # pragma: no cover (compile
 
 
 @njit
-def _draw_fillpoly(surface, xs, ys, n, color, crossings, flipped):  # pragma: no cover (compiled)
+def _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_fillpoly``: rows between the extreme vertices filled between sorted edge crossings (the
     float32 crossing floored for the even ones and ceiled for the odd ones in edge order), then the
-    horizontal edges strictly between the extremes. ``crossings`` is scratch of at least ``n`` int64."""
+    horizontal edges strictly between the extremes. ``scratch`` is ``(POLYGON_SCRATCH_ROWS, >= n)`` int64."""
+    crossings = scratch[_CROSSINGS]
     miny = ys[0]
     maxy = ys[0]
     for i in range(1, n):
@@ -485,7 +523,7 @@ def _draw_fillpoly(surface, xs, ys, n, color, crossings, flipped):  # pragma: no
                     intersect = np.float32(math.ceil(intersect))
                 crossings[count] = _wrap32(_float_to_int32(intersect) + x1)
                 count += 1
-        _glibc_sort(crossings, count)
+        _glibc_sort(crossings, count, scratch[_MERGED])
         for i in range(0, count - 1, 2):
             _draw_span(surface, crossings[i], y, crossings[i + 1], color, flipped)
     for i in range(n):
@@ -1011,7 +1049,7 @@ def gfx_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, 
     """
     vx, vy = _sint16_points(points)
     if filled:
-        _gfx_filled_polygon(surface, vx, vy, len(vx), _color(color), np.empty(len(vx), dtype=np.int64), False)
+        _gfx_filled_polygon(surface, vx, vy, len(vx), _color(color), _polygon_scratch(len(vx)), False)
     else:
         _gfx_aapolygon(surface, vx, vy, len(vx), _color(color), False)
 
@@ -1033,7 +1071,7 @@ def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int,
         raise ValueError("points must be an (n, 2) array with n >= 3")
     inside = (points >= -(2.0**31)) & (points < 2.0**31)
     ints = np.where(inside, np.trunc(np.where(inside, points, 0.0)), _INT32_MIN).astype(np.int64)
-    scratch = np.empty(len(points), dtype=np.int64)
+    scratch = _polygon_scratch(len(points))
     _draw_polygon(
         surface,
         np.ascontiguousarray(ints[:, 0]),
@@ -1096,20 +1134,24 @@ def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, 
     return inside
 
 
-@njit
+@borrowing_njit
 def _gfx_world_polygon(
-    surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, ints
+    surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, scratch
 ):  # pragma: no cover (compiled)
     """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` on screen
-    (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw."""
+    (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw.
+
+    Compiled without reference counting, as what it calls (numba compiles the helpers a borrowing function calls
+    so), and allocates nothing: a call per polygon of the frame counted a reference to each of its arrays, in and
+    out, and the fill's sort per row to its crossings: a quarter of a CarRacing step."""
     if _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):
         _gfx_aapolygon(surface, vx, vy, end - start, color, True)
-        _gfx_filled_polygon(surface, vx, vy, end - start, color, ints, True)
+        _gfx_filled_polygon(surface, vx, vy, end - start, color, scratch, True)
 
 
-@njit
+@borrowing_njit
 def _gfx_world_backdrop(
-    surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, ints
+    surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, scratch
 ):  # pragma: no cover (compiled)
     """The cleared surface and the first world polygon (CarRacing's field) drawn on it, as
     ``surface[:, :] = 0`` and :func:`_gfx_world_polygon` leave them, with one pass over the pixels where it can.
@@ -1124,11 +1166,11 @@ def _gfx_world_backdrop(
         return
     n = starts[1] - starts[0]
     if _world_to_screen(vertices, starts[0], starts[1], view, cull, low, high_x, high_y, vx, vy):
-        if _gfx_filled_polygon(surface, vx, vy, n, colors[0], ints, True):
+        if _gfx_filled_polygon(surface, vx, vy, n, colors[0], scratch, True):
             return
         surface[:, :] = 0
         _gfx_aapolygon(surface, vx, vy, n, colors[0], True)
-        _gfx_filled_polygon(surface, vx, vy, n, colors[0], ints, True)
+        _gfx_filled_polygon(surface, vx, vy, n, colors[0], scratch, True)
     else:
         surface[:, :] = 0
 
@@ -1163,7 +1205,7 @@ def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
     h = H / 40.0
     xs = np.empty(4, dtype=np.int64)
     ys = np.empty(4, dtype=np.int64)
-    scratch = np.empty(4, dtype=np.int64)
+    scratch = _polygon_scratch(4)
     points = np.empty(8)
     _set_quad(points, W, H, W, H - 5 * h, 0.0, H - 5 * h, 0.0, H)
     _indicator(surface, xs, ys, scratch, points, 1.0, 0, 0, 0)  # the black bar, always drawn
@@ -1218,7 +1260,7 @@ def _render_window(
         most = max(most, car_starts[k + 1] - car_starts[k])
     vx = np.empty(most, dtype=np.int64)
     vy = np.empty(most, dtype=np.int64)
-    scratch = np.empty(most, dtype=np.int64)
+    scratch = _polygon_scratch(most)
     _gfx_world_backdrop(
         surface, world, starts, colors, view, cull_from <= 0, cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
     )  # fmt: skip
