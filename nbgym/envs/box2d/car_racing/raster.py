@@ -559,9 +559,10 @@ def _draw_filltri(surface, xs, ys, color, flipped):  # pragma: no cover (compile
         _draw_span(surface, x1, y, x2, color, flipped)
 
 
-@njit
+@borrowing_njit
 def _draw_polygon(surface, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
-    """``pygame.draw.polygon(surface, color, points)`` (filled) on C-int vertices."""
+    """``pygame.draw.polygon(surface, color, points)`` (filled) on C-int vertices. Compiled without reference
+    counting, as what it calls: the fill's row views of ``scratch`` counted references per row."""
     if n == 3:
         _draw_filltri(surface, xs, ys, color, flipped)
     else:
