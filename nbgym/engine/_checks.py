@@ -252,7 +252,11 @@ def with_checked_helpers(function: types.FunctionType, options: dict, copies: di
             copies[helper] = value  # a helper that calls itself keeps calling the original below
             import numba
 
-            copies[helper] = numba.njit(**options)(with_checked_helpers(helper, options, copies))
+            from nbgym.engine._jit import HelperDispatcher
+
+            copy = numba.njit(**options)(with_checked_helpers(helper, options, copies))
+            copy.__class__ = HelperDispatcher  # a helper, as the original: typed and checked as nbgym's helpers are
+            copies[helper] = copy
         return copies[helper]
 
     names = {

@@ -74,6 +74,29 @@ class HelperDispatcher(CPUDispatcher):
                 pass
         return super().get_call_template(args, kws)
 
+    def add_overload(self, cres: Any) -> None:
+        """Keeps a compiled version, refusing one compiled without reference counting that returns arrays.
+
+        numba compiles a helper called from a function without reference counting (a ``borrowing_kernel``)
+        without it too, and keeps that version for every caller: one returning an array (its argument) would hand
+        a caller that counts references a reference it never got, and that caller would free the array under
+        its owner.
+        """
+        # A version compiled here carries the context it was compiled in (numba makes one per compile, without
+        # reference counting for such code); one loaded from the cache (its annotation kept as text) carries the
+        # dispatcher's and was checked when it was compiled.
+        context = cres.target_context
+        compiled_here = not isinstance(cres.type_annotation, str)
+        return_type = cres.signature.return_type
+        if compiled_here and not context.enable_nrt and context.data_model_manager[return_type].contains_nrt_meminfo():
+            raise errors.TypingError(
+                f"{self.py_func.__qualname__} returns {return_type}, which holds arrays, and is compiled without "
+                f"numba's reference counting (a borrowing_njit function, or a helper that one calls): a caller that "
+                f"counts references would free the array under its owner. Return scalars, or write into an array "
+                f"the caller passes."
+            )
+        super().add_overload(cres)
+
     def python_entry(self) -> Dispatcher:
         """The same function compiled with Python wrappers (made at the first call from Python)."""
         entry = self.__dict__.get("_python_entry")

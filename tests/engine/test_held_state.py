@@ -14,7 +14,7 @@ import pytest
 from helpers.jit import INTERPRETED
 
 from nbgym import error, spaces
-from nbgym.engine import KernelEnv, Physics, borrowing_njit, declares_arguments, vector_env_class
+from nbgym.engine import KernelEnv, Physics, borrowing_njit, declares_arguments, njit, vector_env_class
 from nbgym.engine._held import HeldState
 
 Walk = namedtuple("Walk", ["position", "steps"])
@@ -57,6 +57,17 @@ def _allocating_observe(params, state, i, obs):
     obs[i, 1] = row[1]
 
 
+@njit
+def _same(array):
+    return array
+
+
+def _observe_through_a_returned_array(params, state, i, obs):
+    position = _same(state.position)
+    obs[i, 0] = position[i, 0]
+    obs[i, 1] = state.steps[i, 0]
+
+
 def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_observe) -> Physics:
     return Physics(
         name,
@@ -73,6 +84,9 @@ def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_o
 WALK = _walk_physics("TestHeldWalk")
 BORROWING_WALK = _walk_physics("TestBorrowingWalk", borrows_state=True)
 ALLOCATING_WALK = _walk_physics("TestAllocatingBorrowingWalk", borrows_state=True, observe=_allocating_observe)
+RETURNING_WALK = _walk_physics(
+    "TestReturningBorrowingWalk", borrows_state=True, observe=_observe_through_a_returned_array
+)
 
 
 def _walk_env_class(physics: Physics) -> type[KernelEnv]:
@@ -179,3 +193,11 @@ def test_a_borrowing_physics_steps_as_the_counting_one(autoreset_mode):
 def test_a_borrowing_physics_that_allocates_is_refused_naming_the_line():
     with pytest.raises(error.PhysicsError, match=r"(?s)observe function _allocating_observe.*borrows_state=True"):
         _walk_env_class(ALLOCATING_WALK)()
+
+
+@pytest.mark.skipif(INTERPRETED, reason="Python counts references itself: nothing is compiled without them")
+def test_a_helper_returning_an_array_without_reference_counting_is_refused():
+    # numba compiles _same without reference counting under a borrowing observe, and would keep that version for
+    # callers that count references, which would free the returned array under its owner.
+    with pytest.raises(error.PhysicsError, match=r"(?s)_same returns .*compiled without numba's reference counting"):
+        _walk_env_class(RETURNING_WALK)()
