@@ -39,7 +39,8 @@ Names:
 - :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath).
 - :func:`borrowing_njit`: the decorator of helpers that a physics declared ``Physics(..., borrows_state=True)``
   calls with its state from ``step`` or ``observe``: compiled without numba's reference counting, as those
-  functions are (the kernels keep the state's arrays alive for the call). They may not allocate an array.
+  functions are (the kernels keep the state's arrays alive for the call). They may not allocate an array, nor
+  return one (numba compiles the helpers they call without reference counting too: those may not either).
 - :mod:`nbgym.engine.rng`: per-sub-environment draws; :mod:`nbgym.engine.npmath`: numpy's scalar
   math bit for bit where numba's differs (and ``fma``).
 - :func:`rollout`, :class:`Trajectory`, :class:`RolloutResult`: a numba policy and a compiled vector
