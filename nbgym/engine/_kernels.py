@@ -123,7 +123,9 @@ class Physics:
             reference to every array of ``state`` at each call of a physics function, per sub-environment, in
             and out (one atomic operation each): with a state of many arrays (LunarLander's ~50) that was a
             seventh of a step. Such functions, and the compiled helpers they call, may not allocate an array
-            (numba refuses to compile one that does: ``reset`` may). ``False`` (the default) counts references.
+            (numba refuses to compile one that does: ``reset`` may) nor return one (nbgym refuses a helper that
+            does): decorate the helpers they call with the state ``borrowing_njit``. ``False`` (the default)
+            counts references.
 
     Raises:
         nbgym.error.PhysicsError: If a function does not take the protocol's arguments, draws from a
