@@ -47,6 +47,11 @@ class ResetNeeded(Error):
     """``step`` or ``render`` called before ``reset``."""
 
 
+class EnvInUse(Error, RuntimeError):
+    """A call on an environment that another thread is inside (a step, reset or attribute access), or that a stepping
+    thread of an interrupted step may still write: an environment takes one caller at a time."""
+
+
 class InvalidAction(Error, AssertionError):
     """An action that is not contained in the action space, or a batch of actions of the wrong shape or dtype.
 

@@ -38,6 +38,7 @@ from nbgym.engine._kernels import (
     ended_index,
 )
 from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch
+from nbgym.engine._in_use import Exclusive, InUse, exclusive
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
@@ -90,19 +91,9 @@ def _fault(env: Any, raised: Exception, during: str) -> Exception:
     return raised
 
 
-def _refuse_while_running(env: Any, call: str) -> None:
-    """Raises ``RuntimeError`` for ``call`` while the step of an interrupted rollout of ``env`` still runs (see
-    ``rollout._run``), or a worker of an interrupted threaded step (``threads.StepAbandoned``): it may still write
-    the arrays."""
-    finished = env.__dict__.get("_rollout_running")
-    if finished is not None and not finished.is_set():
-        raise RuntimeError(f"Cannot call {call}: {env._fault}.")
-
-
 def _refuse_faulted(env: Any, call: str) -> None:
-    """Raises ``ResetNeeded`` for ``call`` if the physics of ``env`` raised inside the kernels since its last reset
-    (``RuntimeError`` while an interrupted rollout still runs)."""
-    _refuse_while_running(env, call)
+    """Raises ``ResetNeeded`` for ``call`` if the physics of ``env`` raised inside the kernels since its last reset, or
+    a step or rollout was stopped partway."""
     if env._fault is not None:
         raise error.ResetNeeded(
             f"Cannot call {call}: {env._fault}, which left the sub-environments partly stepped. Call reset() "
@@ -111,9 +102,11 @@ def _refuse_faulted(env: Any, call: str) -> None:
 
 
 def _param_property(field: str) -> property:
+    @exclusive(f"a read of {field}")
     def get(self):
         return self._params[field][0].item()
 
+    @exclusive(f"a write of {field}")
     def set(self, value):
         written.store(self._params, field, value, field)
 
@@ -183,9 +176,11 @@ class _ParamsAsAttributes:
 
 
 def _state_view_property(view: StateView) -> property:
+    @exclusive(f"a read of {view.name}")
     def get(self):
         return self._read_state_view(view, 0)
 
+    @exclusive(f"a write of {view.name}")
     def set(self, value):
         self._write_state_view(view, 0, value)
 
@@ -294,7 +289,7 @@ class _StateViewsAsAttributes:
             del self._held[key]
 
 
-class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
+class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
     """A single environment run by the compiled kernels as a batch of one.
 
     Its random stream *is* ``np_random``: the kernels draw through views of the Generator's memory,
@@ -305,6 +300,16 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
     info_keys: ClassVar[tuple[str, ...]] = ()
     """The info key of each of the physics' ``aux`` slots: the value the kernels write into slot ``k`` of a
     sub-environment is its info ``info_keys[k]`` (a Python float; batched as gymnasium batches infos)."""
+
+    exclusive_calls: ClassVar[dict[str, str]] = {
+        "reset": "env.reset()",
+        "step": "env.step()",
+        "render": "env.render()",
+        "close": "env.close()",
+        "__getstate__": "a copy or pickle of the env",
+    }
+    """The calls that hold the env (see ``nbgym.engine._in_use``): one thread at a time steps, resets, renders,
+    closes or copies it, as does every attribute read and write of its parameters and state."""
 
     renderer: ClassVar[Any] = None
     """What draws the env's frames in the pixel render modes: a module, or the name of one imported on the first
@@ -354,6 +359,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         steps, puts them in the cache with the kernels. The engine's calls need nothing here."""
 
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
+        self._in_use = InUse()
         self._params = params
         self.render_mode = render_mode
         self._held = {}
@@ -406,6 +412,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         if self._np_random is not None:
             self._bind(self._np_random)
 
+    @exclusive("a binding of np_random")
     def _bind(self, generator: np.random.Generator) -> None:
         batch = self._batch
         batch.pcg, batch.buf = rng.generator_views(generator)
@@ -546,7 +553,7 @@ class KernelEnv(_StateViewsAsAttributes, _ParamsAsAttributes, Env):
         return self._batch.rewards.item(0)
 
 
-class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
+class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     """A vector environment whose ``step()`` is one compiled call over all sub-environments.
 
     Each environment's vector class takes its environment's own arguments and passes the vector
@@ -569,6 +576,18 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
 
     info_keys: ClassVar[tuple[str, ...]] = ()
     """The info key of each ``aux`` slot (see ``KernelEnv.info_keys``)."""
+
+    exclusive_calls: ClassVar[dict[str, str]] = {
+        "reset": "reset()",
+        "step": "step()",
+        "render": "render()",
+        "close_extras": "close()",
+        "get_attr": "get_attr()",
+        "set_attr": "set_attr()",
+        "num_threads": "a change of num_threads",
+        "__getstate__": "a copy or pickle of the env",
+    }
+    """The calls that hold the env (see ``KernelEnv.exclusive_calls``)."""
 
     renderer: ClassVar[Any] = None
     """What draws each sub-environment's frame (see ``KernelEnv.renderer``)."""
@@ -596,6 +615,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     ) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
+        self._in_use = InUse()
         if max_episode_steps is not None and (
             not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0
         ):
@@ -712,7 +732,6 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
         params = self._reset_params(options)  # bad options raise before any stream moves
         if self._fault is not None and not mask.all():
             _refuse_faulted(self, "a reset of some sub-environments (reset_mask)")
-        _refuse_while_running(self, "reset()")
         self._write_back_kept()  # before the streams move: a refused value leaves the env as it was
         self._seed_streams(seed, mask)
         try:
@@ -804,7 +823,7 @@ class KernelVectorEnv(_StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
             raise _fault(self, raised, "step") from None
         except threads.StepAbandoned as abandoned:
             self._ready, self._fault = False, str(abandoned)
-            self._rollout_running = abandoned.running  # every call refuses while the worker may still run
+            abandoned.when_ended(self._in_use.hand_over(str(abandoned)))  # every call refuses until it ends
             raise
         if status != STEP_OK:
             self._raise_step_error(status, actions)

@@ -211,6 +211,34 @@ class HelperCodeLibrary(codegen.JITCodeLibrary):
         return (self.name, _HELPER_BITCODE, self._get_module_for_linking().as_bitcode())
 
 
+def _refuse_borrowed_returns(state: Any) -> None:
+    """Refuses, in a function compiled without reference counting, a call to a compiled function that returns
+    arrays, whichever version of it the call reaches: one compiled with reference counting (for a caller that
+    counts, compiled first) hands over a reference that this function never gives back, a leak per call; one
+    compiled without is refused by ``HelperDispatcher.add_overload``. Checked at the caller, so that the order in
+    which the functions compile does not matter.
+
+    Raises:
+        numba.core.errors.TypingError: Naming the callee, its return type and the line of the call.
+    """
+    data_models = state.targetctx.data_model_manager
+    for block in state.func_ir.blocks.values():
+        for call in block.find_exprs(op="call"):
+            callee = state.typemap.get(call.func.name)
+            if not isinstance(callee, types.Dispatcher):
+                continue
+            return_type = state.calltypes[call].return_type
+            if data_models[return_type].contains_nrt_meminfo():
+                raise errors.TypingError(
+                    f"{callee.dispatcher.py_func.__qualname__} returns {return_type}, which holds arrays, and is called "
+                    f"by {state.func_id.func_qualname}, which is compiled without numba's reference counting (a "
+                    f"borrowing_njit function, or a physics' step, observe or action_valid declared with "
+                    f"borrows_state=True): the returned reference would never be given back. Return scalars, or write "
+                    f"into an array the caller passes.",
+                    loc=call.loc,
+                )
+
+
 def _install_helper_libraries() -> None:
     """Makes numba compile the functions that have neither wrapper into ``HelperCodeLibrary`` and read them back
     from the cache; once per process (numba's lowering pass and its library loader are shared by every module)."""
@@ -221,6 +249,8 @@ def _install_helper_libraries() -> None:
 
     def run_pass_with_helper_libraries(self: Any, state: Any) -> Any:
         flags = state.flags
+        if not flags.nrt:
+            _refuse_borrowed_returns(state)
         if state.library is None and flags.no_cpython_wrapper and flags.no_cfunc_wrapper:
             state.library = HelperCodeLibrary(state.targetctx.codegen(), state.func_id.func_qualname)
             state.library.enable_object_caching()

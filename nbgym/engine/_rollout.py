@@ -304,13 +304,33 @@ def rollout(
         InvalidAction: If the policy returns actions of the wrong shape, dtype or value (the step that
             got them did not move; the steps before it did).
     """
-    from nbgym.engine._env import KernelVectorEnv, _refuse_faulted
+    from nbgym.engine._env import KernelVectorEnv
 
     if not isinstance(envs, KernelVectorEnv):
         raise TypeError(
             f"rollout() steps a compiled vector env (nbgym.engine.KernelVectorEnv), got {type(envs).__name__}: make it "
             f"with nbgym.make_vec(id, num_envs) of a compiled env, and pass it unwrapped (wrappers would be bypassed)."
         )
+    in_use = envs._in_use
+    entered = in_use.enter("rollout()")
+    try:
+        return _rollout(envs, policy, policy_params, num_steps, max_episodes, trajectory)
+    finally:
+        if entered:
+            in_use.leave()
+
+
+def _rollout(
+    envs: Any,
+    policy: Callable,
+    policy_params: Any,
+    num_steps: int,
+    max_episodes: int,
+    trajectory: Trajectory | None,
+) -> RolloutResult:
+    """``rollout``, holding the env."""
+    from nbgym.engine._env import _refuse_faulted
+
     bound_policy = _bind_policy(policy)
     if envs.autoreset_mode.value == "Disabled":
         raise ValueError(
@@ -409,6 +429,7 @@ def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
     outcome: list = []
     # An Event, not Thread.join: a join interrupted by Ctrl-C marks the thread as ended while it still runs.
     finished = threading.Event()
+    when_finished: list[Callable[[], None]] = []
 
     def target() -> None:
         try:
@@ -417,6 +438,8 @@ def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
             outcome.append(raised)
         finally:
             finished.set()
+            for callback in list(when_finished):
+                callback()
 
     threading.Thread(target=target, name="nbgym-rollout", daemon=True).start()
     try:
@@ -430,9 +453,12 @@ def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
         else:
             envs._fault = (
                 "a rollout was interrupted while a step was running, and the step did not end (a physics or policy "
-                "that does not return?): the env cannot be used again, make a new one"
+                "that does not return?): it may still write the batch"
             )
-            envs._rollout_running = finished
+            release = envs._in_use.hand_over(envs._fault)  # every call refuses until the step ends
+            when_finished.append(release)
+            if finished.is_set():  # ended before the callback was added: release is idempotent
+                release()
         raise
     if isinstance(outcome[0], BaseException):
         raise _fault(envs, outcome[0], "rollout") from None

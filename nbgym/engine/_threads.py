@@ -49,6 +49,8 @@ class _Job:
         "cancelled",
         "finished_lock",
         "idle",
+        "runners",
+        "ended_callbacks",
     )
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
@@ -68,15 +70,21 @@ class _Job:
         self.finished_lock = threading.Lock()
         self.idle = threading.Event()
         """Set once the job is cancelled and every worker call that started it has finished."""
+        self.runners: set[threading.Thread] = set()
+        """The worker threads inside the kernel now (under ``finished_lock``)."""
+        self.ended_callbacks: list[Callable[[], None]] = []
+        """Called once ``idle`` is set (see ``when_idle``)."""
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
         the job too: the caller would otherwise wait forever for the chunk that failed). A cancelled job
         is not run: the caller, interrupted, no longer waits for it."""
+        worker = threading.current_thread()
         with self.finished_lock:
             if self.cancelled:
                 return False
             self.started += 1
+            self.runners.add(worker)
         try:
             return self.kernel(*self.args)
         except Exception as failure:  # noqa: BLE001 - handed to the caller, who raises it
@@ -86,15 +94,30 @@ class _Job:
         finally:
             with self.finished_lock:
                 self.finished += 1
+                self.runners.discard(worker)
                 if self.cancelled and self.finished == self.started:
-                    self.idle.set()
+                    self._set_idle()
 
     def cancel(self) -> None:
         """No worker starts the job from now on; ``idle`` is set when those that started it have finished."""
         with self.finished_lock:
             self.cancelled = True
             if self.finished == self.started:
-                self.idle.set()
+                self._set_idle()
+
+    def _set_idle(self) -> None:  # under finished_lock
+        self.idle.set()
+        callbacks, self.ended_callbacks = self.ended_callbacks, []
+        for callback in callbacks:
+            callback()
+
+    def when_idle(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` (in the thread that ends the job's last worker call, or now) once ``idle`` is set."""
+        with self.finished_lock:
+            if not self.idle.is_set():
+                self.ended_callbacks.append(callback)
+                return
+        callback()
 
     def wake_caller(self) -> None:
         """Release the caller waiting for the last chunk (once: only a second failing worker could try twice)."""
@@ -103,13 +126,14 @@ class _Job:
 
 
 class StepAbandoned(KeyboardInterrupt):
-    """An interrupted threaded step whose workers did not end within ``STOP_GRACE`` seconds (a physics that
-    loops forever?): raised so that the process stays interruptible. A worker may still write the batch's
-    arrays until ``running`` is set; the env refuses every call until then (``env._fault``)."""
+    """An interrupted or failed threaded step whose workers did not end within ``STOP_GRACE`` seconds (a physics
+    that loops forever?): raised so that the process stays interruptible. A worker may still write the batch's
+    arrays until they end; ``when_ended(callback)`` calls ``callback`` then (the env refuses every call until
+    then: see ``InUse.hand_over``). The stuck workers are retired: later steps get workers of their own."""
 
-    def __init__(self, message: str, running: threading.Event) -> None:
+    def __init__(self, message: str, when_ended: Callable[[Callable[[], None]], None]) -> None:
         super().__init__(message)
-        self.running = running
+        self.when_ended = when_ended
 
 
 STOP_GRACE = 2.0
@@ -124,19 +148,32 @@ class _Workers:
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
+        self.started = 0
+
     def ensure(self, count: int) -> None:
         with self.lock:
             while len(self.threads) < count:
-                thread = threading.Thread(target=self._work, name=f"nbgym-step-{len(self.threads)}", daemon=True)
+                thread = threading.Thread(target=self._work, name=f"nbgym-step-{self.started}", daemon=True)
+                self.started += 1
                 thread.start()
                 self.threads.append(thread)
 
+    def retire(self, stuck: set[threading.Thread]) -> None:
+        """Stop counting ``stuck`` threads (inside an abandoned job) as workers: ``ensure`` starts others, and each
+        of them ends once its call returns, instead of taking jobs it would hold up."""
+        with self.lock:
+            self.threads = [thread for thread in self.threads if thread not in stuck]
+
     def _work(self) -> None:
+        me = threading.current_thread()
         while True:
             job = self.jobs.get()
             if job.run_in_worker():
                 job.wake_caller()
             job = None  # an idle worker keeps no batch's arrays alive
+            with self.lock:
+                if me not in self.threads:
+                    return
 
 
 _workers: _Workers | None = None
@@ -195,23 +232,28 @@ def _stop_workers(job: _Job) -> None:
     interrupt may land between any two bytecodes of the caller, and a worker may fail.
 
     Raises:
-        StepAbandoned: If they have not ended within ``STOP_GRACE`` seconds.
+        StepAbandoned: If they have not ended within ``STOP_GRACE`` seconds (the stuck workers are retired).
     """
-    deadline = time.monotonic() + STOP_GRACE
+    deadline = None
     while True:
-        try:
+        try:  # everything inside: a further interrupt anywhere keeps waiting
+            if deadline is None:
+                deadline = time.monotonic() + STOP_GRACE
             job.cancel()
-            if not job.idle.wait(max(0.0, deadline - time.monotonic())):
-                raise StepAbandoned(
-                    f"a step was interrupted and a stepping thread did not end within {STOP_GRACE} s (a physics "
-                    f"that loops forever?): it may still write the batch",
-                    job.idle,
-                )
-            return
-        except StepAbandoned:
-            raise
+            if job.idle.wait(max(0.0, deadline - time.monotonic())):
+                return
+            break
         except BaseException:  # noqa: BLE001 - a further interrupt: keep waiting, the first one is raised
             continue
+    with job.finished_lock:
+        stuck = set(job.runners)
+    if _workers is not None:
+        _workers.retire(stuck)
+    raise StepAbandoned(
+        f"a threaded step was stopped and a stepping thread did not end within {STOP_GRACE} s (a physics that "
+        f"loops forever?): it may still write the batch",
+        job.when_idle,
+    )
 
 
 def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> None:
@@ -239,7 +281,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
             for _ in range(num_helpers):
                 workers.jobs.put(job)
         if not kernel(*job.args):
-            job.done.acquire()  # a worker is completing the last chunk: sleep until it has
+            job.done.acquire()  # a worker is completing the last chunk (or failed): sleep until it has
     except Exception:
         # From the kernel itself: never return while a worker is still stepping this batch, or the next call
         # would step the same sub-environments from two threads at once.
@@ -250,6 +292,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         _finish_interrupted(job)
         raise
     if job.error is not None:
+        _stop_workers(job)  # the failing worker woke the caller while others may still step their chunks
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
 
 

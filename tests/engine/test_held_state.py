@@ -68,12 +68,28 @@ def _observe_through_a_returned_array(params, state, i, obs):
     obs[i, 1] = state.steps[i, 0]
 
 
-def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_observe) -> Physics:
+@njit
+def _same_for_reset(array):
+    return array
+
+
+def _reset_through_a_returned_array(params, state, i, rng, aux):
+    _same_for_reset(state.position)[i, 0] = 0.0
+    state.steps[i, 0] = 0
+
+
+def _observe_through_the_reset_helper(params, state, i, obs):
+    position = _same_for_reset(state.position)
+    obs[i, 0] = position[i, 0]
+    obs[i, 1] = state.steps[i, 0]
+
+
+def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_observe, reset: Any = None) -> Physics:
     return Physics(
         name,
         params=[("stride", np.float64)],
         state=_new_walk,
-        reset=_walk_reset,
+        reset=reset or _walk_reset,
         step=_walk_step,
         observe=observe,
         action_valid=_walk_action_valid,
@@ -86,6 +102,14 @@ BORROWING_WALK = _walk_physics("TestBorrowingWalk", borrows_state=True)
 ALLOCATING_WALK = _walk_physics("TestAllocatingBorrowingWalk", borrows_state=True, observe=_allocating_observe)
 RETURNING_WALK = _walk_physics(
     "TestReturningBorrowingWalk", borrows_state=True, observe=_observe_through_a_returned_array
+)
+# The reset, compiled first and with reference counting, compiles the helper that returns an array: the borrowing
+# observe then reaches that version, which hands it a reference it would never give back.
+RETURNING_AFTER_RESET_WALK = _walk_physics(
+    "TestReturningAfterResetWalk",
+    borrows_state=True,
+    observe=_observe_through_the_reset_helper,
+    reset=_reset_through_a_returned_array,
 )
 
 
@@ -201,3 +225,11 @@ def test_a_helper_returning_an_array_without_reference_counting_is_refused():
     # callers that count references, which would free the returned array under its owner.
     with pytest.raises(error.PhysicsError, match=r"(?s)_same returns .*compiled without numba's reference counting"):
         _walk_env_class(RETURNING_WALK)()
+
+
+@pytest.mark.skipif(INTERPRETED, reason="Python counts references itself: nothing is compiled without them")
+def test_a_borrowing_function_may_not_call_one_returning_an_array_whatever_compiled_it_first():
+    with pytest.raises(
+        error.PhysicsError, match=r"(?s)_same_for_reset returns .*called by .*without numba's reference"
+    ):
+        _walk_env_class(RETURNING_AFTER_RESET_WALK)()

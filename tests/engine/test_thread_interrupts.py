@@ -12,13 +12,17 @@ it, and continue as gymnasium's would from there.
 
 from __future__ import annotations
 
+import copy
+import pickle
 import threading
 import time
 
+import numba
 import numpy as np
 import pytest
 
 import nbgym
+from nbgym import error
 from nbgym.engine import _batch as engine_batch
 from nbgym.engine import _threads as threads
 
@@ -185,14 +189,195 @@ def test_a_worker_that_does_not_end_is_abandoned_and_the_env_refuses(monkeypatch
 
     monkeypatch.setattr(engine_batch, "step_chunks", kernel)
     monkeypatch.setattr(threads, "STOP_GRACE", 0.3)
+    reference = nbgym.make_vec("CartPole-v1", NUM_ENVS)
     start = time.monotonic()
     try:
         with pytest.raises(KeyboardInterrupt, match="did not end"):
             envs.step(np.zeros(NUM_ENVS, dtype=np.int64))
         assert time.monotonic() - start < 5
-        with pytest.raises(RuntimeError, match="did not end"):
-            envs.reset(seed=1)
-        with pytest.raises(RuntimeError, match="did not end"):
-            envs.step(np.zeros(NUM_ENVS, dtype=np.int64))
+        stuck = [thread for thread in threading.enumerate() if thread.name.startswith("nbgym-step")]
+        refused = {
+            "reset": lambda: envs.reset(seed=1),
+            "step": lambda: envs.step(np.zeros(NUM_ENVS, dtype=np.int64)),
+            "set_attr": lambda: envs.set_attr("gravity", 9.0),
+            "get_attr": lambda: envs.get_attr("state"),
+            "num_threads": lambda: setattr(envs, "num_threads", 1),
+            "a parameter": lambda: setattr(envs, "gravity", 9.0),
+            "pickle": lambda: pickle.dumps(envs),
+            "deepcopy": lambda: copy.deepcopy(envs),
+            "close": envs.close,
+        }
+        for call in refused.values():
+            with pytest.raises(error.EnvInUse, match="did not end"):
+                call()
+        # The stuck worker is retired: later threaded steps (of another env) get workers of their own and leave no
+        # job behind for it.
+        monkeypatch.undo()
+        others = nbgym.make_vec("CartPole-v1", NUM_ENVS, num_threads=2)
+        others.reset(seed=3)
+        for _ in range(50):
+            others.step(np.zeros(NUM_ENVS, dtype=np.int64))
+        for _ in range(100):  # a worker woken late finds its job done: the queue drains
+            if threads._workers.jobs.qsize() == 0:
+                break
+            time.sleep(0.05)
+        assert threads._workers.jobs.qsize() == 0
+        assert not set(stuck) & set(threads._workers.threads)
     finally:
         release.set()
+    for _ in range(100):  # the worker ends its call, and hands the env back
+        if not envs._in_use.handed_over:
+            break
+        time.sleep(0.05)
+    copy.deepcopy(envs)
+    pickle.loads(pickle.dumps(envs))
+    with pytest.raises(error.ResetNeeded):
+        envs.step(np.zeros(NUM_ENVS, dtype=np.int64))
+    envs.reset(seed=1)
+    reference.reset(seed=1)
+    for k in range(3):
+        actions = np.full(NUM_ENVS, k % 2, dtype=np.int64)
+        np.testing.assert_array_equal(envs.step(actions)[0], reference.step(actions)[0])
+    envs.close()
+
+
+@pytest.mark.parametrize("num_threads", [2, 3, 4])
+def test_a_failing_worker_never_leaves_another_stepping(monkeypatch, num_threads):
+    """A physics that raises in one worker's chunk: ``step()`` raises only once every other worker has ended its
+    chunks, so the ``reset()`` that its message asks for is not overwritten by a worker still stepping."""
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", max(4, numba.config.NUMBA_NUM_THREADS))
+    num_envs = 512 * num_threads  # two chunks of 256 per thread: every worker gets some
+    envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=num_threads)
+    reference = nbgym.make_vec("CartPole-v1", num_envs)
+    envs.reset(seed=2)
+    real = engine_batch.step_chunks
+    arrived = threading.Barrier(num_threads - 1, timeout=5)
+    turn = iter(range(num_threads))
+    running = [0]
+    lock = threading.Lock()
+
+    def kernel(*args):
+        if threading.current_thread() is threading.main_thread():
+            return False  # the workers step every chunk
+        arrived.wait()  # every worker is inside the step
+        with lock:
+            first = next(turn) == 0
+            running[0] += 1
+        try:
+            if first:
+                raise IndexError("injected in one worker's chunk")
+            time.sleep(0.2)  # the others are still stepping when it fails
+            return real(*args)
+        finally:
+            with lock:
+                running[0] -= 1
+
+    monkeypatch.setattr(engine_batch, "step_chunks", kernel)
+    with pytest.raises(error.PhysicsIndexError):
+        envs.step(np.ones(num_envs, dtype=np.int64))
+    assert running[0] == 0, "step() raised while a worker was still stepping the batch"
+    monkeypatch.setattr(engine_batch, "step_chunks", real)
+    envs.reset(seed=2)
+    reference.reset(seed=2)
+    time.sleep(0.1)  # a worker left running would step the batch now
+    for k in range(3):
+        actions = np.full(num_envs, k % 2, dtype=np.int64)
+        np.testing.assert_array_equal(envs.step(actions)[0], reference.step(actions)[0])
+
+
+class _Held:
+    """Holds a call on an env in another thread at a Python point inside it, until released."""
+
+    def __init__(self, env, method: str) -> None:
+        self.entered, self.release = threading.Event(), threading.Event()
+        real = getattr(env, method)
+
+        def held(*args):
+            self.entered.set()
+            self.release.wait(5)
+            return real(*args)
+
+        setattr(env, method, held)
+
+
+@pytest.mark.parametrize("vector", [False, True], ids=["single", "vector"])
+def test_one_env_takes_one_caller(vector):
+    """A second thread's call on an env that a first thread is inside is refused at once, and moves nothing."""
+    if vector:
+        env = nbgym.make_vec("CartPole-v1", 4)
+        inside = _Held(env, "_step_infos")
+        calls = {
+            "step": lambda: env.step(np.zeros(4, dtype=np.int64)),
+            "reset": lambda: env.reset(seed=0),
+            "set_attr": lambda: env.set_attr("state", [np.zeros(4)] * 4),
+            "get_attr": lambda: env.get_attr("state"),
+            "a parameter": lambda: setattr(env, "gravity", 1.0),
+            "render": env.render,
+            "pickle": lambda: pickle.dumps(env),
+        }
+        step = lambda: env.step(np.ones(4, dtype=np.int64))  # noqa: E731
+    else:
+        env = nbgym.make("CartPole-v1").unwrapped
+        inside = _Held(env, "_step_info")
+        calls = {
+            "step": lambda: env.step(0),
+            "reset": lambda: env.reset(seed=0),
+            "state": lambda: setattr(env, "state", np.zeros(4)),
+            "a parameter": lambda: setattr(env, "gravity", 1.0),
+            "read of a parameter": lambda: env.gravity,
+            "np_random": lambda: setattr(env, "np_random", np.random.default_rng(0)),
+            "deepcopy": lambda: copy.deepcopy(env),
+        }
+        step = lambda: env.step(1)  # noqa: E731
+    env.reset(seed=0)
+    before = env._batch.state.copy()
+    stepper = threading.Thread(target=step)
+    stepper.start()
+    try:
+        assert inside.entered.wait(5)
+        for call in calls.values():
+            with pytest.raises(error.EnvInUse, match=r"another thread \(Thread-"):
+                call()
+    finally:
+        inside.release.set()
+        stepper.join(5)
+    reference = nbgym.make_vec("CartPole-v1", 4) if vector else nbgym.make("CartPole-v1").unwrapped
+    reference.reset(seed=0)
+    np.testing.assert_array_equal(before, reference._batch.state)
+    reference.step(np.ones(4, dtype=np.int64) if vector else 1)
+    np.testing.assert_array_equal(env._batch.state, reference._batch.state)  # stepped once, by the first caller
+    env.step(np.zeros(4, dtype=np.int64) if vector else 0)  # the env is free again
+
+
+def test_a_second_interrupt_while_stopping_the_workers_keeps_waiting(monkeypatch):
+    """Ctrl-C twice: the second lands inside ``_stop_workers`` (here in its first clock read), which still waits
+    for the worker before the first interrupt goes on."""
+    caller = threading.current_thread()
+    entered = threading.Event()
+    running = [0]
+
+    def kernel(progress):
+        if threading.current_thread() is caller:
+            entered.wait(5)
+            raise KeyboardInterrupt("first")
+        running[0] += 1
+        entered.set()
+        time.sleep(0.2)
+        running[0] -= 1
+        return False
+
+    class Clock:
+        reads = 0
+
+        @classmethod
+        def monotonic(cls):
+            cls.reads += 1
+            if cls.reads == 1:
+                raise KeyboardInterrupt("second")
+            return time.monotonic()
+
+    monkeypatch.setattr(threads, "time", Clock)
+    with pytest.raises(KeyboardInterrupt, match="first"):
+        threads.run_chunks(kernel, (), 1)
+    assert Clock.reads >= 2
+    assert running[0] == 0, "run_chunks raised while a worker was still running"

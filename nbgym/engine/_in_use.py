@@ -1,0 +1,134 @@
+"""One caller at a time for an environment's batch: a second thread's call is refused, not raced.
+
+Two threads stepping one env would step the same sub-environments at once (the kernels release the GIL) and
+corrupt them; a stepping thread of an interrupted step that did not end may still write them. ``InUse`` is held by
+the thread inside a call on the env (a step, reset, render, attribute read or write, pickling), or by such a
+stepping thread until it ends; any other call meanwhile raises ``nbgym.error.EnvInUse`` at once, saying who holds
+it. A call made by the holding thread itself (a step that renders a window) nests.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+from typing import Any, Callable, ClassVar, TypeVar
+
+from nbgym import error
+
+_SLOT = 0
+
+
+class _HandedOver:
+    """The holder while a thread that no call waits for any more may still write the batch."""
+
+    __slots__ = ("reason",)
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+
+
+class InUse:
+    """Who is inside a call on one environment: a thread's ident, or a ``_HandedOver`` stepping thread.
+
+    Taking it is one ``dict.setdefault``, atomic under the GIL: of two threads that try at once, one gets it.
+    A copy or a pickle of the env gets a free one.
+    """
+
+    __slots__ = ("_holder",)
+
+    def __init__(self) -> None:
+        self._holder: dict[int, Any] = {}
+
+    def __reduce__(self) -> tuple[type, tuple]:
+        return InUse, ()
+
+    def enter(self, call: str) -> bool:
+        """Take the env for ``call``; whether this call took it (``False``: this thread holds it already, and the
+        outer call gives it back).
+
+        Raises:
+            nbgym.error.EnvInUse: If another thread, or a stepping thread that may still write, holds it.
+        """
+        me = threading.get_ident()
+        if self._holder.get(_SLOT) == me:
+            return False
+        holder = self._holder.setdefault(_SLOT, me)
+        if holder != me:
+            raise error.EnvInUse(_refusal(holder, call))
+        return True
+
+    def leave(self) -> None:
+        """Give the env back, unless it was handed over meanwhile."""
+        if self._holder.get(_SLOT) == threading.get_ident():
+            del self._holder[_SLOT]
+
+    def hand_over(self, reason: str) -> Callable[[], None]:
+        """From the holding thread: the env stays taken after its call returns, by a thread that may still write it
+        (``reason`` says which); every call is refused with ``reason`` until the returned function is called, by
+        that thread once it has ended."""
+        marker = _HandedOver(reason)
+        self._holder[_SLOT] = marker
+
+        def release() -> None:
+            if self._holder.get(_SLOT) is marker:  # nobody else can replace the marker: only its ender removes it
+                del self._holder[_SLOT]
+
+        return release
+
+    @property
+    def handed_over(self) -> bool:
+        """Whether a stepping thread that no call waits for may still write the batch."""
+        return isinstance(self._holder.get(_SLOT), _HandedOver)
+
+
+def _refusal(holder: Any, call: str) -> str:
+    if isinstance(holder, _HandedOver):
+        return f"Cannot call {call}: {holder.reason}."
+    name = next((thread.name for thread in threading.enumerate() if thread.ident == holder), f"ident {holder}")
+    return (
+        f"Cannot call {call}: another thread ({name}) is inside a call on this environment, and an environment takes "
+        f"one caller at a time (its kernels step without the GIL: two callers would step the same sub-environments "
+        f"at once). Give each thread an environment of its own, or serialise the calls with a lock."
+    )
+
+
+Method = TypeVar("Method", bound=Callable[..., Any])
+
+
+def exclusive(call: str) -> Callable[[Method], Method]:
+    """Decorates an env method that reads or writes its batch: it runs holding the env's ``_in_use``."""
+
+    def decorate(method: Method) -> Method:
+        @functools.wraps(method)
+        def held(self, *args: Any, **kwargs: Any) -> Any:
+            in_use = self._in_use
+            entered = in_use.enter(call)
+            try:
+                return method(self, *args, **kwargs)
+            finally:
+                if entered:
+                    in_use.leave()
+
+        held._exclusive = True  # type: ignore[attr-defined]
+        return held  # type: ignore[return-value]
+
+    return decorate
+
+
+class Exclusive:
+    """Makes the methods named in ``exclusive_calls`` run holding the env's ``_in_use``: in the class that declares
+    them and in every subclass, whichever class of its MRO (a mixin's ``reset``, say) defines them there; a
+    property's setter is held. The outermost call takes the env, the calls it makes nest."""
+
+    exclusive_calls: ClassVar[dict[str, str]] = {}
+    """Method or property name -> the call it is named as in a refusal (``"env.step()"``)."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, call in cls.exclusive_calls.items():
+            member = getattr(cls, name, None)
+            if isinstance(member, property):
+                if member.fset is not None and not getattr(member.fset, "_exclusive", False):
+                    setattr(cls, name, member.setter(exclusive(call)(member.fset)))
+            elif callable(member) and not getattr(member, "_exclusive", False):
+                setattr(cls, name, exclusive(call)(member))
