@@ -957,3 +957,80 @@ class MatmulLoad:
             self._stop.set()
             self._worker.join()
             self._worker = None
+
+
+# The learner's loop: a policy between steps
+# ------------------------------------------
+
+LEARNER_HIDDEN = 256
+"""The width of the two hidden layers of the learner loop's policy (``MlpPolicy``)."""
+
+
+class MlpPolicy:
+    """The policy of the learner-loop benchmarks: a numpy MLP (two tanh layers of ``LEARNER_HIDDEN``, float32),
+    the same for every library. Discrete actions are the argmax of its outputs, box actions its outputs clipped to
+    the space. Pin BLAS to one thread (``OPENBLAS_NUM_THREADS=1`` before numpy is imported) for the published
+    figures: the policy then takes one core, as a learner's forward pass on a CPU core would.
+
+    Args:
+        observation_space: One sub-environment's observation space.
+        action_space: One sub-environment's action space.
+        seed: The seed of its weights.
+    """
+
+    def __init__(self, observation_space: Space[Any], action_space: Space[Any], seed: int = 0) -> None:
+        from nbgym.spaces import Discrete
+
+        rng = np.random.default_rng(seed)
+        inputs = int(np.prod(observation_space.shape)) or 1
+        self.discrete = isinstance(action_space, Discrete)
+        outputs = int(action_space.n) if self.discrete else int(np.prod(action_space.shape))
+        sizes = (inputs, LEARNER_HIDDEN, LEARNER_HIDDEN, outputs)
+        self.weights = [
+            (rng.standard_normal((a, b)) / math.sqrt(a)).astype(np.float32) for a, b in zip(sizes, sizes[1:])
+        ]
+        if not self.discrete:
+            self.shape, self.dtype = action_space.shape, action_space.dtype
+            self.low, self.high = action_space.low.ravel(), action_space.high.ravel()
+
+    def __call__(self, observations: Any) -> np.ndarray:
+        """The actions of a batch of observations."""
+        x = np.asarray(observations, dtype=np.float32).reshape(len(observations), -1)
+        w1, w2, w3 = self.weights
+        out = np.tanh(np.tanh(x @ w1) @ w2) @ w3
+        if self.discrete:
+            return out.argmax(axis=1).astype(np.int64)
+        return np.clip(out, self.low, self.high).astype(self.dtype).reshape(len(observations), *self.shape)
+
+
+def learner_loop_rate(envs: Any, policy: Callable[[Any], Any], asynchronous: bool, seconds: float) -> float:
+    """Env-steps per second of a learner's loop over ``envs`` for about ``seconds`` seconds: ``policy`` between
+    steps, with ``step`` (sync), or ``recv`` -> policy -> ``send(actions, env_id)`` (async: nbgym's and envpool's
+    API, after ``async_reset``). Steps of sub-environments that autoreset count, as everywhere here.
+    """
+    state: list[Any] = [None]
+    if asynchronous:
+        envs.async_reset()
+        step = _async_loop_step
+    else:
+        state[0] = envs.reset(seed=0)[0]
+        step = _sync_loop_step
+    for _ in range(4):  # warm-up: in async, every batch in flight once
+        step(envs, policy, state)
+    count, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for _ in range(8):
+            count += step(envs, policy, state)
+    return count / (time.perf_counter() - start)
+
+
+def _sync_loop_step(envs: Any, policy: Callable[[Any], Any], state: list[Any]) -> int:
+    state[0] = envs.step(policy(state[0]))[0]
+    return len(state[0])
+
+
+def _async_loop_step(envs: Any, policy: Callable[[Any], Any], state: list[Any]) -> int:
+    obs, _rewards, _terminations, _truncations, infos = envs.recv()
+    ids = infos["env_id"]
+    envs.send(policy(obs), ids)
+    return len(ids)

@@ -294,6 +294,7 @@ QUICK_SELECTION = [
     ("bench_memory", "Memory", ("CartPole-v1", 4096, "nbgym")),
     ("bench_spaces", "Spaces", ("Dict", "nbgym")),
     ("bench_threads", "ThreadedStep", (65536, 2, "none")),
+    ("bench_learner_loop", "LearnerLoop", ("CartPole-v1", "async")),
     ("bench_import", "Import", ("nbgym",)),
     ("bench_compile", "FirstStep", ("CartPole-v1", "nbgym, cold cache")),
     ("bench_ratios", "VersusLibrary", ("CartPole-v1", 256, "gymnasium")),

@@ -195,25 +195,64 @@ class KernelBatch:
         )
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
-        if not numba.config.DISABLE_JIT:  # compiled here, under the cache's lock, not by the first stepping thread
-            actions = np.zeros(self.action_shape, dtype=self.action_dtype)
-            with cache.compiling(f"{self.physics.name}'s threaded step"):
-                check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset)))
-                step_chunks.compile(
-                    tuple(
-                        numba.typeof(arg)
-                        for arg in (*self._step_args(mode, max_steps), actions, chunk_size, np.zeros(2, np.int64))
-                    )
-                )
+        self.compile_rows(mode, max_steps, self.action_dtype)
         return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
+
+    def compile_rows(self, mode: int, max_steps: int, action_dtype: np.dtype) -> None:
+        """Compiles (or loads) the kernels that step rows of the batch in threads (``check_rows``, ``start_rows``) for
+        actions of ``action_dtype``: here, under the cache's lock, not in the first stepping thread."""
+        if numba.config.DISABLE_JIT:
+            return
+        actions = np.zeros(self.action_shape, dtype=action_dtype)
+        with cache.compiling(f"{self.physics.name}'s threaded step"):
+            check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset, 0, 0)))
+            step_chunks.compile(
+                tuple(
+                    numba.typeof(arg)
+                    for arg in (*self._step_args(mode, max_steps), actions, 0, 0, 1, np.zeros(2, np.int64))
+                )
+            )
 
     def _step_in_threads(
         self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray
     ) -> int:
-        status = check_step(self.params, actions, mode, self.needs_reset)
+        status = check_step(self.params, actions, mode, self.needs_reset, 0, self.num_envs)
         if status == STEP_OK:
-            threads.run_chunks(step_chunks, (*self._step_args(mode, max_steps), actions, chunk_size), num_helpers)
+            threads.run_chunks(
+                step_chunks, (*self._step_args(mode, max_steps), actions, 0, self.num_envs, chunk_size), num_helpers
+            )
         return status
+
+    def check_rows(self, mode: int, actions: np.ndarray, first: int, stop: int) -> int:
+        """The status of a step of sub-environments ``first`` to ``stop - 1`` with their rows of ``actions`` (a whole
+        batch's array), before anything moves: ``STEP_OK``, or as ``step_kernel``'s."""
+        return check_step(self.params, actions, mode, self.needs_reset, first, stop)
+
+    def rows_job(
+        self, mode: int, max_steps: int, actions: np.ndarray, first: int, stop: int, progress: np.ndarray
+    ) -> tuple[threads.Job, int]:
+        """The job that steps sub-environments ``first`` to ``stop - 1`` (checked by ``check_rows``) in the engine's
+        threads while the caller goes on (``threads.hand_out``, ``threads.finish``), and how many workers share it:
+        0 for rows fewer than a chunk worth a thread (``threads.smallest_chunk``), which the caller steps itself
+        (``job.kernel(*job.args)``): waking a thread would cost more than stepping them.
+
+        Args:
+            mode: The kernels' autoreset mode.
+            max_steps: The time limit (0: none).
+            actions: A whole batch's array of actions (only the rows stepped are read).
+            first: The first sub-environment.
+            stop: One past the last.
+            progress: Two zeroed int64 counters: after an interrupt, ``progress[0] > 0`` says they stepped (whole).
+        """
+        count = stop - first
+        chunk_size, helpers = threads.split(
+            count, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
+        )
+        job = threads.Job(step_chunks, (*self._step_args(mode, max_steps), actions, first, stop, chunk_size, progress))
+        job.num_chunks = -(-count // chunk_size)
+        if count < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
+            return job, 0
+        return job, helpers + 1
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
         """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.
@@ -229,17 +268,20 @@ class KernelBatch:
             entry = step_kernel.compile(tuple(numba.typeof(arg) for arg in args))
         return functools.partial(entry, *args)
 
-    def actions_array(self, actions: Any) -> np.ndarray:
+    def actions_array(self, actions: Any, num_rows: int | None = None) -> np.ndarray:
         """``actions`` as the array the kernels read, without copying when it already is one.
+
+        Args:
+            actions: The actions of every sub-environment, or of ``num_rows`` of them.
+            num_rows: How many sub-environments' actions ``actions`` holds (``None``: every one's).
 
         Raises:
             InvalidAction: If ``actions`` has the wrong shape, or a dtype that would change its values.
         """
         array = np.asarray(actions)
-        if array.shape != self.action_shape:
-            raise error.InvalidAction(
-                f"Expected actions of shape {self.action_shape}, got {array.shape} from {actions!r}."
-            )
+        shape = self.action_shape if num_rows is None else (num_rows, *self.action_shape[1:])
+        if array.shape != shape:
+            raise error.InvalidAction(f"Expected actions of shape {shape}, got {array.shape} from {actions!r}.")
         if self.discrete_actions:
             if array.dtype.kind not in "iu":
                 raise error.InvalidAction(
@@ -261,6 +303,24 @@ class KernelBatch:
         if array.dtype.kind not in "iub":
             raise error.InvalidAction(f"Expected numeric actions, got dtype {array.dtype} from {actions!r}.")
         return array.astype(np.float64)
+
+    def rows(self, first: int, stop: int) -> BatchRows:
+        """Sub-environments ``first`` to ``stop - 1`` of the batch, as a batch of their own (views of its arrays)."""
+        return BatchRows(self, first, stop)
+
+
+class BatchRows:
+    """Views of some consecutive sub-environments' rows of a ``KernelBatch``'s arrays, under the batch's names:
+    what a vector env's infos read, for the sub-environments that one ``recv`` returns."""
+
+    def __init__(self, batch: KernelBatch, first: int, stop: int) -> None:
+        self.physics, self.params, self.num_envs = batch.physics, batch.params, stop - first
+        for name in (*KernelBatch._VIEWS, "rewards", "elapsed", "all_envs"):
+            setattr(self, name, getattr(batch, name)[first:stop])
+        state = batch.state
+        self.state = (
+            state[first:stop] if isinstance(state, np.ndarray) else type(state)(*(a[first:stop] for a in state))
+        )
 
 
 def _observation_layout(physics: Physics, observation_space: spaces.Space) -> tuple[tuple[int, ...], np.dtype]:

@@ -37,8 +37,9 @@ from nbgym.engine._kernels import (
     Physics,
     ended_index,
 )
+from nbgym.engine._async import AsyncSteps, check_batch_size
 from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch
-from nbgym.engine._in_use import Exclusive, InUse, exclusive
+from nbgym.engine._in_use import Exclusive, exclusive
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
 from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
@@ -108,6 +109,7 @@ def _param_property(field: str) -> property:
 
     @exclusive(f"a write of {field}")
     def set(self, value):
+        self._settle()
         written.store(self._params, field, value, field)
 
     return property(get, set, doc=f"The ``{field}`` parameter of the compiled dynamics.")
@@ -119,6 +121,11 @@ class _ParamsAsAttributes:
 
     physics: ClassVar[Physics]
     _params: np.ndarray
+
+    def _settle(self) -> None:
+        """Waits for the sub-environments a vector env steps in the background (see ``AsyncSteps``), before a
+        parameter changes."""
+
     asserts_action_in_space: ClassVar[bool] = False
     """Whether the gymnasium environment this class reproduces asserts ``action_space.contains(action)`` before
     it moves (CartPole, MountainCar, Blackjack): integer actions of a dtype that does not cast safely to the
@@ -241,22 +248,26 @@ class _StateViewsAsAttributes:
         view.write(self._params[0], self._state_row(index), value)
         self._held[view.name, index] = (view, value)  # gymnasium's env holds the very object assigned
 
-    def _write_back_held(self) -> None:
-        """Writes the values read or assigned (and maybe changed in place since) back into the state rows.
+    def _write_back_held(self, rows: range | None = None) -> None:
+        """Writes the values read or assigned (and maybe changed in place since) back into the state rows (of the
+        sub-environments in ``rows``, all by default).
 
         Raises:
             ValueError: If one was changed into a value its view refuses (say, a list that grew).
         """
         for (_, index), (view, value) in self._held.items():
-            view.write(self._params[0], self._state_row(index), value)
+            if rows is None or index in rows:
+                view.write(self._params[0], self._state_row(index), value)
 
-    def _renew_held(self, was_reset: np.ndarray | None) -> None:
-        """After a step: forgets the held values, which gymnasium's step replaces, but updates in place
-        those its step changes in place (``changed_in_place``) unless the sub-environment was reset
-        (``was_reset``, by autoreset; ``None`` for none), and keeps those its step leaves alone
-        (``replaced_at_reset``) unless an autoreset replaced them.
+    def _renew_held(self, was_reset: np.ndarray | None, rows: range | None = None) -> None:
+        """After a step (of the sub-environments in ``rows``, all by default): forgets the held values, which
+        gymnasium's step replaces, but updates in place those its step changes in place (``changed_in_place``)
+        unless the sub-environment was reset (``was_reset``, by autoreset; ``None`` for none), and keeps those its
+        step leaves alone (``replaced_at_reset``) unless an autoreset replaced them.
         """
         for key, (view, value) in list(self._held.items()):
+            if rows is not None and key[1] not in rows:
+                continue
             reset = was_reset is not None and was_reset[key[1]]
             if view.replaced_at_reset is not None:
                 if reset and view.replaced_at_reset(self._params[0]):
@@ -359,7 +370,6 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         steps, puts them in the cache with the kernels. The engine's calls need nothing here."""
 
     def __init__(self, params: np.ndarray, render_mode: str | None = None) -> None:
-        self._in_use = InUse()
         self._params = params
         self.render_mode = render_mode
         self._held = {}
@@ -553,14 +563,16 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         return self._batch.rewards.item(0)
 
 
-class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
+class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     """A vector environment whose ``step()`` is one compiled call over all sub-environments.
 
     Each environment's vector class takes its environment's own arguments and passes the vector
     options below through (``**vector_options``): ``max_episode_steps`` defaults to the registered limit.
 
     Bit for bit the same as gymnasium's ``SyncVectorEnv`` over ``gymnasium.make(id)`` sub-environments
-    for the same seeds and actions, in every autoreset mode.
+    for the same seeds and actions, in every autoreset mode. It also steps in the background, deterministically:
+    envpool's ``async_reset``/``send``/``recv`` in batches of ``batch_size`` and gymnasium's
+    ``step_async``/``step_wait`` (see ``nbgym.engine._async``).
 
     Args:
         num_envs: The number of sub-environments.
@@ -572,6 +584,8 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         copy: Whether ``reset``/``step`` return copies of the batch's buffers (``False``: live views
             that the next call overwrites).
         render_mode: The render mode of the sub-environments.
+        batch_size: The number of sub-environments that ``recv`` returns (``None``: ``num_envs``), a divisor of
+            ``num_envs``.
     """
 
     info_keys: ClassVar[tuple[str, ...]] = ()
@@ -586,6 +600,11 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         "set_attr": "set_attr()",
         "num_threads": "a change of num_threads",
         "__getstate__": "a copy or pickle of the env",
+        "async_reset": "async_reset()",
+        "send": "send()",
+        "recv": "recv()",
+        "step_async": "step_async()",
+        "step_wait": "step_wait()",
     }
     """The calls that hold the env (see ``KernelEnv.exclusive_calls``)."""
 
@@ -612,10 +631,11 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         num_threads: int = 1,
         copy: bool = True,
         render_mode: str | None = None,
+        batch_size: int | None = None,
     ) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
-        self._in_use = InUse()
+        self.batch_size = check_batch_size(batch_size, int(num_envs))
         if max_episode_steps is not None and (
             not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0
         ):
@@ -651,7 +671,9 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         self.num_threads = num_threads
 
     def __getstate__(self) -> dict[str, Any]:
+        self._settle()
         state = self.__dict__.copy()
+        state["_batches"] = state["_pending_step"] = None  # a copy starts no async run: async_reset() it
         state["_step_kernel"] = None  # bound to the arrays of this batch, rebound to those of the copy
         state["_render_state"] = None
         self._write_back_held()  # the copy starts from the state as it is now, held values included
@@ -700,6 +722,7 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
             raise ValueError(f"num_threads must be a positive int, got {value!r}.")
         value = int(value)
+        self._settle()
         if value > numba.config.NUMBA_NUM_THREADS:
             raise ValueError(
                 f"num_threads={value} exceeds NUMBA_NUM_THREADS={numba.config.NUMBA_NUM_THREADS} (the number of CPUs "
@@ -723,6 +746,7 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
             The batched observations and infos.
         """
         self._check_open()
+        self._refuse_async_run("reset()")
         batch = self._batch
         if not isinstance(seed, int):
             seed = seeds_for(seed, self.num_envs)  # a list's length is checked before the mask, as gymnasium does
@@ -794,15 +818,45 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
             return ~self._batch.needs_reset
         return self._batch.all_envs.copy()
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every sub-environment with its action, in one compiled call.
+    def step(
+        self, actions: Any, env_id: Any = None
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """Step every sub-environment with its action, in one compiled call; with ``env_id``, envpool's
+        ``send(actions, env_id)`` then ``recv()``.
 
         Raises:
             ResetNeeded: If called before ``reset()``.
             InvalidAction: For a batch of the wrong shape or dtype, or an action outside the action space.
             AssertionError: In ``AutoresetMode.DISABLED``, for a sub-environment whose episode ended
                 and was not reset (as gymnasium's vector envs do).
+            nbgym.error.AlreadyPendingCallError: Without ``env_id``, while sub-environments step in the background.
         """
+        if env_id is not None:
+            self.send(actions, env_id)
+            return self.recv()
+        if self._batches is not None or self._pending_step is not None:
+            self._refuse_async_run("step()")
+        actions_array, actions = self._begin_step(actions)
+        try:
+            status = self._step_kernel(actions_array)
+        except Exception as raised:
+            self._after_failure()
+            raise _fault(self, raised, "step") from None
+        except threads.StepAbandoned as abandoned:
+            self._abandon(abandoned)
+            raise
+        if status != STEP_OK:
+            self._raise_step_error(status, actions)
+        return self._end_step(actions)
+
+    def _begin_step(self, actions: Any) -> tuple[np.ndarray, Any]:
+        """Before a step of every sub-environment: the env's own checks (``_before_rows``), the held values written
+        back, and ``actions`` read: the array the kernels take, and the batch as read (for the refusals).
+
+        Raises:
+            ResetNeeded, InvalidAction: See ``step``.
+        """
+        self._before_rows(actions, 0, self.num_envs)
         if not self._ready:
             self._check_open()
             _refuse_faulted(self, "step()")
@@ -813,26 +867,49 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         if self._kernels_take(actions):  # straight to the kernels' action_valid, as it is
             if self._python_number_actions:
                 self._note_python_number_actions(False)
-            actions_array = actions
-        else:
-            actions = self._read_batch(actions)  # refusals below name the elements read (an iterator is read once)
-            actions_array = batch.actions_array(actions)
-        try:
-            status = self._step_kernel(actions_array)
-        except Exception as raised:
-            raise _fault(self, raised, "step") from None
-        except threads.StepAbandoned as abandoned:
-            self._ready, self._fault = False, str(abandoned)
-            abandoned.when_ended(self._in_use.hand_over(str(abandoned)))  # every call refuses until it ends
-            raise
-        if status != STEP_OK:
-            self._raise_step_error(status, actions)
-        if self._held:
-            self._renew_held(batch.was_reset)
+            return actions, actions
+        actions = self._read_batch(actions)  # refusals below name the elements read (an iterator is read once)
+        return batch.actions_array(actions), actions
+
+    def _end_step(
+        self, actions: Any, stepped_since: bool = True
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """After a step of every sub-environment: its results, as ``step`` returns them (``stepped_since``: whether
+        ``_rows_stepped`` is still to run, else a wait before ran it)."""
+        batch = self._batch
+        if stepped_since:
+            self._rows_stepped(0, self.num_envs)
         infos = self._step_infos()
+        self._after_rows(0, self.num_envs)
         if self.copy:
             return batch.obs.copy(), batch.rewards.copy(), batch.terminated.copy(), batch.truncated.copy(), infos
         return batch.obs, batch.rewards, batch.terminated, batch.truncated, infos
+
+    def _before_rows(self, actions: Any, first: int, stop: int) -> None:
+        """An env's own work before sub-environments ``first`` to ``stop - 1`` step with ``actions`` (theirs, as
+        given to ``step`` or ``send``), before they are read: checks gymnasium's env makes first, parameters the
+        actions set. Nothing by default. Sub-environments outside the rows may be stepping in the background: a
+        change to what they read (a parameter) waits for them first (``_settle``)."""
+
+    def _rows_stepped(self, first: int, stop: int) -> None:
+        """Once sub-environments ``first`` to ``stop - 1`` have stepped: what is held of them renewed as gymnasium's
+        step replaces it (``_renew_held``); envs add their own (MuJoCo's ``MjData`` handed out)."""
+        if self._held:
+            self._renew_held(self._batch.was_reset, range(first, stop))
+
+    def _after_rows(self, first: int, stop: int) -> None:
+        """An env's own work after sub-environments ``first`` to ``stop - 1`` stepped, once their infos are made
+        (errors to raise). Nothing by default."""
+
+    def _after_failure(self) -> None:
+        """An env's own cleanup after a kernel raised during a step (every stepping thread has ended). Nothing by
+        default."""
+
+    def _abandon(self, abandoned: threads.StepAbandoned) -> None:
+        """After a stepping thread that may still write the batch was abandoned: the env refuses every call until
+        it ends, then steps only after a reset."""
+        self._ready, self._fault = False, str(abandoned)
+        abandoned.when_ended(self._in_use.hand_over(str(abandoned)))
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Each sub-environment's attribute ``name``, as gymnasium's ``SyncVectorEnv.get_attr`` gives its
@@ -845,6 +922,7 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
         Raises:
             AttributeError: If the sub-environments have no such attribute.
         """
+        self._settle()
         view = self._state_view(name)
         if view is not None:
             return tuple(self._read_state_view(view, i) for i in range(self.num_envs))
@@ -868,6 +946,7 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
                 which all sub-environments of a compiled vector env share.
             AttributeError: If the sub-environments have no such attribute.
         """
+        self._settle()
         values = per_env_values(values, self.num_envs)
         view = self._state_view(name)
         if view is not None:
@@ -1048,13 +1127,17 @@ class KernelVectorEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, V
 
             warn_no_render_mode(self, "nbgym.make_vec")
             return (None,) * self.num_envs
+        self._settle()
         self._write_back_held()
         from nbgym.engine._render import render_vector_env
 
         return render_vector_env(self)
 
     def close_extras(self, **kwargs: Any) -> None:
-        """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows."""
+        """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows, once the
+        sub-environments stepping in the background have stepped."""
+        self._settle()
+        self._batches = self._pending_step = None
         self._ready = False
         if self._render_state is not None:
             self._render_state.close(self)

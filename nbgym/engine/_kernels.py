@@ -326,10 +326,11 @@ def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elaps
 
 
 @kernel(entry=True)
-def check_step(params_array, actions, mode, needs_reset):
-    """The status of a step before anything moves: a bad batch changes no sub-environment."""
+def check_step(params_array, actions, mode, needs_reset, first, stop):
+    """The status of a step of sub-environments ``first`` to ``stop - 1`` before anything moves: a bad batch changes
+    no sub-environment."""
     params = params_array[0]
-    for i in range(needs_reset.shape[0]):
+    for i in range(first, stop):
         # In gymnasium's SyncVectorEnv order: a sub-environment that next-step autoreset resets does not read
         # its action; one whose episode ended under DISABLED fails its assertion before reading it.
         if needs_reset[i]:
@@ -398,7 +399,7 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     Returns:
         ``STEP_OK``, or the status of the sub-environment that stopped the step before anything moved.
     """
-    status = check_step(params_array, actions, mode, flags[NEEDS_RESET])
+    status = check_step(params_array, actions, mode, flags[NEEDS_RESET], 0, elapsed.shape[0])
     if status == STEP_OK:
         _step_range(
             params_array,
@@ -433,10 +434,13 @@ def step_chunks(
     elapsed,
     auxes,
     actions,
+    first,
+    stop,
     chunk_size,
     progress,
 ):
-    """Step chunks of ``chunk_size`` sub-environments until none is left; threads call it side by side.
+    """Step sub-environments ``first`` to ``stop - 1`` in chunks of ``chunk_size`` until none is left; threads
+    call it side by side.
 
     The caller has validated the batch (``check_step``). Each call claims the next chunk from the
     shared counter ``progress[0]`` and counts the chunks it completes in ``progress[1]``, both
@@ -447,14 +451,13 @@ def step_chunks(
         Whether this call completed the batch's last chunk.
     """
     state = held_rows(state)
-    num_envs = elapsed.shape[0]
-    num_chunks = (num_envs + chunk_size - 1) // chunk_size
+    num_chunks = (stop - first + chunk_size - 1) // chunk_size
     completed_batch = False
     while True:
         chunk = fetch_add(progress, 0, 1)
         if chunk >= num_chunks:
             return completed_batch
-        start = chunk * chunk_size
+        start = first + chunk * chunk_size
         _step_range(
             params_array,
             state,
@@ -469,6 +472,6 @@ def step_chunks(
             auxes,
             actions,
             start,
-            min(start + chunk_size, num_envs),
+            min(start + chunk_size, stop),
         )
         completed_batch = fetch_add(progress, 1, 1) == num_chunks - 1

@@ -331,6 +331,8 @@ def _rollout(
     """``rollout``, holding the env."""
     from nbgym.engine._env import _refuse_faulted
 
+    envs._refuse_async_run("rollout()")
+
     bound_policy = _bind_policy(policy)
     if envs.autoreset_mode.value == "Disabled":
         raise ValueError(

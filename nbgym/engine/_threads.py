@@ -35,8 +35,9 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 """The fewest sub-environments whose steps are shared between threads (smaller batches step in the caller)."""
 
 
-class _Job:
-    """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
+class Job:
+    """One threaded call: the kernel, its arguments (the last one the chunk counters ``progress``), the shared
+    counters, and the caller's wake-up lock."""
 
     __slots__ = (
         "kernel",
@@ -51,6 +52,7 @@ class _Job:
         "idle",
         "runners",
         "ended_callbacks",
+        "num_chunks",
     )
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
@@ -74,6 +76,8 @@ class _Job:
         """The worker threads inside the kernel now (under ``finished_lock``)."""
         self.ended_callbacks: list[Callable[[], None]] = []
         """Called once ``idle`` is set (see ``when_idle``)."""
+        self.num_chunks = 0
+        """The chunks of the job, where its maker counts them: ``progress[1]`` reaches it when every one is stepped."""
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
@@ -144,7 +148,7 @@ class _Workers:
     """Daemon threads that take jobs from one queue; grows to the most workers any call has asked for."""
 
     def __init__(self) -> None:
-        self.jobs: queue.SimpleQueue[_Job] = queue.SimpleQueue()
+        self.jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
@@ -199,6 +203,15 @@ def _shared_workers(count: int) -> _Workers:
     return _workers
 
 
+def smallest_chunk(min_chunk_size: int | None, max_chunk_size: int | None) -> int:
+    """The fewest sub-environments worth waking a thread for: a physics' ``min_chunk_size``, else
+    ``_MIN_CHUNK_SIZE`` (tens of nanoseconds a sub-environment), or its ``max_chunk_size`` when that is smaller (a
+    physics that shares its batches one sub-environment at a time steps each in microseconds)."""
+    if min_chunk_size is not None:
+        return min_chunk_size
+    return min(_MIN_CHUNK_SIZE, max_chunk_size or _MIN_CHUNK_SIZE)
+
+
 def split(
     num_envs: int, num_threads: int, min_chunk_size: int | None = None, max_chunk_size: int | None = None
 ) -> tuple[int, int]:
@@ -225,7 +238,7 @@ def split(
     return chunk_size, min(num_threads, num_chunks) - 1
 
 
-def _stop_workers(job: _Job) -> None:
+def _stop_workers(job: Job) -> None:
     """Cancel ``job`` and wait, through any further interrupts, until every worker call that started it has
     returned or raised (a worker that takes it later leaves it alone): none of them touches the batch once
     this returns. Counting the calls started, not the jobs handed out or the chunks, leaves no window: an
@@ -274,13 +287,43 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         RuntimeError: If the kernel failed in a worker thread.
         StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
     """
-    job = _Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
+    job = Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
+    hand_out(job, num_helpers)
+    finish(job, steps_here=True)
+
+
+def hand_out(job: Job, num_workers: int) -> None:
+    """Give ``job`` to ``num_workers`` workers and return at once: ``finish`` waits for it.
+
+    The job's last argument is ``progress`` (two zeroed int64 counters): after an interrupt, ``progress[0] > 0``
+    says that the job stepped (whole).
+
+    Raises:
+        KeyboardInterrupt: Interrupted while handing it out: the job is then stepped whole (in this thread) if a
+            worker had claimed a chunk, else not at all.
+    """
     try:
-        if num_helpers > 0:
-            workers = _shared_workers(num_helpers)
-            for _ in range(num_helpers):
+        if num_workers > 0:
+            workers = _shared_workers(num_workers)
+            for _ in range(num_workers):
                 workers.jobs.put(job)
-        if not kernel(*job.args):
+    except BaseException:
+        _stop_workers(job)
+        _finish_interrupted(job)
+        raise
+
+
+def finish(job: Job, steps_here: bool) -> None:
+    """Return once every chunk of ``job`` is stepped, stepping those no worker has claimed in this thread if
+    ``steps_here``, else waiting for the workers. Interrupted, or when a kernel fails, it returns or raises
+    only once no worker steps the batch any more (see ``run_chunks``).
+
+    Raises:
+        RuntimeError: If the kernel failed in a worker thread.
+        StepAbandoned: If interrupted, or a kernel failed, and a worker did not end within ``STOP_GRACE`` seconds.
+    """
+    try:
+        if not (steps_here and job.kernel(*job.args)):
             job.done.acquire()  # a worker is completing the last chunk (or failed): sleep until it has
     except Exception:
         # From the kernel itself: never return while a worker is still stepping this batch, or the next call
@@ -296,7 +339,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
 
 
-def _finish_interrupted(job: _Job) -> None:
+def _finish_interrupted(job: Job) -> None:
     """After an interrupt and ``_stop_workers``: step the chunks nobody claimed, in this thread, unless none was
     claimed (the batch is then as before the step), so that every sub-environment has stepped once or none."""
     while True:

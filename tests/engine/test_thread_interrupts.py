@@ -127,7 +127,7 @@ def test_an_interrupted_threaded_step_leaves_no_worker_and_a_whole_step(monkeypa
     monkeypatch.setattr(threads, "_shared_workers", lambda count: _Workers(real_workers(count), injected))
     monkeypatch.setattr(engine_batch, "step_chunks", injected.kernel(engine_batch.step_chunks))
     if point == "wait":
-        real_job = threads._Job
+        real_job = threads.Job
 
         class Job(real_job):
             __slots__ = ()
@@ -137,7 +137,7 @@ def test_an_interrupted_threaded_step_leaves_no_worker_and_a_whole_step(monkeypa
                 real_done = self.done
                 self.done = _InterruptedLock(real_done, injected)
 
-        monkeypatch.setattr(threads, "_Job", Job)
+        monkeypatch.setattr(threads, "Job", Job)
 
     with pytest.raises(KeyboardInterrupt):
         envs.step(actions[2])

@@ -233,17 +233,23 @@ class _Simulations:
     """Whether gymnasium negates the integer sum of squares before weighting it (Reacher, Pusher)."""
     """Whether ``params._square_sums`` points at ``_square_sums`` (integer actions: see ``_sim.weighted_action_cost``)."""
 
-    def _set_square_sums(self, actions: Any) -> None:
-        """For integer actions, gymnasium's ``np.sum(np.square(action))`` of each sub-environment's action, in the
-        actions' integer dtype (squares wrap around as numpy's do), for the kernels' control costs."""
+    def _set_square_sums(self, actions: Any, first: int = 0, stop: int | None = None) -> None:
+        """For integer actions, gymnasium's ``np.sum(np.square(action))`` of each sub-environment's action (of those
+        from ``first`` to ``stop - 1``, every one by default), in the actions' integer dtype (squares wrap around as
+        numpy's do), for the kernels' control costs: rows of one array of the env's, which the kernels read."""
         array = actions if isinstance(actions, np.ndarray) else np.asarray(actions)
         if array.dtype.kind in "iu":
-            rows = array.reshape(self._batch.num_envs, -1)
+            num_envs = self._batch.num_envs
+            stop = num_envs if stop is None else stop
+            rows = array.reshape(stop - first, -1)
             if self._negates_square_sum:  # gymnasium's -np.square(action).sum() * weight: negated as an int
-                self._square_sums = -np.array([-np.square(row).sum() for row in rows], dtype=np.float64)
+                sums = -np.array([-np.square(row).sum() for row in rows], dtype=np.float64)
             else:
-                self._square_sums = np.array([np.sum(np.square(row)) for row in rows], dtype=np.float64)
-            self._params["_square_sums"] = self._square_sums.ctypes.data
+                sums = np.array([np.sum(np.square(row)) for row in rows], dtype=np.float64)
+            if self.__dict__.get("_square_sums") is None or self._square_sums.size != num_envs:
+                self._square_sums = np.zeros(num_envs)
+            self._square_sums[first:stop] = sums
+            self._params["_square_sums"] = self._square_sums.ctypes.data  # the same while the array lives
             self._square_sums_bound = True
         elif self._square_sums_bound:
             self._params["_square_sums"] = 0
@@ -784,27 +790,36 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             self._bind_addresses()
             KernelVectorEnv.num_threads.fset(self, value)  # binds the kernels to the arrays sized for the model
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Step every sub-environment.
+    def _before_rows(self, actions: Any, first: int, stop: int) -> None:
+        """Before sub-environments ``first`` to ``stop - 1`` step (see ``KernelVectorEnv._before_rows``): gymnasium's
+        checks, the control costs of integer actions, and the models and data handed out written back (after the
+        sub-environments stepping in the background, which read them).
 
         Raises:
-            ValueError: If ``actions`` does not have the shape ``(num_envs, model.nu)``.
+            ValueError: If ``actions`` does not have the shape ``(stop - first, model.nu)``.
         """
         shape = np.shape(actions)
-        if shape != self.action_space.shape:
-            raise ValueError(f"Action dimension mismatch. Expected {self.action_space.shape}, found {shape}")
+        expected = (stop - first, *self.single_action_space.shape)
+        if shape != expected:
+            raise ValueError(f"Action dimension mismatch. Expected {expected}, found {shape}")
         self._refuse_step()
         self._last_action_dtype = _action_dtype(actions)
-        self._set_square_sums(actions)
+        self._set_square_sums(actions, first, stop)
+        if self._held_datas or self._held_models or self._random:
+            self._settle()
         self._before_kernels()
-        try:
-            result = KernelVectorEnv.step(self, actions)
-        except BaseException:
-            self._params["_busy"] = 0  # a step that failed midway may hold slots
-            raise
-        self._renew_datas()
-        self._raise_mujoco_errors(None)
-        return result
+
+    def _rows_stepped(self, first: int, stop: int) -> None:
+        super()._rows_stepped(first, stop)
+        self._renew_datas(range(first, stop))
+
+    def _after_rows(self, first: int, stop: int) -> None:
+        checked = np.zeros(self.num_envs, dtype=np.bool_)
+        checked[first:stop] = True
+        self._raise_mujoco_errors(checked)
+
+    def _after_failure(self) -> None:
+        self._params["_busy"] = 0  # a step that failed midway may hold slots
 
     def reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """Reset the sub-environments (those of ``options["reset_mask"]``, else all), as ``KernelVectorEnv``.
@@ -812,6 +827,8 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         Raises:
             mujoco.FatalError: If MuJoCo fails to reset one of them.
         """
+        self._check_open()
+        self._refuse_async_run("reset()")
         self._before_kernels()
         result = KernelVectorEnv.reset(self, seed=seed, options=options)
         self._renew_datas()
@@ -954,9 +971,11 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             if sys.getrefcount(model) <= 3:  # the dictionary, ``model`` and getrefcount's argument
                 del self._held_models[index]
 
-    def _renew_datas(self) -> None:
+    def _renew_datas(self, rows: range | None = None) -> None:
+        """The ``MjData`` handed out rebuilt from their rows (of the sub-environments in ``rows``, all by default)."""
         for index, data in list(self._held_datas.items()):
-            self._rebuild(index, data)
+            if rows is None or index in rows:
+                self._rebuild(index, data)
 
     @property
     def datas(self) -> tuple[mujoco.MjData, ...]:

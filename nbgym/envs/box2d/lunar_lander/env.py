@@ -494,8 +494,9 @@ class LunarLanderVectorEnv(vector_env_class(LunarLander)):
     (whose flame particles exist only when rendered, as in gymnasium).
     """
 
-    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        """Steps every sub-environment with its action (see ``KernelVectorEnv.step``).
+    def _before_rows(self, actions: Any, first: int, stop: int) -> None:
+        """Before sub-environments ``first`` to ``stop - 1`` step (see ``KernelVectorEnv._before_rows``): the left
+        engine's lever for the actions' dtype.
 
         Raises:
             AttributeError: As gymnasium's sub-environment, when ``enable_wind`` was set after a reset without wind
@@ -506,8 +507,9 @@ class LunarLanderVectorEnv(vector_env_class(LunarLander)):
                 self._params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
             )
         if self._ready and self._params["enable_wind"][0]:
-            P.refuse_undrawn_wind(self._params, self._batch.state, self.stepping_envs())
-        return super().step(actions)
+            stepping = np.zeros(self.num_envs, dtype=np.bool_)
+            stepping[first:stop] = self.stepping_envs()[first:stop]
+            P.refuse_undrawn_wind(self._params, self._batch.state, stepping)
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
         return P.observation_and_action_spaces(self.continuous)

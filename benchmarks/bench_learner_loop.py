@@ -1,0 +1,154 @@
+"""The loop users run: a policy between steps, on every core. nbgym sync (one thread and all), nbgym async
+(``recv`` -> policy -> ``send``, deterministic) beside envpool's sync and async modes where envpool installs,
+and the ideal for the machine's cores.
+
+    python benchmarks/bench_learner_loop.py [--env ID ...] [--num-envs N] [--seconds S] [--rounds R]
+
+The policy is ``nbgym._bench.MlpPolicy`` (numpy, two tanh layers of 256, on one BLAS thread: this script pins
+OpenBLAS before importing numpy), the same for every library. Each contender runs the loop for ``--seconds``
+per round; the rounds are interleaved (every contender once per round, the order rotated) and the median of the
+rounds is reported, with the ratios of medians. Async runs in batches of ``num_envs / 2``.
+
+The ideal: per ``num_envs`` env-steps, with ``t_step`` the one-thread sync step of the batch and ``t_policy`` the
+policy on its observations (each timed alone in the same rounds), ``max((t_step + t_policy) / cores,
+t_policy)``: all the work spread over the cores, but never faster than the policy alone, which one core runs.
+"""
+
+from __future__ import annotations
+
+import os
+
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # before numpy: the policy takes one core
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+import argparse  # noqa: E402
+import statistics  # noqa: E402
+import time  # noqa: E402
+from typing import Any, Callable  # noqa: E402
+
+import numba  # noqa: E402
+
+import nbgym  # noqa: E402
+from nbgym import _bench  # noqa: E402
+
+DEFAULT_ENVS = {
+    "HalfCheetah-v5": 64,
+    "Humanoid-v5": 64,
+    "LunarLander-v3": 64,
+    "BipedalWalker-v3": 64,
+    "CartPole-v1": 256,
+}
+
+
+def _envpool(env_id: str, num_envs: int, batch_size: int, threads: int) -> Any:
+    import envpool
+
+    if env_id not in envpool.list_all_envs():
+        raise _bench.Unavailable(f"envpool has no {env_id}")
+    return envpool.make_gymnasium(env_id, num_envs=num_envs, batch_size=batch_size, num_threads=threads, seed=0)
+
+
+def contenders(env_id: str, num_envs: int, cores: int) -> dict[str, tuple[Callable[[], Any], bool]]:
+    """Each contender's name -> (its maker, whether it runs the async loop)."""
+    half = max(1, num_envs // 2)
+    made: dict[str, tuple[Callable[[], Any], bool]] = {
+        "nbgym sync, 1 thread": (lambda: nbgym.make_vec(env_id, num_envs), False),
+        f"nbgym sync, {cores} threads": (lambda: nbgym.make_vec(env_id, num_envs, num_threads=cores), False),
+        "nbgym async, 1 thread": (lambda: nbgym.make_vec(env_id, num_envs, batch_size=half), True),
+        f"nbgym async, {cores} threads": (
+            lambda: nbgym.make_vec(env_id, num_envs, batch_size=half, num_threads=cores),
+            True,
+        ),
+    }
+    if "envpool" in _bench.installed_libraries():
+        made[f"envpool sync, {cores} threads"] = (lambda: _envpool(env_id, num_envs, num_envs, cores), False)
+        made[f"envpool async, {cores} threads"] = (lambda: _envpool(env_id, num_envs, half, cores), True)
+    return made
+
+
+def _step_time(envs: Any, policy: _bench.MlpPolicy, seconds: float) -> tuple[float, float]:
+    """Seconds per batch of the sync step alone and of the policy alone (on the batch's observations)."""
+    obs, _ = envs.reset(seed=0)
+    actions = [policy(obs)]
+    for _ in range(7):
+        obs = envs.step(actions[-1])[0]
+        actions.append(policy(obs))
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        envs.step(actions[calls % len(actions)])
+        calls += 1
+    t_step = (time.perf_counter() - start) / calls
+    calls, start = 0, time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        policy(obs)
+        calls += 1
+    return t_step, (time.perf_counter() - start) / calls
+
+
+def measure(env_id: str, num_envs: int, seconds: float, rounds: int, cores: int) -> dict[str, Any]:
+    """Env-steps per second of every contender (median of the rounds), the step's and the policy's times alone,
+    and the ideal."""
+    made = contenders(env_id, num_envs, cores)
+    envs: dict[str, Any] = {}
+    for name, (make, _) in made.items():
+        try:
+            envs[name] = make()
+        except _bench.Unavailable as unavailable:
+            print(f"  {name}: skipped ({unavailable})")
+    one = envs["nbgym sync, 1 thread"]
+    policy = _bench.MlpPolicy(one.single_observation_space, one.single_action_space)
+    samples: dict[str, list[float]] = {name: [] for name in envs}
+    times: list[tuple[float, float]] = []
+    names = list(envs)
+    for round_index in range(rounds):
+        order = names[round_index % len(names) :] + names[: round_index % len(names)]
+        for name in order:
+            samples[name].append(_bench.learner_loop_rate(envs[name], policy, made[name][1], seconds))
+        times.append(_step_time(one, policy, seconds / 2))
+    t_step = statistics.median(t for t, _ in times)
+    t_policy = statistics.median(p for _, p in times)
+    ideal = num_envs / max((t_step + t_policy) / cores, t_policy)
+    for env in envs.values():
+        env.close()
+    return {
+        "rates": {name: statistics.median(values) for name, values in samples.items()},
+        "t_step": t_step,
+        "t_policy": t_policy,
+        "ideal": ideal,
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", action="append", help="an env id (repeatable; default: the README's five)")
+    parser.add_argument("--num-envs", type=int, help="sub-environments (default: 64, CartPole 256)")
+    parser.add_argument("--seconds", type=float, default=1.0, help="seconds of each contender per round")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved rounds (the median is reported)")
+    args = parser.parse_args(argv)
+    cores = min(os.cpu_count() or 1, numba.config.NUMBA_NUM_THREADS)
+    env_ids = args.env or list(DEFAULT_ENVS)
+    print(
+        f"# learner loop, {cores} cores, numpy MLP 2x{_bench.LEARNER_HIDDEN} on one BLAS thread, median of "
+        f"{args.rounds} interleaved rounds of {args.seconds} s; nbgym {nbgym.__version__}, envpool "
+        f"{_bench.library_version('envpool') or 'not installed'}"
+    )
+    for env_id in env_ids:
+        num_envs = args.num_envs or DEFAULT_ENVS.get(env_id, 64)
+        result = measure(env_id, num_envs, args.seconds, args.rounds, cores)
+        rates = result["rates"]
+        nbgym_best = max(rate for name, rate in rates.items() if name.startswith("nbgym"))
+        envpool_rates = [rate for name, rate in rates.items() if name.startswith("envpool")]
+        async_best = max(rate for name, rate in rates.items() if name.startswith("nbgym async"))
+        print(
+            f"\n{env_id} x{num_envs}: step alone {result['t_step'] * 1e6:.0f} us, policy {result['t_policy'] * 1e6:.0f} us per batch"
+        )
+        for name, rate in rates.items():
+            print(f"  {name:<28} {_bench.format_rate(rate):>8} env-steps/s")
+        print(f"  {'ideal on ' + str(cores) + ' cores':<28} {_bench.format_rate(result['ideal']):>8} env-steps/s")
+        if envpool_rates:
+            print(f"  nbgym's best / envpool's best: {nbgym_best / max(envpool_rates):.2f}x")
+        print(f"  nbgym async / ideal: {async_best / result['ideal']:.2f}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,340 @@
+"""Asynchronous stepping (``async_reset``/``send``/``recv``, ``step_async``/``step_wait``) is deterministic: each
+sub-environment's results are bit for bit those of stepping it synchronously with the same seeds and actions, and
+``recv`` returns the batches in the order of their ids, whatever the threads and the machine's load. Misuse is
+refused before anything moves; an interrupted ``recv`` leaves every sub-environment stepped whole or not at all."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+import threading
+import time
+
+import numpy as np
+import pytest
+from helpers.jit import INTERPRETED
+
+import nbgym
+from nbgym import error
+from nbgym.engine import _batch as engine_batch
+from nbgym.engine import _threads as threads
+
+CARTPOLE_SHARED = 8 if INTERPRETED else 1024
+"""Sub-environments of a CartPole run whose batches (half of them, from 512) go to the stepping threads."""
+
+
+def _async_run(envs, num_rounds: int, seed: int, policy) -> dict[int, list]:
+    """Each sub-environment's sequence of ``(obs, reward, terminated, truncated, infos, action)`` in an async run."""
+    trajectories: dict[int, list] = {i: [] for i in range(envs.num_envs)}
+    envs.async_reset(seed=seed)
+    for _ in range(num_rounds):
+        obs, rewards, terminations, truncations, infos = envs.recv()
+        ids = infos["env_id"]
+        actions = policy(obs)
+        for j, i in enumerate(ids):
+            row_infos = _row(infos, j)
+            trajectories[int(i)].append(
+                (obs[j].copy(), rewards[j], terminations[j], truncations[j], row_infos, actions[j])
+            )
+        envs.send(actions, ids)
+    return trajectories
+
+
+def _row(infos: dict, j: int) -> dict:
+    """Sub-environment ``j``'s entries of batched infos (``final_info`` included)."""
+    return {
+        key: _row(value, j) if isinstance(value, dict) else value[j] for key, value in infos.items() if key != "env_id"
+    }
+
+
+def _given(infos: dict) -> dict:
+    """The entries a sub-environment gives (its mask ``_key`` true): a batch of other sub-environments holds other
+    keys, absent or masked out for this one, as gymnasium's ``SyncVectorEnv`` merges them."""
+    return {
+        key: _given(value) if isinstance(value, dict) else value
+        for key, value in infos.items()
+        if not key.startswith("_") and infos.get(f"_{key}", True)
+    }
+
+
+def _same_info(got, want) -> bool:
+    if isinstance(want, dict):
+        return got.keys() == want.keys() and all(_same_info(got[key], want[key]) for key in want)
+    return np.array_equal(got, want)
+
+
+def _check_against_sync(sync_envs, trajectories: dict[int, list], seed: int) -> int:
+    """Replays each sub-environment's actions on a sync vector env and compares every result exactly."""
+    length = min(len(steps) for steps in trajectories.values())
+    obs, infos = sync_envs.reset(seed=seed)
+    rewards = np.zeros(sync_envs.num_envs)
+    terminations = truncations = np.zeros(sync_envs.num_envs, dtype=bool)
+    for k in range(length):
+        for i, steps in trajectories.items():
+            got_obs, got_reward, got_terminated, got_truncated, got_infos, _ = steps[k]
+            assert got_obs.dtype == obs.dtype and np.array_equal(got_obs, obs[i]), (i, k)
+            assert (got_reward, got_terminated, got_truncated) == (rewards[i], terminations[i], truncations[i]), (i, k)
+            want_infos = _given(_row(infos, i))
+            assert _same_info(_given(got_infos), want_infos), (i, k, got_infos, want_infos)
+        actions = np.array([trajectories[i][k][5] for i in range(sync_envs.num_envs)])
+        obs, rewards, terminations, truncations, infos = sync_envs.step(actions)
+    return length
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+@pytest.mark.parametrize("mode", ["NextStep", "SameStep"])
+@pytest.mark.parametrize("num_envs", [8, CARTPOLE_SHARED], ids=["stepped-in-send", "stepped-by-threads"])
+def test_cartpole_async_equals_sync(num_envs, mode, num_threads):
+    kwargs = dict(autoreset_mode=mode, max_episode_steps=20)
+    envs = nbgym.make_vec("CartPole-v1", num_envs, batch_size=num_envs // 2, num_threads=num_threads, **kwargs)
+    rng = np.random.default_rng(1)
+    trajectories = _async_run(envs, 60, 7, lambda obs: rng.integers(0, 2, len(obs)))
+    assert _check_against_sync(nbgym.make_vec("CartPole-v1", num_envs, **kwargs), trajectories, 7) == 30
+    envs.close()
+
+
+def test_recv_returns_the_batches_in_order_of_their_ids():
+    envs = nbgym.make_vec("CartPole-v1", 6, batch_size=2)
+    envs.async_reset(seed=0)
+    seen = []
+    for _ in range(7):
+        *_, infos = envs.recv()
+        assert infos["env_id"].dtype == np.int32
+        seen.append(infos["env_id"].tolist())
+        envs.send(np.zeros(2, dtype=np.int64), infos["env_id"][::-1])  # ids in any order
+    assert seen == [[0, 1], [2, 3], [4, 5], [0, 1], [2, 3], [4, 5], [0, 1]]
+
+
+def test_send_in_any_id_order_moves_each_action_to_its_id():
+    envs = nbgym.make_vec("Pendulum-v1", 4, batch_size=4)
+    sync = nbgym.make_vec("Pendulum-v1", 4)
+    envs.async_reset(seed=2)
+    sync.reset(seed=2)
+    envs.recv()
+    actions = np.array([[-2.0], [-1.0], [1.0], [2.0]], dtype=np.float32)
+    envs.send(actions[[3, 1, 0, 2]], np.array([3, 1, 0, 2]))
+    obs, rewards, *_ = envs.recv()
+    want_obs, want_rewards, *_ = sync.step(actions)
+    np.testing.assert_array_equal(obs, want_obs)
+    np.testing.assert_array_equal(rewards, want_rewards)
+
+
+@pytest.mark.skipif(INTERPRETED, reason="the MuJoCo and Box2D kernels take minutes as Python")
+@pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "LunarLander-v3"])
+def test_other_families_async_equal_sync(env_id):
+    envs = nbgym.make_vec(env_id, 4, batch_size=2, num_threads=2)
+    rng = np.random.default_rng(3)
+    space = envs.single_action_space
+    trajectories = _async_run(envs, 24, 11, lambda obs: _sample(rng, space, len(obs)))
+    assert _check_against_sync(nbgym.make_vec(env_id, 4), trajectories, 11) == 12
+
+
+def _sample(rng, space, count):
+    if isinstance(space, nbgym.spaces.Discrete):
+        return rng.integers(0, space.n, count)
+    return rng.uniform(space.low, space.high, (count, *space.shape)).astype(space.dtype)
+
+
+def test_step_async_and_step_wait_equal_step():
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, num_threads=2)
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    envs.reset(seed=4)
+    sync.reset(seed=4)
+    rng = np.random.default_rng(4)
+    for _ in range(20):
+        actions = rng.integers(0, 2, CARTPOLE_SHARED)
+        envs.step_async(actions)
+        got = envs.step_wait()
+        want = sync.step(actions)
+        for a, b in zip(got[:4], want[:4]):
+            np.testing.assert_array_equal(a, b)
+    with pytest.raises(error.NoAsyncCallError):
+        envs.step_wait()
+    envs.step_async(np.zeros(CARTPOLE_SHARED, dtype=np.int64))
+    with pytest.raises(error.AlreadyPendingCallError):
+        envs.step_async(np.zeros(CARTPOLE_SHARED, dtype=np.int64))
+    with pytest.raises(error.AlreadyPendingCallError):
+        envs.step(np.zeros(CARTPOLE_SHARED, dtype=np.int64))
+    envs.step_wait()
+
+
+def test_step_with_env_id_is_send_then_recv():
+    envs = nbgym.make_vec("CartPole-v1", 4, batch_size=2)
+    envs.async_reset(seed=0)
+    *_, infos = envs.recv()
+    obs, rewards, terminations, truncations, infos = envs.step(np.ones(2, dtype=np.int64), infos["env_id"])
+    assert infos["env_id"].tolist() == [2, 3] and rewards.tolist() == [0.0, 0.0]  # batch 1's reset comes next
+
+
+def test_misuse_is_refused_and_moves_nothing():
+    envs = nbgym.make_vec("CartPole-v1", 6, batch_size=2)
+    with pytest.raises(error.ResetNeeded, match="async_reset"):
+        envs.recv()
+    with pytest.raises(error.ResetNeeded, match="async_reset"):
+        envs.send(np.zeros(2, dtype=np.int64), np.array([0, 1]))
+    envs.async_reset(seed=0)
+    with pytest.raises(ValueError, match="recv"):  # batch 0 was not received yet
+        envs.send(np.zeros(2, dtype=np.int64), np.array([0, 1]))
+    *_, infos = envs.recv()
+    before = envs._batch.state.copy()
+    for ids, match in [
+        (np.array([0, 0]), "each once"),
+        (np.array([0, 1, 2]), "2 int ids"),
+        (np.array([1, 2]), "one batch"),
+        (np.array([2, 3]), "has not returned"),
+        (np.array([-2, -1]), "one batch"),
+        (np.array([6, 7]), "one batch"),
+        (np.array([0.0, 1.0]), "int ids"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            envs.send(np.zeros(2, dtype=np.int64), ids)
+    with pytest.raises(error.InvalidAction, match="shape"):
+        envs.send(np.zeros(3, dtype=np.int64), infos["env_id"])
+    with pytest.raises(error.InvalidAction):
+        envs.send(np.array([0, 5]), infos["env_id"])  # outside Discrete(2)
+    np.testing.assert_array_equal(envs._batch.state, before)
+    envs.send(np.zeros(2, dtype=np.int64), infos["env_id"])
+    envs.recv()
+    with pytest.raises(error.InvalidAction, match="dtype of its first send"):
+        envs.send(np.zeros(2, dtype=np.int32), np.array([2, 3]))
+    envs.send(np.zeros(2, dtype=np.int64), np.array([2, 3]))
+    *_, infos = envs.recv()
+    envs.send(np.zeros(2, dtype=np.int64))  # env_id=None: the last recv's
+    with pytest.raises(error.AlreadyPendingCallError):
+        envs.send(np.zeros(2, dtype=np.int64))
+    obs, *_, infos = envs.recv()
+    assert infos["env_id"].tolist() == [0, 1]
+    envs.recv()
+    envs.recv()
+    with pytest.raises(error.NoAsyncCallError, match="send"):
+        envs.recv()  # batch 0 comes next, and was received and not sent back
+
+
+def test_whole_batch_calls_refuse_or_wait_while_batches_are_in_flight():
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=2)
+    half = CARTPOLE_SHARED // 2
+    envs.async_reset(seed=5)
+    *_, infos = envs.recv()
+    envs.send(np.ones(half, dtype=np.int64), infos["env_id"])
+    for call in (lambda: envs.step(np.ones(CARTPOLE_SHARED, dtype=np.int64)), lambda: envs.reset(seed=1)):
+        with pytest.raises(error.AlreadyPendingCallError, match="in flight"):
+            call()
+    states = envs.get_attr("state")  # waits for the batch in flight: it has stepped
+    assert not envs._batches.in_flight()
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    reset_obs, _ = sync.reset(seed=5)
+    sync.step(np.ones(CARTPOLE_SHARED, dtype=np.int64))
+    np.testing.assert_array_equal(np.array(states[:half]), sync._batch.state[:half])
+    clone = pickle.loads(pickle.dumps(envs))
+    with pytest.raises(error.ResetNeeded, match="async_reset"):
+        clone.recv()
+    copy.deepcopy(envs)
+    obs, *_ = envs.recv()
+    np.testing.assert_array_equal(obs, reset_obs[half:])  # batch 1's reset observations
+    obs, rewards, *_ = envs.recv()  # batch 0's step, received after the waits
+    np.testing.assert_array_equal(obs, sync._batch.obs[:half])
+    envs.close()
+
+
+@pytest.mark.parametrize("num_envs", [8, CARTPOLE_SHARED], ids=["stepped-in-send", "stepped-by-threads"])
+def test_disabled_autoreset_refuses_an_ended_sub_environment_and_moves_nothing(num_envs):
+    envs = nbgym.make_vec("CartPole-v1", num_envs, batch_size=num_envs // 2, autoreset_mode="Disabled")
+    envs.async_reset(seed=0)
+    half = num_envs // 2
+    ended = False
+    for _ in range(200):
+        obs, rewards, terminations, truncations, infos = envs.recv()
+        ids = infos["env_id"]
+        if terminations.any():
+            before = envs._batch.state.copy()
+            with pytest.raises(AssertionError, match="DISABLED"):
+                envs.send(np.ones(half, dtype=np.int64), ids)
+            np.testing.assert_array_equal(envs._batch.state, before)
+            ended = True
+            break
+        envs.send(np.ones(half, dtype=np.int64), ids)
+    assert ended
+
+
+class _InterruptedWait:
+    """The lock ``recv`` sleeps on, interrupted once (a lock's acquire hears Ctrl-C) while a worker steps."""
+
+    def __init__(self, real, worker_inside: threading.Event) -> None:
+        self.real, self.worker_inside, self.interrupted = real, worker_inside, False
+
+    def acquire(self, *args):
+        if not self.interrupted and threading.current_thread() is threading.main_thread():
+            self.interrupted = True
+            self.worker_inside.wait(5)
+            raise KeyboardInterrupt("injected")
+        return self.real.acquire(*args)
+
+    def release(self):
+        return self.real.release()
+
+    def locked(self):
+        return self.real.locked()
+
+
+@pytest.mark.skipif(INTERPRETED, reason="a batch of 512 CartPoles takes its worker seconds as Python")
+def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypatch):
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=1)
+    half = CARTPOLE_SHARED // 2
+    rng = np.random.default_rng(9)
+    actions = [rng.integers(0, 2, half) for _ in range(8)]
+    inside, running = threading.Event(), [0]
+    real_kernel, real_job = engine_batch.step_chunks, threads.Job
+
+    def slow_kernel(*args):
+        running[0] += 1
+        inside.set()
+        time.sleep(0.05)  # still stepping when the caller is interrupted
+        try:
+            return real_kernel(*args)
+        finally:
+            running[0] -= 1
+
+    class Job(real_job):
+        __slots__ = ()
+
+        def __init__(self, kernel, args) -> None:
+            super().__init__(slow_kernel, args)
+            self.done = _InterruptedWait(self.done, inside)
+
+    envs.async_reset(seed=3)
+    *_, infos = envs.recv()
+    monkeypatch.setattr(threads, "Job", Job)
+    envs.send(actions[0], infos["env_id"])
+    with pytest.raises(KeyboardInterrupt):
+        while True:  # batch 1's reset, then batch 0's step, interrupted
+            *_, infos = envs.recv()
+            envs.send(actions[1], infos["env_id"])
+    assert running[0] == 0, "recv() raised while a worker was stepping"
+    monkeypatch.undo()
+    obs, rewards, *_ = envs.recv()  # batch 0, stepped whole
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    sync.reset(seed=3)
+    want = sync.step(np.concatenate([actions[0], actions[1]]))
+    np.testing.assert_array_equal(obs, want[0][:half])
+    np.testing.assert_array_equal(rewards, want[1][:half])
+
+
+def test_batch_size_must_divide_num_envs():
+    for bad in (0, 5, 7, 2.0, True):
+        with pytest.raises(ValueError, match="batch_size"):
+            nbgym.make_vec("CartPole-v1", 6, batch_size=bad)
+    assert nbgym.make_vec("CartPole-v1", 6).batch_size == 6
+
+
+@pytest.mark.skipif(INTERPRETED, reason="a benchmark: compiled")
+def test_bench_learner_loop_script(capsys):
+    import importlib.util
+
+    from helpers.paths import ROOT
+
+    spec = importlib.util.spec_from_file_location("bench_learner_loop", ROOT / "benchmarks" / "bench_learner_loop.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    script.main(["--env", "CartPole-v1", "--num-envs", "8", "--seconds", "0.02", "--rounds", "1"])
+    out = capsys.readouterr().out
+    assert "nbgym async, 1 thread" in out and "ideal on" in out and "nbgym async / ideal: " in out
