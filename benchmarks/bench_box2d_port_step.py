@@ -18,6 +18,7 @@ what a compiled env kernel that calls ``step`` pays. Ratios are wheel time / por
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 
 import Box2D
@@ -262,18 +263,16 @@ def main() -> None:
     print(f"port ready in {time.perf_counter() - t0:.1f} s")
     for env_name in args.env:
         for n in args.worlds:
-            wheel_best = port_best = float("inf")
-            for rep in range(args.repeats):
-                batch = run(env_name, n, args.steps, 1000 * rep)
-                wheel_best = min(wheel_best, batch.wheel_time)
-                port_best = min(port_best, batch.port_time)
+            batches = [run(env_name, n, args.steps, 1000 * rep) for rep in range(args.repeats)]
+            wheel = statistics.median(batch.wheel_time for batch in batches)
+            port = statistics.median(batch.port_time for batch in batches)
             per = n * args.steps
             dispatch = dispatch_time(n) * args.steps
-            physics = port_best - dispatch
+            physics = port - dispatch
             print(
-                f"{env_name} {n:4d} worlds: wheel {wheel_best / per * 1e9:8.0f} ns  port {port_best / per * 1e9:8.0f} ns"
-                f" (dispatch {dispatch / per * 1e9:6.0f})  wheel/port {wheel_best / port_best:5.2f}x"
-                f"  wheel/physics {wheel_best / physics:5.2f}x  (bit-exact)"
+                f"{env_name} {n:4d} worlds: wheel {wheel / per * 1e9:8.0f} ns  port {port / per * 1e9:8.0f} ns"
+                f" (dispatch {dispatch / per * 1e9:6.0f})  wheel/port {wheel / port:5.2f}x"
+                f"  wheel/physics {wheel / physics:5.2f}x  (bit-exact; medians of {args.repeats} runs)"
             )
 
 

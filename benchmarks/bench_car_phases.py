@@ -69,18 +69,20 @@ def main() -> None:
         envs = {library: make_env(library, num_envs) for library in libraries}
         envs["nbgym"].reset(seed=0)
         envs["nbgym"].step(np.zeros((num_envs, 3), np.float32))  # compile or load the kernels
-        best = {library: [np.inf, np.inf] for library in libraries}
+        samples: dict[str, list[tuple[float, float]]] = {library: [] for library in libraries}
         g = np.random.default_rng(0)
         for repeat in range(args.repeats):
             actions = g.uniform([-1, 0, 0], [1, 1, 0.2], size=(FIRST_SECOND + args.later_steps, num_envs, 3))
             for library in libraries if repeat % 2 == 0 else libraries[::-1]:
-                times = phase_times(envs[library], actions.astype(np.float32), repeat, args.later_steps)
-                best[library] = [min(old, new) for old, new in zip(best[library], times)]
+                samples[library].append(
+                    phase_times(envs[library], actions.astype(np.float32), repeat, args.later_steps)
+                )
+        medians = {library: np.median(np.array(samples[library]), axis=0) for library in libraries}
         for library in libraries:
-            first, later = best[library]
+            first, later = medians[library]
             line = f"{num_envs:5d} envs {library:8s} first second {first * 1e6:7.1f} us, after {later * 1e6:7.1f} us"
             if library != "nbgym":
-                ours_first, ours_later = best["nbgym"]
+                ours_first, ours_later = medians["nbgym"]
                 line += f"  (nbgym {first / ours_first:.2f}x, {later / ours_later:.2f}x)"
             print(line + " per env-step", flush=True)
         for env in envs.values():

@@ -3,7 +3,8 @@
 For every environment of the chosen families: nbgym's compiled vector env (``make_vec``) against
 gymnasium's ``SyncVectorEnv`` and, where it is installed, envpool at 1024 and 4096 sub-environments, and
 nbgym's single env (``make``, with its wrappers) against ``gymnasium.make`` — in one process, timed in
-alternation, with the same random actions (the measuring of ``nbgym bench``, see :mod:`nbgym._bench`).
+alternation, with the same random actions (the measuring of ``nbgym bench``, see :mod:`nbgym._bench`: the
+median of interleaved samples).
 The ratios are nbgym's speed-ups::
 
     python benchmarks/bench_envs.py                      # every family
@@ -59,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=3, help="interleaved samples of each library (default: 3)")
     parser.add_argument("--sample-time", type=float, default=0.3, help="seconds per sample (default: 0.3)")
     parser.add_argument("--env", nargs="+", default=None, help="only these env ids of the families (default: all)")
+    parser.add_argument(
+        "--warmup-steps", type=int, default=0, help="steps of each contender before it is timed (default: 0)"
+    )
     args = parser.parse_args(argv)
     unknown = sorted(set(args.families) - set(FAMILIES))
     if unknown:
@@ -75,6 +79,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         libraries=["nbgym", "gymnasium", "envpool"],
         repeats=args.repeats,
         sample_time=args.sample_time,
+        warmup_steps=args.warmup_steps,
     )
     print(format_report(run_benchmark(config, progress_stream(None))))
     return 0

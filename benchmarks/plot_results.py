@@ -8,7 +8,7 @@ Usage::
 Several JSON files may be given (e.g. runs with ``--threads 1`` and ``--threads 2``): the plot has one
 panel per environment with a line per library (and thread count), env-steps/s against the number of
 sub-environments on log-log axes, the single environment of ``make`` as its own point; the Markdown
-has the tables of ``nbgym bench`` (best samples and nbgym's ratios) for each run, after a line
+has the tables of ``nbgym bench`` (median samples and nbgym's ratios) for each run, after a line
 describing the machine. The PNG needs matplotlib (``pip install matplotlib``).
 """
 
@@ -41,15 +41,15 @@ def series_label(library: str, threads: int) -> str:
 
 
 def series(reports: Sequence[Report]) -> dict[str, dict[str, dict[int, float]]]:
-    """The best env-steps/s per environment, per line (library and threads) and per size.
+    """The median env-steps/s per environment, per line (library and threads) and per size.
 
-    A line measured in several runs (gymnasium beside nbgym at each thread count) keeps its best sample.
+    A line measured in several runs (gymnasium beside nbgym at each thread count) keeps its highest median.
     """
     lines: dict[str, dict[str, dict[int, float]]] = defaultdict(lambda: defaultdict(dict))
     for report in reports:
         for m in report.measurements:
             points = lines[m.env_id][series_label(m.library, m.threads)]
-            points[m.num_envs] = max(points.get(m.num_envs, 0.0), m.best)
+            points[m.num_envs] = max(points.get(m.num_envs, 0.0), m.median)
     return lines
 
 
@@ -88,7 +88,7 @@ def plot(reports: Sequence[Report], path: pathlib.Path) -> None:
         ax.set_xticks(sizes, [size_label(n) for n in sizes])
         ax.minorticks_off()
         ax.set_xlabel("num_envs (single: make() with its wrappers)")
-        ax.set_ylabel("env-steps/s (best sample)")
+        ax.set_ylabel("env-steps/s (median sample)")
         ax.set_title(env_id)
         ax.grid(True, which="major", alpha=0.3)
         ax.legend()

@@ -9,7 +9,12 @@ benchmark scripts, so that every number nbgym publishes is measured the same way
   actions go to every library: the timed loop only indexes a list.
 - Contenders are timed in alternation, each sample a loop of ``steps`` steps, the order rotated
   from one repeat to the next, so that a burst of load from other processes hits all of them
-  alike. The best sample (the least disturbed) is reported, the median is kept beside it.
+  alike. The median of each contender's samples is reported (the best is kept beside it in the JSON
+  report), and a ratio is the quotient of two medians: a rerun on a shared machine gives it again,
+  where the best sample is whichever round the load spared.
+- ``BenchConfig.warmup_steps`` steps every contender further before timing (CarRacing's first second
+  of an episode draws the whole track zoomed out: a large batch sampled a few steps at a time would
+  time nothing else).
 - The garbage collector is off during a timed sample, as in :mod:`timeit`.
 - A vector step counts ``num_envs`` env-steps, autoreset steps included, for every library alike.
 
@@ -420,11 +425,11 @@ class Measurement:
 
     @property
     def median(self) -> float:
-        """The median throughput of the samples."""
+        """The median throughput of the samples: the reported one."""
         return statistics.median(self.samples)
 
     def to_json(self) -> dict[str, Any]:
-        """The measurement as a JSON-able dict, with ``best`` and ``median``."""
+        """The measurement as a JSON-able dict, with ``median`` and ``best``."""
         return {
             "env_id": self.env_id,
             "num_envs": self.num_envs,
@@ -555,6 +560,7 @@ class BenchConfig:
         sample_time: The target duration of a sample in seconds.
         max_sync_envs: The largest ``SyncVectorEnv`` measured.
         seed: The seed of the actions and of the first resets.
+        warmup_steps: Steps each contender takes after its first steps and before calibration and timing.
     """
 
     env_ids: list[str]
@@ -566,6 +572,7 @@ class BenchConfig:
     sample_time: float = 0.2
     max_sync_envs: int = DEFAULT_MAX_SYNC_ENVS
     seed: int = 0
+    warmup_steps: int = 0
 
 
 @dataclass
@@ -584,11 +591,11 @@ class Report:
         return None
 
     def ratio(self, env_id: str, num_envs: int, against: str) -> float | None:
-        """nbgym's best throughput over ``against``'s, where both were measured."""
+        """nbgym's median throughput over ``against``'s, where both were measured."""
         ours, theirs = self.find(env_id, num_envs, "nbgym"), self.find(env_id, num_envs, against)
         if ours is None or theirs is None:
             return None
-        return ours.best / theirs.best
+        return ours.median / theirs.median
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Report:
@@ -622,8 +629,9 @@ class Report:
                 "sample_time": config.sample_time,
                 "max_sync_envs": config.max_sync_envs,
                 "seed": config.seed,
+                "warmup_steps": config.warmup_steps,
             },
-            "statistic": "best",
+            "statistic": "median",
             "results": [m.to_json() for m in self.measurements],
             "ratios": ratios,
             "skipped": [s.to_json() for s in self.skipped],
@@ -694,6 +702,10 @@ def run_benchmark(config: BenchConfig, progress_stream: TextIO | None = None) ->
                         except Unavailable as e:
                             report.skipped.append(Skip(env_id, num_envs, library, str(e)))
                             progress.advance(units_per_cell)
+                            continue
+                        if config.warmup_steps:
+                            progress.show(f"{env_id} {size_label(num_envs)}: {library} warming up")
+                            runners[-1].run(config.warmup_steps)
                     report.measurements += measure_alternating(
                         runners,
                         env_id,
@@ -746,7 +758,7 @@ class _Table:
 
 
 def _tables(report: Report) -> list[_Table]:
-    """One table per environment: the best throughput of each library per size and nbgym's ratios.
+    """One table per environment: the median throughput of each library per size and nbgym's ratios.
 
     Libraries never measured for an environment get no column; the notes name every implementation
     measured and every skip with its reason.
@@ -763,7 +775,7 @@ def _tables(report: Report) -> list[_Table]:
             row = [size_label(num_envs)]
             for library in libraries:
                 measurement = report.find(env_id, num_envs, library)
-                row.append("-" if measurement is None else format_rate(measurement.best))
+                row.append("-" if measurement is None else format_rate(measurement.median))
             for library in others:
                 ratio = report.ratio(env_id, num_envs, library)
                 row.append("-" if ratio is None else _three_digits(ratio) + "x")
@@ -781,7 +793,7 @@ def _tables(report: Report) -> list[_Table]:
         ]
         tables.append(
             _Table(
-                f"{env_id}: env-steps/s, best of {config.repeats} interleaved samples, {threads}",
+                f"{env_id}: env-steps/s, median of {config.repeats} interleaved samples, {threads}",
                 ["num_envs", *libraries, *(f"nbgym/{library}" for library in others)],
                 rows,
                 notes,
@@ -809,7 +821,7 @@ def format_report(report: Report) -> str:
 
 
 def format_markdown(report: Report) -> str:
-    """The report as Markdown: per environment a heading, a table of the best env-steps/s of each
+    """The report as Markdown: per environment a heading, a table of the median env-steps/s of each
     library per size with nbgym's ratios, and notes naming the implementations and the skips."""
     blocks = []
     for table in _tables(report):

@@ -65,14 +65,22 @@ def _resolve_env_id(env_id: str) -> str:
         raise _UsageError(str(e)) from None
 
 
-def _positive_int(text: str) -> int:
+def _int_at_least(text: str, minimum: int, kind: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {value}")
+        raise argparse.ArgumentTypeError(f"expected a {kind} integer, got {text!r}") from None
+    if value < minimum:
+        raise argparse.ArgumentTypeError(f"expected a {kind} integer, got {value}")
     return value
+
+
+def _positive_int(text: str) -> int:
+    return _int_at_least(text, 1, "positive")
+
+
+def _non_negative_int(text: str) -> int:
+    return _int_at_least(text, 0, "non-negative")
 
 
 def _positive_float(text: str) -> float:
@@ -144,6 +152,7 @@ def _bench(args: argparse.Namespace) -> int:
         sample_time=args.sample_time,
         max_sync_envs=args.max_sync_envs,
         seed=args.seed,
+        warmup_steps=args.warmup_steps,
     )
     report = _bench.run_benchmark(config, _bench.progress_stream(args.progress))
     if args.json:
@@ -409,7 +418,7 @@ def _parser() -> argparse.ArgumentParser:
         help="env-steps per second of nbgym beside gymnasium and envpool",
         description="Measure env-steps per second of nbgym and, where installed, gymnasium (its native vector env "
         "when the spec has one, else SyncVectorEnv) and envpool, in this process and in alternation "
-        "(interleaved samples; the best of each is reported), and print a table with nbgym's ratios. "
+        "(interleaved samples; the median of each is reported), and print a table with nbgym's ratios. "
         "Every contender is compiled/warmed up before timing; the random actions are drawn beforehand "
         "and are the same for every library. With no arguments: CartPole-v1 at "
         f"{', '.join(map(str, DEFAULT_NUM_ENVS))} envs (1 is the single env of make(), with its wrappers).",
@@ -465,6 +474,14 @@ def _parser() -> argparse.ArgumentParser:
         help=f"largest SyncVectorEnv (a Python loop over envs) to measure (default: {DEFAULT_MAX_SYNC_ENVS})",
     )
     bench.add_argument("--seed", type=int, default=0, help="seed of the actions and of the first resets (default: 0)")
+    bench.add_argument(
+        "--warmup-steps",
+        type=_non_negative_int,
+        default=0,
+        metavar="N",
+        help="steps each contender takes before it is timed, after the first two (default: 0; CarRacing's first 50 "
+        "steps of an episode draw the whole track zoomed out)",
+    )
     bench.add_argument("--json", action="store_true", help="print the results as JSON (for scripts) instead of a table")
     bench.add_argument(
         "--progress",

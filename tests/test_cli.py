@@ -207,7 +207,7 @@ def test_bench_prints_a_table_with_ratios(capsys):
     captured = capsys.readouterr()
     assert captured.err == ""
     lines = captured.out.splitlines()
-    assert lines[0] == "CartPole-v1: env-steps/s, best of 2 interleaved samples, 1 thread"
+    assert lines[0] == "CartPole-v1: env-steps/s, median of 2 interleaved samples, 1 thread"
     if not GYMNASIUM:
         assert lines[1].split() == ["num_envs", "nbgym"]
         return
@@ -234,8 +234,9 @@ def test_bench_json(capsys):
         "sample_time": 0.2,
         "max_sync_envs": _bench.DEFAULT_MAX_SYNC_ENVS,
         "seed": 0,
+        "warmup_steps": 0,
     }
-    assert report["statistic"] == "best"
+    assert report["statistic"] == "median"
     assert report["machine"]["numba_threads"] >= 1
     libraries = ["nbgym", "gymnasium"] if GYMNASIUM else ["nbgym"]
     results = {(r["library"], r["num_envs"]): r for r in report["results"]}
@@ -255,11 +256,21 @@ def test_bench_json(capsys):
                 "env_id": "CartPole-v1",
                 "num_envs": n,
                 "against": "gymnasium",
-                "ratio": results[("nbgym", n)]["best"] / results[("gymnasium", n)]["best"],
+                "ratio": results[("nbgym", n)]["median"] / results[("gymnasium", n)]["median"],
             }
             for n in (1, 8)
         ]
         assert report["skipped"] == []
+
+
+def test_bench_warms_every_contender_up_before_timing(capsys, monkeypatch):
+    ran = []
+    run = _bench.Runner.run
+    monkeypatch.setattr(_bench.Runner, "run", lambda self, steps: ran.append(steps) or run(self, steps))
+    argv = ["bench", "CartPole-v1", "--num-envs", "8", "--against", "", "--warmup-steps", "7", "--json", *TINY]
+    assert main(argv) == 0
+    assert json.loads(capsys.readouterr().out)["settings"]["warmup_steps"] == 7
+    assert ran[:2] == [2, 7]  # made and stepped twice, then warmed up, then timed
 
 
 @pytest.mark.skipif(ENVPOOL, reason="envpool is installed here: its absence cannot be checked")
@@ -602,8 +613,8 @@ def test_report_round_trips_through_json():
     report = _bench.Report(
         config,
         [
-            _bench.Measurement("A-v0", 1, "nbgym", "AEnv via make()", 1, 10, [2e5, 3e5]),
-            _bench.Measurement("A-v0", 1, "gymnasium", "AEnv via make()", 1, 10, [1e5, 5e4]),
+            _bench.Measurement("A-v0", 1, "nbgym", "AEnv via make()", 1, 10, [2e5, 4e5, 3e5]),
+            _bench.Measurement("A-v0", 1, "gymnasium", "AEnv via make()", 1, 10, [1e5, 5e4, 2e5]),
             _bench.Measurement("A-v0", 64, "nbgym", "AVectorEnv, 2 threads", 2, 100, [6.4e7]),
             _bench.Measurement("B-v1", 64, "nbgym", "BVectorEnv, 2 threads", 2, 100, [1e6]),
         ],
@@ -618,7 +629,7 @@ def test_report_round_trips_through_json():
     again = _bench.Report.from_json(data)
     assert again == report
     assert _bench.format_report(again) == (
-        "A-v0: env-steps/s, best of 5 interleaved samples, 2 threads\n"
+        "A-v0: env-steps/s, median of 5 interleaved samples, 2 threads\n"
         "  num_envs  nbgym  gymnasium  nbgym/gymnasium\n"
         "  single     300k       100k            3.00x\n"
         "  64        64.0M          -                -\n"
@@ -627,14 +638,14 @@ def test_report_round_trips_through_json():
         "  not measured: gymnasium at 64: too slow\n"
         "  not measured: envpool at single, 64: missing\n"
         "\n"
-        "B-v1: env-steps/s, best of 5 interleaved samples, 2 threads\n"
+        "B-v1: env-steps/s, median of 5 interleaved samples, 2 threads\n"
         "  num_envs  nbgym\n"
         "  single        -\n"
         "  64        1.00M\n"
         "  nbgym: BVectorEnv, 2 threads"
     )
     assert _bench.format_markdown(again).splitlines()[:6] == [
-        "#### A-v0: env-steps/s, best of 5 interleaved samples, 2 threads",
+        "#### A-v0: env-steps/s, median of 5 interleaved samples, 2 threads",
         "",
         "| num_envs | nbgym | gymnasium | nbgym/gymnasium |",
         "|:---|---:|---:|---:|",

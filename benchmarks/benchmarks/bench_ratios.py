@@ -1,5 +1,5 @@
 """The headline ratios, each measured inside one process: nbgym's env-steps per CPU second over a contender's,
-the two sampled in turn (best of :data:`REPEATS` samples each), on one thread each, so that the load of a
+the two sampled in turn (the median of :data:`REPEATS` samples each), on one thread each, so that the load of a
 shared machine, which moves elapsed times tenfold from run to run, hardly moves them. ``asv continuous``
 flags a ratio that drops.
 
@@ -15,6 +15,7 @@ flags a ratio that drops.
 
 from __future__ import annotations
 
+import statistics
 import time
 from typing import Any
 
@@ -51,19 +52,19 @@ def _cpu_calibrated(runner: _bench.Runner) -> int:
 
 
 def _ratio(numerator: _bench.Runner, denominator: _bench.Runner) -> float:
-    """The best env-steps per CPU second of ``numerator`` over the best of ``denominator``, sampled in turn.
+    """The median env-steps per CPU second of ``numerator`` over the median of ``denominator``, sampled in turn.
 
     CPU time, not elapsed time: every contender here steps on one thread, and the CPU time a step takes
     hardly moves with the load of other processes, where its elapsed time moves tenfold on a busy machine.
     """
     runners = (numerator, denominator)
     steps = [_cpu_calibrated(runner) for runner in runners]
-    best = [0.0, 0.0]
+    rates: list[list[float]] = [[], []]
     for repeat in range(REPEATS):
         for index in (0, 1) if repeat % 2 == 0 else (1, 0):
             seconds = _cpu_seconds(runners[index], steps[index])
-            best[index] = max(best[index], steps[index] * runners[index].num_envs / max(seconds, 1e-9))
-    return best[0] / best[1]
+            rates[index].append(steps[index] * runners[index].num_envs / max(seconds, 1e-9))
+    return statistics.median(rates[0]) / statistics.median(rates[1])
 
 
 def _check_selected(env_id: str, num_envs: int) -> None:
