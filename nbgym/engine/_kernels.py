@@ -345,46 +345,84 @@ def check_step(params_array, actions, mode, needs_reset, first, stop):
 
 @kernel(specializes_constants=True)
 def _step_range(
-    params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions, start, stop
+    params_array,
+    state,
+    pcg,
+    buf,
+    mode,
+    max_steps,
+    observations,
+    rewards,
+    flags,
+    elapsed,
+    auxes,
+    actions,
+    first,
+    stop,
+    chunk_size,
+    progress,
 ):
-    """One step of the sub-environments ``start`` to ``stop - 1``: act, integrate, reward, time limit,
-    autoreset, observe. Each sub-environment owns its state row and random stream, so the results do not
-    depend on how the batch is split between threads.
+    """One step of the sub-environments ``first`` to ``stop - 1``, in chunks of ``chunk_size``: act, integrate,
+    reward, time limit, autoreset, observe. Each sub-environment owns its state row and random stream, so the
+    results do not depend on how the batch is split between threads.
+
+    With ``progress`` (two int64 counters that threads share: chunks claimed, chunks completed), the call steps the
+    chunks it claims, each claimed and counted atomically, until none is left; with ``None`` (numba compiles the
+    branch away), every chunk. Claiming here rather than in the caller keeps this function one call per thread
+    and step: a call that LLVM does not inline (a Box2D env's, whose chunks are one sub-environment) counts a
+    reference to each of its ~60 arrays in and out, which two threads contend for.
 
     The per-env body must sit in this loop: a helper called per env is either not inlined by LLVM (a
     17-argument call per env) or inlined by numba with a reference-count update per array argument per
     env — each about 3x slower.
+
+    Returns:
+        Whether this call completed the last chunk (with ``progress``; else true).
     """
     obs, final_obs = observations[0], observations[1]
     aux, final_aux = auxes[0], auxes[1]
     params = params_array[0]
     rng = (pcg, buf)
-    for i in range(start, stop):
-        if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
-            physics_reset(params, state, i, rng, aux)
-            elapsed[i] = 0
-            rewards[i] = 0.0
-            terminated = False
-            truncated = False
-            was_reset = True
+    num_chunks = (stop - first + chunk_size - 1) // chunk_size
+    next_chunk = 0
+    completed_batch = progress is None
+    while True:
+        if progress is None:
+            chunk = next_chunk
+            next_chunk += 1
         else:
-            reward, terminated = physics_step(params, state, i, actions, rng, aux)
-            elapsed[i] += 1
-            rewards[i] = reward
-            truncated = max_steps > 0 and elapsed[i] >= max_steps
-            was_reset = False
-            if mode == SAME_STEP and (terminated or truncated):
-                physics_observe(params, state, i, final_obs)
-                for k in range(aux.shape[1]):
-                    final_aux[i, k] = aux[i, k]
+            chunk = fetch_add(progress, 0, 1)
+        if chunk >= num_chunks:
+            return completed_batch
+        chunk_start = first + chunk * chunk_size
+        for i in range(chunk_start, min(chunk_start + chunk_size, stop)):
+            if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
                 physics_reset(params, state, i, rng, aux)
                 elapsed[i] = 0
+                rewards[i] = 0.0
+                terminated = False
+                truncated = False
                 was_reset = True
-        flags[TERMINATED, i] = terminated
-        flags[TRUNCATED, i] = truncated
-        flags[NEEDS_RESET, i] = terminated or truncated
-        flags[WAS_RESET, i] = was_reset
-        physics_observe(params, state, i, obs)
+            else:
+                reward, terminated = physics_step(params, state, i, actions, rng, aux)
+                elapsed[i] += 1
+                rewards[i] = reward
+                truncated = max_steps > 0 and elapsed[i] >= max_steps
+                was_reset = False
+                if mode == SAME_STEP and (terminated or truncated):
+                    physics_observe(params, state, i, final_obs)
+                    for k in range(aux.shape[1]):
+                        final_aux[i, k] = aux[i, k]
+                    physics_reset(params, state, i, rng, aux)
+                    elapsed[i] = 0
+                    was_reset = True
+            flags[TERMINATED, i] = terminated
+            flags[TRUNCATED, i] = truncated
+            flags[NEEDS_RESET, i] = terminated or truncated
+            flags[WAS_RESET, i] = was_reset
+            physics_observe(params, state, i, obs)
+        if progress is not None:
+            completed_batch = fetch_add(progress, 1, 1) == num_chunks - 1
 
 
 @kernel(entry=True)
@@ -416,6 +454,8 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
             actions,
             0,
             elapsed.shape[0],
+            max(elapsed.shape[0], 1),
+            None,
         )
     return status
 
@@ -450,28 +490,21 @@ def step_chunks(
     Returns:
         Whether this call completed the batch's last chunk.
     """
-    state = held_rows(state)
-    num_chunks = (stop - first + chunk_size - 1) // chunk_size
-    completed_batch = False
-    while True:
-        chunk = fetch_add(progress, 0, 1)
-        if chunk >= num_chunks:
-            return completed_batch
-        start = first + chunk * chunk_size
-        _step_range(
-            params_array,
-            state,
-            pcg,
-            buf,
-            mode,
-            max_steps,
-            observations,
-            rewards,
-            flags,
-            elapsed,
-            auxes,
-            actions,
-            start,
-            min(start + chunk_size, stop),
-        )
-        completed_batch = fetch_add(progress, 1, 1) == num_chunks - 1
+    return _step_range(
+        params_array,
+        held_rows(state),
+        pcg,
+        buf,
+        mode,
+        max_steps,
+        observations,
+        rewards,
+        flags,
+        elapsed,
+        auxes,
+        actions,
+        first,
+        stop,
+        chunk_size,
+        progress,
+    )
