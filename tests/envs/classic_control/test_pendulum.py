@@ -110,7 +110,7 @@ class FloatSubclass(float):
         {"max_torque": np.float32(1.5)},
         {"m": np.array(1.1)},
         {"max_torque": np.array(1.5)},
-        {"m": FloatSubclass(1.1), "l": FloatSubclass(0.9)},
+        {"g": FloatSubclass(9.5), "dt": FloatSubclass(0.04)},
         {"m": np.float64(2.0), "l": 0.8, "max_torque": np.float64(1.2)},
         {"g": np.float64(9.81), "dt": np.float64(0.03), "max_speed": np.array(6.0)},
     ],
@@ -128,7 +128,8 @@ def test_numpy_typed_attributes_compute_as_in_gymnasium(changes):
         ("m", "1.1"),  # gymnasium: a TypeError at the step
         ("m", np.float32(1.1)),  # gymnasium computes the gain in float32: not reproduced
         ("l", np.int8(12)),  # gymnasium squares it in int8 (wrapping)
-        ("max_torque", FloatSubclass(1.5)),  # a float64 to np.clip, a Python float to the kernels' other uses
+        ("max_torque", FloatSubclass(1.5)),  # a float64 to np.clip: not followed
+        ("m", FloatSubclass(1.1)),
         ("m", np.array([1.1])),  # gymnasium's reward becomes an array
         ("max_speed", np.longdouble(6.0)),
     ],
