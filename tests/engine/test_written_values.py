@@ -468,7 +468,7 @@ with the suite's kernels); every id with ``-m slow`` (each MuJoCo id's bounds-ch
 
 @pytest.mark.jit_only
 @pytest.mark.parametrize("env_id", TYPED_DEFAULT_IDS)
-@settings(max_examples=3, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+@settings(max_examples=2, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
 @given(data=st.data())
 def test_every_writable_attribute_follows_the_kind_written(worker, in_process, env_id, data):
     _typed_sweep(worker, in_process, env_id, data)
