@@ -28,12 +28,16 @@ import numpy as np
 PYTHON = "Python number"
 """A Python ``float``, ``int`` or ``bool`` (exactly these types): NumPy 2's weak scalars."""
 FLOAT64 = "float64"
-"""A ``np.float64`` or a 0-d float64 array: float64 against anything."""
+"""A ``np.float64``: float64 against anything."""
+FLOAT64_0D = "0-d float64 array"
+"""A 0-d float64 array: float64 against anything, as a ``np.float64``, but not a ``float`` to what converts its
+arguments as Python floats (pybox2d's vectors)."""
 FLOAT_SUBCLASS = "float subclass"
 """An instance of a subclass of ``float`` (not of ``np.float64``): a Python float to Python's own operators, a float64
 to numpy's functions (``np.clip``)."""
 FLOAT32 = "float32"
-"""A ``np.float32`` or a 0-d float32 array: float32 against itself and Python numbers."""
+"""A ``np.float32``: float32 against itself and Python numbers."""
+FLOAT32_0D = "0-d float32 array"
 FLOAT16 = "float16"
 LONGDOUBLE = "longdouble"
 INTEGER = "numpy integer"
@@ -41,14 +45,18 @@ INTEGER = "numpy integer"
 BOOL = "numpy bool"
 """A ``np.bool_`` or 0-d bool array: numpy's bool arithmetic (``-np.True_`` is a ``TypeError``)."""
 
-FOLLOWED = (PYTHON, FLOAT64, FLOAT_SUBCLASS)
+FOLLOWED = (PYTHON, FLOAT64, FLOAT64_0D, FLOAT_SUBCLASS)
 """The kinds a float parameter follows unless its env declares otherwise: its kernels compute with it in float64,
 as gymnasium does with each of these where the parameter meets no float32 value."""
-WITH_KIND_FIELD = (PYTHON, FLOAT64, FLOAT32)
+WITH_KIND_FIELD = (PYTHON, FLOAT64, FLOAT64_0D, FLOAT32, FLOAT32_0D)
 """The kinds a float parameter with a ``_<name>_kind`` field follows unless its env declares otherwise."""
-KIND_CODES = {PYTHON: 0, FLOAT64: 1, FLOAT32: 2}
+KIND_CODES = {PYTHON: 0, FLOAT64: 1, FLOAT64_0D: 1, FLOAT32: 2, FLOAT32_0D: 2}
 """The code of each kind in a ``_<name>_kind`` field (0, a zeroed record's, is a Python number: the defaults)."""
-_ALL_KINDS = (PYTHON, FLOAT64, FLOAT_SUBCLASS, FLOAT32, FLOAT16, LONGDOUBLE, INTEGER, BOOL)
+
+
+def zero_d(scalar_kind: str) -> str:
+    """The kind of a 0-d array whose item is of ``scalar_kind`` (``zero_d(FLOAT64)`` is :data:`FLOAT64_0D`)."""
+    return f"0-d {scalar_kind} array"
 
 
 def kind_field(name: str) -> str:
@@ -60,9 +68,8 @@ def kind(value: Any) -> str | None:
     """The kind of a number in gymnasium's arithmetic (see the module docstring); ``None`` for what is not one real
     number (an array of one or more elements, a string, ``None``, a ``Decimal``, a complex number)."""
     if isinstance(value, np.ndarray):
-        if value.shape != ():
-            return None
-        value = value[()]
+        inner = kind(value[()]) if value.shape == () else None
+        return None if inner is None else zero_d(inner)
     if type(value) in (float, int, bool):
         return PYTHON
     if isinstance(value, np.generic):

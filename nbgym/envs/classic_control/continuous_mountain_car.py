@@ -249,7 +249,9 @@ class _ContinuousMountainCarAttributes(MountainCarResetOptions):
     renderer = "nbgym.envs._render.mountain_car"
     # gymnasium's frame draws the track from np.linspace(min_position, max_position): float32 ends make its points
     # float32, which pygame refuses (TypeError) where nbgym would draw.
-    written_kinds = {name: (written.PYTHON, written.FLOAT64) for name in ("min_position", "max_position")}
+    written_kinds = {
+        name: (written.PYTHON, written.FLOAT64, written.FLOAT64_0D) for name in ("min_position", "max_position")
+    }
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return _new_params(arguments.goal_velocity)

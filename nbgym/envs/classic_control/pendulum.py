@@ -146,9 +146,9 @@ class _PendulumResetOptions:
     # A float32 m or l would compute the gain in float32 (and l the gravity term): not reproduced, refused. A float32
     # max_torque clips as a Python float does (np.clip's result keeps the action's dtype).
     written_kinds = {
-        "m": (written.PYTHON, written.FLOAT64),
-        "l": (written.PYTHON, written.FLOAT64),
-        "max_torque": (written.PYTHON, written.FLOAT64, written.FLOAT32),
+        "m": (written.PYTHON, written.FLOAT64, written.FLOAT64_0D),
+        "l": (written.PYTHON, written.FLOAT64, written.FLOAT64_0D),
+        "max_torque": written.WITH_KIND_FIELD,
     }
 
     def _configure(self, arguments: Any) -> np.ndarray:

@@ -337,7 +337,8 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
 
     @lap_complete_percent.setter
     def lap_complete_percent(self, value: Any) -> None:
-        self._lap_complete_percent = float(value)
+        # gymnasium compares tile_visited_count / len(track) > lap_complete_percent (a string raises TypeError there)
+        self._lap_complete_percent = written.exact(value, np.dtype(np.float64), (), "lap_complete_percent")
 
     @property
     def domain_randomize(self) -> bool:
