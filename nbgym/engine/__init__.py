@@ -47,7 +47,9 @@ Names:
   env stepped together, many steps in one call.
 - :class:`StateView` (and :mod:`nbgym.engine.state_views`): the env's state attributes (a class's
   ``state_views``), read from and written into the state row with gymnasium's semantics.
-- :mod:`nbgym.engine.written`: ``store``, a value a user assigns stored into the kernels' arrays only when they hold it exactly.
+- :mod:`nbgym.engine.written`: ``store``, a value a user assigns stored into the kernels' arrays only when they hold it exactly
+  and the kernels follow its kind of number in gymnasium's arithmetic (a class's ``written_kinds``, a record's
+  ``_<name>_kind`` fields).
 - :mod:`nbgym.engine.actions`: ``Physics(read_action=...)``, an env's actions taken and refused as its gymnasium
   original takes and refuses them (``keys_a_dict``, ``indexes_a_list``).
 - :class:`RenderState`, :func:`import_pygame`, :func:`render_frame`: for a ``renderer`` that draws with

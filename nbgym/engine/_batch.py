@@ -32,6 +32,26 @@ arithmetic): a batch array of one of them goes to the kernels as it is, and an e
 array on without gymnasium's reading of the action."""
 
 
+def kernel_float_dtype(dtype: np.dtype) -> np.dtype | None:
+    """The dtype of :data:`ACTION_FLOAT_DTYPES` that holds the values of a float ``dtype`` as they are (``dtype``
+    itself, or its native byte order's: a big-endian ``'>f4'`` is float32), else ``None``."""
+    if dtype in ACTION_FLOAT_DTYPES:
+        return dtype
+    native = dtype.newbyteorder("=")
+    return native if native in ACTION_FLOAT_DTYPES else None
+
+
+def kernel_layout(array: np.ndarray) -> bool:
+    """Whether ``array`` is laid out as the kernels' own arrays are (C-contiguous, aligned, writable; its dtype aside):
+    another layout (a strided view, Fortran order, a read-only array) would be another kernel type for numba, one
+    more kernel to compile and one some physics cannot take (``reshape`` of a non-contiguous array)."""
+    return array.flags.num & _KERNEL_LAYOUT == _KERNEL_LAYOUT  # one attribute: this runs at every vector step
+
+
+_KERNEL_LAYOUT = 0x1 | 0x100 | 0x400
+"""numpy's flag bits C_CONTIGUOUS, ALIGNED and WRITEABLE (``ndarray.flags.num``)."""
+
+
 def _cache_misses() -> int:
     """How many kernels of this process were compiled rather than loaded from numba's cache."""
     return sum(reset_kernel._cache_misses.values()) + sum(step_kernel._cache_misses.values())
@@ -90,6 +110,8 @@ class KernelBatch:
             if self.discrete_actions
             else (action_space.dtype if action_space.dtype in ACTION_FLOAT_DTYPES else np.dtype(np.float64))
         )
+        self._action_buffers: dict[tuple[np.dtype, tuple[int, ...]], np.ndarray] = {}
+        """The kernels' own action arrays (by dtype) that actions of another layout or byte order are copied into."""
         self.num_threads = 1
 
     _VIEWS = ("obs", "final_obs", "terminated", "truncated", "needs_reset", "was_reset", "aux", "final_aux")
@@ -269,7 +291,9 @@ class KernelBatch:
         return functools.partial(entry, *args)
 
     def actions_array(self, actions: Any, num_rows: int | None = None) -> np.ndarray:
-        """``actions`` as the array the kernels read, without copying when it already is one.
+        """``actions`` as the array the kernels read: itself when it already is one (C-contiguous, native, writable,
+        int64 or a float dtype of ``ACTION_FLOAT_DTYPES``), else its values copied into the batch's own array of
+        that dtype (see ``kernel_actions``), so that no layout or byte order makes numba compile another kernel.
 
         Args:
             actions: The actions of every sub-environment, or of ``num_rows`` of them.
@@ -288,13 +312,12 @@ class KernelBatch:
                     f"Expected integer actions, got dtype {array.dtype} from {actions!r}; "
                     f"cast them with `.astype(np.int64)` if the values are whole numbers."
                 )
-            if array.dtype == np.int64:
-                return array
             if self.refuse_unsafe_integers and not np.can_cast(array.dtype, np.int64):
                 raise error.InvalidAction(f"{actions!r} ({type(actions)}) invalid")
-            return array.astype(np.int64)
-        if array.dtype in ACTION_FLOAT_DTYPES:
-            return array
+            return self.kernel_actions(array, np.dtype(np.int64))
+        dtype = kernel_float_dtype(array.dtype) if array.dtype.kind == "f" else None
+        if dtype is not None:
+            return self.kernel_actions(array, dtype)
         if array.dtype.kind == "f":
             raise error.InvalidAction(
                 f"Expected float32 or float64 actions, got dtype {array.dtype} from {actions!r}: the compiled "
@@ -302,7 +325,19 @@ class KernelBatch:
             )
         if array.dtype.kind not in "iub":
             raise error.InvalidAction(f"Expected numeric actions, got dtype {array.dtype} from {actions!r}.")
-        return array.astype(np.float64)
+        return self.kernel_actions(array, np.dtype(np.float64))
+
+    def kernel_actions(self, array: np.ndarray, dtype: np.dtype) -> np.ndarray:
+        """``array`` (of the batch's action shape, or a send's rows of it) as an array of the kernels' own type for
+        ``dtype``: itself when it is one, else its values (converted as numpy's assignment converts them) in the
+        batch's array of ``dtype`` and that shape, allocated once and overwritten by the next such call."""
+        if array.dtype == dtype and kernel_layout(array):
+            return array
+        buffer = self._action_buffers.get((dtype, array.shape))
+        if buffer is None:
+            buffer = self._action_buffers[dtype, array.shape] = np.empty(array.shape, dtype=dtype)
+        np.copyto(buffer, array, casting="unsafe")
+        return buffer
 
     def rows(self, first: int, stop: int) -> BatchRows:
         """Sub-environments ``first`` to ``stop - 1`` of the batch, as a batch of their own (views of its arrays)."""

@@ -38,7 +38,7 @@ from nbgym.engine._kernels import (
     ended_index,
 )
 from nbgym.engine._async import AsyncSteps, check_batch_size
-from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch
+from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch, kernel_float_dtype
 from nbgym.engine._in_use import Exclusive, exclusive
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
@@ -54,6 +54,7 @@ _KERNEL_MODES = {
 
 
 _PYTHON_NUMBERS = (float, int, bool)
+_INT64 = np.dtype(np.int64)
 
 
 def action_kind(action: Any) -> tuple[np.dtype, bool]:
@@ -110,7 +111,7 @@ def _param_property(field: str) -> property:
     @exclusive(f"a write of {field}")
     def set(self, value):
         self._settle()
-        written.store(self._params, field, value, field)
+        written.store(self._params, field, value, field, self.written_kinds.get(field))
 
     return property(get, set, doc=f"The ``{field}`` parameter of the compiled dynamics.")
 
@@ -131,6 +132,10 @@ class _ParamsAsAttributes:
     it moves (CartPole, MountainCar, Blackjack): integer actions of a dtype that does not cast safely to the
     space's int64 (``np.uint64``) are then refused as there (``f"{action!r} ({type(action)}) invalid"``), even
     when their value is in range. The others take any integer, as their gymnasium originals index with it."""
+    written_kinds: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """The kinds of number (``nbgym.engine.written``) that a float parameter's kernels follow, where not the engine's
+    default (``written.FOLLOWED``, or ``written.WITH_KIND_FIELD`` for a parameter with a ``_<name>_kind`` field): a
+    written value of another kind is refused with a ``TypeError``."""
     _python_number_actions_param: ClassVar[str | None] = None
     """The bool parameter that tells the physics its actions came as Python numbers (see ``action_kind``),
     for an env whose arithmetic depends on it; ``None`` for the others."""
@@ -480,13 +485,14 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         elif (
             type(action) is np.ndarray
             and action.shape == self._box_action_shape
-            and action.dtype in ACTION_FLOAT_DTYPES
+            and action.dtype.kind == "f"
+            and (dtype := kernel_float_dtype(action.dtype)) is not None
             and not self._python_number_actions  # else _action_batch must tell the physics of the array
         ):
-            # The array is copied into a buffer of the env's own whose kernel entry point is bound: no
-            # dispatch on the argument types, no new array per step.
-            self._box_actions[action.dtype][0] = action
-            step = self._step_box.get(action.dtype) or self._bind_box(action.dtype)
+            # The array (in any layout or byte order) is copied into a buffer of the env's own whose kernel entry point
+            # is bound: no dispatch on the argument types, no new array per step.
+            self._box_actions[dtype][0] = action
+            step = self._step_box.get(dtype) or self._bind_box(dtype)
         else:
             actions = self._action_batch(action)
         try:
@@ -865,10 +871,11 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         batch = self._batch
         if self._held:
             self._write_back_held()
-        if self._kernels_take(actions):  # straight to the kernels' action_valid, as it is
+        dtype = self._kernels_take(actions)
+        if dtype is not None:  # straight to the kernels' action_valid (in the kernels' own layout)
             if self._python_number_actions:
                 self._note_python_number_actions(False)
-            return actions, actions
+            return batch.kernel_actions(actions, dtype), actions  # itself, unless of another layout or byte order
         actions = self._read_batch(actions)  # refusals below name the elements read (an iterator is read once)
         return batch.actions_array(actions), actions
 
@@ -1021,12 +1028,16 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             self._note_python_number_actions(False)
         return actions
 
-    def _kernels_take(self, actions: Any) -> bool:
-        """Whether ``actions`` is already the batch array the kernels take (of the batch's shape, int64 or a
-        float dtype), which their ``action_valid`` checks without gymnasium's reading."""
+    def _kernels_take(self, actions: Any) -> np.dtype | None:
+        """The kernels' dtype for ``actions`` when it is a batch array of the values the kernels take as they are (of
+        the batch's shape, int64 or a float dtype of ``ACTION_FLOAT_DTYPES``, in any layout or byte order), which their
+        ``action_valid`` checks without gymnasium's reading; ``None`` for anything else."""
         if type(actions) is not np.ndarray or actions.shape != self._batch.action_shape:
-            return False
-        return actions.dtype == np.int64 if self._batch.discrete_actions else actions.dtype in ACTION_FLOAT_DTYPES
+            return None
+        dtype = actions.dtype
+        if self._batch.discrete_actions:
+            return _INT64 if dtype.kind == "i" and dtype.itemsize == 8 else None
+        return kernel_float_dtype(dtype) if dtype.kind == "f" else None
 
     def _reads_actions(self) -> np.ndarray:
         """Which sub-environments' steps read their actions, in gymnasium's ``SyncVectorEnv``: not those that next-step

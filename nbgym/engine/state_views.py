@@ -132,6 +132,12 @@ def float_values(value: Any, width: int, name: str) -> tuple[np.ndarray, str]:
             16/32/64 bits that gymnasium's arithmetic would keep, or holds integers whose square wraps in their
             dtype (see below).
     """
+    if isinstance(value, (list, tuple)) and any(isinstance(item, np.ndarray) for item in value):
+        raise ValueError(
+            f"{name} must be {width} numbers, got arrays among them ({value!r}): gymnasium's step computes with each "
+            f"item as it is (an array's arithmetic, which changes a 0-d array in place), which nbgym does not "
+            f"reproduce. Write numbers (`[float(v) for v in value]`) or one array."
+        )
     try:
         array = np.asarray(value)
     except (ValueError, TypeError) as reason:  # ragged sequences

@@ -177,15 +177,52 @@ def _run(env: Any, attribute: str, value: Any, steps: int) -> dict[str, Any]:
     return {"stage": "ok", "results": results}
 
 
+class FloatSubclass(float):
+    """A subclass of ``float``: a Python float to Python's operators, a float64 to numpy's functions."""
+
+
+def typed(type_name: str, number: float) -> Any:
+    """``number`` as a value of the kind ``type_name`` names (see ``TYPES`` in ``tests/engine/test_written_values.py``):
+    a numpy scalar type's name (integers wrap around as numpy's ``astype`` does), ``"0d_<dtype>"`` (a 0-d array),
+    ``"1_element"`` (an array of one), ``"float_subclass"``, ``"decimal"`` or ``"str"``."""
+    if type_name.startswith("0d_"):
+        return np.array(typed(type_name[3:], number))
+    if type_name == "1_element":
+        return np.array([number])
+    if type_name == "float_subclass":
+        return FloatSubclass(number)
+    if type_name == "decimal":
+        import decimal
+
+        return decimal.Decimal(repr(float(number)))
+    if type_name == "str":
+        return repr(float(number))
+    dtype = np.dtype(type_name)
+    if dtype.kind in "iu":
+        return np.array(int(number)).astype(dtype)[()]
+    return dtype.type(number)
+
+
+def _number(item: Any) -> Any:
+    """An item of a spec: a number, or ``("typed", type_name, number)`` (see ``typed``)."""
+    if isinstance(item, tuple) and item and item[0] == "typed":
+        return typed(item[1], item[2])
+    return item
+
+
 def value_of(spec: tuple, current: Any) -> Any:
     """The value a spec of the test describes, for an attribute whose value is now ``current``: ``("scalar", v)`` is
     ``v``; ``("fill", v)`` an array (or a tuple or list, as ``current``) of ``current``'s shape holding ``v`` in every
-    place, ``("one", i, v)`` a copy of ``current`` with ``v`` at ``i``, ``("length", n)`` one of ``n`` zeros."""
+    place, ``("one", i, v)`` a copy of ``current`` with ``v`` at ``i``, ``("length", n)`` one of ``n`` zeros. A number
+    ``v`` may be ``("typed", type_name, number)``: the number as a value of that kind (``typed``)."""
     kind, *arguments = spec
+    if kind == "fill":  # a new object in each place (0-d arrays changed in place would otherwise alias)
+        items = [_number(arguments[0]) for _ in range(len(current))]
+    arguments = [_number(argument) for argument in arguments]
     if kind == "scalar":
         return arguments[0]
     if kind == "fill":
-        items = [arguments[0]] * len(current)
+        pass
     elif kind == "one":
         items = list(current)
         items[arguments[0]] = arguments[1]

@@ -18,14 +18,20 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class
+from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class, written
 from nbgym.engine.npmath import square
 from nbgym.engine.state_views import FLOAT32, FLOAT64, PYTHON, StateView
 from nbgym.envs.classic_control.mountain_car import MountainCarResetOptions, position_values, state_bounds
 
-_FLOAT64 = 0  # a numpy float64 scalar (or numpy integer): float64 arithmetic against anything
-_PYFLOAT = 1  # a Python float (or int): takes the precision of the numpy scalar it meets
-_FLOAT32 = 2  # a numpy float32 scalar: float32 arithmetic against itself and Python floats
+# The kinds of number in gymnasium's arithmetic, with nbgym.engine.written's codes (a written parameter's kind field
+# holds one):
+_FLOAT64 = written.KIND_CODES[written.FLOAT64]  # a numpy float64 scalar: float64 arithmetic against anything
+_PYFLOAT = written.KIND_CODES[
+    written.PYTHON
+]  # a Python float (or int): takes the precision of the numpy scalar it meets
+_FLOAT32 = written.KIND_CODES[
+    written.FLOAT32
+]  # a numpy float32 scalar: float32 arithmetic against itself, Python floats
 
 
 @njit
@@ -104,30 +110,32 @@ def _step(params, state, i, actions, stream, aux):
     # force = min(max(action, min_action), max_action): Python's max/min keep the action object
     # unless the bound is strictly beyond it, and then hold the bound, a Python float.
     force, force_kind = action, action_kind
-    if _less(force, force_kind, params.min_action, _PYFLOAT):
-        force, force_kind = params.min_action, _PYFLOAT
-    if _less(params.max_action, _PYFLOAT, force, force_kind):
-        force, force_kind = params.max_action, _PYFLOAT
+    if _less(force, force_kind, params.min_action, params._min_action_kind):
+        force, force_kind = params.min_action, params._min_action_kind
+    if _less(params.max_action, params._max_action_kind, force, force_kind):
+        force, force_kind = params.max_action, params._max_action_kind
 
-    push, push_kind = _multiply(force, force_kind, params.power, _PYFLOAT)
+    push, push_kind = _multiply(force, force_kind, params.power, params._power_kind)
     angle, _ = _multiply(3.0, _PYFLOAT, position, position_kind)
     slope = 0.0025 * math.cos(angle)
     change, change_kind = _subtract(push, push_kind, slope, _PYFLOAT)
     velocity, velocity_kind = _add(velocity, velocity_kind, change, change_kind)
-    if _less(params.max_speed, _PYFLOAT, velocity, velocity_kind):
-        velocity, velocity_kind = params.max_speed, _PYFLOAT
-    if _less(velocity, velocity_kind, -params.max_speed, _PYFLOAT):
-        velocity, velocity_kind = -params.max_speed, _PYFLOAT
+    if _less(params.max_speed, params._max_speed_kind, velocity, velocity_kind):
+        velocity, velocity_kind = params.max_speed, params._max_speed_kind
+    if _less(velocity, velocity_kind, -params.max_speed, params._max_speed_kind):
+        velocity, velocity_kind = -params.max_speed, params._max_speed_kind
     position, position_kind = _add(position, position_kind, velocity, velocity_kind)
-    if _less(params.max_position, _PYFLOAT, position, position_kind):
-        position, position_kind = params.max_position, _PYFLOAT
-    if _less(position, position_kind, params.min_position, _PYFLOAT):
-        position, position_kind = params.min_position, _PYFLOAT
-    if _equal(position, position_kind, params.min_position, _PYFLOAT) and _less(velocity, velocity_kind, 0.0, _PYFLOAT):
+    if _less(params.max_position, params._max_position_kind, position, position_kind):
+        position, position_kind = params.max_position, params._max_position_kind
+    if _less(position, position_kind, params.min_position, params._min_position_kind):
+        position, position_kind = params.min_position, params._min_position_kind
+    if _equal(position, position_kind, params.min_position, params._min_position_kind) and _less(
+        velocity, velocity_kind, 0.0, _PYFLOAT
+    ):
         velocity, velocity_kind = 0.0, _PYFLOAT
 
-    terminated = _at_least(position, position_kind, params.goal_position, _PYFLOAT) and _at_least(
-        velocity, velocity_kind, params.goal_velocity, _PYFLOAT
+    terminated = _at_least(position, position_kind, params.goal_position, params._goal_position_kind) and _at_least(
+        velocity, velocity_kind, params.goal_velocity, params._goal_velocity_kind
     )
     # The reward uses the action as given, not the clipped force, in double precision (math.pow).
     reward = (100.0 if terminated else 0.0) - square(action) * 0.1
@@ -163,6 +171,11 @@ def _read_action(params: Any, action: Any) -> Any:
     return action
 
 
+_PARAMETERS = tuple(
+    "min_action max_action min_position max_position max_speed goal_position goal_velocity power".split()
+)
+"""The parameters gymnasium's env has as attributes."""
+
 PHYSICS = Physics(
     "Continuous_MountainCar",
     params=[
@@ -177,6 +190,8 @@ PHYSICS = Physics(
         ("_reset_low", np.float64),
         ("_reset_high", np.float64),
         ("_python_float_action", np.bool_),
+        # The kind of number of each parameter (nbgym.engine.written): gymnasium's arithmetic meets float32 values.
+        *[(written.kind_field(name), np.int8) for name in _PARAMETERS],
     ],
     state=(3, np.float64),
     reset=_reset,
@@ -232,6 +247,11 @@ class _ContinuousMountainCarAttributes(MountainCarResetOptions):
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.mountain_car"
+    # gymnasium's frame draws the track from np.linspace(min_position, max_position): float32 ends make its points
+    # float32, which pygame refuses (TypeError) where nbgym would draw.
+    written_kinds = {
+        name: (written.PYTHON, written.FLOAT64, written.FLOAT64_0D) for name in ("min_position", "max_position")
+    }
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return _new_params(arguments.goal_velocity)

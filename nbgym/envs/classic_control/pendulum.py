@@ -8,7 +8,7 @@ from typing import Any
 import numpy as np
 
 from nbgym import spaces
-from nbgym.engine import KernelEnv, Physics, declares_arguments, rng, vector_env_class
+from nbgym.engine import KernelEnv, Physics, declares_arguments, rng, vector_env_class, written
 from nbgym.engine.npmath import clip, remainder, sincos, square
 from nbgym.engine.state_views import StateView, float64_state
 from nbgym.envs.classic_control.utils import verify_number_and_cast
@@ -18,6 +18,7 @@ DEFAULT_Y = 1.0
 _LAST_TORQUE = 2  # state column: the clipped torque of the last step (gymnasium's `last_u`, drawn by render)
 _LAST_TORQUE_KIND = 3  # state column: that torque's type, or that there is none (after a reset):
 _NO_TORQUE, _TORQUE_FLOAT64, _TORQUE_FLOAT32 = -1.0, 0.0, 1.0
+_PYTHON, _FLOAT64 = written.KIND_CODES[written.PYTHON], written.KIND_CODES[written.FLOAT64]  # kind codes
 
 
 def _reset(params, state, i, stream, aux):
@@ -29,22 +30,34 @@ def _reset(params, state, i, stream, aux):
 def _step(params, state, i, actions, stream, aux):
     th = state[i, 0]
     thdot = state[i, 1]
-    # gymnasium computes the torque terms in the action's dtype (NumPy 2 keeps a float32 action float32
-    # against Python floats): `as_action(c) * u` is that arithmetic for both dtypes.
-    as_action = actions.dtype.type
+    # gymnasium computes the torque terms in the action's dtype (NumPy 2 keeps a float32 action float32 against
+    # Python floats), in float64 where a float64 meets them: a float64 action, a np.float64 max_torque (np.clip's
+    # bounds), a np.float64 m or l (the gain 3 / (m * l**2)). The values are float64 variables throughout, float32
+    # results held exactly.
     u = actions[i, 0]
-    low = as_action(-params.max_torque)
-    high = as_action(params.max_torque)
-    u = clip(u, low, high)
+    gain = 3.0 / (params.m * square(params.l))
+    if actions.itemsize == 8 or params._max_torque_kind == _FLOAT64:
+        u = clip(np.float64(u), -params.max_torque, params.max_torque)
+        torque_cost = 0.001 * square(u)
+        torque = gain * u
+        torque_kind = _TORQUE_FLOAT64
+    else:
+        u32 = clip(np.float32(u), np.float32(-params.max_torque), np.float32(params.max_torque))
+        torque_cost = np.float64(np.float32(0.001) * square(u32))
+        if params._m_kind == _PYTHON and params._l_kind == _PYTHON:
+            torque = np.float64(np.float32(gain) * u32)
+        else:
+            torque = gain * np.float64(u32)
+        u = np.float64(u32)
+        torque_kind = _TORQUE_FLOAT32
     angle = remainder(th + np.pi, 2 * np.pi) - np.pi
-    costs = square(angle) + 0.1 * square(thdot) + as_action(0.001) * square(u)
-    torque_gain = as_action(3.0 / (params.m * square(params.l)))
-    newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque_gain * u) * params.dt
+    costs = square(angle) + 0.1 * square(thdot) + torque_cost
+    newthdot = thdot + (3 * params.g / (2 * params.l) * math.sin(th) + torque) * params.dt
     newthdot = clip(newthdot, -params.max_speed, params.max_speed)
     state[i, 0] = th + newthdot * params.dt
     state[i, 1] = newthdot
     state[i, _LAST_TORQUE] = u
-    state[i, _LAST_TORQUE_KIND] = _TORQUE_FLOAT32 if actions.itemsize == 4 else _TORQUE_FLOAT64
+    state[i, _LAST_TORQUE_KIND] = torque_kind
     return -costs, False
 
 
@@ -77,6 +90,10 @@ PHYSICS = Physics(
         ("l", np.float64),
         ("_x_init", np.float64),
         ("_y_init", np.float64),
+        # The kinds of number written to m, l and max_torque (nbgym.engine.written), whose arithmetic meets the torque.
+        (written.kind_field("max_torque"), np.int8),
+        (written.kind_field("m"), np.int8),
+        (written.kind_field("l"), np.int8),
     ],
     state=(4, np.float64),
     reset=_reset,
@@ -126,6 +143,13 @@ class _PendulumResetOptions:
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.pendulum"
+    # A float32 m or l would compute the gain in float32 (and l the gravity term): not reproduced, refused. A float32
+    # max_torque clips as a Python float does (np.clip's result keeps the action's dtype).
+    written_kinds = {
+        "m": (written.PYTHON, written.FLOAT64, written.FLOAT64_0D),
+        "l": (written.PYTHON, written.FLOAT64, written.FLOAT64_0D),
+        "max_torque": written.WITH_KIND_FIELD,
+    }
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return _new_params(arguments.g)

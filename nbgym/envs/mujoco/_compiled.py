@@ -125,7 +125,9 @@ def record_property(field: str, flag: str | None = None, fixed: bool = False) ->
             )
         if field == "_reset_noise_scale":
             check_reset_noise_scale(value)
-        written.store(self._params, field, value, field)
+        # An action weight's flag follows numpy's arithmetic of a float32 product (see ``makes_float64_with_float32``).
+        follows = (written.PYTHON, written.FLOAT64, written.FLOAT32, written.FLOAT16) if flag is not None else None
+        written.store(self._params, field, value, field, follows)
         if flag is not None:
             self._params[flag] = makes_float64_with_float32(value)
 
@@ -186,7 +188,7 @@ def tendon_keys(first_column: int, ntendon: int) -> tuple[InfoKey, InfoKey]:
 def _action_dtype(actions: Any) -> np.dtype:
     """The dtype in which gymnasium computes a control cost of ``actions`` (float64 unless float32)."""
     dtype = actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
-    return dtype if dtype == np.float32 else np.dtype(np.float64)
+    return np.dtype(np.float32) if dtype.kind == "f" and dtype.itemsize == 4 else np.dtype(np.float64)  # ">f4" too
 
 
 class _Simulations:
@@ -444,10 +446,19 @@ class _Simulations:
 
     @frame_skip.setter
     def frame_skip(self, value: Any) -> None:
+        # gymnasium passes frame_skip to mj_step(nstep=...), which takes an int of 32 bits (or a bool) and raises
+        # TypeError at the first step for a Python float (np.float64 too), a string, an array of one or more elements.
+        # Other numbers it truncates (np.float32(2.5) is 2 steps), and its dt (timestep * frame_skip) is then of their
+        # type: refused here, before anything changes.
+        integer = isinstance(value, (int, np.integer)) and not isinstance(value, np.bool_)
+        if not integer and not isinstance(value, (float, str)) and np.ndim(value) == 0 and hasattr(value, "__int__"):
+            raise TypeError(
+                f"frame_skip takes an int, got {value!r} ({type(value).__name__}): gymnasium's mj_step would truncate it "
+                f"and its dt (timestep * frame_skip) would be of its type, which nbgym does not reproduce. Write "
+                f"`int(value)`."
+            )
         self._frame_skip = value
-        # gymnasium passes frame_skip to mj_step(nstep=...), which takes an int of 32 bits (or a bool) and
-        # raises TypeError on anything else, at the first step.
-        if isinstance(value, (int, np.integer)) and -(2**31) <= value < 2**31:
+        if integer and -(2**31) <= value < 2**31:
             self._params["frame_skip"] = int(value)
             self._frame_skip_refusal = None
         else:

@@ -609,3 +609,19 @@ def test_step_without_action_is_gymnasiums():
     action = np.array([0.2, 1.0, 0.0], dtype=np.float32)
     for act in (None, action, None):
         assert_same_value(ours.step(act), theirs.step(act))
+
+
+@pytest.mark.jit_only  # the TypingError was numba's; interpreted, a track takes ~10 s to build
+def test_compiled_vector_env_steps_a_strided_or_big_endian_batch():
+    """A strided batch (``a[::2]``, which gymnasium takes) once made numba raise a TypingError (``reshape()`` of a
+    non-contiguous array) and the env demand a reset; it steps as its contiguous copy, as a big-endian one does (issue
+    51)."""
+    batch = np.array([[0.2, 0.6, 0.0]], dtype=np.float32)
+    env, reference = nbgym.make_vec("CarRacing-v3", 1), nbgym.make_vec("CarRacing-v3", 1)
+    for vector in (env, reference):
+        vector.reset(seed=7)
+    for actions in (np.repeat(batch, 2, axis=1)[:, ::2], batch.astype(">f4")):
+        assert not actions.flags.c_contiguous or not actions.dtype.isnative
+        mine, wanted = env.step(actions), reference.step(batch)
+        np.testing.assert_array_equal(mine[0], wanted[0])
+        np.testing.assert_array_equal(mine[1], wanted[1])

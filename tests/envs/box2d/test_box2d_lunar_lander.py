@@ -666,12 +666,58 @@ def test_prev_shaping_refuses_nan_which_its_row_reads_as_none():
     env.reset(seed=0)
     env.step(0)
     before = env.prev_shaping
-    for value in (math.nan, "1.0", np.float32(1.0)):
+    for value in (math.nan, "1.0", np.float32(math.nan), np.array([1.0]), np.longdouble(1.0)):
         with pytest.raises(TypeError, match="prev_shaping"):
             env.prev_shaping = value
     assert env.prev_shaping == before
     env.prev_shaping = None
     assert env.prev_shaping is None
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("prev_shaping", np.float32(1.0)),
+        ("prev_shaping", np.int8(-3)),
+        ("prev_shaping", np.array(2.5)),
+        ("prev_shaping", np.True_),
+        ("helipad_y", np.float64(3.5)),
+        ("helipad_y", np.array(3.5)),
+        ("helipad_y", 3),
+    ],
+    ids=repr,
+)
+def test_written_numbers_of_numpy_types_step_as_in_gymnasium(name, value):
+    """gymnasium's arithmetic follows the type written (issue 51): ``shaping - prev_shaping`` of a float64 shaping is
+    float64 with any numpy number, ``helipad_y`` meets the bodies' Python floats."""
+    results = []
+    for library in (nbgym, gymnasium):
+        env = library.make("LunarLander-v3").unwrapped
+        env.reset(seed=4)
+        env.step(2)
+        setattr(env, name, value)
+        results.append([env.step(action)[:2] for action in (2, 0, 3)])
+    for (obs, reward), (their_obs, their_reward) in zip(*results):
+        np.testing.assert_array_equal(obs, their_obs)
+        assert type(reward) is type(their_reward) and reward == their_reward
+
+
+@pytest.mark.parametrize("value", ["3", np.float32(3.5), np.True_, np.array([3.5]), np.int64(3)], ids=repr)
+def test_helipad_y_refuses_what_gymnasiums_step_fails_with_or_the_kernels_do_not_follow(value):
+    """gymnasium's step fails with a string helipad_y (``TypeError``: ``'3' + float``) and computes a float32 one in
+    float32: refused before anything moves."""
+    env = nbgym.make("LunarLander-v3").unwrapped
+    env.reset(seed=4)
+    before = env.helipad_y
+    with pytest.raises(TypeError, match="helipad_y"):
+        env.helipad_y = value
+    assert env.helipad_y == before
+    if isinstance(value, str):
+        theirs = gymnasium.make("LunarLander-v3").unwrapped
+        theirs.reset(seed=4)
+        theirs.helipad_y = value
+        with pytest.raises(TypeError):
+            theirs.step(0)
 
 
 @pytest.mark.parametrize(
@@ -694,3 +740,29 @@ def test_the_reward_after_prev_shaping_set_to_none_has_gymnasiums_type(env_id, a
         env.prev_shaping = None
         rewards.append(env.step(action)[1])
     assert type(rewards[0]) is type(rewards[1]) and rewards[0] == rewards[1]
+
+
+@pytest.mark.parametrize("env_id", ["LunarLander-v3", "LunarLanderContinuous-v3"])
+def test_vector_steps_batches_of_any_layout_or_byte_order(env_id):
+    """A strided, read-only or big-endian batch (which gymnasium takes) steps as its contiguous native copy: numba's
+    ``reshape`` of a strided batch once raised a TypingError and the env then demanded a reset (issue 51)."""
+    if env_id == "LunarLander-v3":
+        batch = np.array([2, 0, 3], dtype=np.int64)
+    else:
+        batch = np.array([[0.9, 0.0], [-0.2, 0.8], [0.5, -0.7]], dtype=np.float32)
+    read_only = batch.copy()
+    read_only.setflags(write=False)
+    layouts = {
+        "strided": np.repeat(batch, 2, axis=0)[::2],
+        "read-only": read_only,
+        "big-endian": batch.astype(batch.dtype.newbyteorder(">")),
+    }
+    reference = nbgym.make_vec(env_id, 3)
+    for name, actions in layouts.items():
+        env = nbgym.make_vec(env_id, 3)
+        for vector in (env, reference):
+            vector.reset(seed=6)
+        for _ in range(2):
+            mine, wanted = env.step(actions), reference.step(batch)
+            np.testing.assert_array_equal(mine[0], wanted[0], err_msg=name)
+            np.testing.assert_array_equal(mine[1], wanted[1], err_msg=name)

@@ -289,6 +289,23 @@ def test_vector_accepts_integer_lists_and_dtypes():
         assert_same_batch(env.step(actions), reference.step(actions))
 
 
+def test_vector_takes_integer_batches_of_any_layout_or_byte_order_as_gymnasium():
+    """Strided, read-only and big-endian int64 batches (gymnasium takes them) step through the kernels' own array
+    (issue 51); a single env takes 0-d arrays, big-endian too, where an int is meant."""
+    env, reference = _vector_pair(3, "NextStep")
+    env.reset(seed=0)
+    reference.reset(seed=0)
+    read_only = np.array([1, 0, 1])
+    read_only.setflags(write=False)
+    for actions in [np.array([1, 0, 0, 1, 1, 0])[::2], read_only, np.array([0, 1, 1], dtype=">i8")]:
+        assert_same_batch(env.step(actions), reference.step(actions))
+    single, gymnasiums = CartPoleEnv(), gymnasium.make("CartPole-v1").unwrapped
+    single.reset(seed=1)
+    gymnasiums.reset(seed=1)
+    for action in [np.array(1), np.array(0, dtype=">i8"), np.array(1, dtype=np.int8)]:
+        assert_same_step(single.step(action), gymnasiums.step(action))
+
+
 def test_vector_disabled_mode_refuses_to_step_an_ended_env():
     env = CartPoleVectorEnv(2, autoreset_mode="Disabled")
     env.reset(seed=0)

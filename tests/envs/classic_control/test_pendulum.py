@@ -95,6 +95,73 @@ def test_changed_attributes_change_the_dynamics_as_in_gymnasium(changes):
     compare_single("Pendulum-v1", torque_policy, [4], 100, bare=True, setup=setting(changes))
 
 
+class FloatSubclass(float):
+    """A subclass of float: a Python float to Python's operators, a float64 to numpy's (``np.clip``)."""
+
+
+# gymnasium's arithmetic follows the type written (issue 51): a np.float64 m or l makes the torque gain float64, a
+# np.float64 max_torque makes np.clip's torque float64, where a Python float keeps a float32 action's float32.
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"m": np.float64(1.1)},
+        {"l": np.float64(0.9)},
+        {"max_torque": np.float64(1.5)},
+        {"max_torque": np.float32(1.5)},
+        {"m": np.array(1.1)},
+        {"max_torque": np.array(1.5)},
+        {"g": FloatSubclass(9.5), "dt": FloatSubclass(0.04)},
+        {"m": np.float64(2.0), "l": 0.8, "max_torque": np.float64(1.2)},
+        {"g": np.float64(9.81), "dt": np.float64(0.03), "max_speed": np.array(6.0)},
+    ],
+    ids=repr,
+)
+def test_numpy_typed_attributes_compute_as_in_gymnasium(changes):
+    compare_single("Pendulum-v1", torque_policy, [4], 100, bare=True, setup=setting(changes))
+
+
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("max_torque", np.True_),  # gymnasium: -np.True_ is a TypeError at the step
+        ("max_speed", np.True_),
+        ("m", "1.1"),  # gymnasium: a TypeError at the step
+        ("m", np.float32(1.1)),  # gymnasium computes the gain in float32: not reproduced
+        ("l", np.int8(12)),  # gymnasium squares it in int8 (wrapping)
+        ("max_torque", FloatSubclass(1.5)),  # a float64 to np.clip: not followed
+        ("m", FloatSubclass(1.1)),
+        ("m", np.array([1.1])),  # gymnasium's reward becomes an array
+        ("max_speed", np.longdouble(6.0)),
+    ],
+    ids=repr,
+)
+def test_numpy_typed_attributes_the_kernels_do_not_follow_are_refused_before_anything_moves(name, value):
+    env = PendulumEnv()
+    env.reset(seed=0)
+    before = getattr(env, name)
+    with pytest.raises(TypeError, match=name):
+        setattr(env, name, value)
+    assert getattr(env, name) == before
+    ours = env.step(np.array([0.5], dtype=np.float32))[0]
+    reference = gymnasium.make("Pendulum-v1").unwrapped
+    reference.reset(seed=0)
+    np.testing.assert_array_equal(ours, reference.step(np.array([0.5], dtype=np.float32))[0])
+
+
+def test_vector_env_follows_a_numpy_typed_attribute_as_gymnasium():
+    ours = nbgym.make_vec("Pendulum-v1", 3)
+    theirs = gymnasium.make_vec("Pendulum-v1", 3, vectorization_mode="sync")
+    for env in (ours, theirs):
+        env.set_attr("m", np.float64(1.1))
+        env.set_attr("max_torque", np.float64(1.5))
+        env.reset(seed=2)
+    actions = np.array([[0.3], [-1.7], [2.5]], dtype=np.float32)
+    for _ in range(5):
+        mine, wanted = ours.step(actions), theirs.step(actions)
+        np.testing.assert_array_equal(mine[0], wanted[0])
+        np.testing.assert_array_equal(mine[1], wanted[1])
+
+
 def test_state_attribute_matches_gymnasium():
     env, reference = PendulumEnv(), gymnasium.make("Pendulum-v1").unwrapped
     env.reset(seed=0)
@@ -275,3 +342,53 @@ def test_actions_of_dtypes_the_kernels_cannot_reproduce_are_refused(dtype):
     vector.reset(seed=0)
     with pytest.raises(error.InvalidAction, match="float32 or float64"):
         vector.step(np.zeros((2, 1), dtype=dtype))
+
+
+def _layouts(batch: np.ndarray) -> dict[str, np.ndarray]:
+    """``batch``'s values in the layouts and byte orders gymnasium takes (issue 51)."""
+    strided = np.repeat(batch, 2, axis=0)[::2]
+    fortran = np.asfortranarray(np.repeat(batch, 2, axis=-1))[..., ::2]
+    read_only = batch.copy()
+    read_only.setflags(write=False)
+    return {
+        "strided": strided,
+        "fortran": fortran,
+        "read-only": read_only,
+        "big-endian": batch.astype(batch.dtype.newbyteorder(">")),
+        "big-endian float64": batch.astype(">f8"),
+    }
+
+
+def _step_signatures() -> int:
+    from nbgym.engine import _kernels
+
+    return 0 if numba.config.DISABLE_JIT else len(_kernels.step_kernel.signatures)
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_actions_of_any_layout_or_byte_order_step_as_their_native_contiguous_copy(vector):
+    """Strided, Fortran-order, read-only and big-endian actions step as gymnasium's (which takes them), through the
+    kernels' own arrays: no new kernel compiled, nothing refused (issue 51)."""
+    batch = np.array([[0.3], [-1.7], [2.5]], dtype=np.float32)
+    make = (lambda: nbgym.make_vec("Pendulum-v1", 3)) if vector else (lambda: nbgym.make("Pendulum-v1"))
+    reference = make()
+    reference.reset(seed=5)
+    for native in (batch, batch.astype(np.float64)):  # both dtypes' kernels compiled first
+        wanted = reference.step(native if vector else native[1])
+    signatures = _step_signatures()
+    for name, actions in _layouts(batch).items():
+        env = make()
+        env.reset(seed=5)
+        reference.reset(seed=5)
+        native = np.ascontiguousarray(actions, dtype=actions.dtype.newbyteorder("="))
+        mine = env.step(actions if vector else actions[1])
+        wanted = reference.step(native if vector else native[1])
+        np.testing.assert_array_equal(mine[0], wanted[0], err_msg=name)
+        np.testing.assert_array_equal(mine[1], wanted[1], err_msg=name)
+        assert _step_signatures() == signatures, f"{name} actions compiled another step kernel"
+    theirs = gymnasium.make("Pendulum-v1")
+    theirs.reset(seed=5)
+    ours = nbgym.make("Pendulum-v1")
+    ours.reset(seed=5)
+    action = np.array([1.25], dtype=">f4")
+    np.testing.assert_array_equal(ours.step(action)[0], theirs.step(action)[0])

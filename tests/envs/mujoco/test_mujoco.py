@@ -526,3 +526,24 @@ def test_second_process_loads_the_kernels_from_the_disk_cache(tmp_path):
     ]
     assert runs[0].stdout.split() == ["1", "0"], runs[0].stdout
     assert runs[1].stdout.split() == ["0", "1"], runs[1].stdout
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_big_endian_and_strided_actions_step_as_gymnasiums(vector):
+    """Big-endian (``'>f4'``, ``'>f8'``) and strided actions, which gymnasium takes, step as gymnasium's: HalfCheetah's
+    control cost in the action's float32 or float64 (issue 51: nbgym refused the big-endian ones)."""
+    num = 2
+    ours = nbgym.make_vec("HalfCheetah-v5", num) if vector else nbgym.make("HalfCheetah-v5")
+    theirs = (
+        gymnasium.make_vec("HalfCheetah-v5", num, vectorization_mode="sync")
+        if vector
+        else gymnasium.make("HalfCheetah-v5")
+    )
+    batch = np.linspace(-0.9, 0.9, num * 6, dtype=np.float32).reshape(num, 6)
+    for env in (ours, theirs):
+        env.reset(seed=8)
+    for actions in (batch.astype(">f4"), batch.astype(">f8"), np.repeat(batch, 2, axis=1)[:, ::2]):
+        action = actions if vector else actions[0]
+        mine, wanted = ours.step(action), theirs.step(action)
+        np.testing.assert_array_equal(mine[0], wanted[0])
+        np.testing.assert_array_equal(mine[1], wanted[1])

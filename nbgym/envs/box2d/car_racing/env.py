@@ -15,6 +15,7 @@ import numpy as np
 
 from nbgym import error, spaces
 from nbgym._box2d import world as W
+from nbgym.engine import written
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.engine import ACTION_FLOAT_DTYPES, KernelEnv, declares_arguments, vector_env_class
 import nbgym.engine.actions as reading
@@ -137,9 +138,20 @@ def _color_views(vector: bool) -> tuple[StateView, ...]:
     )
 
 
+_FLOAT_KINDS = {
+    # gymnasium's step returns reward - prev_reward: a np.float64 score would make the reward a np.float64 (a float32
+    # one float32 arithmetic), where nbgym's is a Python float.
+    "reward": (written.PYTHON, written.FLOAT_SUBCLASS),
+    "prev_reward": (written.PYTHON, written.FLOAT_SUBCLASS),
+    "t": written.FOLLOWED,
+}
+"""The kinds of number (``nbgym.engine.written``) each float game number follows."""
+
+
 def _env_number(name: str, column: int, kind: type, doc: str, before_reset: Any = NO_VALUE) -> StateView:
     """gymnasium's CarRacing number ``name`` as the column of the env's row that the kernels keep it in."""
     ints = kind is not float
+    follows = _FLOAT_KINDS.get(name)
 
     def read(params: np.record, row: StateRows) -> Any:
         return kind((row.env_i if ints else row.env_f).item(column))
@@ -148,7 +160,7 @@ def _env_number(name: str, column: int, kind: type, doc: str, before_reset: Any 
         if ints:
             row.env_i[column] = bool(value) if kind is bool else operator.index(value)
         else:
-            row.env_f[column] = float(value)
+            row.env_f[column] = written.exact(value, np.dtype(np.float64), (), name, follows)
 
     return StateView(name, read, write, doc, before_reset=before_reset)
 
@@ -325,7 +337,8 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
 
     @lap_complete_percent.setter
     def lap_complete_percent(self, value: Any) -> None:
-        self._lap_complete_percent = float(value)
+        # gymnasium compares tile_visited_count / len(track) > lap_complete_percent (a string raises TypeError there)
+        self._lap_complete_percent = written.exact(value, np.dtype(np.float64), (), "lap_complete_percent")
 
     @property
     def domain_randomize(self) -> bool:

@@ -68,7 +68,30 @@ def _read_prev_shaping(params: np.record, row: StateRows) -> np.float64 | None:
     return None if np.isnan(value) else np.float64(value)
 
 
+_SHAPING_SCALARS = (written.FLOAT64, written.FLOAT32, written.FLOAT16, written.INTEGER, written.BOOL)
+_SHAPING_KINDS = (
+    written.PYTHON,
+    written.FLOAT_SUBCLASS,
+    *_SHAPING_SCALARS,
+    *[written.zero_d(scalar) for scalar in _SHAPING_SCALARS],
+)
+"""What ``prev_shaping`` follows: gymnasium's only arithmetic with it is ``shaping - prev_shaping`` of a float64
+``shaping`` (``np.sqrt`` of the state), float64 with any of these (a longdouble or an array would change it)."""
+
+_HELIPAD_KINDS = written.FOLLOWED
+"""What ``helipad_y`` follows: gymnasium adds it to Python floats (the legs' offset) and subtracts that from a body's
+Python float ``y``: a float32 would make the observation's y float32 arithmetic, which the kernels do not do."""
+
+
 def _write_prev_shaping(params: np.record, row: StateRows, value: Any) -> None:
+    if value is not None:
+        number = written.exact(value, np.dtype(np.float64), (), "LunarLander.prev_shaping", _SHAPING_KINDS)
+        if math.isnan(number):
+            raise TypeError(
+                f"LunarLander.prev_shaping takes None or a number, not NaN (the row reads NaN as None: gymnasium's next "
+                f"reward would be NaN, nbgym's 0), got {value!r}."
+            )
+        value = number
     row.env_f[P.PREV_SHAPING] = shaping_row_value(value, "LunarLander")
 
 
@@ -77,7 +100,7 @@ def _read_helipad_y(params: np.record, row: StateRows) -> float:
 
 
 def _write_helipad_y(params: np.record, row: StateRows, value: Any) -> None:
-    row.env_f[P.HELIPAD_Y] = float(value)
+    row.env_f[P.HELIPAD_Y] = written.exact(value, np.dtype(np.float64), (), "LunarLander.helipad_y", _HELIPAD_KINDS)
 
 
 def _wind_index(column: int, drawn: int, name: str) -> StateView:
@@ -123,6 +146,8 @@ class _LunarLander:
         _wind_index(P.TORQUE_IDX, P.TORQUE_DRAWN_BIT, "torque_idx"),
     )
     continuous = P.CONTINUOUS
+    # gymnasium's reset builds its world with b2World(gravity=(0, gravity)): pybox2d takes floats, not 0-d arrays.
+    written_kinds = {"gravity": (written.PYTHON, written.FLOAT64, written.FLOAT_SUBCLASS)}
     asserts_action_in_space = True  # gymnasium's step asserts action_space.contains(action): np.uint64 is refused
 
     def _configure(self, arguments: Any) -> np.ndarray:
