@@ -27,6 +27,8 @@ from setuptools.command.build_py import build_py
 
 PREBUILD = os.environ.get("NBGYM_PREBUILD_KERNELS", "").strip()
 PREBUILD_IDS = [] if PREBUILD in ("", "1") else [env_id.strip() for env_id in PREBUILD.split(",") if env_id.strip()]
+PREBUILD_LEVELS = os.environ.get("NBGYM_PREBUILD_LEVELS", "").strip()
+PREBUILD_REUSE = os.environ.get("NBGYM_PREBUILD_REUSE", "").strip()
 
 
 class BuildWithKernels(build_py):
@@ -48,6 +50,10 @@ class BuildWithKernels(build_py):
             ) from None
         prebuilt = os.path.join(os.path.abspath(self.build_lib), "nbgym", "_prebuilt_kernels")
         command = [sys.executable, "-m", "nbgym", "warmup", "--prebuilt", prebuilt, *PREBUILD_IDS]
+        if PREBUILD_LEVELS:
+            command += ["--levels", PREBUILD_LEVELS]
+        if PREBUILD_REUSE:
+            command += ["--reuse", os.path.abspath(PREBUILD_REUSE)]
         with tempfile.TemporaryDirectory() as elsewhere:
             status = subprocess.run(command, env=environ, cwd=elsewhere).returncode
         if status != 0:
