@@ -910,6 +910,7 @@ def build_prebuilt(
         "python": sys.implementation.cache_tag,
         "numba": numba.__version__,
         "numpy": ".".join(map(str, numpy_version[:2])),
+        "numpy_release": installed_version("numpy"),
         "mujoco": installed_version("mujoco"),
         "compile_options": dict(compile_options()),
     }
