@@ -3,16 +3,21 @@
 ``NBGYM_PREBUILD_KERNELS=1 pip wheel --no-build-isolation .`` (or ``pip install``) compiles every environment's
 kernels whose modules import in the building environment (``nbgym warmup --prebuilt``: one that does not, MuJoCo's
 without ``mujoco``, is skipped), for three x86-64 processor levels (x86-64-v4, x86-64-v3, generic: a process loads
-the best its processor runs), into the wheel's ``nbgym/_prebuilt_kernels``; a comma-separated list of ids instead of ``1`` compiles those. A first
-step then loads its kernels from the package instead of compiling them (a Box2D environment's ~50 s becomes ~1 s).
-Every id at the three processor levels takes ~14.5 min to build on a 2-core machine and adds 57 MB to the package
-(``docs/benchmarks.md``).
+the best its processor runs), into the wheel's ``nbgym/_prebuilt_kernels``; a comma-separated list of ids instead of
+``1`` compiles those. A first step then loads its kernels from the package instead of compiling them (a Box2D
+environment's ~50 s becomes ~1 s). Every id at the three processor levels takes ~14.5 min to build on a 2-core machine
+and adds 57 MB to the package (``docs/benchmarks.md``); ``scripts/build_release_wheels.sh`` builds a release's wheels.
+``NBGYM_PREBUILD_LEVELS=generic,x86-64-v3`` builds those levels only (a level needs a machine that runs its code);
+``NBGYM_PREBUILD_REUSE=<dir>`` copies the kernels found in that kernel cache (one a run with
+``NUMBA_CPU_NAME=<level>`` filled) instead of compiling them again.
 
 The kernels are numba's code for this Python and this numba: the build must run in the environment the wheel is for
 (``--no-build-isolation``: numba, numpy and the extras' libraries installed beside it), and such a wheel is tagged
-for this Python and platform. A process with another numba or other compile options (``NUMBA_OPT``,
-``NUMBA_BOUNDSCHECK``, ...) does not use them and compiles as it would without them. Without the variable the build
-is the plain, pure-Python one.
+for this Python and platform. ``nbgym/_prebuilt_kernels/manifest.json`` says what they were built for. A kernel's key
+holds numpy's minor release, and MuJoCo's version only for the MuJoCo kernels: the wheel's kernels load without the
+optional dependencies and with another numpy patch release. A process with another numba, numpy minor release, MuJoCo
+(for the MuJoCo ids) or other compile options (``NUMBA_OPT``, ``NUMBA_BOUNDSCHECK``, ...) compiles those kernels as
+it would without them, and says why. Without the variable the build is the plain, pure-Python one.
 """
 
 from __future__ import annotations
