@@ -100,13 +100,22 @@ print(json.dumps({"exact": results, "compiled": compiled}))
 
 REFUSED = r"""
 import sys
+import gymnasium
 import nbgym
-try:
-    nbgym.make(sys.argv[1])
-except ImportError as error:
-    print(type(error).__name__, error)
-else:
-    raise SystemExit(f"{sys.argv[1]} was made without its dependency")
+
+
+def refusal(library):
+    try:
+        library.make(sys.argv[1])
+    except Exception as error:  # noqa: BLE001 - whichever gymnasium raises
+        return type(error).__name__, str(error)
+    return None
+
+
+ours, theirs = refusal(nbgym), refusal(gymnasium)
+print(f"{ours[0]}: {ours[1]}" if ours else "made")
+if ours is None or theirs is None or ours[0] != theirs[0]:
+    raise SystemExit(f"{sys.argv[1]} without its dependency: nbgym {ours}, gymnasium {theirs}")
 """
 
 
@@ -213,12 +222,13 @@ def main() -> int:
     failures += check(venv, others, args.steps, args.max_first_step)
     for env_id in mujoco_ids:
         refused = subprocess.run([str(python), "-c", REFUSED, env_id], capture_output=True, text=True)
-        print(f"  {env_id:<24} without MuJoCo: {refused.stdout.strip() or refused.stderr.strip()[-200:]}", flush=True)
+        print(f"  {env_id:<24} without MuJoCo: {refused.stdout.strip()}", flush=True)
         if refused.returncode != 0:
             failures.append(f"{env_id} without MuJoCo: {refused.stderr.strip()[-300:]}")
     if mujoco_ids:
         version = manifest.get("mujoco")
-        pip(venv, f"mujoco=={version}" if version else "mujoco", "imageio>=2.14.1")
+        # nbgym[mujoco]'s dependencies at the wheel's MuJoCo, and packaging, which gymnasium's MuJoCo envs import.
+        pip(venv, f"mujoco=={version}" if version else "mujoco", "imageio>=2.14.1", "packaging")
         print(f"with mujoco {version} added:", flush=True)
         failures += check(venv, [*mujoco_ids, *others[:1]], args.steps, args.max_first_step)
     for failure in failures:
