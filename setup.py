@@ -3,16 +3,21 @@
 ``NBGYM_PREBUILD_KERNELS=1 pip wheel --no-build-isolation .`` (or ``pip install``) compiles every environment's
 kernels whose modules import in the building environment (``nbgym warmup --prebuilt``: one that does not, MuJoCo's
 without ``mujoco``, is skipped), for three x86-64 processor levels (x86-64-v4, x86-64-v3, generic: a process loads
-the best its processor runs), into the wheel's ``nbgym/_prebuilt_kernels``; a comma-separated list of ids instead of ``1`` compiles those. A first
-step then loads its kernels from the package instead of compiling them (a Box2D environment's ~50 s becomes ~1 s).
-Every id at the three processor levels takes ~14.5 min to build on a 2-core machine and adds 57 MB to the package
-(``docs/benchmarks.md``).
+the best its processor runs), into the wheel's ``nbgym/_prebuilt_kernels``; a comma-separated list of ids instead of
+``1`` compiles those. A first step then loads its kernels from the package instead of compiling them (a Box2D
+environment's ~50 s becomes ~1 s). Every id at the three processor levels takes ~14.5 min to build on a 2-core machine
+and adds 57 MB to the package (``docs/benchmarks.md``); ``scripts/build_release_wheels.sh`` builds a release's wheels.
+``NBGYM_PREBUILD_LEVELS=generic,x86-64-v3`` builds those levels only (a level needs a machine that runs its code);
+``NBGYM_PREBUILD_REUSE=<dir>`` copies the kernels found in that kernel cache (one a run with
+``NUMBA_CPU_NAME=<level>`` filled) instead of compiling them again.
 
 The kernels are numba's code for this Python and this numba: the build must run in the environment the wheel is for
 (``--no-build-isolation``: numba, numpy and the extras' libraries installed beside it), and such a wheel is tagged
-for this Python and platform. A process with another numba or other compile options (``NUMBA_OPT``,
-``NUMBA_BOUNDSCHECK``, ...) does not use them and compiles as it would without them. Without the variable the build
-is the plain, pure-Python one.
+for this Python and platform. ``nbgym/_prebuilt_kernels/manifest.json`` says what they were built for. A kernel's key
+holds numpy's minor release, and MuJoCo's version only for the MuJoCo kernels: the wheel's kernels load without the
+optional dependencies and with another numpy patch release. A process with another numba, numpy minor release, MuJoCo
+(for the MuJoCo ids) or other compile options (``NUMBA_OPT``, ``NUMBA_BOUNDSCHECK``, ...) compiles those kernels as
+it would without them, and says why. Without the variable the build is the plain, pure-Python one.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ from setuptools.command.build_py import build_py
 
 PREBUILD = os.environ.get("NBGYM_PREBUILD_KERNELS", "").strip()
 PREBUILD_IDS = [] if PREBUILD in ("", "1") else [env_id.strip() for env_id in PREBUILD.split(",") if env_id.strip()]
+PREBUILD_LEVELS = os.environ.get("NBGYM_PREBUILD_LEVELS", "").strip()
+PREBUILD_REUSE = os.environ.get("NBGYM_PREBUILD_REUSE", "").strip()
 
 
 class BuildWithKernels(build_py):
@@ -48,6 +55,10 @@ class BuildWithKernels(build_py):
             ) from None
         prebuilt = os.path.join(os.path.abspath(self.build_lib), "nbgym", "_prebuilt_kernels")
         command = [sys.executable, "-m", "nbgym", "warmup", "--prebuilt", prebuilt, *PREBUILD_IDS]
+        if PREBUILD_LEVELS:
+            command += ["--levels", PREBUILD_LEVELS]
+        if PREBUILD_REUSE:
+            command += ["--reuse", os.path.abspath(PREBUILD_REUSE)]
         with tempfile.TemporaryDirectory() as elsewhere:
             status = subprocess.run(command, env=environ, cwd=elsewhere).returncode
         if status != 0:

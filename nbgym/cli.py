@@ -172,13 +172,15 @@ def _warmup(args: argparse.Namespace) -> int:
     from nbgym import _bench
     from nbgym.registration import spec
 
+    if args.prebuilt is None and (args.levels is not None or args.reuse is not None):
+        raise _UsageError("--levels and --reuse go with --prebuilt")
     if args.prebuilt is not None:
         from nbgym.engine._cache import build_prebuilt
 
         for name in args.env_ids:
             _resolve_env_id(name)  # an unknown id is a usage error before a minute of compiling
         try:
-            return build_prebuilt(args.prebuilt, args.env_ids)
+            return build_prebuilt(args.prebuilt, args.env_ids, levels=args.levels, reuse=args.reuse)
         except ValueError as e:
             raise _UsageError(str(e)) from None
     status = 0
@@ -207,10 +209,14 @@ def _warmup(args: argparse.Namespace) -> int:
                 print(f"skipped {env_id}: its module does not import ({failure})", file=sys.stderr)
     if not env_ids and status:
         return status
-    from nbgym.engine._cache import describe, skip_compile_notice
+    from nbgym.engine import _cache
+    from nbgym.engine._cache import describe, skip_compile_notice, sweep_cache
 
     skip_compile_notice()  # make's notices would break the lines below, which say the same
     print(f"Compiling the kernels into numba's cache ({describe()}):")
+    stale = sweep_cache()
+    if stale:
+        print(f"  removed {len(stale)} partly written file{'s' if len(stale) != 1 else ''} of killed writers")
     width = max((len(env_id) for env_id in env_ids), default=0)
     count = f"{len(env_ids)}"
     start = time.perf_counter()
@@ -220,6 +226,11 @@ def _warmup(args: argparse.Namespace) -> int:
         seconds = _bench.warm_up(env_id)
         print(f"{seconds:7.2f} s  ({time.perf_counter() - start:.1f} s elapsed)", flush=True)
     print(f"{len(env_ids)} environment{'s' if len(env_ids) != 1 else ''} in {time.perf_counter() - start:.2f} s")
+    if os.environ.get(_cache._REUSED_CACHE) and os.environ.get(_cache._BUILDING_PREBUILT):
+        counts = _cache.build_counts
+        print(
+            f"{counts['reused']} kernels copied from {os.environ[_cache._REUSED_CACHE]}, {counts['compiled']} compiled"
+        )
     return status
 
 
@@ -510,6 +521,19 @@ def _parser() -> argparse.ArgumentParser:
         help="compile for the x86-64 processor levels x86-64-v4, x86-64-v3 and generic into DIR, laid out to be shipped "
         "inside nbgym's package as nbgym/_prebuilt_kernels (what setup.py does when NBGYM_PREBUILD_KERNELS is set), "
         "instead of into the cache",
+    )
+    warmup.add_argument(
+        "--levels",
+        type=lambda text: [level.strip() for level in text.split(",") if level.strip()],
+        metavar="LEVELS",
+        help="with --prebuilt: the processor levels to build, comma-separated (default: x86-64-v4,x86-64-v3,generic, "
+        "those this machine runs)",
+    )
+    warmup.add_argument(
+        "--reuse",
+        metavar="CACHE_DIR",
+        help="with --prebuilt: copy the kernels found in this kernel cache (a NUMBA_CACHE_DIR filled by the same Python, "
+        "numba and nbgym with NUMBA_CPU_NAME set to a level, by a test run say) instead of compiling them again",
     )
     warmup.set_defaults(run=_warmup)
 

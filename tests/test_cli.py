@@ -425,6 +425,19 @@ def test_warmup_compiles_the_good_ids_beside_bad_ones(temporary_env, capsys):
     assert main(["warmup", "CartPole-v1", broken]) == 1
 
 
+def test_warmup_levels_and_reuse_go_with_prebuilt_and_known_levels(tmp_path, capsys):
+    """``--levels``/``--reuse`` without ``--prebuilt``, or an unknown level, are usage errors, before any compile."""
+    assert main(["warmup", "--levels", "generic", "CartPole-v1"]) == 2
+    assert capsys.readouterr().err == "nbgym warmup: error: --levels and --reuse go with --prebuilt\n"
+    assert main(["warmup", "--reuse", str(tmp_path), "CartPole-v1"]) == 2
+    assert "--levels and --reuse go with --prebuilt" in capsys.readouterr().err
+    assert main(["warmup", "--prebuilt", str(tmp_path / "out"), "--levels", "x86-64-v9", "CartPole-v1"]) == 2
+    assert (
+        "unknown processor level 'x86-64-v9': the levels are x86-64-v4, x86-64-v3, generic" in capsys.readouterr().err
+    )
+    assert not (tmp_path / "out").exists()
+
+
 def test_nbgym_env_ids_are_the_registered_nbgym_envs(temporary_env):
     temporary_env("ForeignEnv-v0", entry_point="some_package.envs:Env")
     expected = [

@@ -79,3 +79,27 @@ def test_the_tests_refuse_an_nbgym_from_outside_the_checkout(tmp_path):
     assert result.returncode == pytest.ExitCode.USAGE_ERROR, result.stdout + result.stderr
     assert f"the tests import nbgym from {tmp_path / 'elsewhere' / 'nbgym'}, not from this checkout" in result.stderr
     assert 'pip install -e ".[test]"' in result.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.jit_only
+def test_a_prebuilt_wheel_loads_its_kernels_in_a_fresh_venv_without_the_builders_extras(tmp_path):
+    """``NBGYM_PREBUILD_KERNELS=CartPole-v1 pip wheel``, then ``scripts/check_prebuilt_wheel.py``: installed into a fresh
+    venv with ``[box2d]`` only (the builder has MuJoCo) and numpy one patch release apart, CartPole loads its kernels
+    without compiling and steps as gymnasium does. (CI runs the check for three families, from its 3.12 pass's
+    kernels.) Minutes: a compile per processor level and a venv's installs."""
+    pytest.importorskip("setuptools")
+    source = tmp_path / "source"
+    shutil.copytree(ROOT / "nbgym", source / "nbgym", ignore=shutil.ignore_patterns("__pycache__", "_prebuilt_kernels"))
+    for name in ("pyproject.toml", "README.md", "LICENSE", "setup.py"):
+        shutil.copy(ROOT / name, source / name)
+    environ = {**os.environ, "NBGYM_PREBUILD_KERNELS": "CartPole-v1", "NUMBA_NUM_THREADS": "1"}
+    for name in ("NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES", "PYTHONPATH"):
+        environ.pop(name, None)
+    command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path)]
+    subprocess.run([*command, str(source)], check=True, capture_output=True, env=environ, cwd=tmp_path)
+    (wheel,) = tmp_path.glob("nbgym-*.whl")
+    check = [sys.executable, str(ROOT / "scripts" / "check_prebuilt_wheel.py"), str(wheel), "--ids", "CartPole-v1"]
+    result = subprocess.run(check, capture_output=True, text=True, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "CartPole-v1" in result.stdout and "compiled 0 functions, exact: single True, vector True" in result.stdout

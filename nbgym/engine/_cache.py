@@ -31,19 +31,23 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import functools
+import glob
 import hashlib
 import importlib.metadata
 import itertools
+import json
 import os
 import pathlib
 import pickle
 import secrets
 import shutil
+import socket
 import stat
 import subprocess
 import sys
 import tempfile
 import threading
+import time
 import zlib
 from typing import Any, Callable, Iterator
 
@@ -233,6 +237,22 @@ class _CheckedCacheFile(IndexDataCacheFile):
         payload = zlib.compress(super()._dump(obj), 1)
         return hashlib.sha256(payload).digest() + payload
 
+    @contextlib.contextmanager
+    def _open_for_write(self, filepath: str) -> Iterator[Any]:
+        """numba's write of a cache file (a temporary file, renamed over ``filepath`` once written), with the writer's
+        host and process in the temporary's name, so that another process can tell one left by a killed writer
+        (``sweep_temporaries``); first, once per directory and process, the temporaries of dead writers are removed."""
+        sweep_temporaries(os.path.dirname(filepath))
+        temporary = f"{filepath}{_TEMPORARY}{_HOST}-{os.getpid()}.{secrets.token_hex(8)}"
+        try:
+            with open(temporary, "wb") as file:
+                yield file
+            os.replace(temporary, filepath)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temporary)
+            raise
+
     def _load_index(self) -> dict:
         try:
             with open(self._index_path, "rb") as file:
@@ -308,6 +328,77 @@ class _CheckedCacheFile(IndexDataCacheFile):
         return entry[1]
 
 
+_TEMPORARY = ".tmp."
+"""What names a cache file being written: ``<file>.tmp.<host>-<pid>.<random>`` (nbgym's), ``<file>.tmp.<random>``
+(numba's own, an older nbgym's)."""
+_HOST = socket.gethostname().replace(".", "_")
+STALE_TEMPORARY_SECONDS = 3600.0
+"""A temporary cache file that has not been written for this long is a killed writer's, whatever its name says (a
+writer writes its file in one go, in milliseconds)."""
+_swept: set[str] = set()
+
+
+def sweep_temporaries(directory: str) -> list[str]:
+    """Removes the temporary files that writers killed while writing left in the cache directory ``directory`` (once
+    per directory and process; ``nbgym warmup`` sweeps the whole cache). A temporary is stale when its writer, named by
+    its host and process id, is a process of this host that no longer runs, or when it has not been written for
+    ``STALE_TEMPORARY_SECONDS`` (another host's, or one named by numba). A live writer's file is left alone.
+
+    Returns:
+        The paths removed.
+    """
+    if directory in _swept:
+        return []
+    _swept.add(directory)
+    removed = []
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return removed
+    now = time.time()
+    for name in names:
+        base, found, tail = name.partition(_TEMPORARY)
+        if not found or not base.endswith((".nbi", ".nbc")):
+            continue
+        path = os.path.join(directory, name)
+        writer_host, _, pid = tail.partition(".")[0].rpartition("-")
+        if writer_host == _HOST and pid.isdigit():
+            stale = not _process_runs(int(pid))
+        else:
+            try:
+                stale = now - os.stat(path).st_mtime > STALE_TEMPORARY_SECONDS
+            except OSError:
+                continue
+        if stale:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+                removed.append(path)
+    return removed
+
+
+def _process_runs(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # another user's process: it runs
+        return True
+    return True
+
+
+def sweep_cache() -> list[str]:
+    """Removes killed writers' temporaries from every directory of the written cache (``sweep_temporaries``)."""
+    written, _ = locations()
+    if written is None:
+        return []
+    removed = []
+    for directory, _, _ in os.walk(written):
+        removed += sweep_temporaries(directory)
+    return removed
+
+
 def compile_options() -> tuple:
     """The process-wide numba settings that change the code numba compiles (its environment variables
     ``NUMBA_BOUNDSCHECK``, ``NUMBA_OPT``, ``NUMBA_LOOP_VECTORIZE``, ``NUMBA_SLP_VECTORIZE``, ``NUMBA_DEBUGINFO``,
@@ -328,23 +419,47 @@ def compile_options() -> tuple:
     return tuple((name, str(getattr(config, name, None))) for name in names)
 
 
-FROZEN_LIBRARIES = ("numpy", "mujoco")
-"""The distributions whose values compiled kernels hold as constants: numpy's (its dtypes, and numba's typing of
-them) and MuJoCo's (the enum values the MuJoCo kernels pass to libmujoco, such as the state components of
-``mj_getState``, whose sizes Python allocates with the installed version's values: a kernel of another
-version's would write past them)."""
+OUTSIDE = "<outside nbgym>"
+"""The pseudo-family of a kernel that compiles in code from outside nbgym (a user's physics): nbgym cannot tell what
+such code holds, so its key holds what any kernel could (``library_key``)."""
+
+LIBRARY_FAMILIES = {"mujoco": frozenset({"mujoco", OUTSIDE})}
+"""The distributions whose values some compiled kernels hold as constants, by the families whose kernels hold them:
+MuJoCo's (the enum values the MuJoCo kernels pass to libmujoco, such as the state components of ``mj_getState``, whose
+sizes Python allocates with the installed version's values: a kernel of another version's would write past them).
+A kernel of another family holds nothing of MuJoCo's, and loads whichever MuJoCo is installed, or none."""
+
+
+def numpy_key() -> tuple[int, int]:
+    """What of numpy's version a compiled kernel depends on: its major and minor release, which is all numba reads of it
+    (``numba.np.numpy_support.numpy_version``, on which its typing and lowering of numpy's functions branch). The
+    values kernels freeze from numpy are dtypes and the ziggurat tables of ``nbgym.engine._ziggurat`` (unchanged since
+    numpy 1.17); a patch release changes no kernel (the LLVM IR of the 79 kernels of CartPole-v1, Pendulum-v1,
+    Blackjack-v1 and HalfCheetah-v5 is the same under numpy 2.4.5 and 2.4.6, but for numba's install path in the
+    messages of exceptions: ``docs/how_it_works.md``)."""
+    from numba.np.numpy_support import numpy_version
+
+    return tuple(numpy_version[:2])
 
 
 @functools.lru_cache(maxsize=None)
-def library_versions() -> tuple[tuple[str, str | None], ...]:
-    """The installed version of each of ``FROZEN_LIBRARIES`` (``None`` where it is not installed)."""
-    versions = []
-    for name in FROZEN_LIBRARIES:
-        try:
-            versions.append((name, importlib.metadata.version(name)))
-        except importlib.metadata.PackageNotFoundError:
-            versions.append((name, None))
-    return tuple(versions)
+def installed_version(name: str) -> str | None:
+    """The installed version of the distribution ``name`` (``None`` where it is not installed)."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
+
+
+def library_key(families: frozenset[str]) -> tuple:
+    """The library versions in the key of a kernel compiled in the code of ``families`` (``LIBRARY_FAMILIES``): numpy's
+    major and minor release for every kernel, the exact version of each library whose values the families' kernels
+    hold."""
+    key: list[tuple[str, Any]] = [("numpy", numpy_key())]
+    for name, holders in LIBRARY_FAMILIES.items():
+        if families & holders:
+            key.append((name, installed_version(name)))
+    return tuple(key)
 
 
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -359,10 +474,11 @@ _X86_64_V3 = frozenset(
     ("avx", "avx2", "bmi", "bmi2", "cx16", "f16c", "fma", "lzcnt", "movbe", "popcnt", "sahf", "sse3", "sse4.1")
     + ("sse4.2", "ssse3", "xsave")
 )
+_X86_64 = frozenset(("sse", "sse2"))
 PREBUILT_PROCESSORS = {
-    "x86-64-v4": _X86_64_V3 | {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"},
-    "x86-64-v3": _X86_64_V3,
-    "generic": frozenset(),
+    "x86-64-v4": _X86_64 | _X86_64_V3 | {"avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl"},
+    "x86-64-v3": _X86_64 | _X86_64_V3,
+    "generic": _X86_64,
 }
 """The processors kernels are prebuilt for (``NUMBA_CPU_NAME``, with no extra ``NUMBA_CPU_FEATURES``), by the host
 features each needs, best first. Code for a processor is the same floating-point operations as code for the host's
@@ -370,6 +486,21 @@ features each needs, best first. Code for a processor is the same floating-point
 CI. The speed is not: CarRacing's frame, which LLVM vectorises, steps as fast as host-compiled code as ``x86-64-v4``
 code on an AVX-512 machine, 8-12% slower as ``x86-64-v3`` (AVX2) and 37-45% slower as ``generic`` (any x86-64); the
 other families' physics run at one speed at every level (``docs/benchmarks.md``)."""
+
+
+def effective_features() -> frozenset[str]:
+    """The processor features numba's code for this process may use: the host's, less those ``NUMBA_CPU_FEATURES``
+    turns off (``-avx512f``). numba passes that variable to LLVM in place of the host's feature list, with the host's
+    processor name, whose features LLVM then turns on or off by the list: a feature turned off (with those that
+    need it) is never used, one turned on that the host lacks cannot run, so neither counts."""
+    from llvmlite import binding
+
+    features = {name for name, present in binding.get_host_cpu_features().items() if present}
+    for entry in (numba.config.CPU_FEATURES or "").split(","):
+        entry = entry.strip()
+        if entry.startswith("-"):
+            features.discard(entry[1:])
+    return frozenset(features)
 
 
 def runnable_processors() -> list[str]:
@@ -381,15 +512,45 @@ def runnable_processors() -> list[str]:
 
 
 @functools.lru_cache(maxsize=None)
+def prebuilt_manifest() -> dict[str, Any] | None:
+    """What the installed package's prebuilt kernels were built for (``PREBUILT_MANIFEST``, written by
+    ``build_prebuilt``); ``None`` without prebuilt kernels (or a manifest that does not read)."""
+    try:
+        with open(os.path.join(PREBUILT_DIRECTORY, PREBUILT_MANIFEST), encoding="utf-8") as file:
+            manifest = json.load(file)
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+@functools.lru_cache(maxsize=None)
 def prebuilt_processor() -> str | None:
     """The processor of ``PREBUILT_PROCESSORS`` whose prebuilt kernels this process loads: the one numba compiles for
-    when ``NUMBA_CPU_NAME`` names one, none when it names another; otherwise the best the host runs."""
+    when ``NUMBA_CPU_NAME`` names one (with no ``NUMBA_CPU_FEATURES``), none when it names another; otherwise the
+    best of the levels the package holds (its manifest's) whose features this process's code may use
+    (``effective_features``: ``NUMBA_CPU_FEATURES=-avx512f`` rules out ``x86-64-v4``)."""
     configured = numba.config.CPU_NAME
     if configured is not None:
         same = configured in PREBUILT_PROCESSORS and not numba.config.CPU_FEATURES
         return configured if same else None
-    return runnable_processors()[0]
+    manifest = prebuilt_manifest()
+    built = manifest.get("levels", list(PREBUILT_PROCESSORS)) if manifest is not None else list(PREBUILT_PROCESSORS)
+    features = effective_features()
+    usable = [name for name, needs in PREBUILT_PROCESSORS.items() if name in built and needs <= features]
+    return usable[0] if usable else None
 
+
+build_counts = {"reused": 0, "compiled": 0}
+"""The kernels this process copied from a reused cache into the prebuilt cache it builds, and those it compiled and
+saved (``nbgym warmup`` reports them when building a prebuilt cache)."""
+
+_REUSED_CACHE = "_NBGYM_PREBUILT_REUSES"
+"""Set by ``build_prebuilt`` with ``reuse``: a kernel cache whose kernels the prebuilt build copies instead of compiling
+them again."""
+
+PREBUILT_MANIFEST = "manifest.json"
+"""The file of ``PREBUILT_DIRECTORY`` that says what its kernels were built for: the processor levels, Python, numba,
+numpy's minor release and MuJoCo's version (``build_prebuilt``)."""
 
 _BUILDING_PREBUILT = "_NBGYM_BUILDING_PREBUILT"
 """Set by ``nbgym warmup --prebuilt`` in the process it compiles in: the directory it fills (and the only one read)."""
@@ -477,6 +638,8 @@ def _signature_families(types_: Any, found: set[str]) -> set[str]:
 
             files = _record_files.get(as_dtype(typ), frozenset())
             found.update(family for family in map(family_of, files) if family is not None)
+            if any(package_subpath(path) is None for path in files):
+                found.add(OUTSIDE)
         elif isinstance(typ, numba.types.BaseTuple):
             if isinstance(typ, numba.types.BaseNamedTuple):
                 module = sys.modules.get(typ.instance_class.__module__)
@@ -491,9 +654,10 @@ def _signature_families(types_: Any, found: set[str]) -> set[str]:
 
 class CheckedFunctionCache(FunctionCache):
     """numba's cache of a compiled function, over files whose damage is detected and repaired, keyed
-    by the compile options (``compile_options``), the versions of the libraries whose values kernels hold
-    (``library_versions``) and nbgym's own files (``source_digest``) too: numba's own key holds none of them, so
-    a kernel compiled before an upgrade of MuJoCo, or of an nbgym module it calls, would be loaded after it.
+    by the compile options (``compile_options``), the versions of the libraries whose values the kernel holds
+    (``library_key``: numpy's minor release; MuJoCo's version for MuJoCo's kernels) and nbgym's own files
+    (``source_digest``) too: numba's own key holds none of them, so a kernel compiled before an upgrade of MuJoCo, or
+    of an nbgym module it calls, would be loaded after it.
 
     Args:
         py_func: The Python function the dispatcher compiles.
@@ -525,6 +689,20 @@ class CheckedFunctionCache(FunctionCache):
             else None
         )
         """The cache files of the kernels prebuilt into the installed package (``PREBUILT_DIRECTORY``), if any."""
+        reused = os.environ.get(_REUSED_CACHE) if os.environ.get(_BUILDING_PREBUILT) else None
+        parent = os.path.basename(os.path.dirname(os.path.abspath(self._impl.locator._py_file)))
+        self._reused_files = (
+            [
+                _CheckedCacheFile(str(path), base, stamp)
+                for path in sorted(pathlib.Path(reused).glob(f"{glob.escape(parent)}_*"))
+                if path.is_dir()
+            ]
+            if reused
+            else []
+        )
+        """While building a prebuilt cache from a reused one (``build_prebuilt``'s ``reuse``): the reused cache's files
+        that can hold this function's kernels (numba names their directory after the path of the function's file's,
+        which differs there: every directory named after the same parent is tried, the full key decides)."""
 
     def _load_overload(self, sig: Any, target_context: Any) -> Any:
         if not self._enabled:
@@ -534,6 +712,14 @@ class CheckedFunctionCache(FunctionCache):
             data = cache_file.load(key)
             if data is not None:
                 return self._impl.rebuild(target_context, data)
+        for cache_file in self._reused_files:
+            data = cache_file.load(key)
+            if data is not None:
+                if self._variant != "helper":  # what ``save_overload`` would have kept
+                    self._impl.locator.ensure_cache_path()
+                    self._cache_file.save(key, data)
+                    build_counts["reused"] += 1
+                return self._impl.rebuild(target_context, data)
         if self._prebuilt_file is not None:
             processor = prebuilt_processor()
             if processor is not None:
@@ -541,6 +727,7 @@ class CheckedFunctionCache(FunctionCache):
                 data = self._prebuilt_file.load(self._index_key(sig, target))
                 if data is not None:
                     return self._impl.rebuild(target_context, data)
+            _explain_prebuilt_miss(self._families(sig), processor)
         _announce_compile(self._writes)
         return None
 
@@ -556,6 +743,7 @@ class CheckedFunctionCache(FunctionCache):
             return
         try:
             super().save_overload(sig, data)
+            build_counts["compiled"] += 1
         except OSError as failure:
             _unwritable.append(self._cache_path)
             logger.warn(
@@ -568,16 +756,70 @@ class CheckedFunctionCache(FunctionCache):
                 stacklevel=2,
             )
 
-    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+    def _families(self, sig: Any) -> frozenset[str]:
+        """The families whose code the kernel of ``sig`` compiles in (``OUTSIDE`` for code outside nbgym)."""
         families = _signature_families(getattr(sig, "args", sig), set())
         if self._family is not None:
             families.add(self._family)
+        elif package_subpath(self._impl.locator._py_file) is None:
+            families.add(OUTSIDE)
+        return frozenset(families)
+
+    def _index_key(self, sig: Any, codegen: Any) -> tuple:
+        families = self._families(sig)
         return (
             *super()._index_key(sig, codegen),
             self._variant,
             compile_options(),
-            library_versions(),
-            source_digest(frozenset(families)),
+            library_key(families),
+            source_digest(families),
+        )
+
+
+_prebuilt_miss_explained = False
+
+
+def prebuilt_mismatches(families: frozenset[str]) -> list[str]:
+    """How this process differs from what the package's prebuilt kernels were built for (their manifest), in what
+    the key of a kernel of ``families`` holds: ``["numpy 2.5 (built for 2.4)"]``; empty when nothing differs."""
+    manifest = prebuilt_manifest()
+    if manifest is None:
+        return []
+    current = {
+        "python": sys.implementation.cache_tag,
+        "numba": numba.__version__,
+        "numpy": ".".join(map(str, numpy_key())),
+    }
+    current.update({name: installed_version(name) for name, holders in LIBRARY_FAMILIES.items() if families & holders})
+    differences = [
+        f"{name} {value or 'not installed'} (built for {manifest.get(name)})"
+        for name, value in current.items()
+        if name in manifest and manifest[name] != value
+    ]
+    options = manifest.get("compile_options")
+    if options is not None and options != dict(compile_options()):
+        differences.append("other numba compile options (NUMBA_OPT, NUMBA_BOUNDSCHECK, ...)")
+    return differences
+
+
+def _explain_prebuilt_miss(families: frozenset[str], processor: str | None) -> None:
+    """Says once per process why the package's prebuilt kernels do not serve, when the reason is a difference between
+    this process and what they were built for (a kernel they simply do not hold, another action dtype say, compiles
+    without a word more than ``_announce_compile``'s)."""
+    global _prebuilt_miss_explained
+    if _prebuilt_miss_explained or _quiet or getattr(_compiling, "what", None) is None:
+        return
+    reasons = prebuilt_mismatches(families)
+    if processor is None and prebuilt_manifest() is not None:
+        reasons.append(
+            "a processor setting none of its levels fits (NUMBA_CPU_NAME, NUMBA_CPU_FEATURES; built for "
+            f"{', '.join(prebuilt_manifest().get('levels', []))})"
+        )
+    if reasons:
+        _prebuilt_miss_explained = True
+        logger.info(
+            "nbgym's prebuilt kernels do not fit this process: %s. Its kernels are compiled instead.",
+            "; ".join(reasons),
         )
 
 
@@ -593,10 +835,13 @@ class _PrebuiltTarget:
         return (self._triple, self._processor, "")
 
 
-def build_prebuilt(directory: str, env_ids: list[str]) -> int:
+def build_prebuilt(
+    directory: str, env_ids: list[str], levels: list[str] | None = None, reuse: str | None = None
+) -> int:
     """Compiles the kernels of ``env_ids`` (all of nbgym's when empty) into ``directory`` as a prebuilt cache: for each
-    processor of ``PREBUILT_PROCESSORS``, laid out by each file's directory inside nbgym (``package_subpath``).
-    ``setup.py`` builds one into the wheel's ``PREBUILT_DIRECTORY``.
+    processor of ``PREBUILT_PROCESSORS`` (or of ``levels``), laid out by each file's directory inside nbgym
+    (``package_subpath``), with a manifest of what they were built for (``PREBUILT_MANIFEST``). ``setup.py`` builds one
+    into the wheel's ``PREBUILT_DIRECTORY``.
 
     Each processor's compile runs in a new process (``nbgym warmup``), for numba reads the processor to compile for
     when it starts, with its output shown as it comes.
@@ -605,16 +850,27 @@ def build_prebuilt(directory: str, env_ids: list[str]) -> int:
         directory: An empty or missing directory, or one that holds only cache files (a prebuilt cache built before:
             it is emptied first).
         env_ids: The ids to compile.
+        levels: The processor levels to build (default: every one of ``PREBUILT_PROCESSORS`` this machine runs).
+        reuse: A kernel cache (a ``NUMBA_CACHE_DIR``) filled by this Python, numba and nbgym with
+            ``NUMBA_CPU_NAME=<level>``, say by CI's tests: the kernels found there for a level are copied instead of
+            compiled again (their keys match to the bit or they are not used); the others are compiled.
 
     Returns:
         ``nbgym warmup``'s exit status (the first that is not 0).
 
     Raises:
-        ValueError: ``directory`` holds files other than cache files.
+        ValueError: ``directory`` holds files other than cache files, or ``levels`` names an unknown level.
     """
+    unknown = [level for level in levels or () if level not in PREBUILT_PROCESSORS]
+    if unknown:
+        raise ValueError(f"unknown processor level {unknown[0]!r}: the levels are {', '.join(PREBUILT_PROCESSORS)}")
     target = pathlib.Path(directory).resolve()
     if target.exists():
-        strangers = [path for path in target.rglob("*") if path.is_file() and path.suffix not in (".nbi", ".nbc")]
+        strangers = [
+            path
+            for path in target.rglob("*")
+            if path.is_file() and path.suffix not in (".nbi", ".nbc") and path.name != PREBUILT_MANIFEST
+        ]
         if strangers:
             raise ValueError(
                 f"{target} holds files other than compiled kernels ({strangers[0]}, ...): give an empty or new "
@@ -624,7 +880,10 @@ def build_prebuilt(directory: str, env_ids: list[str]) -> int:
     target.mkdir(parents=True)
     status = 0
     runnable = runnable_processors()
+    built = []
     for processor in PREBUILT_PROCESSORS:
+        if levels and processor not in levels:
+            continue
         if processor not in runnable:  # warmup steps what it compiles
             print(f"Not prebuilding for {processor} processors: this machine cannot run their code.", flush=True)
             continue
@@ -636,9 +895,27 @@ def build_prebuilt(directory: str, env_ids: list[str]) -> int:
             _BUILDING_PREBUILT: str(target),
             "PYTHONPATH": os.pathsep.join(filter(None, [os.path.dirname(_PACKAGE_ROOT), os.environ.get("PYTHONPATH")])),
         }
-        status = status or subprocess.run([sys.executable, "-m", "nbgym", "warmup", *env_ids], env=environ).returncode
+        if reuse:
+            environ[_REUSED_CACHE] = os.path.abspath(reuse)
+        level_status = subprocess.run([sys.executable, "-m", "nbgym", "warmup", *env_ids], env=environ).returncode
+        status = status or level_status
+        if level_status == 0:
+            built.append(processor)
     with contextlib.suppress(FileNotFoundError):
         (target / "nbgym-compile.lock").unlink()
+    from numba.np.numpy_support import numpy_version
+
+    manifest = {
+        "levels": built,
+        "ids": env_ids or "all",
+        "python": sys.implementation.cache_tag,
+        "numba": numba.__version__,
+        "numpy": ".".join(map(str, numpy_version[:2])),
+        "numpy_release": installed_version("numpy"),
+        "mujoco": installed_version("mujoco"),
+        "compile_options": dict(compile_options()),
+    }
+    (target / PREBUILT_MANIFEST).write_text(json.dumps(manifest, indent=1) + "\n", encoding="utf-8")
     return status
 
 

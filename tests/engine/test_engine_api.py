@@ -623,10 +623,12 @@ def _cached_probe(x):
 
 LIBRARY_VERSION_RUN = r"""
 import sys
-sys.path[:0] = sys.argv[2:]
+sys.path[:0] = sys.argv[3:]
 from nbgym.engine import _cache as cache
 if sys.argv[1] != "installed":
-    cache.library_versions = lambda: (("numpy", "2.0.0"), ("mujoco", sys.argv[1]))
+    cache.installed_version = lambda name: sys.argv[1]
+if sys.argv[2] != "installed":
+    cache.numpy_key = lambda: tuple(map(int, sys.argv[2].split(".")))
 import test_engine_api as t
 t._cached_probe(1.0)
 print(sum(t._cached_probe.stats.cache_hits.values()))
@@ -635,17 +637,20 @@ print(sum(t._cached_probe.stats.cache_hits.values()))
 
 @pytest.mark.skipif(INTERPRETED, reason="no kernel cache without the JIT")
 def test_library_versions_are_part_of_the_kernel_cache_key(tmp_path):
-    """A kernel cached with one MuJoCo (or numpy) is compiled anew with another: kernels hold their constants (the
-    state components a MuJoCo kernel passes to ``mj_getState``, whose sizes differ between MuJoCo versions)."""
-    from nbgym.engine._cache import FROZEN_LIBRARIES, library_versions
+    """A kernel cached with one MuJoCo, or one numpy minor release, is compiled anew with another: kernels hold their
+    constants (the state components a MuJoCo kernel passes to ``mj_getState``, whose sizes differ between MuJoCo
+    versions; numba's typing of numpy, which follows its minor release). A kernel of code outside nbgym (this one) is
+    keyed by both, as nbgym cannot tell whether it calls libmujoco; nbgym's own kernels by what they hold
+    (``tests/engine/test_kernel_cache.py``)."""
+    from nbgym.engine._cache import library_key, numpy_key
 
-    assert [name for name, _ in library_versions()] == list(FROZEN_LIBRARIES) == ["numpy", "mujoco"]
-    assert dict(library_versions())["numpy"] == np.__version__
+    assert numpy_key() == tuple(int(part) for part in np.__version__.split(".")[:2])
+    assert [name for name, _ in library_key(frozenset({"mujoco"}))] == ["numpy", "mujoco"]
 
-    def cache_hits(mujoco_version: str) -> int:
+    def cache_hits(mujoco_version: str, numpy_version: str = "installed") -> int:
         env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
         result = subprocess.run(
-            [sys.executable, "-c", LIBRARY_VERSION_RUN, mujoco_version, *HERE_AND_TESTS],
+            [sys.executable, "-c", LIBRARY_VERSION_RUN, mujoco_version, numpy_version, *HERE_AND_TESTS],
             capture_output=True,
             text=True,
             env=env,
@@ -659,6 +664,8 @@ def test_library_versions_are_part_of_the_kernel_cache_key(tmp_path):
     assert cache_hits("3.2.4") == 0  # another MuJoCo: compiled anew
     assert cache_hits("3.2.4") == 1
     assert cache_hits("installed") == 1  # both kept
+    assert cache_hits("installed", "1.26") == 0  # another numpy minor release: compiled anew
+    assert cache_hits("installed", "1.26") == 1
 
 
 @pytest.mark.skipif(INTERPRETED, reason="no kernel cache without the JIT")

@@ -17,8 +17,12 @@ import subprocess
 import sys
 
 import numba
+import numpy as np
 import pytest
 from helpers.paths import ROOT
+
+from nbgym.engine import _cache
+from nbgym.engine._cache import PREBUILT_PROCESSORS, library_key, prebuilt_processor, runnable_processors
 
 
 pytestmark = pytest.mark.skipif(numba.config.DISABLE_JIT, reason="no kernel cache without the JIT")
@@ -336,7 +340,7 @@ def test_kernels_prebuilt_into_the_package_load_in_place_of_a_compile(filled_cac
     command = [sys.executable, "-m", "nbgym", "warmup", "--prebuilt", str(built), "CartPole-v1"]
     subprocess.run(command, env=environ, check=True, cwd=tmp_path, capture_output=True)
     assert list(built.glob("engine/_kernels.step_kernel-*.nbi"))
-    assert {path.suffix for path in built.rglob("*") if path.is_file()} == {".nbi", ".nbc"}
+    assert {path.suffix for path in built.rglob("*") if path.is_file()} == {".nbi", ".nbc", ".json"}
 
     installed = tmp_path / "installed"
     shutil.copytree(site, installed)  # another directory: the prebuilt files name none
@@ -352,6 +356,24 @@ def test_kernels_prebuilt_into_the_package_load_in_place_of_a_compile(filled_cac
     assert report["results"] == reports["clean"]["results"]
     assert report["step_hits"] == 0 and report["step_misses"] > 0
 
+    # What the manifest says they were built for; another MuJoCo, or none, does not matter to CartPole's kernels (they
+    # hold nothing of MuJoCo's); another numpy minor release does, and the process says why it compiles.
+    manifest = json.loads((built / "manifest.json").read_text())
+    assert manifest["numpy"] == ".".join(np.__version__.split(".")[:2]) and manifest["numba"] == numba.__version__
+    assert manifest["levels"] == runnable_processors() and manifest["ids"] == ["CartPole-v1"]
+    no_mujoco = "from nbgym.engine import _cache\n_cache.installed_version = lambda name: None\n"
+    report = finish(run(tmp_path / "cache-no-mujoco", root=installed, prelude=no_mujoco))
+    assert report["results"] == reports["clean"]["results"]
+    assert report["step_hits"] > 0 and report["step_misses"] == 0
+    other_numpy = "import numba.np.numpy_support as support\nsupport.numpy_version = (2, 99)\n"
+    process = run(tmp_path / "cache-other-numpy", root=installed, prelude=other_numpy)
+    out, err = process.communicate(timeout=300)
+    assert process.returncode == 0, err
+    report = json.loads(out)
+    assert report["results"] == reports["clean"]["results"]
+    assert report["step_hits"] == 0 and report["step_misses"] > 0
+    assert f"do not fit this process: numpy 2.99 (built for {manifest['numpy']})" in err
+
     # Another nbgym (one file of the package changed): its kernels are compiled, the prebuilt ones not loaded.
     changed = tmp_path / "changed"
     shutil.copytree(site, changed)
@@ -360,6 +382,135 @@ def test_kernels_prebuilt_into_the_package_load_in_place_of_a_compile(filled_cac
     report = finish(run(tmp_path / "cache-changed", root=changed))
     assert report["results"] == reports["clean"]["results"]
     assert report["step_hits"] == 0 and report["step_misses"] > 0
+
+
+def test_a_prebuilt_cache_reuses_the_kernels_a_run_for_its_level_compiled(filled_cache, tmp_path):
+    """``--reuse`` (``NBGYM_PREBUILD_REUSE``): a cache filled for a processor level (``NUMBA_CPU_NAME=generic``, as CI's
+    3.12 pass fills one) gives the prebuilt cache its kernels, copied, not compiled again; they load and step exactly
+    as compiled ones."""
+    _, reports = filled_cache
+    site = tmp_path / "site"
+    shutil.copytree(ROOT / "nbgym", site / "nbgym", ignore=shutil.ignore_patterns("__pycache__", "_prebuilt_kernels"))
+    environ = {**os.environ, "PYTHONPATH": str(site), "NUMBA_CACHE_DIR": str(tmp_path / "level-cache")}
+    environ.pop("NUMBA_CPU_FEATURES", None)
+    command = [sys.executable, "-m", "nbgym", "warmup", "CartPole-v1"]
+    subprocess.run(command, env={**environ, "NUMBA_CPU_NAME": "generic"}, check=True, cwd=tmp_path, capture_output=True)
+    built = site / "nbgym" / "_prebuilt_kernels"
+    command = [sys.executable, "-m", "nbgym", "warmup", "--prebuilt", str(built), "--levels", "generic", "--reuse"]
+    result = subprocess.run(
+        [*command, environ["NUMBA_CACHE_DIR"], "CartPole-v1"], env=environ, cwd=tmp_path, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    copied = int(result.stdout.split(" kernels copied from ")[0].split()[-1])
+    assert copied > 0 and result.stdout.rstrip().endswith(", 0 compiled")
+    assert json.loads((built / "manifest.json").read_text())["levels"] == ["generic"]
+    empty = tmp_path / "empty-cache"
+    report = finish(run(empty, root=site))  # no NUMBA_CPU_NAME: the manifest's only level loads
+    assert report["results"] == reports["clean"]["results"]
+    assert report["step_hits"] > 0 and report["step_misses"] == 0
+    assert not [path for path in empty.rglob("*") if path.suffix in (".nbi", ".nbc")]
+
+
+AVX512_HOST = dict.fromkeys(PREBUILT_PROCESSORS["x86-64-v4"] | {"64bit", "cmov", "aes"}, True)
+
+
+@pytest.mark.parametrize(
+    ("features", "built", "expected"),
+    [
+        (None, list(PREBUILT_PROCESSORS), "x86-64-v4"),
+        ("-avx512f", list(PREBUILT_PROCESSORS), "x86-64-v3"),
+        ("+avx2,-avx512vl", list(PREBUILT_PROCESSORS), "x86-64-v3"),
+        ("-avx2", list(PREBUILT_PROCESSORS), "generic"),
+        ("-sse2", list(PREBUILT_PROCESSORS), None),
+        ("-avx512vnni", list(PREBUILT_PROCESSORS), "x86-64-v4"),  # not a feature of any level's code
+        (None, ["x86-64-v3", "generic"], "x86-64-v3"),
+        (None, ["generic"], "generic"),
+        ("-avx512f", ["x86-64-v4"], None),
+    ],
+)
+def test_the_prebuilt_level_is_the_best_the_effective_features_allow(monkeypatch, features, built, expected):
+    """The level of prebuilt kernels a process loads, without ``NUMBA_CPU_NAME``: the best the package holds whose
+    features the process's own code may use (numba compiles with the host's features less those ``NUMBA_CPU_FEATURES``
+    turns off), so that turning a feature off never loads code that uses it."""
+    import llvmlite.binding
+
+    monkeypatch.setattr(llvmlite.binding, "get_host_cpu_features", lambda: AVX512_HOST)
+    monkeypatch.setattr(numba.config, "CPU_NAME", None)
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", features)
+    monkeypatch.setattr(_cache, "prebuilt_manifest", lambda: {"levels": built})
+    prebuilt_processor.cache_clear()
+    try:
+        assert prebuilt_processor() == expected
+    finally:
+        prebuilt_processor.cache_clear()
+
+
+def test_a_kernel_is_keyed_by_the_libraries_whose_values_it_holds():
+    """numpy's minor release keys every kernel (numba reads no more of numpy's version); MuJoCo's version only the
+    kernels that call libmujoco, and those of code outside nbgym, which nbgym cannot see into."""
+    numpy_minor = ("numpy", tuple(int(part) for part in np.__version__.split(".")[:2]))
+    for families in ({"classic_control"}, {"box2d"}, {"toy_text"}, set()):
+        assert library_key(frozenset(families)) == (numpy_minor,)
+    mujoco = ("mujoco", _cache.installed_version("mujoco"))
+    assert library_key(frozenset({"mujoco"})) == (numpy_minor, mujoco)
+    assert library_key(frozenset({_cache.OUTSIDE})) == (numpy_minor, mujoco)
+
+
+KILLED_WRITER = """
+import time
+from nbgym.engine import _cache
+
+def hanging(self, name, data):  # a writer killed halfway through a kernel's file
+    with self._open_for_write(self._data_path(name)) as file:
+        file.write(b"half a kernel")
+        file.flush()
+        print("WRITING", flush=True)
+        time.sleep(600)
+
+_cache._CheckedCacheFile._save_data = hanging
+"""
+
+
+def test_a_writer_killed_while_writing_leaves_no_temporary_behind(filled_cache, tmp_path):
+    """A process killed (SIGKILL) while it writes a cache file leaves its temporary file; the next process that writes
+    in that directory removes it (its writer no longer runs), and the kernels load and step as they should. A live
+    writer's temporary, and one of numba's own naming written less than an hour ago, are left alone."""
+    _, reports = filled_cache
+    cache = tmp_path / "cache"
+    writer = run(cache, prelude=KILLED_WRITER)
+    assert writer.stdout.readline().strip() == "WRITING", writer.stderr.read()
+    writer.kill()
+    writer.communicate()
+    left = [path for path in cache.rglob("*") if ".tmp." in path.name]
+    assert len(left) == 1 and f".tmp.{_cache._HOST}-{writer.pid}." in left[0].name
+    directory = left[0].parent
+    live = directory / f"other.nbc.tmp.{_cache._HOST}-{os.getpid()}.0123456789abcdef"
+    recent, old = directory / "recent.nbc.tmp.0123456789abcdef", directory / "old.nbc.tmp.fedcba9876543210"
+    for path in (live, recent, old):
+        path.write_bytes(b"partial")
+    os.utime(old, (0, os.stat(old).st_mtime - _cache.STALE_TEMPORARY_SECONDS - 60))
+
+    report = finish(run(cache))
+    assert report["results"] == reports["clean"]["results"] and report["cache_warnings"] == []
+    remaining = sorted(path.name for path in cache.rglob("*") if ".tmp." in path.name)
+    assert remaining == sorted([live.name, recent.name])
+    report = finish(run(cache))
+    assert report["step_hits"] > 0 and report["step_misses"] == 0
+
+
+def test_warmup_removes_the_temporaries_of_killed_writers(tmp_path):
+    """``nbgym warmup`` sweeps the whole cache, say so, even where it writes nothing."""
+    directory = tmp_path / "cache" / "somewhere_0123"
+    directory.mkdir(parents=True)
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale = directory / f"f-1.py311.nbi.tmp.{_cache._HOST}-{dead.stdout.strip()}.0123456789abcdef"
+    stale.write_bytes(b"partial")
+    environ = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    result = subprocess.run(
+        [sys.executable, "-m", "nbgym", "warmup", "Blackjack-v1"], env=environ, capture_output=True, text=True
+    )
+    assert result.returncode == 0, result.stderr
+    assert "removed 1 partly written file of killed writers" in result.stdout and not stale.exists()
 
 
 def test_a_prebuilt_cache_is_built_only_into_a_directory_of_kernels(tmp_path):
