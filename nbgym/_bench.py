@@ -1020,7 +1020,7 @@ def learner_loop_rate(envs: Any, policy: Callable[[Any], Any], asynchronous: boo
     steps, with ``step`` (sync), or ``recv`` -> policy -> ``send(actions, env_id)`` (async: nbgym's and envpool's
     API, after ``async_reset``). Steps of sub-environments that autoreset count, as everywhere here.
     """
-    state: list[Any] = [None]
+    state: list[Any] = [None, None]  # the last observations (sync), the last ids received (async)
     if asynchronous:
         envs.async_reset()
         step = _async_loop_step
@@ -1033,7 +1033,11 @@ def learner_loop_rate(envs: Any, policy: Callable[[Any], Any], asynchronous: boo
     while time.perf_counter() - start < seconds:
         for _ in range(8):
             count += step(envs, policy, state)
-    return count / (time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    if asynchronous:  # receive what is in flight: envpool's next async_reset must not find batches pending
+        for _ in range(envs.num_envs // len(state[1])):
+            envs.recv()
+    return count / elapsed
 
 
 def _sync_loop_step(envs: Any, policy: Callable[[Any], Any], state: list[Any]) -> int:
@@ -1043,6 +1047,6 @@ def _sync_loop_step(envs: Any, policy: Callable[[Any], Any], state: list[Any]) -
 
 def _async_loop_step(envs: Any, policy: Callable[[Any], Any], state: list[Any]) -> int:
     obs, _rewards, _terminations, _truncations, infos = envs.recv()
-    ids = infos["env_id"]
-    envs.send(policy(obs), ids)
-    return len(ids)
+    state[1:] = [infos["env_id"]]
+    envs.send(policy(obs), state[1])
+    return len(state[1])
