@@ -338,3 +338,21 @@ def test_bench_learner_loop_script(capsys):
     script.main(["--env", "CartPole-v1", "--num-envs", "8", "--seconds", "0.02", "--rounds", "1"])
     out = capsys.readouterr().out
     assert "nbgym async, 1 thread" in out and "ideal on" in out and "nbgym async / ideal: " in out
+
+
+def test_each_send_counts_its_chunks_apart():
+    """A copy of a batch's earlier job that a worker takes late must not claim the chunks of the batch's next step
+    (its caller would then wait for a completion signalled to the old job: a hang seen with HalfCheetah x64): every
+    send's job has chunk counters of its own."""
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=2)
+    half = CARTPOLE_SHARED // 2
+    envs.async_reset(seed=0)
+    seen = []
+    for _ in range(6):
+        *_, infos = envs.recv()
+        envs.send(np.ones(half, dtype=np.int64), infos["env_id"])
+        index = int(infos["env_id"][0]) // half
+        job = envs._batches.jobs[index]
+        counters = job.args[-1] if job is not None else envs._batches.progress[index]
+        assert all(counters is not earlier for earlier in seen)
+        seen.append(counters)
