@@ -17,6 +17,7 @@ results), ``_final_observation`` and the info builders (``_reset_info``/``_step_
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable, ClassVar, Literal
 
 import numba
@@ -1163,8 +1164,10 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
 
     def close_extras(self, **kwargs: Any) -> None:
         """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows, once the
-        sub-environments stepping in the background have stepped."""
-        self._settle()
+        sub-environments stepping in the background have stepped (not during the interpreter's exit, whose frozen
+        threads step nothing: their jobs keep the arrays they write alive)."""
+        if not sys.is_finalizing():
+            self._settle()
         self._batches = self._pending_step = None
         self._ready = False
         if self._render_state is not None:

@@ -16,6 +16,7 @@ shared by every vector env of the process, and created afresh in a forked child.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import queue
@@ -143,12 +144,16 @@ class StepAbandoned(KeyboardInterrupt):
 STOP_GRACE = 2.0
 """Seconds an interrupted step waits for its workers' kernel calls (each a few chunks long) to end."""
 
+EXIT_GRACE = 10.0
+"""Seconds the interpreter's exit waits for the workers to step the batches still queued and end."""
+
 
 class _Workers:
     """Daemon threads that take jobs from one queue; grows to the most workers any call has asked for."""
 
     def __init__(self) -> None:
-        self.jobs: queue.SimpleQueue[Job] = queue.SimpleQueue()
+        self.jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
+        """Each job once per worker asked to help with it; ``None`` ends the worker that takes it."""
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
@@ -172,6 +177,8 @@ class _Workers:
         me = threading.current_thread()
         while True:
             job = self.jobs.get()
+            if job is None:
+                return
             if job.run_in_worker():
                 job.wake_caller()
             job = None  # an idle worker keeps no batch's arrays alive
@@ -192,6 +199,28 @@ def _forget_workers() -> None:
 
 
 os.register_at_fork(after_in_child=_forget_workers)
+
+
+def _end_workers_at_exit() -> None:
+    """At the interpreter's exit, before it freezes daemon threads: the workers step what is queued (batches sent
+    and never received) and end. A worker frozen by the exit inside a job would leave the env's ``close`` (from
+    ``__del__``, during the exit) waiting for it forever, and a kernel must not run while the interpreter tears
+    down. Waits ``EXIT_GRACE`` seconds at most (a physics that never ends then is left to the exit)."""
+    global _workers
+    with _workers_lock:
+        workers, _workers = _workers, None
+    if workers is None:
+        return
+    with workers.lock:
+        running = list(workers.threads)
+    for _ in running:
+        workers.jobs.put(None)
+    deadline = time.monotonic() + EXIT_GRACE
+    for thread in running:
+        thread.join(max(0.0, deadline - time.monotonic()))
+
+
+atexit.register(_end_workers_at_exit)
 
 
 def _shared_workers(count: int) -> _Workers:

@@ -356,3 +356,31 @@ def test_each_send_counts_its_chunks_apart():
         counters = job.args[-1] if job is not None else envs._batches.progress[index]
         assert not any(np.shares_memory(counters, earlier) for earlier in seen)
         seen.append(counters)
+
+
+@pytest.mark.parametrize("closed_by", ["exit", "gc"])
+def test_the_interpreter_exits_with_batches_in_flight(closed_by, tmp_path):
+    """Batches sent and never received when the program ends: the workers step them before the exit freezes daemon
+    threads, so the env's ``close`` from ``__del__`` during the exit has nothing to wait for (it waited forever for
+    a worker frozen before it had taken the job)."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers.paths import ROOT
+
+    code = (
+        "import numpy as np, nbgym\n"
+        "envs = nbgym.make_vec('CartPole-v1', num_envs=4096, batch_size=1024, num_threads=2)\n"
+        "envs.async_reset(seed=0)\n"
+        "for _ in range(4):\n"
+        "    obs, *_, infos = envs.recv()\n"
+        "    envs.send(np.zeros(1024, dtype=np.int64), infos['env_id'])\n"
+        + ("del envs\n" if closed_by == "gc" else "")
+        + "print('sent', flush=True)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+    )
+    assert (result.returncode, result.stdout) == (0, "sent\n"), result.stderr
