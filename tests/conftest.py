@@ -8,6 +8,11 @@ Tests marked ``slow`` (long differential sweeps, property tests with thousands o
 for: ``pytest -m slow`` runs them, ``pytest -m "slow or not slow"`` everything. Each has a short version in the
 default run (fewer steps, seeds or examples), so every behaviour they check is checked on every run.
 
+Tests marked ``cold`` compile kernels that no other test needs: from an empty cache in a process of their own, or
+the Box2D port's functions as Python entry points (one to four minutes each on the 2-core machine). They run only
+when asked for (``pytest -m cold``); CI runs the port's interpreted (``NUMBA_DISABLE_JIT=1``, where they take
+seconds).
+
 Tests marked ``training`` train an agent with an example's full budget (minutes each, and their time grows with
 the machine's load): they run only with ``pytest --training``.
 """
@@ -38,6 +43,9 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "jit_only: seconds compiled but minutes as Python: skipped when NUMBA_DISABLE_JIT=1"
     )
+    config.addinivalue_line(
+        "markers", "cold: compiles kernels no other test needs (minutes): run only by `pytest -m cold`"
+    )
     config.addinivalue_line("markers", "training: an example's full training budget; runs only with --training")
     config.addinivalue_line("markers", "ray: needs Ray (nbgym[ray]); CI runs them in a venv of their own (.ci/run)")
     if numba.config.DISABLE_JIT:
@@ -55,7 +63,7 @@ def pytest_collection_modifyitems(config, items):
     if not config.getoption("--training"):
         left_out.add("training")
     if not config.getoption("markexpr"):  # a -m expression chooses for itself (`pytest -m slow`)
-        left_out.add("slow")
+        left_out.update(("slow", "cold"))
     deselected = [item for item in items if any(item.get_closest_marker(name) for name in left_out)]
     if deselected:
         config.hook.pytest_deselected(items=deselected)

@@ -109,7 +109,7 @@ class AsyncSteps:
         """Hands the actions of a batch that ``recv`` returned to the stepping threads, and returns at once.
 
         Args:
-            actions: One action per id of ``env_id``, in its order (an array of ``batch_size`` actions).
+            actions: One action per id of ``env_id``, in its order: a numpy array of ``batch_size`` actions.
             env_id: The ids (``infos["env_id"]`` of a ``recv``), in any order; ``None``: those of the last ``recv``.
 
         Raises:
@@ -117,8 +117,8 @@ class AsyncSteps:
             nbgym.error.AlreadyPendingCallError: For ids in flight (sent and not received).
             ValueError: For ids that are not one received batch's (duplicates, out of range, of several batches,
                 or not returned by ``recv``).
-            InvalidAction: For a batch of another length, an action the env refuses, or actions of another dtype
-                than the run's first ``send``'s.
+            InvalidAction: For a batch of another length, an action the env refuses, actions of another dtype
+                than the run's first ``send``'s, or actions that are not a numpy array (``InvalidActionTypeError``).
         """
         self._check_open()
         batches = self._running("send()")
@@ -128,7 +128,13 @@ class AsyncSteps:
             from nbgym.engine._env import _refuse_faulted
 
             _refuse_faulted(self, "send()")
-        dtype = np.asarray(actions).dtype
+        if not isinstance(actions, np.ndarray):
+            raise error.InvalidActionTypeError(
+                f"send(): actions must be a numpy array of {batches.size} actions, got a {type(actions).__name__}: "
+                f"the batches of an async run compute in one dtype, which Python numbers do not have (step() reads "
+                f"them one by one, as gymnasium does). Pass np.asarray(actions, dtype=...)."
+            )
+        dtype = actions.dtype
         if batches.action_dtype is not None and dtype != batches.action_dtype:
             raise error.InvalidAction(
                 f"send(): the actions of one async run keep the dtype of its first send ({batches.action_dtype}), got "
@@ -136,7 +142,6 @@ class AsyncSteps:
                 f"it. Cast them, or call async_reset() to start a run with another dtype."
             )
         if order is not None:
-            actions = np.asarray(actions)
             if len(actions) == order.size:
                 actions = actions[order]
         buffer = self._rows_actions(actions, first, stop)

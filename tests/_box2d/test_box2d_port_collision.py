@@ -16,6 +16,10 @@ from hypothesis import strategies as st  # noqa: E402
 from nbgym._box2d import math as bm  # noqa: E402
 from nbgym._box2d import shapes  # noqa: E402
 from helpers.box2d_port import F32  # noqa: E402
+from helpers.jit import INTERPRETED  # noqa: E402
+
+# The port's functions as Python entry points: minutes to compile, `cold` when compiled.
+pytestmark = [] if INTERPRETED else [pytest.mark.cold]
 
 # Interpreted (NUMBA_DISABLE_JIT=1, CI's second pass) each example is ~50x slower: fewer there.
 FAST = settings(

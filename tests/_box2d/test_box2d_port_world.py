@@ -19,7 +19,8 @@ from nbgym._box2d import world_step as S
 from helpers.box2d_port import F32, Twin
 from helpers.jit import INTERPRETED
 
-pytestmark = pytest.mark.timeout(1800)  # the first test compiles the whole port (minutes on a loaded machine)
+# The first test compiles the whole port's functions as Python entry points (minutes): `cold` when compiled.
+pytestmark = [pytest.mark.timeout(1800), *([] if INTERPRETED else [pytest.mark.cold])]
 
 """Interpreted (CI's second run), the kernels are plain Python: the env-shaped runs take fewer steps."""
 

@@ -192,6 +192,8 @@ def test_misuse_is_refused_and_moves_nothing():
         envs.send(np.zeros(3, dtype=np.int64), infos["env_id"])
     with pytest.raises(error.InvalidAction):
         envs.send(np.array([0, 5]), infos["env_id"])  # outside Discrete(2)
+    with pytest.raises(error.InvalidActionTypeError, match="numpy array of 2 actions, got a list"):
+        envs.send([0, 1], infos["env_id"])  # step() reads a list's numbers one by one; a run shares one dtype
     np.testing.assert_array_equal(envs._batch.state, before)
     envs.send(np.zeros(2, dtype=np.int64), infos["env_id"])
     envs.recv()

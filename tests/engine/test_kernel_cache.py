@@ -325,6 +325,7 @@ def test_a_prebuilt_read_only_cache_is_loaded(filled_cache, tmp_path, read_only)
     assert report["step_hits"] > 0 and report["step_misses"] == 0
 
 
+@pytest.mark.cold  # CI's prebuilt-wheel check builds and loads a wheel's kernels as a user installs it
 def test_kernels_prebuilt_into_the_package_load_in_place_of_a_compile(filled_cache, tmp_path, read_only):
     """``nbgym warmup --prebuilt`` (what ``setup.py`` runs into a wheel when ``NBGYM_PREBUILD_KERNELS`` is set): an
     install of the package holding them, in another directory, with an empty cache, compiles nothing (no file written to
@@ -619,6 +620,7 @@ print(json.dumps(compiled))
 """
 
 
+@pytest.mark.cold  # two Box2D families from an empty cache: minutes
 @pytest.mark.jit_only
 def test_no_subroutine_that_returns_a_counted_value_is_compiled_inside_a_borrowing_kernel(tmp_path):
     """numba keeps the internal subroutines it compiles (``BaseContext.cached_internal_func``) under a key without
