@@ -383,6 +383,6 @@ def test_the_interpreter_exits_with_batches_in_flight(closed_by, tmp_path):
     )
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     result = subprocess.run(
-        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60
+        [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert (result.returncode, result.stdout) == (0, "sent\n"), result.stderr
