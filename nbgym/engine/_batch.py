@@ -241,7 +241,10 @@ class KernelBatch:
         status = check_step(self.params, actions, mode, self.needs_reset, 0, self.num_envs)
         if status == STEP_OK:
             threads.run_chunks(
-                step_chunks, (*self._step_args(mode, max_steps), actions, 0, self.num_envs, chunk_size), num_helpers
+                step_chunks,
+                (*self._step_args(mode, max_steps), actions, 0, self.num_envs, chunk_size),
+                -(-self.num_envs // chunk_size),
+                num_helpers,
             )
         return status
 

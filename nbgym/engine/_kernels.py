@@ -102,8 +102,9 @@ class Physics:
         min_chunk_size: The fewest sub-environments worth handing to a stepping thread (see
             ``threads.split``); ``None`` for the engine's default, made for steps of nanoseconds.
         max_chunk_size: The most sub-environments a thread claims at a time (``None``: no bound beyond the
-            engine's split): 1 for steps long enough that claiming each alone costs nothing, so that no
-            thread waits for another longer than one sub-environment's step.
+            engine's split): small for steps long enough that claiming each alone costs nothing, so that no
+            thread waits long for another; 1 only where neighbouring sub-environments' rows do not share cache
+            lines that every step writes (MuJoCo's rows are kilobytes; a Box2D world's velocities are 48 bytes).
         source: The file defining the physics (default: the file of ``step``); its content is part of
             the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
             of loading stale ones from numba's cache.

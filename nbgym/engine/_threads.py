@@ -24,13 +24,22 @@ import threading
 import time
 from typing import Callable
 
+import numba
 import numpy as np
+
+from nbgym.engine import atomic
 
 _CHUNKS_PER_THREAD = 8
 """Chunks per thread and step: small enough that a worker stalled mid-chunk holds up little, large
 enough that claiming a chunk (one atomic addition) costs nothing next to stepping it."""
 _MIN_CHUNK_SIZE = 256
 """Waking a worker costs tens of microseconds: a batch of fewer than two such chunks steps in the caller."""
+
+SPIN_SECONDS = 200e-6
+"""How long a thread that waits for a step's chunks, or a worker for its next job, spins awake before it sleeps. Waking
+a sleeping thread costs the operating system tens of microseconds (a round trip between two Python threads took 68 us
+on the 2-core virtual machine), twice a threaded step: a LunarLander x64 step on 2 threads lost ~60 us of its ~400 to
+it. Bounded, unlike OpenMP's spin: at most this much of a core is taken from other work per step."""
 
 SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 """The fewest sub-environments whose steps are shared between threads (smaller batches step in the caller)."""
@@ -154,6 +163,10 @@ class _Workers:
     def __init__(self) -> None:
         self.jobs: queue.SimpleQueue[Job | None] = queue.SimpleQueue()
         """Each job once per worker asked to help with it; ``None`` ends the worker that takes it."""
+        self.posted = np.zeros(1, dtype=np.int64)
+        """Grows after jobs are put (under the GIL; an increment lost to another putting thread still changes it):
+        an idle worker spins on it for ``SPIN_SECONDS`` before it sleeps on the queue."""
+        self.spin_rounds = _spin_rounds()
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
@@ -173,10 +186,26 @@ class _Workers:
         with self.lock:
             self.threads = [thread for thread in self.threads if thread not in stuck]
 
+    def post(self, job: Job, count: int) -> None:
+        """Give ``job`` to ``count`` workers."""
+        for _ in range(count):
+            self.jobs.put(job)
+        self.posted[0] += 1
+
+    def _next_job(self) -> Job | None:
+        """The next job: taken at once, or after a spin (a job put then takes no wake-up), or after sleeping."""
+        seen = int(self.posted[0])  # read before looking: a job put after the look grows it
+        try:
+            return self.jobs.get_nowait()
+        except queue.Empty:
+            pass
+        atomic.wait_for(self.posted, 0, seen + 1, self.spin_rounds)  # releases the GIL
+        return self.jobs.get()
+
     def _work(self) -> None:
         me = threading.current_thread()
         while True:
-            job = self.jobs.get()
+            job = self._next_job()
             if job is None:
                 return
             if job.run_in_worker():
@@ -221,6 +250,20 @@ def _end_workers_at_exit() -> None:
 
 
 atexit.register(_end_workers_at_exit)
+
+
+def _spin_rounds() -> int:
+    """The reads of ``atomic.wait_for`` that take ``SPIN_SECONDS`` on this machine (its ``pause`` takes from a few to
+    over a hundred cycles by processor), measured once: 0 interpreted, where a spin would hold the GIL."""
+    if numba.config.DISABLE_JIT:
+        return 0
+    never = np.zeros(1, dtype=np.int64)
+    rounds = 4096
+    atomic.wait_for(never, 0, 1, 1)  # compiled or loaded outside the measurement
+    start = time.perf_counter()
+    atomic.wait_for(never, 0, 1, rounds)
+    per_round = max((time.perf_counter() - start) / rounds, 1e-9)
+    return int(SPIN_SECONDS / per_round)
 
 
 def _shared_workers(count: int) -> _Workers:
@@ -298,7 +341,7 @@ def _stop_workers(job: Job) -> None:
     )
 
 
-def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> None:
+def run_chunks(kernel: Callable[..., bool], args: tuple, num_chunks: int, num_helpers: int) -> None:
     """Run ``kernel(*args, progress)`` in the calling thread and in ``num_helpers`` workers until done.
 
     An interrupt (Ctrl-C's ``KeyboardInterrupt``, raised between any two bytecodes of this thread, never inside
@@ -310,6 +353,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
             here: chunks claimed, chunks completed) and returns whether it completed the last one.
         args: Its other arguments.
+        num_chunks: The chunks of the step (the caller spins until the workers have completed them).
         num_helpers: The number of workers that help the calling thread (0: it steps every chunk).
 
     Raises:
@@ -317,6 +361,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_helpers: int) -> No
         StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
     """
     job = Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
+    job.num_chunks = num_chunks
     hand_out(job, num_helpers)
     finish(job, steps_here=True)
 
@@ -333,9 +378,7 @@ def hand_out(job: Job, num_workers: int) -> None:
     """
     try:
         if num_workers > 0:
-            workers = _shared_workers(num_workers)
-            for _ in range(num_workers):
-                workers.jobs.put(job)
+            _shared_workers(num_workers).post(job, num_workers)
     except BaseException:
         _stop_workers(job)
         _finish_interrupted(job)
@@ -353,7 +396,11 @@ def finish(job: Job, steps_here: bool) -> None:
     """
     try:
         if not (steps_here and job.kernel(*job.args)):
-            job.done.acquire()  # a worker is completing the last chunk (or failed): sleep until it has
+            # A worker is completing the last chunk (or failed): spin for it a while, then sleep until it has. Only
+            # after stepping here: a caller that hands a whole batch out (send) has other work, and spinning beside
+            # every worker would take a core from them.
+            if not (steps_here and _spun_until_completed(job)):
+                job.done.acquire()
     except Exception:
         # From the kernel itself: never return while a worker is still stepping this batch, or the next call
         # would step the same sub-environments from two threads at once.
@@ -366,6 +413,16 @@ def finish(job: Job, steps_here: bool) -> None:
     if job.error is not None:
         _stop_workers(job)  # the failing worker woke the caller while others may still step their chunks
         raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
+
+
+def _spun_until_completed(job: Job) -> bool:
+    """Whether the workers completed every chunk of ``job`` (``progress[1]``) within a spin of ``SPIN_SECONDS``."""
+    workers = _workers
+    return (
+        job.num_chunks > 0
+        and workers is not None
+        and atomic.wait_for(job.args[-1], 1, job.num_chunks, workers.spin_rounds)
+    )
 
 
 def _finish_interrupted(job: Job) -> None:

@@ -1,4 +1,5 @@
-"""An atomic counter for kernels that run side by side in several threads (numba has none for the CPU).
+"""An atomic counter for kernels that run side by side in several threads (numba has none for the CPU), and a
+bounded spin on one (``wait_for``).
 
 ``fetch_add(counter, index, value)`` adds ``value`` to ``counter[index]`` (an int64 array) and returns
 the value before the addition, as one indivisible operation: compiled, an LLVM ``atomicrmw add``
@@ -8,14 +9,17 @@ reads the sum); interpreted (``NUMBA_DISABLE_JIT=1``), under a lock.
 
 from __future__ import annotations
 
+import platform
 import threading
 
+import numba
 import numpy as np
+from llvmlite import ir
 from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from nbgym.engine._jit import OVERLOAD_OPTIONS
+from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
 
 _interpreted_lock = threading.Lock()
 
@@ -61,3 +65,75 @@ def _fetch_add_overload(counter, index, value):
         return _atomic_fetch_add(counter, index, value)
 
     return compiled_fetch_add
+
+
+def wait_for(counter: np.ndarray, index: int, target: int, rounds: int) -> bool:
+    """Wait, awake, until ``counter[index]`` (an int64 array that other threads add to) reaches ``target``.
+
+    Compiled, the call releases the GIL and reads the counter atomically up to ``rounds`` times, a CPU ``pause``
+    between two reads: a bounded spin, for a wait shorter than the operating system takes to wake a sleeping thread
+    (tens of microseconds on a virtual machine). Interpreted, it reads the counter once: a Python loop would hold the
+    GIL that the threads it waits for need.
+
+    Args:
+        counter: A one-dimensional int64 array.
+        index: The element to watch.
+        target: The value to wait for (counters only grow).
+        rounds: The most reads.
+
+    Returns:
+        Whether ``counter[index]`` reached ``target`` (else the caller sleeps on its lock or queue).
+    """
+    if numba.config.DISABLE_JIT:
+        return int(counter[index]) >= target
+    return _spin(counter, index, target, rounds)
+
+
+@intrinsic
+def _atomic_load(typingctx, counter, index):
+    if not (isinstance(counter, types.Array) and counter.dtype == types.int64 and counter.ndim == 1):
+        return None
+    if not isinstance(index, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        counter_type, index_type = signature.args
+        array = context.make_array(counter_type)(context, builder, args[0])
+        position = context.cast(builder, args[1], index_type, types.intp)
+        pointer = cgutils.get_item_pointer(context, builder, counter_type, array, [position])
+        return builder.load_atomic(pointer, "acquire", 8)
+
+    return types.int64(counter, index), codegen
+
+
+_MACHINE = platform.machine().lower()
+
+
+@intrinsic
+def _pause(typingctx):
+    """The CPU's spin-wait hint (x86 ``pause``, Arm ``yield``), through LLVM's intrinsics (numba's JIT assembles no
+    inline assembly): it spares the memory system and the other hyperthread while a thread spins."""
+
+    def codegen(context, builder, signature, args):
+        if _MACHINE in ("x86_64", "amd64", "i386", "i686"):
+            hint = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), []), "llvm.x86.sse2.pause"
+            )
+            builder.call(hint, [])
+        elif _MACHINE in ("aarch64", "arm64"):
+            hint = cgutils.get_or_insert_function(
+                builder.module, ir.FunctionType(ir.VoidType(), [ir.IntType(32)]), "llvm.aarch64.hint"
+            )
+            builder.call(hint, [ir.Constant(ir.IntType(32), 1)])  # 1: YIELD
+        return context.get_dummy_value()
+
+    return types.void(), codegen
+
+
+@kernel(entry=True)
+def _spin(counter, index, target, rounds):
+    for _ in range(rounds):
+        if _atomic_load(counter, index) >= target:
+            return True
+        _pause()
+    return _atomic_load(counter, index) >= target

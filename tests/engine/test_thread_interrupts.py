@@ -101,7 +101,12 @@ class _Queue:
 
 class _Workers:
     def __init__(self, real, injected: _Injected) -> None:
-        self.jobs = _Queue(real.jobs, injected)
+        self.real, self.jobs = real, _Queue(real.jobs, injected)
+
+    def post(self, job, count: int) -> None:  # the real post, through the queue that interrupts
+        for _ in range(count):
+            self.jobs.put(job)
+        self.real.posted[0] += 1
 
 
 POINTS = [("before-put", 1), ("after-put", 1), ("before-kernel", 1), ("after-kernel", 1), ("wait", 1)]
@@ -379,6 +384,6 @@ def test_a_second_interrupt_while_stopping_the_workers_keeps_waiting(monkeypatch
 
     monkeypatch.setattr(threads, "time", Clock)
     with pytest.raises(KeyboardInterrupt, match="first"):
-        threads.run_chunks(kernel, (), 1)
+        threads.run_chunks(kernel, (), 1, 1)
     assert Clock.reads >= 2
     assert running[0] == 0, "run_chunks raised while a worker was still running"

@@ -228,7 +228,7 @@ def test_a_failure_in_a_worker_reaches_the_caller():
         raise ZeroDivisionError("in the worker")
 
     with pytest.raises(RuntimeError, match="failed in a thread") as info:
-        threads.run_chunks(kernel, (), 1)
+        threads.run_chunks(kernel, (), 1, 1)
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
@@ -241,7 +241,7 @@ def test_a_failure_in_the_caller_propagates_as_it_is():
         return False
 
     with pytest.raises(KeyError, match="in the caller"):
-        threads.run_chunks(kernel, (), 1)
+        threads.run_chunks(kernel, (), 1, 1)
 
 
 # The benchmark of threads beside a busy learner

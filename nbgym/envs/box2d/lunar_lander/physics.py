@@ -519,7 +519,7 @@ PHYSICS = Physics(
     observe=_observe,
     action_valid=_action_valid,
     read_action=_read_action,
-    max_chunk_size=1,
+    max_chunk_size=W.WORLDS_PER_CLAIM,
     borrows_state=True,
 )
 
