@@ -96,6 +96,21 @@ def test_every_parameter_sits_at_an_address_of_its_alignment(env_id):
     envs.close()
 
 
+def test_wait_for_sees_another_threads_addition_and_gives_up_after_its_rounds():
+    from nbgym.engine.atomic import fetch_add, wait_for
+
+    counter = np.zeros(2, dtype=np.int64)
+    assert wait_for(counter, 1, 0, 0)  # already there
+    assert not wait_for(counter, 1, 1, 1000)  # never added to: gives up
+    if numba.config.DISABLE_JIT:
+        return  # interpreted, it reads once (a spin would hold the GIL)
+    adder = threading.Thread(target=lambda: (time.sleep(0.02), fetch_add(counter, 1, 3)))
+    adder.start()
+    assert wait_for(counter, 1, 3, 10**10)  # released the GIL for the adder, and saw its addition
+    adder.join()
+    assert threads._spin_rounds() > 0
+
+
 # Interpreted (NUMBA_DISABLE_JIT=1), one batch that the threads share covers the chunk kernel and the
 # interpreted atomic counter; the other cases are slow there.
 ROLLOUT_CASES = [

@@ -17,6 +17,7 @@ import types
 from typing import Any, Callable, ClassVar, NamedTuple
 
 import mujoco
+import numba
 import numpy as np
 
 from nbgym import error, spaces
@@ -788,13 +789,22 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
 
     @property
     def num_threads(self) -> int:
-        """The number of threads stepping the sub-environments (1: no threading); each has an ``MjData``."""
+        """The number of threads stepping a batch of the sub-environments (1: no threading); each has an ``MjData``,
+        and so has each thread that may step another batch in flight at the same time (``send``)."""
         return self._batch.num_threads
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
         KernelVectorEnv.num_threads.fset(self, value)
-        wanted = min(self._batch.num_threads, _sim.MAX_SLOTS)
+        # The batches in flight of an async run step side by side when the engine has more workers (made for another
+        # env): with a slot per thread only, their threads would spin for each other's slots (HalfCheetah x64 async
+        # on one thread: 37k -> 29k env-steps/s once another env had made a second worker).
+        batches = self.num_envs // self.batch_size
+        wanted = min(
+            self._batch.num_threads * batches,
+            max(self._batch.num_threads, numba.config.NUMBA_NUM_THREADS),
+            _sim.MAX_SLOTS,
+        )
         if len(self._slot_datas) != wanted and "_init_qpos" in self.__dict__:
             self._slot_datas = [mujoco.MjData(self.model) for _ in range(wanted)]
             self._slot_models = []

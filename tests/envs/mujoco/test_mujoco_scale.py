@@ -9,6 +9,7 @@ import pickle
 
 import gymnasium
 import mujoco
+import numba
 import numpy as np
 import pytest
 from helpers.jit import INTERPRETED
@@ -48,6 +49,19 @@ def assert_same_data(ours: mujoco.MjData, theirs: mujoco.MjData, where: object) 
 def assert_same_results(ours: tuple, theirs: tuple, where: object) -> None:
     for a, b in zip(ours[:-1], theirs[:-1]):
         assert a.dtype == b.dtype and np.array_equal(a, b), where
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="one worker steps one batch at a time")
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_batches_in_flight_side_by_side_have_mjdatas_of_their_own(num_threads):
+    """An async run's batches in flight step side by side when the engine has more workers than ``num_threads``
+    (another env made them): each of those threads has a slot, or they would spin for each other's."""
+    envs = nbgym.make_vec("HalfCheetah-v5", 8, batch_size=4, num_threads=num_threads)
+    assert len(envs._slot_datas) == min(2 * num_threads, max(num_threads, numba.config.NUMBA_NUM_THREADS))
+    sync = nbgym.make_vec("HalfCheetah-v5", 8, num_threads=num_threads)
+    assert len(sync._slot_datas) == num_threads
+    envs.close()
+    sync.close()
 
 
 @pytest.mark.parametrize("num_threads", [1, 2])
