@@ -9,7 +9,8 @@ are process-wide and would change the user's own OpenMP code too.
 
 Here a step is split into chunks that threads claim from a shared atomic counter (``step_chunks``):
 the calling thread always works, ``num_threads - 1`` workers help when the OS runs them, and the
-caller waits on a lock (asleep, not spinning) only for a chunk a worker is still stepping. A worker
+caller waits only for a chunk a worker is still stepping: awake for up to ``SPIN_SECONDS``, then asleep on a
+lock. An idle worker likewise spins that long for the next job before it sleeps on the queue. A worker
 that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
 shared by every vector env of the process, and created afresh in a forked child.
 """
