@@ -61,7 +61,8 @@ WORLDS_PER_CLAIM = 8
 """The worlds a stepping thread claims at a time (an env's ``Physics.max_chunk_size``): a world's rows of velocities,
 positions and scratch are 8-48 bytes, so neighbouring worlds share cache lines, and two threads stepping neighbours
 fight over them in every solver iteration. One world a claim stepped LunarLander x64 on 2 threads 0.66x as fast as
-on one; eight, 1.34x; BipedalWalker 1.56x against 1.72x."""
+on one; eight, 1.34x (1.55x once waiting threads spun: ``engine._threads.SPIN_SECONDS``); BipedalWalker 1.56x
+against 1.72x."""
 
 # b2BodyType
 STATIC = 0
