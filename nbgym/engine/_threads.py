@@ -10,7 +10,8 @@ are process-wide and would change the user's own OpenMP code too.
 Here a step is split into chunks that threads claim from a shared atomic counter (``step_chunks``):
 the calling thread always works, ``num_threads - 1`` workers help when the OS runs them, and the
 caller waits only for a chunk a worker is still stepping: awake for up to ``SPIN_SECONDS``, then asleep on a
-lock. An idle worker likewise spins that long for the next job before it sleeps on the queue. A worker
+lock. An idle worker likewise spins that long for the next step before it sleeps on the queue (not after a batch
+sent while the caller computes: it would take a core from them). A worker
 that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
 shared by every vector env of the process, and created afresh in a forked child.
 """
@@ -64,6 +65,7 @@ class Job:
         "runners",
         "ended_callbacks",
         "num_chunks",
+        "next_soon",
     )
 
     def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
@@ -89,6 +91,10 @@ class Job:
         """Called once ``idle`` is set (see ``when_idle``)."""
         self.num_chunks = 0
         """The chunks of the job, where its maker counts them: ``progress[1]`` reaches it when every one is stepped."""
+        self.next_soon = False
+        """Whether the next job is likely to follow within ``SPIN_SECONDS``: a sync step's (its caller steps beside
+        the workers and comes back with the next step), not a batch sent while the caller computes (a worker that
+        spun then would take a core from the caller and the other workers)."""
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
@@ -193,24 +199,28 @@ class _Workers:
             self.jobs.put(job)
         self.posted[0] += 1
 
-    def _next_job(self) -> Job | None:
-        """The next job: taken at once, or after a spin (a job put then takes no wake-up), or after sleeping."""
+    def _next_job(self, spin: bool) -> Job | None:
+        """The next job: taken at once, or after a spin if ``spin`` (a job put then takes no wake-up), or after
+        sleeping."""
         seen = int(self.posted[0])  # read before looking: a job put after the look grows it
         try:
             return self.jobs.get_nowait()
         except queue.Empty:
             pass
-        atomic.wait_for(self.posted, 0, seen + 1, self.spin_rounds)  # releases the GIL
+        if spin:
+            atomic.wait_for(self.posted, 0, seen + 1, self.spin_rounds)  # releases the GIL
         return self.jobs.get()
 
     def _work(self) -> None:
         me = threading.current_thread()
+        spin = False
         while True:
-            job = self._next_job()
+            job = self._next_job(spin)
             if job is None:
                 return
             if job.run_in_worker():
                 job.wake_caller()
+            spin = job.next_soon
             job = None  # an idle worker keeps no batch's arrays alive
             with self.lock:
                 if me not in self.threads:
@@ -363,6 +373,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_chunks: int, num_he
     """
     job = Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
     job.num_chunks = num_chunks
+    job.next_soon = True
     hand_out(job, num_helpers)
     finish(job, steps_here=True)
 
