@@ -800,11 +800,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         # env): with a slot per thread only, their threads would spin for each other's slots (HalfCheetah x64 async
         # on one thread: 37k -> 29k env-steps/s once another env had made a second worker).
         batches = self.num_envs // self.batch_size
-        wanted = min(
-            self._batch.num_threads * batches,
-            max(self._batch.num_threads, numba.config.NUMBA_NUM_THREADS),
-            _sim.MAX_SLOTS,
-        )
+        wanted = min(self._batch.num_threads * batches, numba.config.NUMBA_NUM_THREADS, _sim.MAX_SLOTS)
         if len(self._slot_datas) != wanted and "_init_qpos" in self.__dict__:
             self._slot_datas = [mujoco.MjData(self.model) for _ in range(wanted)]
             self._slot_models = []
