@@ -5,8 +5,9 @@ With ``batch_size = M`` (dividing ``num_envs = N``), the sub-environments form `
 consecutive ids: ``0..M-1``, ``M..2M-1``, ... ``async_reset()`` resets them all; ``recv()`` returns the batches
 in that order, round and round (batch 0, 1, ..., ``N / M - 1``, 0, ...), each with its ids in
 ``infos["env_id"]``. ``send(actions, env_id)`` hands a received batch's actions to the engine's stepping threads
-and returns at once: they step it while the caller computes (the kernels release the GIL); ``recv()`` waits only
-for the batch it returns. So each sub-environment's results are those of stepping it synchronously with the same
+and returns at once: they step it while the caller computes (the kernels release the GIL); ``recv()`` steps what
+they have not begun of the batch it returns, beside them, and waits for the rest (a batch goes to ``num_threads - 1``
+workers, at least one: with the caller that joins them, ``num_threads`` threads step it). So each sub-environment's results are those of stepping it synchronously with the same
 seeds and actions, and which ids a ``recv`` returns depends on ``N`` and ``M`` alone: a run is reproducible at
 any ``num_threads`` and machine load. (envpool's ``recv`` returns whichever sub-environments finished first.)
 
@@ -349,7 +350,7 @@ class AsyncSteps:
         if job is None or progress[1] >= job.num_chunks:
             return
         try:
-            threads.finish(job, steps_here=False)
+            threads.finish(job)
         except threads.StepAbandoned as abandoned:
             self._batches, self._pending_step = None, None
             self._abandon(abandoned)

@@ -257,9 +257,11 @@ class KernelBatch:
         self, mode: int, max_steps: int, actions: np.ndarray, first: int, stop: int, progress: np.ndarray
     ) -> tuple[threads.Job, int]:
         """The job that steps sub-environments ``first`` to ``stop - 1`` (checked by ``check_rows``) in the engine's
-        threads while the caller goes on (``threads.hand_out``, ``threads.finish``), and how many workers share it:
-        0 for rows fewer than a chunk worth a thread (``threads.smallest_chunk``), which the caller steps itself
-        (``job.kernel(*job.args)``): waking a thread would cost more than stepping them.
+        threads while the caller goes on (``threads.hand_out``), and how many workers it is handed to: ``num_threads -
+        1``, as a sync step's, for the caller steps what they have not claimed when it comes back for the results
+        (``threads.finish``); at least one, which steps while the caller computes; 0 for rows fewer than a chunk
+        worth a thread (``threads.smallest_chunk``), which the caller steps itself (``job.kernel(*job.args)``):
+        waking a thread would cost more than stepping them.
 
         Args:
             mode: The kernels' autoreset mode.
@@ -277,7 +279,7 @@ class KernelBatch:
         job.num_chunks = -(-count // chunk_size)
         if count < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
             return job, 0
-        return job, helpers + 1
+        return job, max(1, helpers)
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
         """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.

@@ -375,7 +375,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_chunks: int, num_he
     job.num_chunks = num_chunks
     job.next_soon = True
     hand_out(job, num_helpers)
-    finish(job, steps_here=True)
+    finish(job)
 
 
 def hand_out(job: Job, num_workers: int) -> None:
@@ -397,22 +397,18 @@ def hand_out(job: Job, num_workers: int) -> None:
         raise
 
 
-def finish(job: Job, steps_here: bool) -> None:
-    """Return once every chunk of ``job`` is stepped, stepping those no worker has claimed in this thread if
-    ``steps_here``, else waiting for the workers. Interrupted, or when a kernel fails, it returns or raises
-    only once no worker steps the batch any more (see ``run_chunks``).
+def finish(job: Job) -> None:
+    """Return once every chunk of ``job`` is stepped: steps those no worker has claimed in this thread, then waits
+    for the workers' (awake for ``SPIN_SECONDS``, then asleep). Interrupted, or when a kernel fails, it returns or
+    raises only once no worker steps the batch any more (see ``run_chunks``).
 
     Raises:
         RuntimeError: If the kernel failed in a worker thread.
         StepAbandoned: If interrupted, or a kernel failed, and a worker did not end within ``STOP_GRACE`` seconds.
     """
     try:
-        if not (steps_here and job.kernel(*job.args)):
-            # A worker is completing the last chunk (or failed): spin for it a while, then sleep until it has. Only
-            # after stepping here: a caller that hands a whole batch out (send) has other work, and spinning beside
-            # every worker would take a core from them.
-            if not (steps_here and _spun_until_completed(job)):
-                job.done.acquire()
+        if not (job.kernel(*job.args) or _spun_until_completed(job)):
+            job.done.acquire()  # a worker is completing the last chunk (or failed)
     except Exception:
         # From the kernel itself: never return while a worker is still stepping this batch, or the next call
         # would step the same sub-environments from two threads at once.

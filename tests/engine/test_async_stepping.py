@@ -261,12 +261,12 @@ def test_disabled_autoreset_refuses_an_ended_sub_environment_and_moves_nothing(n
 class _InterruptedWait:
     """The lock ``recv`` sleeps on, interrupted once (a lock's acquire hears Ctrl-C) while a worker steps."""
 
-    def __init__(self, real, worker_inside: threading.Event) -> None:
-        self.real, self.worker_inside, self.interrupted = real, worker_inside, False
+    def __init__(self, real, worker_inside: threading.Event, interrupted: list) -> None:
+        self.real, self.worker_inside, self.interrupted = real, worker_inside, interrupted
 
     def acquire(self, *args):
         if not self.interrupted and threading.current_thread() is threading.main_thread():
-            self.interrupted = True
+            self.interrupted.append(True)
             self.worker_inside.wait(5)
             raise KeyboardInterrupt("injected")
         return self.real.acquire(*args)
@@ -284,10 +284,12 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
     half = CARTPOLE_SHARED // 2
     rng = np.random.default_rng(9)
     actions = [rng.integers(0, 2, half) for _ in range(8)]
-    inside, running = threading.Event(), [0]
+    inside, running, interrupted = threading.Event(), [0], []
     real_kernel, real_job = engine_batch.step_chunks, threads.Job
 
     def slow_kernel(*args):
+        if threading.current_thread() is threading.main_thread() and not interrupted:
+            return False  # recv's own call leaves every chunk to the worker, so that recv waits and is interrupted
         running[0] += 1
         inside.set()
         time.sleep(0.05)  # still stepping when the caller is interrupted
@@ -301,7 +303,7 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
 
         def __init__(self, kernel, args) -> None:
             super().__init__(slow_kernel, args)
-            self.done = _InterruptedWait(self.done, inside)
+            self.done = _InterruptedWait(self.done, inside, interrupted)
 
     envs.async_reset(seed=3)
     *_, infos = envs.recv()
@@ -319,6 +321,38 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
     want = sync.step(np.concatenate([actions[0], actions[1]]))
     np.testing.assert_array_equal(obs, want[0][:half])
     np.testing.assert_array_equal(rewards, want[1][:half])
+
+
+@pytest.mark.parametrize("receive", ["recv", "step_wait"])
+def test_the_caller_steps_what_no_worker_has_claimed_when_it_receives(monkeypatch, receive):
+    """recv and step_wait step the chunks of their batch that no worker has claimed yet (here: no worker ever takes
+    one), beside the workers, rather than sleep while a core may be idle: the results are the sync step's."""
+    monkeypatch.setattr(threads._Workers, "post", lambda workers, job, count: None)
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=2)
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    actions = np.random.default_rng(4).integers(0, 2, CARTPOLE_SHARED)
+    received: list = []
+
+    def stepped() -> None:
+        if receive == "recv":
+            envs.async_reset(seed=5)
+            for _ in range(2):
+                *_, infos = envs.recv()
+                envs.send(actions[infos["env_id"]], infos["env_id"])
+            received.extend(np.concatenate(arrays) for arrays in zip(envs.recv()[:2], envs.recv()[:2]))
+        else:
+            envs.reset(seed=5)
+            envs.step_async(actions)
+            received.extend(envs.step_wait()[:2])
+
+    receiver = threading.Thread(target=stepped, daemon=True)  # waiting for a worker, it would never end
+    receiver.start()
+    receiver.join(30)
+    assert received, f"{receive}() waited for chunks that no worker claimed"
+    sync.reset(seed=5)
+    want = sync.step(actions)
+    np.testing.assert_array_equal(received[0], want[0])
+    np.testing.assert_array_equal(received[1], want[1])
 
 
 def test_batch_size_must_divide_num_envs():

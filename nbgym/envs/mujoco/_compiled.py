@@ -790,17 +790,21 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
     @property
     def num_threads(self) -> int:
         """The number of threads stepping a batch of the sub-environments (1: no threading); each has an ``MjData``,
-        and so has each thread that may step another batch in flight at the same time (``send``)."""
+        and so has each thread that may step at once in an async run (``send``, ``step_async``)."""
         return self._batch.num_threads
 
     @num_threads.setter
     def num_threads(self, value: int) -> None:
         KernelVectorEnv.num_threads.fset(self, value)
-        # The batches in flight of an async run step side by side when the engine has more workers (made for another
-        # env): with a slot per thread only, their threads would spin for each other's slots (HalfCheetah x64 async
-        # on one thread: 37k -> 29k env-steps/s once another env had made a second worker).
+        # A slot for each thread that may step at once. A sync step runs on num_threads threads. An async run
+        # (send, step_async) hands each batch in flight to max(1, num_threads - 1) workers, and the caller joins them
+        # when it receives one (KernelBatch.rows_job); its batches step side by side when the engine has more
+        # workers (made for another env). With fewer slots than threads, threads spin for each other's (HalfCheetah
+        # x64 async on one thread: 37k -> 29k env-steps/s once another env had made a second worker; on two threads,
+        # 50k -> 40k when the caller joined two workers sharing two slots).
         batches = self.num_envs // self.batch_size
-        wanted = min(self._batch.num_threads * batches, numba.config.NUMBA_NUM_THREADS, _sim.MAX_SLOTS)
+        async_threads = min(max(1, self._batch.num_threads - 1) * batches, numba.config.NUMBA_NUM_THREADS) + 1
+        wanted = min(max(self._batch.num_threads, async_threads), _sim.MAX_SLOTS)
         if len(self._slot_datas) != wanted and "_init_qpos" in self.__dict__:
             self._slot_datas = [mujoco.MjData(self.model) for _ in range(wanted)]
             self._slot_models = []
