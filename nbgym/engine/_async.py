@@ -52,6 +52,8 @@ class Batches:
         """The batch that the next ``recv`` returns."""
         self.action_dtype: np.dtype | None = None
         """The dtype of the run's actions (its first ``send``'s)."""
+        self.all_ids = np.arange(num_envs, dtype=np.int32)
+        """Every sub-environment's id, to compare the ids that ``send`` gets with (``_received_batch``)."""
 
     def bounds(self, index: int) -> tuple[int, int]:
         return index * self.size, (index + 1) * self.size
@@ -254,6 +256,11 @@ class AsyncSteps:
             raise ValueError(
                 f"env_id must be the {batches.size} int ids that a recv() returned (infos['env_id']), got {env_id!r}."
             )
+        first = int(ids[0])
+        if first % batches.size == 0 and 0 <= first < self.num_envs:  # recv's ids, as a loop sends them back
+            in_order = (ids == batches.all_ids[first : first + batches.size]).all()
+            if in_order and batches.states[first // batches.size] == RECEIVED:
+                return first // batches.size, None
         index = int(ids.min()) // batches.size if ids.min() >= 0 else -1
         first, stop = batches.bounds(index)
         if not 0 <= index < batches.count or not np.array_equal(np.sort(ids), np.arange(first, stop)):
@@ -272,7 +279,7 @@ class AsyncSteps:
                 f"send(): recv() has not returned the ids {first}..{stop - 1} since they last stepped or reset: "
                 f"call recv() (it returns the batches in the order of their ids)."
             )
-        if np.array_equal(ids, np.arange(first, stop)):
+        if np.array_equal(ids, np.arange(first, stop)):  # in order, after a refusal above
             return index, None
         return index, np.argsort(ids)
 

@@ -120,6 +120,7 @@ class KernelBatch:
         self.obs, self.final_obs = self.observations
         self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
         self.aux, self.final_aux = self.auxes
+        self._rows = {}
 
     @property
     def state(self) -> Any:
@@ -132,11 +133,14 @@ class KernelBatch:
         # the step again (``bind_step``), since a bound step holds the old one.
         self._state = state
         self._kernel_state = hold(state)
+        self._rows: dict[tuple[int, int], BatchRows] = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # A copy or a pickle would turn the views into independent arrays, and cannot hold a compiled struct:
         # rebuild them instead.
-        return {name: value for name, value in self.__dict__.items() if name not in (*self._VIEWS, "_kernel_state")}
+        return {
+            name: value for name, value in self.__dict__.items() if name not in (*self._VIEWS, "_kernel_state", "_rows")
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         state = writable_state(state)  # the kernels write every array of the batch
@@ -345,8 +349,12 @@ class KernelBatch:
         return buffer
 
     def rows(self, first: int, stop: int) -> BatchRows:
-        """Sub-environments ``first`` to ``stop - 1`` of the batch, as a batch of their own (views of its arrays)."""
-        return BatchRows(self, first, stop)
+        """Sub-environments ``first`` to ``stop - 1`` of the batch, as a batch of their own (views of its arrays, made
+        once: every ``recv`` reads a batch's; made again when the arrays are, see ``_make_views`` and ``state``)."""
+        rows = self._rows.get((first, stop))
+        if rows is None:
+            rows = self._rows[first, stop] = BatchRows(self, first, stop)
+        return rows
 
 
 class BatchRows:

@@ -83,8 +83,9 @@ class Job:
         self.cancelled = False
         """Set by an interrupted caller: a worker that takes the job from the queue later leaves it alone."""
         self.finished_lock = threading.Lock()
-        self.idle = threading.Event()
-        """Set once the job is cancelled and every worker call that started it has finished."""
+        self.idle: threading.Event | None = None
+        """Made by ``cancel`` (a job that is never cancelled, nearly every one, makes none), and set once every worker
+        call that started the job has finished."""
         self.runners: set[threading.Thread] = set()
         """The worker threads inside the kernel now (under ``finished_lock``)."""
         self.ended_callbacks: list[Callable[[], None]] = []
@@ -122,18 +123,21 @@ class Job:
     def cancel(self) -> None:
         """No worker starts the job from now on; ``idle`` is set when those that started it have finished."""
         with self.finished_lock:
+            if self.idle is None:
+                self.idle = threading.Event()
             self.cancelled = True
             if self.finished == self.started:
                 self._set_idle()
 
-    def _set_idle(self) -> None:  # under finished_lock
+    def _set_idle(self) -> None:  # under finished_lock, once cancelled
         self.idle.set()
         callbacks, self.ended_callbacks = self.ended_callbacks, []
         for callback in callbacks:
             callback()
 
     def when_idle(self, callback: Callable[[], None]) -> None:
-        """Call ``callback`` (in the thread that ends the job's last worker call, or now) once ``idle`` is set."""
+        """Call ``callback`` (in the thread that ends the job's last worker call, or now) once ``idle`` is set (the
+        job is cancelled)."""
         with self.finished_lock:
             if not self.idle.is_set():
                 self.ended_callbacks.append(callback)
