@@ -355,6 +355,17 @@ def test_the_caller_steps_what_no_worker_has_claimed_when_it_receives(monkeypatc
     np.testing.assert_array_equal(received[1], want[1])
 
 
+def test_the_row_views_that_recv_reads_follow_replaced_arrays():
+    envs = nbgym.make_vec("CartPole-v1", 4, batch_size=2)
+    batch = envs._batch
+    rows = batch.rows(2, 4)
+    assert batch.rows(2, 4) is rows and np.shares_memory(rows.obs, batch.obs)
+    batch.state = batch.state.copy()
+    assert np.shares_memory(batch.rows(2, 4).state, batch.state)
+    copied = copy.deepcopy(batch)
+    assert np.shares_memory(copied.rows(2, 4).obs, copied.obs) and not np.shares_memory(copied.rows(2, 4).obs, batch.obs)
+
+
 def test_batch_size_must_divide_num_envs():
     for bad in (0, 5, 7, 2.0, True):
         with pytest.raises(ValueError, match="batch_size"):
