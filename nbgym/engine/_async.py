@@ -354,7 +354,7 @@ class AsyncSteps:
             Exception: What a kernel raised in a thread (``RuntimeError`` from it).
             threads.StepAbandoned: From ``threads.finish``; the env then refuses every call until the thread ends.
         """
-        if job is None or progress[1] >= job.num_chunks:
+        if job is None or progress[1] >= job.num_envs:
             return
         try:
             threads.finish(job)

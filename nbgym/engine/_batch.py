@@ -247,7 +247,7 @@ class KernelBatch:
             threads.run_chunks(
                 step_chunks,
                 (*self._step_args(mode, max_steps), actions, 0, self.num_envs, chunk_size),
-                -(-self.num_envs // chunk_size),
+                self.num_envs,
                 num_helpers,
             )
         return status
@@ -280,7 +280,7 @@ class KernelBatch:
             count, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
         )
         job = threads.Job(step_chunks, (*self._step_args(mode, max_steps), actions, first, stop, chunk_size, progress))
-        job.num_chunks = -(-count // chunk_size)
+        job.num_envs = count
         if count < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
             return job, 0
         return job, max(1, helpers)

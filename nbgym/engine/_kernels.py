@@ -370,24 +370,26 @@ def _step_range(
     reward, time limit, autoreset, observe. Each sub-environment owns its state row and random stream, so the
     results do not depend on how the batch is split between threads.
 
-    With ``progress`` (two int64 counters that threads share: chunks claimed, chunks completed), the call steps the
-    chunks it claims, each claimed and counted atomically, until none is left; with ``None`` (numba compiles the
-    branch away), every chunk. Claiming here rather than in the caller keeps this function one call per thread
-    and step: a call that LLVM does not inline (a Box2D env's, whose chunks are one sub-environment) counts a
-    reference to each of its ~60 arrays in and out, which two threads contend for.
+    With ``progress`` (two int64 counters that threads share: chunks claimed, sub-environments completed), the call
+    steps the chunks it claims, each claimed and counted atomically, until none is left; with ``None`` (numba
+    compiles the branch away), every chunk. Counting sub-environments, not chunks, leaves the chunks' layout to this
+    function alone. Claiming here rather than in the caller keeps this function one call per thread and step: a
+    call that LLVM does not inline (a Box2D env's, whose chunks are one sub-environment) counts a reference to each
+    of its ~60 arrays in and out, which two threads contend for.
 
     The per-env body must sit in this loop: a helper called per env is either not inlined by LLVM (a
     17-argument call per env) or inlined by numba with a reference-count update per array argument per
     env — each about 3x slower.
 
     Returns:
-        Whether this call completed the last chunk (with ``progress``; else true).
+        Whether this call completed the batch's last sub-environment (with ``progress``; else true).
     """
     obs, final_obs = observations[0], observations[1]
     aux, final_aux = auxes[0], auxes[1]
     params = params_array[0]
     rng = (pcg, buf)
-    num_chunks = (stop - first + chunk_size - 1) // chunk_size
+    count = stop - first
+    num_chunks = (count + chunk_size - 1) // chunk_size
     next_chunk = 0
     completed_batch = progress is None
     while True:
@@ -399,7 +401,8 @@ def _step_range(
         if chunk >= num_chunks:
             return completed_batch
         chunk_start = first + chunk * chunk_size
-        for i in range(chunk_start, min(chunk_start + chunk_size, stop)):
+        chunk_stop = min(chunk_start + chunk_size, stop)
+        for i in range(chunk_start, chunk_stop):
             if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
                 physics_reset(params, state, i, rng, aux)
                 elapsed[i] = 0
@@ -426,7 +429,7 @@ def _step_range(
             flags[WAS_RESET, i] = was_reset
             physics_observe(params, state, i, obs)
         if progress is not None:
-            completed_batch = fetch_add(progress, 1, 1) == num_chunks - 1
+            completed_batch = fetch_add(progress, 1, chunk_stop - chunk_start) == count - (chunk_stop - chunk_start)
 
 
 @kernel(entry=True)
@@ -487,12 +490,12 @@ def step_chunks(
     call it side by side.
 
     The caller has validated the batch (``check_step``). Each call claims the next chunk from the
-    shared counter ``progress[0]`` and counts the chunks it completes in ``progress[1]``, both
+    shared counter ``progress[0]`` and counts the sub-environments it completes in ``progress[1]``, both
     atomically, so a thread that the OS does not schedule simply claims fewer chunks instead of
     holding the others up.
 
     Returns:
-        Whether this call completed the batch's last chunk.
+        Whether this call completed the batch's last sub-environment.
     """
     return _step_range(
         params_array,

@@ -64,7 +64,7 @@ class Job:
         "idle",
         "runners",
         "ended_callbacks",
-        "num_chunks",
+        "num_envs",
         "next_soon",
     )
 
@@ -90,8 +90,8 @@ class Job:
         """The worker threads inside the kernel now (under ``finished_lock``)."""
         self.ended_callbacks: list[Callable[[], None]] = []
         """Called once ``idle`` is set (see ``when_idle``)."""
-        self.num_chunks = 0
-        """The chunks of the job, where its maker counts them: ``progress[1]`` reaches it when every one is stepped."""
+        self.num_envs = 0
+        """The sub-environments of the job: ``progress[1]`` reaches it when every one is stepped."""
         self.next_soon = False
         """Whether the next job is likely to follow within ``SPIN_SECONDS``: a sync step's (its caller steps beside
         the workers and comes back with the next step), not a batch sent while the caller computes (a worker that
@@ -356,7 +356,7 @@ def _stop_workers(job: Job) -> None:
     )
 
 
-def run_chunks(kernel: Callable[..., bool], args: tuple, num_chunks: int, num_helpers: int) -> None:
+def run_chunks(kernel: Callable[..., bool], args: tuple, num_envs: int, num_helpers: int) -> None:
     """Run ``kernel(*args, progress)`` in the calling thread and in ``num_helpers`` workers until done.
 
     An interrupt (Ctrl-C's ``KeyboardInterrupt``, raised between any two bytecodes of this thread, never inside
@@ -366,9 +366,9 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_chunks: int, num_he
 
     Args:
         kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
-            here: chunks claimed, chunks completed) and returns whether it completed the last one.
+            here: chunks claimed, sub-environments completed) and returns whether it completed the last one.
         args: Its other arguments.
-        num_chunks: The chunks of the step (the caller spins until the workers have completed them).
+        num_envs: The sub-environments of the step (the caller spins until the workers have completed them).
         num_helpers: The number of workers that help the calling thread (0: it steps every chunk).
 
     Raises:
@@ -376,7 +376,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_chunks: int, num_he
         StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
     """
     job = Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
-    job.num_chunks = num_chunks
+    job.num_envs = num_envs
     job.next_soon = True
     hand_out(job, num_helpers)
     finish(job)
@@ -428,12 +428,11 @@ def finish(job: Job) -> None:
 
 
 def _spun_until_completed(job: Job) -> bool:
-    """Whether the workers completed every chunk of ``job`` (``progress[1]``) within a spin of ``SPIN_SECONDS``."""
+    """Whether the workers completed every sub-environment of ``job`` (``progress[1]``) within a spin of
+    ``SPIN_SECONDS``."""
     workers = _workers
     return (
-        job.num_chunks > 0
-        and workers is not None
-        and atomic.wait_for(job.args[-1], 1, job.num_chunks, workers.spin_rounds)
+        job.num_envs > 0 and workers is not None and atomic.wait_for(job.args[-1], 1, job.num_envs, workers.spin_rounds)
     )
 
 

@@ -363,7 +363,9 @@ def test_the_row_views_that_recv_reads_follow_replaced_arrays():
     batch.state = batch.state.copy()
     assert np.shares_memory(batch.rows(2, 4).state, batch.state)
     copied = copy.deepcopy(batch)
-    assert np.shares_memory(copied.rows(2, 4).obs, copied.obs) and not np.shares_memory(copied.rows(2, 4).obs, batch.obs)
+    assert np.shares_memory(copied.rows(2, 4).obs, copied.obs) and not np.shares_memory(
+        copied.rows(2, 4).obs, batch.obs
+    )
 
 
 def test_batch_size_must_divide_num_envs():
