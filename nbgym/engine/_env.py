@@ -586,8 +586,10 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         params: The one-element parameter record array of the physics.
         max_episode_steps: The time limit of an episode (``None`` or 0 for none), counted in the kernel.
         autoreset_mode: An ``AutoresetMode`` or its string value.
-        num_threads: The number of threads that step sub-environments, at most ``NUMBA_NUM_THREADS`` (results
-            do not depend on it; batches under ``threads.SMALLEST_SHARED_BATCH`` step in the caller).
+        num_threads: The number of threads that step a batch, the caller's included, at most ``NUMBA_NUM_THREADS``
+            (results do not depend on it; batches under ``threads.SMALLEST_SHARED_BATCH`` step in the caller). A
+            batch sent (``send``, ``step_async``) goes to ``max(1, num_threads - 1)`` stepping threads, which the
+            caller joins when it receives it; batches in flight side by side may step on more.
         copy: Whether ``reset``/``step`` return copies of the batch's buffers (``False``: live views
             that the next call overwrites).
         render_mode: The render mode of the sub-environments.
