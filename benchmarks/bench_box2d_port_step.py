@@ -45,6 +45,7 @@ class Batch:
 
     def __init__(self, n: int, **capacity) -> None:
         self.w = W.new_world(n, **capacity)
+        self.resting = np.zeros(n, np.bool_)  # every row steps
         self.row = 0  # the row of the env being made or reset (its new b2World takes it)
         self.resetting = False  # in an env's reset, which ends with a step: wheel and port row step at once
         self.worlds: list[RowWorld | None] = [None] * n
@@ -53,7 +54,7 @@ class Batch:
 
     def step(self, dt: float, velocity_iterations: int, position_iterations: int) -> None:
         t0 = time.perf_counter()
-        S.step_rows(self.w, F32(dt), velocity_iterations, position_iterations)
+        S.step_rows(self.w, 0, len(self.resting), self.resting, F32(dt), velocity_iterations, position_iterations)
         self.port_time += time.perf_counter() - t0
 
     def exact(self) -> bool:

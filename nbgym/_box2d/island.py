@@ -131,6 +131,15 @@ def _store_bodies(w, r, nb):
 @borrowing_kernel
 def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iterations, warm_starting, allow_sleep):
     """b2Island::Solve."""
+    begin(w, r, nb, nc, nj, h, dt_ratio, warm_starting)
+    iterate_velocities(w, r, nc, nj, h, velocity_iterations)
+    end(w, r, nb, nc, nj, h, position_iterations, allow_sleep)
+
+
+@borrowing_kernel
+def begin(w, r, nb, nc, nj, h, dt_ratio, warm_starting):
+    """b2Island::Solve up to its velocity iterations: the velocities integrated, the contact and joint constraints
+    initialised and warm started."""
     pos = w.positions[r]
     vel = w.velocities[r]
     gx = w.world_f[r, WF_GX]
@@ -175,15 +184,32 @@ def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iteration
         revolute_joint.init_velocity_constraints(
             w.body_i[r], w.body_f[r], w.joint_i[r, j], w.joint_f[r, j], pos, vel, dt_ratio, warm_starting
         )
+
+
+@borrowing_kernel
+def iterate_velocities(w, r, nc, nj, h, iterations):
+    """b2Island::Solve's velocity iterations: each joint's constraint, then the contacts', ``iterations`` times."""
+    joints = w.isl_joints[r]
     joint_i = w.joint_i[r]
     joint_f = w.joint_f[r]
+    vel = w.velocities[r]
     vcf = w.vc_f[r]
     vcif = w.vc_i[r]
-    for _ in range(velocity_iterations):
+    for _ in range(iterations):
         for i in range(nj):
-            j = joints[i]
-            revolute_joint.solve_velocity_constraints(joint_i, joint_f, j, vel, h)
+            revolute_joint.solve_velocity_constraints(joint_i, joint_f, joints[i], vel, h)
         contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
+
+
+@borrowing_kernel
+def end(w, r, nb, nc, nj, h, position_iterations, allow_sleep):
+    """b2Island::Solve after its velocity iterations: the impulses stored, the positions integrated and solved, the
+    bodies written back and put to sleep."""
+    pos = w.positions[r]
+    bodies = w.isl_bodies[r]
+    joints = w.isl_joints[r]
+    joint_i = w.joint_i[r]
+    joint_f = w.joint_f[r]
     contact_solver.store_impulses(w, r, nc)
 
     _integrate_positions(w, r, nb, h)

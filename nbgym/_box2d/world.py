@@ -52,6 +52,7 @@ from .math import (
     sinf,
 )
 from .settings import MAX_MANIFOLD_POINTS
+from .simd import LANES
 
 F32 = np.float32
 _ZERO = F32(0.0)
@@ -137,6 +138,7 @@ NFF = _fixture_f.end()
 _joint_i = Columns()
 JI_BODYA, JI_BODYB, JI_PREV, JI_NEXT, JI_COLLIDE, JI_ISLAND = _joint_i.add_each(6)
 JI_LIMIT_ON, JI_MOTOR_ON, JI_LIMIT_STATE, JI_INDEXA, JI_INDEXB, JI_ALIVE = _joint_i.add_each(6)
+JI_SLOTA, JI_SLOTB = _joint_i.add_each(2)  # the bodies' velocity slots in joint_lanes' vectors
 NJI = _joint_i.end()
 
 # joint_f fields
@@ -155,6 +157,10 @@ JF_INV_DET33 = _joint_f.add()
 JF_CROSS_EY_EZ = _joint_f.add(3)  # x, y, z
 JF_INV_DET22 = _joint_f.add()
 NJF = _joint_f.end()
+
+LANE_FLOATS = (NJF + 10) * LANES
+"""A world row's ``lanes`` floats per joint: a joint's columns and 4 flags, and the velocities of 2 bodies, in vectors
+of ``LANES`` (``joint_lanes``)."""
 
 # contact_i fields
 _contact_i = Columns()
@@ -182,6 +188,9 @@ WI_LISTENER = _world_i.add()  # the compiled contact listener: a mask of LISTEN_
 WI_FREE_BODY, WI_FREE_FIXTURE, WI_FREE_JOINT, WI_FREE_CONTACT = _world_i.add_each(4)
 WI_ERROR = _world_i.add()  # a capacity ran out (0: none)
 WI_EVENT_COUNT = _world_i.add()  # the number of contact events recorded in ``events`` (LISTEN_EVENTS)
+# an island held before its velocity iterations (world_step._solve_islands): whether one is, its counts, the next seed
+WI_HELD, WI_HELD_BODIES, WI_HELD_CONTACTS, WI_HELD_JOINTS, WI_HELD_SEED = _world_i.add_each(5)
+WI_LANE = _world_i.add()  # the held island's lane in joint_lanes' vectors (-1: iterated alone)
 NWI = _world_i.end()
 
 # world_i[WI_LISTENER] bits: what the compiled listener does at BeginContact/EndContact
@@ -280,6 +289,8 @@ World = namedtuple(
         "sweep_backup",
         # the contact events recorded by the LISTEN_EVENTS listener since the caller last cleared WI_EVENT_COUNT
         "events",
+        # joint_lanes' vectors of the worlds whose velocity iterations run side by side from this row's
+        "lanes",
     ],
 )
 
@@ -392,6 +403,7 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         simplex_cache=np.zeros((rows, distance.CACHE_SIZE), np.float32),
         sweep_backup=np.zeros((rows, 3, SWEEP_FLOATS), np.float32),
         events=np.zeros((rows, events, NEV), np.int32),
+        lanes=np.zeros((rows, joints, LANE_FLOATS), np.float32),
     )
     gx = np.float32(gravity[0])
     gy = np.float32(gravity[1])
@@ -1040,7 +1052,7 @@ def should_collide_bodies(w, r, b, other):
 _ITEM_FIELDS = {
     "bodies": ("body_i", "body_f", "isl_bodies", "stack", "positions", "velocities"),
     "fixtures": ("fixture_i", "fixture_f", "shape_i", "shape_f"),
-    "joints": ("joint_i", "joint_f", "isl_joints"),
+    "joints": ("joint_i", "joint_f", "isl_joints", "lanes"),
     "contacts": ("contact_i", "contact_f", "man_f", "man_i", "isl_contacts", "vc_f", "vc_i", "pc_f", "pc_i"),
     "tree_nodes": ("tree_f", "tree_i", "query_found"),
     "moves": ("move_buffer",),

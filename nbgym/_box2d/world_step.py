@@ -9,7 +9,7 @@ import numpy as np
 
 from nbgym.engine._jit import borrowing_kernel
 
-from . import contact, contact_manager, island, shapes, time_of_impact
+from . import contact, contact_manager, island, joint_lanes, shapes, time_of_impact
 from .math import SWEEP_FLOATS, XF_FLOATS, copy_to, cosf, sinf
 from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
 from .world import (
@@ -72,6 +72,11 @@ from .world import (
     WI_CONTINUOUS,
     WI_FLAGS,
     WI_FREE_BODY,
+    WI_HELD,
+    WI_HELD_BODIES,
+    WI_HELD_CONTACTS,
+    WI_HELD_JOINTS,
+    WI_HELD_SEED,
     WI_JOINT_LIST,
     WI_STEP_COMPLETE,
     WI_SUBSTEPPING,
@@ -124,8 +129,9 @@ def _contact_has_sensor(w, r, c):
 
 
 @borrowing_kernel
-def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
-    """b2World::Solve."""
+def _begin_solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations, hold):
+    """b2World::Solve up to its first island with joints, held (see ``_solve_islands``) when ``hold``; to its end
+    otherwise."""
     wi = w.world_i[r]
     b = wi[WI_BODY_LIST]
     while b >= 0:
@@ -139,11 +145,32 @@ def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
     while j >= 0:
         w.joint_i[r, j, JI_ISLAND] = 0
         j = w.joint_i[r, j, JI_NEXT]
+    _solve_islands(w, r, wi[WI_BODY_LIST], dt, dt_ratio, velocity_iterations, position_iterations, hold)
+    if not hold or wi[WI_HELD] == 0:
+        _end_solve(w, r, dt, velocity_iterations, position_iterations)
 
+
+@borrowing_kernel
+def _unflag_static(w, r, nb):
+    """Lets the static bodies of the island just solved join later islands (b2World::Solve)."""
+    for i in range(nb):
+        b = w.isl_bodies[r, i]
+        if w.body_i[r, b, BI_TYPE] == STATIC:
+            w.body_i[r, b, BI_FLAGS] &= ~ISLAND_FLAG
+
+
+@borrowing_kernel
+def _solve_islands(w, r, seed, dt, dt_ratio, velocity_iterations, position_iterations, hold):
+    """b2World::Solve's islands, found depth-first from each body of the list from ``seed`` on, solved in turn.
+
+    With ``hold``, the first island with joints stops the search once its constraints are initialised: its
+    velocity iterations are due (``WI_HELD`` is set, with its counts and the next seed), so that ``step_rows`` can run
+    those of several worlds side by side; ``_end_solve`` ends the island and goes on from the next seed.
+    """
+    wi = w.world_i[r]
     warm = wi[WI_WARM_STARTING] != 0
     allow_sleep = wi[WI_ALLOW_SLEEP] != 0
     stack = w.stack[r]
-    seed = wi[WI_BODY_LIST]
     while seed >= 0:
         next_seed = w.body_i[r, seed, BI_NEXT]
         sflags = w.body_i[r, seed, BI_FLAGS]
@@ -207,13 +234,31 @@ def solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations):
                     stack_count += 1
                     w.body_i[r, other, BI_FLAGS] |= ISLAND_FLAG
                 e = nxt
+        if hold and nj > 0:
+            island.begin(w, r, nb, nc, nj, dt, dt_ratio, warm)
+            wi[WI_HELD] = 1
+            wi[WI_HELD_BODIES] = nb
+            wi[WI_HELD_CONTACTS] = nc
+            wi[WI_HELD_JOINTS] = nj
+            wi[WI_HELD_SEED] = next_seed
+            return
         island.solve(w, r, nb, nc, nj, dt, dt_ratio, velocity_iterations, position_iterations, warm, allow_sleep)
-        for i in range(nb):
-            bb = w.isl_bodies[r, i]
-            if w.body_i[r, bb, BI_TYPE] == STATIC:
-                w.body_i[r, bb, BI_FLAGS] &= ~ISLAND_FLAG
+        _unflag_static(w, r, nb)
         seed = next_seed
 
+
+@borrowing_kernel
+def _end_solve(w, r, dt, velocity_iterations, position_iterations):
+    """The rest of b2World::Solve: the held island's end and the islands after it (if one is held), then the
+    fixtures' broad-phase proxies and the new contacts."""
+    wi = w.world_i[r]
+    if wi[WI_HELD] != 0:
+        wi[WI_HELD] = 0
+        nb = wi[WI_HELD_BODIES]
+        island.end(w, r, nb, wi[WI_HELD_CONTACTS], wi[WI_HELD_JOINTS], dt, position_iterations, wi[WI_ALLOW_SLEEP] != 0)
+        _unflag_static(w, r, nb)
+        dt_ratio = w.world_f[r, WF_INV_DT0] * dt
+        _solve_islands(w, r, wi[WI_HELD_SEED], dt, dt_ratio, velocity_iterations, position_iterations, False)
     b = wi[WI_BODY_LIST]
     while b >= 0:
         if (w.body_i[r, b, BI_FLAGS] & ISLAND_FLAG) != 0 and w.body_i[r, b, BI_TYPE] != STATIC:
@@ -416,15 +461,45 @@ def solve_toi(w, r, dt, velocity_iterations):
 @borrowing_kernel
 def step(w, r, dt, velocity_iterations, position_iterations):
     """b2World::Step(dt, velocityIterations, positionIterations) on row ``r`` (``dt`` float32)."""
+    _begin_step(w, r, dt, velocity_iterations, position_iterations, False)
+    _end_step(w, r, dt, velocity_iterations, position_iterations)
+
+
+@borrowing_kernel
+def step_rows(w, first, stop, resting, dt, velocity_iterations, position_iterations):
+    """``step`` on each row from ``first`` to ``stop - 1`` whose ``resting[row]`` is false, with the velocity
+    iterations of their first islands with joints run side by side (``joint_lanes``): the same floats as ``step`` on
+    each row alone."""
+    for r in range(first, stop):
+        if not resting[r]:
+            _begin_step(w, r, dt, velocity_iterations, position_iterations, True)
+    joint_lanes.iterate_velocities(w, first, stop, resting, dt, velocity_iterations)
+    for r in range(first, stop):
+        if not resting[r]:
+            _end_step(w, r, dt, velocity_iterations, position_iterations)
+
+
+@borrowing_kernel
+def _begin_step(w, r, dt, velocity_iterations, position_iterations, hold):
+    """b2World::Step up to the velocity iterations of its first island with joints, held there (``WI_HELD``) when
+    ``hold``, else through its islands."""
     wi = w.world_i[r]
     if wi[WI_FLAGS] & NEW_FIXTURE:
         contact_manager.find_new_contacts(w, r)
         wi[WI_FLAGS] &= ~NEW_FIXTURE
-    inv_dt = _ONE / dt if dt > _ZERO else _ZERO
     dt_ratio = w.world_f[r, WF_INV_DT0] * dt
     contact_manager.collide(w, r)
     if wi[WI_STEP_COMPLETE] != 0 and dt > _ZERO:
-        solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations)
+        _begin_solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations, hold)
+
+
+@borrowing_kernel
+def _end_step(w, r, dt, velocity_iterations, position_iterations):
+    """The rest of b2World::Step after ``_begin_step`` (and the held island's velocity iterations)."""
+    wi = w.world_i[r]
+    if wi[WI_HELD] != 0:
+        _end_solve(w, r, dt, velocity_iterations, position_iterations)
+    inv_dt = _ONE / dt if dt > _ZERO else _ZERO
     if wi[WI_CONTINUOUS] != 0 and dt > _ZERO:
         solve_toi(w, r, dt, velocity_iterations)
     if dt > _ZERO:
@@ -520,10 +595,3 @@ def destroy_fixture(w, r, f):
     free_fixture(w, r, f)
     w.body_i[r, b, BI_FIXTURE_COUNT] -= 1
     reset_mass_data(w, r, b)
-
-
-@borrowing_kernel
-def step_rows(w, dt, velocity_iterations, position_iterations):
-    """``step`` on every row of ``w`` (one compiled call for a batch of worlds)."""
-    for r in range(w.world_i.shape[0]):
-        step(w, r, dt, velocity_iterations, position_iterations)

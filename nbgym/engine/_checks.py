@@ -35,6 +35,11 @@ PROTOCOL: dict[str, tuple[tuple[str, ...], str]] = {
     "step": (("params", "state", "i", "actions", "rng", "aux"), "returns (reward, terminated)"),
     "observe": (("params", "state", "i", "obs"), "returns nothing: writes obs[i]"),
     "action_valid": (("params", "actions", "i"), "returns whether actions[i] is valid"),
+    "act": (("params", "state", "i", "actions", "rng", "aux"), "returns nothing: applies actions[i] before advance"),
+    "advance": (
+        ("params", "state", "first", "stop", "resting"),
+        "returns nothing: moves rows first to stop - 1 whose resting[i] is false",
+    ),
 }
 """Each physics function's arguments and what it returns (the protocol of ``nbgym.engine.Physics``)."""
 
@@ -55,7 +60,7 @@ def physics_function(physics: str, role: str, function: Callable) -> types.Funct
 
     Args:
         physics: The physics' name, for messages.
-        role: ``"reset"``, ``"step"``, ``"observe"`` or ``"action_valid"``.
+        role: ``"reset"``, ``"step"``, ``"observe"``, ``"action_valid"``, ``"act"`` or ``"advance"``.
         function: The function (a plain function, or one decorated with ``@njit``).
 
     Returns:

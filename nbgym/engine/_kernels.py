@@ -71,6 +71,34 @@ def physics_observe(params, state, i, obs):
     return _interpreted[params.dtype]["observe"](params, state, i, obs)
 
 
+def physics_act(params, state, i, actions, rng, aux):
+    return _interpreted[params.dtype]["act"](params, state, i, actions, rng, aux)
+
+
+def physics_advance(params, state, first, stop, resting):
+    return _interpreted[params.dtype]["advance"](params, state, first, stop, resting)
+
+
+def physics_advances(params):
+    return _interpreted[params.dtype]["advances"](params)
+
+
+def _acts_in_step(params, state, i, actions, rng, aux):
+    """The ``act`` of a physics without ``advance``: its ``step`` does everything."""
+
+
+def _advances_in_step(params, state, first, stop, resting):
+    """The ``advance`` of a physics without one."""
+
+
+def _steps_alone(params):
+    return False
+
+
+def _steps_together(params):
+    return True
+
+
 def physics_action_valid(params, actions, i):
     return _interpreted[params.dtype]["action_valid"](params, actions, i)
 
@@ -95,6 +123,13 @@ class Physics:
             each array; nothing else in the engine looks into it).
         reset, step, observe, action_valid: The physics functions (see the module docstring); plain
             Python functions, which numba compiles into the kernels.
+        act, advance: For a physics whose sub-environments advance together (a Box2D world's solver runs several
+            worlds in vector lanes), a step in three parts: ``act(params, state, i, actions, rng, aux)`` for each
+            sub-environment of a chunk (what its step does before its world moves: the action's forces),
+            ``advance(params, state, first, stop, resting)`` once for the chunk's rows ``first`` to ``stop - 1``
+            (each ``i`` whose ``resting[i]`` is false moves; the others were reset at this step), then ``step`` for
+            each, which returns the reward and termination of what moved. Both or neither (``None``: ``step`` does
+            it all).
         aux_width: The number of float64 slots per sub-environment for infos written by the kernels.
         observation: ``(shape, dtype)`` of one sub-environment's row in the observation buffer, when
             the observation space has no such shape (e.g. Blackjack's ``Tuple``); by default the
@@ -152,8 +187,17 @@ class Physics:
         read_action: Callable[[Any], Any] | None = None,
         boundscheck: bool | None = None,
         borrows_state: bool = False,
+        act: Callable | None = None,
+        advance: Callable | None = None,
     ) -> None:
+        if (act is None) != (advance is None):
+            raise error.PhysicsError(
+                f"Physics {name!r}: act and advance go together (a step in three parts: act per sub-environment, "
+                f"advance per chunk, step per sub-environment); got only {'act' if advance is None else 'advance'}."
+            )
         roles = {"reset": reset, "step": step, "observe": observe, "action_valid": action_valid}
+        if advance is not None:
+            roles.update(act=act, advance=advance)
         functions = {role: checks.physics_function(name, role, function) for role, function in roles.items()}
         self.code = {role: checks.code_spans(checks.scan(name, role, function)) for role, function in functions.items()}
         """Where the code of each physics function, and of the compiled helpers it calls, is."""
@@ -212,6 +256,11 @@ class Physics:
         # two cache lines locks the memory bus (MuJoCo's slot flags: a process whose record landed so stepped
         # 5x slower, a fifth of runs).
         self.params_dtype = np.dtype((np.record, np.dtype([tag, *params], align=True)))
+        self.advances = advance is not None
+        """Whether the sub-environments of a chunk advance together (``act``, ``advance``, ``step``)."""
+        if not self.advances:
+            functions.update(act=_acts_in_step, advance=_advances_in_step)
+        functions["advances"] = _steps_together if self.advances else _steps_alone
         _interpreted[self.params_dtype] = functions
         cache.register_record(self.params_dtype, frozenset({source, *helper_files}))
         options = OVERLOAD_OPTIONS
@@ -233,6 +282,9 @@ class Physics:
             (physics_step, "step", inline_step, borrowing),
             (physics_observe, "observe", "never", borrowing),
             (physics_action_valid, "action_valid", "never", borrowing),
+            (physics_act, "act", inline_step, borrowing),
+            (physics_advance, "advance", "never", borrowing),
+            (physics_advances, "advances", "always", options),
         ):
             _bind(stub, self.params_dtype, functions[role], inline, role_options)
 
@@ -402,9 +454,22 @@ def _step_range(
             return completed_batch
         chunk_start = first + chunk * chunk_size
         chunk_stop = min(chunk_start + chunk_size, stop)
+        advances = physics_advances(params)
+        if advances:
+            # act on each sub-environment (a next-step autoreset resets it instead), then advance the chunk at once;
+            # the loop below then ends each one's step. ``WAS_RESET`` marks the rows reset here.
+            for i in range(chunk_start, chunk_stop):
+                reset_now = mode == NEXT_STEP and flags[NEEDS_RESET, i]
+                flags[WAS_RESET, i] = reset_now
+                if reset_now:
+                    physics_reset(params, state, i, rng, aux)
+                else:
+                    physics_act(params, state, i, actions, rng, aux)
+            physics_advance(params, state, chunk_start, chunk_stop, flags[WAS_RESET])
         for i in range(chunk_start, chunk_stop):
-            if mode == NEXT_STEP and flags[NEEDS_RESET, i]:
-                physics_reset(params, state, i, rng, aux)
+            if mode == NEXT_STEP and (flags[WAS_RESET, i] if advances else flags[NEEDS_RESET, i]):
+                if not advances:
+                    physics_reset(params, state, i, rng, aux)
                 elapsed[i] = 0
                 rewards[i] = 0.0
                 terminated = False

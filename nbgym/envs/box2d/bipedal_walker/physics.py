@@ -24,6 +24,7 @@ from nbgym import spaces
 from nbgym._box2d import broad_phase, revolute_joint, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
+from nbgym._box2d.simd import LANES
 from nbgym._box2d.columns import Columns
 from nbgym.engine import Physics, borrowing_njit, njit, rng
 
@@ -451,7 +452,9 @@ def _reset(params, state, i, stream, aux):
         state.accept[i, f] = w.fixture_i[i, f, W.FI_ALIVE] != 0 and (w.fixture_i[i, f, W.FI_CATEGORY] & 1) != 0
 
     # gymnasium's reset returns step(np.array([0, 0, 0, 0]))'s observation: int actions, no motor, no torque.
-    _advance(state, i, (0.0, 0.0, 0.0, 0.0), False)
+    _set_motors(state, i, (0.0, 0.0, 0.0, 0.0), False)
+    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+    _sense_and_reward(state, i, (0.0, 0.0, 0.0, 0.0), False)
 
 
 @njit
@@ -477,12 +480,12 @@ def _strength(a):
 
 
 @borrowing_njit
-def _advance(state, i, action, float32_actions):
-    """gymnasium's ``step`` of ``action`` (four float64 values, read from float32 ones if ``float32_actions``):
-    the motors set, one Box2D step, the lidar, the observation (kept in ``env_f``), the reward and whether the
-    episode ended.
+def _set_motors(state, i, action, float32_actions):
+    """gymnasium's ``step`` of ``action`` (four float64 values, read from float32 ones if ``float32_actions``) up to
+    the Box2D step: the motors set.
 
-    One compiled function that borrows ``state``'s arrays (no reference counting: see ``borrows_state`` below)."""
+    One compiled function that borrows ``state``'s arrays (no reference counting: see ``borrows_state`` below), as
+    ``_sense_and_reward``."""
     w = state.w
     for k in range(4):
         a = action[k]
@@ -495,7 +498,13 @@ def _advance(state, i, action, float32_actions):
         j = state.env_i[i, JOINTS + k]
         revolute_joint.set_motor_speed(w, i, j, F32((SPEED_HIP if k % 2 == 0 else SPEED_KNEE) * sign))
         revolute_joint.set_max_motor_torque(w, i, j, F32(torque))
-    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+
+
+@borrowing_njit
+def _sense_and_reward(state, i, action, float32_actions):
+    """gymnasium's ``step`` of ``action`` after the Box2D step: the lidar, the observation (kept in ``env_f``), the
+    reward and whether the episode ended."""
+    w = state.w
     if w.world_i[i, W.WI_ERROR] != 0:
         W.raise_capacity_error(w, i)
 
@@ -571,14 +580,27 @@ def _advance(state, i, action, float32_actions):
     return reward, terminated
 
 
-def _step(params, state, i, actions, stream, aux):
-    action = (
+@borrowing_njit
+def _action(actions, i):
+    return (
         np.float64(actions[i, 0]),
         np.float64(actions[i, 1]),
         np.float64(actions[i, 2]),
         np.float64(actions[i, 3]),
     )
-    return _advance(state, i, action, actions.itemsize == 4)
+
+
+def _act(params, state, i, actions, stream, aux):
+    _set_motors(state, i, _action(actions, i), actions.itemsize == 4)
+
+
+def _advance(params, state, first, stop, resting):
+    """One Box2D step of each world that moves, their joints' velocity iterations side by side."""
+    world_step.step_rows(state.w, first, stop, resting, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+
+
+def _step(params, state, i, actions, stream, aux):
+    return _sense_and_reward(state, i, _action(actions, i), actions.itemsize == 4)
 
 
 def _observe(params, state, i, obs):
@@ -622,11 +644,13 @@ PHYSICS = Physics(
     ],
     state=new_rows,
     reset=_reset,
+    act=_act,
+    advance=_advance,
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
     read_action=_read_action,
-    max_chunk_size=W.WORLDS_PER_CLAIM,
+    max_chunk_size=LANES,
     borrows_state=True,
 )
 

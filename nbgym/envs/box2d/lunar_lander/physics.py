@@ -27,6 +27,7 @@ from nbgym._box2d import broad_phase, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym._box2d.columns import Columns
+from nbgym._box2d.simd import LANES
 from nbgym.engine import Physics, borrowing_njit, njit, rng
 
 F32 = np.float32
@@ -92,6 +93,7 @@ _env_f = Columns()
 PREV_SHAPING = _env_f.add()
 HELIPAD_Y = _env_f.add()
 SMOOTH_Y = _env_f.add(CHUNKS)
+M_POWER, S_POWER = _env_f.add_each(2)  # the engines' powers of the step under way (act to step)
 _NEF = _env_f.end()
 
 LanderRows = namedtuple("LanderRows", ["w", "env_i", "env_f", "particles", "ttl", "shape_i", "shape_f"])
@@ -291,7 +293,10 @@ def _reset(params, state, i, stream, aux):
     state.env_i[i, LANDER] = lander
     state.env_i[i, MOON] = moon
     check_world(w, i)
-    _fire_and_step(params, state, i, stream, 0.0, 0.0, 0.0)  # gymnasium's reset returns step(0)'s observation
+    # gymnasium's reset returns step(0)'s observation
+    _fire_engines(params, state, i, stream, 0.0, 0.0, 0.0)
+    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+    _reward(state, i, 0.0, 0.0)
 
 
 @njit
@@ -348,7 +353,7 @@ def _state(state, i):
     return s0, s1, s2, s3, s4, s5, s6, s7
 
 
-def _step(params, state, i, actions, stream, aux):
+def _act(params, state, i, actions, stream, aux):
     m_power = 0.0
     s_power = 0.0
     side_reach = 0.0
@@ -373,21 +378,31 @@ def _step(params, state, i, actions, stream, aux):
         elif action == 3:
             s_power = 1.0
             side_reach = 1 * SIDE_ENGINE_AWAY / SCALE
-    return _fire_and_step(params, state, i, stream, m_power, s_power, side_reach)
+    state.env_f[i, M_POWER] = m_power
+    state.env_f[i, S_POWER] = s_power
+    _fire_engines(params, state, i, stream, m_power, s_power, side_reach)
+
+
+def _advance(params, state, first, stop, resting):
+    """One Box2D step of each world that moves, their joints' velocity iterations side by side."""
+    world_step.step_rows(state.w, first, stop, resting, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
+
+
+def _step(params, state, i, actions, stream, aux):
+    return _reward(state, i, state.env_f[i, M_POWER], state.env_f[i, S_POWER])
 
 
 @borrowing_njit
-def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
-    """gymnasium's ``step`` once the action is read: wind, the engines' impulses (``m_power`` of the main engine,
-    ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's ``direction * SIDE_ENGINE_AWAY / SCALE``,
-    from the centre), one Box2D step; then the reward and whether it terminated.
+def _fire_engines(params, state, i, stream, m_power, s_power, side_reach):
+    """gymnasium's ``step`` once the action is read, up to the Box2D step: wind, the engines' impulses (``m_power``
+    of the main engine, ``s_power`` of the side engine, which sits ``side_reach``, gymnasium's
+    ``direction * SIDE_ENGINE_AWAY / SCALE``, from the centre).
 
-    One function with the lander's impulses and the world check written in, compiled without reference counting
-    (it borrows ``state``'s arrays from the kernel, as ``step`` and ``observe`` do: ``borrows_state``). A compiled
-    call that counts references counts one to each array of ``state`` (the world's 42 among them) in and out, an
-    atomic operation each: the calls of ``_advance``, ``_fire`` and ``check_world`` were a seventh of a 16-env step,
-    and this function's, or numba's inlining of ``step`` into the kernel, another 14%. It allocates nothing: a new
-    particle's shape is made in ``state.shape_i``/``shape_f``."""
+    One function with the lander's impulses written in, compiled without reference counting (it borrows ``state``'s
+    arrays from the kernel, as ``step`` and ``observe`` do: ``borrows_state``), as ``_reward``. A compiled call that
+    counts references counts one to each array of ``state`` (the world's 42 among them) in and out, an atomic
+    operation each: such calls were a seventh of a 16-env step. It allocates nothing: a new particle's shape is made
+    in ``state.shape_i``/``shape_f``."""
     w = state.w
     lander = state.env_i[i, LANDER]
     if params.enable_wind and not (
@@ -430,8 +445,14 @@ def _fire_and_step(params, state, i, stream, m_power, s_power, side_reach):
         if params._with_particles:
             _throw_particle(state, i, ox, oy, ix, iy, SIDE_ENGINE_POWER, s_power, 0.7)
         _fire(w, i, lander, ox, oy, ix, iy, SIDE_ENGINE_POWER, s_power)
-    world_step.step(w, i, _DT, _VELOCITY_ITERATIONS, _POSITION_ITERATIONS)
-    if w.world_i[i, W.WI_ERROR] != 0:  # check_world, without its call (see above)
+
+
+@borrowing_njit
+def _reward(state, i, m_power, s_power):
+    """gymnasium's ``step`` after the Box2D step: the reward and whether it terminated."""
+    w = state.w
+    lander = state.env_i[i, LANDER]
+    if w.world_i[i, W.WI_ERROR] != 0:  # check_world, without its call (see _fire_engines)
         W.raise_capacity_error(w, i)
     s0, s1, s2, s3, s4, s5, s6, s7 = _state(state, i)
     shaping = (
@@ -515,11 +536,13 @@ PHYSICS = Physics(
     ],
     state=new_rows,
     reset=_reset,
+    act=_act,
+    advance=_advance,
     step=_step,
     observe=_observe,
     action_valid=_action_valid,
     read_action=_read_action,
-    max_chunk_size=W.WORLDS_PER_CLAIM,
+    max_chunk_size=LANES,
     borrows_state=True,
 )
 

@@ -1,0 +1,114 @@
+"""The velocity iterations of several worlds side by side (``world_step.step_rows``, ``joint_lanes``) give every
+world the floats that ``world_step.step`` gives it alone, bit for bit: worlds whose joints have motors or not, limits
+at the lower or upper side, equal limits or none, contacts or none, more worlds than a vector has lanes, worlds whose
+joints differ from the rest (iterated alone), and worlds that rest at some steps."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from nbgym._box2d import world as W
+from nbgym._box2d import world_step as S
+from nbgym._box2d.simd import LANES
+from helpers.box2d_port import F32, Twin
+from helpers.jit import INTERPRETED
+
+pytestmark = [pytest.mark.timeout(1800), *([] if INTERPRETED else [pytest.mark.cold])]
+
+_SCRATCH_WORLD_COLUMNS = [W.WI_HELD, W.WI_HELD_BODIES, W.WI_HELD_CONTACTS, W.WI_HELD_JOINTS, W.WI_HELD_SEED, W.WI_LANE]
+_SCRATCH_JOINT_COLUMNS = [W.JI_SLOTA, W.JI_SLOTB]
+
+
+def _arm_world(angle: float, speed: float, lower: float, upper: float, limit: bool, motor: bool) -> Twin:
+    """A base with two arms on revolute joints (the first with the motor and limits given), falling on the ground."""
+    twin = Twin()
+    twin.body(static=True, fixtures=[dict(shape=("edge", [(-20.0, 0.0), (20.0, 0.0)]), friction=0.3)])
+    base = twin.body(
+        position=(0.0, 1.2 + angle),
+        fixtures=[dict(shape=("box", (1.0, 0.2)), density=5.0, categoryBits=0x10, maskBits=0x1)],
+    )
+    arm = twin.body(
+        position=(1.0, 1.2),
+        angle=angle,
+        fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)],
+    )
+    free = twin.body(
+        position=(-1.0, 1.2), fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)]
+    )
+    twin.revolute(
+        base,
+        arm,
+        (0.8, 0.0),
+        (0.0, 0.5),
+        lower=lower,
+        upper=upper,
+        motor_speed=speed,
+        max_motor_torque=40.0,
+        enable_limit=limit,
+        enable_motor=motor,
+    )
+    twin.revolute(base, free, (-0.8, 0.0), (0.0, 0.5), lower=-0.2, upper=0.3, enable_limit=True)
+    return twin
+
+
+def _chain_world() -> Twin:
+    """A chain of four links from a static anchor: other joints than the arms' (it iterates alone)."""
+    twin = Twin(gravity=(0.0, -9.8))
+    prev = twin.body(static=True, position=(0.0, 10.0))
+    for k in range(4):
+        link = twin.body(position=(0.5 + k, 10.0), fixtures=[dict(shape=("box", (0.5, 0.1)), density=1.0)])
+        twin.revolute(prev, link, (0.5 if k else 0.0, 0.0), (-0.5, 0.0), lower=0.1, upper=0.1, enable_limit=(k == 1))
+        prev = link
+    return twin
+
+
+def _worlds(count: int) -> W.World:
+    """``count`` rows of different worlds: arms with every kind of joint, and a chain every sixth row."""
+    twins = []
+    for r in range(count):
+        if r % 6 == 5:
+            twins.append(_chain_world())
+            continue
+        lower, upper, limit = [(-0.4, 0.4, True), (0.1, 0.1, True), (0.0, 0.5, True), (-0.4, 0.4, False)][r % 4]
+        twins.append(_arm_world(0.05 * r - 0.3, 3.0 if r % 3 else -3.0, lower, upper, limit, motor=r % 5 != 4))
+    return W.World(*[np.concatenate([getattr(twin.w, field) for twin in twins]) for field in W.World._fields])
+
+
+def _physics(w: W.World) -> list[np.ndarray]:
+    """What the worlds are, without the scratch that only ``step_rows`` writes."""
+    world_i = np.delete(w.world_i, _SCRATCH_WORLD_COLUMNS, axis=1)
+    joint_i = np.delete(w.joint_i, _SCRATCH_JOINT_COLUMNS, axis=2)
+    return [w.body_f, w.body_i, w.joint_f, joint_i, w.contact_f, w.contact_i, w.man_f, w.world_f, world_i]
+
+
+@pytest.mark.parametrize("count", [1, 3, LANES + 3])
+def test_worlds_stepped_side_by_side_are_each_stepped_alone(count):
+    lanes = _worlds(count)
+    alone = W.World(*[array.copy() for array in lanes])
+    rng = np.random.default_rng(count)
+    dt = F32(1.0 / 50)
+    lane_use = set()
+    for t in range(12 if INTERPRETED else 150):
+        resting = rng.random(count) < 0.2
+        S.step_rows(lanes, 0, count, resting, dt, 180, 60)
+        lane_use.update(int(lanes.world_i[r, W.WI_LANE]) for r in range(count) if not resting[r])
+        for r in range(count):
+            if not resting[r]:
+                S.step(alone, r, dt, 180, 60)
+        for got, want in zip(_physics(lanes), _physics(alone)):
+            assert got.tobytes() == want.tobytes(), f"step {t}"
+        assert not lanes.world_i[:, W.WI_ERROR].any()
+    assert max(lane_use) == (0 if count == 1 else max(lane_use)) and (count == 1 or max(lane_use) > 1)
+    assert (-1 in lane_use) == (count > 5)  # the chains iterated alone
+    assert lanes.world_i[:, W.WI_HELD_CONTACTS].any()  # islands with contacts, at the last step
+
+
+def test_the_worlds_cover_every_limit_state():
+    w = _worlds(LANES)
+    resting = np.zeros(LANES, np.bool_)
+    states = set()
+    for _ in range(12 if INTERPRETED else 60):
+        S.step_rows(w, 0, LANES, resting, F32(1.0 / 50), 180, 60)
+        states.update(w.joint_i[:, :2, W.JI_LIMIT_STATE].ravel().tolist())
+    assert states == {0, 1, 2, 3}
