@@ -66,10 +66,13 @@ from .world import (
     JI_LIMIT_ON,
     JI_LIMIT_STATE,
     JI_MOTOR_ON,
+    JI_SHAREA,
     JI_SLOTA,
     JI_SLOTB,
     LANE_FLOATS,
     NJF,
+    SI_A,
+    SI_B,
     WI_HELD,
     WI_HELD_CONTACTS,
     WI_HELD_JOINTS,
@@ -106,7 +109,8 @@ def _velocity(slot, component):
 @borrowing_kernel
 def _number_slots(w, r):
     """Numbers the bodies of row ``r``'s held island's joints in the order the joints first meet them
-    (``JI_SLOTA``/``JI_SLOTB``)."""
+    (``JI_SLOTA``/``JI_SLOTB``), and marks the first side of each body that the island's contacts move
+    (``JI_SHAREA``/``JI_SHAREB``: the velocities copied out of the vectors for the contacts and back)."""
     joints = w.isl_joints[r]
     nj = w.world_i[r, WI_HELD_JOINTS]
     slots = 0
@@ -120,10 +124,23 @@ def _number_slots(w, r):
                 for earlier_side in range(2 if earlier < i else side):
                     if slot < 0 and ej[JI_INDEXA + earlier_side] == body:
                         slot = ej[JI_SLOTA + earlier_side]
+            shared = 0
             if slot < 0:
                 slot = slots
                 slots += 1
+                shared = 1 if _touched(w, r, body) else 0
             ji[JI_SLOTA + side] = slot
+            ji[JI_SHAREA + side] = shared
+
+
+@borrowing_kernel
+def _touched(w, r, body):
+    """Whether a contact of row ``r``'s held island moves island body ``body``."""
+    vc_i = w.vc_i[r]
+    for c in range(w.world_i[r, WI_HELD_CONTACTS]):
+        if vc_i[c, SI_A] == body or vc_i[c, SI_B] == body:
+            return True
+    return False
 
 
 @borrowing_kernel
@@ -162,18 +179,20 @@ def _load_joints(w, g, r, k):
         block[_column(i, L_LIMIT) + k] = _flag(ji[JI_LIMIT_ON] != 0 and state != INACTIVE_LIMIT and not fixed_rotation)
         block[_column(i, L_LOWER) + k] = _flag(state == AT_LOWER_LIMIT)
         block[_column(i, L_UPPER) + k] = _flag(state == AT_UPPER_LIMIT)
-    _copy_velocities(w, g, r, k, True)
+    _copy_velocities(w, g, r, k, True, False)
 
 
 @borrowing_kernel
-def _copy_velocities(w, g, r, k, into_lanes):
-    """Copies the velocities of row ``r``'s joint bodies into lane ``k`` of row ``g``'s vectors (``into_lanes``), or
-    back."""
+def _copy_velocities(w, g, r, k, into_lanes, shared_only):
+    """Copies the velocities of row ``r``'s joint bodies (those its contacts move, if ``shared_only``) into lane ``k``
+    of row ``g``'s vectors (``into_lanes``), or back."""
     block = w.lanes[g].reshape(-1)
     vel = w.velocities[r]
     for i in range(w.world_i[r, WI_HELD_JOINTS]):
         ji = w.joint_i[r, w.isl_joints[r, i]]
         for side in range(2):
+            if shared_only and ji[JI_SHAREA + side] == 0:
+                continue
             body = ji[JI_INDEXA + side]
             slot = ji[JI_SLOTA + side]
             for component in range(3):
@@ -199,6 +218,14 @@ def _in_lanes(w, r, resting):
 
 
 @borrowing_kernel
+def _any_lane(w, first, stop, resting):
+    for r in range(first, stop):
+        if _in_lanes(w, r, resting):
+            return True
+    return False
+
+
+@borrowing_kernel
 def iterate_velocities(w, first, stop, resting, h, iterations):
     """The velocity iterations of the held islands (``WI_HELD``) of rows ``first`` to ``stop - 1`` not ``resting``:
     ``island.iterate_velocities`` on each, the same floats, run ``LANES`` worlds at a time where their joints match."""
@@ -214,9 +241,12 @@ def iterate_velocities(w, first, stop, resting, h, iterations):
             island.iterate_velocities(w, r, wi[WI_HELD_CONTACTS], wi[WI_HELD_JOINTS], h, iterations)
             continue
         if count == 0:
-            g = r
+            g = r  # loaded once a second world joins it: a world alone iterates alone
+        elif count == 1:
+            _load_joints(w, g, g, 0)
+        if count > 0:
+            _load_joints(w, g, r, count)
         wi[WI_LANE] = count
-        _load_joints(w, g, r, count)
         count += 1
         if count == LANES:
             _iterate_lanes(w, g, r + 1, resting, h, iterations)
@@ -229,9 +259,14 @@ def iterate_velocities(w, first, stop, resting, h, iterations):
 def _iterate_lanes(w, g, stop, resting, h, iterations):
     """The velocity iterations of the worlds in row ``g``'s vectors (the rows from ``g`` to ``stop - 1`` with a lane),
     then their velocities and impulses copied back."""
+    nj = w.world_i[g, WI_HELD_JOINTS]
+    if not _any_lane(w, g + 1, stop, resting):
+        # One world: the vectors would do 16 worlds' work for it.
+        w.world_i[g, WI_LANE] = -1
+        island.iterate_velocities(w, g, w.world_i[g, WI_HELD_CONTACTS], nj, h, iterations)
+        return
     block = w.lanes[g].reshape(-1)
     joints = w.isl_joints[g]
-    nj = w.world_i[g, WI_HELD_JOINTS]
     touching = False
     for r in range(g, stop):
         if _in_lanes(w, r, resting) and w.world_i[r, WI_HELD_CONTACTS] > 0:
@@ -245,13 +280,13 @@ def _iterate_lanes(w, g, stop, resting, h, iterations):
                 nc = w.world_i[r, WI_HELD_CONTACTS]
                 if _in_lanes(w, r, resting) and nc > 0:
                     k = w.world_i[r, WI_LANE]
-                    _copy_velocities(w, g, r, k, False)
+                    _copy_velocities(w, g, r, k, False, True)
                     contact_solver.solve_velocity_constraints(w.vc_f[r], w.vc_i[r], w.velocities[r], nc)
-                    _copy_velocities(w, g, r, k, True)
+                    _copy_velocities(w, g, r, k, True, True)
     for r in range(g, stop):
         if _in_lanes(w, r, resting):
             k = w.world_i[r, WI_LANE]
-            _copy_velocities(w, g, r, k, False)
+            _copy_velocities(w, g, r, k, False, False)
             _store_impulses(w, g, r, k)
 
 

@@ -139,6 +139,7 @@ _joint_i = Columns()
 JI_BODYA, JI_BODYB, JI_PREV, JI_NEXT, JI_COLLIDE, JI_ISLAND = _joint_i.add_each(6)
 JI_LIMIT_ON, JI_MOTOR_ON, JI_LIMIT_STATE, JI_INDEXA, JI_INDEXB, JI_ALIVE = _joint_i.add_each(6)
 JI_SLOTA, JI_SLOTB = _joint_i.add_each(2)  # the bodies' velocity slots in joint_lanes' vectors
+JI_SHAREA, JI_SHAREB = _joint_i.add_each(2)  # 1: the body's first side, and the island's contacts move it
 NJI = _joint_i.end()
 
 # joint_f fields

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 from numba.core.errors import NumbaError
+from numba.core.extending import _Intrinsic
 from numba.core.registry import CPUDispatcher
 
 from nbgym import error
@@ -231,6 +232,10 @@ def scan(physics: str, role: str, function: types.FunctionType) -> list[types.Fu
             if isinstance(value, CPUDispatcher):
                 _refuse_object_mode(physics, where, value)
                 pending.append(value.py_func)
+            elif isinstance(value, _Intrinsic):
+                # Its code generator (and the operators its module overloads) is compiled in too: its file joins
+                # the kernels' cache key.
+                pending.append(value._defn)
     return list(seen.values())
 
 
