@@ -470,6 +470,10 @@ def step_rows(w, first, stop, resting, dt, velocity_iterations, position_iterati
     """``step`` on each row from ``first`` to ``stop - 1`` whose ``resting[row]`` is false, with the velocity
     iterations of their first islands with joints run side by side (``joint_lanes``): the same floats as ``step`` on
     each row alone."""
+    if stop - first == 1:  # one world (a single env's): nothing to run beside it, nothing to hold
+        if not resting[first]:
+            step(w, first, dt, velocity_iterations, position_iterations)
+        return
     for r in range(first, stop):
         if not resting[r]:
             _begin_step(w, r, dt, velocity_iterations, position_iterations, True)
