@@ -236,7 +236,9 @@ def iterate_velocities(w, first, stop, resting, h, iterations):
         if resting[r] or wi[WI_HELD] == 0:
             continue
         _number_slots(w, r)
-        if count > 0 and not _same_joints(w, g, r):
+        # The vectors' loads and stores are unchecked: a world whose ``lanes`` rows hold fewer joints than its island
+        # (a World not made by ``new_world``/``grown``) iterates alone.
+        if wi[WI_HELD_JOINTS] > w.lanes.shape[1] or (count > 0 and not _same_joints(w, g, r)):
             wi[WI_LANE] = -1
             island.iterate_velocities(w, r, wi[WI_HELD_CONTACTS], wi[WI_HELD_JOINTS], h, iterations)
             continue

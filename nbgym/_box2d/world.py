@@ -59,7 +59,8 @@ _ZERO = F32(0.0)
 _ONE = F32(1.0)
 
 WORLDS_PER_CLAIM = 8
-"""The worlds a stepping thread claims at a time (an env's ``Physics.max_chunk_size``): a world's rows of velocities,
+"""The worlds a stepping thread claims at a time (CarRacing's ``Physics.max_chunk_size``; LunarLander and BipedalWalker
+claim ``simd.LANES``, the worlds their joints are solved beside): a world's rows of velocities,
 positions and scratch are 8-48 bytes, so neighbouring worlds share cache lines, and two threads stepping neighbours
 fight over them in every solver iteration. One world a claim stepped LunarLander x64 on 2 threads 0.66x as fast as
 on one; eight, 1.34x (1.55x once waiting threads spun: ``engine._threads.SPIN_SECONDS``); BipedalWalker 1.56x
