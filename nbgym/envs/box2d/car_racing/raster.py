@@ -114,7 +114,7 @@ def _polygon_scratch(n):  # pragma: no cover (compiled)
     return np.empty((POLYGON_SCRATCH_ROWS, n), dtype=np.int64)
 
 
-@njit
+@borrowing_njit
 def _glibc_sort(values, n, merged):  # pragma: no cover (compiled)
     """Sorts ``values[:n]`` as glibc 2.36's ``qsort`` does (its top-down merge sort, ``msort_with_tmp``) with
     pygame's and SDL_gfx's comparator ``a - b``, whose 32-bit overflow can misorder values more than 2**31
@@ -131,7 +131,7 @@ def _glibc_sort(values, n, merged):  # pragma: no cover (compiled)
         _merge_sort(values, n, merged)
 
 
-@njit
+@borrowing_njit
 def _merge_sort(values, n, merged):  # pragma: no cover (compiled)
     """:func:`_glibc_sort` of more than two values."""
     path, depth = _leftmost_run(0, 0, n)
@@ -169,7 +169,7 @@ def _leftmost_run(path, depth, n):  # pragma: no cover (compiled)
     return path, depth
 
 
-@njit
+@borrowing_njit
 def _merge(values, start, n1, size, scratch):  # pragma: no cover (compiled)
     """glibc ``msort_with_tmp``'s merge of the sorted runs ``values[start:start + n1]`` and the rest of
     ``values[start:start + size]``."""
