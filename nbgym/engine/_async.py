@@ -44,7 +44,7 @@ class Batches:
         self.count = num_envs // size
         self.states = [RESET] * self.count
         self.jobs: list[threads.Job | None] = [None] * self.count
-        self.progress = [np.zeros(2, dtype=np.int64) for _ in range(self.count)]
+        self.progress = [threads.new_progress() for _ in range(self.count)]
         """Each batch's chunk counters of its last send: new ones per send, never zeroed for reuse (a copy of an
         earlier job that a worker takes late would claim the new step's chunks, and the new job's caller would wait
         for a completion signalled to the old one)."""
@@ -194,7 +194,7 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, actions_array, 0, self.num_envs)
         if status != STEP_OK:
             self._raise_step_error(status, actions)
-        progress = np.zeros(2, dtype=np.int64)
+        progress = threads.new_progress()
         job, num_workers = self._batch.rows_job(
             self._kernel_mode, self._max_steps, actions_array, 0, self.num_envs, progress
         )
@@ -308,7 +308,7 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, buffer, first, stop)
         if status != STEP_OK:
             self._raise_step_error(status, buffer)
-        progress = batches.progress[index] = np.zeros(2, dtype=np.int64)
+        progress = batches.progress[index] = threads.new_progress()
         job, num_workers = self._batch.rows_job(self._kernel_mode, self._max_steps, buffer, first, stop, progress)
         # In flight before any thread may take it: an interrupt from here on leaves it in flight (recv waits), or,
         # from inside _launch, stepped whole or not at all.

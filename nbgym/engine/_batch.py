@@ -235,7 +235,7 @@ class KernelBatch:
             step_chunks.compile(
                 tuple(
                     numba.typeof(arg)
-                    for arg in (*self._step_args(mode, max_steps), actions, 0, 0, 1, np.zeros(2, np.int64))
+                    for arg in (*self._step_args(mode, max_steps), actions, 0, 0, 1, threads.new_progress())
                 )
             )
 
@@ -273,7 +273,8 @@ class KernelBatch:
             actions: A whole batch's array of actions (only the rows stepped are read).
             first: The first sub-environment.
             stop: One past the last.
-            progress: Two zeroed int64 counters: after an interrupt, ``progress[0] > 0`` says they stepped (whole).
+            progress: Zeroed counters (``threads.new_progress()``): after an interrupt, ``progress[0] > 0`` says they
+                stepped (whole).
         """
         count = stop - first
         chunk_size, helpers = threads.split(

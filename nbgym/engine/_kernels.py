@@ -422,9 +422,16 @@ def _step_range(
     reward, time limit, autoreset, observe. Each sub-environment owns its state row and random stream, so the
     results do not depend on how the batch is split between threads.
 
-    With ``progress`` (two int64 counters that threads share: chunks claimed, sub-environments completed), the call
-    steps the chunks it claims, each claimed and counted atomically, until none is left; with ``None`` (numba
-    compiles the branch away), every chunk. Counting sub-environments, not chunks, leaves the chunks' layout to this
+    With ``progress`` (``threads.PROGRESS_COUNTERS`` int64 counters that threads share: chunks claimed,
+    sub-environments completed, chunks taken from the front, chunks taken from the back), the call steps the chunks it
+    claims, each claimed and counted atomically, until none is left; with ``None`` (numba compiles the branch away),
+    every chunk. The call that claims first takes chunks from the front, the others from the back: each thread's
+    chunks are then the same rows from step to step (the caller, nearly always first, the batch's first rows; a
+    worker its last), so a world's rows stay in one core's cache. Rows that move between cores each step are slower:
+    32 LunarLander worlds stepped in 148-177 us when two threads swapped halves every step, 136-148 us when each kept
+    its half. Claimed in turn (the next chunk to whoever is free: the caller's and a worker's chunks interleaved, and
+    moving with each step's timing), two threads stepped LunarLander x64 at 331k env-steps/s; from both ends, 341k
+    (medians of 5 interleaved runs). Counting sub-environments, not chunks, leaves the chunks' layout to this
     function alone. Claiming here rather than in the caller keeps this function one call per thread and step: a
     call that LLVM does not inline (a Box2D env's, whose chunks are one sub-environment) counts a reference to each
     of its ~60 arrays in and out, which two threads contend for.
@@ -444,14 +451,24 @@ def _step_range(
     num_chunks = (count + chunk_size - 1) // chunk_size
     next_chunk = 0
     completed_batch = progress is None
+    from_back = -1  # unknown until this call's first claim
     while True:
         if progress is None:
             chunk = next_chunk
             next_chunk += 1
+            if chunk >= num_chunks:
+                return completed_batch
         else:
-            chunk = fetch_add(progress, 0, 1)
-        if chunk >= num_chunks:
-            return completed_batch
+            claim = fetch_add(progress, 0, 1)
+            if claim >= num_chunks:
+                return completed_batch
+            if from_back < 0:
+                from_back = 1 if claim > 0 else 0
+            # ``claim < num_chunks`` claims in all: the front's and the back's chunks never meet
+            if from_back:
+                chunk = num_chunks - 1 - fetch_add(progress, 3, 1)
+            else:
+                chunk = fetch_add(progress, 2, 1)
         chunk_start = first + chunk * chunk_size
         chunk_stop = min(chunk_start + chunk_size, stop)
         advances = physics_advances(params)
@@ -555,8 +572,8 @@ def step_chunks(
     call it side by side.
 
     The caller has validated the batch (``check_step``). Each call claims the next chunk from the
-    shared counter ``progress[0]`` and counts the sub-environments it completes in ``progress[1]``, both
-    atomically, so a thread that the OS does not schedule simply claims fewer chunks instead of
+    shared counter ``progress[0]`` (from the front or the back of the batch: see ``_step_range``) and counts the
+    sub-environments it completes in ``progress[1]``, all atomically, so a thread that the OS does not schedule simply claims fewer chunks instead of
     holding the others up.
 
     Returns:

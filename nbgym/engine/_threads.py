@@ -43,6 +43,16 @@ a sleeping thread costs the operating system tens of microseconds (a round trip 
 on the 2-core virtual machine), twice a threaded step: a LunarLander x64 step on 2 threads lost ~60 us of its ~400 to
 it. Bounded, unlike OpenMP's spin: at most this much of a core is taken from other work per step."""
 
+PROGRESS_COUNTERS = 4
+"""The int64 counters of a job's ``progress``, its kernel's last argument: chunks claimed, sub-environments completed,
+chunks taken from the batch's front and from its back (see ``_kernels._step_range``)."""
+
+
+def new_progress() -> np.ndarray:
+    """A job's zeroed ``progress`` counters (``PROGRESS_COUNTERS``)."""
+    return np.zeros(PROGRESS_COUNTERS, dtype=np.int64)
+
+
 SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 """The fewest sub-environments whose steps are shared between threads (smaller batches step in the caller)."""
 
@@ -365,8 +375,8 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_envs: int, num_help
     after it, never partly stepped; then it is raised. Handing out the job happens inside the ``try``.
 
     Args:
-        kernel: A ``nogil`` kernel that claims chunks through ``progress`` (two int64 counters, zeroed
-            here: chunks claimed, sub-environments completed) and returns whether it completed the last one.
+        kernel: A ``nogil`` kernel that claims chunks through ``progress`` (``new_progress()``: chunks claimed,
+            sub-environments completed, and where the chunks were taken) and returns whether it completed the last one.
         args: Its other arguments.
         num_envs: The sub-environments of the step (the caller spins until the workers have completed them).
         num_helpers: The number of workers that help the calling thread (0: it steps every chunk).
@@ -375,7 +385,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_envs: int, num_help
         RuntimeError: If the kernel failed in a worker thread.
         StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
     """
-    job = Job(kernel, (*args, np.zeros(2, dtype=np.int64)))
+    job = Job(kernel, (*args, new_progress()))
     job.num_envs = num_envs
     job.next_soon = True
     hand_out(job, num_helpers)
@@ -385,7 +395,7 @@ def run_chunks(kernel: Callable[..., bool], args: tuple, num_envs: int, num_help
 def hand_out(job: Job, num_workers: int) -> None:
     """Give ``job`` to ``num_workers`` workers and return at once: ``finish`` waits for it.
 
-    The job's last argument is ``progress`` (two zeroed int64 counters): after an interrupt, ``progress[0] > 0``
+    The job's last argument is ``progress`` (``new_progress()``): after an interrupt, ``progress[0] > 0``
     says that the job stepped (whole).
 
     Raises:

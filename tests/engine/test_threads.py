@@ -129,6 +129,34 @@ def test_results_do_not_depend_on_the_thread_count(mode, num_envs):
     assert rollout("CartPole-v1", num_envs, 2, steps, **kwargs) == rollout("CartPole-v1", num_envs, 1, steps, **kwargs)
 
 
+@needs_two_threads
+def test_the_first_claimer_takes_chunks_from_the_front_and_the_others_from_the_back(monkeypatch):
+    """Each chunk is claimed once, from one end: the first claimer (nearly always the caller) the batch's first rows,
+    the others its last ones, so each thread steps the same rows from step to step. (Which thread steps which chunk
+    depends on timing, so results are compared across thread counts by the tests above.)"""
+    num_envs = 4 * threads._MIN_CHUNK_SIZE  # four chunks, two threads
+    envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
+    envs.reset(seed=3)
+    jobs = []
+    real_job = threads.Job
+
+    class Job(real_job):
+        __slots__ = ()
+
+        def __init__(self, *args) -> None:
+            super().__init__(*args)
+            jobs.append(self)
+
+    monkeypatch.setattr(threads, "Job", Job)
+    for _ in range(20):
+        envs.step(np.ones(num_envs, dtype=np.int64))
+    assert jobs
+    for job in jobs:
+        claimed, completed, front, back = job.args[-1]
+        assert completed == num_envs and front + back == 4 and claimed >= 4
+        assert front >= 1  # the first claim is always from the front
+
+
 @pytest.mark.jit_only
 @needs_two_threads
 @pytest.mark.parametrize("env_id", ["Acrobot-v1", "Blackjack-v1", "MountainCarContinuous-v0"])
