@@ -139,7 +139,9 @@ class KernelBatch:
         # A copy or a pickle would turn the views into independent arrays, and cannot hold a compiled struct:
         # rebuild them instead.
         return {
-            name: value for name, value in self.__dict__.items() if name not in (*self._VIEWS, "_kernel_state", "_rows")
+            name: value
+            for name, value in self.__dict__.items()
+            if name not in (*self._VIEWS, "_kernel_state", "_rows", "_server")
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -216,40 +218,56 @@ class KernelBatch:
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
+        if self.__dict__.get("_server") is not None:
+            self._server.end()
+            self._server = None
         chunk_size, num_helpers = threads.split(
             self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
         )
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         self.compile_rows(mode, max_steps, self.action_dtype)
-        return functools.partial(self._step_in_threads, mode, max_steps, chunk_size, num_helpers)
+        self._server = threads.StepServer(
+            self._step_args(mode, max_steps), (0, self.num_envs, chunk_size), self.num_envs, num_helpers
+        )
+        return functools.partial(self._step_in_threads, mode, self._server)
+
+    def end_threads(self) -> None:
+        """Let the workers that serve the bound threaded step go now (the env is closing)."""
+        if self.__dict__.get("_server") is not None:
+            self._server.end()
 
     def compile_rows(self, mode: int, max_steps: int, action_dtype: np.dtype) -> None:
-        """Compiles (or loads) the kernels that step rows of the batch in threads (``check_rows``, ``start_rows``) for
-        actions of ``action_dtype``: here, under the cache's lock, not in the first stepping thread."""
+        """Compiles (or loads) the kernels that step rows of the batch in threads (``check_step``, ``step_chunks``)
+        for actions of ``action_dtype``: here, under the cache's lock, not in the first stepping thread."""
         if numba.config.DISABLE_JIT:
             return
         actions = np.zeros(self.action_shape, dtype=action_dtype)
+        counters = np.zeros(threads.PROGRESS_COUNTERS, dtype=np.int64)
         with cache.compiling(f"{self.physics.name}'s threaded step"):
             check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset, 0, 0)))
             step_chunks.compile(
                 tuple(
                     numba.typeof(arg)
-                    for arg in (*self._step_args(mode, max_steps), actions, 0, 0, 1, threads.new_progress())
+                    for arg in (
+                        *self._step_args(mode, max_steps),
+                        actions,
+                        0,
+                        0,
+                        1,
+                        np.zeros((1, threads.PROGRESS_COUNTERS), dtype=np.int64),
+                        counters,
+                        counters,
+                        0,
+                        0,
+                    )
                 )
             )
 
-    def _step_in_threads(
-        self, mode: int, max_steps: int, chunk_size: int, num_helpers: int, actions: np.ndarray
-    ) -> int:
+    def _step_in_threads(self, mode: int, server: threads.StepServer, actions: np.ndarray) -> int:
         status = check_step(self.params, actions, mode, self.needs_reset, 0, self.num_envs)
         if status == STEP_OK:
-            threads.run_chunks(
-                step_chunks,
-                (*self._step_args(mode, max_steps), actions, 0, self.num_envs, chunk_size),
-                self.num_envs,
-                num_helpers,
-            )
+            server.step(step_chunks, actions)
         return status
 
     def check_rows(self, mode: int, actions: np.ndarray, first: int, stop: int) -> int:
@@ -280,7 +298,23 @@ class KernelBatch:
         chunk_size, helpers = threads.split(
             count, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
         )
-        job = threads.Job(step_chunks, (*self._step_args(mode, max_steps), actions, first, stop, chunk_size, progress))
+        unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
+        job = threads.Job(
+            step_chunks,
+            (
+                *self._step_args(mode, max_steps),
+                actions,
+                first,
+                stop,
+                chunk_size,
+                progress.reshape(1, -1),
+                unused,
+                unused,
+                0,
+                0,
+            ),
+            progress=progress,
+        )
         job.num_envs = count
         if count < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
             return job, 0

@@ -1170,6 +1170,7 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         threads step nothing: their jobs keep the arrays they write alive)."""
         if not sys.is_finalizing():
             self._settle()
+        self._batch.end_threads()  # its serving workers go back to the queue now, not after their spin
         self._batches = self._pending_step = None
         self._ready = False
         if self._render_state is not None:

@@ -33,7 +33,7 @@ from nbgym.engine import _cache as cache
 from nbgym.engine import _checks as checks
 from nbgym.engine._held import held_rows
 from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
-from nbgym.engine.atomic import fetch_add
+from nbgym.engine.atomic import fetch_add, load, pause
 
 NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
 """Autoreset modes of the kernels; ``NO_AUTORESET`` is the single env's (episodes end in Python)."""
@@ -549,6 +549,18 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     return status
 
 
+SERVE_SEQ = 0
+"""``control``'s counters (``step_chunks``): the latest step posted (1, 2, ...)."""
+SERVE_SLEEPER = 1
+"""The step whose caller sleeps on its job's lock (a worker that completes it returns to wake it)."""
+SERVE_QUIT = 2
+"""Non-zero: serving calls return (an interrupted or failed step, or a rebound batch)."""
+SERVE_CALLS = 3
+"""Serving calls handed out and not yet returned."""
+SERVE_USERS = 4
+"""From here, one per ``progress`` row: serving calls that may claim from that row now."""
+
+
 @kernel(entry=True)
 def step_chunks(
     params_array,
@@ -567,33 +579,75 @@ def step_chunks(
     stop,
     chunk_size,
     progress,
+    control,
+    posted,
+    seq,
+    spin_rounds,
 ):
     """Step sub-environments ``first`` to ``stop - 1`` in chunks of ``chunk_size`` until none is left; threads
     call it side by side.
 
     The caller has validated the batch (``check_step``). Each call claims the next chunk from the
-    shared counter ``progress[0]`` (from the front or the back of the batch: see ``_step_range``) and counts the
-    sub-environments it completes in ``progress[1]``, all atomically, so a thread that the OS does not schedule simply claims fewer chunks instead of
-    holding the others up.
+    shared counter ``progress[r, 0]`` (from the front or the back of the batch: see ``_step_range``) and counts the
+    sub-environments it completes in ``progress[r, 1]``, all atomically, so a thread that the OS does not schedule
+    simply claims fewer chunks instead of holding the others up.
+
+    With ``seq >= 0`` the call steps once, with the counters of row ``seq % len(progress)``. With ``seq < 0`` it
+    serves: it steps each step that ``control[SERVE_SEQ]`` posts, in the row of its number, and waits for the next
+    one awake for up to ``spin_rounds`` reads, without returning to Python in between (a worker that returned needed
+    the GIL, which the caller holds from one step's end to the next one's kernel: the worker then began each step
+    ~16 us late). It returns when no step comes within the spin, when ``control[SERVE_QUIT]`` is set, when another
+    job is posted to the workers (``posted[0]`` changes), or when it completed a step whose caller sleeps
+    (``control[SERVE_SLEEPER]``). A progress row is zeroed for its next step only once no serving call may claim
+    from it (``control[SERVE_USERS + row]``): a call joins a step only if it is still the latest one once it has
+    announced itself there.
 
     Returns:
-        Whether this call completed the batch's last sub-environment.
+        With ``seq >= 0``, whether this call completed the step's last sub-environment; serving, whether it returned
+        to wake a sleeping caller.
     """
-    return _step_range(
-        params_array,
-        held_rows(state),
-        pcg,
-        buf,
-        mode,
-        max_steps,
-        observations,
-        rewards,
-        flags,
-        elapsed,
-        auxes,
-        actions,
-        first,
-        stop,
-        chunk_size,
-        progress,
-    )
+    serving = seq < 0
+    seen_posted = 0
+    if serving:
+        seen_posted = load(posted, 0)
+        seq = load(control, SERVE_SEQ)
+    while True:
+        row = seq % progress.shape[0]
+        if serving:
+            fetch_add(control, SERVE_USERS + row, 1)
+            if load(control, SERVE_SEQ) != seq:  # not the latest step any more: its row may be zeroed
+                fetch_add(control, SERVE_USERS + row, -1)
+                seq = load(control, SERVE_SEQ)
+                continue
+        completed = _step_range(
+            params_array,
+            held_rows(state),
+            pcg,
+            buf,
+            mode,
+            max_steps,
+            observations,
+            rewards,
+            flags,
+            elapsed,
+            auxes,
+            actions,
+            first,
+            stop,
+            chunk_size,
+            progress[row],
+        )
+        if not serving:
+            return completed
+        fetch_add(control, SERVE_USERS + row, -1)
+        if completed and load(control, SERVE_SLEEPER) == seq:
+            fetch_add(control, SERVE_CALLS, -1)
+            return True
+        for _ in range(spin_rounds):
+            if load(control, SERVE_SEQ) != seq or load(control, SERVE_QUIT) != 0 or load(posted, 0) != seen_posted:
+                break
+            pause()
+        if load(control, SERVE_SEQ) == seq or load(control, SERVE_QUIT) != 0 or load(posted, 0) != seen_posted:
+            fetch_add(control, SERVE_CALLS, -1)
+            return False
+        seq = load(control, SERVE_SEQ)

@@ -67,6 +67,41 @@ def _fetch_add_overload(counter, index, value):
     return compiled_fetch_add
 
 
+def load(counter: np.ndarray, index: int) -> int:
+    """``counter[index]`` read atomically (sequentially consistent: what the thread that wrote it wrote before is
+    visible, and it is not read before this thread's own earlier atomic writes are visible to others).
+
+    Args:
+        counter: A one-dimensional int64 array.
+        index: The element to read.
+
+    Returns:
+        Its value.
+    """
+    return int(counter[index])
+
+
+@overload(load, jit_options=OVERLOAD_OPTIONS)
+def _load_overload(counter, index):
+    def compiled_load(counter, index):
+        return _atomic_load(counter, index)
+
+    return compiled_load
+
+
+def pause() -> None:
+    """The CPU's spin-wait hint between two reads of a counter that another thread will change (nothing,
+    interpreted)."""
+
+
+@overload(pause, jit_options=OVERLOAD_OPTIONS)
+def _pause_overload():
+    def compiled_pause():
+        _pause()
+
+    return compiled_pause
+
+
 def wait_for(counter: np.ndarray, index: int, target: int, rounds: int) -> bool:
     """Wait, awake, until ``counter[index]`` (an int64 array that other threads add to) reaches ``target``.
 
@@ -101,7 +136,7 @@ def _atomic_load(typingctx, counter, index):
         array = context.make_array(counter_type)(context, builder, args[0])
         position = context.cast(builder, args[1], index_type, types.intp)
         pointer = cgutils.get_item_pointer(context, builder, counter_type, array, [position])
-        return builder.load_atomic(pointer, "acquire", 8)
+        return builder.load_atomic(pointer, "seq_cst", 8)
 
     return types.int64(counter, index), codegen
 

@@ -288,7 +288,7 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
     real_kernel, real_job = engine_batch.step_chunks, threads.Job
 
     def slow_kernel(*args):
-        first = args[-4]
+        first = args[-8]  # (..., actions, first, stop, chunk_size, progress, control, posted, seq, spin_rounds)
         if first != 0:  # batch 1, in flight meanwhile (on another worker, if the engine has two): not watched
             return real_kernel(*args)
         if threading.current_thread() is threading.main_thread() and not interrupted:
@@ -304,8 +304,8 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
     class Job(real_job):
         __slots__ = ()
 
-        def __init__(self, kernel, args) -> None:
-            super().__init__(slow_kernel, args)
+        def __init__(self, kernel, args, **kwargs) -> None:
+            super().__init__(slow_kernel, args, **kwargs)
             self.done = _InterruptedWait(self.done, inside, interrupted)
 
     envs.async_reset(seed=3)
@@ -405,7 +405,7 @@ def test_each_send_counts_its_chunks_apart():
         envs.send(np.ones(half, dtype=np.int64), infos["env_id"])
         index = int(infos["env_id"][0]) // half
         job = envs._batches.jobs[index]
-        counters = job.args[-1] if job is not None else envs._batches.progress[index]
+        counters = job.progress if job is not None else envs._batches.progress[index]
         assert not any(np.shares_memory(counters, earlier) for earlier in seen)
         seen.append(counters)
 

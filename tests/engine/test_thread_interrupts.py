@@ -102,11 +102,12 @@ class _Queue:
 class _Workers:
     def __init__(self, real, injected: _Injected) -> None:
         self.real, self.jobs = real, _Queue(real.jobs, injected)
+        self.posted, self.spin_rounds = real.posted, real.spin_rounds
 
     def post(self, job, count: int) -> None:  # the real post, through the queue that interrupts
+        self.real.posted[0] += 1
         for _ in range(count):
             self.jobs.put(job)
-        self.real.posted[0] += 1
 
 
 POINTS = [("before-put", 1), ("after-put", 1), ("before-kernel", 1), ("after-kernel", 1), ("wait", 1)]
@@ -137,8 +138,8 @@ def test_an_interrupted_threaded_step_leaves_no_worker_and_a_whole_step(monkeypa
         class Job(real_job):
             __slots__ = ()
 
-            def __init__(self, *args) -> None:
-                super().__init__(*args)
+            def __init__(self, *args, **kwargs) -> None:
+                super().__init__(*args, **kwargs)
                 real_done = self.done
                 self.done = _InterruptedLock(real_done, injected)
 

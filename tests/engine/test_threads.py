@@ -137,24 +137,62 @@ def test_the_first_claimer_takes_chunks_from_the_front_and_the_others_from_the_b
     num_envs = 4 * threads._MIN_CHUNK_SIZE  # four chunks, two threads
     envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
     envs.reset(seed=3)
-    jobs = []
-    real_job = threads.Job
+    counters = []
+    real_step = threads.StepServer.step
 
-    class Job(real_job):
-        __slots__ = ()
+    def step(server, kernel, actions):
+        real_step(server, kernel, actions)
+        counters.append(server.progress[server.seq % threads.SERVE_ROWS].copy())
 
-        def __init__(self, *args) -> None:
-            super().__init__(*args)
-            jobs.append(self)
-
-    monkeypatch.setattr(threads, "Job", Job)
+    monkeypatch.setattr(threads.StepServer, "step", step)
     for _ in range(20):
         envs.step(np.ones(num_envs, dtype=np.int64))
-    assert jobs
-    for job in jobs:
-        claimed, completed, front, back = job.args[-1]
+    assert len(counters) == 20
+    for claimed, completed, front, back in counters:
         assert completed == num_envs and front + back == 4 and claimed >= 4
         assert front >= 1  # the first claim is always from the front
+
+
+@needs_two_threads
+def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(monkeypatch):
+    """The caller leaves every chunk to the worker, which starts each step later than the caller's spin lasts: the
+    caller sleeps on the job's lock, and the serving call that completes the step returns to release it (a missed
+    wake-up hangs here). Every step is stepped once: the results equal one thread's."""
+    from nbgym.engine import _batch as engine_batch
+
+    num_envs = 4 * threads._MIN_CHUNK_SIZE
+    real = engine_batch.step_chunks
+
+    def kernel(*args):
+        if threading.current_thread() is threading.main_thread():
+            return False
+        time.sleep(2 * threads.SPIN_SECONDS)
+        return real(*args)
+
+    envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
+    reference = nbgym.make_vec("CartPole-v1", num_envs)
+    envs.reset(seed=4)
+    reference.reset(seed=4)
+    monkeypatch.setattr(engine_batch, "step_chunks", kernel)
+    for k in range(5):
+        actions = np.full(num_envs, k % 2, dtype=np.int64)
+        for got, expected in zip(envs.step(actions)[:4], reference.step(actions)[:4]):
+            np.testing.assert_array_equal(got, expected)
+    server = envs._batch._server
+    assert server.control[threads.SERVE_SLEEPER] == server.seq == 5  # it slept on each step
+
+
+@needs_two_threads
+def test_closing_or_rebinding_lets_the_serving_workers_go():
+    envs = nbgym.make_vec("CartPole-v1", 4 * threads._MIN_CHUNK_SIZE, num_threads=2)
+    envs.reset(seed=0)
+    envs.step(np.zeros(envs.num_envs, dtype=np.int64))
+    server = envs._batch._server
+    envs.num_threads = 2  # bound again: a new server
+    assert server.control[threads.SERVE_QUIT] > 0 and envs._batch._server is not server
+    server = envs._batch._server
+    envs.close()
+    assert server.control[threads.SERVE_QUIT] > 0
 
 
 @pytest.mark.jit_only
