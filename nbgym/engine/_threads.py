@@ -566,9 +566,10 @@ class StepServer:
         asleep on the job's lock, which the call that completes it releases once it sees ``SERVE_SLEEPER``."""
         if job is None or atomic.wait_for(progress, 1, self.num_envs, rounds):
             return
-        atomic.fetch_add(control, SERVE_SLEEPER, seq - atomic.load(control, SERVE_SLEEPER))
-        while atomic.load(progress, 1) < self.num_envs and job.error is None:
+        completed = atomic.store_then_load(control, SERVE_SLEEPER, seq, progress, 1)
+        while completed < self.num_envs and job.error is None:
             job.done.acquire()  # released by the call that completes the step, or a failing one
+            completed = atomic.load(progress, 1)
 
     def _stop(self, job: Job | None, kernel: Callable[..., bool], args: tuple, seq: int, interrupted: bool) -> None:
         """After an interrupt or a failure: no serving call goes on, every worker call of ``job`` has ended (see

@@ -102,6 +102,20 @@ def _pause_overload():
     return compiled_pause
 
 
+def store_then_load(counter: np.ndarray, index: int, value: int, other: np.ndarray, other_index: int) -> int:
+    """Set ``counter[index]`` to ``value`` (a counter only this thread writes), then read ``other[other_index]``, with
+    a full barrier between: a thread that adds to ``other`` and then reads ``counter`` sees the new value, or this
+    read sees its addition (the processor may not read before the store is visible, as it may with plain stores).
+
+    Returns:
+        ``other[other_index]``.
+    """
+    if numba.config.DISABLE_JIT:  # one thread runs Python at a time: the order is the program's
+        counter[index] = value
+        return int(other[other_index])
+    return _store_then_load(counter, index, value, other, other_index)
+
+
 def wait_for(counter: np.ndarray, index: int, target: int, rounds: int) -> bool:
     """Wait, awake, until ``counter[index]`` (an int64 array that other threads add to) reaches ``target``.
 
@@ -172,3 +186,9 @@ def _spin(counter, index, target, rounds):
             return True
         _pause()
     return _atomic_load(counter, index) >= target
+
+
+@kernel(entry=True)
+def _store_then_load(counter, index, value, other, other_index):
+    _atomic_fetch_add(counter, index, value - _atomic_load(counter, index))  # sequentially consistent
+    return _atomic_load(other, other_index)
