@@ -4,10 +4,11 @@
 With ``batch_size = M`` (dividing ``num_envs = N``), the sub-environments form ``N / M`` fixed batches of
 consecutive ids: ``0..M-1``, ``M..2M-1``, ... ``async_reset()`` resets them all; ``recv()`` returns the batches
 in that order, round and round (batch 0, 1, ..., ``N / M - 1``, 0, ...), each with its ids in
-``infos["env_id"]``. ``send(actions, env_id)`` hands a received batch's actions to the engine's stepping threads
-and returns at once: they step it while the caller computes (the kernels release the GIL); ``recv()`` steps what
-they have not begun of the batch it returns, beside them, and waits for the rest (a batch goes to ``num_threads - 1``
-workers, at least one: with the caller that joins them, ``num_threads`` threads step it). So each sub-environment's
+``infos["env_id"]``. ``send(actions, env_id)`` posts a received batch's actions to the engine's stepping threads
+and returns at once: they step it while the caller computes (the kernels release the GIL), and go on from one batch
+to the next without returning to Python (``threads.StepServer``); ``recv()`` steps what they have not begun of the
+batch it returns, beside them, and waits for the rest (a batch goes to ``num_threads - 1`` workers, at least one:
+with the caller that joins them, ``num_threads`` threads step it). So each sub-environment's
 results are those of stepping it synchronously with the same seeds and actions, and which ids a ``recv`` returns
 depends on ``N`` and ``M`` alone: a run is reproducible at any ``num_threads`` and machine load. (envpool's ``recv`` returns whichever sub-environments finished first.)
 
@@ -37,17 +38,14 @@ RESET, STEPPED, IN_FLIGHT, RECEIVED = "reset", "stepped", "in flight", "received
 
 
 class Batches:
-    """The ``num_envs / size`` batches of an async run, their states, jobs and chunk counters."""
+    """The ``num_envs / size`` batches of an async run, their states and steps in flight."""
 
     def __init__(self, num_envs: int, size: int) -> None:
         self.size = size
         self.count = num_envs // size
         self.states = [RESET] * self.count
-        self.jobs: list[threads.Job | None] = [None] * self.count
-        self.progress = [threads.new_progress() for _ in range(self.count)]
-        """Each batch's chunk counters of its last send: new ones per send, never zeroed for reuse (a copy of an
-        earlier job that a worker takes late would claim the new step's chunks, and the new job's caller would wait
-        for a completion signalled to the old one)."""
+        self.posts: list[threads.Post | None] = [None] * self.count
+        """Each batch's step in flight (``StepServer.prepare``), its counters those of the server's row for it."""
         self.next = 0
         """The batch that the next ``recv`` returns."""
         self.action_dtype: np.dtype | None = None
@@ -88,8 +86,8 @@ class AsyncSteps:
     """The number of sub-environments ``recv`` returns (``num_envs`` by default)."""
     _batches: Batches | None = None
     """The async run since the last ``async_reset`` (``None``: none)."""
-    _pending_step: tuple[threads.Job | None, np.ndarray, Any] | None = None
-    """``step_async``'s job, chunk counters and actions, until ``step_wait``."""
+    _pending_step: tuple[threads.Post | None, Any] | None = None
+    """``step_async``'s step and actions, until ``step_wait`` (the step ``None`` once ``_settle`` waited for it)."""
 
     def async_reset(self, *, seed: Any = None, options: dict[str, Any] | None = None) -> None:
         """Resets every sub-environment (as ``reset``, whose ``seed`` and ``options`` it takes), for ``recv`` to
@@ -194,17 +192,18 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, actions_array, 0, self.num_envs)
         if status != STEP_OK:
             self._raise_step_error(status, actions)
-        progress = threads.new_progress()
-        job, num_workers = self._batch.rows_job(
-            self._kernel_mode, self._max_steps, actions_array, 0, self.num_envs, progress
-        )
-        self._pending_step = (job, progress, actions)
+        server = self._batch.async_server(self.num_envs)
+        buffer = actions_array if server is None else server.actions_of(actions_array.dtype)
+        if buffer is not actions_array:
+            np.copyto(buffer, actions_array)
+        post = self._prepare(server, buffer, 0, self.num_envs)
+        self._pending_step = (post, actions)
         try:
-            self._launch(job, num_workers)
+            self._launch(server, post)
         except Exception as raised:
             self._fail_async(raised)
         except BaseException:
-            if progress[0] == 0:
+            if post.progress[0] == 0:
                 self._pending_step = None  # not stepped: as before the call
             raise
 
@@ -217,17 +216,17 @@ class AsyncSteps:
         self._check_open()
         if self._pending_step is None:
             raise error.NoAsyncCallError("Calling step_wait() without any prior call to step_async().", "step")
-        job, progress, actions = self._pending_step
+        post, actions = self._pending_step
         try:
-            self._finish(job, progress)
+            self._finish(post)
         except Exception as raised:
             self._fail_async(raised)
         except BaseException:
-            if progress[0] == 0:
+            if post is not None and post.progress[0] == 0:
                 self._pending_step = None  # interrupted before any chunk stepped: as before step_async
             raise
         self._pending_step = None
-        return self._end_step(actions, stepped_since=job is not None)
+        return self._end_step(actions, stepped_since=post is not None)
 
     # The engine's side.
 
@@ -284,7 +283,8 @@ class AsyncSteps:
         return index, np.argsort(ids)
 
     def _rows_actions(self, actions: Any, first: int, stop: int) -> np.ndarray:
-        """A received batch's actions in the run's whole-batch buffer of their dtype (the kernels read rows of it).
+        """A received batch's actions in the whole-batch array of their dtype that the kernels read rows of (the
+        async server's, or the env's own for batches stepped in ``send``).
 
         Raises:
             InvalidAction: As for ``step``, for actions of a wrong shape or dtype.
@@ -292,10 +292,14 @@ class AsyncSteps:
         batch = self._batch
         self._note_python_number_actions(False)  # arrays: each computes in its dtype
         array = batch.actions_array(actions, num_rows=stop - first)
-        buffers = self.__dict__.setdefault("_send_buffers", {})
-        buffer = buffers.get(array.dtype)
-        if buffer is None:
-            buffer = buffers[array.dtype] = np.zeros(batch.action_shape, dtype=array.dtype)
+        server = batch.async_server(stop - first)
+        if server is not None:
+            buffer = server.actions_of(array.dtype)  # one dtype in flight: a run's (send refuses others)
+        else:
+            buffers = self.__dict__.setdefault("_send_buffers", {})
+            buffer = buffers.get(array.dtype)
+            if buffer is None:
+                buffer = buffers[array.dtype] = np.zeros(batch.action_shape, dtype=array.dtype)
         buffer[first:stop] = array
         return buffer
 
@@ -308,56 +312,62 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, buffer, first, stop)
         if status != STEP_OK:
             self._raise_step_error(status, buffer)
-        progress = batches.progress[index] = threads.new_progress()
-        job, num_workers = self._batch.rows_job(self._kernel_mode, self._max_steps, buffer, first, stop, progress)
-        # In flight before any thread may take it: an interrupt from here on leaves it in flight (recv waits), or,
+        server = self._batch.async_server(stop - first)
+        post = self._prepare(server, buffer, first, stop)
+        # In flight before any thread may take it: an interrupt from here on leaves it in flight (recv steps it), or,
         # from inside _launch, stepped whole or not at all.
-        batches.jobs[index], batches.states[index] = job, IN_FLIGHT
+        batches.posts[index], batches.states[index] = post, IN_FLIGHT
         try:
-            self._launch(job, num_workers)
+            self._launch(server, post)
         except Exception as raised:  # the kernel, stepping here
-            batches.jobs[index], batches.states[index] = None, RECEIVED
+            batches.posts[index], batches.states[index] = None, RECEIVED
             self._fail_async(raised)
         except BaseException:
-            if progress[0] == 0:  # not stepped: as before send (else stepped whole: in flight until received)
-                batches.jobs[index], batches.states[index] = None, RECEIVED
+            if post.progress[0] == 0:  # not stepped: as before send (else stepped whole: in flight until received)
+                batches.posts[index], batches.states[index] = None, RECEIVED
             raise
 
-    @staticmethod
-    def _launch(job: threads.Job, num_workers: int) -> None:
-        if num_workers == 0:
-            job.kernel(*job.args)  # all of it, here: too few sub-environments to be worth a thread
+    def _prepare(self, server: threads.StepServer | None, buffer: np.ndarray, first: int, stop: int) -> threads.Post:
+        """The step of rows ``first`` to ``stop - 1`` with their actions in ``buffer``: the server's next (nothing
+        steps it before ``_launch``), or one that ``_launch`` steps here."""
+        if server is None:
+            return self._batch.rows_post(self._kernel_mode, self._max_steps, buffer, first, stop)
+        return self._batch.prepare_rows(server, first, stop)
+
+    def _launch(self, server: threads.StepServer | None, post: threads.Post) -> None:
+        if server is None:
+            self._batch.step_rows_here(post)  # too few sub-environments to be worth a thread
         else:
-            threads.hand_out(job, num_workers)
+            self._batch.post_rows(server, post)
 
     def _wait_rows(self, batches: Batches, index: int) -> None:
         """Waits for a batch in flight; afterwards it is stepped, and what is held of its sub-environments renewed
         (``_rows_stepped``). Interrupted, it is stepped whole (and stays in flight until this completes) or not at
         all (as before its ``send``)."""
-        progress = batches.progress[index]
+        post = batches.posts[index]
         try:
-            self._finish(batches.jobs[index], progress)
+            self._finish(post)
         except Exception as raised:
-            batches.jobs[index], batches.states[index] = None, RECEIVED
+            batches.posts[index], batches.states[index] = None, RECEIVED
             self._fail_async(raised)
         except BaseException:
-            if progress[0] == 0:
-                batches.jobs[index], batches.states[index] = None, RECEIVED
+            if post.progress[0] == 0:
+                batches.posts[index], batches.states[index] = None, RECEIVED
             raise
         self._rows_stepped(*batches.bounds(index))
-        batches.jobs[index], batches.states[index] = None, STEPPED
+        batches.posts[index], batches.states[index] = None, STEPPED
 
-    def _finish(self, job: threads.Job | None, progress: np.ndarray) -> None:
-        """Returns once no thread steps ``job``'s rows: at once when every chunk is stepped (or there is no job).
+    def _finish(self, post: threads.Post | None) -> None:
+        """Returns once no thread steps ``post``'s rows: at once when every one is stepped (or there is none).
 
         Raises:
             Exception: What a kernel raised in a thread (``RuntimeError`` from it).
-            threads.StepAbandoned: From ``threads.finish``; the env then refuses every call until the thread ends.
+            threads.StepAbandoned: From ``StepServer.join``; the env then refuses every call until the thread ends.
         """
-        if job is None or progress[1] >= job.num_envs:
+        if post is None or post.progress[1] >= post.num_envs:
             return
         try:
-            threads.finish(job)
+            self._batch.join_rows(self._batch.async_server(post.num_envs), post)
         except threads.StepAbandoned as abandoned:
             self._batches, self._pending_step = None, None
             self._abandon(abandoned)
@@ -369,12 +379,12 @@ class AsyncSteps:
 
         batches, self._batches = self._batches, None
         pending, self._pending_step = self._pending_step, None
-        others = [] if batches is None else [(batches.jobs[i], batches.progress[i]) for i in range(batches.count)]
+        others = [] if batches is None else list(batches.posts)
         if pending is not None:
-            others.append(pending[:2])
-        for job, progress in others:
+            others.append(pending[0])
+        for post in others:
             with contextlib.suppress(Exception):  # the first failure is the one raised
-                self._finish(job, progress)
+                self._finish(post)
         self._after_failure()
         raise _fault(self, raised, "step") from None
 
@@ -386,14 +396,14 @@ class AsyncSteps:
                 if state == IN_FLIGHT:
                     self._wait_rows(batches, index)
         if self._pending_step is not None:
-            job, progress, actions = self._pending_step
-            if job is not None:
+            post, actions = self._pending_step
+            if post is not None:
                 try:
-                    self._finish(job, progress)
+                    self._finish(post)
                 except Exception as raised:
                     self._fail_async(raised)
                 self._rows_stepped(0, self.num_envs)
-                self._pending_step = (None, progress, actions)
+                self._pending_step = (None, actions)
 
     def _refuse_async_run(self, call: str) -> None:
         """Before ``call`` of every sub-environment: ends an async run with nothing in flight, refuses otherwise.

@@ -17,6 +17,9 @@ from nbgym.engine import rng
 from nbgym.engine._held import hold
 from nbgym.engine._kernels import (
     NEXT_STEP,
+    ROW_COLUMNS,
+    ROW_FIRST,
+    ROW_STOP,
     STEP_OK,
     Physics,
     check_step,
@@ -141,7 +144,7 @@ class KernelBatch:
         return {
             name: value
             for name, value in self.__dict__.items()
-            if name not in (*self._VIEWS, "_kernel_state", "_rows", "_server")
+            if name not in (*self._VIEWS, "_kernel_state", "_rows", "_server", "_async_servers")
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -218,24 +221,50 @@ class KernelBatch:
         Binding once keeps a step to one call with one argument from Python. Bind again after
         replacing any array of the batch (the random stream views) or changing ``num_threads``.
         """
-        if self.__dict__.get("_server") is not None:
-            self._server.end()
-            self._server = None
+        self.end_threads()
+        self._server = self._async_servers = None
+        self._bound = (mode, max_steps)
         chunk_size, num_helpers = threads.split(
             self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
         )
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         self.compile_rows(mode, max_steps, self.action_dtype)
-        self._server = threads.StepServer(
-            self._step_args(mode, max_steps), (0, self.num_envs, chunk_size), self.num_envs, num_helpers
-        )
+        self._server = threads.StepServer(self._step_args(mode, max_steps), self.action_shape, chunk_size, num_helpers)
         return functools.partial(self._step_in_threads, mode, self._server)
 
+    def async_server(self, batch_size: int) -> threads.StepServer | None:
+        """The server that steps an async run's batches of ``batch_size`` sub-environments in the engine's threads
+        (bound as the step is: ``bind_step``), or ``None`` for batches fewer than a chunk worth a thread
+        (``threads.smallest_chunk``), which the caller steps itself when it sends them: waking a thread would cost
+        more than stepping them. A batch goes to ``num_threads - 1`` workers, as a sync step does (the caller steps
+        what they have not claimed when it comes back for the results), and at least to one, which steps while the
+        caller computes. Two rows per batch: see ``StepServer``."""
+        if batch_size < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
+            return None
+        servers = self.__dict__.get("_async_servers") or {}
+        server = servers.get(batch_size)
+        if server is None:
+            mode, max_steps = self._bound
+            chunk_size, helpers = threads.split(
+                batch_size, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
+            )
+            server = servers[batch_size] = threads.StepServer(
+                self._step_args(mode, max_steps),
+                self.action_shape,
+                chunk_size,
+                max(1, helpers),
+                num_rows=2 * (self.num_envs // batch_size),
+            )
+            self._async_servers = servers
+        return server
+
     def end_threads(self) -> None:
-        """Let the workers that serve the bound threaded step go now (the env is closing)."""
-        if self.__dict__.get("_server") is not None:
-            self._server.end()
+        """Let the workers that serve the bound threaded steps go now (the env is closing, or binds again)."""
+        servers = [self.__dict__.get("_server"), *(self.__dict__.get("_async_servers") or {}).values()]
+        for server in servers:
+            if server is not None:
+                server.end()
 
     def compile_rows(self, mode: int, max_steps: int, action_dtype: np.dtype) -> None:
         """Compiles (or loads) the kernels that step rows of the batch in threads (``check_step``, ``step_chunks``)
@@ -243,7 +272,7 @@ class KernelBatch:
         if numba.config.DISABLE_JIT:
             return
         actions = np.zeros(self.action_shape, dtype=action_dtype)
-        counters = np.zeros(threads.PROGRESS_COUNTERS, dtype=np.int64)
+        counters = np.zeros(1, dtype=np.int64)
         with cache.compiling(f"{self.physics.name}'s threaded step"):
             check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset, 0, 0)))
             step_chunks.compile(
@@ -252,10 +281,8 @@ class KernelBatch:
                     for arg in (
                         *self._step_args(mode, max_steps),
                         actions,
-                        0,
-                        0,
                         1,
-                        np.zeros((1, threads.PROGRESS_COUNTERS), dtype=np.int64),
+                        np.zeros((1, ROW_COLUMNS), dtype=np.int64),
                         counters,
                         counters,
                         0,
@@ -275,50 +302,32 @@ class KernelBatch:
         batch's array), before anything moves: ``STEP_OK``, or as ``step_kernel``'s."""
         return check_step(self.params, actions, mode, self.needs_reset, first, stop)
 
-    def rows_job(
-        self, mode: int, max_steps: int, actions: np.ndarray, first: int, stop: int, progress: np.ndarray
-    ) -> tuple[threads.Job, int]:
-        """The job that steps sub-environments ``first`` to ``stop - 1`` (checked by ``check_rows``) in the engine's
-        threads while the caller goes on (``threads.hand_out``), and how many workers it is handed to: ``num_threads -
-        1``, as a sync step's, for the caller steps what they have not claimed when it comes back for the results
-        (``threads.finish``); at least one, which steps while the caller computes; 0 for rows fewer than a chunk
-        worth a thread (``threads.smallest_chunk``), which the caller steps itself (``job.kernel(*job.args)``):
-        waking a thread would cost more than stepping them.
-
-        Args:
-            mode: The kernels' autoreset mode.
-            max_steps: The time limit (0: none).
-            actions: A whole batch's array of actions (only the rows stepped are read).
-            first: The first sub-environment.
-            stop: One past the last.
-            progress: Zeroed counters (``threads.new_progress()``): after an interrupt, ``progress[0] > 0`` says they
-                stepped (whole).
-        """
-        count = stop - first
-        chunk_size, helpers = threads.split(
-            count, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
-        )
+    def rows_post(self, mode: int, max_steps: int, actions: np.ndarray, first: int, stop: int) -> threads.Post:
+        """A step of sub-environments ``first`` to ``stop - 1`` (checked by ``check_rows``) with their rows of
+        ``actions`` (a whole batch's array) that ``step_rows_here`` steps in the calling thread, in one chunk."""
+        row = np.zeros((1, ROW_COLUMNS), dtype=np.int64)
+        row[0, ROW_FIRST], row[0, ROW_STOP] = first, stop
         unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
-        job = threads.Job(
-            step_chunks,
-            (
-                *self._step_args(mode, max_steps),
-                actions,
-                first,
-                stop,
-                chunk_size,
-                progress.reshape(1, -1),
-                unused,
-                unused,
-                0,
-                0,
-            ),
-            progress=progress,
-        )
-        job.num_envs = count
-        if count < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
-            return job, 0
-        return job, max(1, helpers)
+        args = (*self._step_args(mode, max_steps), actions, max(1, stop - first), row, unused, unused)
+        return threads.Post(0, row[0], args, stop - first, unused)
+
+    @staticmethod
+    def step_rows_here(post: threads.Post) -> None:
+        step_chunks(*post.args, post.seq, 0)
+
+    # An async run's steps in the engine's threads (``threads.StepServer``), through this module's kernel.
+
+    @staticmethod
+    def prepare_rows(server: threads.StepServer, first: int, stop: int) -> threads.Post:
+        return server.prepare(step_chunks, first, stop)
+
+    @staticmethod
+    def post_rows(server: threads.StepServer, post: threads.Post) -> None:
+        server.post(step_chunks, post)
+
+    @staticmethod
+    def join_rows(server: threads.StepServer, post: threads.Post) -> None:
+        server.join(step_chunks, post)
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
         """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.

@@ -559,6 +559,12 @@ SERVE_CALLS = 3
 """Serving calls handed out and not yet returned."""
 SERVE_USERS = 4
 """From here, one per ``progress`` row: serving calls that may claim from that row now."""
+ROW_FIRST = 4
+"""A ``progress`` row's columns after its counters (``threads.PROGRESS_COUNTERS``): the first sub-environment of its
+step ..."""
+ROW_STOP = 5
+"""... and one past its last."""
+ROW_COLUMNS = 6
 
 
 @kernel(entry=True)
@@ -575,8 +581,6 @@ def step_chunks(
     elapsed,
     auxes,
     actions,
-    first,
-    stop,
     chunk_size,
     progress,
     control,
@@ -584,41 +588,59 @@ def step_chunks(
     seq,
     spin_rounds,
 ):
-    """Step sub-environments ``first`` to ``stop - 1`` in chunks of ``chunk_size`` until none is left; threads
-    call it side by side.
+    """Step the sub-environments of posted steps in chunks of ``chunk_size`` until none is left; threads call it side
+    by side.
 
-    The caller has validated the batch (``check_step``). Each call claims the next chunk from the
-    shared counter ``progress[r, 0]`` (from the front or the back of the batch: see ``_step_range``) and counts the
-    sub-environments it completes in ``progress[r, 1]``, all atomically, so a thread that the OS does not schedule
-    simply claims fewer chunks instead of holding the others up.
+    A step is a row of ``progress``: its counters (chunks claimed, sub-environments completed, chunks taken from the
+    front and from the back: see ``_step_range``) and its sub-environments ``row[ROW_FIRST]`` to ``row[ROW_STOP] - 1``,
+    validated by the caller (``check_step``). Each call claims the next chunk atomically, so a thread that the OS
+    does not schedule simply claims fewer chunks instead of holding the others up.
 
-    With ``seq >= 0`` the call steps once, with the counters of row ``seq % len(progress)``. With ``seq < 0`` it
-    serves: it steps each step that ``control[SERVE_SEQ]`` posts, in the row of its number, and waits for the next
-    one awake for up to ``spin_rounds`` reads, without returning to Python in between (a worker that returned needed
-    the GIL, which the caller holds from one step's end to the next one's kernel: the worker then began each step
-    ~16 us late). It returns when no step comes within the spin, when ``control[SERVE_QUIT]`` is set, when another
-    job is posted to the workers (``posted[0]`` changes), or when it completed a step whose caller sleeps
-    (``control[SERVE_SLEEPER]``). A progress row is zeroed for its next step only once no serving call may claim
-    from it (``control[SERVE_USERS + row]``): a call joins a step only if it is still the latest one once it has
-    announced itself there.
+    With ``seq >= 0`` the call steps once, the step of row ``seq % len(progress)``. With ``seq < 0`` it serves: it
+    steps each step that ``control[SERVE_SEQ]`` posts (1, 2, ...: step ``s`` in row ``s % len(progress)``), in
+    order, and waits for the next one awake for up to ``spin_rounds`` reads, without returning to Python in between
+    (a worker that returned needed the GIL, which the caller holds between its kernel calls: it began each sync
+    LunarLander x64 step ~16 us late, and an async batch sent while the caller computed waited for the caller's
+    Python). It returns when no step comes within the spin, when ``control[SERVE_QUIT]`` is set, when another job is
+    posted to the workers (``posted[0]`` changes), or when it completed a step whose caller sleeps
+    (``control[SERVE_SLEEPER]``). The caller zeroes a row for step ``s`` only after posting ``s - 1`` and once no
+    serving call may claim from it (``control[SERVE_USERS + row]``); a call joins step ``s`` only if, once it has
+    announced itself there, step ``s + len(progress) - 1`` is not posted yet: so no call claims from a row being
+    zeroed, and the steps of the last ``len(progress) - 1`` posts can always be joined.
 
     Returns:
         With ``seq >= 0``, whether this call completed the step's last sub-environment; serving, whether it returned
         to wake a sleeping caller.
     """
+    rows = progress.shape[0]
     serving = seq < 0
     seen_posted = 0
     if serving:
         seen_posted = load(posted, 0)
-        seq = load(control, SERVE_SEQ)
+        seq = max(1, load(control, SERVE_SEQ) - rows + 2)
     while True:
-        row = seq % progress.shape[0]
         if serving:
-            fetch_add(control, SERVE_USERS + row, 1)
-            if load(control, SERVE_SEQ) != seq:  # not the latest step any more: its row may be zeroed
-                fetch_add(control, SERVE_USERS + row, -1)
-                seq = load(control, SERVE_SEQ)
+            if load(control, SERVE_QUIT) != 0 or load(posted, 0) != seen_posted:
+                break
+            latest = load(control, SERVE_SEQ)
+            if seq > latest:
+                for _ in range(spin_rounds):
+                    if load(control, SERVE_SEQ) >= seq or load(control, SERVE_QUIT) != 0:
+                        break
+                    if load(posted, 0) != seen_posted:
+                        break
+                    pause()
+                if load(control, SERVE_SEQ) < seq:
+                    break
                 continue
+            if seq + rows - 1 <= latest:  # its row may be zeroed for a later step: join the oldest one still safe
+                seq = latest - rows + 2
+                continue
+            fetch_add(control, SERVE_USERS + seq % rows, 1)
+            if load(control, SERVE_SEQ) >= seq + rows - 1:
+                fetch_add(control, SERVE_USERS + seq % rows, -1)
+                continue
+        row = progress[seq % rows]
         completed = _step_range(
             params_array,
             held_rows(state),
@@ -632,22 +654,17 @@ def step_chunks(
             elapsed,
             auxes,
             actions,
-            first,
-            stop,
+            row[ROW_FIRST],
+            row[ROW_STOP],
             chunk_size,
-            progress[row],
+            row,
         )
         if not serving:
             return completed
-        fetch_add(control, SERVE_USERS + row, -1)
+        fetch_add(control, SERVE_USERS + seq % rows, -1)
         if completed and load(control, SERVE_SLEEPER) == seq:
             fetch_add(control, SERVE_CALLS, -1)
             return True
-        for _ in range(spin_rounds):
-            if load(control, SERVE_SEQ) != seq or load(control, SERVE_QUIT) != 0 or load(posted, 0) != seen_posted:
-                break
-            pause()
-        if load(control, SERVE_SEQ) == seq or load(control, SERVE_QUIT) != 0 or load(posted, 0) != seen_posted:
-            fetch_add(control, SERVE_CALLS, -1)
-            return False
-        seq = load(control, SERVE_SEQ)
+        seq += 1
+    fetch_add(control, SERVE_CALLS, -1)
+    return False

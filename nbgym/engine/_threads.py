@@ -10,10 +10,9 @@ are process-wide and would change the user's own OpenMP code too.
 Here a step is split into chunks that threads claim from a shared atomic counter (``step_chunks``):
 the calling thread always works, ``num_threads - 1`` workers help when the OS runs them, and the
 caller waits only for a chunk a worker is still stepping: awake for up to ``SPIN_SECONDS``, then asleep on a
-lock. An idle worker likewise spins that long for the next step before it sleeps on the queue (not after a batch
-sent while the caller computes: it would take a core from them). A sync step's workers stay in the kernel from one
-step to the next (``StepServer``), so that they need no GIL to begin the next one. A worker
-that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
+lock. The workers stay in the kernel from one step to the next, a sync step's or an async batch's
+(``StepServer``), so that they need no GIL to begin the next one; an idle worker likewise spins that long for the
+next job before it sleeps on the queue. A worker that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
 shared by every vector env of the process, and created afresh in a forked child.
 """
 
@@ -31,7 +30,16 @@ import numba
 import numpy as np
 
 from nbgym.engine import atomic
-from nbgym.engine._kernels import SERVE_CALLS, SERVE_QUIT, SERVE_SEQ, SERVE_SLEEPER, SERVE_USERS
+from nbgym.engine._kernels import (
+    ROW_COLUMNS,
+    ROW_FIRST,
+    ROW_STOP,
+    SERVE_CALLS,
+    SERVE_QUIT,
+    SERVE_SEQ,
+    SERVE_SLEEPER,
+    SERVE_USERS,
+)
 
 _CHUNKS_PER_THREAD = 8
 """Chunks per thread and step: small enough that a worker stalled mid-chunk holds up little, large
@@ -46,13 +54,8 @@ on the 2-core virtual machine), twice a threaded step: a LunarLander x64 step on
 it. Bounded, unlike OpenMP's spin: at most this much of a core is taken from other work per step."""
 
 PROGRESS_COUNTERS = 4
-"""The int64 counters of a job's ``progress``, its kernel's last argument: chunks claimed, sub-environments completed,
-chunks taken from the batch's front and from its back (see ``_kernels._step_range``)."""
-
-
-def new_progress() -> np.ndarray:
-    """A job's zeroed ``progress`` counters (``PROGRESS_COUNTERS``)."""
-    return np.zeros(PROGRESS_COUNTERS, dtype=np.int64)
+"""The int64 counters that begin a step's row of ``progress`` (``step_chunks``): chunks claimed, sub-environments
+completed, chunks taken from the batch's front and from its back (see ``_kernels._step_range``)."""
 
 
 SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
@@ -60,8 +63,7 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 
 
 class Job:
-    """One threaded call: the kernel, its arguments (the last one the chunk counters ``progress``), the shared
-    counters, and the caller's wake-up lock."""
+    """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
 
     __slots__ = (
         "kernel",
@@ -76,16 +78,11 @@ class Job:
         "idle",
         "runners",
         "ended_callbacks",
-        "num_envs",
-        "next_soon",
-        "progress",
     )
 
-    def __init__(self, kernel: Callable[..., bool], args: tuple, progress: np.ndarray | None = None) -> None:
+    def __init__(self, kernel: Callable[..., bool], args: tuple) -> None:
         self.kernel = kernel
         self.args = args
-        self.progress = args[-1] if progress is None else progress
-        """The job's counters (``new_progress()``): its kernel's last argument unless given."""
         self.done = threading.Lock()
         self.done.acquire()
         self.error: BaseException | None = None
@@ -105,12 +102,6 @@ class Job:
         """The worker threads inside the kernel now (under ``finished_lock``)."""
         self.ended_callbacks: list[Callable[[], None]] = []
         """Called once ``idle`` is set (see ``when_idle``)."""
-        self.num_envs = 0
-        """The sub-environments of the job: ``progress[1]`` reaches it when every one is stepped."""
-        self.next_soon = False
-        """Whether the next job is likely to follow within ``SPIN_SECONDS``: a sync step's (its caller steps beside
-        the workers and comes back with the next step), not a batch sent while the caller computes (a worker that
-        spun then would take a core from the caller and the other workers)."""
 
     def run_in_worker(self) -> bool:
         """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
@@ -221,8 +212,8 @@ class _Workers:
             self.jobs.put(job)
 
     def _next_job(self, spin: bool) -> Job | None:
-        """The next job: taken at once, or after a spin if ``spin`` (a job put then takes no wake-up), or after
-        sleeping."""
+        """The next job: taken at once, or after a spin if ``spin`` (a job put then takes no wake-up: after a step,
+        the next one may be posted soon), or after sleeping."""
         seen = int(self.posted[0])  # read before looking: a job put after the look grows it
         try:
             return self.jobs.get_nowait()
@@ -241,7 +232,7 @@ class _Workers:
                 return
             if job.run_in_worker():
                 job.wake_caller()
-            spin = job.next_soon
+            spin = True
             job = None  # an idle worker keeps no batch's arrays alive
             with self.lock:
                 if me not in self.threads:
@@ -373,140 +364,70 @@ def _stop_workers(job: Job) -> None:
     )
 
 
-def run_chunks(kernel: Callable[..., bool], args: tuple, num_envs: int, num_helpers: int) -> None:
-    """Run ``kernel(*args, progress)`` in the calling thread and in ``num_helpers`` workers until done.
-
-    An interrupt (Ctrl-C's ``KeyboardInterrupt``, raised between any two bytecodes of this thread, never inside
-    a compiled ``nogil`` kernel) stops the workers (``_stop_workers``) and then, if any chunk was claimed,
-    steps the chunks nobody claimed in this thread, so that the batch is either as before the step or as
-    after it, never partly stepped; then it is raised. Handing out the job happens inside the ``try``.
-
-    Args:
-        kernel: A ``nogil`` kernel that claims chunks through ``progress`` (``new_progress()``: chunks claimed,
-            sub-environments completed, and where the chunks were taken) and returns whether it completed the last one.
-        args: Its other arguments.
-        num_envs: The sub-environments of the step (the caller spins until the workers have completed them).
-        num_helpers: The number of workers that help the calling thread (0: it steps every chunk).
-
-    Raises:
-        RuntimeError: If the kernel failed in a worker thread.
-        StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
-    """
-    job = Job(kernel, (*args, new_progress()))
-    job.num_envs = num_envs
-    job.next_soon = True
-    hand_out(job, num_helpers)
-    finish(job)
+SYNC_ROWS = 2
+"""A sync ``StepServer``'s rows: its steps use them in turn, one in flight at a time."""
 
 
-def hand_out(job: Job, num_workers: int) -> None:
-    """Give ``job`` to ``num_workers`` workers and return at once: ``finish`` waits for it.
+class Post:
+    """A step posted to a ``StepServer``: its number, its row of counters, the kernel's arguments (those of the
+    server's counters when it was posted) and the job whose workers serve it."""
 
-    The job's last argument is ``progress`` (``new_progress()``): after an interrupt, ``progress[0] > 0``
-    says that the job stepped (whole).
+    __slots__ = ("seq", "progress", "args", "num_envs", "control", "published")
 
-    Raises:
-        KeyboardInterrupt: Interrupted while handing it out: the job is then stepped whole (in this thread) if a
-            worker had claimed a chunk, else not at all.
-    """
-    try:
-        if num_workers > 0:
-            _shared_workers(num_workers).post(job, num_workers)
-    except BaseException:
-        _stop_workers(job)
-        _finish_interrupted(job)
-        raise
-
-
-def finish(job: Job) -> None:
-    """Return once every chunk of ``job`` is stepped: steps those no worker has claimed in this thread, then waits
-    for the workers' (awake for ``SPIN_SECONDS``, then asleep). Interrupted, or when a kernel fails, it returns or
-    raises only once no worker steps the batch any more (see ``run_chunks``).
-
-    Raises:
-        RuntimeError: If the kernel failed in a worker thread.
-        StepAbandoned: If interrupted, or a kernel failed, and a worker did not end within ``STOP_GRACE`` seconds.
-    """
-    try:
-        if not (job.kernel(*job.args) or _spun_until_completed(job)):
-            job.done.acquire()  # a worker is completing the last chunk (or failed)
-    except Exception:
-        # From the kernel itself: never return while a worker is still stepping this batch, or the next call
-        # would step the same sub-environments from two threads at once.
-        _stop_workers(job)
-        raise
-    except BaseException:
-        _stop_workers(job)
-        _finish_interrupted(job)
-        raise
-    if job.error is not None:
-        _stop_workers(job)  # the failing worker woke the caller while others may still step their chunks
-        raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
-
-
-def _spun_until_completed(job: Job) -> bool:
-    """Whether the workers completed every sub-environment of ``job`` (``progress[1]``) within a spin of
-    ``SPIN_SECONDS``."""
-    workers = _workers
-    return (
-        job.num_envs > 0 and workers is not None and atomic.wait_for(job.progress, 1, job.num_envs, workers.spin_rounds)
-    )
-
-
-def _finish_interrupted(job: Job) -> None:
-    """After an interrupt and ``_stop_workers``: step the chunks nobody claimed, in this thread, unless none was
-    claimed (the batch is then as before the step), so that every sub-environment has stepped once or none."""
-    while True:
-        try:
-            if job.progress[0] > 0 and job.error is None:
-                job.kernel(*job.args)  # claims what is left; returns at once when nothing is
-            break
-        except Exception:
-            break  # the kernel's own failure: the interrupt goes on, as the step was already failing
-        except BaseException:  # noqa: BLE001 - a further interrupt before the call: finish anyway
-            continue
-    if job.error is not None:
-        raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
-
-
-SERVE_ROWS = 2
-"""A ``StepServer``'s progress rows: steps use them in turn, so a row is zeroed one whole step after its step ended."""
+    def __init__(self, seq: int, progress: np.ndarray, args: tuple, num_envs: int, control: np.ndarray) -> None:
+        self.seq, self.progress, self.args, self.num_envs = seq, progress, args, num_envs
+        self.control = control
+        """The serving counters of the server's generation that it was posted to (``StepServer._restart``)."""
+        self.published = False
 
 
 class StepServer:
-    """The threaded sync steps of one bound batch, stepped by workers that stay in the kernel between steps.
+    """Threaded steps of one bound batch, stepped by workers that stay in the kernel between steps.
 
     A worker that returns to Python after each step needs the GIL to come back for the next one, and the caller holds
-    it from the end of one step until its kernel starts the next: the worker began each LunarLander x64 step ~16 us
-    after the caller and stepped its last chunk that much later. Here the job handed to the workers serves
-    (``step_chunks`` with ``seq < 0``): each call steps every step the caller posts by counting up
-    ``control[SERVE_SEQ]``, spinning in between up to ``SPIN_SECONDS``, and returns only when none comes, another job
-    is posted, the caller sleeps on its lock, or the server stops it. The kernel's arguments stay those of the bound
-    batch, with the actions copied into the server's own array; ``step`` posts a new job only when no call serves.
+    it from the end of one step until its kernel starts the next: the worker began each LunarLander x64 sync step
+    ~16 us after the caller, and a worker that ended its part of an async batch waited for the GIL through the
+    caller's Python before it began the next batch (HalfCheetah x64 in async batches of 32 with a policy between
+    steps: 60.5k env-steps/s with the workers back in Python after each batch, 69.3k serving).
+    Here the job handed to the workers serves (``step_chunks`` with ``seq < 0``): each call steps every step the
+    caller posts, in order, by following ``control[SERVE_SEQ]``, spinning in between up to ``SPIN_SECONDS``, and
+    returns only when none comes, another job is posted, the caller sleeps on its lock, or the server stops it. The
+    kernel's arguments stay those of the bound batch, with the actions in the server's own array; a new job is handed
+    out only when no call serves.
 
-    An interrupt or a failure ends the steps as ``run_chunks`` does (the step whole or not at all, no worker left
-    stepping), and the server starts again on fresh counters.
+    A sync step (``step``) is posted and joined at once. Async batches (``post``, later ``join``) are posted while
+    others are in flight: the server has two rows per batch that may be in flight, so that a row is zeroed for a step
+    only once the step that used it before has been received, and a serving call never finds the row of a step in
+    flight zeroed. The caller's ``join`` steps the chunks that no worker has claimed, then waits: awake, then asleep.
+
+    An interrupt or a failure ends the steps as before: no serving call goes on, no worker call of the job is left,
+    the step being joined is stepped whole or not at all; the server then starts again on fresh counters (steps in
+    flight keep the old ones, and their ``join`` steps what no worker stepped).
     """
 
-    def __init__(self, head: tuple, tail: tuple, num_envs: int, num_helpers: int) -> None:
+    def __init__(
+        self, head: tuple, action_shape: tuple, chunk_size: int, num_helpers: int, num_rows: int = SYNC_ROWS
+    ) -> None:
         """
         Args:
             head: The kernel's arguments before the actions.
-            tail: Its arguments between the actions and the counters (first, stop, chunk size).
-            num_envs: The sub-environments of a step.
+            action_shape: The shape of the batch's actions.
+            chunk_size: The sub-environments of a chunk.
             num_helpers: The workers that serve beside the caller.
+            num_rows: The rows of counters: twice the steps that may be in flight at once.
         """
-        self.head, self.tail = head, tail
-        self.num_envs, self.num_helpers = num_envs, num_helpers
+        self.head, self.action_shape, self.chunk_size = head, action_shape, chunk_size
+        self.num_helpers, self.num_rows = num_helpers, num_rows
         self.actions: np.ndarray | None = None
-        self.control = np.zeros(SERVE_USERS + SERVE_ROWS, dtype=np.int64)
+        self.control = np.zeros(SERVE_USERS + num_rows, dtype=np.int64)
         self._restart()
 
     def _restart(self) -> None:
         """Fresh counters: calls that still serve the old ones return and never touch these."""
         atomic.fetch_add(self.control, SERVE_QUIT, 1)
-        self.control = np.zeros(SERVE_USERS + SERVE_ROWS, dtype=np.int64)
-        self.progress = np.zeros((SERVE_ROWS, PROGRESS_COUNTERS), dtype=np.int64)
+        self.control = np.zeros(SERVE_USERS + self.num_rows, dtype=np.int64)
+        self.progress = np.zeros((self.num_rows, ROW_COLUMNS), dtype=np.int64)
+        self.posts: list[Post | None] = [None] * self.num_rows
         self.seq = 0
         self.job: Job | None = None
         self.workers: _Workers | None = None
@@ -515,6 +436,14 @@ class StepServer:
         """Let the serving calls return now (the batch was bound again, or closed)."""
         atomic.fetch_add(self.control, SERVE_QUIT, 1)
 
+    def actions_of(self, dtype: np.dtype) -> np.ndarray:
+        """The array the kernels read the actions from, of ``dtype``: write a step's rows of it before ``post``. A
+        new one for another dtype (with fresh counters: nothing may be in flight then)."""
+        if self.actions is None or self.actions.dtype != dtype:
+            self._restart()
+            self.actions = np.zeros(self.action_shape, dtype=dtype)
+        return self.actions
+
     def step(self, kernel: Callable[..., bool], actions: np.ndarray) -> None:
         """Step the batch once with ``actions`` (checked by the caller), in this thread and the serving workers.
 
@@ -522,68 +451,125 @@ class StepServer:
             RuntimeError: If the kernel failed in a worker thread.
             StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
         """
-        if self.actions is None or self.actions.dtype != actions.dtype or self.actions.shape != actions.shape:
+        np.copyto(self.actions_of(actions.dtype), actions)  # no step is in flight: the last one was joined
+        self.join(kernel, self.prepare(kernel, 0, len(actions)))  # posted by join, inside its guard
+
+    def prepare(self, kernel: Callable[..., bool], first: int, stop: int) -> Post:
+        """The next step, of sub-environments ``first`` to ``stop - 1`` (their actions written, checked), in its
+        zeroed row; no thread steps it before ``post``. Returns at once, unless the row's earlier step is still in
+        flight (not with the rows a server is made with), which it joins first."""
+        earlier = self.posts[(self.seq + 1) % self.num_rows]
+        if earlier is not None and atomic.load(earlier.progress, 1) < earlier.num_envs:
+            self.join(kernel, earlier)  # the row's step is still in flight
+        latest = self.posts[self.seq % self.num_rows]
+        if latest is not None and not latest.published and latest.control is self.control:
+            # Interrupted before it was posted: no thread has stepped it. Dropped with these counters (a row is zeroed
+            # only after the step before was posted); sent in flight, its join steps it alone.
             self._restart()
-            self.actions = np.empty(actions.shape, dtype=actions.dtype)
-        np.copyto(self.actions, actions)  # no step is in flight: every chunk of the last one was completed
         workers = _shared_workers(self.num_helpers)
         if workers is not self.workers:  # the first step, or a forked child's (the parent's calls do not exist)
             if self.workers is not None:
                 self._restart()
             self.workers = workers
         seq = self.seq + 1
-        row = seq % SERVE_ROWS
+        row = seq % self.num_rows
         control, progress = self.control, self.progress[row]
-        while atomic.load(control, SERVE_USERS + row) != 0:  # a call that came late for the step before last
+        while atomic.load(control, SERVE_USERS + row) != 0:  # a call that came late for the row's earlier step
             time.sleep(0)
         progress[:] = 0
-        args = (*self.head, self.actions, *self.tail, self.progress, control, workers.posted)
-        job = self.job
+        progress[ROW_FIRST], progress[ROW_STOP] = first, stop
+        args = (*self.head, self.actions, self.chunk_size, self.progress, control, workers.posted)
+        post = Post(seq, progress, args, stop - first, control)
+        self.posts[row], self.seq = post, seq
+        return post
+
+    def post(self, kernel: Callable[..., bool], post: Post) -> None:
+        """Hand ``post`` (from ``prepare``) to the serving workers and return at once: ``join`` returns its results.
+        Interrupted, it is stepped whole (in this thread) if a worker claimed a chunk, else not at all.
+
+        Raises:
+            StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
+        """
         try:
-            atomic.fetch_add(control, SERVE_SEQ, 1)  # posted: a serving call starts it now
-            self.seq = seq
-            if atomic.load(control, SERVE_CALLS) == 0:
-                job = Job(kernel, (*args, -1, workers.spin_rounds), progress=progress)
-                job.num_envs = self.num_envs
-                job.next_soon = True
-                atomic.fetch_add(control, SERVE_CALLS, self.num_helpers)
-                self.job = job
-                workers.post(job, self.num_helpers)
-            if not kernel(*args, seq, 0):
-                self._wait(job, control, progress, seq, workers.spin_rounds)
+            self._publish(kernel, post)
+        except BaseException:
+            self._stop(kernel, post, interrupted=True)
+            raise
+
+    def join(self, kernel: Callable[..., bool], post: Post) -> None:
+        """Return once ``post`` is stepped: steps the chunks no worker has claimed, then waits for the workers'.
+        Interrupted, it is stepped whole or not at all; a failure stops every worker first.
+
+        Raises:
+            RuntimeError: If the kernel failed in a worker thread.
+            StepAbandoned: If interrupted, or a kernel failed, and a worker did not end within ``STOP_GRACE`` seconds.
+        """
+        try:
+            self._join(kernel, post)
         except Exception:
-            self._stop(job, kernel, args, seq, interrupted=False)
+            self._stop(kernel, post, interrupted=False)
             raise
         except BaseException:
-            self._stop(job, kernel, args, seq, interrupted=True)
+            self._stop(kernel, post, interrupted=True)
             raise
+        self._raise_failure(kernel, post)
+
+    def _publish(self, kernel: Callable[..., bool], post: Post) -> None:
+        control = self.control
+        if post.control is not control:  # counters renewed since prepare (an interrupt): join steps it here
+            return
+        latest = atomic.load(control, SERVE_SEQ)
+        if post.seq > latest:  # posted: served from now (the caller alone writes it; a later post may be out first)
+            atomic.fetch_add(control, SERVE_SEQ, post.seq - latest)
+        post.published = True
+        if atomic.load(control, SERVE_CALLS) == 0:
+            job = Job(kernel, (*post.args, -1, self.workers.spin_rounds))
+            atomic.fetch_add(control, SERVE_CALLS, self.num_helpers)
+            self.job = job
+            self.workers.post(job, self.num_helpers)
+
+    def _join(self, kernel: Callable[..., bool], post: Post) -> None:
+        if not post.published:  # a sync step's, or an async one's interrupted between prepare and post
+            self._publish(kernel, post)
+        if kernel(*post.args, post.seq, 0) or atomic.load(post.progress, 1) >= post.num_envs:
+            return
+        if post.control is not self.control:
+            # No call serves these counters any more: every chunk a worker claimed was completed before its call
+            # ended, unless it failed.
+            raise RuntimeError("A step kernel failed in a thread: a stopped worker left its chunk unstepped")
+        self._wait(self.job, post, self.workers.spin_rounds)
+
+    def _wait(self, job: Job, post: Post, rounds: int) -> None:
+        """Until the step's last sub-environment is completed (or a worker failed): awake for ``rounds`` reads, then
+        asleep on the lock of the job that serves now, which the call that completes the step releases once it sees
+        ``SERVE_SLEEPER``."""
+        if atomic.wait_for(post.progress, 1, post.num_envs, rounds):
+            return
+        completed = atomic.store_then_load(self.control, SERVE_SLEEPER, post.seq, post.progress, 1)
+        while completed < post.num_envs and job.error is None:
+            job.done.acquire()  # released by the call that completes the step, or a failing one
+            completed = atomic.load(post.progress, 1)
+
+    def _raise_failure(self, kernel: Callable[..., bool], post: Post) -> None:
+        job = self.job
         if job is not None and job.error is not None:
-            self._stop(job, kernel, args, seq, interrupted=False)
+            self._stop(kernel, post, interrupted=False)
             raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
 
-    def _wait(self, job: Job | None, control: np.ndarray, progress: np.ndarray, seq: int, rounds: int) -> None:
-        """Until the step's last sub-environment is completed (or a worker failed): awake for ``rounds`` reads, then
-        asleep on the job's lock, which the call that completes it releases once it sees ``SERVE_SLEEPER``."""
-        if job is None or atomic.wait_for(progress, 1, self.num_envs, rounds):
-            return
-        completed = atomic.store_then_load(control, SERVE_SLEEPER, seq, progress, 1)
-        while completed < self.num_envs and job.error is None:
-            job.done.acquire()  # released by the call that completes the step, or a failing one
-            completed = atomic.load(progress, 1)
-
-    def _stop(self, job: Job | None, kernel: Callable[..., bool], args: tuple, seq: int, interrupted: bool) -> None:
-        """After an interrupt or a failure: no serving call goes on, every worker call of ``job`` has ended (see
-        ``_stop_workers``), and, interrupted, a step that a chunk of was claimed is stepped whole in this thread."""
-        control, progress = self.control, self.progress[seq % SERVE_ROWS]
+    def _stop(self, kernel: Callable[..., bool], post: Post, interrupted: bool) -> None:
+        """After an interrupt or a failure: no serving call goes on, every worker call of the serving job has ended
+        (see ``_stop_workers``), and, interrupted, ``post`` is stepped whole in this thread if a chunk of it was
+        claimed."""
+        job = self.job
         self._restart()
         if job is not None:
             _stop_workers(job)
-        if not interrupted or atomic.load(control, SERVE_SEQ) != seq:
+        if not interrupted:
             return
         while True:
             try:
-                if progress[0] > 0 and (job is None or job.error is None):
-                    kernel(*args, seq, 0)  # claims what is left; returns at once when nothing is
+                if post.progress[0] > 0 and (job is None or job.error is None):
+                    kernel(*post.args, post.seq, 0)  # claims what is left; returns at once when nothing is
                 break
             except Exception:
                 break  # the kernel's own failure: the interrupt goes on, as the step was already failing

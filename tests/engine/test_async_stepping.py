@@ -18,6 +18,7 @@ import nbgym
 from nbgym import error
 from nbgym.engine import _batch as engine_batch
 from nbgym.engine import _threads as threads
+from nbgym.engine._kernels import ROW_FIRST, ROW_STOP
 
 CARTPOLE_SHARED = 8 if INTERPRETED else 1024
 """Sub-environments of a CartPole run whose batches (half of them, from 512) go to the stepping threads."""
@@ -279,7 +280,10 @@ class _InterruptedWait:
 
 
 @pytest.mark.skipif(INTERPRETED, reason="a batch of 512 CartPoles takes its worker seconds as Python")
-def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypatch):
+def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole_or_not_at_all(monkeypatch):
+    """recv waits for batch 0, which a worker holds, and is interrupted: it raises only once the worker has left,
+    batch 0 not stepped (the worker had claimed none of it: as before its send) and batch 1, posted to the server's
+    stopped counters, stepped whole by its own recv."""
     envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=1)
     half = CARTPOLE_SHARED // 2
     rng = np.random.default_rng(9)
@@ -288,14 +292,14 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
     real_kernel, real_job = engine_batch.step_chunks, threads.Job
 
     def slow_kernel(*args):
-        first = args[-8]  # (..., actions, first, stop, chunk_size, progress, control, posted, seq, spin_rounds)
-        if first != 0:  # batch 1, in flight meanwhile (on another worker, if the engine has two): not watched
-            return real_kernel(*args)
-        if threading.current_thread() is threading.main_thread() and not interrupted:
+        progress, seq = args[-5], args[-2]  # (..., chunk_size, progress, control, posted, seq, spin_rounds)
+        if threading.current_thread() is threading.main_thread():
+            if progress[seq % len(progress), ROW_FIRST] != 0 or interrupted:  # batch 1, or the interrupt's end
+                return real_kernel(*args)
             return False  # recv's own call leaves every chunk to the worker, so that recv waits and is interrupted
         running[0] += 1
         inside.set()
-        time.sleep(0.05)  # still stepping when the caller is interrupted
+        time.sleep(0.05)  # still in its call when the caller is interrupted
         try:
             return real_kernel(*args)
         finally:
@@ -304,13 +308,14 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
     class Job(real_job):
         __slots__ = ()
 
-        def __init__(self, kernel, args, **kwargs) -> None:
-            super().__init__(slow_kernel, args, **kwargs)
+        def __init__(self, kernel, args) -> None:
+            super().__init__(kernel, args)
             self.done = _InterruptedWait(self.done, inside, interrupted)
 
     envs.async_reset(seed=3)
     *_, infos = envs.recv()
     monkeypatch.setattr(threads, "Job", Job)
+    monkeypatch.setattr(engine_batch, "step_chunks", slow_kernel)
     envs.send(actions[0], infos["env_id"])
     with pytest.raises(KeyboardInterrupt):
         while True:  # batch 1's reset, then batch 0's step, interrupted
@@ -318,12 +323,16 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole(monkeypa
             envs.send(actions[1], infos["env_id"])
     assert running[0] == 0, "recv() raised while a worker was stepping its batch"
     monkeypatch.undo()
-    obs, rewards, *_ = envs.recv()  # batch 0, stepped whole
+    assert envs._batches.states == ["received", "in flight"]  # batch 0 as before its send
+    with pytest.raises(error.NoAsyncCallError):
+        envs.recv()
+    envs.send(actions[0], np.arange(half))
+    received = [envs.recv()[:2] for _ in range(2)]  # batch 0 (recv's next), then batch 1
     sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
     sync.reset(seed=3)
     want = sync.step(np.concatenate([actions[0], actions[1]]))
-    np.testing.assert_array_equal(obs, want[0][:half])
-    np.testing.assert_array_equal(rewards, want[1][:half])
+    for k in range(2):  # observations, rewards
+        np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
 
 
 @pytest.mark.parametrize("receive", ["recv", "step_wait"])
@@ -392,22 +401,26 @@ def test_bench_learner_loop_script(capsys):
     assert "nbgym async, 1 thread" in out and "ideal on" in out and "nbgym async / ideal: " in out
 
 
-def test_each_send_counts_its_chunks_apart():
-    """A copy of a batch's earlier job that a worker takes late must not claim the chunks of the batch's next step
-    (its caller would then wait for a completion signalled to the old job: a hang seen with HalfCheetah x64): every
-    send's job has chunk counters of its own."""
-    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=2)
+@pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
+def test_the_steps_in_flight_never_share_their_chunk_counters():
+    """A serving worker that comes late for a batch's step must not claim the chunks of another step that reuses its
+    counters (its caller would wait for a completion that never comes: a hang seen with HalfCheetah x64): each step in
+    flight has a row of counters of its own, zeroed for it only once the row's earlier step was complete."""
+    envs = nbgym.make_vec("CartPole-v1", 2 * CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=2)
     half = CARTPOLE_SHARED // 2
     envs.async_reset(seed=0)
-    seen = []
-    for _ in range(6):
+    server = envs._batch.async_server(half)
+    assert server.num_rows == 2 * envs._batches.count
+    for _ in range(12):
         *_, infos = envs.recv()
         envs.send(np.ones(half, dtype=np.int64), infos["env_id"])
-        index = int(infos["env_id"][0]) // half
-        job = envs._batches.jobs[index]
-        counters = job.progress if job is not None else envs._batches.progress[index]
-        assert not any(np.shares_memory(counters, earlier) for earlier in seen)
-        seen.append(counters)
+        in_flight = [post for post in envs._batches.posts if post is not None]
+        assert len(in_flight) >= 1
+        for k, post in enumerate(in_flight):
+            assert post.progress[ROW_STOP] - post.progress[ROW_FIRST] == half
+            assert not any(np.shares_memory(post.progress, other.progress) for other in in_flight[k + 1 :])
+    for _ in range(envs._batches.count):
+        envs.recv()
 
 
 @pytest.mark.parametrize("closed_by", ["exit", "gc"])

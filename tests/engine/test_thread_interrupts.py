@@ -363,7 +363,7 @@ def test_a_second_interrupt_while_stopping_the_workers_keeps_waiting(monkeypatch
     entered = threading.Event()
     running = [0]
 
-    def kernel(progress):
+    def kernel(*args):
         if threading.current_thread() is caller:
             entered.wait(5)
             raise KeyboardInterrupt("first")
@@ -385,6 +385,6 @@ def test_a_second_interrupt_while_stopping_the_workers_keeps_waiting(monkeypatch
 
     monkeypatch.setattr(threads, "time", Clock)
     with pytest.raises(KeyboardInterrupt, match="first"):
-        threads.run_chunks(kernel, (), 1, 1)
+        threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
     assert Clock.reads >= 2
-    assert running[0] == 0, "run_chunks raised while a worker was still running"
+    assert running[0] == 0, "step raised while a worker was still running"

@@ -142,7 +142,7 @@ def test_the_first_claimer_takes_chunks_from_the_front_and_the_others_from_the_b
 
     def step(server, kernel, actions):
         real_step(server, kernel, actions)
-        counters.append(server.progress[server.seq % threads.SERVE_ROWS].copy())
+        counters.append(server.progress[server.seq % server.num_rows, : threads.PROGRESS_COUNTERS].copy())
 
     monkeypatch.setattr(threads.StepServer, "step", step)
     for _ in range(20):
@@ -180,6 +180,27 @@ def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(
             np.testing.assert_array_equal(got, expected)
     server = envs._batch._server
     assert server.control[threads.SERVE_SLEEPER] == server.seq == 5  # it slept on each step
+
+
+@needs_two_threads
+def test_a_step_prepared_and_never_posted_is_dropped():
+    """An interrupt between ``prepare`` and the post (here: the post never made) leaves the step unstepped, and the
+    next step must not post it too: the batch steps once."""
+    from nbgym.engine import _batch as engine_batch
+
+    num_envs = 4 * threads._MIN_CHUNK_SIZE
+    envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
+    reference = nbgym.make_vec("CartPole-v1", num_envs)
+    envs.reset(seed=6)
+    reference.reset(seed=6)
+    actions = np.ones(num_envs, dtype=np.int64)
+    envs.step(actions)
+    reference.step(actions)
+    server = envs._batch._server
+    server.prepare(engine_batch.step_chunks, 0, num_envs)  # its step interrupted here
+    for got, expected in zip(envs.step(actions)[:4], reference.step(actions)[:4]):
+        np.testing.assert_array_equal(got, expected)
+    assert server.seq == 1  # on fresh counters
 
 
 @needs_two_threads
@@ -303,26 +324,26 @@ def test_async_vector_env_forks_beside_a_threaded_parent():
 def test_a_failure_in_a_worker_reaches_the_caller():
     caller = threading.current_thread()
 
-    def kernel(progress: np.ndarray) -> bool:
+    def kernel(*args) -> bool:
         if threading.current_thread() is caller:
             return False  # the caller leaves the last chunk to the worker, which fails on it
         raise ZeroDivisionError("in the worker")
 
     with pytest.raises(RuntimeError, match="failed in a thread") as info:
-        threads.run_chunks(kernel, (), 1, 1)
+        threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
 def test_a_failure_in_the_caller_propagates_as_it_is():
     caller = threading.current_thread()
 
-    def kernel(progress: np.ndarray) -> bool:
+    def kernel(*args) -> bool:
         if threading.current_thread() is caller:
             raise KeyError("in the caller")
         return False
 
     with pytest.raises(KeyError, match="in the caller"):
-        threads.run_chunks(kernel, (), 1, 1)
+        threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
 
 
 # The benchmark of threads beside a busy learner
