@@ -596,27 +596,28 @@ def step_chunks(
     validated by the caller (``check_step``). Each call claims the next chunk atomically, so a thread that the OS
     does not schedule simply claims fewer chunks instead of holding the others up.
 
-    With ``seq >= 0`` the call steps once, the step of row ``seq % len(progress)``. With ``seq < 0`` it serves: it
+    With ``seq >= 0`` the call steps once, the step of row ``seq % len(progress)``. With ``seq = -1 - posted[0]``
+    (its job's post) it serves: it
     steps each step that ``control[SERVE_SEQ]`` posts (1, 2, ...: step ``s`` in row ``s % len(progress)``), in
     order, and waits for the next one awake for up to ``spin_rounds`` reads, without returning to Python in between
     (a worker that returned needed the GIL, which the caller holds between its kernel calls: it began each sync
     LunarLander x64 step ~16 us late, and an async batch sent while the caller computed waited for the caller's
     Python). It returns when no step comes within the spin, when ``control[SERVE_QUIT]`` is set, when another job is
     posted to the workers (``posted[0]`` changes), or when it completed a step whose caller sleeps
-    (``control[SERVE_SLEEPER]``). The caller zeroes a row for step ``s`` only after posting ``s - 1`` and once no
+    (``control[SERVE_SLEEPER]``: its worker then wakes the caller and calls again, still counted in
+    ``control[SERVE_CALLS]``, which every other return decrements). The caller zeroes a row for step ``s`` only after posting ``s - 1`` and once no
     serving call may claim from it (``control[SERVE_USERS + row]``); a call joins step ``s`` only if, once it has
     announced itself there, step ``s + len(progress) - 1`` is not posted yet: so no call claims from a row being
     zeroed, and the steps of the last ``len(progress) - 1`` posts can always be joined.
 
     Returns:
         With ``seq >= 0``, whether this call completed the step's last sub-environment; serving, whether it returned
-        to wake a sleeping caller.
+        to wake a sleeping caller (and is to be called again).
     """
     rows = progress.shape[0]
     serving = seq < 0
-    seen_posted = 0
+    seen_posted = -seq - 1  # serving: the workers' ``posted`` once its job was posted
     if serving:
-        seen_posted = load(posted, 0)
         seq = max(1, load(control, SERVE_SEQ) - rows + 2)
     while True:
         if serving:
@@ -663,8 +664,7 @@ def step_chunks(
             return completed
         fetch_add(control, SERVE_USERS + seq % rows, -1)
         if completed and load(control, SERVE_SLEEPER) == seq:
-            fetch_add(control, SERVE_CALLS, -1)
-            return True
+            return True  # still counted in SERVE_CALLS: its worker wakes the caller and calls again
         seq += 1
     fetch_add(control, SERVE_CALLS, -1)
     return False

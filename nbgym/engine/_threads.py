@@ -104,9 +104,10 @@ class Job:
         """Called once ``idle`` is set (see ``when_idle``)."""
 
     def run_in_worker(self) -> bool:
-        """Run the kernel in a worker; whether this call completed the last chunk (or failed, which ends
-        the job too: the caller would otherwise wait forever for the chunk that failed). A cancelled job
-        is not run: the caller, interrupted, no longer waits for it."""
+        """Run the kernel in a worker; whether the caller is to be woken: the serving call completed a step whose
+        caller sleeps (run it again: it serves on), or it failed, which ends the job too (the caller would otherwise
+        wait forever for the chunk that failed). A cancelled job is not run: the caller, interrupted, no longer waits
+        for it."""
         worker = threading.current_thread()
         with self.finished_lock:
             if self.cancelled:
@@ -230,8 +231,10 @@ class _Workers:
             job = self._next_job(spin)
             if job is None:
                 return
-            if job.run_in_worker():
+            while job.run_in_worker():  # it woke a sleeping caller (and serves on), or failed
                 job.wake_caller()
+                if job.error is not None:
+                    break
             spin = True
             job = None  # an idle worker keeps no batch's arrays alive
             with self.lock:
@@ -523,10 +526,12 @@ class StepServer:
             atomic.fetch_add(control, SERVE_SEQ, post.seq - latest)
         post.published = True
         if atomic.load(control, SERVE_CALLS) == 0:
-            job = Job(kernel, (*post.args, -1, self.workers.spin_rounds))
+            workers = self.workers
+            serving = -2 - int(workers.posted[0])  # -1 - posted[0] once this job is posted
+            job = Job(kernel, (*post.args, serving, workers.spin_rounds))
             atomic.fetch_add(control, SERVE_CALLS, self.num_helpers)
             self.job = job
-            self.workers.post(job, self.num_helpers)
+            workers.post(job, self.num_helpers)
 
     def _join(self, kernel: Callable[..., bool], post: Post) -> None:
         if not post.published:  # a sync step's, or an async one's interrupted between prepare and post
