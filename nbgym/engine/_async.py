@@ -24,7 +24,7 @@ flight. Misuse is refused before anything moves.
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -430,16 +430,19 @@ class AsyncSteps:
     def _rows_results(
         self, first: int, stop: int, kind: str
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
-        batch = self._batch
+        batch, num_envs = self._batch, self.num_envs
         count = stop - first
+        # The env seen as the vector env of sub-environments ``first`` to ``stop - 1`` for its infos (written out, not
+        # a context manager: a recv of microseconds).
+        self._batch, self.num_envs = batch.rows(first, stop), count
+        try:
+            infos = self._reset_infos(self._batch.all_envs) if kind == RESET else self._step_infos()
+        finally:
+            self._batch, self.num_envs = batch, num_envs
         if kind == RESET:
-            with self._as_rows(first, stop):
-                infos = self._reset_infos(self._batch.all_envs)
             rewards = np.zeros(count, dtype=np.float64)
             terminated, truncated = np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.bool_)
         else:
-            with self._as_rows(first, stop):
-                infos = self._step_infos()
             self._after_rows(first, stop)
             rewards, terminated, truncated = (
                 batch.rewards[first:stop],
@@ -451,13 +454,3 @@ class AsyncSteps:
         obs = batch.obs[first:stop]
         infos["env_id"] = np.arange(first, stop, dtype=np.int32)
         return (obs.copy() if self.copy else obs), rewards, terminated, truncated, infos
-
-    @contextlib.contextmanager
-    def _as_rows(self, first: int, stop: int) -> Iterator[None]:
-        """The env seen as the vector env of sub-environments ``first`` to ``stop - 1``, for its infos."""
-        batch, num_envs = self._batch, self.num_envs
-        self._batch, self.num_envs = batch.rows(first, stop), stop - first
-        try:
-            yield
-        finally:
-            self._batch, self.num_envs = batch, num_envs

@@ -240,23 +240,24 @@ class KernelBatch:
         more than stepping them. A batch goes to ``num_threads - 1`` workers, as a sync step does (the caller steps
         what they have not claimed when it comes back for the results), and at least to one, which steps while the
         caller computes. Two rows per batch: see ``StepServer``."""
-        if batch_size < threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
-            return None
         servers = self.__dict__.get("_async_servers") or {}
-        server = servers.get(batch_size)
-        if server is None:
+        if batch_size in servers:
+            return servers[batch_size]
+        server = None
+        if batch_size >= threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
             mode, max_steps = self._bound
             chunk_size, helpers = threads.split(
                 batch_size, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
             )
-            server = servers[batch_size] = threads.StepServer(
+            server = threads.StepServer(
                 self._step_args(mode, max_steps),
                 self.action_shape,
                 chunk_size,
                 max(1, helpers),
                 num_rows=2 * (self.num_envs // batch_size),
             )
-            self._async_servers = servers
+        servers[batch_size] = server
+        self._async_servers = servers
         return server
 
     def end_threads(self) -> None:

@@ -1170,7 +1170,9 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         threads step nothing: their jobs keep the arrays they write alive)."""
         if not sys.is_finalizing():
             self._settle()
-        self._batch.end_threads()  # its serving workers go back to the queue now, not after their spin
+        batch = self.__dict__.get("_batch")  # none when its construction failed (closed by ``__del__``)
+        if batch is not None:
+            batch.end_threads()  # its serving workers go back to the queue now, not after their spin
         self._batches = self._pending_step = None
         self._ready = False
         if self._render_state is not None:
