@@ -246,6 +246,7 @@ class KernelBatch:
         server = None
         if batch_size >= threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
             mode, max_steps = self._bound
+            self.compile_rows(mode, max_steps, self.action_dtype)  # here, not in the first worker that steps a batch
             chunk_size, helpers = threads.split(
                 batch_size, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
             )

@@ -53,6 +53,14 @@ a sleeping thread costs the operating system tens of microseconds (a round trip 
 on the 2-core virtual machine), twice a threaded step: a LunarLander x64 step on 2 threads lost ~60 us of its ~400 to
 it. Bounded, unlike OpenMP's spin: at most this much of a core is taken from other work per step."""
 
+CALLER_SPIN_SECONDS = 1e-3
+"""How long a caller that has stepped its share spins for the chunks its workers still step before it sleeps: longer
+than a worker's spin, because the core it spins on is its own and a sleep costs its step a wake-up, and a claim can
+outlast ``SPIN_SECONDS`` (BipedalWalker's 16 worlds, ~500 us): the learner loop, BipedalWalker x64 in batches of 32,
+stepped 53.1k env-steps/s with the caller asleep after 200 us, 54.3k after 1 ms (3 rounds each; beside a matmul load
+in a thread or a process, ``bench_threads.py`` showed no difference beyond its noise). It waits only for chunks a
+worker has claimed (it steps the others itself), so a spin outlasts a claim only while a worker is descheduled."""
+
 PROGRESS_COUNTERS = 4
 """The int64 counters that begin a step's row of ``progress`` (``step_chunks``): chunks claimed, sub-environments
 completed, chunks taken from the batch's front and from its back (see ``_kernels._step_range``)."""
@@ -185,7 +193,8 @@ class _Workers:
         """Grows as jobs are put (under the GIL; an increment lost to another putting thread still changes it): an
         idle worker spins on it for ``SPIN_SECONDS`` before it sleeps on the queue, and a serving call returns when it
         changes (another job waits)."""
-        self.spin_rounds = _spin_rounds()
+        self.spin_rounds = _spin_rounds(SPIN_SECONDS)
+        self.caller_rounds = _spin_rounds(CALLER_SPIN_SECONDS)
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
@@ -278,8 +287,8 @@ def _end_workers_at_exit() -> None:
 atexit.register(_end_workers_at_exit)
 
 
-def _spin_rounds() -> int:
-    """The reads of ``atomic.wait_for`` that take ``SPIN_SECONDS`` on this machine (its ``pause`` takes from a few to
+def _spin_rounds(seconds: float) -> int:
+    """The reads of ``atomic.wait_for`` that take ``seconds`` on this machine (its ``pause`` takes from a few to
     over a hundred cycles by processor), measured once: 0 interpreted, where a spin would hold the GIL."""
     if numba.config.DISABLE_JIT:
         return 0
@@ -289,7 +298,7 @@ def _spin_rounds() -> int:
     start = time.perf_counter()
     atomic.wait_for(never, 0, 1, rounds)
     per_round = max((time.perf_counter() - start) / rounds, 1e-9)
-    return int(SPIN_SECONDS / per_round)
+    return int(seconds / per_round)
 
 
 def _shared_workers(count: int) -> _Workers:
@@ -542,7 +551,7 @@ class StepServer:
             # No call serves these counters any more: every chunk a worker claimed was completed before its call
             # ended, unless it failed.
             raise RuntimeError("A step kernel failed in a thread: a stopped worker left its chunk unstepped")
-        self._wait(self.job, post, self.workers.spin_rounds)
+        self._wait(self.job, post, self.workers.caller_rounds)
 
     def _wait(self, job: Job, post: Post, rounds: int) -> None:
         """Until the step's last sub-environment is completed (or a worker failed): awake for ``rounds`` reads, then

@@ -314,6 +314,7 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole_or_not_a
 
     envs.async_reset(seed=3)
     *_, infos = envs.recv()
+    envs._batch.async_server(half)  # made, its kernel compiled, before the kernel is replaced
     monkeypatch.setattr(threads, "Job", Job)
     monkeypatch.setattr(engine_batch, "step_chunks", slow_kernel)
     envs.send(actions[0], infos["env_id"])

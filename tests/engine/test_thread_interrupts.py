@@ -102,7 +102,7 @@ class _Queue:
 class _Workers:
     def __init__(self, real, injected: _Injected) -> None:
         self.real, self.jobs = real, _Queue(real.jobs, injected)
-        self.posted, self.spin_rounds = real.posted, real.spin_rounds
+        self.posted, self.spin_rounds, self.caller_rounds = real.posted, real.spin_rounds, real.caller_rounds
 
     def post(self, job, count: int) -> None:  # the real post, through the queue that interrupts
         self.real.posted[0] += 1

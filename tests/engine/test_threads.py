@@ -108,7 +108,7 @@ def test_wait_for_sees_another_threads_addition_and_gives_up_after_its_rounds():
     adder.start()
     assert wait_for(counter, 1, 3, 10**10)  # released the GIL for the adder, and saw its addition
     adder.join()
-    assert threads._spin_rounds() > 0
+    assert threads._spin_rounds(threads.SPIN_SECONDS) > 0
 
 
 # Interpreted (NUMBA_DISABLE_JIT=1), one batch that the threads share covers the chunk kernel and the
@@ -166,7 +166,7 @@ def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(
     def kernel(*args):
         if threading.current_thread() is threading.main_thread():
             return False
-        time.sleep(2 * threads.SPIN_SECONDS)
+        time.sleep(2 * threads.CALLER_SPIN_SECONDS)
         return real(*args)
 
     envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
