@@ -9,11 +9,11 @@ are process-wide and would change the user's own OpenMP code too.
 
 Here a step is split into chunks that threads claim from a shared atomic counter (``step_chunks``):
 the calling thread always works, ``num_threads - 1`` workers help when the OS runs them, and the
-caller waits only for a chunk a worker is still stepping: awake for up to ``SPIN_SECONDS``, then asleep on a
+caller waits only for a chunk a worker is still stepping: awake for up to ``CALLER_SPIN_SECONDS``, then asleep on a
 lock. The workers stay in the kernel from one step to the next, a sync step's or an async batch's
-(``StepServer``), so that they need no GIL to begin the next one; an idle worker likewise spins that long for the
-next job before it sleeps on the queue. A worker that wakes up late finds nothing left and goes back to sleep. The workers are created on first use,
-shared by every vector env of the process, and created afresh in a forked child.
+(``StepServer``), so that they need no GIL to begin the next one; an idle worker spins ``SPIN_SECONDS`` for the
+next job before it sleeps on the queue. A worker that wakes up late finds nothing left and goes back to sleep. The
+workers are created on first use, shared by every vector env of the process, and created afresh in a forked child.
 """
 
 from __future__ import annotations
@@ -381,8 +381,8 @@ SYNC_ROWS = 2
 
 
 class Post:
-    """A step posted to a ``StepServer``: its number, its row of counters, the kernel's arguments (those of the
-    server's counters when it was posted) and the job whose workers serve it."""
+    """A step of a ``StepServer`` (``prepare``): its number, its row of counters, the kernel's arguments (with the
+    server's counters when it was prepared), its sub-environments' count, and whether it was posted."""
 
     __slots__ = ("seq", "progress", "args", "num_envs", "control", "published")
 

@@ -18,7 +18,7 @@ import nbgym
 from nbgym import error
 from nbgym.engine import _batch as engine_batch
 from nbgym.engine import _threads as threads
-from nbgym.engine._kernels import ROW_FIRST, ROW_STOP
+from nbgym.engine._kernels import ROW_FIRST, ROW_STOP, SERVE_QUIT
 
 CARTPOLE_SHARED = 8 if INTERPRETED else 1024
 """Sub-environments of a CartPole run whose batches (half of them, from 512) go to the stepping threads."""
@@ -281,9 +281,10 @@ class _InterruptedWait:
 
 @pytest.mark.skipif(INTERPRETED, reason="a batch of 512 CartPoles takes its worker seconds as Python")
 def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole_or_not_at_all(monkeypatch):
-    """recv waits for batch 0, which a worker holds, and is interrupted: it raises only once the worker has left,
-    batch 0 not stepped (the worker had claimed none of it: as before its send) and batch 1, posted to the server's
-    stopped counters, stepped whole by its own recv."""
+    """recv waits for batch 0, which a worker holds (its call stays until the serving is stopped, whatever the
+    caller's speed), and is interrupted: it raises only once the worker has left, batch 0 not stepped (the worker had
+    claimed none of it: as before its send) and batch 1, posted to the server's stopped counters, stepped whole by its
+    own recv."""
     envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=CARTPOLE_SHARED // 2, num_threads=1)
     half = CARTPOLE_SHARED // 2
     rng = np.random.default_rng(9)
@@ -299,7 +300,10 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole_or_not_a
             return False  # recv's own call leaves every chunk to the worker, so that recv waits and is interrupted
         running[0] += 1
         inside.set()
-        time.sleep(0.05)  # still in its call when the caller is interrupted
+        control = args[-4]
+        deadline = time.monotonic() + 10
+        while control[SERVE_QUIT] == 0 and time.monotonic() < deadline:
+            time.sleep(0.001)  # in its call, having claimed nothing, until the interrupted recv stops the serving
         try:
             return real_kernel(*args)
         finally:
