@@ -6,12 +6,13 @@ The scenes are those of a gymnasium episode (random actions, seed 0): each is re
 then both renderers draw every scene ``repeats`` times, alternately. The rasteriser's time covers ``draw_frame``
 from the scene's arrays (world polygons, view, car polygons in screen coordinates, indicator values, reward).
 
-``--parts`` times, per frame, each stage of ``_render_frame`` called on its own in drawing order (the field with
-the surface's clear, the grass polygons, the road polygons, the car, the indicators, the score, the shrink's row
-pass and its column pass) and the whole ``_render_frame``; each is one compiled call from Python (a few
-microseconds of call overhead each). The first ``--skip`` scenes (the start-of-episode zoom, which draws the whole
-track) are left out of the split unless ``--skip 0``. With ``--baseline REV`` the ``_render_frame`` of git
-revision ``REV``'s rasteriser is timed in the same loop, alternately (its frames checked equal to this one's).
+``--parts`` times, per frame, the stages of a frame drawn whole, each called on its own (the scene: the polygons on
+screen; the scene and the whole window drawn; the shrink's row pass and its column pass), and ``draw_frame``, which
+draws and shrinks the state frame in bands of ``raster.BAND_ROWS`` rows as the environments do; each is one
+compiled call from Python (a few microseconds of call overhead each). The first ``--skip`` scenes (the
+start-of-episode zoom, which draws the whole track) are left out of the split unless ``--skip 0``. With
+``--baseline REV`` the ``draw_frame`` of git revision ``REV``'s rasteriser, whole window then shrink, is timed in
+the same loop, alternately (its frames checked equal to this one's first).
 
 Run: ``PYTHONPATH=. python benchmarks/bench_car_raster.py [--steps 300] [--repeats 3] [--parts [--baseline main]]``.
 """
@@ -81,48 +82,20 @@ def against_gymnasium(steps: int, repeats: int) -> None:
 
 
 @kernel
-def _field(surface, world, starts, colors, view):  # pragma: no cover (compiled)
-    """``_render_frame``'s clear and field (the first polygon, never culled)."""
-    vx = np.empty(16, dtype=np.int64)
-    vy = np.empty(16, dtype=np.int64)
-    scratch = raster._polygon_scratch(16)
-    raster._gfx_world_backdrop(
-        surface, world, starts, colors, view, False, -raster.MAX_SHAPE_DIM, raster.WINDOW_W + raster.MAX_SHAPE_DIM,
-        raster.WINDOW_H + raster.MAX_SHAPE_DIM, vx, vy, scratch,
+def _whole_window(
+    surface, draw, a_world, a_starts, a_colors, a_view, car_screen, car_starts, car_colors, dashboard, text,
+    font_glyphs, font_left, font_right, font_advance, font_kern,
+):  # pragma: no cover (compiled)  # fmt: skip
+    """The frame's ``raster.Scene`` (its polygons on screen, culled), as ``draw_frame`` makes it, and when ``draw``
+    the whole window drawn into ``surface`` (as the ``"human"`` window is)."""
+    scene = raster._scene(
+        raster.WINDOW_H, raster.WINDOW_W, a_world, a_starts, a_colors, 1, a_view, -raster.MAX_SHAPE_DIM,
+        raster.WINDOW_W + raster.MAX_SHAPE_DIM, raster.WINDOW_H + raster.MAX_SHAPE_DIM, np.zeros((0, 2)),
+        np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64), car_screen, car_starts, car_colors, dashboard, text,
+        font_glyphs, font_left, font_right, font_advance, font_kern,
     )  # fmt: skip
-
-
-@kernel
-def _world_polygons(surface, world, starts, colors, view, first, last):  # pragma: no cover (compiled)
-    """``_render_frame``'s world polygons ``first:last`` (the field is never culled)."""
-    vx = np.empty(16, dtype=np.int64)
-    vy = np.empty(16, dtype=np.int64)
-    scratch = raster._polygon_scratch(16)
-    for k in range(first, last):
-        raster._gfx_world_polygon(
-            surface, world, starts[k], starts[k + 1], colors[k], view, k >= 1, -raster.MAX_SHAPE_DIM,
-            raster.WINDOW_W + raster.MAX_SHAPE_DIM, raster.WINDOW_H + raster.MAX_SHAPE_DIM, vx, vy, scratch,
-        )  # fmt: skip
-
-
-@kernel
-def _car_polygons(surface, car_screen, car_starts, car_colors):  # pragma: no cover (compiled)
-    """``_render_frame``'s car polygons."""
-    vx = np.empty(16, dtype=np.int64)
-    vy = np.empty(16, dtype=np.int64)
-    scratch = raster._polygon_scratch(16)
-    for k in range(car_starts.shape[0] - 1):
-        n = car_starts[k + 1] - car_starts[k]
-        for j in range(n):
-            vx[j] = raster._float_to_int32(car_screen[car_starts[k] + j, 0])
-            vy[j] = raster._float_to_int32(car_screen[car_starts[k] + j, 1])
-        raster._draw_polygon(surface, vx, vy, n, car_colors[k], scratch, True)
-
-
-@kernel
-def _score(surface, text, glyphs, left, right, advance, kern):  # pragma: no cover (compiled)
-    H = surface.shape[0]
-    raster._blit_score(surface, text, glyphs, left, right, advance, kern, 60, int(H - H * 2.5 / 40.0))
+    if draw:
+        raster._draw_scene(surface, 0, raster.WINDOW_H, scene)
 
 
 def revision_raster(revision: str) -> ModuleType:
@@ -153,28 +126,9 @@ def revision_raster(revision: str) -> ModuleType:
     return module
 
 
-def render_frame(
-    module: ModuleType,
-    surface: np.ndarray,
-    a: dict[str, Any],
-    frame: np.ndarray,
-    rows: np.ndarray,
-    accumulate: np.ndarray,
-    backend: int,
-) -> None:
-    """``module._render_frame`` of the prepared scene ``a`` into ``frame``."""
-    font = raster.load_score_font()
-    module._render_frame(
-        surface, a["world"], a["starts"], a["colors"], 1, a["view"], -raster.MAX_SHAPE_DIM,
-        raster.WINDOW_W + raster.MAX_SHAPE_DIM, raster.WINDOW_H + raster.MAX_SHAPE_DIM, a["skid_points"],
-        a["skid_starts"], a["skid_colors"], a["car_screen"], a["car_starts"], a["car_colors"], a["dashboard"],
-        a["text"], font.glyphs, font.left, font.right, font.advance, font.kern, frame, rows, accumulate, backend,
-    )  # fmt: skip
-
-
 def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | None) -> None:
-    """Each stage's mean (over the scenes) of its fastest time, and the whole ``_render_frame``'s (and the
-    baseline revision's)."""
+    """Each stage's mean (over the scenes) of its fastest time, and the whole state frame's (``draw_frame`` in
+    bands, as the environments draw their observations; and the baseline revision's ``draw_frame``)."""
     _, scenes, _ = episode_scenes(steps)
     scenes = scenes[skip:]
     font = raster.load_score_font()
@@ -182,31 +136,32 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     frame = np.empty((96, 96, 3), dtype=np.uint8)
     rows = np.empty((raster.WINDOW_H, 96, 3), dtype=np.uint8)
     accumulate = np.empty((96, 3), dtype=np.uint16)
+    changed = raster._shrink_scratch(raster.WINDOW_W)
     row_plan = np.empty((96, 3), dtype=np.int64)
     column_plan = np.empty((96, 3), dtype=np.int64)
     raster._shrink_plan(raster.WINDOW_W, 96, backend, row_plan)
     raster._shrink_plan(raster.WINDOW_H, 96, backend, column_plan)
+
+    def scene_arguments(a: dict[str, Any]) -> tuple:
+        return (
+            a["world"], a["starts"], a["colors"], a["view"], a["car_screen"], a["car_starts"], a["car_colors"],
+            a["dashboard"], a["text"], font.glyphs, font.left, font.right, font.advance, font.kern,
+        )  # fmt: skip
+
     stages: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
-        ("clear + field", lambda a: _field(surface, a["world"], a["starts"], a["colors"], a["view"])),
-        ("grass", lambda a: _world_polygons(surface, a["world"], a["starts"], a["colors"], a["view"], 1, BACKGROUND_POLYGONS)),
-        ("road", lambda a: _world_polygons(surface, a["world"], a["starts"], a["colors"], a["view"], BACKGROUND_POLYGONS, len(a["starts"]) - 1)),
-        ("car", lambda a: _car_polygons(surface, a["car_screen"], a["car_starts"], a["car_colors"])),
-        ("indicators", lambda a: raster._render_indicators(surface, a["dashboard"])),
-        ("score", lambda a: _score(surface, a["text"], font.glyphs, font.left, font.right, font.advance, font.kern)),
-        ("shrink rows", lambda a: raster._shrink_rows(surface, rows, row_plan, backend)),
+        ("scene", lambda a: _whole_window(surface, False, *scene_arguments(a))),
+        ("scene + window", lambda a: _whole_window(surface, True, *scene_arguments(a))),
+        ("shrink rows", lambda a: raster._shrink_rows(surface, rows, row_plan, backend, 0, changed)),
         ("shrink columns", lambda a: raster._shrink_columns(rows, frame, column_plan, accumulate, backend)),
     ]  # fmt: skip
-    wholes = [("_render_frame", lambda a: render_frame(raster, surface, a, frame, rows, accumulate, backend))]
+    wholes = [("draw_frame", lambda a: raster.draw_frame(**a["scene"], backend=backend))]
     if baseline is not None:
         old = revision_raster(baseline)
-        old_frame = np.empty_like(frame)
-
-        def render_baseline(a: dict[str, Any]) -> None:
-            render_frame(old, surface, a, old_frame, rows, accumulate, backend)
-            if not np.array_equal(old_frame, frame):
-                raise AssertionError(f"{baseline}'s _render_frame draws another frame")
-
-        wholes.append((f"{baseline}'s", render_baseline))
+        for scene in scenes:
+            theirs = old.draw_frame(**scene, backend=backend, surface=surface)
+            if not np.array_equal(theirs, raster.draw_frame(**scene, backend=backend)):
+                raise AssertionError(f"{baseline}'s draw_frame draws another frame")
+        wholes.append((f"{baseline}'s", lambda a: old.draw_frame(**a["scene"], backend=backend, surface=surface)))
     arguments = [
         {
             "world": np.ascontiguousarray(s["world"], dtype=np.float64),
@@ -221,6 +176,7 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
             "car_colors": raster.pack_rgb(s["car_colors"]).astype(np.int64),
             "dashboard": np.asarray(s["dashboard"], dtype=np.float64),
             "text": raster.score_glyphs(s["reward"], font),
+            "scene": s,
         }
         for s in scenes
     ]

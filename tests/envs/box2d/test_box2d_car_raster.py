@@ -111,6 +111,44 @@ def test_polygon_primitives_draw_something(name):
     assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
 
 
+def _band_primitives(points: np.ndarray, color: int):
+    """Each primitive the frame draws, as ``draw(surface, top, height, flipped)`` on rows ``top..`` of a window of
+    ``height`` rows (Sint16 vertices for gfxdraw, C ints for draw.c, as the frame kernel converts them)."""
+    vx, vy = raster._sint16_points(points)
+    inside = np.abs(points) < 2.0**31
+    ints = np.where(inside, np.trunc(np.where(inside, points, 0.0)), -(2**31)).astype(np.int64)
+    xs, ys = np.ascontiguousarray(ints[:, 0]), np.ascontiguousarray(ints[:, 1])
+    n = len(points)
+    scratch = raster._polygon_scratch(n)
+    near = np.clip(ints, -3000, 3000)  # draw_line_width walks every pixel of the line
+    return {
+        "gfxdraw.aapolygon": lambda s, t, h, f: raster._gfx_aapolygon(s, t, h, vx, vy, n, color, f),
+        "gfxdraw.filled_polygon": lambda s, t, h, f: raster._gfx_filled_polygon(s, t, h, vx, vy, n, color, scratch, f),
+        "draw.polygon": lambda s, t, h, f: raster._draw_polygon(s, t, h, xs, ys, n, color, scratch, f),
+        "draw.lines": lambda s, t, h, f: [
+            raster._draw_line_width(s, t, h, *near[k - 1], *near[k], 2 + k % 3, color, f) for k in range(1, n)
+        ],
+    }
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=polygons(), band_rows=st.integers(1, 20), flipped=st.booleans())
+def test_primitives_drawn_in_bands_draw_the_whole_surface(case, band_rows, flipped):
+    """Each primitive drawn band by band (a surface holding ``band_rows`` rows of the window at a time, mirrored
+    or not) stores exactly what it stores drawing the whole surface at once: the state frames are drawn so."""
+    background, points, color = case
+    height = background.shape[0]
+    for name, draw in _band_primitives(points, int(raster.pack_rgb(np.array(color)))).items():
+        whole = raster.pack_rgb(background)
+        draw(whole, 0, height, flipped)
+        banded = raster.pack_rgb(background)
+        for top in range(0, height, band_rows):
+            band = banded[top : top + band_rows].copy()
+            draw(band, top, height, flipped)
+            banded[top : top + band_rows] = band
+        assert np.array_equal(banded, whole), name
+
+
 @pytest.mark.parametrize("top", [-32768, -32000, -20000])
 @pytest.mark.parametrize("bottom", [32767, 30000, 20])
 def test_filled_polygon_with_rows_far_apart_matches_pygame(top, bottom):
@@ -140,10 +178,13 @@ def test_flipped_drawing_is_pygame_flip():
     theirs = pixels_of(pygame.transform.flip(surface, False, True))
     ours = raster.pack_rgb(background)
     vx, vy = raster._sint16_points(points)
-    raster._gfx_aapolygon(ours, vx, vy, 4, color, True)
-    raster._gfx_filled_polygon(ours, vx, vy, 4, color, raster._polygon_scratch(4), True)
+    height = ours.shape[0]
+    raster._gfx_aapolygon(ours, 0, height, vx, vy, 4, color, True)
+    raster._gfx_filled_polygon(ours, 0, height, vx, vy, 4, color, raster._polygon_scratch(4), True)
     small = np.trunc(points * 0.5 + 8).astype(np.int64)
-    raster._draw_polygon(ours, small[:, 0].copy(), small[:, 1].copy(), 4, 0x010203, raster._polygon_scratch(4), True)
+    raster._draw_polygon(
+        ours, 0, height, small[:, 0].copy(), small[:, 1].copy(), 4, 0x010203, raster._polygon_scratch(4), True
+    )
     assert_same_pixels(raster.unpack_rgb(ours), theirs)
 
 
@@ -428,12 +469,13 @@ def compare_episode(seed: int, steps: int, **kwargs: Any) -> tuple[int, int]:
             if kwargs.get("render_mode") == "rgb_array":
                 wrapped.render()
         for scene, theirs in captured:
-            ours = raster.draw_frame(**scene, surface=surface)
-            if not np.array_equal(ours, theirs):
-                differ = np.argwhere((ours != theirs).any(axis=-1))
-                raise AssertionError(
-                    f"seed {seed} step {step}: {len(differ)} pixels differ, first {differ[:5].tolist()}"
-                )
+            # the whole window, as the "human" window shows it, and in bands, as the observations are drawn
+            for ours in (raster.draw_frame(**scene, surface=surface), raster.draw_frame(**scene)):
+                if not np.array_equal(ours, theirs):
+                    differ = np.argwhere((ours != theirs).any(axis=-1))
+                    raise AssertionError(
+                        f"seed {seed} step {step}: {len(differ)} pixels differ, first {differ[:5].tolist()}"
+                    )
             compared += 1
             with_skids += len(scene["skid_starts"]) > 1
         captured.clear()
@@ -522,10 +564,13 @@ def test_frames_do_not_depend_on_what_the_surface_held(posed_env, x, y, t, cover
     field = np.ascontiguousarray(scene["world"][:4], dtype=np.float64)
     assert raster._world_to_screen(field, 0, 4, view, False, 0.0, 0.0, 0.0, vx, vy)
     surface = np.zeros((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
-    assert raster._gfx_filled_polygon(surface, vx, vy, 4, 1, raster._polygon_scratch(4), True) == covers
+    scratch = raster._polygon_scratch(4)
+    assert raster._gfx_filled_polygon(surface, 0, raster.WINDOW_H, vx, vy, 4, 1, scratch, True) == covers
     for held in (0, 0xFFFFFF, 0x123456):
         surface[:] = held
         assert_same_pixels(raster.draw_frame(**scene, surface=surface), theirs)
+    # A band's scratch holds whatever the last band left: a field that covers some bands and not others
+    assert_same_pixels(raster.draw_frame(**scene, band_rows=3), theirs)
 
 
 def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():

@@ -263,8 +263,8 @@ def _skid_marks(state, i, view):
 
 
 @njit
-def _draw_window(state, i, surface, skids, reward):
-    """gymnasium's ``_render`` of row ``i`` up to its smoothscale into ``surface`` (``(800, 1000)`` uint32 XRGB): the
+def _scene(state, i, skids, reward):
+    """gymnasium's ``_render`` of row ``i`` up to its smoothscale as a ``raster.Scene`` of its 1000x800 window: the
     field, grass and road, the skid marks when ``skids`` (gymnasium's "rgb_array" and "human" frames), the car, the
     indicators and ``reward`` as the score."""
     env_f = state.env_f[i]
@@ -304,8 +304,9 @@ def _draw_window(state, i, surface, skids, reward):
         skid_points, skid_starts, skid_colors = _skid_marks(state, i, view)
     else:
         skid_points, skid_starts, skid_colors = _NO_SKIDS, _NO_SKID_STARTS, _NO_SKID_COLORS
-    _raster._render_window(
-        surface,
+    return _raster._scene(
+        _WINDOW_H,
+        _WINDOW_W,
         world,
         starts,
         colors,
@@ -330,14 +331,6 @@ def _draw_window(state, i, surface, skids, reward):
     )
 
 
-@njit
-def _shrink(surface, frame):
-    """``pygame.transform.smoothscale`` of the window into ``frame``."""
-    rows = np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8)
-    accumulate = np.empty((frame.shape[1], 3), np.uint16)
-    _raster._smoothscale_shrink(surface, frame, rows, accumulate, _SMOOTHSCALE_BACKEND)
-
-
 @njit(entry=True)
 def draw_frame(state, i, surface, frame, skids):
     """gymnasium's ``render()`` of row ``i``: its window into ``surface`` (``(800, 1000)`` uint32), with the skid marks
@@ -352,18 +345,26 @@ def draw_frame(state, i, surface, frame, skids):
         raise ValueError("draw_frame: the surface is (800, 1000) and the frame (height, width, 3)")
     if frame.size and not (0 < frame.shape[0] < _WINDOW_H and 0 < frame.shape[1] < _WINDOW_W):
         raise ValueError("draw_frame: the frame must be smaller than the 1000x800 window")
-    _draw_window(state, i, surface, skids, state.env_f[i, P.REWARD])
+    _raster._draw_scene(surface, 0, _WINDOW_H, _scene(state, i, skids, state.env_f[i, P.REWARD]))
     if frame.size:
-        _shrink(surface, frame)
+        rows = np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8)
+        accumulate = np.empty((frame.shape[1], 3), np.uint16)
+        _raster._smoothscale_shrink(surface, frame, rows, accumulate, _SMOOTHSCALE_BACKEND)
 
 
 @njit
 def draw_state(state, i, frame):
     """gymnasium's ``_render("state_pixels")`` of row ``i`` in its step (the score before the step's -0.1) into
-    ``frame`` (``(96, 96, 3)`` uint8)."""
-    surface = np.empty((_WINDOW_H, _WINDOW_W), np.uint32)
-    _draw_window(state, i, surface, False, state.env_f[i, P.SHOWN_REWARD])
-    _shrink(surface, frame)
+    ``frame`` (``(96, 96, 3)`` uint8), drawn and shrunk in bands of ``raster.BAND_ROWS`` rows."""
+    _raster._render_bands(
+        _scene(state, i, False, state.env_f[i, P.SHOWN_REWARD]),
+        np.empty((_raster.BAND_ROWS + 1, _WINDOW_W), np.uint32),
+        np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8),
+        frame,
+        np.empty((frame.shape[1], 3), np.uint16),
+        _raster._shrink_scratch(_WINDOW_W),
+        _SMOOTHSCALE_BACKEND,
+    )
 
 
 def _reset(params, state, i, stream, aux):

@@ -23,9 +23,12 @@ Surfaces are ``(height, width)`` uint32 arrays of XRGB8888 pixels (X = 0), the l
 ``pygame.Surface(size)``: a colour is one store. The state frame is ``smoothscale``'s result in ``(row, column, channel)``
 order, which is what gymnasium's ``np.transpose(pixels3d(...), (1, 0, 2))`` returns.
 
-CarRacing's environments (``car_racing.CarRacing`` and ``car_racing.CarRacingVectorEnv``) draw their
-observations and frames with ``_render_window`` and ``_smoothscale_shrink`` inside their kernels
-(``_car_racing_kernels``); :func:`draw_frame` is the same drawing called from Python. ``tests/envs/box2d/test_box2d_car_raster.py`` holds each routine and whole frames to
+A frame is computed once as a :class:`Scene` (its polygons on screen, culled) and drawn by :func:`_draw_scene`
+into a surface holding any band of the window's rows: CarRacing's environments (``car_racing.CarRacing`` and
+``car_racing.CarRacingVectorEnv``) draw their observations band by band, each band shrunk while it is in the cache
+(:func:`_render_bands`), and their ``"rgb_array"`` and ``"human"`` frames as one band, the whole window, then
+``_smoothscale_shrink``, inside their kernels (``car_racing.kernels``); :func:`draw_frame` is the same drawing
+called from Python. ``tests/envs/box2d/test_box2d_car_raster.py`` holds each routine and whole frames to
 pygame-ce's and gymnasium's pixels.
 """
 
@@ -69,6 +72,12 @@ SMOOTHSCALE_GENERIC = 1
 """``smoothscale`` as pygame-ce's generic C filters compute it (``set_smoothscale_backend("GENERIC")``)."""
 
 _INT32_MIN = -(2**31)
+BAND_ROWS = 50
+"""The window rows a state frame is drawn and shrunk in at a time: 50 rows of 1000 uint32 pixels (200 KB) stay in a
+core's L2 cache (2 MB here) from their fills to their shrink, where a whole window (3.2 MB) does not. Smaller bands
+keep the pixels closer still but pay each polygon's setup (its edges clipped, its fill's edges) once per band it
+crosses: a zoomed-in frame drew and shrank in 565 us in bands of 50 rows, 593-610 us in bands of 32, 64 or 100,
+697 us in bands of 8 and 655 us whole (``benchmarks/bench_car_raster.py``-style timing, 2026-12-03)."""
 POLYGON_SCRATCH_ROWS = 7
 """Rows of the ``(POLYGON_SCRATCH_ROWS, n)`` int64 scratch a polygon fill of ``n`` vertices works in: its crossings
 (row ``_CROSSINGS``), the merge sort's buffer (``_MERGED``), and gfxdraw's edges (``_EDGES`` on: x1, y1, y2,
@@ -199,10 +208,22 @@ def _merge(values, start, n1, size, scratch):  # pragma: no cover (compiled)
 
 
 @njit
-def _row(surface, y, flipped):  # pragma: no cover (compiled)
-    """The array row of surface row ``y``: mirrored when drawing what ``pygame.transform.flip(s, False, True)``
-    will show."""
-    return surface.shape[0] - 1 - y if flipped else y
+def _row(surface, top, height, y, flipped):  # pragma: no cover (compiled)
+    """The row of ``surface`` that holds row ``y`` (``0 <= y < height``) of the window, or -1 if it holds none.
+
+    ``surface`` holds the window's array rows ``top .. top + surface.shape[0] - 1`` (all of them for a whole
+    window: ``top = 0``, ``height = surface.shape[0]``). Array rows are mirrored (``height - 1 - y``) when drawing
+    what ``pygame.transform.flip(s, False, True)`` will show."""
+    row = (height - 1 - y if flipped else y) - top
+    return row if 0 <= row < surface.shape[0] else -1
+
+
+@njit
+def _band_rows(surface, top, height, flipped):  # pragma: no cover (compiled)
+    """The window rows ``(first, last)`` that ``surface`` holds (see :func:`_row`), in drawing coordinates."""
+    if flipped:
+        return height - top - surface.shape[0], height - 1 - top
+    return top, top + surface.shape[0] - 1
 
 
 @njit
@@ -220,12 +241,14 @@ def _blend(dest, color, alpha):  # pragma: no cover (compiled)
 
 
 @njit
-def _gfx_pixel(surface, x, y, color, alpha, flipped):  # pragma: no cover (compiled)
-    """SDL_gfx ``_putPixelAlpha``: stores ``color`` at alpha 255, else blends it in; clipped to the surface."""
-    height, width = surface.shape[0], surface.shape[1]
-    if x < 0 or x >= width or y < 0 or y >= height:
+def _gfx_pixel(surface, top, height, x, y, color, alpha, flipped):  # pragma: no cover (compiled)
+    """SDL_gfx ``_putPixelAlpha``: stores ``color`` at alpha 255, else blends it in; clipped to the window (of
+    ``height`` rows; ``surface`` holds its rows from ``top``: see :func:`_row`)."""
+    if x < 0 or x >= surface.shape[1] or y < 0 or y >= height:
         return
-    row = _row(surface, y, flipped)
+    row = _row(surface, top, height, y, flipped)
+    if row < 0:
+        return
     if alpha == 255:
         surface[row, x] = color
     else:
@@ -233,9 +256,9 @@ def _gfx_pixel(surface, x, y, color, alpha, flipped):  # pragma: no cover (compi
 
 
 @njit
-def _gfx_pixel_weight(surface, x, y, color, weight, flipped):  # pragma: no cover (compiled)
+def _gfx_pixel_weight(surface, top, height, x, y, color, weight, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``pixelColorWeightNolock`` for an opaque colour: alpha ``(255 * weight) >> 8``."""
-    _gfx_pixel(surface, x, y, color, (255 * weight) >> 8, flipped)
+    _gfx_pixel(surface, top, height, x, y, color, (255 * weight) >> 8, flipped)
 
 
 @njit
@@ -245,28 +268,26 @@ def _fill_span(surface, row, x1, x2, color):  # pragma: no cover (compiled)
 
 
 @njit
-def _gfx_axis_line(surface, a1, a2, fixed, vertical, color, flipped):  # pragma: no cover (compiled)
+def _gfx_axis_line(surface, top, height, a1, a2, fixed, vertical, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``hlineColor(a1, a2, y=fixed)`` or, if ``vertical``, ``vlineColor(x=fixed, a1, a2)``, for an opaque
-    colour: Sint16 arguments, ends swapped into order, clipped, stored.
-
-    Returns:
-        Whether the line covered the surface from edge to edge.
-    """
+    colour: Sint16 arguments, ends swapped into order, clipped to the window, stored (the rows ``surface`` holds)."""
     a1 = _wrap16(a1)
     a2 = _wrap16(a2)
     fixed = _wrap16(fixed)
     if a1 > a2:
         a1, a2 = a2, a1
-    along = surface.shape[0] if vertical else surface.shape[1]
-    across = surface.shape[1] if vertical else surface.shape[0]
+    along = height if vertical else surface.shape[1]
+    across = surface.shape[1] if vertical else height
     if a2 < 0 or a1 > along - 1 or fixed < 0 or fixed > across - 1:
-        return False
+        return
     if not vertical:
-        _fill_span(surface, _row(surface, fixed, flipped), max(a1, 0), min(a2, along - 1), color)
+        row = _row(surface, top, height, fixed, flipped)
+        if row >= 0:
+            _fill_span(surface, row, max(a1, 0), min(a2, along - 1), color)
     else:
-        for y in range(max(a1, 0), min(a2, along - 1) + 1):
-            surface[_row(surface, y, flipped), fixed] = color
-    return a1 <= 0 and a2 >= along - 1
+        first, last = _band_rows(surface, top, height, flipped)
+        for y in range(max(a1, 0, first), min(a2, along - 1, last) + 1):
+            surface[_row(surface, top, height, y, flipped), fixed] = color
 
 
 @njit
@@ -329,10 +350,11 @@ def _gfx_clip_line(x1, y1, x2, y2, right, bottom):  # pragma: no cover (compiled
 
 
 @njit
-def _gfx_aaline(surface, x1, y1, x2, y2, color, flipped):  # pragma: no cover (compiled)
+def _gfx_aaline(surface, top, height, x1, y1, x2, y2, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``_aalineColor(..., draw_endpoint=0)`` for an opaque colour: the first end's pixel stored, the
-    pixels between the ends as pairs weighted by an 8-bit error accumulator, the last end not drawn."""
-    height, width = surface.shape[0], surface.shape[1]
+    pixels between the ends as pairs weighted by an 8-bit error accumulator, the last end not drawn. Clipped to
+    the window of ``height`` rows; only the pixels in the rows ``surface`` holds (see :func:`_row`) are walked."""
+    width = surface.shape[1]
     draw, x1, y1, x2, y2 = _gfx_clip_line(x1, y1, x2, y2, width - 1, height - 1)
     if not draw:
         return
@@ -343,50 +365,64 @@ def _gfx_aaline(surface, x1, y1, x2, y2, color, flipped):  # pragma: no cover (c
     dy = yy1 - yy0
     if dx == 0:
         if dy > 0:
-            _gfx_axis_line(surface, yy0, yy0 + dy, x1, True, color, flipped)
+            _gfx_axis_line(surface, top, height, yy0, yy0 + dy, x1, True, color, flipped)
         else:
-            _gfx_pixel(surface, x1, y1, color, 255, flipped)
+            _gfx_pixel(surface, top, height, x1, y1, color, 255, flipped)
         return
     if dy == 0:
-        _gfx_axis_line(surface, xx0, xx0 + dx, y1, False, color, flipped)
+        _gfx_axis_line(surface, top, height, xx0, xx0 + dx, y1, False, color, flipped)
         return
     xdir = 1
     if dx < 0:
         xdir = -1
         dx = -dx
-    erracc = 0
-    _gfx_pixel(surface, x1, y1, color, 255, flipped)
+    _gfx_pixel(surface, top, height, x1, y1, color, 255, flipped)
     # Along the major axis one pixel per step; the minor axis advances when the 32-bit error accumulator
-    # rolls over, and its top 8 bits weigh the pixel pair straddling the line.
+    # rolls over, and its top 8 bits weigh the pixel pair straddling the line. After ``j`` steps the accumulator
+    # holds ``j * erradj`` modulo 2**32 and has rolled over ``(j * erradj) >> 32`` times (every step when
+    # ``erradj`` is 0: SDL_gfx counts a roll-over when the sum does not grow), so the walk starts at the first
+    # step that reaches the surface's rows.
     y_major = dy > dx
     major_len, minor_len = (dy, dx) if y_major else (dx, dy)
     erradj = ((_c_div(_wrap32(minor_len << 16), major_len) & 0xFFFFFFFF) << 16) & 0xFFFFFFFF
-    major_step, minor_step = (1, xdir) if y_major else (xdir, 1)
-    major, minor = (yy0, xx0) if y_major else (xx0, yy0)
-    minor_next = minor + minor_step
-    for _ in range(major_len - 1):
-        previous = erracc
-        erracc = (erracc + erradj) & 0xFFFFFFFF
-        if erracc <= previous:
-            minor = minor_next
-            minor_next += minor_step
-        major += major_step
-        wgt = (erracc >> 24) & 255
-        if y_major:
-            _gfx_pixel_weight(surface, _wrap16(minor), _wrap16(major), color, 255 - wgt, flipped)
-            _gfx_pixel_weight(surface, _wrap16(minor_next), _wrap16(major), color, wgt, flipped)
+    first_row, last_row = _band_rows(surface, top, height, flipped)
+    if y_major:  # step j draws row yy0 + j
+        first = max(1, first_row - yy0)
+        last = min(major_len - 1, last_row - yy0)
+    else:  # step j draws rows yy0 + rolls and the one below
+        below = first_row - 1 - yy0  # the rolls the first step drawing into the surface's rows has made
+        if below <= 0:
+            first = 1
+        elif erradj == 0:
+            first = below
         else:
-            _gfx_pixel_weight(surface, _wrap16(major), _wrap16(minor), color, 255 - wgt, flipped)
-            _gfx_pixel_weight(surface, _wrap16(major), _wrap16(minor_next), color, wgt, flipped)
+            first = ((below << 32) + erradj - 1) // erradj
+        last = major_len - 1
+    for j in range(first, last + 1):
+        total = j * erradj
+        rolls = j if erradj == 0 else total >> 32
+        wgt = ((total & 0xFFFFFFFF) >> 24) & 255
+        if y_major:
+            minor = xx0 + rolls * xdir
+            major = yy0 + j
+            _gfx_pixel_weight(surface, top, height, _wrap16(minor), _wrap16(major), color, 255 - wgt, flipped)
+            _gfx_pixel_weight(surface, top, height, _wrap16(minor + xdir), _wrap16(major), color, wgt, flipped)
+        else:
+            minor = yy0 + rolls
+            if minor > last_row:
+                break
+            major = xx0 + j * xdir
+            _gfx_pixel_weight(surface, top, height, _wrap16(major), _wrap16(minor), color, 255 - wgt, flipped)
+            _gfx_pixel_weight(surface, top, height, _wrap16(major), _wrap16(minor + 1), color, wgt, flipped)
 
 
 @njit
-def _gfx_aapolygon(surface, vx, vy, n, color, flipped):  # pragma: no cover (compiled)
+def _gfx_aapolygon(surface, top, height, vx, vy, n, color, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``aapolygonColor``: the antialiased edges ``i -> i + 1`` and the closing one, each without its
     last end. ``vx``, ``vy`` hold Sint16 values."""
     for i in range(1, n):
-        _gfx_aaline(surface, vx[i - 1], vy[i - 1], vx[i], vy[i], color, flipped)
-    _gfx_aaline(surface, vx[n - 1], vy[n - 1], vx[0], vy[0], color, flipped)
+        _gfx_aaline(surface, top, height, vx[i - 1], vy[i - 1], vx[i], vy[i], color, flipped)
+    _gfx_aaline(surface, top, height, vx[n - 1], vy[n - 1], vx[0], vy[0], color, flipped)
 
 
 @njit
@@ -400,15 +436,17 @@ def _upward_edge(xs, ys, n, i):  # pragma: no cover (compiled)
 
 
 @njit
-def _gfx_filled_polygon(surface, vx, vy, n, color, scratch, flipped):  # pragma: no cover (compiled)
+def _gfx_filled_polygon(surface, top, height, vx, vy, n, color, scratch, flipped):  # pragma: no cover (compiled)
     """SDL_gfx ``filledPolygonColorMT``: each row from the lowest to the highest vertex is filled between
     pairs of sorted 16.16 edge crossings, rounded inward. ``vx``, ``vy`` hold Sint16 values; ``scratch`` is
-    ``(POLYGON_SCRATCH_ROWS, >= n)`` int64.
+    ``(POLYGON_SCRATCH_ROWS, >= n)`` int64. Clipped to the window of ``height`` rows; only the rows ``surface``
+    holds (see :func:`_row`) are scanned.
 
     Returns:
-        Whether the fill stored every pixel of the surface (each row within one span).
+        Whether the fill stored every pixel of ``surface`` (each of its rows within one span).
     """
-    height, width = surface.shape[0], surface.shape[1]
+    width = surface.shape[1]
+    first_row, last_row = _band_rows(surface, top, height, flipped)
     miny = vy[0]
     maxy = vy[0]
     for i in range(1, n):
@@ -416,7 +454,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, scratch, flipped):  # pragma:
             miny = vy[i]
         elif vy[i] > maxy:
             maxy = vy[i]
-    covered = miny <= 0 and maxy >= height - 1
+    covered = miny <= first_row and maxy >= last_row
     # The edges ordered by y, horizontal ones left out (they cross no row), read once rather than in every row:
     # x1, y1, y2, x2 - x1 and the 16.16 x1.
     ints = scratch[_CROSSINGS]
@@ -433,8 +471,8 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, scratch, flipped):  # pragma:
             edge_y1[count_edges], edge_y2[count_edges] = y1, y2
             edge_dx[count_edges], edge_x1[count_edges] = x2 - x1, _wrap32(65536 * x1)
             count_edges += 1
-    # Rows off the surface draw nothing (hlineColor clips them): only the surface's rows are scanned.
-    for y in range(max(miny, 0), min(maxy, height - 1) + 1):
+    # Rows off the window draw nothing (hlineColor clips them): only the surface's rows are scanned.
+    for y in range(max(miny, first_row), min(maxy, last_row) + 1):
         count = 0
         for e in range(count_edges):
             y1, y2 = edge_y1[e], edge_y2[e]
@@ -443,7 +481,7 @@ def _gfx_filled_polygon(surface, vx, vy, n, color, scratch, flipped):  # pragma:
                 count += 1
         _glibc_sort(ints, count, scratch[_MERGED])
         row_covered = False
-        row = _row(surface, y, flipped)
+        row = _row(surface, top, height, y, flipped)
         for i in range(0, count - 1, 2):
             # hlineColor(xa, xb, y): Sint16 ends put in order and clipped (y is a surface row already)
             xa = _wrap32(ints[i] + 1)
@@ -474,10 +512,14 @@ def _gfx_edge_step(rise, height):  # pragma: no cover (compiled)
 
 
 @njit
-def _draw_span(surface, x1, y, x2, color, flipped):  # pragma: no cover (compiled)
-    """draw.c ``drawhorzlineclipbounding``: ends put in order, clipped to the surface, stored."""
-    height, width = surface.shape[0], surface.shape[1]
+def _draw_span(surface, top, height, x1, y, x2, color, flipped):  # pragma: no cover (compiled)
+    """draw.c ``drawhorzlineclipbounding``: ends put in order, clipped to the window, stored (in the rows
+    ``surface`` holds: see :func:`_row`)."""
+    width = surface.shape[1]
     if y < 0 or y >= height:
+        return
+    row = _row(surface, top, height, y, flipped)
+    if row < 0:
         return
     if x2 < x1:
         x1, x2 = x2, x1
@@ -485,11 +527,11 @@ def _draw_span(surface, x1, y, x2, color, flipped):  # pragma: no cover (compile
     x2 = min(x2, width - 1)
     if x2 < 0 or x1 >= width:
         return
-    _fill_span(surface, _row(surface, y, flipped), x1, x2, color)
+    _fill_span(surface, row, x1, x2, color)
 
 
 @njit
-def _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
+def _draw_fillpoly(surface, top, height, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_fillpoly``: rows between the extreme vertices filled between sorted edge crossings (the
     float32 crossing floored for the even ones and ceiled for the odd ones in edge order), then the
     horizontal edges strictly between the extremes. ``scratch`` is ``(POLYGON_SCRATCH_ROWS, >= n)`` int64."""
@@ -505,10 +547,11 @@ def _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped):  # pragma: no c
         for i in range(1, n):
             minx = min(minx, xs[i])
             maxx = max(maxx, xs[i])
-        _draw_span(surface, minx, miny, maxx, color, flipped)
+        _draw_span(surface, top, height, minx, miny, maxx, color, flipped)
         return
-    # Rows off the surface draw nothing (drawhorzlineclipbounding clips them): only the surface's rows are scanned.
-    for y in range(max(miny, 0), min(maxy, surface.shape[0] - 1) + 1):
+    # Rows off the window draw nothing (drawhorzlineclipbounding clips them): only the surface's rows are scanned.
+    first_row, last_row = _band_rows(surface, top, height, flipped)
+    for y in range(max(miny, first_row), min(maxy, last_row) + 1):
         count = 0
         for i in range(n):
             x1, y1, x2, y2 = _upward_edge(xs, ys, n, i)
@@ -525,18 +568,19 @@ def _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped):  # pragma: no c
                 count += 1
         _glibc_sort(crossings, count, scratch[_MERGED])
         for i in range(0, count - 1, 2):
-            _draw_span(surface, crossings[i], y, crossings[i + 1], color, flipped)
+            _draw_span(surface, top, height, crossings[i], y, crossings[i + 1], color, flipped)
     for i in range(n):
         previous = n - 1 if i == 0 else i - 1
         y = ys[i]
         if miny < y and ys[previous] == y and y < maxy:
-            _draw_span(surface, xs[i], y, xs[previous], color, flipped)
+            _draw_span(surface, top, height, xs[i], y, xs[previous], color, flipped)
 
 
 @njit
-def _draw_filltri(surface, xs, ys, color, flipped):  # pragma: no cover (compiled)
+def _draw_filltri(surface, top, height, xs, ys, color, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_filltri``: vertices sorted by y, each row spanned between the long edge and the
-    short ones, slopes as float32 of a double quotient."""
+    short ones, slopes as float32 of a double quotient (each row's span a function of the row alone: only the
+    rows ``surface`` holds are spanned)."""
     p0x, p1x, p2x = xs[0], xs[1], xs[2]
     p0y, p1y, p2y = ys[0], ys[1], ys[2]
     if p1y < p0y:
@@ -550,47 +594,48 @@ def _draw_filltri(surface, xs, ys, color, flipped):  # pragma: no cover (compile
     d1 = np.float32(_wrap32(p2x - p0x) / (_wrap32(p2y - p0y) + 1e-17))
     d2 = np.float32(_wrap32(p1x - p0x) / (_wrap32(p1y - p0y) + 1e-17))
     d3 = np.float32(_wrap32(p2x - p1x) / (_wrap32(p2y - p1y) + 1e-17))
-    for y in range(p0y, p2y + 1):
+    first_row, last_row = _band_rows(surface, top, height, flipped)
+    for y in range(max(p0y, first_row), min(p2y, last_row) + 1):
         x1 = _wrap32(p0x + _float_to_int32(np.float32(np.float32(_wrap32(y - p0y)) * d1)))
         if y < p1y:
             x2 = _wrap32(p0x + _float_to_int32(np.float32(np.float32(_wrap32(y - p0y)) * d2)))
         else:
             x2 = _wrap32(p1x + _float_to_int32(np.float32(np.float32(_wrap32(y - p1y)) * d3)))
-        _draw_span(surface, x1, y, x2, color, flipped)
+        _draw_span(surface, top, height, x1, y, x2, color, flipped)
 
 
 @borrowing_njit
-def _draw_polygon(surface, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
+def _draw_polygon(surface, top, height, xs, ys, n, color, scratch, flipped):  # pragma: no cover (compiled)
     """``pygame.draw.polygon(surface, color, points)`` (filled) on C-int vertices. Compiled without reference
     counting, as what it calls: the fill's row views of ``scratch`` counted references per row."""
     if n == 3:
-        _draw_filltri(surface, xs, ys, color, flipped)
+        _draw_filltri(surface, top, height, xs, ys, color, flipped)
     else:
-        _draw_fillpoly(surface, xs, ys, n, color, scratch, flipped)
+        _draw_fillpoly(surface, top, height, xs, ys, n, color, scratch, flipped)
 
 
 @njit
-def _draw_line_width(surface, x1, y1, x2, y2, width, color, flipped):  # pragma: no cover (compiled)
+def _draw_line_width(surface, top, height, x1, y1, x2, y2, width, color, flipped):  # pragma: no cover (compiled)
     """draw.c ``draw_line_width`` for ``width >= 2`` (``pygame.draw.lines(..., width=width)``, one segment):
     Bresenham from end to end, each step a span of ``width`` pixels across the line's minor direction,
-    clipped to the surface (a segment wholly off it is skipped)."""
-    height, surface_w = surface.shape[0], surface.shape[1]
+    clipped to the window (a segment wholly off it is skipped) and stored in the rows ``surface`` holds."""
+    surface_w = surface.shape[1]
     end_x = surface_w - 1
     end_y = height - 1
     extra_width = 1 - (width % 2)
     width = width // 2
     xinc = abs(x1 - x2) <= abs(y1 - y2)
     if xinc:
-        left, right, top, bottom = min(x1, x2) - width, max(x1, x2) + width, min(y1, y2), max(y1, y2)
+        left, right, upper, lower = min(x1, x2) - width, max(x1, x2) + width, min(y1, y2), max(y1, y2)
     else:
-        left, right, top, bottom = min(x1, x2), max(x1, x2), min(y1, y2) - width, max(y1, y2) + width
-    if 0 > right or 0 > bottom or surface_w <= left or height <= top:
+        left, right, upper, lower = min(x1, x2), max(x1, x2), min(y1, y2) - width, max(y1, y2) + width
+    if 0 > right or 0 > lower or surface_w <= left or height <= upper:
         return
     if x1 == x2 and y1 == y2:
         start_draw = max(x1 - width + extra_width, 0)
         end_draw = min(end_x, x1 + width)
         if start_draw <= end_draw:
-            _fill_span(surface, _row(surface, y1, flipped), start_draw, end_draw, color)
+            _draw_span(surface, top, height, start_draw, y1, end_draw, color, flipped)
         return
     dx = abs(x2 - x1)
     dy = abs(y2 - y1)
@@ -603,10 +648,12 @@ def _draw_line_width(surface, x1, y1, x2, y2, width, color, flipped):  # pragma:
                 start_draw = max(x1 - width + extra_width, 0)
                 end_draw = min(end_x, x1 + width)
                 if start_draw <= end_draw:
-                    _fill_span(surface, _row(surface, y1, flipped), start_draw, end_draw, color)
+                    _draw_span(surface, top, height, start_draw, y1, end_draw, color, flipped)
         elif 0 <= x1 <= end_x:
             for y in range(max(y1 - width + extra_width, 0), min(end_y, y1 + width) + 1):
-                surface[_row(surface, y, flipped), x1] = color
+                row = _row(surface, top, height, y, flipped)
+                if row >= 0:
+                    surface[row, x1] = color
         e2 = err
         if e2 > -dx:
             err -= dy
@@ -724,8 +771,16 @@ def _shrink_row_span(source, dest, y, plan, first, last, recip, backend):  # pra
 
 
 @njit
-def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
-    """``filter_shrink_X``: each row of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along ``plan``.
+def _shrink_scratch(width):  # pragma: no cover (compiled)
+    """The scratch of :func:`_shrink_rows` on rows of ``width`` pixels: a byte per pixel, in whole 64-pixel blocks."""
+    return np.zeros(64 * ((width + 63) // 64), dtype=np.uint8)
+
+
+@njit
+def _shrink_rows(source, dest, plan, backend, start, changed):  # pragma: no cover (compiled)
+    """``filter_shrink_X``: the rows ``start..`` of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along
+    ``plan`` (row ``start - 1``'s outputs already in ``dest`` when ``start > 0``). ``changed`` is
+    :func:`_shrink_scratch`.
 
     An output is a function of the source pixels from the one that closed the output before it to the one that
     closes it (its footprint), the same function in every row. So a row starts as a copy of the row above's
@@ -739,11 +794,12 @@ def _shrink_rows(source, dest, plan, backend):  # pragma: no cover (compiled)
     recip = _shrink_recip(_shrink_unit(backend) * width // outputs, backend)
     reach = plan[outputs - 1, 0] + 1  # the pixels after the last closing one reach no output
     blocks = (reach + 63) // 64
-    changed = np.zeros(64 * blocks, dtype=np.uint8)
+    changed[64 * blocks - 64 :] = 0  # the marks past ``reach`` are read with their block's and stay 0
     words = changed.view(np.uint64)
     flat = dest.reshape(height, 3 * outputs)
-    _shrink_row_span(source, dest, 0, plan, 0, outputs - 1, recip, backend)
-    for y in range(1, height):
+    if start == 0:
+        _shrink_row_span(source, dest, 0, plan, 0, outputs - 1, recip, backend)
+    for y in range(max(start, 1), height):
         # (no flag of a difference is ORed here to skip unchanged rows: it slows this loop, and the blocks' words
         # tell an unchanged row as quickly)
         for x in range(reach):
@@ -820,7 +876,7 @@ def _smoothscale_shrink(source, dest, rows, accumulate, backend):  # pragma: no 
     column_plan = np.empty((dest.shape[0], 3), dtype=np.int64)
     _shrink_plan(source.shape[1], dest.shape[1], backend, row_plan)
     _shrink_plan(source.shape[0], dest.shape[0], backend, column_plan)
-    _shrink_rows(source, rows, row_plan, backend)
+    _shrink_rows(source, rows, row_plan, backend, 0, _shrink_scratch(source.shape[1]))
     _shrink_columns(rows, dest, column_plan, accumulate, backend)
 
 
@@ -917,17 +973,14 @@ def score_glyphs(reward: float, font: ScoreFont) -> np.ndarray:
 
 
 @njit
-def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, center_y):  # pragma: no cover (compiled)
-    """Renders the glyphs ``text`` as SDL_ttf's shaded mode does and blits the box centred at
-    ``(center_x, center_y)`` (pygame's ``Rect.center``: ``x = cx - w // 2``), clipped to the surface.
+def _score_layout(text, right, advance, kern, positions):  # pragma: no cover (compiled)
+    """SDL_ttf's layout of the glyphs ``text`` (shaded mode): each glyph's pen position in ``positions`` (pixels),
+    and the box's width, which spans the glyphs' bitmaps and the pen's end.
 
     harfbuzz splits a pair's kerning ``k`` into ``k >> 1`` on the first glyph's advance and the rest on the
-    second glyph's advance and offset; a glyph is drawn at the floor of its pen position plus its bearing,
-    and overlapping coverage is ORed. The box spans the glyphs' bitmaps and the pen's end.
+    second glyph's advance and offset; a glyph is drawn at the floor of its pen position plus its bearing.
     """
     n = text.shape[0]
-    glyph_h = glyphs.shape[1]
-    positions = np.empty(n, dtype=np.int64)
     pen = 0  # 26.6
     offset = 0  # the second half of the kerning with the previous glyph
     box_w = 0
@@ -942,26 +995,36 @@ def _blit_score(surface, text, glyphs, left, right, advance, kern, center_x, cen
             step += kerning >> 1
             offset = kerning - (kerning >> 1)
         pen += step
-    box_w = max(box_w, pen >> 6)
-    height, width = surface.shape[0], surface.shape[1]
+    return max(box_w, pen >> 6)
+
+
+@njit
+def _blit_score(
+    surface, top, height, text, glyphs, left, right, positions, box_w, center_x, center_y
+):  # pragma: no cover (compiled)
+    """Blits the glyphs ``text`` laid out by :func:`_score_layout` as SDL_ttf's shaded mode renders them (their
+    8-bit coverage ORed into a black box, white on black) with the box centred at ``(center_x, center_y)``
+    (pygame's ``Rect.center``: ``x = cx - w // 2``), clipped to the window of ``height`` rows; ``surface`` holds
+    its rows from ``top`` (unmirrored: see :func:`_row`)."""
+    glyph_h = glyphs.shape[1]
+    width = surface.shape[1]
     x0 = center_x - box_w // 2
     y0 = center_y - glyph_h // 2
-    for y in range(max(y0, 0), min(y0 + glyph_h, height)):
+    first = max(y0, 0, top)
+    stop = min(y0 + glyph_h, height, top + surface.shape[0])
+    for y in range(first, stop):
         for x in range(max(x0, 0), min(x0 + box_w, width)):
-            surface[y, x] = 0
-    for k in range(n):
+            surface[y - top, x] = 0
+    for k in range(text.shape[0]):
         g = text[k]
         gx = x0 + positions[k] + left[g]
         for j in range(right[g] - left[g]):
             x = gx + j
             if x < 0 or x >= width or x >= x0 + box_w:
                 continue
-            for i in range(glyph_h):
-                y = y0 + i
-                if y < 0 or y >= height:
-                    continue
-                level = (surface[y, x] & 0xFF) | glyphs[g, i, j]
-                surface[y, x] = level * 0x010101
+            for y in range(first, stop):
+                level = (surface[y - top, x] & 0xFF) | glyphs[g, y - y0, j]
+                surface[y - top, x] = level * 0x010101
 
 
 def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> None:
@@ -973,16 +1036,11 @@ def blit_score(surface: np.ndarray, reward: float, center: tuple[int, int]) -> N
         center: The box's centre, ``(x, y)`` in pixels.
     """
     font = load_score_font()
+    text = score_glyphs(reward, font)
+    positions = np.empty(len(text), dtype=np.int64)
+    box_w = _score_layout(text, font.right, font.advance, font.kern, positions)
     _blit_score(
-        surface,
-        score_glyphs(reward, font),
-        font.glyphs,
-        font.left,
-        font.right,
-        font.advance,
-        font.kern,
-        center[0],
-        center[1],
+        surface, 0, surface.shape[0], text, font.glyphs, font.left, font.right, positions, box_w, center[0], center[1]
     )
 
 
@@ -1050,9 +1108,11 @@ def gfx_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, 
     """
     vx, vy = _sint16_points(points)
     if filled:
-        _gfx_filled_polygon(surface, vx, vy, len(vx), _color(color), _polygon_scratch(len(vx)), False)
+        _gfx_filled_polygon(
+            surface, 0, surface.shape[0], vx, vy, len(vx), _color(color), _polygon_scratch(len(vx)), False
+        )
     else:
-        _gfx_aapolygon(surface, vx, vy, len(vx), _color(color), False)
+        _gfx_aapolygon(surface, 0, surface.shape[0], vx, vy, len(vx), _color(color), False)
 
 
 def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, int]) -> None:
@@ -1075,6 +1135,8 @@ def draw_polygon(surface: np.ndarray, points: np.ndarray, color: tuple[int, int,
     scratch = _polygon_scratch(len(points))
     _draw_polygon(
         surface,
+        0,
+        surface.shape[0],
         np.ascontiguousarray(ints[:, 0]),
         np.ascontiguousarray(ints[:, 1]),
         len(points),
@@ -1107,7 +1169,9 @@ def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, i
     ints = np.trunc(points).astype(np.int64)
     pixel = _color(color)
     for k in range(1, len(ints)):
-        _draw_line_width(surface, ints[k - 1, 0], ints[k - 1, 1], ints[k, 0], ints[k, 1], width, pixel, False)
+        _draw_line_width(
+            surface, 0, surface.shape[0], ints[k - 1, 0], ints[k - 1, 1], ints[k, 0], ints[k, 1], width, pixel, False
+        )
 
 
 # ----------------------------------------------------------------------------------------------------------------
@@ -1135,57 +1199,40 @@ def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, 
     return inside
 
 
-@borrowing_njit
-def _gfx_world_polygon(
-    surface, vertices, start, end, color, view, cull, low, high_x, high_y, vx, vy, scratch
-):  # pragma: no cover (compiled)
-    """gymnasium's ``_draw_colored_polygon``: the world polygon ``vertices[start:end]`` on screen
-    (:func:`_world_to_screen`), skipped when culled, else outlined and filled with gfxdraw.
-
-    Compiled without reference counting, as what it calls (numba compiles the helpers a borrowing function calls
-    so), and allocates nothing: a call per polygon of the frame counted a reference to each of its arrays, in and
-    out, and the fill's sort per row to its crossings: a quarter of a CarRacing step."""
-    if _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):
-        _gfx_aapolygon(surface, vx, vy, end - start, color, True)
-        _gfx_filled_polygon(surface, vx, vy, end - start, color, scratch, True)
-
-
-@borrowing_njit
-def _gfx_world_backdrop(
-    surface, vertices, starts, colors, view, cull, low, high_x, high_y, vx, vy, scratch
-):  # pragma: no cover (compiled)
-    """The cleared surface and the first world polygon (CarRacing's field) drawn on it, as
-    ``surface[:, :] = 0`` and :func:`_gfx_world_polygon` leave them, with one pass over the pixels where it can.
-
-    When the polygon is drawn and its fill stores every pixel of the surface, what the clear and its outline
-    stored before is all overwritten: the fill alone, on whatever the surface held, leaves the same pixels. So it
-    is filled first, and only when it left some pixel unstored is the surface cleared and the polygon drawn in
-    gfxdraw's order.
-    """
-    if starts.shape[0] < 2:
-        surface[:, :] = 0
-        return
-    n = starts[1] - starts[0]
-    if _world_to_screen(vertices, starts[0], starts[1], view, cull, low, high_x, high_y, vx, vy):
-        if _gfx_filled_polygon(surface, vx, vy, n, colors[0], scratch, True):
-            return
-        surface[:, :] = 0
-        _gfx_aapolygon(surface, vx, vy, n, colors[0], True)
-        _gfx_filled_polygon(surface, vx, vy, n, colors[0], scratch, True)
-    else:
-        surface[:, :] = 0
+@njit
+def _reach(ys, start, end, height, flipped):  # pragma: no cover (compiled)
+    """The array rows ``(first, last)`` that a polygon whose window-row vertices are ``ys[start:end]`` may draw
+    into, its antialiased outline included (an edge's pixel pairs reach a row past its lower end; two rows of
+    margin), or the whole window for vertices far off it (whose clipped edges wrap Sint16 or C ints)."""
+    low = ys[start]
+    high = ys[start]
+    for j in range(start + 1, end):
+        low = min(low, ys[j])
+        high = max(high, ys[j])
+    if low < -16384 or high > 16384:
+        return 0, height - 1
+    low -= 2
+    high += 2
+    if flipped:
+        return height - 1 - high, height - 1 - low
+    return low, high
 
 
 @njit
-def _indicator(surface, xs, ys, scratch, points, value, red, green, blue):  # pragma: no cover (compiled)
-    """gymnasium's ``render_if_min``: ``pygame.draw.polygon`` of the four ``points`` (``(x, y)`` pairs, flat)
-    when ``abs(value) > 1e-4``."""
+def _indicator(quad_x, quad_y, quad_colors, count, value, points, red, green, blue):  # pragma: no cover (compiled)
+    """gymnasium's ``render_if_min``: the four ``points`` (``(x, y)`` pairs, flat) as ``pygame.draw.polygon``'s C
+    ints, and the colour, kept as quad ``count`` when ``abs(value) > 1e-4``.
+
+    Returns:
+        The quads kept.
+    """
     if not abs(value) > 1e-4:
-        return
+        return count
     for j in range(4):
-        xs[j] = _float_to_int32(points[2 * j])
-        ys[j] = _float_to_int32(points[2 * j + 1])
-    _draw_polygon(surface, xs, ys, 4, (red << 16) | (green << 8) | blue, scratch, False)
+        quad_x[count, j] = _float_to_int32(points[2 * j])
+        quad_y[count, j] = _float_to_int32(points[2 * j + 1])
+    quad_colors[count] = (red << 16) | (green << 8) | blue
+    return count + 1
 
 
 @njit
@@ -1196,20 +1243,22 @@ def _set_quad(points, x0, y0, x1, y1, x2, y2, x3, y3):  # pragma: no cover (comp
 
 
 @njit
-def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
-    """gymnasium's ``_render_indicators(W, H)`` on the flipped surface. ``dashboard`` holds the hull's speed
-    (``np.sqrt`` of the squared velocity components), the four wheels' ``omega``, the front left wheel's
-    joint angle and the hull's angular velocity."""
-    W = float(surface.shape[1])
-    H = float(surface.shape[0])
+def _indicator_quads(width, height, dashboard, quad_x, quad_y, quad_colors):  # pragma: no cover (compiled)
+    """gymnasium's ``_render_indicators(W, H)``, drawn after the flip: the quads it fills, in its order, as C-int
+    points (``quad_x``, ``quad_y``, ``(8, 4)`` int64) and colours (``(8,)``). ``dashboard`` holds the
+    hull's speed (``np.sqrt`` of the squared velocity components), the four wheels' ``omega``, the front left
+    wheel's joint angle and the hull's angular velocity.
+
+    Returns:
+        The number of quads filled.
+    """
+    W = float(width)
+    H = float(height)
     s = W / 40.0
     h = H / 40.0
-    xs = np.empty(4, dtype=np.int64)
-    ys = np.empty(4, dtype=np.int64)
-    scratch = _polygon_scratch(4)
     points = np.empty(8)
     _set_quad(points, W, H, W, H - 5 * h, 0.0, H - 5 * h, 0.0, H)
-    _indicator(surface, xs, ys, scratch, points, 1.0, 0, 0, 0)  # the black bar, always drawn
+    count = _indicator(quad_x, quad_y, quad_colors, 0, 1.0, points, 0, 0, 0)  # the black bar, always drawn
     for k in range(5):  # speed, then the wheels' ABS sensors: vertical_ind(place, val)
         value = dashboard[k]
         place = 5.0 if k == 0 else 6.0 + k
@@ -1217,9 +1266,9 @@ def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
         top = H - (h + h * val)
         _set_quad(points, place * s, top, (place + 1) * s, top, (place + 1) * s, H - h, (place + 0) * s, H - h)
         if k == 0:
-            _indicator(surface, xs, ys, scratch, points, value, 255, 255, 255)
+            count = _indicator(quad_x, quad_y, quad_colors, count, value, points, 255, 255, 255)
         else:
-            _indicator(surface, xs, ys, scratch, points, value, 0 if k < 3 else 51, 0, 255)
+            count = _indicator(quad_x, quad_y, quad_colors, count, value, points, 0 if k < 3 else 51, 0, 255)
     for k in range(2):  # steering and spin: horiz_ind(place, val)
         value = dashboard[5 + k]
         place = 20.0 if k == 0 else 30.0
@@ -1228,63 +1277,210 @@ def _render_indicators(surface, dashboard):  # pragma: no cover (compiled)
         x1 = (place + val) * s
         _set_quad(points, x0, H - 4 * h, x1, H - 4 * h, x1, H - 2 * h, x0, H - 2 * h)
         if k == 0:
-            _indicator(surface, xs, ys, scratch, points, value, 0, 255, 0)
+            count = _indicator(quad_x, quad_y, quad_colors, count, value, points, 0, 255, 0)
         else:
-            _indicator(surface, xs, ys, scratch, points, value, 255, 0, 0)
+            count = _indicator(quad_x, quad_y, quad_colors, count, value, points, 255, 0, 0)
+    return count
+
+
+class Scene(NamedTuple):
+    """A CarRacing frame in window coordinates, computed once and drawn in bands of rows (:func:`_draw_scene`).
+
+    The world polygons gymnasium draws (culled ones left out) are ``polygon_x/y[polygon_starts[k]:polygon_starts[k
+    + 1]]`` (Sint16 values) with ``polygon_colors[k]`` and the array rows ``polygon_rows[k]`` they may touch; the
+    first is the field when ``field`` (else the window is cleared). The skid marks and the car's polygons are C
+    ints; ``quad_x``, ``quad_y`` and ``quad_colors`` hold the indicators (:func:`_indicator_quads`); the score is ``text`` laid out at
+    ``positions``."""
+
+    field: bool
+    polygon_x: np.ndarray
+    polygon_y: np.ndarray
+    polygon_starts: np.ndarray
+    polygon_colors: np.ndarray
+    polygon_rows: np.ndarray
+    skid_points: np.ndarray
+    skid_starts: np.ndarray
+    skid_colors: np.ndarray
+    car_x: np.ndarray
+    car_y: np.ndarray
+    car_starts: np.ndarray
+    car_colors: np.ndarray
+    car_rows: np.ndarray
+    quad_x: np.ndarray
+    quad_y: np.ndarray
+    quad_colors: np.ndarray
+    quad_rows: np.ndarray
+    text: np.ndarray
+    glyphs: np.ndarray
+    left: np.ndarray
+    right: np.ndarray
+    positions: np.ndarray
+    box_w: int
+    scratch: np.ndarray
+
+
+@njit
+def _scene(
+    height, width, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
+    skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
+):  # pragma: no cover (compiled)  # fmt: skip
+    """The :class:`Scene` of gymnasium's ``_render`` up to its smoothscale on a ``width`` x ``height`` window:
+    world polygon ``k`` (the field, then the grass and road, ``world[starts[k]:starts[k + 1]]``) seen through
+    ``view`` and culled from ``cull_from`` on, the skid marks (screen coordinates), the car's polygons (screen
+    coordinates), the indicators of ``dashboard`` and the score's glyphs ``text``."""
+    count = starts.shape[0] - 1
+    polygon_x = np.empty(starts[count], dtype=np.int64)
+    polygon_y = np.empty(starts[count], dtype=np.int64)
+    polygon_starts = np.zeros(count + 1, dtype=np.int64)
+    polygon_colors = np.empty(count, dtype=np.int64)
+    polygon_rows = np.empty((count, 2), dtype=np.int64)
+    field = False
+    kept = 0
+    most = 4
+    for k in range(count):
+        first = polygon_starts[kept]
+        n = starts[k + 1] - starts[k]
+        most = max(most, n)
+        if _world_to_screen(
+            world, starts[k], starts[k + 1], view, k >= cull_from, cull_low, cull_high_x, cull_high_y,
+            polygon_x[first:], polygon_y[first:],
+        ):  # fmt: skip
+            field |= k == 0
+            polygon_starts[kept + 1] = first + n
+            polygon_colors[kept] = colors[k]
+            polygon_rows[kept, 0], polygon_rows[kept, 1] = _reach(polygon_y, first, first + n, height, True)
+            kept += 1
+    skid_ints = np.empty((skid_points.shape[0], 2), dtype=np.int64)
+    for j in range(skid_points.shape[0]):
+        skid_ints[j, 0] = _float_to_int32(skid_points[j, 0])
+        skid_ints[j, 1] = _float_to_int32(skid_points[j, 1])
+    cars = car_starts.shape[0] - 1
+    car_x = np.empty(car_screen.shape[0], dtype=np.int64)
+    car_y = np.empty(car_screen.shape[0], dtype=np.int64)
+    car_rows = np.empty((cars, 2), dtype=np.int64)
+    for j in range(car_screen.shape[0]):
+        car_x[j] = _float_to_int32(car_screen[j, 0])
+        car_y[j] = _float_to_int32(car_screen[j, 1])
+    for k in range(cars):
+        most = max(most, car_starts[k + 1] - car_starts[k])
+        car_rows[k, 0], car_rows[k, 1] = _reach(car_y, car_starts[k], car_starts[k + 1], height, True)
+    quad_x = np.empty((8, 4), dtype=np.int64)
+    quad_y = np.empty((8, 4), dtype=np.int64)
+    quad_colors = np.empty(8, dtype=np.int64)
+    quads = _indicator_quads(width, height, dashboard, quad_x, quad_y, quad_colors)
+    quad_rows = np.empty((quads, 2), dtype=np.int64)
+    for k in range(quads):
+        quad_rows[k, 0], quad_rows[k, 1] = _reach(quad_y[k], 0, 4, height, False)
+    positions = np.empty(text.shape[0], dtype=np.int64)
+    box_w = _score_layout(text, right, advance, kern, positions)
+    return Scene(
+        field, polygon_x, polygon_y, polygon_starts[: kept + 1], polygon_colors[:kept], polygon_rows[:kept],
+        skid_ints, skid_starts, skid_colors, car_x, car_y, car_starts, car_colors, car_rows,
+        quad_x, quad_y, quad_colors[:quads], quad_rows, text, glyphs, left, right, positions, box_w, _polygon_scratch(most),
+    )  # fmt: skip
+
+
+@borrowing_njit
+def _draw_scene(surface, top, height, scene):  # pragma: no cover (compiled)
+    """Draws the window rows that ``surface`` holds (the array rows ``top .. top + surface.shape[0] - 1`` of a
+    window of ``height`` rows: see :func:`_row`) of ``scene`` in gymnasium's order: the cleared window, the field,
+    grass and road (``gfxdraw.aapolygon`` then ``filled_polygon`` each, on the surface that is flipped after), the
+    skid marks and the car (``draw.lines`` and ``draw.polygon``, the same), then after the flip the indicators
+    and the score. Only what reaches the rows held is walked.
+
+    Compiled without reference counting, as what it calls (numba compiles the helpers a borrowing function calls
+    so), and allocates nothing: the polygons' views and the fills' scratch rows counted references per polygon and
+    row, a quarter of a CarRacing step.
+
+    The field is filled first: when its fill stores every pixel held, what the clear and its outline stored
+    before is all overwritten, so only when it left some pixel unstored is the surface cleared and the field
+    drawn in gfxdraw's order.
+    """
+    bottom = top + surface.shape[0] - 1
+    xs, ys, starts, colors, reach = (
+        scene.polygon_x, scene.polygon_y, scene.polygon_starts, scene.polygon_colors, scene.polygon_rows
+    )  # fmt: skip
+    scratch = scene.scratch
+    if scene.field:
+        if not _gfx_filled_polygon(surface, top, height, xs, ys, starts[1], colors[0], scratch, True):
+            surface[:, :] = 0
+            _gfx_aapolygon(surface, top, height, xs, ys, starts[1], colors[0], True)
+            _gfx_filled_polygon(surface, top, height, xs, ys, starts[1], colors[0], scratch, True)
+    else:
+        surface[:, :] = 0
+    for k in range(1 if scene.field else 0, colors.shape[0]):
+        if reach[k, 0] <= bottom and reach[k, 1] >= top:
+            first, n = starts[k], starts[k + 1] - starts[k]
+            _gfx_aapolygon(surface, top, height, xs[first:], ys[first:], n, colors[k], True)
+            _gfx_filled_polygon(surface, top, height, xs[first:], ys[first:], n, colors[k], scratch, True)
+    points = scene.skid_points
+    for k in range(scene.skid_starts.shape[0] - 1):
+        for j in range(scene.skid_starts[k] + 1, scene.skid_starts[k + 1]):
+            _draw_line_width(
+                surface, top, height, points[j - 1, 0], points[j - 1, 1], points[j, 0], points[j, 1], 2,
+                scene.skid_colors[k], True,
+            )  # fmt: skip
+    for k in range(scene.car_colors.shape[0]):
+        if scene.car_rows[k, 0] <= bottom and scene.car_rows[k, 1] >= top:
+            first, n = scene.car_starts[k], scene.car_starts[k + 1] - scene.car_starts[k]
+            _draw_polygon(
+                surface, top, height, scene.car_x[first:], scene.car_y[first:], n, scene.car_colors[k], scratch, True
+            )
+    for k in range(scene.quad_colors.shape[0]):
+        if scene.quad_rows[k, 0] <= bottom and scene.quad_rows[k, 1] >= top:
+            _draw_polygon(
+                surface, top, height, scene.quad_x[k], scene.quad_y[k], 4, scene.quad_colors[k], scratch, False
+            )
+    _blit_score(
+        surface, top, height, scene.text, scene.glyphs, scene.left, scene.right, scene.positions, scene.box_w, 60,
+        int(height - height * 2.5 / 40.0),
+    )  # fmt: skip
+
+
+@njit
+def _render_bands(scene, band, rows, frame, accumulate, changed, backend):  # pragma: no cover (compiled)
+    """``scene`` drawn and smoothscaled into ``frame`` band by band, each band's pixels shrunk along its rows while
+    they are in the cache: the window (``rows.shape[0]`` rows) is never held whole.
+
+    ``band`` holds a band of ``band.shape[0] - 1`` rows after the previous band's last row (which the row shrink
+    compares the band's first row with); ``rows`` (``(window height, frame width, 3)`` uint8) takes the rows'
+    shrink, ``accumulate`` and ``changed`` are the shrinks' scratch (:func:`_shrink_columns`, :func:`_shrink_rows`).
+    """
+    height = rows.shape[0]
+    row_plan = np.empty((frame.shape[1], 3), dtype=np.int64)
+    column_plan = np.empty((frame.shape[0], 3), dtype=np.int64)
+    _shrink_plan(band.shape[1], frame.shape[1], backend, row_plan)
+    _shrink_plan(height, frame.shape[0], backend, column_plan)
+    step = band.shape[0] - 1
+    for top in range(0, height, step):
+        count = min(step, height - top)
+        _draw_scene(band[1 : 1 + count], top, height, scene)
+        if top == 0:
+            _shrink_rows(band[1 : 1 + count], rows[:count], row_plan, backend, 0, changed)
+        else:
+            _shrink_rows(band[: 1 + count], rows[top - 1 : top + count], row_plan, backend, 1, changed)
+        band[0] = band[count]
+    _shrink_columns(rows, frame, column_plan, accumulate, backend)
 
 
 @njit
 def _render_frame(
-    surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
-    skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
-    frame, rows, accumulate, backend,
+    surface, band, frame, rows, accumulate, backend, world, starts, colors, view, skid_points, skid_starts,
+    skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
 ):  # pragma: no cover (compiled)  # fmt: skip
-    """gymnasium's ``_render`` up to the smoothscale (``_render_window``), then the smoothscale into ``frame``."""
-    _render_window(
-        surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
-        skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right,
-        advance, kern,
+    """:func:`draw_frame`'s drawing: the window into ``surface`` and its smoothscale into ``frame``, or, for an
+    empty ``surface``, the frame drawn in bands (:func:`_render_bands`) of ``band.shape[0] - 1`` rows."""
+    height = rows.shape[0]
+    scene = _scene(
+        height, WINDOW_W, world, starts, colors, 1, view, -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM,
+        height + MAX_SHAPE_DIM, skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard,
+        text, glyphs, left, right, advance, kern,
     )  # fmt: skip
-    _smoothscale_shrink(surface, frame, rows, accumulate, backend)
-
-
-@njit
-def _render_window(
-    surface, world, starts, colors, cull_from, view, cull_low, cull_high_x, cull_high_y,
-    skid_points, skid_starts, skid_colors, car_screen, car_starts, car_colors, dashboard, text, glyphs, left, right, advance, kern,
-):  # pragma: no cover (compiled)  # fmt: skip
-    """gymnasium's ``_render`` up to the smoothscale: its 1000x800 surface (what "human" mode shows) into ``surface``."""
-    most = 0
-    for k in range(starts.shape[0] - 1):
-        most = max(most, starts[k + 1] - starts[k])
-    for k in range(car_starts.shape[0] - 1):
-        most = max(most, car_starts[k + 1] - car_starts[k])
-    vx = np.empty(most, dtype=np.int64)
-    vy = np.empty(most, dtype=np.int64)
-    scratch = _polygon_scratch(most)
-    _gfx_world_backdrop(
-        surface, world, starts, colors, view, cull_from <= 0, cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
-    )  # fmt: skip
-    for k in range(1, starts.shape[0] - 1):
-        _gfx_world_polygon(
-            surface, world, starts[k], starts[k + 1], colors[k], view, k >= cull_from,
-            cull_low, cull_high_x, cull_high_y, vx, vy, scratch,
-        )  # fmt: skip
-    for k in range(skid_starts.shape[0] - 1):
-        for j in range(skid_starts[k] + 1, skid_starts[k + 1]):
-            _draw_line_width(
-                surface, _float_to_int32(skid_points[j - 1, 0]), _float_to_int32(skid_points[j - 1, 1]),
-                _float_to_int32(skid_points[j, 0]), _float_to_int32(skid_points[j, 1]), 2, skid_colors[k], True,
-            )  # fmt: skip
-    for k in range(car_starts.shape[0] - 1):
-        n = car_starts[k + 1] - car_starts[k]
-        for j in range(n):
-            vx[j] = _float_to_int32(car_screen[car_starts[k] + j, 0])
-            vy[j] = _float_to_int32(car_screen[car_starts[k] + j, 1])
-        _draw_polygon(surface, vx, vy, n, car_colors[k], scratch, True)
-    _render_indicators(surface, dashboard)
-    H = surface.shape[0]
-    _blit_score(surface, text, glyphs, left, right, advance, kern, 60, int(H - H * 2.5 / 40.0))
+    if surface.shape[0] == 0:
+        _render_bands(scene, band, rows, frame, accumulate, _shrink_scratch(WINDOW_W), backend)
+    else:
+        _draw_scene(surface, 0, height, scene)
+        _smoothscale_shrink(surface, frame, rows, accumulate, backend)
 
 
 def draw_frame(
@@ -1303,6 +1499,7 @@ def draw_frame(
     size: tuple[int, int] = (96, 96),
     backend: int = SMOOTHSCALE_SSE2,
     surface: np.ndarray | None = None,
+    band_rows: int = BAND_ROWS,
 ) -> np.ndarray:
     """A CarRacing frame as gymnasium's ``_render("state_pixels")`` (``size`` 96x96, no skid marks) or
     ``_render("rgb_array")`` (600x400, the car's skid marks) draws it.
@@ -1328,7 +1525,10 @@ def draw_frame(
         reward: The reward shown.
         size: ``(width, height)`` of the frame, below the window's 1000x800.
         backend: :data:`SMOOTHSCALE_SSE2` or :data:`SMOOTHSCALE_GENERIC`.
-        surface: ``(800, 1000)`` uint32 scratch for the window, or None to allocate one.
+        surface: ``(800, 1000)`` uint32 to draw the whole window into (as the ``"human"`` window shows it) before
+            shrinking it, or None to draw and shrink the frame in bands of ``band_rows`` rows instead (as the
+            environments draw their observations: the same pixels).
+        band_rows: The rows of a band, 1 to 800, when ``surface`` is None.
 
     Returns:
         The ``(height, width, 3)`` uint8 frame.
@@ -1379,8 +1579,13 @@ def draw_frame(
         if palette.size and (palette.min() < 0 or palette.max() > 255):
             raise ValueError("colours must be in [0, 255]")
     if surface is None:
-        surface = np.empty((WINDOW_H, WINDOW_W), dtype=np.uint32)
-    if surface.shape != (WINDOW_H, WINDOW_W) or surface.dtype != np.uint32 or not surface.flags.c_contiguous:
+        if not 1 <= band_rows <= WINDOW_H:
+            raise ValueError(f"band_rows must be 1 to {WINDOW_H}, not {band_rows}")
+        surface = np.empty((0, WINDOW_W), dtype=np.uint32)
+        band = np.empty((band_rows + 1, WINDOW_W), dtype=np.uint32)
+    elif surface.shape == (WINDOW_H, WINDOW_W) and surface.dtype == np.uint32 and surface.flags.c_contiguous:
+        band = np.empty((0, WINDOW_W), dtype=np.uint32)
+    else:
         raise ValueError(f"surface must be a C-contiguous ({WINDOW_H}, {WINDOW_W}) uint32 array")
     width, height = size
     if not (0 < width < WINDOW_W and 0 < height < WINDOW_H) or backend not in (SMOOTHSCALE_SSE2, SMOOTHSCALE_GENERIC):
@@ -1390,10 +1595,9 @@ def draw_frame(
     rows = np.empty((WINDOW_H, width, 3), dtype=np.uint8)
     accumulate = np.empty((width, 3), dtype=np.uint16)
     _render_frame(
-        surface, world, starts, pack_rgb(colors).astype(np.int64), 1, view,
-        -MAX_SHAPE_DIM, WINDOW_W + MAX_SHAPE_DIM, WINDOW_H + MAX_SHAPE_DIM,
-        skid_points, skid_starts, pack_rgb(skid_colors).astype(np.int64), car_screen, car_starts, pack_rgb(car_colors).astype(np.int64), dashboard,
+        surface, band, frame, rows, accumulate, backend, world, starts, pack_rgb(colors).astype(np.int64), view,
+        skid_points, skid_starts, pack_rgb(skid_colors).astype(np.int64), car_screen, car_starts,
+        pack_rgb(car_colors).astype(np.int64), dashboard,
         score_glyphs(reward, font), font.glyphs, font.left, font.right, font.advance, font.kern,
-        frame, rows, accumulate, backend,
     )  # fmt: skip
     return frame
