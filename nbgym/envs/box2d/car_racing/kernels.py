@@ -331,12 +331,26 @@ def _scene(state, i, skids, reward):
     )
 
 
+@njit
+def _draw_in_bands(scene, frame):
+    """The ``raster.Scene`` drawn and smoothscaled into ``frame`` in bands of ``raster.BAND_ROWS`` rows."""
+    _raster._render_bands(
+        scene,
+        np.empty((_raster.BAND_ROWS + 1, _WINDOW_W), np.uint32),
+        np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8),
+        frame,
+        np.empty((frame.shape[1], 3), np.uint16),
+        _raster._shrink_scratch(_WINDOW_W),
+        _SMOOTHSCALE_BACKEND,
+    )
+
+
 @njit(entry=True)
 def draw_frame(state, i, surface, frame, skids):
-    """gymnasium's ``render()`` of row ``i``: its window into ``surface`` (``(800, 1000)`` uint32), with the skid marks
-    when ``skids``, then (unless ``frame`` is empty) smoothscaled into ``frame`` (``(96, 96, 3)`` or ``(400, 600, 3)``
-    uint8). The score is the episode's reward (a step's own observation shows it before the step's -0.1: see
-    ``draw_state``).
+    """gymnasium's ``render()`` of row ``i``, with the skid marks when ``skids``: smoothscaled into ``frame``
+    (``(96, 96, 3)`` or ``(400, 600, 3)`` uint8, drawn in bands), or, when ``frame`` is empty, its whole window into
+    ``surface`` (``(800, 1000)`` uint32: the ``"human"`` window). The score is the episode's reward (a step's own
+    observation shows it before the step's -0.1: see ``draw_state``).
 
     Raises:
         ValueError: If ``surface`` is not the window's size or ``frame`` not smaller than it (before anything is drawn).
@@ -345,26 +359,18 @@ def draw_frame(state, i, surface, frame, skids):
         raise ValueError("draw_frame: the surface is (800, 1000) and the frame (height, width, 3)")
     if frame.size and not (0 < frame.shape[0] < _WINDOW_H and 0 < frame.shape[1] < _WINDOW_W):
         raise ValueError("draw_frame: the frame must be smaller than the 1000x800 window")
-    _raster._draw_scene(surface, 0, _WINDOW_H, _scene(state, i, skids, state.env_f[i, P.REWARD]))
+    scene = _scene(state, i, skids, state.env_f[i, P.REWARD])
     if frame.size:
-        rows = np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8)
-        accumulate = np.empty((frame.shape[1], 3), np.uint16)
-        _raster._smoothscale_shrink(surface, frame, rows, accumulate, _SMOOTHSCALE_BACKEND)
+        _draw_in_bands(scene, frame)
+    else:
+        _raster._draw_scene(surface, 0, _WINDOW_H, scene)
 
 
 @njit
 def draw_state(state, i, frame):
     """gymnasium's ``_render("state_pixels")`` of row ``i`` in its step (the score before the step's -0.1) into
     ``frame`` (``(96, 96, 3)`` uint8), drawn and shrunk in bands of ``raster.BAND_ROWS`` rows."""
-    _raster._render_bands(
-        _scene(state, i, False, state.env_f[i, P.SHOWN_REWARD]),
-        np.empty((_raster.BAND_ROWS + 1, _WINDOW_W), np.uint32),
-        np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8),
-        frame,
-        np.empty((frame.shape[1], 3), np.uint16),
-        _raster._shrink_scratch(_WINDOW_W),
-        _SMOOTHSCALE_BACKEND,
-    )
+    _draw_in_bands(_scene(state, i, False, state.env_f[i, P.SHOWN_REWARD]), frame)
 
 
 def _reset(params, state, i, stream, aux):

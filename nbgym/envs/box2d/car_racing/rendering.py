@@ -1,5 +1,6 @@
 """CarRacing's frames: gymnasium's ``render`` in each of its modes, drawn by the compiled rasteriser (``raster``,
-called by ``kernels.draw_frame``) into the env's 1000x800 window surface and shrunk as gymnasium shrinks it."""
+called by ``kernels.draw_frame``): the ``"human"`` window into the env's 1000x800 surface, the other modes' frames
+drawn and shrunk as gymnasium shrinks its window, in bands of its rows."""
 
 from __future__ import annotations
 
