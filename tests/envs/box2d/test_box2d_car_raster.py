@@ -574,7 +574,7 @@ def test_frames_do_not_depend_on_what_the_surface_held(posed_env, x, y, t, cover
 
 
 def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():
-    """Bad bounds, colours, lengths, coordinates and scratch are refused before any kernel runs."""
+    """Bad bounds, colours, lengths, coordinates, scratch and bands are refused before any kernel runs."""
     scene = {
         "world": np.zeros((4, 2)), "starts": [0, 4], "colors": [[1, 2, 3]], "view": (1.0, 0.0, -1, 1.0, 0.0, 0.0),
         "skid_points": np.zeros((0, 2)), "skid_starts": [0], "skid_colors": np.zeros((0, 3)),
@@ -596,6 +596,8 @@ def test_draw_frame_refuses_what_pygame_would_not_draw_or_would_overrun():
         {"skid_points": np.full((2, 2), 1e8), "skid_starts": [0, 2], "skid_colors": [[0, 0, 0]]},
         {"surface": np.zeros((800, 1000, 3), dtype=np.uint8)},
         {"size": (1000, 96)},
+        {"band_rows": 0},
+        {"band_rows": 801},
     ]  # fmt: skip  (any reward is drawn, NaN and the infinities too, as gymnasium's f"{reward:04.0f}")
     for change in bad:
         with pytest.raises(ValueError):
