@@ -155,9 +155,11 @@ def test_the_first_claimer_takes_chunks_from_the_front_and_the_others_from_the_b
 
 @needs_two_threads
 def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(monkeypatch):
-    """The caller leaves every chunk to the worker, which starts each step later than the caller's spin lasts: the
-    caller sleeps on the job's lock, and the serving call that completes the step returns to release it (a missed
-    wake-up hangs here). Every step is stepped once: the results equal one thread's."""
+    """The caller leaves every chunk to the worker, which starts each step ten times later than the caller's spin
+    lasts: the caller sleeps on the job's lock, and the serving call that completes the step returns to release it
+    (a missed wake-up hangs here). Every step is stepped once: the results equal one thread's. (A caller descheduled
+    through its whole spin, on a loaded machine, may find a step complete and not sleep: at least one sleep is
+    asserted, not five.)"""
     from nbgym.engine import _batch as engine_batch
 
     num_envs = 4 * threads._MIN_CHUNK_SIZE
@@ -166,7 +168,7 @@ def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(
     def kernel(*args):
         if threading.current_thread() is threading.main_thread():
             return False
-        time.sleep(2 * threads.CALLER_SPIN_SECONDS)
+        time.sleep(10 * threads.CALLER_SPIN_SECONDS)
         return real(*args)
 
     envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
@@ -174,12 +176,14 @@ def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(
     envs.reset(seed=4)
     reference.reset(seed=4)
     monkeypatch.setattr(engine_batch, "step_chunks", kernel)
+    slept = 0
     for k in range(5):
         actions = np.full(num_envs, k % 2, dtype=np.int64)
         for got, expected in zip(envs.step(actions)[:4], reference.step(actions)[:4]):
             np.testing.assert_array_equal(got, expected)
-    server = envs._batch._server
-    assert server.control[threads.SERVE_SLEEPER] == server.seq == 5  # it slept on each step
+        server = envs._batch._server
+        slept += server.control[threads.SERVE_SLEEPER] == server.seq  # the step's caller slept
+    assert server.seq == 5 and slept >= 1
 
 
 @needs_two_threads
