@@ -101,9 +101,15 @@ def _column(i, column):
 
 
 @borrowing_kernel
+def _velocity_column(slot, component):
+    """The offset in its joint's ``lanes`` row of the vector of a slot's velocity component (v.x, v.y, w)."""
+    return (JOINT_FLOATS + (slot & 1) * 3 + component) * LANES
+
+
+@borrowing_kernel
 def _velocity(slot, component):
     """The offset in a ``lanes`` row block of the vector of a slot's velocity component (v.x, v.y, w)."""
-    return (slot >> 1) * LANE_FLOATS + (JOINT_FLOATS + (slot & 1) * 3 + component) * LANES
+    return (slot >> 1) * LANE_FLOATS + _velocity_column(slot, component)
 
 
 @borrowing_kernel
@@ -165,20 +171,21 @@ def _flag(condition):
 @borrowing_kernel
 def _load_joints(w, g, r, k):
     """Copies row ``r``'s held joints into lane ``k`` of row ``g``'s vectors, with their flags."""
-    block = w.lanes[g].reshape(-1)
+    block = w.lanes[g]
     for i in range(w.world_i[r, WI_HELD_JOINTS]):
         j = w.isl_joints[r, i]
         jf = w.joint_f[r, j]
         ji = w.joint_i[r, j]
+        lanes = block[i]
         for column in range(NJF):
-            block[_column(i, column) + k] = jf[column]
+            lanes[column * LANES + k] = jf[column]
         fixed_rotation = (jf[JF_IIA] + jf[JF_IIB]) == _ZERO
         state = ji[JI_LIMIT_STATE]
         motor = ji[JI_MOTOR_ON] != 0 and state != EQUAL_LIMITS and not fixed_rotation
-        block[_column(i, L_MOTOR) + k] = _flag(motor)
-        block[_column(i, L_LIMIT) + k] = _flag(ji[JI_LIMIT_ON] != 0 and state != INACTIVE_LIMIT and not fixed_rotation)
-        block[_column(i, L_LOWER) + k] = _flag(state == AT_LOWER_LIMIT)
-        block[_column(i, L_UPPER) + k] = _flag(state == AT_UPPER_LIMIT)
+        lanes[L_MOTOR * LANES + k] = _flag(motor)
+        lanes[L_LIMIT * LANES + k] = _flag(ji[JI_LIMIT_ON] != 0 and state != INACTIVE_LIMIT and not fixed_rotation)
+        lanes[L_LOWER * LANES + k] = _flag(state == AT_LOWER_LIMIT)
+        lanes[L_UPPER * LANES + k] = _flag(state == AT_UPPER_LIMIT)
     _copy_velocities(w, g, r, k, True, False)
 
 
@@ -186,7 +193,7 @@ def _load_joints(w, g, r, k):
 def _copy_velocities(w, g, r, k, into_lanes, shared_only):
     """Copies the velocities of row ``r``'s joint bodies (those its contacts move, if ``shared_only``) into lane ``k``
     of row ``g``'s vectors (``into_lanes``), or back."""
-    block = w.lanes[g].reshape(-1)
+    block = w.lanes[g]
     vel = w.velocities[r]
     for i in range(w.world_i[r, WI_HELD_JOINTS]):
         ji = w.joint_i[r, w.isl_joints[r, i]]
@@ -195,21 +202,22 @@ def _copy_velocities(w, g, r, k, into_lanes, shared_only):
                 continue
             body = ji[JI_INDEXA + side]
             slot = ji[JI_SLOTA + side]
+            lanes = block[slot >> 1]
             for component in range(3):
                 if into_lanes:
-                    block[_velocity(slot, component) + k] = vel[body, component]
+                    lanes[_velocity_column(slot, component) + k] = vel[body, component]
                 else:
-                    vel[body, component] = block[_velocity(slot, component) + k]
+                    vel[body, component] = lanes[_velocity_column(slot, component) + k]
 
 
 @borrowing_kernel
 def _store_impulses(w, g, r, k):
     """Copies lane ``k``'s accumulated impulses back into row ``r``'s joints."""
-    block = w.lanes[g].reshape(-1)
+    block = w.lanes[g]
     for i in range(w.world_i[r, WI_HELD_JOINTS]):
         jf = w.joint_f[r, w.isl_joints[r, i]]
         for column in _ACCUMULATED:
-            jf[column] = block[_column(i, column) + k]
+            jf[column] = block[i, column * LANES + k]
 
 
 @borrowing_kernel
@@ -267,7 +275,7 @@ def _iterate_lanes(w, g, stop, resting, h, iterations):
         w.world_i[g, WI_LANE] = -1
         island.iterate_velocities(w, g, w.world_i[g, WI_HELD_CONTACTS], nj, h, iterations)
         return
-    block = w.lanes[g].reshape(-1)
+    block = w.lanes[g]
     joints = w.isl_joints[g]
     touching = False
     for r in range(g, stop):
@@ -295,7 +303,7 @@ def _iterate_lanes(w, g, stop, resting, h, iterations):
 @borrowing_kernel
 def solve_velocity_constraints(block, i, slot_a, slot_b, dt):
     """``revolute_joint.solve_velocity_constraints`` of joint ``i`` in every lane of ``block`` (a row's ``lanes``,
-    flattened), between the bodies of slots ``slot_a`` and ``slot_b``: its operations in its order, each branch a
+    whose C-contiguous floats ``load`` and ``store`` address as one run), between the bodies of slots ``slot_a`` and ``slot_b``: its operations in its order, each branch a
     selection by the joint's flags."""
     vAx = load(block, _velocity(slot_a, 0))
     vAy = load(block, _velocity(slot_a, 1))
