@@ -79,6 +79,7 @@ BULLET_FLAG = 0x0008
 FIXED_ROTATION_FLAG = 0x0010
 ACTIVE_FLAG = 0x0020
 TOI_FLAG = 0x0040
+ADVANCED_FLAG = 0x0100  # the port's own: a static body on WI_ADVANCED_LIST
 
 # b2World::m_flags
 NEW_FIXTURE = 0x0001
@@ -96,6 +97,8 @@ BI_ISLAND = _body_i.add()  # m_islandIndex
 BI_TOUCH = _body_i.add()  # listener: 1 after a BeginContact of this body, 0 after an EndContact
 BI_BEGUN = _body_i.add()  # listener: set by any BeginContact of this body (cleared only by the caller)
 BI_ALIVE = _body_i.add()
+BI_MOVING_PREV, BI_MOVING_NEXT = _body_i.add_each(2)  # a non-static body's neighbours on WI_MOVING_LIST
+BI_ADVANCED_NEXT = _body_i.add()  # the next body on WI_ADVANCED_LIST
 NBI = _body_i.end()
 
 # body_f fields: the transform and the sweep (each in math's order, so that their slices are math's arrays),
@@ -193,6 +196,12 @@ WI_EVENT_COUNT = _world_i.add()  # the number of contact events recorded in ``ev
 # an island held before its velocity iterations (world_step._solve_islands): whether one is, its counts, the next seed
 WI_HELD, WI_HELD_BODIES, WI_HELD_CONTACTS, WI_HELD_JOINTS, WI_HELD_SEED = _world_i.add_each(5)
 WI_LANE = _world_i.add()  # the held island's lane in joint_lanes' vectors (-1: iterated alone)
+# The non-static bodies, in the body list's order: the walks of Solve, SolveTOI and ClearForces over every body change
+# nothing on a static one (see world_step), so they walk only this list, not a terrain's hundreds of static bodies.
+WI_MOVING_LIST = _world_i.add()
+# The static bodies whose sweeps SolveTOI advanced (b2Sweep::Advance sets a static body's alpha0 too) since its last
+# reset of every alpha0, chained through BI_ADVANCED_NEXT: the reset walks the moving bodies and these.
+WI_ADVANCED_LIST = _world_i.add()
 NWI = _world_i.end()
 
 # world_i[WI_LISTENER] bits: what the compiled listener does at BeginContact/EndContact
@@ -422,6 +431,8 @@ def reset_world(w, r, gx, gy):
     wi[WI_BODY_LIST] = -1
     wi[WI_JOINT_LIST] = -1
     wi[WI_CONTACT_LIST] = -1
+    wi[WI_MOVING_LIST] = -1
+    wi[WI_ADVANCED_LIST] = -1
     wi[WI_FLAGS] = CLEAR_FORCES
     wi[WI_STEP_COMPLETE] = 1
     wi[WI_ALLOW_SLEEP] = 1
@@ -605,6 +616,8 @@ def create_body(
         bf[BF_MASS] = _ONE
         bf[BF_INVMASS] = _ONE
     link_item(wi, w.body_i[r], b, WI_BODY_LIST, BI_PREV, BI_NEXT)
+    if btype != STATIC:
+        link_item(wi, w.body_i[r], b, WI_MOVING_LIST, BI_MOVING_PREV, BI_MOVING_NEXT)
     wi[WI_BODY_COUNT] += 1
     return b
 

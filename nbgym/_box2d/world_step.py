@@ -1,6 +1,13 @@
 """b2World::Step, Solve (the island depth-first search over the body list and the contact and joint
 edges in Box2D's order), SolveTOI (continuous collision with sub-stepping), ClearForces; and the
 teardown calls that need the contact manager (b2World::DestroyBody, b2Body::DestroyFixture).
+
+Box2D's Solve, SolveTOI and ClearForces walk every body of the world list; here they walk only its non-static bodies
+(``WI_MOVING_LIST``, in the same order), since on a static body the walks change nothing: its ISLAND_FLAG is clear
+between islands (an island unflags its static bodies when it ends, ``_unflag_static`` and SolveTOI's event loop),
+ApplyForce* leave its forces zero, and the only alpha0 SolveTOI's reset finds non-zero on one is that of a static body
+its own events advanced, which ``_advance`` chains on ``WI_ADVANCED_LIST`` for the reset. A terrain's hundreds of
+static bodies (BipedalWalker's, CarRacing's tiles) are not read each step.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from .math import SWEEP_FLOATS, XF_FLOATS, copy_to, cosf, sinf
 from .settings import EPSILON, MAX_SUB_STEPS, MAX_TOI_CONTACTS
 from .world import (
     ACTIVE_FLAG,
+    ADVANCED_FLAG,
     AWAKE_FLAG,
     BF_A,
     BF_A0,
@@ -38,8 +46,11 @@ from .world import (
     BI_FIXTURES,
     BI_FIXTURE_COUNT,
     BI_FLAGS,
+    BI_ADVANCED_NEXT,
     BI_ISLAND,
     BI_JOINTS,
+    BI_MOVING_NEXT,
+    BI_MOVING_PREV,
     BI_NEXT,
     BI_PREV,
     BI_TYPE,
@@ -65,6 +76,7 @@ from .world import (
     NEW_FIXTURE,
     STATIC,
     WF_INV_DT0,
+    WI_ADVANCED_LIST,
     WI_ALLOW_SLEEP,
     WI_BODY_COUNT,
     WI_BODY_LIST,
@@ -78,6 +90,7 @@ from .world import (
     WI_HELD_JOINTS,
     WI_HELD_SEED,
     WI_JOINT_LIST,
+    WI_MOVING_LIST,
     WI_STEP_COMPLETE,
     WI_SUBSTEPPING,
     WI_WARM_STARTING,
@@ -105,13 +118,13 @@ _TOI_DONE = _ONE - F32(10.0) * EPSILON
 
 @borrowing_kernel
 def clear_forces(w, r):
-    """b2World::ClearForces."""
-    b = w.world_i[r, WI_BODY_LIST]
+    """b2World::ClearForces (a static body's forces are zero: ApplyForce* take none)."""
+    b = w.world_i[r, WI_MOVING_LIST]
     while b >= 0:
         w.body_f[r, b, BF_FX] = _ZERO
         w.body_f[r, b, BF_FY] = _ZERO
         w.body_f[r, b, BF_TORQUE] = _ZERO
-        b = w.body_i[r, b, BI_NEXT]
+        b = w.body_i[r, b, BI_MOVING_NEXT]
 
 
 @borrowing_kernel
@@ -133,10 +146,10 @@ def _begin_solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations, h
     """b2World::Solve up to its first island with joints, held (see ``_solve_islands``) when ``hold``; to its end
     otherwise."""
     wi = w.world_i[r]
-    b = wi[WI_BODY_LIST]
+    b = wi[WI_MOVING_LIST]
     while b >= 0:
         w.body_i[r, b, BI_FLAGS] &= ~ISLAND_FLAG
-        b = w.body_i[r, b, BI_NEXT]
+        b = w.body_i[r, b, BI_MOVING_NEXT]
     c = wi[WI_CONTACT_LIST]
     while c >= 0:
         w.contact_i[r, c, CI_FLAGS] &= ~C_ISLAND_FLAG
@@ -145,7 +158,7 @@ def _begin_solve(w, r, dt, dt_ratio, velocity_iterations, position_iterations, h
     while j >= 0:
         w.joint_i[r, j, JI_ISLAND] = 0
         j = w.joint_i[r, j, JI_NEXT]
-    _solve_islands(w, r, wi[WI_BODY_LIST], dt, dt_ratio, velocity_iterations, position_iterations, hold)
+    _solve_islands(w, r, wi[WI_MOVING_LIST], dt, dt_ratio, velocity_iterations, position_iterations, hold)
     if not hold or wi[WI_HELD] == 0:
         _end_solve(w, r, dt, velocity_iterations, position_iterations)
 
@@ -161,7 +174,8 @@ def _unflag_static(w, r, nb):
 
 @borrowing_kernel
 def _solve_islands(w, r, seed, dt, dt_ratio, velocity_iterations, position_iterations, hold):
-    """b2World::Solve's islands, found depth-first from each body of the list from ``seed`` on, solved in turn.
+    """b2World::Solve's islands, found depth-first from each body of the list from ``seed`` on (the moving
+    bodies: Box2D skips static seeds), solved in turn.
 
     With ``hold``, the first island with joints stops the search once its constraints are initialised: its
     velocity iterations are due (``WI_HELD`` is set, with its counts and the next seed), so that ``step_rows`` can run
@@ -172,14 +186,9 @@ def _solve_islands(w, r, seed, dt, dt_ratio, velocity_iterations, position_itera
     allow_sleep = wi[WI_ALLOW_SLEEP] != 0
     stack = w.stack[r]
     while seed >= 0:
-        next_seed = w.body_i[r, seed, BI_NEXT]
+        next_seed = w.body_i[r, seed, BI_MOVING_NEXT]
         sflags = w.body_i[r, seed, BI_FLAGS]
-        if (
-            (sflags & ISLAND_FLAG)
-            or (sflags & AWAKE_FLAG) == 0
-            or (sflags & ACTIVE_FLAG) == 0
-            or w.body_i[r, seed, BI_TYPE] == STATIC
-        ):
+        if (sflags & ISLAND_FLAG) or (sflags & AWAKE_FLAG) == 0 or (sflags & ACTIVE_FLAG) == 0:
             seed = next_seed
             continue
         nb = 0
@@ -259,11 +268,11 @@ def _end_solve(w, r, dt, velocity_iterations, position_iterations):
         _unflag_static(w, r, nb)
         dt_ratio = w.world_f[r, WF_INV_DT0] * dt
         _solve_islands(w, r, wi[WI_HELD_SEED], dt, dt_ratio, velocity_iterations, position_iterations, False)
-    b = wi[WI_BODY_LIST]
+    b = wi[WI_MOVING_LIST]
     while b >= 0:
-        if (w.body_i[r, b, BI_FLAGS] & ISLAND_FLAG) != 0 and w.body_i[r, b, BI_TYPE] != STATIC:
+        if (w.body_i[r, b, BI_FLAGS] & ISLAND_FLAG) != 0:
             synchronize_fixtures(w, r, b)
-        b = w.body_i[r, b, BI_NEXT]
+        b = w.body_i[r, b, BI_MOVING_NEXT]
     contact_manager.find_new_contacts(w, r)
 
 
@@ -294,10 +303,10 @@ def _contact_toi(w, r, c):
     alpha0 = bfa[BF_ALPHA0]
     if bfa[BF_ALPHA0] < bfb[BF_ALPHA0]:
         alpha0 = bfb[BF_ALPHA0]
-        advance_sweep(bfa, alpha0)
+        _advance(w, r, ba, alpha0, False)
     elif bfb[BF_ALPHA0] < bfa[BF_ALPHA0]:
         alpha0 = bfa[BF_ALPHA0]
-        advance_sweep(bfb, alpha0)
+        _advance(w, r, bb, alpha0, False)
     va, na, ra = shapes.proxy(w.shape_i[r, fa], w.shape_f[r, fa])
     vb, nb, rb = shapes.proxy(w.shape_i[r, fb], w.shape_f[r, fb])
     sweep_a = bfa[BF_SWEEP : BF_SWEEP + SWEEP_FLOATS]
@@ -310,15 +319,36 @@ def _contact_toi(w, r, c):
 
 
 @borrowing_kernel
+def _advance(w, r, b, alpha, body):
+    """b2Body::Advance (``body``) or b2Sweep::Advance of body ``b`` to ``alpha``; a static body's is chained on
+    ``WI_ADVANCED_LIST`` for SolveTOI's reset of alpha0."""
+    bi = w.body_i[r, b]
+    if bi[BI_TYPE] == STATIC and (bi[BI_FLAGS] & ADVANCED_FLAG) == 0:
+        bi[BI_FLAGS] |= ADVANCED_FLAG
+        bi[BI_ADVANCED_NEXT] = w.world_i[r, WI_ADVANCED_LIST]
+        w.world_i[r, WI_ADVANCED_LIST] = b
+    if body:
+        advance_body(w, r, b, alpha)
+    else:
+        advance_sweep(w.body_f[r, b], alpha)
+
+
+@borrowing_kernel
 def solve_toi(w, r, dt, velocity_iterations):
     """b2World::SolveTOI."""
     wi = w.world_i[r]
     if wi[WI_STEP_COMPLETE] != 0:
-        b = wi[WI_BODY_LIST]
+        b = wi[WI_MOVING_LIST]
         while b >= 0:
             w.body_i[r, b, BI_FLAGS] &= ~ISLAND_FLAG
             w.body_f[r, b, BF_ALPHA0] = _ZERO
-            b = w.body_i[r, b, BI_NEXT]
+            b = w.body_i[r, b, BI_MOVING_NEXT]
+        b = wi[WI_ADVANCED_LIST]
+        while b >= 0:
+            w.body_i[r, b, BI_FLAGS] &= ~ADVANCED_FLAG
+            w.body_f[r, b, BF_ALPHA0] = _ZERO
+            b = w.body_i[r, b, BI_ADVANCED_NEXT]
+        wi[WI_ADVANCED_LIST] = -1
         c = wi[WI_CONTACT_LIST]
         while c >= 0:
             w.contact_i[r, c, CI_FLAGS] &= ~(C_TOI_FLAG | C_ISLAND_FLAG)
@@ -364,8 +394,8 @@ def solve_toi(w, r, dt, velocity_iterations):
         backup2 = w.sweep_backup[r, 1]
         copy_to(backup1, w.body_f[r, ba, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS])
         copy_to(backup2, w.body_f[r, bb, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS])
-        advance_body(w, r, ba, min_alpha)
-        advance_body(w, r, bb, min_alpha)
+        _advance(w, r, ba, min_alpha, True)
+        _advance(w, r, bb, min_alpha, True)
         contact.update(w, r, min_contact)
         w.contact_i[r, min_contact, CI_FLAGS] &= ~C_TOI_FLAG
         w.contact_i[r, min_contact, CI_TOI_COUNT] += 1
@@ -416,7 +446,7 @@ def solve_toi(w, r, dt, velocity_iterations):
                 backup = w.sweep_backup[r, 2]
                 copy_to(backup, w.body_f[r, other, BF_SWEEP : BF_SWEEP + SWEEP_FLOATS])
                 if (w.body_i[r, other, BI_FLAGS] & ISLAND_FLAG) == 0:
-                    advance_body(w, r, other, min_alpha)
+                    _advance(w, r, other, min_alpha, True)
                 contact.update(w, r, c)
                 flags = w.contact_i[r, c, CI_FLAGS]
                 if (flags & C_ENABLED_FLAG) == 0 or (flags & C_TOUCHING_FLAG) == 0:
@@ -543,8 +573,26 @@ def destroy_body(w, r, b):
     w.body_i[r, b, BI_FIXTURES] = -1
     w.body_i[r, b, BI_FIXTURE_COUNT] = 0
     unlink_item(wi, w.body_i[r], b, WI_BODY_LIST, BI_PREV, BI_NEXT)
+    if w.body_i[r, b, BI_TYPE] != STATIC:
+        unlink_item(wi, w.body_i[r], b, WI_MOVING_LIST, BI_MOVING_PREV, BI_MOVING_NEXT)
+    elif w.body_i[r, b, BI_FLAGS] & ADVANCED_FLAG:
+        _unchain_advanced(w, r, b)
     wi[WI_BODY_COUNT] -= 1
     free_row(wi, w.body_i[r], b, WI_FREE_BODY, BI_NEXT, BI_ALIVE)
+
+
+@borrowing_kernel
+def _unchain_advanced(w, r, b):
+    """Takes static body ``b`` off ``WI_ADVANCED_LIST`` (it is being destroyed: its row may be reused)."""
+    wi = w.world_i[r]
+    nxt = w.body_i[r, b, BI_ADVANCED_NEXT]
+    if wi[WI_ADVANCED_LIST] == b:
+        wi[WI_ADVANCED_LIST] = nxt
+        return
+    x = wi[WI_ADVANCED_LIST]
+    while w.body_i[r, x, BI_ADVANCED_NEXT] != b:
+        x = w.body_i[r, x, BI_ADVANCED_NEXT]
+    w.body_i[r, x, BI_ADVANCED_NEXT] = nxt
 
 
 @borrowing_kernel

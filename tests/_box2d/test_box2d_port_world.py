@@ -403,6 +403,54 @@ def test_sensor_kinematic_bullet_and_destroyed_fixture():
     twin.run(steps(60))
 
 
+@pytest.mark.parametrize("substepping", [False, True])
+def test_static_bodies_advanced_by_toi_events(substepping):
+    """SolveTOI advances a static body's sweep too (its alpha0, which later events of the same step start from): the
+    port resets only the moving bodies and the static ones its events advanced (``WI_ADVANCED_LIST``), not every
+    body. Two fast bodies a step hit the ground and four static platforms, the same platforms step after step; static
+    bodies the last step advanced are destroyed now and then; with sub-stepping, a SolveTOI stops after each event
+    and the next step's goes on without the reset."""
+    twin = Twin(bodies=48)
+    twin.ref.subStepping = substepping
+    twin.w.world_i[0, W.WI_SUBSTEPPING] = int(substepping)
+    ground(twin)
+    for k in range(4):
+        twin.body(static=True, position=(2.0 * k - 3.0, 2.0 + k), fixtures=[dict(shape=("box", (0.8, 0.05)))])
+    advanced_seen = []
+    destroyed = []
+    period = max(1, steps(60) // 6)
+
+    def dynamic_bodies():
+        return [n for n, (_, port, _) in enumerate(twin.bodies) if twin.w.body_i[0, port, W.BI_TYPE] == W.DYNAMIC]
+
+    def launch(t):
+        chain = []
+        b = twin.w.world_i[0, W.WI_ADVANCED_LIST]
+        while b >= 0:
+            chain.append(b)
+            b = twin.w.body_i[0, b, W.BI_ADVANCED_NEXT]
+        advanced_seen.append(len(chain))
+        if chain and t >= period * (len(destroyed) + 1):
+            # a static body the last step advanced leaves (off the chain before its row is reused); another comes
+            i = next(n for n, (_, port, _) in enumerate(twin.bodies) if port == chain[-1])
+            destroyed.append(t)
+            twin.destroy(i)
+            twin.body(static=True, position=(0.3 * t - 8.0, 3.5), fixtures=[dict(shape=("box", (0.9, 0.05)))])
+        while len(dynamic_bodies()) > 6:
+            twin.destroy(dynamic_bodies()[0])
+        for k in range(2):
+            column = (t + 2 * k) % 4
+            twin.body(
+                position=(2.0 * column - 3.0 + 0.05 * k + 0.013 * t, 3.0 + column + 0.37 * k),
+                linearVelocity=(0.3 - 0.2 * k, -60.0 - 7.0 * k),
+                fixtures=[dict(shape=("box", (0.08, 0.08)), density=1.0, restitution=0.2)],
+            )
+
+    twin.run(steps(60), launch)
+    assert max(advanced_seen) >= 2  # the TOI events advanced static bodies, several a step
+    assert len(destroyed) >= 4
+
+
 def test_a_grown_world_hands_out_the_tree_nodes_of_one_made_large():
     """``world.grown`` appends the new tree nodes after the free list's (freed nodes first, as Box2D hands them out,
     then the never-used ones in order): a tree grown after proxies were destroyed gives the same proxy ids, nodes
