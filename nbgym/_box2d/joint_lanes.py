@@ -303,8 +303,8 @@ def _iterate_lanes(w, g, stop, resting, h, iterations):
 @borrowing_kernel
 def solve_velocity_constraints(block, i, slot_a, slot_b, dt):
     """``revolute_joint.solve_velocity_constraints`` of joint ``i`` in every lane of ``block`` (a row's ``lanes``,
-    whose C-contiguous floats ``load`` and ``store`` address as one run), between the bodies of slots ``slot_a`` and ``slot_b``: its operations in its order, each branch a
-    selection by the joint's flags."""
+    whose C-contiguous floats ``load`` and ``store`` address as one run), between the bodies of slots ``slot_a`` and
+    ``slot_b``: its operations in its order, each branch a selection by the joint's flags."""
     vAx = load(block, _velocity(slot_a, 0))
     vAy = load(block, _velocity(slot_a, 1))
     wA = load(block, _velocity(slot_a, 2))
