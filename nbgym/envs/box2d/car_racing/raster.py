@@ -28,8 +28,9 @@ into a surface holding any band of the window's rows: CarRacing's environments (
 ``car_racing.CarRacingVectorEnv``) draw their observations and ``"rgb_array"`` frames band by band, each band
 shrunk while it is in the cache (:func:`_render_bands`), and their ``"human"`` window as one band, the whole window,
 inside their kernels (``car_racing.kernels``); :func:`draw_frame` is the same drawing called from Python (the
-whole window, then :func:`smoothscale`'s ``_smoothscale_shrink``, when given a surface). ``tests/envs/box2d/test_box2d_car_raster.py`` holds each routine and whole frames to
-pygame-ce's and gymnasium's pixels.
+whole window, then :func:`smoothscale`'s ``_smoothscale_shrink``, when given a surface).
+``tests/envs/box2d/test_box2d_car_raster.py`` holds each routine and whole frames to pygame-ce's and gymnasium's
+pixels.
 """
 
 from __future__ import annotations
