@@ -52,6 +52,11 @@ class Batches:
         """The dtype of the run's actions (its first ``send``'s)."""
         self.all_ids = np.arange(num_envs, dtype=np.int32)
         """Every sub-environment's id, to compare the ids that ``send`` gets with (``_received_batch``)."""
+        self.all_ids.flags.writeable = False
+        self.ids = [self.all_ids[first : first + size] for first in range(0, num_envs, size)]
+        """Each batch's ids, as ``recv`` returns them (``infos["env_id"]``): the same read-only array each time (views
+        of a read-only array cannot be made writable), so that ``send`` knows them by identity."""
+        self.index_of_ids = {id(ids): index for index, ids in enumerate(self.ids)}
 
     def bounds(self, index: int) -> tuple[int, int]:
         return index * self.size, (index + 1) * self.size
@@ -154,8 +159,8 @@ class AsyncSteps:
 
         Returns:
             ``(obs, rewards, terminations, truncations, infos)`` of ``batch_size`` sub-environments, their ids in
-            ``infos["env_id"]`` (int32); after ``async_reset``, the reset's observations and infos, with zero
-            rewards and false flags.
+            ``infos["env_id"]`` (int32, read-only: the same array each time this batch comes back); after
+            ``async_reset``, the reset's observations and infos, with zero rewards and false flags.
 
         Raises:
             nbgym.error.ResetNeeded: Before ``async_reset``.
@@ -250,6 +255,9 @@ class AsyncSteps:
                     "send",
                 )
             return index, None
+        index = batches.index_of_ids.get(id(env_id))
+        if index is not None and batches.ids[index] is env_id and batches.states[index] == RECEIVED:
+            return index, None  # a recv's ids, as a loop sends them back (read-only: as recv returned them)
         ids = np.asarray(env_id)
         if ids.ndim != 1 or ids.dtype.kind not in "iu" or ids.size != batches.size:
             raise ValueError(
@@ -290,13 +298,24 @@ class AsyncSteps:
             InvalidAction: As for ``step``, for actions of a wrong shape or dtype.
         """
         batch = self._batch
-        self._note_python_number_actions(False)  # arrays: each computes in its dtype
-        array = batch.actions_array(actions, num_rows=stop - first)
+        if self._python_number_actions:
+            self._note_python_number_actions(False)  # arrays: each computes in its dtype
         server = batch.async_server(stop - first)
+        buffers = self.__dict__.setdefault("_send_buffers", {})
+        buffer = buffers.get(actions.dtype) if server is None else server.actions  # send took a numpy array
+        if (
+            buffer is not None
+            and actions.dtype == buffer.dtype
+            and type(actions) is np.ndarray
+            and actions.shape == (stop - first, *batch.action_shape[1:])
+        ):
+            # of the kernels' own dtype (a buffer's) and shape: as actions_array takes them
+            buffer[first:stop] = actions
+            return buffer
+        array = batch.actions_array(actions, num_rows=stop - first)
         if server is not None:
             buffer = server.actions_of(array.dtype)  # one dtype in flight: a run's (send refuses others)
         else:
-            buffers = self.__dict__.setdefault("_send_buffers", {})
             buffer = buffers.get(array.dtype)
             if buffer is None:
                 buffer = buffers[array.dtype] = np.zeros(batch.action_shape, dtype=array.dtype)
@@ -306,7 +325,8 @@ class AsyncSteps:
     def _step_rows(self, buffer: np.ndarray, actions: Any, first: int, stop: int, index: int) -> None:
         """Checks a received batch's actions, then starts its step (see ``send``)."""
         batches = self._batches
-        self._before_rows(actions, first, stop)
+        if self._row_hooks:
+            self._before_rows(actions, first, stop)
         if self._held:
             self._write_back_held(range(first, stop))
         status = self._batch.check_rows(self._kernel_mode, buffer, first, stop)
@@ -452,5 +472,5 @@ class AsyncSteps:
             if self.copy:
                 rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
         obs = batch.obs[first:stop]
-        infos["env_id"] = np.arange(first, stop, dtype=np.int32)
+        infos["env_id"] = self._batches.ids[first // (stop - first)]
         return (obs.copy() if self.copy else obs), rewards, terminated, truncated, infos

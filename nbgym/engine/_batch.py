@@ -124,6 +124,8 @@ class KernelBatch:
         self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
         self.aux, self.final_aux = self.auxes
         self._rows = {}
+        self._row_posts: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, tuple[int, int], tuple]] = {}
+        self._row_kernels: dict[np.dtype, tuple[Callable[..., int], Callable[..., bool]]] = {}
 
     @property
     def state(self) -> Any:
@@ -137,6 +139,8 @@ class KernelBatch:
         self._state = state
         self._kernel_state = hold(state)
         self._rows: dict[tuple[int, int], BatchRows] = {}
+        self._row_posts = {}
+        self._row_kernels = {}
 
     def __getstate__(self) -> dict[str, Any]:
         # A copy or a pickle would turn the views into independent arrays, and cannot hold a compiled struct:
@@ -144,7 +148,8 @@ class KernelBatch:
         return {
             name: value
             for name, value in self.__dict__.items()
-            if name not in (*self._VIEWS, "_kernel_state", "_rows", "_server", "_async_servers")
+            if name
+            not in (*self._VIEWS, "_kernel_state", "_rows", "_row_posts", "_row_kernels", "_server", "_async_servers")
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -223,6 +228,7 @@ class KernelBatch:
         """
         self.end_threads()
         self._server = self._async_servers = None
+        self._row_posts = {}
         self._bound = (mode, max_steps)
         chunk_size, num_helpers = threads.split(
             self.num_envs, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
@@ -271,65 +277,97 @@ class KernelBatch:
     def compile_rows(self, mode: int, max_steps: int, action_dtype: np.dtype) -> None:
         """Compiles (or loads) the kernels that step rows of the batch in threads (``check_step``, ``step_chunks``)
         for actions of ``action_dtype``: here, under the cache's lock, not in the first stepping thread."""
+        self.row_kernels(np.dtype(action_dtype), mode, max_steps)
+
+    def row_kernels(
+        self, action_dtype: np.dtype, mode: int = 0, max_steps: int = 0
+    ) -> tuple[Callable[..., int], Callable[..., bool]]:
+        """The compiled entry points of ``check_step`` and ``step_chunks`` for this batch's arguments with actions of
+        ``action_dtype`` (compiled or loaded on first use; the Python functions, interpreted). ``mode`` and
+        ``max_steps`` are values of the types they are compiled for, which a call passes its own of.
+
+        An entry point skips numba's dispatcher, which types each of the ~20 arguments at every call: a few
+        microseconds of each ``send`` and ``recv``, more than a CartPole batch's step. Only the batch's own arrays, of
+        the types compiled for, may be passed to them (a buffer of ``action_dtype`` for the actions).
+        """
+        kernels = self._row_kernels.get(action_dtype)
+        if kernels is not None:
+            return kernels
         if numba.config.DISABLE_JIT:
-            return
-        actions = np.zeros(self.action_shape, dtype=action_dtype)
-        counters = np.zeros(1, dtype=np.int64)
-        with cache.compiling(f"{self.physics.name}'s threaded step"):
-            check_step.compile(tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset, 0, 0)))
-            step_chunks.compile(
-                tuple(
-                    numba.typeof(arg)
-                    for arg in (
-                        *self._step_args(mode, max_steps),
-                        actions,
-                        1,
-                        np.zeros((1, ROW_COLUMNS), dtype=np.int64),
-                        counters,
-                        counters,
-                        0,
-                        0,
+            kernels = (check_step, step_chunks)
+        else:
+            actions = np.zeros(self.action_shape, dtype=action_dtype)
+            counters = np.zeros(1, dtype=np.int64)
+            with cache.compiling(f"{self.physics.name}'s threaded step"):
+                check = check_step.compile(
+                    tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset, 0, 0))
+                )
+                chunks = step_chunks.compile(
+                    tuple(
+                        numba.typeof(arg)
+                        for arg in (
+                            *self._step_args(mode, max_steps),
+                            actions,
+                            1,
+                            np.zeros((1, ROW_COLUMNS), dtype=np.int64),
+                            counters,
+                            counters,
+                            0,
+                            0,
+                        )
                     )
                 )
-            )
+            kernels = (check, chunks)
+        self._row_kernels[action_dtype] = kernels
+        return kernels
 
     def _step_in_threads(self, mode: int, server: threads.StepServer, actions: np.ndarray) -> int:
-        status = check_step(self.params, actions, mode, self.needs_reset, 0, self.num_envs)
+        check, chunks = self.row_kernels(actions.dtype)
+        status = check(self.params, actions, mode, self.needs_reset, 0, self.num_envs)
         if status == STEP_OK:
-            server.step(step_chunks, actions)
+            server.step(chunks, actions)
         return status
 
     def check_rows(self, mode: int, actions: np.ndarray, first: int, stop: int) -> int:
         """The status of a step of sub-environments ``first`` to ``stop - 1`` with their rows of ``actions`` (a whole
-        batch's array), before anything moves: ``STEP_OK``, or as ``step_kernel``'s."""
-        return check_step(self.params, actions, mode, self.needs_reset, first, stop)
+        batch's array of the kernels' layout), before anything moves: ``STEP_OK``, or as ``step_kernel``'s."""
+        return self.row_kernels(actions.dtype)[0](self.params, actions, mode, self.needs_reset, first, stop)
 
     def rows_post(self, mode: int, max_steps: int, actions: np.ndarray, first: int, stop: int) -> threads.Post:
         """A step of sub-environments ``first`` to ``stop - 1`` (checked by ``check_rows``) with their rows of
-        ``actions`` (a whole batch's array) that ``step_rows_here`` steps in the calling thread, in one chunk."""
-        row = np.zeros((1, ROW_COLUMNS), dtype=np.int64)
-        row[0, ROW_FIRST], row[0, ROW_STOP] = first, stop
-        unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
-        args = (*self._step_args(mode, max_steps), actions, max(1, stop - first), row, unused, unused)
-        return threads.Post(0, row[0], args, stop - first, unused)
+        ``actions`` (a whole batch's array) that ``step_rows_here`` steps in the calling thread, in one chunk.
 
-    @staticmethod
-    def step_rows_here(post: threads.Post) -> None:
-        step_chunks(*post.args, post.seq, 0)
+        Its counters and arguments are made once per rows and actions array, and reused by their next step (a send
+        of these rows comes only once their last step was stepped and received) until the step is bound again, as
+        it is whenever an array of the batch is replaced (``bind_step``)."""
+        made = self._row_posts.get((first, stop))
+        if made is None or made[1] is not actions or made[2] != (mode, max_steps):
+            row = np.zeros((1, ROW_COLUMNS), dtype=np.int64)
+            unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
+            args = (*self._step_args(mode, max_steps), actions, max(1, stop - first), row, unused, unused)
+            made = self._row_posts[first, stop] = (row, actions, (mode, max_steps), args)
+        row, args = made[0], made[3]
+        row[0] = 0
+        row[0, ROW_FIRST], row[0, ROW_STOP] = first, stop
+        return threads.Post(0, row[0], args, stop - first, args[-1])
+
+    def step_rows_here(self, post: threads.Post) -> None:
+        self.row_kernels(post.args[-5].dtype)[1](*post.args, post.seq, 0)  # args: ..., actions, then four
 
     # An async run's steps in the engine's threads (``threads.StepServer``), through this module's kernel.
 
-    @staticmethod
-    def prepare_rows(server: threads.StepServer, first: int, stop: int) -> threads.Post:
-        return server.prepare(step_chunks, first, stop)
+    def prepare_rows(self, server: threads.StepServer, first: int, stop: int) -> threads.Post:
+        return server.prepare(self._chunks_kernel(server), first, stop)
 
-    @staticmethod
-    def post_rows(server: threads.StepServer, post: threads.Post) -> None:
-        server.post(step_chunks, post)
+    def post_rows(self, server: threads.StepServer, post: threads.Post) -> None:
+        server.post(self._chunks_kernel(server), post)
 
-    @staticmethod
-    def join_rows(server: threads.StepServer, post: threads.Post) -> None:
-        server.join(step_chunks, post)
+    def join_rows(self, server: threads.StepServer, post: threads.Post) -> None:
+        server.join(self._chunks_kernel(server), post)
+
+    def _chunks_kernel(self, server: threads.StepServer) -> Callable[..., bool]:
+        """``step_chunks``' entry point for the actions of ``server`` (its array of the dtype in flight)."""
+        return self.row_kernels(server.actions.dtype)[1]
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
         """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.

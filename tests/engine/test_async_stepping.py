@@ -13,6 +13,7 @@ import time
 import numpy as np
 import pytest
 from helpers.jit import INTERPRETED
+from helpers.row_kernels import replace_step_chunks
 
 import nbgym
 from nbgym import error
@@ -104,6 +105,45 @@ def test_recv_returns_the_batches_in_order_of_their_ids():
         seen.append(infos["env_id"].tolist())
         envs.send(np.zeros(2, dtype=np.int64), infos["env_id"][::-1])  # ids in any order
     assert seen == [[0, 1], [2, 3], [4, 5], [0, 1], [2, 3], [4, 5], [0, 1]]
+
+
+def test_the_ids_recv_returns_are_one_read_only_array_per_batch_and_send_reads_any_other_by_value():
+    """``send`` knows a recv's ``infos["env_id"]`` by identity (the same read-only array each time its batch comes
+    back, which cannot be made writable); a view of it in another order, or ids of another dtype, are read value by
+    value, and actions in another layout are read as before: the same results every way."""
+    num_envs = 8
+    envs = nbgym.make_vec("CartPole-v1", num_envs, batch_size=4)
+    sync = nbgym.make_vec("CartPole-v1", num_envs)
+    envs.async_reset(seed=6)
+    sync.reset(seed=6)
+    rng = np.random.default_rng(6)
+    first_ids = []
+    for k in range(12):
+        actions = rng.integers(0, 2, num_envs)
+        received = [envs.recv() for _ in range(2)]
+        for (*_, infos), half in zip(received, (slice(0, 4), slice(4, 8))):
+            ids = infos["env_id"]
+            assert not ids.flags.writeable
+            with pytest.raises(ValueError):
+                ids.flags.writeable = True
+            if k < 2:
+                first_ids.append(ids)
+            else:
+                assert ids is first_ids[half.start // 4]
+            way = k % 3
+            if way == 0:  # the recv's array and the kernels' dtype: the fast paths
+                envs.send(actions[half], ids)
+            elif way == 1:  # reversed: views of the recv's array and of the actions
+                envs.send(actions[half][::-1], ids[::-1])
+            else:  # a copy of the ids in int64, actions of a strided view
+                envs.send(np.repeat(actions[half], 2)[::2], ids.astype(np.int64))
+        want = sync.step(actions)
+        got = [envs.recv() for _ in range(2)]
+        for i in range(4):  # obs, rewards, terminations, truncations
+            np.testing.assert_array_equal(np.concatenate([got[0][i], got[1][i]]), want[i])
+        for (*_, infos), half in zip(got, (slice(0, 4), slice(4, 8))):
+            envs.send(actions[half], infos["env_id"])  # back in flight: the next round receives them first
+        sync.step(actions)
 
 
 def test_send_in_any_id_order_moves_each_action_to_its_id():
@@ -320,7 +360,7 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole_or_not_a
     *_, infos = envs.recv()
     envs._batch.async_server(half)  # made, its kernel compiled, before the kernel is replaced
     monkeypatch.setattr(threads, "Job", Job)
-    monkeypatch.setattr(engine_batch, "step_chunks", slow_kernel)
+    replace_step_chunks(monkeypatch, slow_kernel)
     envs.send(actions[0], infos["env_id"])
     with pytest.raises(KeyboardInterrupt):
         while True:  # batch 1's reset, then batch 0's step, interrupted

@@ -20,11 +20,13 @@ import time
 import numba
 import numpy as np
 import pytest
+from helpers.row_kernels import replace_step_chunks
 
 import nbgym
 from nbgym import error
 from nbgym.engine import _batch as engine_batch
 from nbgym.engine import _threads as threads
+from nbgym.engine._kernels import SERVE_CALLS
 
 NUM_ENVS = 2048  # 8 chunks of 256: the calling thread and one worker share the step
 
@@ -131,7 +133,7 @@ def test_an_interrupted_threaded_step_leaves_no_worker_and_a_whole_step(monkeypa
     injected = _Injected(point, nth)
     real_workers = threads._shared_workers
     monkeypatch.setattr(threads, "_shared_workers", lambda count: _Workers(real_workers(count), injected))
-    monkeypatch.setattr(engine_batch, "step_chunks", injected.kernel(engine_batch.step_chunks))
+    replace_step_chunks(monkeypatch, injected.kernel(engine_batch.step_chunks))
     if point == "wait":
         real_job = threads.Job
 
@@ -145,6 +147,12 @@ def test_an_interrupted_threaded_step_leaves_no_worker_and_a_whole_step(monkeypa
 
         monkeypatch.setattr(threads, "Job", Job)
 
+    # The interrupted step posts a new job (through the injected queue, with the injected lock) only once no worker
+    # serves the last one: a worker descheduled in its spin, on a loaded machine, may still be serving.
+    server = envs._batch._server
+    deadline = time.monotonic() + 5
+    while threads.atomic.load(server.control, SERVE_CALLS) != 0 and time.monotonic() < deadline:
+        time.sleep(0.001)
     with pytest.raises(KeyboardInterrupt):
         envs.step(actions[2])
     assert injected.running == 0, "step() returned while a worker was stepping the batch"
@@ -195,7 +203,7 @@ def test_a_worker_that_does_not_end_is_abandoned_and_the_env_refuses(monkeypatch
         release.wait(30)  # a stuck worker
         return real(*args)
 
-    monkeypatch.setattr(engine_batch, "step_chunks", kernel)
+    replace_step_chunks(monkeypatch, kernel)
     monkeypatch.setattr(threads, "STOP_GRACE", 0.3)
     reference = nbgym.make_vec("CartPole-v1", NUM_ENVS)
     start = time.monotonic()
@@ -279,11 +287,11 @@ def test_a_failing_worker_never_leaves_another_stepping(monkeypatch, num_threads
             with lock:
                 running[0] -= 1
 
-    monkeypatch.setattr(engine_batch, "step_chunks", kernel)
+    replace_step_chunks(monkeypatch, kernel)
     with pytest.raises(error.PhysicsIndexError):
         envs.step(np.ones(num_envs, dtype=np.int64))
     assert running[0] == 0, "step() raised while a worker was still stepping the batch"
-    monkeypatch.setattr(engine_batch, "step_chunks", real)
+    replace_step_chunks(monkeypatch, real)
     envs.reset(seed=2)
     reference.reset(seed=2)
     time.sleep(0.1)  # a worker left running would step the batch now

@@ -24,6 +24,7 @@ from nbgym import _bench, error
 from nbgym.engine import _threads as threads
 from nbgym.vector import AsyncVectorEnv, AutoresetMode
 from helpers.paths import ROOT
+from helpers.row_kernels import replace_step_chunks
 
 
 needs_two_threads = pytest.mark.skipif(
@@ -175,7 +176,7 @@ def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(
     reference = nbgym.make_vec("CartPole-v1", num_envs)
     envs.reset(seed=4)
     reference.reset(seed=4)
-    monkeypatch.setattr(engine_batch, "step_chunks", kernel)
+    replace_step_chunks(monkeypatch, kernel)
     slept = 0
     for k in range(5):
         actions = np.full(num_envs, k % 2, dtype=np.int64)
