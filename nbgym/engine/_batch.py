@@ -235,7 +235,7 @@ class KernelBatch:
         )
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
-        self.compile_rows(mode, max_steps, self.action_dtype)
+        self.row_kernels(self.action_dtype)
         self._server = threads.StepServer(self._step_args(mode, max_steps), self.action_shape, chunk_size, num_helpers)
         return functools.partial(self._step_in_threads, mode, self._server)
 
@@ -252,7 +252,7 @@ class KernelBatch:
         server = None
         if batch_size >= threads.smallest_chunk(self.physics.min_chunk_size, self.physics.max_chunk_size):
             mode, max_steps = self._bound
-            self.compile_rows(mode, max_steps, self.action_dtype)  # here, not in the first worker that steps a batch
+            self.row_kernels(self.action_dtype)  # here, not in the first worker that steps a batch
             chunk_size, helpers = threads.split(
                 batch_size, self.num_threads, self.physics.min_chunk_size, self.physics.max_chunk_size
             )
@@ -274,17 +274,10 @@ class KernelBatch:
             if server is not None:
                 server.end()
 
-    def compile_rows(self, mode: int, max_steps: int, action_dtype: np.dtype) -> None:
-        """Compiles (or loads) the kernels that step rows of the batch in threads (``check_step``, ``step_chunks``)
-        for actions of ``action_dtype``: here, under the cache's lock, not in the first stepping thread."""
-        self.row_kernels(np.dtype(action_dtype), mode, max_steps)
-
-    def row_kernels(
-        self, action_dtype: np.dtype, mode: int = 0, max_steps: int = 0
-    ) -> tuple[Callable[..., int], Callable[..., bool]]:
+    def row_kernels(self, action_dtype: np.dtype) -> tuple[Callable[..., int], Callable[..., bool]]:
         """The compiled entry points of ``check_step`` and ``step_chunks`` for this batch's arguments with actions of
-        ``action_dtype`` (compiled or loaded on first use; the Python functions, interpreted). ``mode`` and
-        ``max_steps`` are values of the types they are compiled for, which a call passes its own of.
+        ``action_dtype``, which step rows of the batch in threads: compiled (or loaded) on first use, under the
+        cache's lock, not in the first stepping thread; the Python functions, interpreted.
 
         An entry point skips numba's dispatcher, which types each of the ~20 arguments at every call: a few
         microseconds of each ``send`` and ``recv``, more than a CartPole batch's step. Only the batch's own arrays, of
@@ -300,13 +293,13 @@ class KernelBatch:
             counters = np.zeros(1, dtype=np.int64)
             with cache.compiling(f"{self.physics.name}'s threaded step"):
                 check = check_step.compile(
-                    tuple(numba.typeof(arg) for arg in (self.params, actions, mode, self.needs_reset, 0, 0))
+                    tuple(numba.typeof(arg) for arg in (self.params, actions, 0, self.needs_reset, 0, 0))
                 )
                 chunks = step_chunks.compile(
                     tuple(
                         numba.typeof(arg)
                         for arg in (
-                            *self._step_args(mode, max_steps),
+                            *self._step_args(0, 0),  # the mode and time limit: ints, whatever their values
                             actions,
                             1,
                             np.zeros((1, ROW_COLUMNS), dtype=np.int64),

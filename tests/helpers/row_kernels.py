@@ -13,8 +13,8 @@ def replace_step_chunks(monkeypatch: Any, kernel: Callable[..., bool]) -> None:
     real one, with the same arguments)."""
     real_row_kernels = engine_batch.KernelBatch.row_kernels
 
-    def row_kernels(self: Any, action_dtype: Any, mode: int = 0, max_steps: int = 0) -> tuple:
-        check, _ = real_row_kernels(self, action_dtype, mode, max_steps)
+    def row_kernels(self: Any, action_dtype: Any) -> tuple:
+        check, _ = real_row_kernels(self, action_dtype)
         return check, kernel
 
     monkeypatch.setattr(engine_batch.KernelBatch, "row_kernels", row_kernels)
