@@ -182,7 +182,7 @@ class AsyncSteps:
         kind = batches.states[index]
         batches.states[index] = RECEIVED
         batches.next = (index + 1) % batches.count
-        return self._rows_results(first, stop, kind)
+        return self._rows_results(index, kind)
 
     def step_async(self, actions: Any) -> None:
         """Starts a step of every sub-environment in the stepping threads and returns at once (gymnasium's
@@ -204,7 +204,7 @@ class AsyncSteps:
         post = self._prepare(server, buffer, 0, self.num_envs)
         self._pending_step = (post, actions)
         try:
-            self._launch(server, post)
+            self._launch(server, post, buffer)
         except Exception as raised:
             self._fail_async(raised)
         except BaseException:
@@ -338,7 +338,7 @@ class AsyncSteps:
         # from inside _launch, stepped whole or not at all.
         batches.posts[index], batches.states[index] = post, IN_FLIGHT
         try:
-            self._launch(server, post)
+            self._launch(server, post, buffer)
         except Exception as raised:  # the kernel, stepping here
             batches.posts[index], batches.states[index] = None, RECEIVED
             self._fail_async(raised)
@@ -354,9 +354,9 @@ class AsyncSteps:
             return self._batch.rows_post(self._kernel_mode, self._max_steps, buffer, first, stop)
         return self._batch.prepare_rows(server, first, stop)
 
-    def _launch(self, server: threads.StepServer | None, post: threads.Post) -> None:
+    def _launch(self, server: threads.StepServer | None, post: threads.Post, buffer: np.ndarray) -> None:
         if server is None:
-            self._batch.step_rows_here(post)  # too few sub-environments to be worth a thread
+            self._batch.step_rows_here(post, buffer)  # too few sub-environments to be worth a thread
         else:
             self._batch.post_rows(server, post)
 
@@ -448,9 +448,11 @@ class AsyncSteps:
             self._batches = None
 
     def _rows_results(
-        self, first: int, stop: int, kind: str
+        self, index: int, kind: str
     ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        """What ``recv`` returns of batch ``index`` of the run, which the last step (or reset) of ``kind`` left."""
         batch, num_envs = self._batch, self.num_envs
+        first, stop = self._batches.bounds(index)
         count = stop - first
         # The env seen as the vector env of sub-environments ``first`` to ``stop - 1`` for its infos (written out, not
         # a context manager: a recv of microseconds).
@@ -472,5 +474,5 @@ class AsyncSteps:
             if self.copy:
                 rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
         obs = batch.obs[first:stop]
-        infos["env_id"] = self._batches.ids[first // (stop - first)]
+        infos["env_id"] = self._batches.ids[index]
         return (obs.copy() if self.copy else obs), rewards, terminated, truncated, infos

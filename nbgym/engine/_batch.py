@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import functools
 import time
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numba
 import numpy as np
@@ -53,6 +53,19 @@ def kernel_layout(array: np.ndarray) -> bool:
 
 _KERNEL_LAYOUT = 0x1 | 0x100 | 0x400
 """numpy's flag bits C_CONTIGUOUS, ALIGNED and WRITEABLE (``ndarray.flags.num``)."""
+
+
+class _RowsPost(NamedTuple):
+    """A step of some rows in the calling thread (``KernelBatch.rows_post``), made once per rows and actions array."""
+
+    row: np.ndarray
+    """Its row of counters (``threads.PROGRESS_COUNTERS``, then the rows' bounds)."""
+    actions: np.ndarray
+    """The actions array its arguments hold (a run's buffer)."""
+    run: tuple[int, int]
+    """The autoreset mode and time limit it steps with."""
+    args: tuple
+    """``step_chunks``' arguments but the last two (``seq`` and ``spin_rounds``)."""
 
 
 def _cache_misses() -> int:
@@ -124,7 +137,7 @@ class KernelBatch:
         self.terminated, self.truncated, self.needs_reset, self.was_reset = self.flags
         self.aux, self.final_aux = self.auxes
         self._rows = {}
-        self._row_posts: dict[tuple[int, int], tuple[np.ndarray, np.ndarray, tuple[int, int], tuple]] = {}
+        self._row_posts: dict[tuple[int, int], _RowsPost] = {}
         self._row_kernels: dict[np.dtype, tuple[Callable[..., int], Callable[..., bool]]] = {}
 
     @property
@@ -334,18 +347,18 @@ class KernelBatch:
         of these rows comes only once their last step was stepped and received) until the step is bound again, as
         it is whenever an array of the batch is replaced (``bind_step``)."""
         made = self._row_posts.get((first, stop))
-        if made is None or made[1] is not actions or made[2] != (mode, max_steps):
+        if made is None or made.actions is not actions or made.run != (mode, max_steps):
             row = np.zeros((1, ROW_COLUMNS), dtype=np.int64)
             unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
             args = (*self._step_args(mode, max_steps), actions, max(1, stop - first), row, unused, unused)
-            made = self._row_posts[first, stop] = (row, actions, (mode, max_steps), args)
-        row, args = made[0], made[3]
-        row[0] = 0
-        row[0, ROW_FIRST], row[0, ROW_STOP] = first, stop
-        return threads.Post(0, row[0], args, stop - first, args[-1])
+            made = self._row_posts[first, stop] = _RowsPost(row, actions, (mode, max_steps), args)
+        made.row[0] = 0
+        made.row[0, ROW_FIRST], made.row[0, ROW_STOP] = first, stop
+        return threads.Post(0, made.row[0], made.args, stop - first, made.args[-1])
 
-    def step_rows_here(self, post: threads.Post) -> None:
-        self.row_kernels(post.args[-5].dtype)[1](*post.args, post.seq, 0)  # args: ..., actions, then four
+    def step_rows_here(self, post: threads.Post, actions: np.ndarray) -> None:
+        """Steps ``post`` (``rows_post``'s, with these ``actions``) in the calling thread."""
+        self.row_kernels(actions.dtype)[1](*post.args, post.seq, 0)
 
     # An async run's steps in the engine's threads (``threads.StepServer``), through this module's kernel.
 
