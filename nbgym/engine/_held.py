@@ -18,8 +18,10 @@ from typing import Any
 
 import numba
 from numba import types
+from numba.core import cgutils, imputils
+from numba.core.runtime import nrtdynmod
 from numba.experimental import structref
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 
 from nbgym import error
 from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
@@ -70,12 +72,34 @@ def hold(state: Any) -> Any:
 
 
 def held_rows(state):
-    """The state a kernel was passed: the namedtuple of a ``HeldState``, anything else itself."""
+    """The state a kernel was passed: the namedtuple of a ``HeldState``, anything else itself.
+
+    A function that counts references takes one to each array; a borrowing one (``_kernels._step_range``'s borrowing
+    copy) none: numba compiles an overload once per caller's options.
+    """
     return state
 
 
 @overload(held_rows, jit_options=OVERLOAD_OPTIONS)
 def _held_rows(state):
     if isinstance(state, HeldStateType):
-        return lambda state: state.rows
+        return lambda state: _rows_in(state)
     return lambda state: state
+
+
+@intrinsic
+def _rows_in(typingctx, held):
+    """``held.rows``, read also where references are not counted: numba's own read of a struct's member asks its
+    reference-counting runtime for the struct's data, which such a function has not."""
+    rows_type = held.field_dict["rows"]
+
+    def codegen(context, builder, signature, args):
+        meminfo = cgutils.create_struct_proxy(held)(context, builder, value=args[0]).meminfo
+        meminfo = builder.bitcast(meminfo, nrtdynmod._meminfo_struct_type.as_pointer())
+        data = builder.load(cgutils.gep(builder, meminfo, 0, 3))  # the runtime's own NRT_MemInfo_data_fast
+        payload_type = held.get_data_type()
+        data = builder.bitcast(data, context.data_model_manager[payload_type].get_value_type().as_pointer())
+        rows = cgutils.create_struct_proxy(payload_type)(context, builder, ref=data).rows
+        return imputils.impl_ret_borrowed(context, builder, rows_type, rows)
+
+    return rows_type(held), codegen

@@ -129,7 +129,13 @@ def _dispatcher(function: Callable, options: dict, entry: bool, specializes_cons
     return dispatcher
 
 
-def kernel(function: Callable | None = None, *, entry: bool = False, specializes_constants: bool = False) -> Any:
+def kernel(
+    function: Callable | None = None,
+    *,
+    entry: bool = False,
+    specializes_constants: bool = False,
+    counts_references: bool = False,
+) -> Any:
     """Decorator of every compiled nbgym function: ``njit`` with ``KERNEL_OPTIONS``, over the checked cache.
 
     Args:
@@ -139,13 +145,19 @@ def kernel(function: Callable | None = None, *, entry: bool = False, specializes
         specializes_constants: Whether a helper is compiled once per constant it is called with, as numba does
             (``HelperDispatcher.get_call_template``): for a hot loop whose bounds a caller passes as constants
             (the engine's ``_step_range``, started at 0: CartPole at 4096 envs steps 6% faster with it).
+        counts_references: Whether it counts references also where a borrowing function calls it; otherwise numba
+            compiles it as its caller is compiled (the engine's ``_step_range`` of a physics that counts, called by
+            a borrowing function that only passes the caller's arguments on).
 
     Returns:
         Its numba dispatcher (the function itself when ``NUMBA_DISABLE_JIT=1``); with only ``entry``, the decorator.
     """
     if function is None:
-        return lambda function: kernel(function, entry=entry, specializes_constants=specializes_constants)
-    return _dispatcher(function, {**KERNEL_OPTIONS, "cache": False}, entry, specializes_constants)
+        return lambda function: kernel(
+            function, entry=entry, specializes_constants=specializes_constants, counts_references=counts_references
+        )
+    options = {**KERNEL_OPTIONS, "cache": False, **({"_nrt": True} if counts_references else {})}
+    return _dispatcher(function, options, entry, specializes_constants)
 
 
 BORROWING_OPTIONS = {**OVERLOAD_OPTIONS, "_nrt": False}

@@ -6,6 +6,8 @@ reference counting) steps as the counting one does, and one that allocates an ar
 from __future__ import annotations
 
 import copy
+import gc
+import sys
 from collections import namedtuple
 from typing import Any
 
@@ -84,6 +86,12 @@ def _observe_through_the_reset_helper(params, state, i, obs):
     obs[i, 1] = state.steps[i, 0]
 
 
+def _allocating_reset(params, state, i, rng, aux):
+    start = np.zeros(2)
+    state.position[i, 0] = start[0]
+    state.steps[i, 0] = 0
+
+
 def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_observe, reset: Any = None) -> Physics:
     return Physics(
         name,
@@ -99,6 +107,10 @@ def _walk_physics(name: str, borrows_state: bool = False, observe: Any = _walk_o
 
 WALK = _walk_physics("TestHeldWalk")
 BORROWING_WALK = _walk_physics("TestBorrowingWalk", borrows_state=True)
+# A borrowing step resets its ended sub-environments (autoreset) with this reset, which counts references to allocate.
+BORROWING_ALLOCATING_RESET_WALK = _walk_physics(
+    "TestBorrowingWalkAllocatingReset", borrows_state=True, reset=_allocating_reset
+)
 ALLOCATING_WALK = _walk_physics("TestAllocatingBorrowingWalk", borrows_state=True, observe=_allocating_observe)
 RETURNING_WALK = _walk_physics(
     "TestReturningBorrowingWalk", borrows_state=True, observe=_observe_through_a_returned_array
@@ -136,6 +148,7 @@ def _walk_env_class(physics: Physics) -> type[KernelEnv]:
 WalkEnv = _walk_env_class(WALK)
 WalkVectorEnv = vector_env_class(WalkEnv, doc="Walk's compiled vector env.")
 BorrowingWalkEnv = _walk_env_class(BORROWING_WALK)
+BorrowingWalkAllocatingResetEnv = _walk_env_class(BORROWING_ALLOCATING_RESET_WALK)
 
 
 def test_the_kernels_get_a_namedtuple_state_held_in_one_reference():
@@ -196,7 +209,7 @@ def test_borrows_state_is_part_of_the_physics_and_its_cache_key():
 def test_a_borrowing_physics_steps_as_the_counting_one(autoreset_mode):
     actions = np.random.default_rng(0).integers(0, 3, size=(40, 4))
     results = []
-    for env_class in (WalkEnv, BorrowingWalkEnv):
+    for env_class in (WalkEnv, BorrowingWalkEnv, BorrowingWalkAllocatingResetEnv):
         envs = vector_env_class(env_class, doc="")(
             num_envs=4, stride=0.25, max_episode_steps=7, autoreset_mode=autoreset_mode
         )
@@ -208,9 +221,35 @@ def test_a_borrowing_physics_steps_as_the_counting_one(autoreset_mode):
         seen.append(single.reset(seed=1)[0])
         seen += [single.step(action)[0] for action in actions[:5, 0]]
         results.append(seen)
-    for counted, borrowed in zip(*results):
-        assert counted.dtype == borrowed.dtype
-        np.testing.assert_array_equal(counted, borrowed)
+    for counted, *borrowed in zip(*results):
+        for result in borrowed:
+            assert counted.dtype == result.dtype
+            np.testing.assert_array_equal(counted, result)
+
+
+@pytest.mark.skipif(INTERPRETED, reason="Python counts references itself: nothing is compiled without them")
+@pytest.mark.parametrize(
+    "env_class",
+    [WalkEnv, BorrowingWalkEnv, BorrowingWalkAllocatingResetEnv],
+    ids=["counting", "borrowing", "borrowing-allocating-reset"],
+)
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_the_kernels_give_back_every_reference_to_the_state_they_take(env_class, num_threads):
+    # numba holds an array passed from Python through a record of its own that holds a reference to it: a reference
+    # taken and not given back in a compiled step (a borrowing one that read a counting read of the held state) would
+    # keep that record, and so the array, alive after the env is gone.
+    envs = vector_env_class(env_class, doc="")(num_envs=4, max_episode_steps=3, num_threads=num_threads)
+    envs.reset(seed=0)
+    for _ in range(20):
+        envs.step(np.array([2, 0, 1, 2]))
+    single = env_class()
+    single.reset(seed=0)
+    for _ in range(20):
+        single.step(2)
+    arrays = [*envs._batch.state, *single._batch.state]
+    del envs, single
+    gc.collect()
+    assert [sys.getrefcount(array) for array in arrays] == [3] * len(arrays)  # the list's, the loop's, the call's
 
 
 @pytest.mark.skipif(INTERPRETED, reason="Python counts references itself: nothing is compiled without them")
