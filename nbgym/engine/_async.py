@@ -7,7 +7,8 @@ in that order, round and round (batch 0, 1, ..., ``N / M - 1``, 0, ...), each wi
 ``infos["env_id"]``. ``send(actions, env_id)`` posts a received batch's actions to the engine's stepping threads
 and returns at once: they step it while the caller computes (the kernels release the GIL), and go on from one batch
 to the next without returning to Python (``threads.StepServer``); ``recv()`` steps what they have not begun of the
-batch it returns, beside them, and waits for the rest (a batch goes to ``num_threads - 1`` workers, at least one:
+batch it returns, beside them, and while they step its last chunks, what they have not begun of the batches sent
+after it (a batch goes to ``num_threads - 1`` workers, at least one:
 with the caller that joins them, ``num_threads`` threads step it). So each sub-environment's
 results are those of stepping it synchronously with the same seeds and actions, and which ids a ``recv`` returns
 depends on ``N`` and ``M`` alone: a run is reproducible at any ``num_threads`` and machine load. (envpool's ``recv`` returns whichever sub-environments finished first.)

@@ -65,7 +65,7 @@ class _RowsPost(NamedTuple):
     run: tuple[int, int]
     """The autoreset mode and time limit it steps with."""
     args: tuple
-    """``step_chunks``' arguments but the last two (``seq`` and ``spin_rounds``)."""
+    """``step_chunks``' arguments but the last three (``seq``, ``spin_rounds`` and ``one_chunk``)."""
 
 
 def _cache_misses() -> int:
@@ -320,6 +320,7 @@ class KernelBatch:
                             counters,
                             0,
                             0,
+                            False,
                         )
                     )
                 )
@@ -348,7 +349,7 @@ class KernelBatch:
         it is whenever an array of the batch is replaced (``bind_step``)."""
         made = self._row_posts.get((first, stop))
         if made is None or made.actions is not actions or made.run != (mode, max_steps):
-            row = np.zeros((1, ROW_COLUMNS), dtype=np.int64)
+            row = np.zeros((2, ROW_COLUMNS), dtype=np.int64)  # its step's, and the caller's own (unused here)
             unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
             args = (*self._step_args(mode, max_steps), actions, max(1, stop - first), row, unused, unused)
             made = self._row_posts[first, stop] = _RowsPost(row, actions, (mode, max_steps), args)
@@ -358,7 +359,7 @@ class KernelBatch:
 
     def step_rows_here(self, post: threads.Post, actions: np.ndarray) -> None:
         """Steps ``post`` (``rows_post``'s, with these ``actions``) in the calling thread."""
-        self.row_kernels(actions.dtype)[1](*post.args, post.seq, 0)
+        self.row_kernels(actions.dtype)[1](*post.args, post.seq, 0, False)
 
     # An async run's steps in the engine's threads (``threads.StepServer``), through this module's kernel.
 

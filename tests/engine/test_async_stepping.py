@@ -19,6 +19,7 @@ import nbgym
 from nbgym import error
 from nbgym.engine import _batch as engine_batch
 from nbgym.engine import _threads as threads
+from nbgym.engine import atomic
 from nbgym.engine._kernels import ROW_FIRST, ROW_STOP, SERVE_QUIT
 
 CARTPOLE_SHARED = 8 if INTERPRETED else 1024
@@ -333,14 +334,14 @@ def test_an_interrupted_recv_leaves_every_sub_environment_stepped_whole_or_not_a
     real_kernel, real_job = engine_batch.step_chunks, threads.Job
 
     def slow_kernel(*args):
-        progress, seq = args[-5], args[-2]  # (..., chunk_size, progress, control, posted, seq, spin_rounds)
+        progress, seq = args[-6], args[-3]  # (..., chunk_size, progress, control, posted, seq, spin_rounds, one_chunk)
         if threading.current_thread() is threading.main_thread():
-            if progress[seq % len(progress), ROW_FIRST] != 0 or interrupted:  # batch 1, or the interrupt's end
+            if progress[seq % (len(progress) - 1), ROW_FIRST] != 0 or interrupted:  # batch 1, or the interrupt's end
                 return real_kernel(*args)
             return False  # recv's own call leaves every chunk to the worker, so that recv waits and is interrupted
         running[0] += 1
         inside.set()
-        control = args[-4]
+        control = args[-5]
         deadline = time.monotonic() + 10
         while control[SERVE_QUIT] == 0 and time.monotonic() < deadline:
             time.sleep(0.001)  # in its call, having claimed nothing, until the interrupted recv stops the serving
@@ -410,6 +411,47 @@ def test_the_caller_steps_what_no_worker_has_claimed_when_it_receives(monkeypatc
     want = sync.step(actions)
     np.testing.assert_array_equal(received[0], want[0])
     np.testing.assert_array_equal(received[1], want[1])
+
+
+@pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
+def test_a_caller_that_waits_for_a_workers_last_chunk_steps_the_batches_sent_after_its_own(monkeypatch):
+    """recv waits for a batch whose every chunk a worker has claimed (here a stand-in that holds them for 0.3 s, then
+    steps them): meanwhile it steps the chunks of the batch sent after it, which no worker has claimed, instead of
+    waiting idle; the results are the sync step's."""
+    monkeypatch.setattr(threads._Workers, "post", lambda workers, job, count: None)  # the stand-in is the only worker
+    half = CARTPOLE_SHARED // 2
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=half, num_threads=2)
+    actions = np.random.default_rng(6).integers(0, 2, CARTPOLE_SHARED)
+    envs.async_reset(seed=8)
+    for _ in range(2):
+        *_, infos = envs.recv()
+        envs.send(actions[infos["env_id"]], infos["env_id"])
+    first, second = envs._batches.posts
+    server = envs._batch.async_server(half)
+    num_chunks = -(-half // server.chunk_size)
+    assert num_chunks >= 2 and second.seq > first.seq
+    atomic.fetch_add(first.progress, 0, num_chunks)  # every chunk of batch 0 claimed by the stand-in
+    stepped_by_caller: list[int] = []
+
+    def stand_in() -> None:
+        time.sleep(0.3)
+        counters = np.zeros((2, first.progress.size), dtype=np.int64)  # steps batch 0 on counters of its own
+        counters[0, ROW_FIRST], counters[0, ROW_STOP] = first.progress[ROW_FIRST], first.progress[ROW_STOP]
+        envs._batch.row_kernels(actions.dtype)[1](*first.args[:-3], counters, *first.args[-2:], 0, 0, False)
+        stepped_by_caller.append(int(atomic.load(second.progress, 1)))  # what the waiting caller stepped meanwhile
+        atomic.fetch_add(first.progress, 1, half)
+        server.job.wake_caller()
+
+    worker = threading.Thread(target=stand_in, daemon=True)
+    worker.start()
+    received = [envs.recv()[:2], envs.recv()[:2]]
+    worker.join()
+    assert stepped_by_caller == [half], "recv() waited idle beside chunks that no worker had claimed"
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    sync.reset(seed=8)
+    want = sync.step(actions)
+    for k in range(2):  # observations, rewards
+        np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
 
 
 def test_the_row_views_that_recv_reads_follow_replaced_arrays():
