@@ -8,10 +8,10 @@ in that order, round and round (batch 0, 1, ..., ``N / M - 1``, 0, ...), each wi
 and returns at once: they step it while the caller computes (the kernels release the GIL), and go on from one batch
 to the next without returning to Python (``threads.StepServer``); ``recv()`` steps what they have not begun of the
 batch it returns, beside them, and while they step its last chunks, what they have not begun of the batches sent
-after it (a batch goes to ``num_threads - 1`` workers, at least one:
-with the caller that joins them, ``num_threads`` threads step it). So each sub-environment's
-results are those of stepping it synchronously with the same seeds and actions, and which ids a ``recv`` returns
-depends on ``N`` and ``M`` alone: a run is reproducible at any ``num_threads`` and machine load. (envpool's ``recv`` returns whichever sub-environments finished first.)
+after it (a batch goes to ``num_threads - 1`` workers, at least one: with the caller that joins them,
+``num_threads`` threads step it). So each sub-environment's results are those of stepping it synchronously with the
+same seeds and actions, and which ids a ``recv`` returns depends on ``N`` and ``M`` alone: a run is reproducible at
+any ``num_threads`` and machine load. (envpool's ``recv`` returns whichever sub-environments finished first.)
 
 Rows fewer than a chunk worth a thread (``Physics.min_chunk_size``: 256 CartPole sub-environments) are stepped
 by ``send`` itself: waking a thread would cost more than the step.

@@ -651,26 +651,25 @@ def step_chunks(
     validated by the caller (``check_step``). Each call claims the next chunk atomically, so a thread that the OS
     does not schedule simply claims fewer chunks instead of holding the others up.
 
-    ``progress`` has ``R + 1`` rows: ``R`` for the steps, and the caller's own (``one_chunk``). With ``seq >= 0``
-    the call steps once, the step of row ``seq % R``. With ``seq = -1 - posted[0]``
-    (its job's post) it serves: it
-    steps each step that ``control[SERVE_SEQ]`` posts (1, 2, ...: step ``s`` in row ``s % R``), in
-    order, and waits for the next one awake for up to ``spin_rounds`` reads, without returning to Python in between
-    (a worker that returned needed the GIL, which the caller holds between its kernel calls: it began each sync
-    LunarLander x64 step ~16 us late, and an async batch sent while the caller computed waited for the caller's
-    Python). It returns when no step comes within the spin, when ``control[SERVE_QUIT]`` is set, when another job is
-    posted to the workers (``posted[0]`` changes), or when it completed a step whose caller sleeps
-    (``control[SERVE_SLEEPER]``: its worker then wakes the caller and calls again, still counted in
-    ``control[SERVE_CALLS]``, which every other return decrements). The caller zeroes a row for step ``s`` only after
-    posting ``s - 1`` and once no serving call may claim from it (``control[SERVE_USERS + row]``); a call joins step ``s`` only if, once it has
-    announced itself there, step ``s + R - 1`` is not posted yet: so no call claims from a row being
-    zeroed, and the steps of the last ``R - 1`` posts can always be joined.
+    ``progress`` has ``R + 1`` rows: ``R`` for the steps, and the caller's own (``one_chunk``). With ``seq >= 0`` the
+    call steps once, the step of row ``seq % R``. With ``seq = -1 - posted[0]`` (its job's post) it serves: it steps
+    each step that ``control[SERVE_SEQ]`` posts (1, 2, ...: step ``s`` in row ``s % R``), in order, and waits for the
+    next one awake for up to ``spin_rounds`` reads, without returning to Python in between (a worker that returned
+    needed the GIL, which the caller holds between its kernel calls: it began each sync LunarLander x64 step ~16 us
+    late, and an async batch sent while the caller computed waited for the caller's Python). It returns when no step
+    comes within the spin, when ``control[SERVE_QUIT]`` is set, when another job is posted to the workers
+    (``posted[0]`` changes), or when it completed a step whose caller sleeps (``control[SERVE_SLEEPER]``: its worker
+    then wakes the caller and calls again, still counted in ``control[SERVE_CALLS]``, which every other return
+    decrements). The caller zeroes a row for step ``s`` only after posting ``s - 1`` and once no serving call may
+    claim from it (``control[SERVE_USERS + row]``); a call joins step ``s`` only if, once it has announced itself
+    there, step ``s + R - 1`` is not posted yet: so no call claims from a row being zeroed, and the steps of the last
+    ``R - 1`` posts can always be joined.
 
     With ``one_chunk`` (and ``seq >= 0``), the call claims at most one chunk of step ``seq`` (``_claim_one_chunk``)
-    and steps it with the last row of ``progress`` as that chunk's own counters (the caller's: a caller that waits for the last chunks of one async batch steps the chunks no
-    worker has claimed of the batches sent after it, one at a time, so that it can return as soon as its batch is
-    done). Claimed, stepped and counted in one call: an interrupt, which reaches Python only between calls, never
-    leaves a claimed chunk unstepped.
+    and steps it with the last row of ``progress`` as that chunk's own counters: a caller that waits for the last
+    chunks of one async batch steps the chunks no worker has claimed of the batches sent after it, one at a time, so
+    that it can return as soon as its batch is done (``threads.StepServer``). Claimed, stepped and counted in one
+    call: an interrupt, which reaches Python only between calls, never leaves a claimed chunk unstepped.
 
     Returns:
         With ``seq >= 0``, whether this call completed the step's last sub-environment (``one_chunk``: whether it

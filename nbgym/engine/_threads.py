@@ -410,8 +410,8 @@ class StepServer:
     A sync step (``step``) is posted and joined at once. Async batches (``post``, later ``join``) are posted while
     others are in flight: the server has two rows per batch that may be in flight, so that a row is zeroed for a step
     only once the step that used it before has been received, and a serving call never finds the row of a step in
-    flight zeroed. The caller's ``join`` steps the chunks that no worker has claimed, then, while a worker steps the last
-    ones, those of the steps posted after it, then waits: awake, then asleep.
+    flight zeroed. The caller's ``join`` steps the chunks that no worker has claimed, then, while a worker steps the
+    last ones, those of the steps posted after it (``_step_later_chunks``), then waits: awake, then asleep.
 
     An interrupt or a failure ends the steps as before: no serving call goes on, no worker call of the job is left,
     the step being joined is stepped whole or not at all; the server then starts again on fresh counters (steps in
