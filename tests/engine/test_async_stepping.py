@@ -454,6 +454,56 @@ def test_a_caller_that_waits_for_a_workers_last_chunk_steps_the_batches_sent_aft
         np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
 
 
+@pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
+def test_an_interrupt_while_the_caller_steps_a_later_batch_leaves_every_batch_stepped_whole(monkeypatch):
+    """An interrupt that lands right after recv stepped a chunk of a later batch (waiting for a stand-in worker that
+    holds its own batch's chunks for 0.3 s): recv raises once the worker's call has ended, its batch stays in flight,
+    and the next recv calls return both batches stepped exactly once: the results are the sync step's."""
+    monkeypatch.setattr(threads._Workers, "post", lambda workers, job, count: None)  # the stand-in is the only worker
+    half = CARTPOLE_SHARED // 2
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=half, num_threads=2)
+    actions = np.random.default_rng(10).integers(0, 2, CARTPOLE_SHARED)
+    envs.async_reset(seed=11)
+    for _ in range(2):
+        *_, infos = envs.recv()
+        envs.send(actions[infos["env_id"]], infos["env_id"])
+    first = envs._batches.posts[0]
+    server = envs._batch.async_server(half)
+    real = envs._batch.row_kernels(actions.dtype)[1]
+    atomic.fetch_add(first.progress, 0, -(-half // server.chunk_size))  # every chunk of batch 0 claimed by the stand-in
+
+    def hold_then_step() -> bool:  # the stand-in's call, as a worker's: the interrupted recv waits for it to end
+        time.sleep(0.3)
+        counters = np.zeros((2, first.progress.size), dtype=np.int64)
+        counters[0, ROW_FIRST], counters[0, ROW_STOP] = first.progress[ROW_FIRST], first.progress[ROW_STOP]
+        real(*first.args[:-3], counters, *first.args[-2:], 0, 0, False)
+        atomic.fetch_add(first.progress, 1, half)
+        return False
+
+    server.job.kernel, server.job.args = hold_then_step, ()
+    worker = threading.Thread(target=server.job.run_in_worker, daemon=True)
+
+    def interrupted_after_a_later_chunk(*args):
+        stepped = real(*args)
+        if args[-1] and stepped:  # one_chunk: a chunk of batch 1 stepped while recv waits for batch 0
+            replace_step_chunks(monkeypatch, real)
+            raise KeyboardInterrupt
+        return stepped
+
+    replace_step_chunks(monkeypatch, interrupted_after_a_later_chunk)
+    worker.start()
+    with pytest.raises(KeyboardInterrupt):
+        envs.recv()
+    assert not worker.is_alive(), "recv() raised while the worker was still stepping its batch"
+    assert envs._batches.states == ["in flight", "in flight"]
+    received = [envs.recv()[:2], envs.recv()[:2]]
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    sync.reset(seed=11)
+    want = sync.step(actions)
+    for k in range(2):  # observations, rewards
+        np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
+
+
 def test_the_row_views_that_recv_reads_follow_replaced_arrays():
     envs = nbgym.make_vec("CartPole-v1", 4, batch_size=2)
     batch = envs._batch
