@@ -413,45 +413,62 @@ def test_the_caller_steps_what_no_worker_has_claimed_when_it_receives(monkeypatc
     np.testing.assert_array_equal(received[1], want[1])
 
 
+def _two_batches_in_flight_the_first_held(monkeypatch, seed: int):
+    """A CartPole run whose two batches were sent, with no worker: every chunk of batch 0 claimed as by a worker that
+    holds them (``_step_held_batch`` steps them), none of batch 1's. Returns the env, the actions, and the posts."""
+    monkeypatch.setattr(threads._Workers, "post", lambda workers, job, count: None)  # a stand-in is the only worker
+    half = CARTPOLE_SHARED // 2
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=half, num_threads=2)
+    actions = np.random.default_rng(seed).integers(0, 2, CARTPOLE_SHARED)
+    envs.async_reset(seed=seed)
+    for _ in range(2):
+        *_, infos = envs.recv()
+        envs.send(actions[infos["env_id"]], infos["env_id"])
+    first, second = envs._batches.posts
+    num_chunks = -(-half // envs._batch.async_server(half).chunk_size)
+    assert num_chunks >= 2 and second.seq > first.seq
+    atomic.fetch_add(first.progress, 0, num_chunks)
+    return envs, actions, first, second
+
+
+def _step_held_batch(step_chunks, post) -> None:
+    """Steps the held batch of ``post`` on counters of its own (its chunks are claimed), then counts it complete."""
+    counters = np.zeros((2, post.progress.size), dtype=np.int64)
+    counters[0, ROW_FIRST], counters[0, ROW_STOP] = post.progress[ROW_FIRST], post.progress[ROW_STOP]
+    step_chunks(*post.args[:-3], counters, *post.args[-2:], 0, 0, False)
+    atomic.fetch_add(post.progress, 1, post.num_envs)
+
+
+def _assert_sync_results(received: list, actions: np.ndarray, seed: int) -> None:
+    """The two batches' observations and rewards are one sync step's from the same reset."""
+    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
+    sync.reset(seed=seed)
+    want = sync.step(actions)
+    for k in range(2):
+        np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
+
+
 @pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
 def test_a_caller_that_waits_for_a_workers_last_chunk_steps_the_batches_sent_after_its_own(monkeypatch):
     """recv waits for a batch whose every chunk a worker has claimed (here a stand-in that holds them for 0.3 s, then
     steps them): meanwhile it steps the chunks of the batch sent after it, which no worker has claimed, instead of
     waiting idle; the results are the sync step's."""
-    monkeypatch.setattr(threads._Workers, "post", lambda workers, job, count: None)  # the stand-in is the only worker
-    half = CARTPOLE_SHARED // 2
-    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=half, num_threads=2)
-    actions = np.random.default_rng(6).integers(0, 2, CARTPOLE_SHARED)
-    envs.async_reset(seed=8)
-    for _ in range(2):
-        *_, infos = envs.recv()
-        envs.send(actions[infos["env_id"]], infos["env_id"])
-    first, second = envs._batches.posts
-    server = envs._batch.async_server(half)
-    num_chunks = -(-half // server.chunk_size)
-    assert num_chunks >= 2 and second.seq > first.seq
-    atomic.fetch_add(first.progress, 0, num_chunks)  # every chunk of batch 0 claimed by the stand-in
+    envs, actions, first, second = _two_batches_in_flight_the_first_held(monkeypatch, 8)
+    step_chunks = envs._batch.row_kernels(actions.dtype)[1]
     stepped_by_caller: list[int] = []
 
     def stand_in() -> None:
         time.sleep(0.3)
-        counters = np.zeros((2, first.progress.size), dtype=np.int64)  # steps batch 0 on counters of its own
-        counters[0, ROW_FIRST], counters[0, ROW_STOP] = first.progress[ROW_FIRST], first.progress[ROW_STOP]
-        envs._batch.row_kernels(actions.dtype)[1](*first.args[:-3], counters, *first.args[-2:], 0, 0, False)
         stepped_by_caller.append(int(atomic.load(second.progress, 1)))  # what the waiting caller stepped meanwhile
-        atomic.fetch_add(first.progress, 1, half)
-        server.job.wake_caller()
+        _step_held_batch(step_chunks, first)
+        envs._batch.async_server(first.num_envs).job.wake_caller()
 
     worker = threading.Thread(target=stand_in, daemon=True)
     worker.start()
     received = [envs.recv()[:2], envs.recv()[:2]]
     worker.join()
-    assert stepped_by_caller == [half], "recv() waited idle beside chunks that no worker had claimed"
-    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
-    sync.reset(seed=8)
-    want = sync.step(actions)
-    for k in range(2):  # observations, rewards
-        np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
+    assert stepped_by_caller == [second.num_envs], "recv() waited idle beside chunks that no worker had claimed"
+    _assert_sync_results(received, actions, 8)
 
 
 @pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
@@ -459,34 +476,26 @@ def test_an_interrupt_while_the_caller_steps_a_later_batch_leaves_every_batch_st
     """An interrupt that lands right after recv stepped a chunk of a later batch (waiting for a stand-in worker that
     holds its own batch's chunks for 0.3 s): recv raises once the worker's call has ended, its batch stays in flight,
     and the next recv calls return both batches stepped exactly once: the results are the sync step's."""
-    monkeypatch.setattr(threads._Workers, "post", lambda workers, job, count: None)  # the stand-in is the only worker
-    half = CARTPOLE_SHARED // 2
-    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=half, num_threads=2)
-    actions = np.random.default_rng(10).integers(0, 2, CARTPOLE_SHARED)
-    envs.async_reset(seed=11)
-    for _ in range(2):
-        *_, infos = envs.recv()
-        envs.send(actions[infos["env_id"]], infos["env_id"])
-    first = envs._batches.posts[0]
-    server = envs._batch.async_server(half)
-    real = envs._batch.row_kernels(actions.dtype)[1]
-    atomic.fetch_add(first.progress, 0, -(-half // server.chunk_size))  # every chunk of batch 0 claimed by the stand-in
+    envs, actions, first, _ = _two_batches_in_flight_the_first_held(monkeypatch, 11)
+    step_chunks = envs._batch.row_kernels(actions.dtype)[1]
+    job = envs._batch.async_server(first.num_envs).job
 
     def hold_then_step() -> bool:  # the stand-in's call, as a worker's: the interrupted recv waits for it to end
         time.sleep(0.3)
-        counters = np.zeros((2, first.progress.size), dtype=np.int64)
-        counters[0, ROW_FIRST], counters[0, ROW_STOP] = first.progress[ROW_FIRST], first.progress[ROW_STOP]
-        real(*first.args[:-3], counters, *first.args[-2:], 0, 0, False)
-        atomic.fetch_add(first.progress, 1, half)
+        _step_held_batch(step_chunks, first)
         return False
 
-    server.job.kernel, server.job.args = hold_then_step, ()
-    worker = threading.Thread(target=server.job.run_in_worker, daemon=True)
+    def stand_in() -> None:
+        job.run_in_worker()
+        job.wake_caller()  # a recv that never stepped a later chunk sleeps until then
+
+    job.kernel, job.args = hold_then_step, ()
+    worker = threading.Thread(target=stand_in, daemon=True)
 
     def interrupted_after_a_later_chunk(*args):
-        stepped = real(*args)
+        stepped = step_chunks(*args)
         if args[-1] and stepped:  # one_chunk: a chunk of batch 1 stepped while recv waits for batch 0
-            replace_step_chunks(monkeypatch, real)
+            replace_step_chunks(monkeypatch, step_chunks)
             raise KeyboardInterrupt
         return stepped
 
@@ -496,12 +505,7 @@ def test_an_interrupt_while_the_caller_steps_a_later_batch_leaves_every_batch_st
         envs.recv()
     assert not worker.is_alive(), "recv() raised while the worker was still stepping its batch"
     assert envs._batches.states == ["in flight", "in flight"]
-    received = [envs.recv()[:2], envs.recv()[:2]]
-    sync = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED)
-    sync.reset(seed=11)
-    want = sync.step(actions)
-    for k in range(2):  # observations, rewards
-        np.testing.assert_array_equal(np.concatenate([received[0][k], received[1][k]]), want[k])
+    _assert_sync_results([envs.recv()[:2], envs.recv()[:2]], actions, 11)
 
 
 def test_the_row_views_that_recv_reads_follow_replaced_arrays():
