@@ -13,8 +13,11 @@ after it (a batch goes to ``num_threads - 1`` workers, at least one: with the ca
 same seeds and actions, and which ids a ``recv`` returns depends on ``N`` and ``M`` alone: a run is reproducible at
 any ``num_threads`` and machine load. (envpool's ``recv`` returns whichever sub-environments finished first.)
 
-Rows fewer than a chunk worth a thread (``Physics.min_chunk_size``: 256 CartPole sub-environments) are stepped
-by ``send`` itself: waking a thread would cost more than the step.
+A batch fewer than a chunk worth a thread (``Physics.min_chunk_size``: 256 CartPole sub-environments), or whose step
+takes less than ``threads.POST_MIN_SECONDS`` (~75 us: CartPole's 2048 sub-environments take ~45 us), is stepped by
+``send`` itself: waking a thread would cost the caller more than the step. ``send`` times the steps it takes itself and
+hands the batches of a size over once they take longer (``threads.SendTiming``); which thread steps a batch never
+changes its results.
 
 While batches are in flight, calls that read or write every sub-environment wait for them first (``get_attr``,
 ``set_attr``, parameters, ``render``, ``close``, copies and pickles; the batches' results are then received as
@@ -25,6 +28,7 @@ flight. Misuse is refused before anything moves.
 from __future__ import annotations
 
 import contextlib
+import time
 from typing import Any
 
 import numpy as np
@@ -202,6 +206,7 @@ class AsyncSteps:
         buffer = actions_array if server is None else server.actions_of(actions_array.dtype)
         if buffer is not actions_array:
             np.copyto(buffer, actions_array)
+        server = self._handed_over(server)
         post = self._prepare(server, buffer, 0, self.num_envs)
         self._pending_step = (post, actions)
         try:
@@ -333,7 +338,7 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, buffer, first, stop)
         if status != STEP_OK:
             self._raise_step_error(status, buffer)
-        server = self._batch.async_server(stop - first)
+        server = self._handed_over(self._batch.async_server(stop - first))
         post = self._prepare(server, buffer, first, stop)
         # In flight before any thread may take it: an interrupt from here on leaves it in flight (recv steps it), or,
         # from inside _launch, stepped whole or not at all.
@@ -348,6 +353,12 @@ class AsyncSteps:
                 batches.posts[index], batches.states[index] = None, RECEIVED
             raise
 
+    @staticmethod
+    def _handed_over(server: threads.StepServer | None) -> threads.StepServer | None:
+        """``server`` if the batches it may step are handed to it (``threads.SendTiming``), else ``None``: ``send``
+        steps them itself."""
+        return server if server is not None and server.sends.posts else None
+
     def _prepare(self, server: threads.StepServer | None, buffer: np.ndarray, first: int, stop: int) -> threads.Post:
         """The step of rows ``first`` to ``stop - 1`` with their actions in ``buffer``: the server's next (nothing
         steps it before ``_launch``), or one that ``_launch`` steps here."""
@@ -356,10 +367,15 @@ class AsyncSteps:
         return self._batch.prepare_rows(server, first, stop)
 
     def _launch(self, server: threads.StepServer | None, post: threads.Post, buffer: np.ndarray) -> None:
-        if server is None:
-            self._batch.step_rows_here(post, buffer)  # too few sub-environments to be worth a thread
-        else:
+        if server is not None:
             self._batch.post_rows(server, post)
+            return
+        # Too few sub-environments to be worth a thread, or too short a step so far: timed, if a thread could take it.
+        timed = self._batch.async_server(post.num_envs)
+        start = time.perf_counter()
+        self._batch.step_rows_here(post, buffer)
+        if timed is not None:
+            timed.sends.record(time.perf_counter() - start)
 
     def _wait_rows(self, batches: Batches, index: int) -> None:
         """Waits for a batch in flight; afterwards it is stepped, and what is held of its sub-environments renewed

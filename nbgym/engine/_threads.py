@@ -376,6 +376,44 @@ def _stop_workers(job: Job) -> None:
     )
 
 
+POST_MIN_SECONDS = 75e-6
+"""The shortest step of an async batch worth handing to the stepping threads (``SendTiming``); a shorter one is stepped
+by ``send`` itself. A worker sleeps while the caller computes for longer than ``SPIN_SECONDS`` (a policy does), so
+handing it a batch wakes it: ``send`` and ``recv`` then took ~17 us each of the caller's time, where stepping 256
+CartPole sub-environments takes ~5 us. In the learner loop (``bench_learner_loop.py``'s policy, ``num_envs`` in two
+batches, 2 threads, medians of interleaved rounds) stepping in ``send`` was the faster up to steps of ~60-90 us:
+CartPole in batches of 256 1.11-1.18x, 512 (~11 us) 1.07x, 2048 (~45 us) 1.03x, 4096 (~90 us) 1.01x; Pendulum's 256
+(~19 us) 1.14x, 1024 (~76 us) 1.00x; Acrobot's 128 (~32 us) 1.02x, 256 (~63 us) 1.00x. Handing over was the faster
+from ~130 us: Acrobot's 512 1.10x, CartPole's 8192 1.02x. Set it to 0 to hand every batch over from the first
+``send``."""
+
+TIMED_SENDS = 5
+"""The steps of a batch size that ``send`` takes itself and times before it may hand them over (``SendTiming``)."""
+
+
+class SendTiming:
+    """Whether an async run's batches of one size are handed to the stepping threads (``posts``), from the time their
+    steps take in ``send``: ``send`` steps them itself and times each step (``record``), and hands them over for good
+    once the median of its last ``TIMED_SENDS`` steps reaches ``POST_MIN_SECONDS``. The results are the same either
+    way (a sub-environment's step does not depend on the thread that runs it); only who steps them changes."""
+
+    __slots__ = ("seconds", "posts")
+
+    def __init__(self) -> None:
+        self.seconds: list[float] = []
+        """The times of the latest steps taken in ``send`` (at most ``TIMED_SENDS``)."""
+        self.posts = POST_MIN_SECONDS <= 0
+        """Whether ``send`` hands the batches to the threads."""
+
+    def record(self, seconds: float) -> None:
+        """Note a step taken in ``send``, which took ``seconds``."""
+        self.seconds.append(seconds)
+        if len(self.seconds) > TIMED_SENDS:
+            del self.seconds[0]
+        if len(self.seconds) == TIMED_SENDS and sorted(self.seconds)[TIMED_SENDS // 2] >= POST_MIN_SECONDS:
+            self.posts = True
+
+
 SYNC_ROWS = 2
 """A sync ``StepServer``'s rows: its steps use them in turn, one in flight at a time."""
 
@@ -430,6 +468,8 @@ class StepServer:
             num_rows: The rows of counters: twice the steps that may be in flight at once.
         """
         self.head, self.action_shape, self.chunk_size = head, action_shape, chunk_size
+        self.sends = SendTiming()
+        """Whether an async run's ``send`` hands its batches to this server (kept when the counters restart)."""
         self.num_helpers, self.num_rows = num_helpers, num_rows
         self.actions: np.ndarray | None = None
         self.control = np.zeros(SERVE_USERS + num_rows, dtype=np.int64)

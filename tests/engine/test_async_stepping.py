@@ -23,7 +23,14 @@ from nbgym.engine import atomic
 from nbgym.engine._kernels import ROW_FIRST, ROW_STOP, SERVE_QUIT
 
 CARTPOLE_SHARED = 8 if INTERPRETED else 1024
-"""Sub-environments of a CartPole run whose batches (half of them, from 512) go to the stepping threads."""
+"""Sub-environments of a CartPole run whose batches (half of them, from 512) may go to the stepping threads."""
+
+
+@pytest.fixture(autouse=True)
+def _batches_handed_over(monkeypatch):
+    """Every batch that may go to the stepping threads goes from the first ``send``: CartPole's steps are shorter than
+    ``threads.POST_MIN_SECONDS``, so ``send`` would step them itself, and these tests are of the threads."""
+    monkeypatch.setattr(threads, "POST_MIN_SECONDS", 0.0)
 
 
 def _async_run(envs, num_rounds: int, seed: int, policy) -> dict[int, list]:
@@ -94,6 +101,50 @@ def test_cartpole_async_equals_sync(num_envs, mode, num_threads):
     trajectories = _async_run(envs, 60, 7, lambda obs: rng.integers(0, 2, len(obs)))
     assert _check_against_sync(nbgym.make_vec("CartPole-v1", num_envs, **kwargs), trajectories, 7) == 30
     envs.close()
+
+
+@pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
+def test_send_steps_short_batches_itself_until_their_steps_take_long_enough_to_hand_over(monkeypatch):
+    """``send`` steps the batches a thread could take itself while their steps are short (no worker is woken), times
+    them, and hands them over once the median of the last ``TIMED_SENDS`` reaches ``POST_MIN_SECONDS``: the results
+    stay those of sync stepping throughout."""
+    monkeypatch.setattr(threads, "POST_MIN_SECONDS", 1.0)
+    half = CARTPOLE_SHARED // 2
+    envs = nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED, batch_size=half, num_threads=2)
+    rng = np.random.default_rng(2)
+    trajectories = _async_run(envs, 2 * threads.TIMED_SENDS, 5, lambda obs: rng.integers(0, 2, len(obs)))
+    server = envs._batch.async_server(half)
+    assert (server.sends.posts, server.seq, len(server.sends.seconds)) == (False, 0, threads.TIMED_SENDS)
+    monkeypatch.setattr(threads, "POST_MIN_SECONDS", 1e-9)  # every step from now on is long enough
+    steps_here = len(trajectories[0])
+    for _ in range(6):
+        obs, rewards, terminations, truncations, infos = envs.recv()
+        actions = rng.integers(0, 2, len(obs))
+        for j, i in enumerate(infos["env_id"]):
+            row = (obs[j].copy(), rewards[j], terminations[j], truncations[j], _row(infos, j), actions[j])
+            trajectories[int(i)].append(row)
+        envs.send(actions, infos["env_id"])
+    assert server.sends.posts and server.seq == 5  # the first of the six was timed here, the rest handed over
+    for _ in range(envs._batches.count):
+        envs.recv()
+    assert len(trajectories[0]) == steps_here + 3
+    assert _check_against_sync(nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED), trajectories, 5) == steps_here + 3
+    envs.close()
+
+
+def test_send_timing_hands_over_once_the_median_of_its_last_steps_is_long_enough(monkeypatch):
+    monkeypatch.setattr(threads, "POST_MIN_SECONDS", 1.0)
+    timing = threads.SendTiming()
+    for seconds in [9.0] * (threads.TIMED_SENDS // 2) + [0.1] * threads.TIMED_SENDS:
+        timing.record(seconds)  # a few slow steps (the first ones, say) do not make the median
+    assert not timing.posts and len(timing.seconds) == threads.TIMED_SENDS
+    for _ in range(threads.TIMED_SENDS // 2):
+        timing.record(2.0)
+    assert not timing.posts
+    timing.record(1.0)  # the median of the last ones reaches it
+    assert timing.posts
+    monkeypatch.setattr(threads, "POST_MIN_SECONDS", 0.0)
+    assert threads.SendTiming().posts  # hands every batch over from the first send
 
 
 def test_recv_returns_the_batches_in_order_of_their_ids():
@@ -577,6 +628,8 @@ def test_the_interpreter_exits_with_batches_in_flight(closed_by, tmp_path):
 
     code = (
         "import numpy as np, nbgym\n"
+        "from nbgym.engine import _threads\n"
+        "_threads.POST_MIN_SECONDS = 0.0\n"
         "envs = nbgym.make_vec('CartPole-v1', num_envs=4096, batch_size=1024, num_threads=2)\n"
         "envs.async_reset(seed=0)\n"
         "for _ in range(4):\n"
