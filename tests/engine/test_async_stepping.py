@@ -643,3 +643,45 @@ def test_the_interpreter_exits_with_batches_in_flight(closed_by, tmp_path):
         [sys.executable, "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
     )
     assert (result.returncode, result.stdout) == (0, "sent\n"), result.stderr
+
+
+@pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
+def test_a_failure_in_a_chunk_of_a_later_batch_that_recv_steps_faults_the_env_once_every_worker_ended(monkeypatch):
+    """The physics fails in a chunk of batch 1 that recv steps while it waits for a stand-in worker's chunks of batch 0:
+    that recv raises the failure, once the worker's call has ended; the env then refuses to step until an
+    ``async_reset``, after which a run is the sync run's."""
+    envs, actions, first, _ = _two_batches_in_flight_the_first_held(monkeypatch, 13)
+    step_chunks = envs._batch.row_kernels(actions.dtype)[1]
+    job = envs._batch.async_server(first.num_envs).job
+
+    def hold_then_step() -> bool:
+        time.sleep(0.3)
+        _step_held_batch(step_chunks, first)
+        return False
+
+    def stand_in() -> None:
+        job.run_in_worker()
+        job.wake_caller()
+
+    job.kernel, job.args = hold_then_step, ()
+    worker = threading.Thread(target=stand_in, daemon=True)
+
+    def failing_in_a_later_chunk(*args):
+        stepped = step_chunks(*args)
+        if args[-1] and stepped:  # one_chunk: a chunk of batch 1, stepped while recv waits for batch 0
+            raise ZeroDivisionError("the physics failed")
+        return stepped
+
+    replace_step_chunks(monkeypatch, failing_in_a_later_chunk)
+    worker.start()
+    with pytest.raises(ZeroDivisionError, match="the physics failed"):
+        envs.recv()
+    assert not worker.is_alive(), "recv() raised while the worker was still stepping its batch"
+    for call in (envs.recv, lambda: envs.send(actions[: first.num_envs], np.arange(first.num_envs))):
+        with pytest.raises(error.ResetNeeded):
+            call()
+    replace_step_chunks(monkeypatch, step_chunks)
+    rng = np.random.default_rng(4)
+    trajectories = _async_run(envs, 8, 13, lambda obs: rng.integers(0, 2, len(obs)))
+    assert _check_against_sync(nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED), trajectories, 13) == 4
+    envs.close()
