@@ -7,7 +7,8 @@ and the ideal for the machine's cores.
 The policy is ``nbgym._bench.MlpPolicy`` (numpy, two tanh layers of 256, on one BLAS thread: this script pins
 OpenBLAS before importing numpy), the same for every library. Each contender runs the loop for ``--seconds``
 per round; the rounds are interleaved (every contender once per round, the order rotated) and the median of the
-rounds is reported, with the ratios of medians. Async runs in batches of ``num_envs / 2``.
+rounds is reported, with the ratios of medians. Async runs in batches of ``num_envs / 2``, and nbgym's also in one
+batch of ``num_envs`` (``recv`` -> policy -> ``send`` with nothing else to overlap: what switching async on costs).
 
 The ideal: per ``num_envs`` env-steps, with ``t_step`` the one-thread sync step of the batch and ``t_policy`` the
 policy on its observations (each timed alone in the same rounds), ``max((t_step + t_policy) / cores,
@@ -59,6 +60,7 @@ def contenders(env_id: str, num_envs: int, cores: int) -> dict[str, tuple[Callab
             lambda: nbgym.make_vec(env_id, num_envs, batch_size=half, num_threads=cores),
             True,
         ),
+        f"nbgym async, 1 batch, {cores} threads": (lambda: nbgym.make_vec(env_id, num_envs, num_threads=cores), True),
     }
     if "envpool" in _bench.installed_libraries():
         made[f"envpool sync, {cores} threads"] = (lambda: _envpool(env_id, num_envs, num_envs, cores), False)
@@ -143,11 +145,15 @@ def main(argv: list[str] | None = None) -> None:
             f"\n{env_id} x{num_envs}: step alone {result['t_step'] * 1e6:.0f} us, policy {result['t_policy'] * 1e6:.0f} us per batch"
         )
         for name, rate in rates.items():
-            print(f"  {name:<28} {_bench.format_rate(rate):>8} env-steps/s")
-        print(f"  {'ideal on ' + str(cores) + ' cores':<28} {_bench.format_rate(result['ideal']):>8} env-steps/s")
+            print(f"  {name:<32} {_bench.format_rate(rate):>8} env-steps/s")
+        print(f"  {'ideal on ' + str(cores) + ' cores':<32} {_bench.format_rate(result['ideal']):>8} env-steps/s")
         if envpool_rates:
             print(f"  nbgym's best / envpool's best: {nbgym_best / max(envpool_rates):.2f}x")
         print(f"  nbgym async / ideal: {async_best / result['ideal']:.2f}")
+        sync_best = max(rate for name, rate in rates.items() if name.startswith("nbgym sync"))
+        print(
+            f"  nbgym async in 1 batch / nbgym sync's best: {rates[f'nbgym async, 1 batch, {cores} threads'] / sync_best:.2f}"
+        )
 
 
 if __name__ == "__main__":

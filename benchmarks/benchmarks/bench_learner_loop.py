@@ -1,5 +1,5 @@
 """The learner's loop: a numpy MLP policy between steps, with nbgym's sync ``step`` and its deterministic async
-``recv``/``send`` (batches of ``num_envs / 2``), on every core the machine has (the script
+``recv``/``send`` (batches of ``num_envs / 2``, or one of ``num_envs``: ``async-1-batch``), on every core the machine has (the script
 ``benchmarks/bench_learner_loop.py`` adds envpool's modes and the ideal)."""
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from ._common import FULL, SAMPLE_TIME, close
 
 
 class LearnerLoop:
-    """Env-steps per second of ``policy -> step`` (sync) and ``recv -> policy -> send`` (async)."""
+    """Env-steps per second of ``policy -> step`` (sync) and ``recv -> policy -> send`` (async, in two batches or
+    one)."""
 
     params = (
-        (["CartPole-v1", "LunarLander-v3", "HalfCheetah-v5"], ["sync", "async"])
+        (["CartPole-v1", "LunarLander-v3", "HalfCheetah-v5"], ["sync", "async", "async-1-batch"])
         if FULL
-        else (["CartPole-v1", "LunarLander-v3"], ["sync", "async"])
+        else (["CartPole-v1", "LunarLander-v3"], ["sync", "async", "async-1-batch"])
     )
     param_names = ("env_id", "mode")
     timeout = 600
@@ -31,13 +32,14 @@ class LearnerLoop:
         batch_size = num_envs // 2 if mode == "async" else None
         self.envs = nbgym.make_vec(env_id, num_envs, num_threads=threads, batch_size=batch_size)
         self.policy = _bench.MlpPolicy(self.envs.single_observation_space, self.envs.single_action_space)
-        _bench.learner_loop_rate(self.envs, self.policy, mode == "async", 0.05)  # compiled or loaded, warm
+        self.asynchronous = mode != "sync"
+        _bench.learner_loop_rate(self.envs, self.policy, self.asynchronous, 0.05)  # compiled or loaded, warm
 
     def teardown(self, env_id: str, mode: str) -> None:
         close(self, "envs")
 
     def track_steps_per_second(self, env_id: str, mode: str) -> float:
         """Env-steps per second over one sample of ~0.2 s."""
-        return _bench.learner_loop_rate(self.envs, self.policy, mode == "async", SAMPLE_TIME)
+        return _bench.learner_loop_rate(self.envs, self.policy, self.asynchronous, SAMPLE_TIME)
 
     track_steps_per_second.unit = "env-steps/s"

@@ -206,11 +206,10 @@ class AsyncSteps:
         buffer = actions_array if server is None else server.actions_of(actions_array.dtype)
         if buffer is not actions_array:
             np.copyto(buffer, actions_array)
-        server = self._handed_over(server)
-        post = self._prepare(server, buffer, 0, self.num_envs)
+        post, handed_over = self._prepare(server, buffer, 0, self.num_envs)
         self._pending_step = (post, actions)
         try:
-            self._launch(server, post, buffer)
+            self._launch(server, handed_over, post, buffer)
         except Exception as raised:
             self._fail_async(raised)
         except BaseException:
@@ -338,13 +337,13 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, buffer, first, stop)
         if status != STEP_OK:
             self._raise_step_error(status, buffer)
-        server = self._handed_over(self._batch.async_server(stop - first))
-        post = self._prepare(server, buffer, first, stop)
+        server = self._batch.async_server(stop - first)
+        post, handed_over = self._prepare(server, buffer, first, stop)
         # In flight before any thread may take it: an interrupt from here on leaves it in flight (recv steps it), or,
         # from inside _launch, stepped whole or not at all.
         batches.posts[index], batches.states[index] = post, IN_FLIGHT
         try:
-            self._launch(server, post, buffer)
+            self._launch(server, handed_over, post, buffer)
         except Exception as raised:  # the kernel, stepping here
             batches.posts[index], batches.states[index] = None, RECEIVED
             self._fail_async(raised)
@@ -353,29 +352,27 @@ class AsyncSteps:
                 batches.posts[index], batches.states[index] = None, RECEIVED
             raise
 
-    @staticmethod
-    def _handed_over(server: threads.StepServer | None) -> threads.StepServer | None:
-        """``server`` if the batches it may step are handed to it (``threads.SendTiming``), else ``None``: ``send``
-        steps them itself."""
-        return server if server is not None and server.sends.posts else None
+    def _prepare(
+        self, server: threads.StepServer | None, buffer: np.ndarray, first: int, stop: int
+    ) -> tuple[threads.Post, bool]:
+        """The step of rows ``first`` to ``stop - 1`` with their actions in ``buffer``, and whether it goes to the
+        stepping threads: ``server``'s next step (nothing steps it before ``_launch``) if it takes the batches of this
+        size (``threads.SendTiming``), else one that ``_launch`` steps here."""
+        if server is None or not server.sends.posts:
+            return self._batch.rows_post(self._kernel_mode, self._max_steps, buffer, first, stop), False
+        return self._batch.prepare_rows(server, first, stop), True
 
-    def _prepare(self, server: threads.StepServer | None, buffer: np.ndarray, first: int, stop: int) -> threads.Post:
-        """The step of rows ``first`` to ``stop - 1`` with their actions in ``buffer``: the server's next (nothing
-        steps it before ``_launch``), or one that ``_launch`` steps here."""
-        if server is None:
-            return self._batch.rows_post(self._kernel_mode, self._max_steps, buffer, first, stop)
-        return self._batch.prepare_rows(server, first, stop)
-
-    def _launch(self, server: threads.StepServer | None, post: threads.Post, buffer: np.ndarray) -> None:
-        if server is not None:
+    def _launch(
+        self, server: threads.StepServer | None, handed_over: bool, post: threads.Post, buffer: np.ndarray
+    ) -> None:
+        if handed_over:
             self._batch.post_rows(server, post)
             return
-        # Too few sub-environments to be worth a thread, or too short a step so far: timed, if a thread could take it.
-        timed = self._batch.async_server(post.num_envs)
+        # Too few sub-environments to be worth a thread (no server), or too short a step so far: timed.
         start = time.perf_counter()
         self._batch.step_rows_here(post, buffer)
-        if timed is not None:
-            timed.sends.record(time.perf_counter() - start)
+        if server is not None:
+            server.sends.record(time.perf_counter() - start)
 
     def _wait_rows(self, batches: Batches, index: int) -> None:
         """Waits for a batch in flight; afterwards it is stepped, and what is held of its sub-environments renewed

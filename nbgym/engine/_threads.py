@@ -388,7 +388,8 @@ from ~130 us: Acrobot's 512 1.10x, CartPole's 8192 1.02x. Set it to 0 to hand ev
 ``send``."""
 
 TIMED_SENDS = 5
-"""The steps of a batch size that ``send`` takes itself and times before it may hand them over (``SendTiming``)."""
+"""The steps of a batch size that ``send`` takes itself and times before it may hand them over (``SendTiming``): an
+odd number, whose median is the middle one."""
 
 
 class SendTiming:
@@ -397,20 +398,22 @@ class SendTiming:
     once the median of its last ``TIMED_SENDS`` steps reaches ``POST_MIN_SECONDS``. The results are the same either
     way (a sub-environment's step does not depend on the thread that runs it); only who steps them changes."""
 
-    __slots__ = ("seconds", "posts")
+    __slots__ = ("timed", "long", "posts")
 
     def __init__(self) -> None:
-        self.seconds: list[float] = []
-        """The times of the latest steps taken in ``send`` (at most ``TIMED_SENDS``)."""
+        self.timed = 0
+        """The steps taken in ``send`` so far."""
+        self.long = 0
+        """Which of the last ``TIMED_SENDS`` steps took ``POST_MIN_SECONDS`` or more, a bit each (the latest lowest)."""
         self.posts = POST_MIN_SECONDS <= 0
         """Whether ``send`` hands the batches to the threads."""
 
     def record(self, seconds: float) -> None:
-        """Note a step taken in ``send``, which took ``seconds``."""
-        self.seconds.append(seconds)
-        if len(self.seconds) > TIMED_SENDS:
-            del self.seconds[0]
-        if len(self.seconds) == TIMED_SENDS and sorted(self.seconds)[TIMED_SENDS // 2] >= POST_MIN_SECONDS:
+        """Note a step taken in ``send``, which took ``seconds``: the median of the last ``TIMED_SENDS`` (an odd
+        number) reaches ``POST_MIN_SECONDS`` when most of them do."""
+        self.long = (self.long << 1 | (seconds >= POST_MIN_SECONDS)) & ((1 << TIMED_SENDS) - 1)
+        self.timed += 1
+        if self.timed >= TIMED_SENDS and self.long.bit_count() > TIMED_SENDS // 2:
             self.posts = True
 
 

@@ -114,7 +114,7 @@ def test_send_steps_short_batches_itself_until_their_steps_take_long_enough_to_h
     rng = np.random.default_rng(2)
     trajectories = _async_run(envs, 2 * threads.TIMED_SENDS, 5, lambda obs: rng.integers(0, 2, len(obs)))
     server = envs._batch.async_server(half)
-    assert (server.sends.posts, server.seq, len(server.sends.seconds)) == (False, 0, threads.TIMED_SENDS)
+    assert (server.sends.posts, server.seq, server.sends.timed) == (False, 0, 2 * threads.TIMED_SENDS)
     monkeypatch.setattr(threads, "POST_MIN_SECONDS", 1e-9)  # every step from now on is long enough
     steps_here = len(trajectories[0])
     for _ in range(6):
@@ -124,7 +124,8 @@ def test_send_steps_short_batches_itself_until_their_steps_take_long_enough_to_h
             row = (obs[j].copy(), rewards[j], terminations[j], truncations[j], _row(infos, j), actions[j])
             trajectories[int(i)].append(row)
         envs.send(actions, infos["env_id"])
-    assert server.sends.posts and server.seq == 5  # the first of the six was timed here, the rest handed over
+    # Timed here until most of the last TIMED_SENDS steps were long enough, the rest handed over.
+    assert server.sends.posts and server.seq == 6 - (threads.TIMED_SENDS // 2 + 1)
     for _ in range(envs._batches.count):
         envs.recv()
     assert len(trajectories[0]) == steps_here + 3
@@ -135,9 +136,13 @@ def test_send_steps_short_batches_itself_until_their_steps_take_long_enough_to_h
 def test_send_timing_hands_over_once_the_median_of_its_last_steps_is_long_enough(monkeypatch):
     monkeypatch.setattr(threads, "POST_MIN_SECONDS", 1.0)
     timing = threads.SendTiming()
+    for _ in range(threads.TIMED_SENDS - 1):
+        timing.record(9.0)
+    assert not timing.posts  # not before TIMED_SENDS steps were timed
+    timing = threads.SendTiming()
     for seconds in [9.0] * (threads.TIMED_SENDS // 2) + [0.1] * threads.TIMED_SENDS:
         timing.record(seconds)  # a few slow steps (the first ones, say) do not make the median
-    assert not timing.posts and len(timing.seconds) == threads.TIMED_SENDS
+    assert not timing.posts
     for _ in range(threads.TIMED_SENDS // 2):
         timing.record(2.0)
     assert not timing.posts
