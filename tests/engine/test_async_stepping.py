@@ -218,13 +218,21 @@ def test_send_in_any_id_order_moves_each_action_to_its_id():
 
 
 @pytest.mark.skipif(INTERPRETED, reason="the MuJoCo and Box2D kernels take minutes as Python")
+@pytest.mark.parametrize(
+    "post_min_seconds", [0.0, 1e-9, 1.0], ids=["handed-over", "stepped-in-send-then-handed-over", "stepped-in-send"]
+)
 @pytest.mark.parametrize("env_id", ["HalfCheetah-v5", "LunarLander-v3"])
-def test_other_families_async_equal_sync(env_id):
-    envs = nbgym.make_vec(env_id, 4, batch_size=2, num_threads=2)
+def test_other_families_async_equal_sync(env_id, post_min_seconds, monkeypatch):
+    """Whichever thread steps a batch (a MuJoCo one in ``send`` takes the caller's ``MjData`` slot), and when ``send``
+    starts to hand them over."""
+    monkeypatch.setattr(threads, "POST_MIN_SECONDS", post_min_seconds)
+    num_envs = 32 if env_id == "LunarLander-v3" else 4  # LunarLander's batches worth a thread: a lane group of 16
+    envs = nbgym.make_vec(env_id, num_envs, batch_size=num_envs // 2, num_threads=2)
     rng = np.random.default_rng(3)
     space = envs.single_action_space
     trajectories = _async_run(envs, 24, 11, lambda obs: _sample(rng, space, len(obs)))
-    assert _check_against_sync(nbgym.make_vec(env_id, 4), trajectories, 11) == 12
+    assert _check_against_sync(nbgym.make_vec(env_id, num_envs), trajectories, 11) == 12
+    assert envs._batch.async_server(num_envs // 2).sends.posts == (post_min_seconds < 1.0)
 
 
 def _sample(rng, space, count):
