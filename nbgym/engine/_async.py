@@ -368,11 +368,12 @@ class AsyncSteps:
         if handed_over:
             self._batch.post_rows(server, post)
             return
-        # Too few sub-environments to be worth a thread (no server), or too short a step so far: timed.
-        start = time.perf_counter()
+        if server is None:  # too few sub-environments to be worth a thread
+            self._batch.step_rows_here(post, buffer)
+            return
+        start = time.perf_counter()  # too short a step so far: timed
         self._batch.step_rows_here(post, buffer)
-        if server is not None:
-            server.sends.record(time.perf_counter() - start)
+        server.sends.record(time.perf_counter() - start)
 
     def _wait_rows(self, batches: Batches, index: int) -> None:
         """Waits for a batch in flight; afterwards it is stepped, and what is held of its sub-environments renewed
