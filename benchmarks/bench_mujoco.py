@@ -8,8 +8,8 @@ threads: controls in, ``frame_skip`` substeps, qpos and qvel out, without ``mj_r
 observations, rewards or resets. Then the single env (``make``) against ``gymnasium.make``.
 
 nbgym and gymnasium are seeded alike and given the same actions, so they run through the same states
-(a fallen humanoid costs more per step than a standing one); timings alternate between libraries and
-the best of ``--repeats`` samples is kept::
+(a fallen humanoid costs more per step than a standing one); timings alternate between libraries (the order
+rotated from round to round) and each figure is the median of its ``--repeats`` samples::
 
     python benchmarks/bench_mujoco.py
     python benchmarks/bench_mujoco.py --envs Hopper-v5 --num-envs 64 256 --repeats 5
@@ -23,6 +23,7 @@ Ratios of one run compare; absolute numbers depend on the machine and its load.
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 import warnings
@@ -43,7 +44,7 @@ leaves out worker processes')."""
 clock = CLOCKS["wall"]
 
 
-def _best_rate(step: Callable[[], None], env_steps_per_call: int, sample_time: float) -> Callable[[], float]:
+def _sampler(step: Callable[[], None], env_steps_per_call: int, sample_time: float) -> Callable[[], float]:
     """A sampler: calls ``step`` for about ``sample_time`` seconds of ``clock`` and returns env-steps per second."""
     step()  # compiles or loads kernels, starts workers
     start = clock()
@@ -77,7 +78,7 @@ def _vector_steppers(
         envs.append(env)
         env.reset(seed=0)
         position = iter(range(10**12))
-        samplers[name] = _best_rate(lambda: env.step(pool[next(position) % 64]), num_envs, args.sample_time)
+        samplers[name] = _sampler(lambda: env.step(pool[next(position) % 64]), num_envs, args.sample_time)
 
     for threads in args.threads:
         add(f"nbgym {threads}t", nbgym.make_vec(env_id, num_envs, num_threads=threads))
@@ -107,7 +108,7 @@ def _vector_steppers(
             batch.step(nstep=frame_skip)
             batch.qpos.copy(), batch.qvel.copy()
 
-        samplers[f"mujoco.batch {threads}t"] = _best_rate(physics, num_envs, args.sample_time)
+        samplers[f"mujoco.batch {threads}t"] = _sampler(physics, num_envs, args.sample_time)
     return samplers, envs
 
 
@@ -126,16 +127,20 @@ def _single_steppers(env_id: str, args: argparse.Namespace) -> dict[str, Callabl
                 if terminated or truncated:
                     env.reset()
 
-        samplers[name] = _best_rate(step, 100, args.sample_time)
+        samplers[name] = _sampler(step, 100, args.sample_time)
     return samplers
 
 
 def _measure(samplers: dict[str, Callable[[], float]], repeats: int) -> dict[str, float]:
-    best = dict.fromkeys(samplers, 0.0)
-    for _ in range(repeats):
-        for name, sample in samplers.items():  # alternating: every library sees the same machine load
-            best[name] = max(best[name], sample())
-    return best
+    """Each sampler's median over ``repeats`` interleaved rounds (every library once a round, the order rotated, so
+    that every library sees the same machine load)."""
+    samples: dict[str, list[float]] = {name: [] for name in samplers}
+    names = list(samplers)
+    for round_index in range(repeats):
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            samples[name].append(samplers[name]())
+    return {name: statistics.median(values) for name, values in samples.items()}
 
 
 def _rate(value: float) -> str:
