@@ -202,7 +202,8 @@ GUARDED_CALL, _GUARD_CODE = _guard.guarded_call_address(_LIB)
 """The address of ``_guard``'s ``guarded_call`` (0 where it cannot be built: the calls are then unguarded)."""
 
 KEEP_TIMERS_VARIABLE = "NBGYM_MUJOCO_TIMERS"
-"""Set to ``1`` (before the first MuJoCo env is made) to keep the ``mujoco`` bindings' profiling timer."""
+"""Set to ``1`` (before the first MuJoCo env is made) to keep the ``mujoco`` bindings' profiling timer; ``0`` or unset,
+nbgym stops it; any other value is refused (``ValueError``)."""
 
 
 def _stop_default_timer() -> bool:
@@ -216,7 +217,13 @@ def _stop_default_timer() -> bool:
     envpool's MuJoCo is built without them. The physics does not read them: without the timer ``data.timer``'s
     ``number`` counts as before and its ``duration`` stays 0. The timer is libmujoco's, one for the process, so this
     also stops it for the ``mujoco`` calls of other code (gymnasium's envs in the same process included)."""
-    if os.environ.get(KEEP_TIMERS_VARIABLE) == "1" or mujoco.get_mjcb_time() is not None:
+    keep = os.environ.get(KEEP_TIMERS_VARIABLE, "0")
+    if keep not in ("0", "1"):
+        raise ValueError(
+            f"{KEEP_TIMERS_VARIABLE}={keep!r}: set it to 1 to keep the mujoco bindings' profiling timer (data.timer's "
+            f"durations), or to 0 or nothing to let nbgym stop it (faster steps)."
+        )
+    if keep == "1" or mujoco.get_mjcb_time() is not None:
         return False
     timer = ctypes.c_void_p.in_dll(_LIB, "mjcb_time")
     if not timer.value:

@@ -52,12 +52,17 @@ def _loaded_in_a_new_process(before: str, variables: dict[str, str]) -> str:
     env.update(variables)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))
     result = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
-    assert result.returncode == 0, result.stderr
-    return result.stdout.strip()
+    return result.stdout.strip() if result.returncode == 0 else f"failed: {result.stderr.strip().splitlines()[-1]}"
 
 
 def test_the_timer_is_kept_when_asked_or_when_it_is_the_users():
     assert _loaded_in_a_new_process("", {}) == "True False None"
     assert _loaded_in_a_new_process("", {_sim.KEEP_TIMERS_VARIABLE: "1"}) == "False True None"
+    assert _loaded_in_a_new_process("", {_sim.KEEP_TIMERS_VARIABLE: "0"}) == "True False None"
     users = _loaded_in_a_new_process("def clock():\n    return 1.0\nmujoco.set_mjcb_time(clock)", {})
     assert users.startswith("False True <function clock"), users
+
+
+def test_a_value_of_the_variable_other_than_0_or_1_is_refused():
+    refused = _loaded_in_a_new_process("", {_sim.KEEP_TIMERS_VARIABLE: "yes"})
+    assert refused.startswith("failed: ValueError: NBGYM_MUJOCO_TIMERS='yes': set it to 1"), refused
