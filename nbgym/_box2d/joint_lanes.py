@@ -11,11 +11,12 @@ sides: the joint's motor, limit and limit state do not change during the iterati
 per-lane flags.
 
 Worlds go in one set of vectors when their islands have the same joints in the same order between the same bodies
-(each body's *slot*, numbered as the joints first meet it); a world whose island differs from the first world's
-iterates alone, with the scalar solver. An island's contacts are solved in scalar code each iteration, after its
-joints, as in Box2D, with the velocities of the joints' bodies copied out of and back into the vectors around them.
+(each body's *slot*, numbered as the joints first meet it); a world whose island differs from the first world's, or
+holds more contacts than its row's ``contact_lanes``, iterates alone, with the scalar solver. An island's contacts are
+solved after its joints each iteration, as in Box2D, in vectors too: the ``c``-th contact of each world at once
+(``contact_lanes``).
 
-A world row's ``World.lanes`` holds, per joint ``i``, the joint's columns and flags (``JOINT_FLOATS`` vectors) then
+A world row's ``World.lanes`` holds, per joint ``i``, the joint's columns and flags (``LANE_VELOCITIES`` vectors) then
 the velocities of slots ``2i`` and ``2i + 1`` (3 vectors each); the vectors of a set of worlds are those of the first
 world's row, whose rows the caller steps alone, so threads stepping other rows never share them.
 """
@@ -26,7 +27,7 @@ import numpy as np
 
 from nbgym.engine._jit import borrowing_kernel
 
-from . import contact_solver, island
+from . import contact_lanes, island
 from .revolute_joint import (
     AT_LOWER_LIMIT,
     AT_UPPER_LIMIT,
@@ -66,17 +67,16 @@ from .world import (
     JI_LIMIT_ON,
     JI_LIMIT_STATE,
     JI_MOTOR_ON,
-    JI_SHAREA,
     JI_SLOTA,
     JI_SLOTB,
     LANE_FLOATS,
     NJF,
-    SI_A,
-    SI_B,
     WI_HELD,
     WI_HELD_CONTACTS,
     WI_HELD_JOINTS,
     WI_LANE,
+    lane_velocity,
+    lane_velocity_column,
 )
 
 F32 = np.float32
@@ -88,7 +88,6 @@ L_MOTOR = NJF
 L_LIMIT = NJF + 1
 L_LOWER = NJF + 2
 L_UPPER = NJF + 3
-JOINT_FLOATS = NJF + 4
 """A joint's vectors: its ``joint_f`` columns, then its flags."""
 _ACCUMULATED = (JF_IMPX, JF_IMPY, JF_IMPZ, JF_MOTOR_IMP)
 """The columns the velocity iterations change: the accumulated impulses."""
@@ -101,22 +100,9 @@ def _column(i, column):
 
 
 @borrowing_kernel
-def _velocity_column(slot, component):
-    """The offset in its joint's ``lanes`` row of the vector of a slot's velocity component (v.x, v.y, w)."""
-    return (JOINT_FLOATS + (slot & 1) * 3 + component) * LANES
-
-
-@borrowing_kernel
-def _velocity(slot, component):
-    """The offset in a ``lanes`` row block of the vector of a slot's velocity component (v.x, v.y, w)."""
-    return (slot >> 1) * LANE_FLOATS + _velocity_column(slot, component)
-
-
-@borrowing_kernel
 def _number_slots(w, r):
     """Numbers the bodies of row ``r``'s held island's joints in the order the joints first meet them
-    (``JI_SLOTA``/``JI_SLOTB``), and marks the first side of each body that the island's contacts move
-    (``JI_SHAREA``/``JI_SHAREB``: the velocities copied out of the vectors for the contacts and back)."""
+    (``JI_SLOTA``/``JI_SLOTB``)."""
     joints = w.isl_joints[r]
     nj = w.world_i[r, WI_HELD_JOINTS]
     slots = 0
@@ -130,23 +116,10 @@ def _number_slots(w, r):
                 for earlier_side in range(2 if earlier < i else side):
                     if slot < 0 and ej[JI_INDEXA + earlier_side] == body:
                         slot = ej[JI_SLOTA + earlier_side]
-            shared = 0
             if slot < 0:
                 slot = slots
                 slots += 1
-                shared = 1 if _touched(w, r, body) else 0
             ji[JI_SLOTA + side] = slot
-            ji[JI_SHAREA + side] = shared
-
-
-@borrowing_kernel
-def _touched(w, r, body):
-    """Whether a contact of row ``r``'s held island moves island body ``body``."""
-    vc_i = w.vc_i[r]
-    for c in range(w.world_i[r, WI_HELD_CONTACTS]):
-        if vc_i[c, SI_A] == body or vc_i[c, SI_B] == body:
-            return True
-    return False
 
 
 @borrowing_kernel
@@ -186,28 +159,26 @@ def _load_joints(w, g, r, k):
         lanes[L_LIMIT * LANES + k] = _flag(ji[JI_LIMIT_ON] != 0 and state != INACTIVE_LIMIT and not fixed_rotation)
         lanes[L_LOWER * LANES + k] = _flag(state == AT_LOWER_LIMIT)
         lanes[L_UPPER * LANES + k] = _flag(state == AT_UPPER_LIMIT)
-    _copy_velocities(w, g, r, k, True, False)
+    _copy_velocities(w, g, r, k, True)
 
 
 @borrowing_kernel
-def _copy_velocities(w, g, r, k, into_lanes, shared_only):
-    """Copies the velocities of row ``r``'s joint bodies (those its contacts move, if ``shared_only``) into lane ``k``
-    of row ``g``'s vectors (``into_lanes``), or back."""
+def _copy_velocities(w, g, r, k, into_lanes):
+    """Copies the velocities of row ``r``'s joint bodies into lane ``k`` of row ``g``'s vectors (``into_lanes``), or
+    back."""
     block = w.lanes[g]
     vel = w.velocities[r]
     for i in range(w.world_i[r, WI_HELD_JOINTS]):
         ji = w.joint_i[r, w.isl_joints[r, i]]
         for side in range(2):
-            if shared_only and ji[JI_SHAREA + side] == 0:
-                continue
             body = ji[JI_INDEXA + side]
             slot = ji[JI_SLOTA + side]
             lanes = block[slot >> 1]
             for component in range(3):
                 if into_lanes:
-                    lanes[_velocity_column(slot, component) + k] = vel[body, component]
+                    lanes[lane_velocity_column(slot, component) + k] = vel[body, component]
                 else:
-                    vel[body, component] = lanes[_velocity_column(slot, component) + k]
+                    vel[body, component] = lanes[lane_velocity_column(slot, component) + k]
 
 
 @borrowing_kernel
@@ -245,8 +216,12 @@ def iterate_velocities(w, first, stop, resting, h, iterations):
             continue
         _number_slots(w, r)
         # The vectors' loads and stores are unchecked: a world whose ``lanes`` rows hold fewer joints than its island
-        # (a World not made by ``new_world``/``grown``) iterates alone.
-        if wi[WI_HELD_JOINTS] > w.lanes.shape[1] or (count > 0 and not _same_joints(w, g, r)):
+        # (a World not made by ``new_world``/``grown``), or whose ``contact_lanes`` hold fewer contacts, iterates alone.
+        if (
+            wi[WI_HELD_JOINTS] > w.lanes.shape[1]
+            or wi[WI_HELD_CONTACTS] > w.contact_lanes.shape[1]
+            or (count > 0 and not _same_joints(w, g, r))
+        ):
             wi[WI_LANE] = -1
             island.iterate_velocities(w, r, wi[WI_HELD_CONTACTS], wi[WI_HELD_JOINTS], h, iterations)
             continue
@@ -277,27 +252,27 @@ def _iterate_lanes(w, g, stop, resting, h, iterations):
         return
     block = w.lanes[g]
     joints = w.isl_joints[g]
-    touching = False
+    contacts = 0
     for r in range(g, stop):
-        if _in_lanes(w, r, resting) and w.world_i[r, WI_HELD_CONTACTS] > 0:
-            touching = True
+        if _in_lanes(w, r, resting):
+            contacts = max(contacts, w.world_i[r, WI_HELD_CONTACTS])
+    if contacts > 0:
+        contact_lanes.clear(w, g, contacts)
+        for r in range(g, stop):
+            if _in_lanes(w, r, resting):
+                contact_lanes.add_world(w, g, r, w.world_i[r, WI_LANE])
     for _ in range(iterations):
         for i in range(nj):
             ji = w.joint_i[g, joints[i]]
             solve_velocity_constraints(block, i, ji[JI_SLOTA], ji[JI_SLOTB], h)
-        if touching:
-            for r in range(g, stop):
-                nc = w.world_i[r, WI_HELD_CONTACTS]
-                if _in_lanes(w, r, resting) and nc > 0:
-                    k = w.world_i[r, WI_LANE]
-                    _copy_velocities(w, g, r, k, False, True)
-                    contact_solver.solve_velocity_constraints(w.vc_f[r], w.vc_i[r], w.velocities[r], nc)
-                    _copy_velocities(w, g, r, k, True, True)
+        for c in range(contacts):
+            contact_lanes.solve_velocity_constraints(w, g, c)
     for r in range(g, stop):
         if _in_lanes(w, r, resting):
             k = w.world_i[r, WI_LANE]
-            _copy_velocities(w, g, r, k, False, False)
+            _copy_velocities(w, g, r, k, False)
             _store_impulses(w, g, r, k)
+            contact_lanes.store_impulses(w, g, r, k)
 
 
 @borrowing_kernel
@@ -305,12 +280,12 @@ def solve_velocity_constraints(block, i, slot_a, slot_b, dt):
     """``revolute_joint.solve_velocity_constraints`` of joint ``i`` in every lane of ``block`` (a row's ``lanes``,
     whose C-contiguous floats ``load`` and ``store`` address as one run), between the bodies of slots ``slot_a`` and
     ``slot_b``: its operations in its order, each branch a selection by the joint's flags."""
-    vAx = load(block, _velocity(slot_a, 0))
-    vAy = load(block, _velocity(slot_a, 1))
-    wA = load(block, _velocity(slot_a, 2))
-    vBx = load(block, _velocity(slot_b, 0))
-    vBy = load(block, _velocity(slot_b, 1))
-    wB = load(block, _velocity(slot_b, 2))
+    vAx = load(block, lane_velocity(slot_a, 0))
+    vAy = load(block, lane_velocity(slot_a, 1))
+    wA = load(block, lane_velocity(slot_a, 2))
+    vBx = load(block, lane_velocity(slot_b, 0))
+    vBy = load(block, lane_velocity(slot_b, 1))
+    wB = load(block, lane_velocity(slot_b, 2))
     mA = load(block, _column(i, JF_IMA))
     mB = load(block, _column(i, JF_IMB))
     iA = load(block, _column(i, JF_IIA))
@@ -400,9 +375,9 @@ def solve_velocity_constraints(block, i, slot_a, slot_b, dt):
     store(block, _column(i, JF_IMPX), accumulated_x + px)
     store(block, _column(i, JF_IMPY), accumulated_y + py)
     store(block, _column(i, JF_IMPZ), select(limit, limit_accumulated_z, accumulated_z))
-    store(block, _velocity(slot_a, 0), vAx - mA * px)
-    store(block, _velocity(slot_a, 1), vAy - mA * py)
-    store(block, _velocity(slot_a, 2), select(limit, limit_wA, point_wA))
-    store(block, _velocity(slot_b, 0), vBx + mB * px)
-    store(block, _velocity(slot_b, 1), vBy + mB * py)
-    store(block, _velocity(slot_b, 2), select(limit, limit_wB, point_wB))
+    store(block, lane_velocity(slot_a, 0), vAx - mA * px)
+    store(block, lane_velocity(slot_a, 1), vAy - mA * py)
+    store(block, lane_velocity(slot_a, 2), select(limit, limit_wA, point_wA))
+    store(block, lane_velocity(slot_b, 0), vBx + mB * px)
+    store(block, lane_velocity(slot_b, 1), vBy + mB * py)
+    store(block, lane_velocity(slot_b, 2), select(limit, limit_wB, point_wB))

@@ -1,6 +1,6 @@
 """Float32 vectors of ``LANES`` lanes for compiled code: the solver's arithmetic on ``LANES`` worlds at once.
 
-A :data:`f32xn` value is an LLVM ``<LANES x float>``; ``+ - * /``, unary ``-`` and the comparisons ``<`` and ``>``
+A :data:`f32xn` value is an LLVM ``<LANES x float>``; ``+ - * /``, unary ``-`` and the comparisons ``<``, ``>`` and ``>=``
 are LLVM's lane-wise IEEE instructions (``fadd``, ``fsub``, ``fmul``, ``fdiv``, ``fneg``, ordered ``fcmp``), each
 emitted as written and never fused into a multiply-add (no ``contract`` or ``fast`` flag), so every lane computes the
 float32 operations, in the order, that a world alone computes in scalar code. A :data:`maskn` value is a
@@ -186,6 +186,7 @@ for _operator, _instruction in (
     (operator.truediv, _vector_instruction("fdiv", f32xn, f32xn)),
     (operator.lt, _vector_comparison("<")),
     (operator.gt, _vector_comparison(">")),
+    (operator.ge, _vector_comparison(">=")),
 ):
     _overload_binary(_operator, _instruction, f32xn)
 for _operator, _instruction in (

@@ -143,7 +143,6 @@ _joint_i = Columns()
 JI_BODYA, JI_BODYB, JI_PREV, JI_NEXT, JI_COLLIDE, JI_ISLAND = _joint_i.add_each(6)
 JI_LIMIT_ON, JI_MOTOR_ON, JI_LIMIT_STATE, JI_INDEXA, JI_INDEXB, JI_ALIVE = _joint_i.add_each(6)
 JI_SLOTA, JI_SLOTB = _joint_i.add_each(2)  # the bodies' velocity slots in joint_lanes' vectors
-JI_SHAREA, JI_SHAREB = _joint_i.add_each(2)  # 1: the body's first side, and the island's contacts move it
 NJI = _joint_i.end()
 
 # joint_f fields
@@ -166,6 +165,21 @@ NJF = _joint_f.end()
 LANE_FLOATS = (NJF + 10) * LANES
 """A world row's ``lanes`` floats per joint: a joint's columns and 4 flags, and the velocities of 2 bodies, in vectors
 of ``LANES`` (``joint_lanes``)."""
+LANE_VELOCITIES = NJF + 4
+"""The vector of a joint's ``lanes`` floats where the velocities of its 2 bodies' slots begin (v.x, v.y, w each)."""
+
+
+@borrowing_kernel
+def lane_velocity_column(slot, component):
+    """The offset in its joint's ``lanes`` floats of the vector of a slot's velocity component (v.x, v.y, w)."""
+    return (LANE_VELOCITIES + (slot & 1) * 3 + component) * LANES
+
+
+@borrowing_kernel
+def lane_velocity(slot, component):
+    """The offset in a row's ``lanes`` (its C-contiguous floats) of the vector of a slot's velocity component."""
+    return (slot >> 1) * LANE_FLOATS + lane_velocity_column(slot, component)
+
 
 # contact_i fields
 _contact_i = Columns()
@@ -235,6 +249,11 @@ VC_K = _vc_f.add(4)  # K: ex.x ex.y ey.x ey.y
 VC_NM = _vc_f.add(4)  # normalMass: ex.x ex.y ey.x ey.y
 VC_POINTS = _vc_f.add(MAX_MANIFOLD_POINTS * VP_STRIDE)
 NVC = _vc_f.end()
+CL_FIRST, CL_SECOND, CL_ONE, CL_BLOCK = range(NVC, NVC + 4)
+"""``contact_lanes``' columns after ``vc_f``'s: 1.0 where a lane's contact has a first point, a second point, one
+point only (the single-point normal solve), or not one (the 2-point block solve)."""
+CONTACT_LANE_FLOATS = (NVC + 4) * LANES
+"""A world row's ``contact_lanes`` floats per contact: its ``vc_f`` columns and 4 flags in vectors of ``LANES``."""
 
 # vc_i and pc_i fields
 _solver_i = Columns()
@@ -302,6 +321,11 @@ World = namedtuple(
         "events",
         # joint_lanes' vectors of the worlds whose velocity iterations run side by side from this row's
         "lanes",
+        # contact_lanes' vectors of the same worlds' held contacts, where each lane's contact bodies' velocities are
+        # (``contact_lanes.load``), and the velocities of one contact's bodies gathered from there
+        "contact_lanes",
+        "contact_sources",
+        "lane_velocities",
     ],
 )
 
@@ -365,9 +389,12 @@ def store_pair(rows, ia, ib, xa, ya, aa, xb, yb, ab):
     rows[ib, 2] = ab
 
 
-def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0), events=0):
+def new_world(
+    rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None, gravity=(0.0, -10.0), events=0, lane_contacts=8
+):
     """A :class:`World` of ``rows`` empty b2Worlds (``b2World(gravity)``), with fixed capacities per row
-    (``events``: the contact events a LISTEN_EVENTS listener can record between two clearings)."""
+    (``events``: the contact events a LISTEN_EVENTS listener can record between two clearings; ``lane_contacts``: the
+    contacts of a held island solved in vector lanes, ``contact_lanes``; a world holding more iterates alone)."""
     if proxies is None:
         proxies = fixtures
     tree_capacity = max(16, 2 * proxies)
@@ -415,6 +442,9 @@ def new_world(rows, bodies=16, fixtures=32, joints=8, contacts=64, proxies=None,
         sweep_backup=np.zeros((rows, 3, SWEEP_FLOATS), np.float32),
         events=np.zeros((rows, events, NEV), np.int32),
         lanes=np.zeros((rows, joints, LANE_FLOATS), np.float32),
+        contact_lanes=np.zeros((rows, lane_contacts, CONTACT_LANE_FLOATS), np.float32),
+        contact_sources=np.zeros((rows, lane_contacts, 4, LANES), np.int32),
+        lane_velocities=np.zeros((rows, 6 * LANES), np.float32),
     )
     gx = np.float32(gravity[0])
     gy = np.float32(gravity[1])

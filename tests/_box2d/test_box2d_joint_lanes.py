@@ -1,7 +1,9 @@
-"""The velocity iterations of several worlds side by side (``world_step.step_rows``, ``joint_lanes``) give every
-world the floats that ``world_step.step`` gives it alone, bit for bit: worlds whose joints have motors or not, limits
-at the lower or upper side, equal limits or none, contacts or none, more worlds than a vector has lanes, worlds whose
-joints differ from the rest (iterated alone), and worlds that rest at some steps."""
+"""The velocity iterations of several worlds side by side (``world_step.step_rows``, ``joint_lanes`` and
+``contact_lanes``) give every world the floats that ``world_step.step`` gives it alone, bit for bit: worlds whose
+joints have motors or not, limits at the lower or upper side, equal limits or none, contacts of one or two points or
+none, in different numbers, on joint bodies, on a loose box and on the ground, more worlds than a vector has lanes,
+worlds whose joints differ from the rest or that hold more contacts than their rows' vectors (iterated alone), and
+worlds that rest at some steps."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ import pytest
 
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step as S
+from nbgym._box2d.contact_lanes import SOURCE_A, SOURCE_B, SOURCE_LANES
 from nbgym._box2d.simd import LANES
 from helpers.box2d_port import F32, Twin
 from helpers.jit import INTERPRETED
@@ -17,24 +20,25 @@ from helpers.jit import INTERPRETED
 pytestmark = [pytest.mark.timeout(1800), *([] if INTERPRETED else [pytest.mark.cold])]
 
 _SCRATCH_WORLD_COLUMNS = [W.WI_HELD, W.WI_HELD_BODIES, W.WI_HELD_CONTACTS, W.WI_HELD_JOINTS, W.WI_HELD_SEED, W.WI_LANE]
-_SCRATCH_JOINT_COLUMNS = [W.JI_SLOTA, W.JI_SLOTB, W.JI_SHAREA, W.JI_SHAREB]
+_SCRATCH_JOINT_COLUMNS = [W.JI_SLOTA, W.JI_SLOTB]
 
 
-def _arm_world(angle: float, speed: float, lower: float, upper: float, limit: bool, motor: bool) -> Twin:
-    """A base with two arms on revolute joints (the first with the motor and limits given), falling on the ground."""
+def _arm_world(angle: float, speed: float, lower: float, upper: float, limit: bool, motor: bool, loose: bool) -> Twin:
+    """A base with two arms on revolute joints (the first with the motor and limits given), falling on the ground, and
+    a loose box falling on the base if ``loose`` (a body of the island that no joint holds)."""
     twin = Twin()
     twin.body(static=True, fixtures=[dict(shape=("edge", [(-20.0, 0.0), (20.0, 0.0)]), friction=0.3)])
     base = twin.body(
-        position=(0.0, 1.2 + angle),
+        position=(0.0, 0.75 + angle),
         fixtures=[dict(shape=("box", (1.0, 0.2)), density=5.0, categoryBits=0x10, maskBits=0x1)],
     )
     arm = twin.body(
-        position=(1.0, 1.2),
+        position=(1.0, 0.75),
         angle=angle,
         fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)],
     )
     free = twin.body(
-        position=(-1.0, 1.2), fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)]
+        position=(-1.0, 0.75), fixtures=[dict(shape=("box", (0.1, 0.6)), density=1.0, categoryBits=0x20, maskBits=0x1)]
     )
     twin.revolute(
         base,
@@ -49,6 +53,10 @@ def _arm_world(angle: float, speed: float, lower: float, upper: float, limit: bo
         enable_motor=motor,
     )
     twin.revolute(base, free, (-0.8, 0.0), (0.0, 0.5), lower=-0.2, upper=0.3, enable_limit=True)
+    if loose:
+        # tumbling and bouncing: one point of two lifting or both (the block solver's cases 2 to 4)
+        box = dict(shape=("box", (0.2, 0.2)), density=1.0, friction=0.5, restitution=0.4)
+        twin.body(position=(0.3, 1.4 + angle), angle=0.3, angularVelocity=6.0 * speed, fixtures=[box])
     return twin
 
 
@@ -63,16 +71,22 @@ def _chain_world() -> Twin:
     return twin
 
 
-def _worlds(count: int) -> W.World:
-    """``count`` rows of different worlds: arms with every kind of joint, and a chain every sixth row."""
+def _worlds(count: int, lane_contacts: int = 8) -> W.World:
+    """``count`` rows of different worlds: arms with every kind of joint, loose boxes on every third, and a chain every
+    sixth row; ``lane_contacts`` contacts in each row's vectors."""
     twins = []
     for r in range(count):
         if r % 6 == 5:
             twins.append(_chain_world())
             continue
         lower, upper, limit = [(-0.4, 0.4, True), (0.1, 0.1, True), (0.0, 0.5, True), (-0.4, 0.4, False)][r % 4]
-        twins.append(_arm_world(0.05 * r - 0.3, 3.0 if r % 3 else -3.0, lower, upper, limit, motor=r % 5 != 4))
-    return W.World(*[np.concatenate([getattr(twin.w, field) for twin in twins]) for field in W.World._fields])
+        twins.append(
+            _arm_world(0.05 * r - 0.3, 3.0 if r % 3 else -3.0, lower, upper, limit, motor=r % 5 != 4, loose=r % 3 == 1)
+        )
+    fields = {field: np.concatenate([getattr(twin.w, field) for twin in twins]) for field in W.World._fields}
+    for field in ("contact_lanes", "contact_sources"):
+        fields[field] = np.ascontiguousarray(fields[field][:, :lane_contacts])
+    return W.World(**fields)
 
 
 def _physics(w: W.World) -> list[np.ndarray]:
@@ -82,17 +96,40 @@ def _physics(w: W.World) -> list[np.ndarray]:
     return [w.body_f, w.body_i, w.joint_f, joint_i, w.contact_f, w.contact_i, w.man_f, w.world_f, world_i]
 
 
-@pytest.mark.parametrize("count", [1, 3, LANES + 3])
-def test_worlds_stepped_side_by_side_are_each_stepped_alone(count):
-    lanes = _worlds(count)
+def _contact_lanes_used(w: W.World, count: int) -> set[str]:
+    """What the contacts in vectors of the last step held: several lanes with a contact, a second point, a body that
+    is a joint's, a body that is not."""
+    used = set()
+    for g in range(count):
+        held = (w.world_i[g:count, W.WI_LANE] >= 0) & (w.world_i[g:count, W.WI_HELD_CONTACTS] > 0)
+        if w.world_i[g, W.WI_LANE] != 0 or held.sum() < 2:
+            continue  # not the first row of a set of vectors with contacts in several lanes
+        for c in range(int(w.world_i[g:count, W.WI_HELD_CONTACTS][held].max())):
+            sources = w.contact_sources[g, c]
+            lanes = sources[SOURCE_LANES][sources[SOURCE_LANES] >= 0]
+            if len(lanes) > 1:
+                used.add("several lanes")
+            if w.contact_lanes[g, c, W.CL_SECOND * LANES + lanes].any():
+                used.add("two points")
+            bodies = np.concatenate([sources[SOURCE_A, lanes], sources[SOURCE_B, lanes]])
+            used.update(["joint body"] if (bodies >= 0).any() else [])
+            used.update(["other body"] if (bodies < 0).any() else [])
+    return used
+
+
+@pytest.mark.parametrize(("count", "lane_contacts"), [(1, 8), (3, 8), (LANES + 3, 8), (LANES + 3, 1)])
+def test_worlds_stepped_side_by_side_are_each_stepped_alone(count, lane_contacts):
+    lanes = _worlds(count, lane_contacts)
     alone = W.World(*[array.copy() for array in lanes])
     rng = np.random.default_rng(count)
     dt = F32(1.0 / 50)
     lane_use = set()
+    contact_lanes_used = set()
     for t in range(12 if INTERPRETED else 150):
         resting = rng.random(count) < 0.2
         S.step_rows(lanes, 0, count, resting, dt, 180, 60)
         lane_use.update(int(lanes.world_i[r, W.WI_LANE]) for r in range(count) if not resting[r])
+        contact_lanes_used |= _contact_lanes_used(lanes, count)
         for r in range(count):
             if not resting[r]:
                 S.step(alone, r, dt, 180, 60)
@@ -104,6 +141,8 @@ def test_worlds_stepped_side_by_side_are_each_stepped_alone(count):
     else:  # several share the vectors, and the chains iterate alone
         assert max(lane_use) > 1 and (count < 6 or -1 in lane_use)
         assert lanes.world_i[:, W.WI_HELD_CONTACTS].any()  # islands with contacts, at the last step
+    if count > LANES and lane_contacts > 1:
+        assert contact_lanes_used == {"several lanes", "two points", "joint body", "other body"}
 
 
 def test_the_worlds_cover_every_limit_state():
