@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from nbgym._box2d import joint_lanes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step as S
 from nbgym._box2d.contact_lanes import SOURCE_A, SOURCE_B, SOURCE_LANES
@@ -96,15 +97,25 @@ def _physics(w: W.World) -> list[np.ndarray]:
     return [w.body_f, w.body_i, w.joint_f, joint_i, w.contact_f, w.contact_i, w.man_f, w.world_f, world_i]
 
 
-def _contact_lanes_used(w: W.World, count: int) -> set[str]:
-    """What the contacts in vectors of the last step held: several lanes with a contact, a second point, a body that
-    is a joint's, a body that is not."""
+_UNTOUCHED = -2
+"""Written into ``contact_sources``' lane lists before a step: still there after it, no contact went in vectors."""
+
+
+def _contact_paths(w: W.World, count: int, resting: np.ndarray) -> set[str]:
+    """How the last step solved the contacts of each set of worlds in vectors that held some: in vectors or world by
+    world; and what the vectors held: several lanes with a contact, a second point, a body of a joint, another body."""
     used = set()
-    for g in range(count):
-        held = (w.world_i[g:count, W.WI_LANE] >= 0) & (w.world_i[g:count, W.WI_HELD_CONTACTS] > 0)
-        if w.world_i[g, W.WI_LANE] != 0 or held.sum() < 2:
-            continue  # not the first row of a set of vectors with contacts in several lanes
-        for c in range(int(w.world_i[g:count, W.WI_HELD_CONTACTS][held].max())):
+    firsts = [g for g in range(count) if w.world_i[g, W.WI_LANE] == 0 and not resting[g]] + [count]
+    for g, end in zip(firsts, firsts[1:]):
+        rows = [r for r in range(g, end) if w.world_i[r, W.WI_LANE] >= 0 and not resting[r]]
+        most = int(w.world_i[rows, W.WI_HELD_CONTACTS].max())
+        if len(rows) < 2 or most == 0:
+            continue
+        if w.contact_sources[g, 0, SOURCE_LANES, 0] == _UNTOUCHED:
+            used.add("world by world")
+            continue
+        used.add("vectors")
+        for c in range(most):
             sources = w.contact_sources[g, c]
             lanes = sources[SOURCE_LANES][sources[SOURCE_LANES] >= 0]
             if len(lanes) > 1:
@@ -117,32 +128,52 @@ def _contact_lanes_used(w: W.World, count: int) -> set[str]:
     return used
 
 
-@pytest.mark.parametrize(("count", "lane_contacts"), [(1, 8), (3, 8), (LANES + 3, 8), (LANES + 3, 1)])
-def test_worlds_stepped_side_by_side_are_each_stepped_alone(count, lane_contacts):
+def _stepped_side_by_side_and_alone(count: int, lane_contacts: int, steps: int) -> tuple[W.World, set, set]:
+    """Steps ``count`` worlds side by side and each alone, asserting the same floats at each step; returns the worlds
+    stepped side by side, the lanes they took and how their contacts were solved."""
     lanes = _worlds(count, lane_contacts)
     alone = W.World(*[array.copy() for array in lanes])
     rng = np.random.default_rng(count)
     dt = F32(1.0 / 50)
     lane_use = set()
-    contact_lanes_used = set()
-    for t in range(12 if INTERPRETED else 150):
+    contact_paths = set()
+    for t in range(steps):
         resting = rng.random(count) < 0.2
+        lanes.contact_sources[:, :, SOURCE_LANES] = _UNTOUCHED
         S.step_rows(lanes, 0, count, resting, dt, 180, 60)
         lane_use.update(int(lanes.world_i[r, W.WI_LANE]) for r in range(count) if not resting[r])
-        contact_lanes_used |= _contact_lanes_used(lanes, count)
+        contact_paths |= _contact_paths(lanes, count, resting)
         for r in range(count):
             if not resting[r]:
                 S.step(alone, r, dt, 180, 60)
         for got, want in zip(_physics(lanes), _physics(alone)):
             assert got.tobytes() == want.tobytes(), f"step {t}"
         assert not lanes.world_i[:, W.WI_ERROR].any()
+    return lanes, lane_use, contact_paths
+
+
+@pytest.mark.parametrize(("count", "lane_contacts"), [(1, 8), (3, 8), (LANES + 3, 8), (LANES + 3, 1)])
+def test_worlds_stepped_side_by_side_are_each_stepped_alone(count, lane_contacts):
+    lanes, lane_use, contact_paths = _stepped_side_by_side_and_alone(count, lane_contacts, 12 if INTERPRETED else 150)
     if count == 1:  # a world alone steps as ``step`` steps it: nothing is held
         assert not lanes.world_i[:, W.WI_HELD_JOINTS].any()
     else:  # several share the vectors, and the chains iterate alone
         assert max(lane_use) > 1 and (count < 6 or -1 in lane_use)
         assert lanes.world_i[:, W.WI_HELD_CONTACTS].any()  # islands with contacts, at the last step
+    if count == 3:  # 3 worlds hold too few contacts for the vectors
+        assert contact_paths == {"world by world"}
     if count > LANES and lane_contacts > 1:
-        assert contact_lanes_used == {"several lanes", "two points", "joint body", "other body"}
+        assert {"vectors", "several lanes", "two points", "joint body", "other body"} <= contact_paths
+
+
+@pytest.mark.skipif(not INTERPRETED, reason="compiled, CONTACT_LANES_MIN is a constant of the machine code")
+@pytest.mark.parametrize(("contact_lanes_min", "path"), [(0, "vectors"), (LANES + 1, "world by world")])
+def test_contacts_in_vectors_and_world_by_world_give_the_same_floats(monkeypatch, contact_lanes_min, path):
+    monkeypatch.setattr(joint_lanes, "CONTACT_LANES_MIN", contact_lanes_min)
+    _, _, contact_paths = _stepped_side_by_side_and_alone(LANES + 3, 8, 12)
+    assert path in contact_paths
+    if path == "vectors":
+        assert {"several lanes", "two points", "joint body", "other body"} <= contact_paths
 
 
 def test_the_worlds_cover_every_limit_state():

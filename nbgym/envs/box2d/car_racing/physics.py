@@ -222,6 +222,7 @@ def new_rows(num_envs: int) -> CarRows:
             proxies=_PROXIES,
             gravity=(0.0, 0.0),
             events=_EVENTS,
+            lane_contacts=0,  # its own step: no world's iterations in vectors
         ),
         np.zeros((num_envs, _NEI), np.int64),
         np.zeros((num_envs, _NEF), np.float64),

@@ -73,6 +73,7 @@ _MOON_EDGES = 11
 _JOINTS = 2
 _CONTACTS = 40
 _PROXIES = 32  # the broad phase's pair buffer is 4 x this: room for every overlapping pair of the first step
+_LANE_CONTACTS = 6  # the lander's and legs' contacts solved in vectors: each on 2 edges (a world on more steps alone)
 
 # env_i columns: body indices in the world row, the wind's and turbulence's indices, whether they were drawn (at
 # a reset with wind: gymnasium's env has no wind_idx before), and how many flame particles live.
@@ -107,7 +108,15 @@ nothing)."""
 def new_rows(num_envs: int) -> LanderRows:
     """The state of ``num_envs`` environments before their first reset."""
     return LanderRows(
-        W.new_world(num_envs, bodies=_BODIES, fixtures=_FIXTURES, joints=_JOINTS, contacts=_CONTACTS, proxies=_PROXIES),
+        W.new_world(
+            num_envs,
+            bodies=_BODIES,
+            fixtures=_FIXTURES,
+            joints=_JOINTS,
+            contacts=_CONTACTS,
+            proxies=_PROXIES,
+            lane_contacts=_LANE_CONTACTS,
+        ),
         np.zeros((num_envs, _NEI), np.int64),
         np.zeros((num_envs, _NEF), np.float64),
         np.zeros((num_envs, _BODIES), np.int32),
