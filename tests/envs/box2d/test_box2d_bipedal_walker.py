@@ -34,6 +34,7 @@ from hypothesis import strategies as st
 import nbgym
 from nbgym import error
 from nbgym._box2d import broad_phase
+from nbgym._box2d.contact_lanes import SOURCE_LANES
 from nbgym._box2d import world as W
 from nbgym.envs.box2d.bipedal_walker import physics
 from nbgym.envs.box2d import bipedal_walker
@@ -136,6 +137,25 @@ def test_compiled_vector_env_in_threads_and_with_time_limits(env_id):
         nbgym_kwargs={"num_threads": 2},
     )
     assert truncations >= 5
+
+
+def test_compiled_vector_env_with_contacts_in_vectors_matches_gymnasium_sync():
+    """17 sub-environments: a chunk of 16 worlds whose legs' contacts are solved side by side in vectors
+    (``contact_lanes``) when they hold enough of them, and a world stepped alone; the same as gymnasium's sync vector
+    env."""
+    steps = 60 if INTERPRETED else 250
+    terminations, _ = compare_vector("BipedalWalker-v3", vector_policy(0.8), 17, "NextStep", 5, steps)
+    assert terminations >= (0 if INTERPRETED else 3)
+    env = nbgym.make_vec("BipedalWalker-v3", 17)
+    env.reset(seed=5)
+    w = env._batch.state.w
+    rng = np.random.default_rng(5)
+    in_vectors = 0
+    for _ in range(steps):
+        w.contact_sources[0, 0, SOURCE_LANES, 0] = -2  # a mark the vectors overwrite
+        env.step(rng.uniform(-1, 1, (17, 4)).astype(np.float32))
+        in_vectors += w.contact_sources[0, 0, SOURCE_LANES, 0] != -2
+    assert in_vectors > steps // 4
 
 
 def test_compiled_vector_env_takes_int_float64_and_signed_zero_actions_as_gymnasium():
