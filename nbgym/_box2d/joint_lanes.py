@@ -88,7 +88,8 @@ L_MOTOR = NJF
 L_LIMIT = NJF + 1
 L_LOWER = NJF + 2
 L_UPPER = NJF + 3
-"""A joint's vectors: its ``joint_f`` columns, then its flags."""
+"""A joint's vectors: its ``joint_f`` columns, then its flags (then its bodies' velocities, from ``LANE_VELOCITIES``)."""
+
 CONTACT_LANES_MIN = 3
 """The contacts a set of worlds solves in vectors (``contact_lanes``) per vector solve, at least, on average: fewer (a
 LunarLander on the ground beside 15 in flight) cost less solved world by world, between copies of the joint bodies'

@@ -322,7 +322,7 @@ World = namedtuple(
         # joint_lanes' vectors of the worlds whose velocity iterations run side by side from this row's
         "lanes",
         # contact_lanes' vectors of the same worlds' held contacts, where each lane's contact bodies' velocities are
-        # (``contact_lanes.load``), and the velocities of one contact's bodies gathered from there
+        # (``contact_lanes.add_world``), and the velocities of one contact's bodies gathered from there
         "contact_lanes",
         "contact_sources",
         "lane_velocities",
