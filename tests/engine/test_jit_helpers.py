@@ -142,3 +142,53 @@ def test_numba_compiles_helper_libraries_only_for_functions_without_wrappers():
     (result,) = plain.overloads.values()
     assert not isinstance(result.library, HelperCodeLibrary)
     assert jit.typed_passes.NativeLowering.run_pass._nbgym_helpers
+
+
+SHARED_CALLEE = """
+import numpy as np
+from nbgym.engine._jit import kernel
+
+
+@kernel(entry=True)
+def never_raises(x, cosine):
+    total = x
+{body}
+    return total
+
+
+@kernel
+def through(x):
+    return never_raises(x, True) + np.float32(1.0)
+
+
+@kernel(entry=True)
+def outer(x):
+    return through(x) + through(x * np.float32(2.0)) + never_raises(x, True)
+
+
+outer(np.float32(0.5))
+(compiled,) = outer.overloads.values()
+defined = [line for line in compiled.library.get_llvm_str().splitlines() if line.startswith("define")]
+print(sorted({("internal" in line.split("@")[0], ".internal." in line) for line in defined if "never_raises" in line}))
+print(through(np.float32(0.5)) == never_raises(np.float32(0.5), True) + np.float32(1.0))
+"""
+
+
+def test_a_callee_made_internal_in_one_entry_is_never_called_from_another(tmp_path):
+    """``outer`` links ``never_raises`` through the helper ``through`` and makes its copy internal under a name of
+    its own, and LLVM drops the status it never fails with. ``through``'s Python entry then links ``never_raises`` as numba does (a weak
+    definition, which the JIT resolves by name): it must call its own copy, not ``outer``'s (a wrong status: a
+    ``SystemError``, or a crash). The callee is long enough that LLVM does not inline it; in a process of its own,
+    which a crash would end."""
+    body = "\n".join(
+        f"    total = total * np.float32({1 + i / 1000}) + (np.sin(total) if cosine else np.cos(total))\n"
+        f"    if total > np.float32({1000 + i}):\n        total = total - np.float32({i}.5) * x"
+        for i in range(40)
+    )
+    (tmp_path / "shared_callee.py").write_text(SHARED_CALLEE.replace("{body}", body))
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "shared_callee.py")], capture_output=True, text=True, env=environ, timeout=300
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["[(True,", "True)]", "True"]
