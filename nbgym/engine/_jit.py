@@ -27,10 +27,10 @@ Internal callees. numba passes each argument of a compiled call as its members, 
 call of a Box2D port routine that LLVM does not inline passes a ``World`` of 46 arrays as ~450 values; and numba links
 every callee into a kernel's module as ``linkonce_odr`` (a definition other modules may replace), whose arguments
 LLVM may not change. In the module of an entry that links helpers, nothing outside calls the linked functions: made
-``internal`` there before LLVM's module passes (``_internalize_callees``), they lose the arguments they never read
-(LLVM's dead-argument elimination), and a LunarLander x16 step ran 1.44x faster (20 unused arrays added to the
-``World`` had cost it 13%). Helpers' own modules keep their callees ``linkonce_odr``, so that the entry that links
-several gets one copy of each.
+``internal`` there before LLVM's module passes (``_internalize_callees``), and renamed apart from every other module's
+copies, they lose the arguments they never read (LLVM's dead-argument elimination): a LunarLander x16 step ran 1.4-1.9x
+faster (20 unused arrays added to the ``World`` had cost it 13%; docs/box2d.md, "What a call costs"). Helpers' own
+modules keep their callees ``linkonce_odr``, so that the entry that links several gets one copy of each.
 """
 
 from __future__ import annotations
