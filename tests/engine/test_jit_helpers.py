@@ -176,10 +176,10 @@ print(through(np.float32(0.5)) == never_raises(np.float32(0.5), True) + np.float
 
 def test_a_callee_made_internal_in_one_entry_is_never_called_from_another(tmp_path):
     """``outer`` links ``never_raises`` through the helper ``through`` and makes its copy internal under a name of
-    its own, and LLVM drops the status it never fails with. ``through``'s Python entry then links ``never_raises`` as numba does (a weak
-    definition, which the JIT resolves by name): it must call its own copy, not ``outer``'s (a wrong status: a
-    ``SystemError``, or a crash). The callee is long enough that LLVM does not inline it; in a process of its own,
-    which a crash would end."""
+    its own, and LLVM drops the status it never fails with. ``through``'s Python entry then links ``never_raises`` as
+    numba does (a weak definition, which the JIT resolves by name): it must call its own copy, not ``outer``'s (a wrong
+    status: a ``SystemError``, or a crash). The callee is long enough that LLVM does not inline it; in a process of
+    its own, which a crash would end."""
     body = "\n".join(
         f"    total = total * np.float32({1 + i / 1000}) + (np.sin(total) if cosine else np.cos(total))\n"
         f"    if total > np.float32({1000 + i}):\n        total = total - np.float32({i}.5) * x"
