@@ -83,6 +83,10 @@ def physics_advances(params):
     return _interpreted[params.dtype]["advances"](params)
 
 
+def physics_chunk_size(params):
+    return _interpreted[params.dtype]["chunk_size"](params)
+
+
 def physics_step_range(params, *args):
     """``_step_range(*args)`` compiled as the physics needs it: counting references, or borrowing the batch's arrays
     (``borrows_state``)."""
@@ -103,6 +107,15 @@ def _steps_alone(params):
 
 def _steps_together(params):
     return True
+
+
+def _returns(value: int) -> Callable:
+    """A physics function returning the constant ``value`` (numba compiles the closure's value in)."""
+
+    def constant(params):
+        return value
+
+    return constant
 
 
 def physics_action_valid(params, actions, i):
@@ -142,8 +155,8 @@ class Physics:
             observation space's own shape and dtype.
         min_chunk_size: The fewest sub-environments worth handing to a stepping thread (see
             ``threads.split``); ``None`` for the engine's default, made for steps of nanoseconds.
-        max_chunk_size: The most sub-environments a thread claims at a time (``None``: no bound beyond the
-            engine's split): small for steps long enough that claiming each alone costs nothing, so that no
+        max_chunk_size: The most sub-environments a thread claims at a time, and the chunks of a step in one
+            thread (``None``: no bound beyond the engine's split; a step in one thread steps the batch at once): small for steps long enough that claiming each alone costs nothing, so that no
             thread waits long for another; 1 only where neighbouring sub-environments' rows do not share cache
             lines that every step writes (MuJoCo's rows are kilobytes; a Box2D world's velocities are 48 bytes).
         source: The file defining the physics (default: the file of ``step``); its content is part of
@@ -256,6 +269,8 @@ class Physics:
         self.borrows_state = bool(borrows_state)
         """Whether step, observe and action_valid are compiled without reference counting (``borrows_state``)."""
         digest.update(b"borrowing" if self.borrows_state else b"counting")
+        # The chunk is compiled into the serial step (``physics_chunk_size``), and may be set in another file.
+        digest.update(f"max_chunk_size={max_chunk_size}".encode())
         tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
         # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do. Aligned as a C struct:
         # packed, a field after a bool sat at an odd offset, and an atomic addition on a counter that straddles
@@ -267,6 +282,7 @@ class Physics:
         if not self.advances:
             functions.update(act=_acts_in_step, advance=_advances_in_step)
         functions["advances"] = _steps_together if self.advances else _steps_alone
+        functions["chunk_size"] = _returns(max_chunk_size or 0)
         _interpreted[self.params_dtype] = functions
         cache.register_record(self.params_dtype, frozenset({source, *helper_files}))
         options = OVERLOAD_OPTIONS
@@ -296,6 +312,7 @@ class Physics:
             (physics_act, "act", inline_step, borrowing),
             (physics_advance, "advance", "never", borrowing),
             (physics_advances, "advances", "always", options),
+            (physics_chunk_size, "chunk_size", "always", options),
         ):
             _bind(stub, self.params_dtype, functions[role], inline, role_options)
 
@@ -550,7 +567,11 @@ def _borrowed_step_range(params, *args):
 
 @kernel(entry=True)
 def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions):
-    """One step of every sub-environment: validate, then ``_step_range`` over the whole batch.
+    """One step of every sub-environment: validate, then ``_step_range`` over the whole batch, in the chunks a
+    stepping thread claims (the physics' ``max_chunk_size``; without one, the batch at once). A chunk's worlds are
+    acted on, advanced and stepped before the next chunk's: 1024 BipedalWalker worlds (~270 KB each) swept whole
+    by each phase left the caches between phases; in chunks of 16, one thread stepped them 1.11-1.20x as fast
+    (LunarLander x1024 0.95-1.08x, BipedalWalker x64 1.01-1.16x; 2026-12-04, alternating runs).
 
     ``actions`` comes last so that callers can bind every other argument once (``functools.partial``)
     and pass only the actions per step. ``observations`` holds the observations (row 0) and the final
@@ -562,6 +583,10 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     """
     status = check_step(params_array, actions, mode, flags[NEEDS_RESET], 0, elapsed.shape[0])
     if status == STEP_OK:
+        count = elapsed.shape[0]
+        chunk_size = physics_chunk_size(params_array[0])
+        if chunk_size == 0 or chunk_size > count:
+            chunk_size = max(count, 1)
         physics_step_range(
             params_array[0],
             params_array,
@@ -577,8 +602,8 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
             auxes,
             actions,
             0,
-            elapsed.shape[0],
-            max(elapsed.shape[0], 1),
+            count,
+            chunk_size,
             None,
         )
     return status

@@ -14,11 +14,16 @@ import pytest
 from nbgym import error, spaces
 from nbgym.engine import KernelEnv, Physics, declares_arguments, vector_env_class
 
-Walk = namedtuple("Walk", ["position", "pending", "advanced"])
+Walk = namedtuple("Walk", ["position", "pending", "advanced", "chunk"])
 
 
 def _new_walk(num_envs: int) -> Walk:
-    return Walk(np.zeros((num_envs, 1)), np.zeros((num_envs, 1)), np.zeros((num_envs, 1), dtype=np.int64))
+    return Walk(
+        np.zeros((num_envs, 1)),
+        np.zeros((num_envs, 1)),
+        np.zeros((num_envs, 1), dtype=np.int64),
+        np.zeros((num_envs, 2), dtype=np.int64),
+    )
 
 
 def _reset(params, state, i, stream, aux):
@@ -32,6 +37,8 @@ def _act(params, state, i, actions, stream, aux):
 
 def _advance(params, state, first, stop, resting):
     for i in range(first, stop):
+        state.chunk[i, 0] = first
+        state.chunk[i, 1] = stop
         if not resting[i]:
             state.position[i, 0] += state.pending[i, 0]
             state.advanced[i, 0] += 1
@@ -124,6 +131,15 @@ def test_advance_moves_only_the_rows_not_reset_at_this_step():
     before = envs._batch.state.advanced[:, 0].copy()
     envs.step(np.array([2, 2, 2, 2]))  # ... so this step resets it instead
     np.testing.assert_array_equal(envs._batch.state.advanced[:, 0] - before, [0, 1, 1, 1])
+
+
+def test_a_step_in_one_thread_advances_the_chunks_a_thread_would_claim():
+    """One thread steps the batch in chunks of ``max_chunk_size`` (3), as the stepping threads claim them, not the
+    batch at once: a chunk's worlds stay in the caches from act to step."""
+    envs = vector_env_class(_env_class(ADVANCING), doc="")(num_envs=7, stride=0.25, num_threads=1)
+    envs.reset(seed=0)
+    envs.step(np.ones(7, dtype=np.int64))
+    np.testing.assert_array_equal(envs._batch.state.chunk, [[0, 3]] * 3 + [[3, 6]] * 3 + [[6, 7]])
 
 
 def test_act_without_advance_is_refused():
