@@ -156,9 +156,10 @@ class Physics:
         min_chunk_size: The fewest sub-environments worth handing to a stepping thread (see
             ``threads.split``); ``None`` for the engine's default, made for steps of nanoseconds.
         max_chunk_size: The most sub-environments a thread claims at a time, and the chunks of a step in one
-            thread (``None``: no bound beyond the engine's split; a step in one thread steps the batch at once): small for steps long enough that claiming each alone costs nothing, so that no
-            thread waits long for another; 1 only where neighbouring sub-environments' rows do not share cache
-            lines that every step writes (MuJoCo's rows are kilobytes; a Box2D world's velocities are 48 bytes).
+            thread (``None``: no bound beyond the engine's split; a step in one thread steps the batch at once):
+            small for steps long enough that claiming each alone costs nothing, so that no thread waits long for
+            another; 1 only where neighbouring sub-environments' rows do not share cache lines that every step
+            writes (MuJoCo's rows are kilobytes; a Box2D world's velocities are 48 bytes).
         source: The file defining the physics (default: the file of ``step``); its content is part of
             the record type, so an edit of the module (or of the engine) compiles fresh kernels instead
             of loading stale ones from numba's cache.
@@ -571,7 +572,7 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
     stepping thread claims (the physics' ``max_chunk_size``; without one, the batch at once). A chunk's worlds are
     acted on, advanced and stepped before the next chunk's: 1024 BipedalWalker worlds (~270 KB each) swept whole
     by each phase left the caches between phases; in chunks of 16, one thread stepped them 1.11-1.20x as fast
-    (LunarLander x1024 0.95-1.08x, BipedalWalker x64 1.01-1.16x; 2026-12-04, alternating runs).
+    (LunarLander x1024 0.85-1.13x, within the machine's noise; BipedalWalker x64 1.01-1.16x; docs/box2d.md).
 
     ``actions`` comes last so that callers can bind every other argument once (``functools.partial``)
     and pass only the actions per step. ``observations`` holds the observations (row 0) and the final
