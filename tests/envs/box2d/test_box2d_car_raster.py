@@ -21,6 +21,7 @@ from gymnasium.envs.box2d import car_racing as gym_car_racing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from nbgym.engine import njit
 from nbgym.envs.box2d.car_racing import raster
 from nbgym.envs.box2d.car_dynamics import rotation
 
@@ -162,6 +163,55 @@ def test_filled_polygon_with_rows_far_apart_matches_pygame(top, bottom):
     raster.gfx_polygon(ours, points, (200, 30, 90), filled=True)
     assert (raster.unpack_rgb(ours) != background).any()
     assert_same_pixels(raster.unpack_rgb(ours), pixels_of(surface))
+
+
+@njit
+def _blend_mismatches(shift, others):  # pragma: no cover (compiled)
+    """``raster._blend`` against SDL_gfx's per-channel formula for every value ``d``, ``c`` of the channel at bit
+    ``shift`` and every alpha below 255 (the other channels of pixel and colour from ``others``): the mismatches."""
+    mismatches = 0
+    k = 0
+    for d in range(256):
+        for c in range(256):
+            dest = (d << shift) | others[k % others.shape[0], 0]
+            color = (c << shift) | others[k % others.shape[0], 1]
+            k += 1
+            for alpha in range(255):
+                expected = 0
+                for s in (16, 8, 0):
+                    mask = 0xFF << s
+                    difference = ((color & mask) - (dest & mask)) & 0xFFFFFFFF
+                    step = (((difference >> s) * alpha) & 0xFFFFFFFF) >> 8
+                    expected |= (((dest & mask) + ((step << s) & 0xFFFFFFFF)) & 0xFFFFFFFF) & mask
+                mismatches += raster._blend(dest, color, alpha) != expected
+    return mismatches
+
+
+@pytest.mark.parametrize("shift", [0, 8, 16])
+def test_blend_is_sdl_gfx_arithmetic_for_every_channel_value_and_alpha(shift):
+    """``_blend``'s lanes against SDL_gfx's per-channel unsigned 32-bit formula, for every destination and colour
+    value of one channel at every alpha below 255 (the other channels random)."""
+    others = np.random.default_rng(shift).integers(0, 2**24, (4099, 2)) & (0xFFFFFF & ~(0xFF << shift))
+    assert _blend_mismatches(shift, others) == 0
+
+
+@pytest.mark.parametrize("flipped", [False, True])
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(case=polygons())
+def test_an_outline_drawn_over_its_fill_is_pygames_outline_then_fill(case, flipped):
+    """The frame fills each road and grass polygon before drawing its antialiased outline (skipping the outline's
+    pixels that hold the colour already): the pixels of pygame's ``aapolygon`` then ``filled_polygon``."""
+    background, points, color = case
+    surface = to_surface(background)
+    pygame.gfxdraw.aapolygon(surface, points.tolist(), color)
+    pygame.gfxdraw.filled_polygon(surface, points.tolist(), color)
+    theirs = pixels_of(pygame.transform.flip(surface, False, True)) if flipped else pixels_of(surface)
+    ours = raster.pack_rgb(background[::-1].copy() if flipped else background)
+    vx, vy = raster._sint16_points(points)
+    n, height, packed = len(points), background.shape[0], int(raster.pack_rgb(np.array(color)))
+    raster._gfx_filled_polygon(ours, 0, height, vx, vy, n, packed, raster._polygon_scratch(n), flipped)
+    raster._gfx_aapolygon(ours, 0, height, vx, vy, n, packed, flipped)
+    assert_same_pixels(raster.unpack_rgb(ours), theirs)
 
 
 def test_flipped_drawing_is_pygame_flip():

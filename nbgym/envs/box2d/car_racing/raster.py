@@ -229,37 +229,43 @@ def _band_rows(surface, top, height, flipped):  # pragma: no cover (compiled)
 
 @njit
 def _blend(dest, color, alpha):  # pragma: no cover (compiled)
-    """SDL_gfx's ``_putPixelAlpha`` on a 32-bit XRGB pixel (its ``DEFAULT_ALPHA_PIXEL_ROUTINE``), in its unsigned
-    32-bit arithmetic: per channel ``((dc & m) + ((((c & m) - (dc & m)) >> s) * alpha >> 8 << s)) & m``."""
-    out = 0
-    for shift in (16, 8, 0):
-        mask = 0xFF << shift
-        d = dest & mask
-        difference = ((color & mask) - d) & 0xFFFFFFFF
-        step = (((difference >> shift) * alpha) & 0xFFFFFFFF) >> 8
-        out |= ((d + ((step << shift) & 0xFFFFFFFF)) & 0xFFFFFFFF) & mask
-    return out
+    """SDL_gfx's ``_putPixelAlpha`` on a 32-bit XRGB pixel (its ``DEFAULT_ALPHA_PIXEL_ROUTINE``), ``alpha < 255``.
+
+    SDL_gfx computes, per channel in unsigned 32-bit arithmetic, ``((dc & m) + ((((c & m) - (dc & m)) >> s) * alpha
+    >> 8 << s)) & m``: the wrap of a negative difference makes it ``d + floor((c - d) * alpha / 256)`` for channel
+    values ``d`` of ``dest`` and ``c`` of ``color``, that is ``(d * (256 - alpha) + c * alpha) >> 8`` (the tests check
+    every channel value and alpha). Each such sum is below 2**16, so the three channels are blended at once in
+    16-bit lanes of one integer. Blending a colour over itself gives it back."""
+    lanes = ((dest & 0xFF) | ((dest & 0xFF00) << 8) | ((dest & 0xFF0000) << 16)) * (256 - alpha) + (
+        (color & 0xFF) | ((color & 0xFF00) << 8) | ((color & 0xFF0000) << 16)
+    ) * alpha
+    lanes = (lanes >> 8) & 0xFF00FF00FF
+    return (lanes & 0xFF) | ((lanes >> 8) & 0xFF00) | ((lanes >> 16) & 0xFF0000)
+
+
+@njit
+def _put_alpha(surface, row, x, color, alpha):  # pragma: no cover (compiled)
+    """SDL_gfx ``_putPixelAlpha`` at pixel ``x`` of array row ``row`` (both in range): stores ``color`` at alpha 255,
+    else blends it in. A pixel that holds ``color`` already is left alone (the blend would give it back): the frame
+    draws a polygon's antialiased outline over its fill (see :func:`_draw_scene`), and half of an outline's pixels
+    fall on the fill."""
+    if alpha == 255:
+        surface[row, x] = color
+    else:
+        dest = np.int64(surface[row, x])
+        if dest != color:
+            surface[row, x] = _blend(dest, color, alpha)
 
 
 @njit
 def _gfx_pixel(surface, top, height, x, y, color, alpha, flipped):  # pragma: no cover (compiled)
-    """SDL_gfx ``_putPixelAlpha``: stores ``color`` at alpha 255, else blends it in; clipped to the window (of
-    ``height`` rows; ``surface`` holds its rows from ``top``: see :func:`_row`)."""
+    """SDL_gfx ``_putPixelAlpha`` (:func:`_put_alpha`) clipped to the window (of ``height`` rows; ``surface``
+    holds its rows from ``top``: see :func:`_row`)."""
     if x < 0 or x >= surface.shape[1] or y < 0 or y >= height:
         return
     row = _row(surface, top, height, y, flipped)
-    if row < 0:
-        return
-    if alpha == 255:
-        surface[row, x] = color
-    else:
-        surface[row, x] = _blend(np.int64(surface[row, x]), color, alpha)
-
-
-@njit
-def _gfx_pixel_weight(surface, top, height, x, y, color, weight, flipped):  # pragma: no cover (compiled)
-    """SDL_gfx ``pixelColorWeightNolock`` for an opaque colour: alpha ``(255 * weight) >> 8``."""
-    _gfx_pixel(surface, top, height, x, y, color, (255 * weight) >> 8, flipped)
+    if row >= 0:
+        _put_alpha(surface, row, x, color, alpha)
 
 
 @njit
@@ -403,18 +409,26 @@ def _gfx_aaline(surface, top, height, x1, y1, x2, y2, color, flipped):  # pragma
         total = j * erradj
         rolls = j if erradj == 0 else total >> 32
         wgt = ((total & 0xFFFFFFFF) >> 24) & 255
+        # SDL_gfx's pixelColorWeightNolock: alpha (255 * weight) >> 8. The clipped ends are in the window, so is
+        # every pixel between them; only the pixel beside them may be one past its edge (or the surface's rows).
         if y_major:
             minor = xx0 + rolls * xdir
-            major = yy0 + j
-            _gfx_pixel_weight(surface, top, height, _wrap16(minor), _wrap16(major), color, 255 - wgt, flipped)
-            _gfx_pixel_weight(surface, top, height, _wrap16(minor + xdir), _wrap16(major), color, wgt, flipped)
+            row = _row(surface, top, height, yy0 + j, flipped)
+            _put_alpha(surface, row, minor, color, (255 * (255 - wgt)) >> 8)
+            if 0 <= minor + xdir < width:
+                _put_alpha(surface, row, minor + xdir, color, (255 * wgt) >> 8)
         else:
             minor = yy0 + rolls
             if minor > last_row:
                 break
             major = xx0 + j * xdir
-            _gfx_pixel_weight(surface, top, height, _wrap16(major), _wrap16(minor), color, 255 - wgt, flipped)
-            _gfx_pixel_weight(surface, top, height, _wrap16(major), _wrap16(minor + 1), color, wgt, flipped)
+            row = _row(surface, top, height, minor, flipped)
+            if row >= 0:
+                _put_alpha(surface, row, major, color, (255 * (255 - wgt)) >> 8)
+            if minor + 1 < height:
+                row = _row(surface, top, height, minor + 1, flipped)
+                if row >= 0:
+                    _put_alpha(surface, row, major, color, (255 * wgt) >> 8)
 
 
 @njit
@@ -1389,13 +1403,18 @@ def _draw_scene(surface, top, height, scene):  # pragma: no cover (compiled)
     skid marks and the car (``draw.lines`` and ``draw.polygon``, the same), then after the flip the indicators
     and the score. Only what reaches the rows held is walked.
 
+    Each polygon's fill is drawn before its outline, which gives gymnasium's pixels: a pixel the fill covers holds
+    the polygon's colour either way (the outline stores that colour or blends it over itself, which gives it back:
+    :func:`_blend`), and one it does not is the outline's alone. So the outline's pixels on the fill are found
+    holding the colour and skipped (:func:`_put_alpha`).
+
     Compiled without reference counting, as what it calls (numba compiles the helpers a borrowing function calls
     so), and allocates nothing: the polygons' views and the fills' scratch rows counted references per polygon and
     row, a quarter of a CarRacing step.
 
     The field is filled first: when its fill stores every pixel held, what the clear and its outline stored
     before is all overwritten, so only when it left some pixel unstored is the surface cleared and the field
-    drawn in gfxdraw's order.
+    drawn (filled, then outlined, as every polygon below).
     """
     bottom = top + surface.shape[0] - 1
     xs, ys, starts, colors, reach = (
@@ -1405,15 +1424,15 @@ def _draw_scene(surface, top, height, scene):  # pragma: no cover (compiled)
     if scene.field:
         if not _gfx_filled_polygon(surface, top, height, xs, ys, starts[1], colors[0], scratch, True):
             surface[:, :] = 0
-            _gfx_aapolygon(surface, top, height, xs, ys, starts[1], colors[0], True)
             _gfx_filled_polygon(surface, top, height, xs, ys, starts[1], colors[0], scratch, True)
+            _gfx_aapolygon(surface, top, height, xs, ys, starts[1], colors[0], True)
     else:
         surface[:, :] = 0
     for k in range(1 if scene.field else 0, colors.shape[0]):
         if reach[k, 0] <= bottom and reach[k, 1] >= top:
             first, n = starts[k], starts[k + 1] - starts[k]
-            _gfx_aapolygon(surface, top, height, xs[first:], ys[first:], n, colors[k], True)
             _gfx_filled_polygon(surface, top, height, xs[first:], ys[first:], n, colors[k], scratch, True)
+            _gfx_aapolygon(surface, top, height, xs[first:], ys[first:], n, colors[k], True)
     points = scene.skid_points
     for k in range(scene.skid_starts.shape[0] - 1):
         for j in range(scene.skid_starts[k] + 1, scene.skid_starts[k + 1]):
