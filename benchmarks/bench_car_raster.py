@@ -136,11 +136,11 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     frame = np.empty((96, 96, 3), dtype=np.uint8)
     rows = np.empty((raster.WINDOW_H, 96, 3), dtype=np.uint8)
     accumulate = np.empty((96, 3), dtype=np.uint16)
-    changed = raster._shrink_scratch(raster.WINDOW_W)
     row_plan = np.empty((96, 3), dtype=np.int64)
     column_plan = np.empty((96, 3), dtype=np.int64)
     raster._shrink_plan(raster.WINDOW_W, 96, backend, row_plan)
     raster._shrink_plan(raster.WINDOW_H, 96, backend, column_plan)
+    scratch = raster._shrink_scratch(row_plan, raster.WINDOW_W)
 
     def scene_arguments(a: dict[str, Any]) -> tuple:
         return (
@@ -151,7 +151,7 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     stages: list[tuple[str, Callable[[dict[str, Any]], Any]]] = [
         ("scene", lambda a: _whole_window(surface, False, *scene_arguments(a))),
         ("scene + window", lambda a: _whole_window(surface, True, *scene_arguments(a))),
-        ("shrink rows", lambda a: raster._shrink_rows(surface, rows, row_plan, backend, 0, changed)),
+        ("shrink rows", lambda a: raster._shrink_rows(surface, rows, row_plan, backend, 0, scratch)),
         ("shrink columns", lambda a: raster._shrink_columns(rows, frame, column_plan, accumulate, backend)),
     ]  # fmt: skip
     wholes = [("draw_frame", lambda a: raster.draw_frame(**a["scene"], backend=backend))]

@@ -340,7 +340,6 @@ def _draw_in_bands(scene, frame):
         np.empty((_WINDOW_H, frame.shape[1], 3), np.uint8),
         frame,
         np.empty((frame.shape[1], 3), np.uint16),
-        _raster._shrink_scratch(_WINDOW_W),
         _SMOOTHSCALE_BACKEND,
     )
 

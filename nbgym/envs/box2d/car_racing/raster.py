@@ -785,17 +785,35 @@ def _shrink_row_span(source, dest, y, plan, first, last, recip, backend):  # pra
         start = end + 1
 
 
-@njit
-def _shrink_scratch(width):  # pragma: no cover (compiled)
-    """The scratch of :func:`_shrink_rows` on rows of ``width`` pixels: a byte per pixel, in whole 64-pixel blocks."""
-    return np.zeros(64 * ((width + 63) // 64), dtype=np.uint8)
+_FIRST_SET = np.array([0] + [(k & -k).bit_length() - 1 for k in range(1, 256)], dtype=np.int64)
+"""The lowest set bit of each byte value (0 for none)."""
+_LAST_SET = np.array([0] + [k.bit_length() - 1 for k in range(1, 256)], dtype=np.int64)
+"""The highest set bit of each byte value (0 for none)."""
 
 
 @njit
-def _shrink_rows(source, dest, plan, backend, start, changed):  # pragma: no cover (compiled)
+def _shrink_scratch(plan, width):  # pragma: no cover (compiled)
+    """The scratch of :func:`_shrink_rows` on rows of ``width`` pixels shrunk along ``plan``: ``(changed, owners,
+    blocks)``, a byte per pixel in whole 64-pixel blocks, the first and last outputs whose footprint holds each
+    pixel (``owners[0, x]``, ``owners[1, x]``: the pixel closing an output also starts the next one's), and room for
+    a row's changed blocks."""
+    outputs = plan.shape[0]
+    owners = np.empty((2, width), dtype=np.int64)
+    o = 0
+    for x in range(width):
+        while o < outputs and plan[o, 0] < x:
+            o += 1
+        owners[0, x] = o
+        owners[1, x] = o + 1 if o + 1 < outputs and plan[o, 0] == x else min(o, outputs - 1)
+    blocks = (width + 63) // 64
+    return np.zeros(64 * blocks, dtype=np.uint8), owners, np.empty(blocks, dtype=np.int64)
+
+
+@njit
+def _shrink_rows(source, dest, plan, backend, start, scratch):  # pragma: no cover (compiled)
     """``filter_shrink_X``: the rows ``start..`` of ``source`` (uint32 XRGB) averaged down to ``dest``'s width along
-    ``plan`` (row ``start - 1``'s outputs already in ``dest`` when ``start > 0``). ``changed`` is
-    :func:`_shrink_scratch`.
+    ``plan`` (row ``start - 1``'s outputs already in ``dest`` when ``start > 0``). ``scratch`` is
+    :func:`_shrink_scratch` of ``plan`` and the rows' width.
 
     An output is a function of the source pixels from the one that closed the output before it to the one that
     closes it (its footprint), the same function in every row. So a row starts as a copy of the row above's
@@ -803,11 +821,14 @@ def _shrink_rows(source, dest, plan, backend, start, changed):  # pragma: no cov
     again: in a CarRacing frame most rows differ from the one above only where a road edge, the car or a bar
     crosses them (about 2.5% of the footprints). The pixels that differ are found 64 at a time: a vectorised
     pass marks them with a byte each, read back as 8 words per 64 pixels, a word with a mark standing for all its 8
-    pixels. (In the first second's frames, which show the whole track, about 12% of the footprints differ.)"""
+    pixels. (In the first second's frames, which show the whole track, about 12% of the footprints differ.) The
+    blocks holding a change are listed, and their first and last changed words and those words' outputs looked up,
+    without a branch on the pixels: the branches that searched for them mispredicted (~8% of a frame)."""
     height, width = source.shape[0], source.shape[1]
     outputs = dest.shape[1]
     recip = _shrink_recip(_shrink_unit(backend) * width // outputs, backend)
     reach = plan[outputs - 1, 0] + 1  # the pixels after the last closing one reach no output
+    changed, owners, changed_blocks = scratch
     blocks = (reach + 63) // 64
     changed[64 * blocks - 64 :] = 0  # the marks past ``reach`` are read with their block's and stay 0
     words = changed.view(np.uint64)
@@ -821,36 +842,25 @@ def _shrink_rows(source, dest, plan, backend, start, changed):  # pragma: no cov
             changed[x] = source[y, x] != source[y - 1, x]
         for i in range(3 * outputs):
             flat[y, i] = flat[y - 1, i]
-        # Outputs ``low..high`` wait to be computed; each block's first to last changed pixel joins them.
-        low, high = 0, -1
-        owner = 0
+        count = 0
         for block in range(blocks):
             any_changed = np.uint64(0)
             for k in range(8 * block, 8 * block + 8):
                 any_changed |= words[k]
-            if any_changed == 0:
-                continue
-            # The first and last words with a changed pixel: their 8 pixels stand for the changed ones (an output
-            # whose footprint did not change is computed again to what the copy holds; finding the pixels within
-            # the words would cost more than the few outputs it spares).
-            word = 8 * block
-            while words[word] == 0:
-                word += 1
-            first = 8 * word
-            word = 8 * block + 7
-            while words[word] == 0:
-                word -= 1
-            last = min(8 * word + 7, reach - 1)
-            # The footprint of output o is [end of o - 1, end of o]: the changed pixels reach the outputs from the
-            # one closing at or after ``first`` to the one closing at or after ``last``, and the next one if
-            # ``last`` closes an output.
-            while plan[owner, 0] < first:
-                owner += 1
-            top = owner
-            while plan[top, 0] < last:
-                top += 1
-            if plan[top, 0] == last and top + 1 < outputs:
-                top += 1
+            changed_blocks[count] = block
+            count += any_changed != 0
+        # Outputs ``low..high`` wait to be computed; each block's first to last changed word joins them (their 8
+        # pixels stand for the changed ones: an output whose footprint did not change is computed again to what
+        # the copy holds).
+        low, high = 0, -1
+        for i in range(count):
+            block = changed_blocks[i]
+            held = 0
+            for k in range(8):
+                held |= (words[8 * block + k] != 0) << k
+            first = 64 * block + 8 * _FIRST_SET[held]
+            last = min(64 * block + 8 * _LAST_SET[held] + 7, reach - 1)
+            owner, top = owners[0, first], owners[1, last]
             if owner > high + 1:
                 if high >= low:
                     _shrink_row_span(source, dest, y, plan, low, high, recip, backend)
@@ -891,7 +901,7 @@ def _smoothscale_shrink(source, dest, rows, accumulate, backend):  # pragma: no 
     column_plan = np.empty((dest.shape[0], 3), dtype=np.int64)
     _shrink_plan(source.shape[1], dest.shape[1], backend, row_plan)
     _shrink_plan(source.shape[0], dest.shape[0], backend, column_plan)
-    _shrink_rows(source, rows, row_plan, backend, 0, _shrink_scratch(source.shape[1]))
+    _shrink_rows(source, rows, row_plan, backend, 0, _shrink_scratch(row_plan, source.shape[1]))
     _shrink_columns(rows, dest, column_plan, accumulate, backend)
 
 
@@ -1458,27 +1468,28 @@ def _draw_scene(surface, top, height, scene):  # pragma: no cover (compiled)
 
 
 @njit
-def _render_bands(scene, band, rows, frame, accumulate, changed, backend):  # pragma: no cover (compiled)
+def _render_bands(scene, band, rows, frame, accumulate, backend):  # pragma: no cover (compiled)
     """``scene`` drawn and smoothscaled into ``frame`` band by band, each band's pixels shrunk along its rows while
     they are in the cache: the window (``rows.shape[0]`` rows) is never held whole.
 
     ``band`` holds a band of ``band.shape[0] - 1`` rows after the previous band's last row (which the row shrink
     compares the band's first row with); ``rows`` (``(window height, frame width, 3)`` uint8) takes the rows'
-    shrink, ``accumulate`` and ``changed`` are the shrinks' scratch (:func:`_shrink_columns`, :func:`_shrink_rows`).
+    shrink, ``accumulate`` is the column shrink's scratch (:func:`_shrink_columns`).
     """
     height = rows.shape[0]
     row_plan = np.empty((frame.shape[1], 3), dtype=np.int64)
     column_plan = np.empty((frame.shape[0], 3), dtype=np.int64)
     _shrink_plan(band.shape[1], frame.shape[1], backend, row_plan)
     _shrink_plan(height, frame.shape[0], backend, column_plan)
+    scratch = _shrink_scratch(row_plan, band.shape[1])
     step = band.shape[0] - 1
     for top in range(0, height, step):
         count = min(step, height - top)
         _draw_scene(band[1 : 1 + count], top, height, scene)
         if top == 0:
-            _shrink_rows(band[1 : 1 + count], rows[:count], row_plan, backend, 0, changed)
+            _shrink_rows(band[1 : 1 + count], rows[:count], row_plan, backend, 0, scratch)
         else:
-            _shrink_rows(band[: 1 + count], rows[top - 1 : top + count], row_plan, backend, 1, changed)
+            _shrink_rows(band[: 1 + count], rows[top - 1 : top + count], row_plan, backend, 1, scratch)
         band[0] = band[count]
     _shrink_columns(rows, frame, column_plan, accumulate, backend)
 
@@ -1497,7 +1508,7 @@ def _render_frame(
         text, glyphs, left, right, advance, kern,
     )  # fmt: skip
     if surface.shape[0] == 0:
-        _render_bands(scene, band, rows, frame, accumulate, _shrink_scratch(WINDOW_W), backend)
+        _render_bands(scene, band, rows, frame, accumulate, backend)
     else:
         _draw_scene(surface, 0, height, scene)
         _smoothscale_shrink(surface, frame, rows, accumulate, backend)
