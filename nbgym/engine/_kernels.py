@@ -101,15 +101,7 @@ def _advances_in_step(params, state, first, stop, resting):
     """The ``advance`` of a physics without one."""
 
 
-def _steps_alone(params):
-    return False
-
-
-def _steps_together(params):
-    return True
-
-
-def _returns(value: int) -> Callable:
+def _returns(value: int | bool) -> Callable:
     """A physics function returning the constant ``value`` (numba compiles the closure's value in)."""
 
     def constant(params):
@@ -282,7 +274,7 @@ class Physics:
         """Whether the sub-environments of a chunk advance together (``act``, ``advance``, ``step``)."""
         if not self.advances:
             functions.update(act=_acts_in_step, advance=_advances_in_step)
-        functions["advances"] = _steps_together if self.advances else _steps_alone
+        functions["advances"] = _returns(self.advances)
         functions["chunk_size"] = _returns(max_chunk_size or 0)
         _interpreted[self.params_dtype] = functions
         cache.register_record(self.params_dtype, frozenset({source, *helper_files}))
