@@ -1167,8 +1167,9 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
     def close_extras(self, **kwargs: Any) -> None:
         """Marks the batch unusable (``reset``/``step`` now raise ``ClosedEnvironmentError``) and closes windows, once the
         sub-environments stepping in the background have stepped (not during the interpreter's exit, whose frozen
-        threads step nothing: their jobs keep the arrays they write alive)."""
-        if not sys.is_finalizing():
+        threads step nothing: their jobs keep the arrays they write alive). A batch collected after the exit cleared
+        this module's globals (``sys`` among them: it was kept alive until then) is past any step too."""
+        if sys is not None and not sys.is_finalizing():
             self._settle()
         batch = self.__dict__.get("_batch")  # none when its construction failed (closed by ``__del__``)
         if batch is not None:

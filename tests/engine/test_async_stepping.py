@@ -658,6 +658,37 @@ def test_the_interpreter_exits_with_batches_in_flight(closed_by, tmp_path):
     assert (result.returncode, result.stdout) == (0, "sent\n"), result.stderr
 
 
+def test_an_env_collected_after_the_exit_cleared_the_modules_closes_quietly(tmp_path):
+    """An env kept alive until the interpreter's exit has cleared nbgym's modules (here by a compiled function of the
+    program's that was given its state) is closed by ``__del__`` then without a traceback: the engine's module no
+    longer has ``sys`` to ask whether the exit is under way."""
+    import os
+    import subprocess
+    import sys
+
+    from helpers.paths import ROOT
+
+    code = (
+        "import nbgym\n"
+        "from nbgym.engine import njit\n"
+        "envs = nbgym.make_vec('CartPole-v1', num_envs=8, num_threads=2)\n"
+        "envs.reset(seed=0)\n"
+        "@njit\n"
+        "def reads(state):\n"
+        "    return 0\n"
+        "reads(envs._batch.state)\n"
+        "print('made', flush=True)\n"
+    )
+    program = tmp_path / "program.py"  # (numba compiles a function from its file)
+    program.write_text(code)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
+    result = subprocess.run(
+        [sys.executable, str(program)], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert (result.returncode, result.stdout) == (0, "made\n"), result.stderr
+    assert "Exception ignored" not in result.stderr, result.stderr
+
+
 @pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python
 def test_a_failure_in_a_chunk_of_a_later_batch_that_recv_steps_faults_the_env_once_every_worker_ended(monkeypatch):
     """The physics fails in a chunk of batch 1 that recv steps while it waits for a stand-in worker's chunks of batch 0:
