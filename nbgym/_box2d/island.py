@@ -8,6 +8,8 @@ per island body (b2Position/b2Velocity).
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from nbgym.engine._jit import borrowing_kernel
@@ -16,6 +18,7 @@ from . import contact_solver, revolute_joint
 from .math import sqrtf
 from .settings import (
     ANGULAR_SLEEP_TOLERANCE,
+    MAX_MANIFOLD_POINTS,
     LINEAR_SLEEP_TOLERANCE,
     MAX_FLOAT,
     MAX_ROTATION,
@@ -48,7 +51,15 @@ from .world import (
     BI_ISLAND,
     BI_TYPE,
     DYNAMIC,
+    JF_IMPX,
+    JF_IMPY,
+    JF_IMPZ,
+    JF_MOTOR_IMP,
     STATIC,
+    VC_POINTS,
+    VP_NI,
+    VP_STRIDE,
+    VP_TI,
     WF_GX,
     WF_GY,
     set_awake,
@@ -132,7 +143,7 @@ def _store_bodies(w, r, nb):
 def solve(w, r, nb, nc, nj, h, dt_ratio, velocity_iterations, position_iterations, warm_starting, allow_sleep):
     """b2Island::Solve."""
     begin(w, r, nb, nc, nj, h, dt_ratio, warm_starting)
-    iterate_velocities(w, r, nc, nj, h, velocity_iterations)
+    iterate_velocities(w, r, nb, nc, nj, h, velocity_iterations)
     end(w, r, nb, nc, nj, h, position_iterations, allow_sleep)
 
 
@@ -187,18 +198,157 @@ def begin(w, r, nb, nc, nj, h, dt_ratio, warm_starting):
 
 
 @borrowing_kernel
-def iterate_velocities(w, r, nc, nj, h, iterations):
-    """b2Island::Solve's velocity iterations: each joint's constraint, then the contacts', ``iterations`` times."""
-    joints = w.isl_joints[r]
-    joint_i = w.joint_i[r]
-    joint_f = w.joint_f[r]
-    vel = w.velocities[r]
-    vcf = w.vc_f[r]
-    vcif = w.vc_i[r]
-    for _ in range(iterations):
-        for i in range(nj):
-            revolute_joint.solve_velocity_constraints(joint_i, joint_f, joints[i], vel, h)
-        contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
+def iterate_velocities(w, r, nb, nc, nj, h, iterations):
+    """b2Island::Solve's velocity iterations: each joint's constraint, then the contacts', ``iterations`` times
+    (``iterate_to_cycle``)."""
+    iterate_to_cycle(
+        w.joint_i[r],
+        w.joint_f[r],
+        w.isl_joints[r],
+        w.velocities[r],
+        w.vc_f[r],
+        w.vc_i[r],
+        nb,
+        nc,
+        nj,
+        h,
+        iterations,
+        w.lanes[r],
+    )
+
+
+@borrowing_kernel
+def _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h):
+    """One velocity iteration: each joint's constraint, then the contacts'."""
+    for i in range(nj):
+        revolute_joint.solve_velocity_constraints(joint_i, joint_f, joints[i], vel, h)
+    contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
+
+
+MAX_PERIOD = 2
+"""The longest cycle of velocity iterations that ``iterate_to_cycle`` looks for."""
+
+
+@borrowing_kernel
+def _at(scratch, k):
+    """The row and column of float ``k`` of ``scratch`` (a C-contiguous 2-D block) counted as one run."""
+    return k // scratch.shape[1], k % scratch.shape[1]
+
+
+@borrowing_kernel
+def _note(scratch, at, vel, joint_f, joints, vcf, nb, nc, nj):
+    """Copies into ``scratch`` from float ``at`` on what a velocity iteration reads and changes: the island's
+    velocities, each joint's limit and motor impulses, each contact point's normal and tangent impulses."""
+    k = at
+    for b in range(nb):
+        for c in range(3):
+            scratch[_at(scratch, k)] = vel[b, c]
+            k += 1
+    for i in range(nj):
+        scratch[_at(scratch, k)] = joint_f[joints[i], JF_IMPZ]
+        scratch[_at(scratch, k + 1)] = joint_f[joints[i], JF_MOTOR_IMP]
+        k += 2
+    for i in range(nc):
+        for p in range(MAX_MANIFOLD_POINTS):
+            o = VC_POINTS + VP_STRIDE * p
+            scratch[_at(scratch, k)] = vcf[i, o + VP_NI]
+            scratch[_at(scratch, k + 1)] = vcf[i, o + VP_TI]
+            k += 2
+
+
+@borrowing_kernel
+def _same_bits(scratch, at, before, size):
+    """Whether floats ``at`` to ``at + size - 1`` of ``scratch`` are those from ``before`` on, bit for bit (a NaN is
+    never the same)."""
+    for k in range(size):
+        a = scratch[_at(scratch, at + k)]
+        b = scratch[_at(scratch, before + k)]
+        if not (a == b and math.copysign(_ONE, a) == math.copysign(_ONE, b)):
+            return False
+    return True
+
+
+@borrowing_kernel
+def _record_iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h, scratch, at):
+    """One velocity iteration, after which ``scratch`` holds from float ``at`` on what it added to each joint's point
+    impulses (x, y for each joint): each one is ``-0.0`` during the iteration (``-0.0 + x`` is ``x``), then what it
+    was plus the amount, the addition the iteration makes."""
+    for i in range(nj):
+        j = joints[i]
+        scratch[_at(scratch, at + 2 * i)] = joint_f[j, JF_IMPX]
+        scratch[_at(scratch, at + 2 * i + 1)] = joint_f[j, JF_IMPY]
+        joint_f[j, JF_IMPX] = -_ZERO
+        joint_f[j, JF_IMPY] = -_ZERO
+    _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
+    for i in range(nj):
+        j = joints[i]
+        x = _at(scratch, at + 2 * i)
+        y = _at(scratch, at + 2 * i + 1)
+        dx = joint_f[j, JF_IMPX]
+        dy = joint_f[j, JF_IMPY]
+        joint_f[j, JF_IMPX] = scratch[x] + dx
+        joint_f[j, JF_IMPY] = scratch[y] + dy
+        scratch[x] = dx
+        scratch[y] = dy
+
+
+@borrowing_kernel
+def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, iterations, scratch):
+    """``iterations`` velocity iterations (``_iteration``), to the same floats, without computing those that repeat.
+
+    An iteration is a function of the island's velocities, the joints' limit and motor impulses and the contacts'
+    impulses (what ``_note`` copies): the joints' point impulses (``JF_IMPX``, ``JF_IMPY``) are added to, never
+    read. Once those floats come back, bit for bit, to what they were ``p`` iterations before, every later iteration
+    repeats the one ``p`` before it and adds the same amounts to the point impulses. A cycle is looked for where the
+    first body's velocity repeats with a period ``p`` up to ``MAX_PERIOD`` (three floats, compared each iteration
+    beside the iteration's own chain); the next ``p`` iterations then record the amounts they add
+    (``_record_iteration``) and the copies before and after them are compared. Where they match, each whole cycle
+    left only adds the amounts, in the same order: the float additions its iterations would make; the rest of a
+    cycle runs as iterations. Where they differ, the next look waits twice as long as the last.
+
+    ``scratch`` (the row's ``lanes`` block, which only a set of worlds iterated in vectors uses) holds the copies;
+    an island too large for it iterates without looking for cycles.
+    """
+    size = 3 * nb + 2 * nj + 2 * MAX_MANIFOLD_POINTS * nc
+    added = 2 * size  # the amounts of a cycle's iterations: 2 * nj floats each
+    if nb == 0 or added + 2 * MAX_PERIOD * nj > scratch.shape[0] * scratch.shape[1]:
+        for _ in range(iterations):
+            _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
+        return
+    nan = F32(np.nan)
+    x1, y1, w1, x2, y2, w2 = nan, nan, nan, nan, nan, nan  # the first body's velocity 1 and 2 iterations before
+    next_look = 0
+    wait = 1
+    done = 0
+    while done < iterations:
+        _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
+        done += 1
+        x, y, w = vel[0, 0], vel[0, 1], vel[0, 2]
+        period = 1 if x == x1 and y == y1 and w == w1 else 2 if x == x2 and y == y2 and w == w2 else 0
+        x2, y2, w2, x1, y1, w1 = x1, y1, w1, x, y, w
+        if period == 0 or done < next_look or iterations - done < period:
+            continue
+        _note(scratch, 0, vel, joint_f, joints, vcf, nb, nc, nj)
+        for q in range(period):
+            _record_iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h, scratch, added + 2 * nj * q)
+        done += period
+        _note(scratch, size, vel, joint_f, joints, vcf, nb, nc, nj)
+        if not _same_bits(scratch, size, 0, size):
+            next_look = done + wait
+            wait *= 2
+            x1, y1, w1, x2, y2, w2 = vel[0, 0], vel[0, 1], vel[0, 2], nan, nan, nan
+            continue
+        cycles = (iterations - done) // period
+        for _ in range(cycles):
+            for q in range(period):
+                for i in range(nj):
+                    j = joints[i]
+                    at = added + 2 * (nj * q + i)
+                    joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + scratch[_at(scratch, at)]
+                    joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + scratch[_at(scratch, at + 1)]
+        for _ in range(done + cycles * period, iterations):  # the part of a cycle left over
+            _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
+        return
 
 
 @borrowing_kernel
@@ -284,7 +434,8 @@ def solve_toi(w, r, nb, nc, h, velocity_iterations, toi_index_a, toi_index_b):
     contact_solver.initialize_velocity_constraints(w, r, nc)
     vcf = w.vc_f[r]
     vcif = w.vc_i[r]
-    for _ in range(velocity_iterations):
-        contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
+    iterate_to_cycle(
+        w.joint_i[r], w.joint_f[r], w.isl_joints[r], vel, vcf, vcif, nb, nc, 0, h, velocity_iterations, w.lanes[r]
+    )
     _integrate_positions(w, r, nb, h)
     _store_bodies(w, r, nb)

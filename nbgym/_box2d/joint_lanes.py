@@ -72,6 +72,7 @@ from .world import (
     LANE_FLOATS,
     NJF,
     WI_HELD,
+    WI_HELD_BODIES,
     WI_HELD_CONTACTS,
     WI_HELD_JOINTS,
     WI_LANE,
@@ -229,7 +230,7 @@ def iterate_velocities(w, first, stop, resting, h, iterations):
             or (count > 0 and not _same_joints(w, g, r))
         ):
             wi[WI_LANE] = -1
-            island.iterate_velocities(w, r, wi[WI_HELD_CONTACTS], wi[WI_HELD_JOINTS], h, iterations)
+            island.iterate_velocities(w, r, wi[WI_HELD_BODIES], wi[WI_HELD_CONTACTS], wi[WI_HELD_JOINTS], h, iterations)
             continue
         if count == 0:
             g = r  # loaded once a second world joins it: a world alone iterates alone
@@ -254,7 +255,7 @@ def _iterate_lanes(w, g, stop, resting, h, iterations):
     if not _any_lane(w, g + 1, stop, resting):
         # One world: the vectors would do 16 worlds' work for it.
         w.world_i[g, WI_LANE] = -1
-        island.iterate_velocities(w, g, w.world_i[g, WI_HELD_CONTACTS], nj, h, iterations)
+        island.iterate_velocities(w, g, w.world_i[g, WI_HELD_BODIES], w.world_i[g, WI_HELD_CONTACTS], nj, h, iterations)
         return
     block = w.lanes[g]
     joints = w.isl_joints[g]

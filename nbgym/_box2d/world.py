@@ -319,7 +319,8 @@ World = namedtuple(
         "sweep_backup",
         # the contact events recorded by the LISTEN_EVENTS listener since the caller last cleared WI_EVENT_COUNT
         "events",
-        # joint_lanes' vectors of the worlds whose velocity iterations run side by side from this row's
+        # joint_lanes' vectors of the worlds whose velocity iterations run side by side from this row's; when this row's
+        # iterations run alone, the copies with which they look for cycles (island.iterate_to_cycle)
         "lanes",
         # contact_lanes' vectors of the same worlds' held contacts, where each lane's contact bodies' velocities are
         # (``contact_lanes.add_world``), and the velocities of one contact's bodies gathered from there

@@ -15,7 +15,7 @@ from nbgym._box2d import world as W
 from nbgym._box2d import world_step as S
 from nbgym._box2d.contact_lanes import SOURCE_A, SOURCE_B, SOURCE_LANES
 from nbgym._box2d.simd import LANES
-from helpers.box2d_port import F32, Twin
+from helpers.box2d_port import F32, Twin, chain_twin
 from helpers.jit import INTERPRETED
 
 pytestmark = [pytest.mark.timeout(1800), *([] if INTERPRETED else [pytest.mark.cold])]
@@ -61,24 +61,13 @@ def _arm_world(angle: float, speed: float, lower: float, upper: float, limit: bo
     return twin
 
 
-def _chain_world() -> Twin:
-    """A chain of four links from a static anchor: other joints than the arms' (it iterates alone)."""
-    twin = Twin(gravity=(0.0, -9.8))
-    prev = twin.body(static=True, position=(0.0, 10.0))
-    for k in range(4):
-        link = twin.body(position=(0.5 + k, 10.0), fixtures=[dict(shape=("box", (0.5, 0.1)), density=1.0)])
-        twin.revolute(prev, link, (0.5 if k else 0.0, 0.0), (-0.5, 0.0), lower=0.1, upper=0.1, enable_limit=(k == 1))
-        prev = link
-    return twin
-
-
 def _worlds(count: int, lane_contacts: int = 8) -> W.World:
     """``count`` rows of different worlds: arms with every kind of joint, loose boxes on every third, and a chain every
     sixth row; ``lane_contacts`` contacts in each row's vectors."""
     twins = []
     for r in range(count):
         if r % 6 == 5:
-            twins.append(_chain_world())
+            twins.append(chain_twin())
             continue
         lower, upper, limit = [(-0.4, 0.4, True), (0.1, 0.1, True), (0.0, 0.5, True), (-0.4, 0.4, False)][r % 4]
         twins.append(

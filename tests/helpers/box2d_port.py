@@ -253,3 +253,14 @@ class Twin:
                 each(t)
             self.step()
             self.compare(f"step {t}")
+
+
+def chain_twin() -> Twin:
+    """A chain of four links from a static anchor, the second joint's limits equal (other joints than arms')."""
+    twin = Twin(gravity=(0.0, -9.8))
+    prev = twin.body(static=True, position=(0.0, 10.0))
+    for k in range(4):
+        link = twin.body(position=(0.5 + k, 10.0), fixtures=[dict(shape=("box", (0.5, 0.1)), density=1.0)])
+        twin.revolute(prev, link, (0.5 if k else 0.0, 0.0), (-0.5, 0.0), lower=0.1, upper=0.1, enable_limit=(k == 1))
+        prev = link
+    return twin
