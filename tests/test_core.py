@@ -532,3 +532,18 @@ def test_utils_exports() -> None:
 
     assert nb_utils.__all__ == gym_utils.__all__
     assert nbgym.core.__all__[:5] == ["Env", "Wrapper", "ObservationWrapper", "RewardWrapper", "ActionWrapper"]
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "MountainCarContinuous-v0"])
+def test_step_takes_its_action_by_keyword_and_refuses_none_as_gymnasium(env_id: str) -> None:
+    """The env-in-use guard of ``step`` (a wrapper of one argument, ``action``) keeps the method's calling forms."""
+    outcomes = []
+    for lib in (gymnasium, nbgym):
+        env = lib.make(env_id).unwrapped
+        env.reset(seed=3)
+        action = np.array([0.5], dtype=np.float32) if env_id.startswith("MountainCarContinuous") else 1
+        observation = env.step(action=action)[0]
+        with pytest.raises(TypeError, match="missing 1 required positional argument: 'action'"):
+            env.step()
+        outcomes.append(observation)
+    assert_data_equal(outcomes[1], outcomes[0])

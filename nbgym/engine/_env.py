@@ -519,8 +519,11 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
     def _reset_info(self) -> dict[str, Any]:
         """The info of a reset: each of ``info_keys`` with its slot's value (a Python float); envs with other
         infos override this."""
+        keys = self.info_keys
+        if not keys:
+            return {}  # most envs: no comprehension to set up each step
         aux = self._batch.aux
-        return {key: aux.item(0, slot) for slot, key in enumerate(self.info_keys)}
+        return {key: aux.item(0, slot) for slot, key in enumerate(keys)}
 
     _step_info = _reset_info
 

@@ -10,6 +10,7 @@ it. A call made by the holding thread itself (a step that renders a window) nest
 from __future__ import annotations
 
 import functools
+import inspect
 import threading
 from typing import Any, Callable, ClassVar, TypeVar
 
@@ -100,27 +101,58 @@ def exclusive(call: str) -> Callable[[Method], Method]:
     """Decorates an env method that reads or writes its batch: it runs holding the env's ``_in_use``.
 
     ``InUse.enter`` and ``leave`` written out: a step of a single env is a few microseconds, and two method calls
-    more would cost a tenth of it."""
+    more would cost a tenth of it. A method of one argument named ``action`` (``step``) gets a wrapper of that one
+    argument: passing ``*args, **kwargs`` on cost ~140 ns a call, ~7% of a single CartPole step."""
 
     def decorate(method: Method) -> Method:
-        @functools.wraps(method)
-        def held(self, *args: Any, **kwargs: Any) -> Any:
-            holder = self._in_use._holder
-            me = _get_ident()
-            if holder.get(_SLOT) == me:  # a call of this thread's call: the outer one gives the env back
-                return method(self, *args, **kwargs)
-            if holder.setdefault(_SLOT, me) != me:
-                raise error.EnvInUse(_refusal(holder.get(_SLOT), call))
-            try:
-                return method(self, *args, **kwargs)
-            finally:
-                if holder.get(_SLOT) == me:  # not handed over meanwhile
-                    del holder[_SLOT]
+        if _takes_one_action(method):
 
+            def held(self, action: Any) -> Any:
+                holder = self._in_use._holder
+                me = _get_ident()
+                if holder.get(_SLOT) == me:  # a call of this thread's call: the outer one gives the env back
+                    return method(self, action)
+                if holder.setdefault(_SLOT, me) != me:
+                    raise error.EnvInUse(_refusal(holder.get(_SLOT), call))
+                try:
+                    return method(self, action)
+                finally:
+                    if holder.get(_SLOT) == me:  # not handed over meanwhile
+                        del holder[_SLOT]
+
+        else:
+
+            def held(self, *args: Any, **kwargs: Any) -> Any:
+                holder = self._in_use._holder
+                me = _get_ident()
+                if holder.get(_SLOT) == me:
+                    return method(self, *args, **kwargs)
+                if holder.setdefault(_SLOT, me) != me:
+                    raise error.EnvInUse(_refusal(holder.get(_SLOT), call))
+                try:
+                    return method(self, *args, **kwargs)
+                finally:
+                    if holder.get(_SLOT) == me:
+                        del holder[_SLOT]
+
+        functools.update_wrapper(held, method)
         held._exclusive = True  # type: ignore[attr-defined]
         return held  # type: ignore[return-value]
 
     return decorate
+
+
+def _takes_one_action(method: Callable[..., Any]) -> bool:
+    """Whether ``method``'s parameters are ``self, action`` (positional or keyword, no default)."""
+    try:
+        parameters = list(inspect.signature(method).parameters.values())
+    except (TypeError, ValueError):
+        return False
+    return (
+        len(parameters) == 2
+        and parameters[1].name == "action"
+        and all(p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty for p in parameters)
+    )
 
 
 class _OwnInUse:
