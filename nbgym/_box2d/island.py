@@ -269,17 +269,21 @@ def _same_bits(scratch, at, before, size):
 
 
 @borrowing_kernel
-def _record_iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h, scratch, at):
-    """One velocity iteration, after which ``scratch`` holds from float ``at`` on what it added to each joint's point
-    impulses (x, y for each joint): each one is ``-0.0`` during the iteration (``-0.0 + x`` is ``x``), then what it
-    was plus the amount, the addition the iteration makes."""
+def _zero_point_impulses(joint_f, joints, nj, scratch, at):
+    """Moves each joint's point impulses (x, y) into ``scratch`` from float ``at`` on and sets them to ``-0.0``, so
+    that the next iteration leaves in them the amounts it adds (``-0.0 + x`` is ``x``)."""
     for i in range(nj):
         j = joints[i]
         scratch[_at(scratch, at + 2 * i)] = joint_f[j, JF_IMPX]
         scratch[_at(scratch, at + 2 * i + 1)] = joint_f[j, JF_IMPY]
         joint_f[j, JF_IMPX] = -_ZERO
         joint_f[j, JF_IMPY] = -_ZERO
-    _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
+
+
+@borrowing_kernel
+def _add_back_point_impulses(joint_f, joints, nj, scratch, at):
+    """After ``_zero_point_impulses`` and an iteration: each point impulse becomes what it was plus the amount the
+    iteration added (the addition the iteration makes), and ``scratch`` keeps the amounts."""
     for i in range(nj):
         j = joints[i]
         x = _at(scratch, at + 2 * i)
@@ -302,53 +306,63 @@ def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, it
     repeats the one ``p`` before it and adds the same amounts to the point impulses. A cycle is looked for where the
     first body's velocity repeats with a period ``p`` up to ``MAX_PERIOD`` (three floats, compared each iteration
     beside the iteration's own chain); the next ``p`` iterations then record the amounts they add
-    (``_record_iteration``) and the copies before and after them are compared. Where they match, each whole cycle
-    left only adds the amounts, in the same order: the float additions its iterations would make; the rest of a
-    cycle runs as iterations. Where they differ, the next look waits twice as long as the last.
+    (``_zero_point_impulses``, ``_add_back_point_impulses``) and the copies before and after them are compared. Where
+    they match, each whole cycle left only adds the amounts, in the same order: the float additions its iterations
+    would make; the rest of a cycle runs as iterations. Where they differ, the next look waits twice as long as the
+    last. One loop runs every iteration (a single inlined copy of the solvers: each copy lengthens a cold compile).
 
     ``scratch`` (the row's ``lanes`` block, which only a set of worlds iterated in vectors uses) holds the copies;
     an island too large for it iterates without looking for cycles.
     """
     size = 3 * nb + 2 * nj + 2 * MAX_MANIFOLD_POINTS * nc
     added = 2 * size  # the amounts of a cycle's iterations: 2 * nj floats each
-    if nb == 0 or added + 2 * MAX_PERIOD * nj > scratch.shape[0] * scratch.shape[1]:
-        for _ in range(iterations):
-            _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
-        return
+    looking = nb > 0 and added + 2 * MAX_PERIOD * nj <= scratch.shape[0] * scratch.shape[1]
     nan = F32(np.nan)
     x1, y1, w1, x2, y2, w2 = nan, nan, nan, nan, nan, nan  # the first body's velocity 1 and 2 iterations before
     next_look = 0
     wait = 1
+    period = 0
+    recorded = 0  # iterations of the cycle being recorded so far (while < period)
     done = 0
     while done < iterations:
+        recording = recorded < period
+        if recording:
+            _zero_point_impulses(joint_f, joints, nj, scratch, added + 2 * nj * recorded)
         _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
         done += 1
+        if recording:
+            _add_back_point_impulses(joint_f, joints, nj, scratch, added + 2 * nj * recorded)
+            recorded += 1
+            if recorded < period:
+                continue
+            _note(scratch, size, vel, joint_f, joints, vcf, nb, nc, nj)
+            if _same_bits(scratch, size, 0, size):
+                cycles = (iterations - done) // period
+                for _ in range(cycles):
+                    for q in range(period):
+                        for i in range(nj):
+                            j = joints[i]
+                            at = added + 2 * (nj * q + i)
+                            joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + scratch[_at(scratch, at)]
+                            joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + scratch[_at(scratch, at + 1)]
+                done += cycles * period
+                looking = False  # the part of a cycle left over runs as iterations
+            else:
+                next_look = done + wait
+                wait *= 2
+                x1, y1, w1, x2, y2, w2 = vel[0, 0], vel[0, 1], vel[0, 2], nan, nan, nan
+            period = 0
+            recorded = 0
+            continue
+        if not looking:
+            continue
         x, y, w = vel[0, 0], vel[0, 1], vel[0, 2]
-        period = 1 if x == x1 and y == y1 and w == w1 else 2 if x == x2 and y == y2 and w == w2 else 0
+        repeat = 1 if x == x1 and y == y1 and w == w1 else 2 if x == x2 and y == y2 and w == w2 else 0
         x2, y2, w2, x1, y1, w1 = x1, y1, w1, x, y, w
-        if period == 0 or done < next_look or iterations - done < period:
+        if repeat == 0 or done < next_look or iterations - done < repeat:
             continue
         _note(scratch, 0, vel, joint_f, joints, vcf, nb, nc, nj)
-        for q in range(period):
-            _record_iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h, scratch, added + 2 * nj * q)
-        done += period
-        _note(scratch, size, vel, joint_f, joints, vcf, nb, nc, nj)
-        if not _same_bits(scratch, size, 0, size):
-            next_look = done + wait
-            wait *= 2
-            x1, y1, w1, x2, y2, w2 = vel[0, 0], vel[0, 1], vel[0, 2], nan, nan, nan
-            continue
-        cycles = (iterations - done) // period
-        for _ in range(cycles):
-            for q in range(period):
-                for i in range(nj):
-                    j = joints[i]
-                    at = added + 2 * (nj * q + i)
-                    joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + scratch[_at(scratch, at)]
-                    joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + scratch[_at(scratch, at + 1)]
-        for _ in range(done + cycles * period, iterations):  # the part of a cycle left over
-            _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
-        return
+        period = repeat
 
 
 @borrowing_kernel
