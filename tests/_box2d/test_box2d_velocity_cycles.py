@@ -6,6 +6,7 @@ motors and limits falling onto the ground, a loose box on them (contacts in the 
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from nbgym._box2d import island
@@ -99,3 +100,37 @@ def test_iterations_to_a_cycle_are_the_iterations_one_by_one(world):
         twin.ref.Step(float(_DT), 180, 60)
         twin.compare(f"step {t}")
     assert {1, 2} <= periods, periods  # cycles of each length were replayed
+
+
+def test_the_copies_compared_hold_every_float_an_iteration_changes_but_the_point_impulses():
+    """A cycle is confirmed by comparing ``_note``'s copies: each float an iteration changes (velocities, limit, motor
+    and contact impulses; not the joints' point impulses, which it only adds to) must change them when it changes."""
+    twin = _arms(True, 0.3, True)
+    seen_contacts = False
+    for _ in range(40):
+        S._begin_step(twin.w, 0, _DT, 180, 60, True)
+        wi = twin.w.world_i[0]
+        nb, nc, nj = wi[W.WI_HELD_BODIES], wi[W.WI_HELD_CONTACTS], wi[W.WI_HELD_JOINTS]
+        seen_contacts |= nc > 0
+        before = W.World(*[array.copy() for array in twin.w])
+        after = W.World(*[array.copy() for array in twin.w])
+        _iterate(after, nc, nj, 3)
+        point = np.zeros(after.joint_f.shape[2], bool)
+        point[[W.JF_IMPX, W.JF_IMPY]] = True
+        for field, skip in (("velocities", None), ("joint_f", point), ("vc_f", None)):
+            changed = getattr(after, field)[0] != getattr(before, field)[0]
+            if skip is not None:
+                changed[:, skip] = False
+            for index in zip(*np.nonzero(changed)):
+                nudged = W.World(*[array.copy() for array in after])
+                value = getattr(nudged, field)[0][index]
+                getattr(nudged, field)[0][index] = np.nextafter(value, F32(np.inf), dtype=F32)
+                copies = [np.zeros_like(after.lanes[0]) for _ in range(2)]
+                for world, copy in zip((after, nudged), copies):
+                    island._note(
+                        copy, 0, world.velocities[0], world.joint_f[0], world.isl_joints[0], world.vc_f[0], nb, nc, nj
+                    )
+                assert copies[0].tobytes() != copies[1].tobytes(), (field, index)
+        island.iterate_velocities(twin.w, 0, nb, nc, nj, _DT, 180)
+        S._end_step(twin.w, 0, _DT, 180, 60)
+    assert seen_contacts
