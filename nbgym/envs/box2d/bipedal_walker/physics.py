@@ -128,12 +128,12 @@ def new_rows(num_envs: int) -> WalkerRows:
     )
 
 
-@njit
+@borrowing_njit
 def _fixture(w, i, b, si, sf, density, friction, category, mask):
     return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(0.0), category, mask, 0, False)
 
 
-@njit
+@borrowing_njit
 def _polygon_fixture(params, w, i, b, si, sf):
     """``CreateStaticBody(fixtures=fd_polygon)``'s fixture, with fd_polygon's numbers (the parameters)."""
     W.create_fixture(
@@ -152,7 +152,7 @@ def _polygon_fixture(params, w, i, b, si, sf):
     )
 
 
-@njit
+@borrowing_njit
 def _edge_fixture(params, w, i, b, si, sf):
     """``CreateStaticBody(fixtures=fd_edge)``'s fixture, with fd_edge's numbers (the parameters)."""
     W.create_fixture(
@@ -171,7 +171,7 @@ def _edge_fixture(params, w, i, b, si, sf):
     )
 
 
-@njit
+@borrowing_njit
 def _add_terrain(state, i, b):
     n = state.env_i[i, TERRAIN_COUNT]
     if n >= _MAX_TERRAIN:
@@ -181,7 +181,7 @@ def _add_terrain(state, i, b):
     state.env_i[i, TERRAIN_COUNT] = n + 1
 
 
-@njit
+@borrowing_njit
 def _static_polygon(params, state, i, si, sf, points):
     """``fd_polygon.shape.vertices = points``; ``CreateStaticBody(fixtures=fd_polygon)``; terrain.append."""
     w = state.w
@@ -193,7 +193,7 @@ def _static_polygon(params, state, i, si, sf, points):
     _add_terrain(state, i, b)
 
 
-@njit
+@borrowing_njit
 def _quad(points, x0, y0, x1, y1, x2, y2, x3, y3):
     points[0, 0] = F32(x0)
     points[0, 1] = F32(y0)
@@ -205,7 +205,7 @@ def _quad(points, x0, y0, x1, y1, x2, y2, x3, y3):
     points[3, 1] = F32(y3)
 
 
-@njit
+@borrowing_njit
 def _destroy(state, i):
     """gymnasium's ``_destroy``: without the listener, the terrain (in its list's order), the hull, the legs."""
     w = state.w

@@ -19,7 +19,7 @@ from nbgym._box2d import revolute_joint, shapes
 from nbgym.error import InvalidAction
 from nbgym.spaces import Box, Discrete
 from nbgym._box2d import world as W
-from nbgym.engine import Physics, njit
+from nbgym.engine import Physics, borrowing_njit, njit
 from nbgym.envs.box2d.car_racing import raster as _raster
 from nbgym.envs.box2d.car_racing import physics as P
 from nbgym.envs.box2d.car_dynamics import rotated, rotation
@@ -140,13 +140,13 @@ def _score_text(reward):
     return text
 
 
-@njit
+@borrowing_njit
 def _rgb(color):
     """The XRGB pixel of a colour as gymnasium hands it to pygame: ``int()`` of each float component."""
     return (int(color[0]) << 16) | (int(color[1]) << 8) | int(color[2])
 
 
-@njit
+@borrowing_njit
 def _screen_point(w, i, b, lx, ly, view, out, k):
     """``out[k]``: the body-local float32 point ``(lx, ly)`` of body ``b`` as ``Car.draw`` puts it on screen:
     pybox2d's ``transform * v`` in float32, then ``Vector2.rotate_rad``, the zoom and the translation in float64."""

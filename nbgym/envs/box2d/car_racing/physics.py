@@ -47,7 +47,7 @@ from nbgym._box2d import revolute_joint, shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import world_step
 from nbgym._box2d.columns import Columns
-from nbgym.engine import njit, rng
+from nbgym.engine import borrowing_njit, njit, rng
 
 __all__ = [
     "CarRows",
@@ -244,7 +244,7 @@ def new_rows(num_envs: int) -> CarRows:
 # ------------------------------------------------------------------------------------------------ building
 
 
-@njit
+@borrowing_njit
 def _body(w, i, btype, x, y, angle):
     """``Create{Static,Dynamic}Body(position=(x, y), angle=angle)`` with the b2BodyDef's defaults."""
     return W.create_body(
@@ -268,7 +268,7 @@ def _body(w, i, btype, x, y, angle):
     )
 
 
-@njit
+@borrowing_njit
 def _check_world(w, i):
     error = w.world_i[i, W.WI_ERROR]
     if error != 0:
@@ -277,7 +277,7 @@ def _check_world(w, i):
         )
 
 
-@njit
+@borrowing_njit
 def _destroy(state, i):
     """gymnasium's ``_destroy``: the tiles in ``road`` order, then the hull and the wheels (``Car.destroy``).
 
@@ -627,7 +627,7 @@ def create_row(params, state, i, stream):
 # ----------------------------------------------------------------------------------------------- controls
 
 
-@njit
+@borrowing_njit
 def car_gas(state, i, gas):
     """``Car.gas``: clipped to [0, 1]; the rear wheels' gas rises by at most 0.1 a step, falls at once."""
     gas = min(max(gas, 0.0), 1.0)
@@ -639,19 +639,19 @@ def car_gas(state, i, gas):
         env_f[GAS + k] += diff
 
 
-@njit
+@borrowing_njit
 def car_brake(state, i, b):
     for k in range(4):
         state.env_f[i, BRAKE + k] = b
 
 
-@njit
+@borrowing_njit
 def car_steer(state, i, s):
     state.env_f[i, STEER + 0] = s
     state.env_f[i, STEER + 1] = s
 
 
-@njit
+@borrowing_njit
 def apply_continuous(state, i, steer, gas, brake):
     """gymnasium's continuous action (float64 values, as ``action.astype(np.float64)``): steer(-a0), gas(a1), brake(a2)."""
     car_steer(state, i, -steer)
@@ -659,7 +659,7 @@ def apply_continuous(state, i, steer, gas, brake):
     car_brake(state, i, brake)
 
 
-@njit
+@borrowing_njit
 def apply_discrete(state, i, action):
     """gymnasium's discrete action: 0 nothing, 1 right, 2 left, 3 gas, 4 brake."""
     car_steer(state, i, -0.6 * (1.0 if action == 1 else 0.0) + 0.6 * (1.0 if action == 2 else 0.0))
@@ -670,7 +670,7 @@ def apply_discrete(state, i, action):
 # ---------------------------------------------------------------------------------------------- the car step
 
 
-@njit
+@borrowing_njit
 def _add_particle_point(state, i, k, x, y):
     """``w.skid_particle.poly.append(w.position)``, into the deque slot if the particle is still in the deque."""
     env_i = state.env_i[i]
@@ -684,7 +684,7 @@ def _add_particle_point(state, i, k, x, y):
     env_i[SKID_LENGTH + k] += 1
 
 
-@njit
+@borrowing_njit
 def _create_particle(state, i, k, x, y, grass):
     """``Car._create_particle(w.skid_start, w.position, grass)``: both points are the wheel's position, since
     pybox2d's ``skid_start = w.position`` is a live view of it."""
@@ -702,7 +702,7 @@ def _create_particle(state, i, k, x, y, grass):
     env_i[SKID_GRASS + k] = 1 if grass else 0
 
 
-@njit
+@borrowing_njit
 def _car_step(state, i, dt):
     """``Car.step(dt)``: each wheel's steering motor, engine, brakes, tyre friction (road or grass), skid
     traces, and the tyre force applied to it."""
@@ -795,7 +795,7 @@ def _car_step(state, i, dt):
         )
 
 
-@njit
+@borrowing_njit
 def _contact_events(params, state, i):
     """gymnasium's ``FrictionDetector._contact`` on each BeginContact/EndContact of the step, in order."""
     w = state.w
@@ -842,7 +842,7 @@ LAP_NOT_FINISHED = 2
 """aux[i, AUX_LAP] after a step: gymnasium's ``info`` has no ``lap_finished`` (LAP_UNSET), True or False."""
 
 
-@njit
+@borrowing_njit
 def advance(params, state, i, has_action, aux):
     """gymnasium's ``step`` once the action is applied: ``Car.step``, one Box2D step, the listener's events,
     then (with an action) the reward and termination. Returns ``(reward, terminated)``; ``aux[i, AUX_LAP]`` gets

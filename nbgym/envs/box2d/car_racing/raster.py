@@ -751,7 +751,7 @@ def _shrink_plan(src_len, dst_len, backend, plan):  # pragma: no cover (compiled
         raise ValueError("smoothscale: the filter does not close exactly one pixel per destination pixel here")
 
 
-@njit
+@borrowing_njit
 def _shrink_row_span(source, dest, y, plan, first, last, recip, backend):  # pragma: no cover (compiled)
     """``filter_shrink_X``'s outputs ``first..last`` of row ``y``: each from the rest of the pixel that closed the
     output before it, the pixels wholly inside it and the part of the pixel that closes it.

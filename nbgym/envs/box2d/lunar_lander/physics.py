@@ -167,12 +167,12 @@ def room_for_step(state: LanderRows, new_particles: int) -> LanderRows:
     )
 
 
-@njit
+@borrowing_njit
 def _fixture(w, i, b, si, sf, density, friction, restitution, category, mask):
     return W.create_fixture(w, i, b, si, sf, F32(density), F32(friction), F32(restitution), category, mask, 0, False)
 
 
-@njit
+@borrowing_njit
 def check_world(w, i):
     """Raises if a capacity of world row ``i`` ran out (the port then created nothing, and stepping on would be
     wrong): the engine turns it into a step or reset that needs a reset."""
