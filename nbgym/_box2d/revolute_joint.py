@@ -414,9 +414,15 @@ def solve_position_constraints(joint_i, joint_f, j, pos):
 @borrowing_kernel
 def joint_angle(w, r, j):
     """b2RevoluteJoint::GetJointAngle: bodyB's sweep angle - bodyA's - the reference angle (float32)."""
-    a = w.body_f[r, w.joint_i[r, j, JI_BODYA], BF_A]
-    b = w.body_f[r, w.joint_i[r, j, JI_BODYB], BF_A]
-    return (b - a) - w.joint_f[r, j, JF_REF]
+    return row_joint_angle(w.body_f[r], w.joint_i[r], w.joint_f[r], j)
+
+
+@borrowing_kernel
+def row_joint_angle(body_f, joint_i, joint_f, j):
+    """``joint_angle`` of joint ``j`` of one world's rows of ``body_f``, ``joint_i`` and ``joint_f``."""
+    a = body_f[joint_i[j, JI_BODYA], BF_A]
+    b = body_f[joint_i[j, JI_BODYB], BF_A]
+    return (b - a) - joint_f[j, JF_REF]
 
 
 @borrowing_kernel

@@ -612,7 +612,7 @@ def test_frames_do_not_depend_on_what_the_surface_held(posed_env, x, y, t, cover
     vx, vy = np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64)
     view = np.array(scene["view"], dtype=np.float64)
     field = np.ascontiguousarray(scene["world"][:4], dtype=np.float64)
-    assert raster._world_to_screen(field, 0, 4, view, False, 0.0, 0.0, 0.0, vx, vy)
+    assert raster._world_to_screen(field, 0, 4, view, False, 0.0, 0.0, 0.0, vx, vy, 0)
     surface = np.zeros((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
     scratch = raster._polygon_scratch(4)
     assert raster._gfx_filled_polygon(surface, 0, raster.WINDOW_H, vx, vy, 4, 1, scratch, True) == covers

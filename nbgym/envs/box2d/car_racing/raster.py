@@ -1203,10 +1203,14 @@ def draw_lines(surface: np.ndarray, points: np.ndarray, color: tuple[int, int, i
 # A whole CarRacing frame
 
 
-@njit
-def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy):  # pragma: no cover (compiled)
+@borrowing_njit
+def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, vy, at):  # pragma: no cover (compiled)
     """The world polygon ``vertices[start:end]`` rotated, scaled and moved (``view`` = cos, sin, quadrant, zoom, tx,
-    ty) as pygame's ``Vector2.rotate_rad`` does, as gfxdraw's Sint16 vertices in ``vx``, ``vy``.
+    ty) as pygame's ``Vector2.rotate_rad`` does, as gfxdraw's Sint16 vertices in ``vx[at:]``, ``vy[at:]``.
+
+    It and ``_reach`` borrow their arrays, and take positions rather than slices: ``_scene`` calls them for each of a
+    frame's ~700 world polygons, and a call that counted references (or a slice made for it) cost an atomic
+    operation per array, in and out, ~10,000 a frame.
 
     Returns:
         Whether gymnasium draws it: not ``cull``, or a vertex within ``[low, high_x] x [low, high_y]``.
@@ -1219,12 +1223,12 @@ def _world_to_screen(vertices, start, end, view, cull, low, high_x, high_y, vx, 
         sy = ry * zoom + ty
         if low <= sx <= high_x and low <= sy <= high_y:
             inside = True
-        vx[j] = _wrap16(int(sx))
-        vy[j] = _wrap16(int(sy))
+        vx[at + j] = _wrap16(int(sx))
+        vy[at + j] = _wrap16(int(sy))
     return inside
 
 
-@njit
+@borrowing_njit
 def _reach(ys, start, end, height, flipped):  # pragma: no cover (compiled)
     """The array rows ``(first, last)`` that a polygon whose window-row vertices are ``ys[start:end]`` may draw
     into, its antialiased outline included (an edge's pixel pairs reach a row past its lower end; two rows of
@@ -1368,7 +1372,7 @@ def _scene(
         most = max(most, n)
         if _world_to_screen(
             world, starts[k], starts[k + 1], view, k >= cull_from, cull_low, cull_high_x, cull_high_y,
-            polygon_x[first:], polygon_y[first:],
+            polygon_x, polygon_y, first,
         ):  # fmt: skip
             field |= k == 0
             polygon_starts[kept + 1] = first + n
