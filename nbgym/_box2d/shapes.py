@@ -131,7 +131,7 @@ def polygon_set_as_oriented_box(si, sf, hx, hy, cx, cy, angle):
         sf[NORMALS + i, 1] = y
 
 
-@kernel(counts_references=True)
+@kernel(counts_references=True)  # it allocates, and borrowing callers (BipedalWalker's terrain) call it
 def polygon_set(si, sf, points, count):
     """A new b2PolygonShape after ``Set(points, count)``: gift-wrapping hull, normals, centroid.
 
