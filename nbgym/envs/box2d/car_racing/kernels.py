@@ -21,8 +21,7 @@ from nbgym._box2d import revolute_joint, shapes
 from nbgym.error import InvalidAction
 from nbgym.spaces import Box, Discrete
 from nbgym._box2d import world as W
-from nbgym.engine import Physics, borrowing_njit, njit
-from nbgym.engine._jit import OVERLOAD_OPTIONS
+from nbgym.engine import OVERLOAD_OPTIONS, Physics, borrowing_njit, njit
 from nbgym.envs.box2d.car_racing import raster as _raster
 from nbgym.envs.box2d.car_racing import physics as P
 from nbgym.envs.box2d.car_dynamics import rotated, rotation
