@@ -11,7 +11,7 @@ screen; the scene and the whole window drawn; the shrink's row pass and its colu
 draws and shrinks the state frame in bands of ``raster.BAND_ROWS`` rows as the environments do; each is one
 compiled call from Python (a few microseconds of call overhead each). The first ``--skip`` scenes (the
 start-of-episode zoom, which draws the whole track) are left out of the split unless ``--skip 0``. With
-``--baseline REV`` the ``draw_frame`` of git revision ``REV``'s rasteriser, whole window then shrink, is timed in
+``--baseline REV`` the ``draw_frame`` of git revision ``REV``'s rasteriser, in bands as well, is timed in
 the same loop, alternately (its frames checked equal to this one's first).
 
 Run: ``PYTHONPATH=. python benchmarks/bench_car_raster.py [--steps 300] [--repeats 3] [--parts [--baseline main]]``.
@@ -158,10 +158,10 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     if baseline is not None:
         old = revision_raster(baseline)
         for scene in scenes:
-            theirs = old.draw_frame(**scene, backend=backend, surface=surface)
+            theirs = old.draw_frame(**scene, backend=backend)
             if not np.array_equal(theirs, raster.draw_frame(**scene, backend=backend)):
                 raise AssertionError(f"{baseline}'s draw_frame draws another frame")
-        wholes.append((f"{baseline}'s", lambda a: old.draw_frame(**a["scene"], backend=backend, surface=surface)))
+        wholes.append((f"{baseline}'s", lambda a: old.draw_frame(**a["scene"], backend=backend)))
     arguments = [
         {
             "world": np.ascontiguousarray(s["world"], dtype=np.float64),

@@ -104,36 +104,40 @@ def exclusive(call: str) -> Callable[[Method], Method]:
     more would cost a tenth of it. A method of one argument named ``action`` (``step``) gets a wrapper of that one
     argument: passing ``*args, **kwargs`` on cost ~140 ns a call, ~7% of a single CartPole step."""
 
+    # The wrappers read these from their closure, not from the module: an env collected while the interpreter exits
+    # is closed (``__del__``) after the module's globals may already have been cleared to None.
+    get_ident, slot = _get_ident, _SLOT
+
     def decorate(method: Method) -> Method:
         if _takes_one_action(method):
 
             def held(self, action: Any) -> Any:
                 holder = self._in_use._holder
-                me = _get_ident()
-                if holder.get(_SLOT) == me:  # a call of this thread's call: the outer one gives the env back
+                me = get_ident()
+                if holder.get(slot) == me:  # a call of this thread's call: the outer one gives the env back
                     return method(self, action)
-                if holder.setdefault(_SLOT, me) != me:
-                    raise error.EnvInUse(_refusal(holder.get(_SLOT), call))
+                if holder.setdefault(slot, me) != me:
+                    raise error.EnvInUse(_refusal(holder.get(slot), call))
                 try:
                     return method(self, action)
                 finally:
-                    if holder.get(_SLOT) == me:  # not handed over meanwhile
-                        del holder[_SLOT]
+                    if holder.get(slot) == me:  # not handed over meanwhile
+                        del holder[slot]
 
         else:
 
             def held(self, *args: Any, **kwargs: Any) -> Any:
                 holder = self._in_use._holder
-                me = _get_ident()
-                if holder.get(_SLOT) == me:
+                me = get_ident()
+                if holder.get(slot) == me:
                     return method(self, *args, **kwargs)
-                if holder.setdefault(_SLOT, me) != me:
-                    raise error.EnvInUse(_refusal(holder.get(_SLOT), call))
+                if holder.setdefault(slot, me) != me:
+                    raise error.EnvInUse(_refusal(holder.get(slot), call))
                 try:
                     return method(self, *args, **kwargs)
                 finally:
-                    if holder.get(_SLOT) == me:
-                        del holder[_SLOT]
+                    if holder.get(slot) == me:
+                        del holder[slot]
 
         functools.update_wrapper(held, method)
         held._exclusive = True  # type: ignore[attr-defined]

@@ -221,6 +221,23 @@ def test_closing_or_rebinding_lets_the_serving_workers_go():
     assert server.control[threads.SERVE_QUIT] > 0
 
 
+@needs_two_threads
+def test_an_env_collected_while_the_interpreter_exits_closes(monkeypatch):
+    """Python clears modules' globals to None as it exits, and an env still alive then is closed by ``__del__``
+    after that: its calls must not read the engine's module globals (they raised "'NoneType' object is not
+    callable", printed as an ignored exception at exit)."""
+    from nbgym.engine import _in_use
+
+    envs = nbgym.make_vec("CartPole-v1", 4 * threads._MIN_CHUNK_SIZE, num_threads=2)
+    envs.reset(seed=0)
+    envs.step(np.zeros(envs.num_envs, dtype=np.int64))
+    server = envs._batch._server
+    monkeypatch.setattr(_in_use, "_get_ident", None)
+    monkeypatch.setattr(_in_use, "_SLOT", None)
+    envs.__del__()
+    assert envs.closed and server.control[threads.SERVE_QUIT] > 0
+
+
 @pytest.mark.jit_only
 @needs_two_threads
 @pytest.mark.parametrize("env_id", ["Acrobot-v1", "Blackjack-v1", "MountainCarContinuous-v0"])
