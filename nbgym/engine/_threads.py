@@ -61,6 +61,12 @@ stepped 53.1k env-steps/s with the caller asleep after 200 us, 54.3k after 1 ms 
 in a thread or a process, ``bench_threads.py`` showed no difference beyond its noise). It waits only for chunks a
 worker has claimed (it steps the others itself), so a spin outlasts a claim only while a worker is descheduled."""
 
+STEAL_AFTER_SECONDS = 100e-6
+"""How long a caller whose workers claimed every chunk of its step waits for them before it steps chunks of the steps
+sent after its own (``StepServer._step_later_chunks``): longer than a LunarLander chunk (16 worlds, ~40 us), so that
+a worker that keeps up ends the step first, as it nearly always does; a worker that takes longer is descheduled or
+steps a long chunk (BipedalWalker's ~200 us, a slow MuJoCo world), and the caller has time to use."""
+
 PROGRESS_COUNTERS = 4
 """The int64 counters that begin a step's row of ``progress`` (``step_chunks``): chunks claimed, sub-environments
 completed, chunks taken from the batch's front and from its back (see ``_kernels._step_range``)."""
@@ -195,6 +201,7 @@ class _Workers:
         changes (another job waits)."""
         self.spin_rounds = _spin_rounds(SPIN_SECONDS)
         self.caller_rounds = _spin_rounds(CALLER_SPIN_SECONDS)
+        self.steal_rounds = _spin_rounds(STEAL_AFTER_SECONDS)
         self.threads: list[threading.Thread] = []
         self.lock = threading.Lock()
 
@@ -452,7 +459,8 @@ class StepServer:
     others are in flight: the server has two rows per batch that may be in flight, so that a row is zeroed for a step
     only once the step that used it before has been received, and a serving call never finds the row of a step in
     flight zeroed. The caller's ``join`` steps the chunks that no worker has claimed, then, while a worker steps the
-    last ones, those of the steps posted after it (``_step_later_chunks``), then waits: awake, then asleep.
+    last ones, those of the steps posted after it if the workers are behind (``_step_later_chunks``), then waits:
+    awake, then asleep.
 
     An interrupt or a failure ends the steps as before: no serving call goes on, no worker call of the job is left,
     the step being joined is stepped whole or not at all; the server then starts again on fresh counters (steps in
@@ -589,13 +597,15 @@ class StepServer:
     def _join(self, kernel: Callable[..., bool], post: Post) -> None:
         if not post.published:  # a sync step's, or an async one's interrupted between prepare and post
             self._publish(kernel, post)
+        workers_behind = atomic.load(post.progress, 0) < -(-post.num_envs // self.chunk_size)  # chunks unclaimed
         if kernel(*post.args, post.seq, 0, False) or atomic.load(post.progress, 1) >= post.num_envs:
             return
         if post.control is not self.control:
             # No call serves these counters any more: every chunk a worker claimed was completed before its call
             # ended, unless it failed.
             raise RuntimeError("A step kernel failed in a thread: a stopped worker left its chunk unstepped")
-        self._step_later_chunks(kernel, post)
+        if workers_behind or not atomic.wait_for(post.progress, 1, post.num_envs, self.workers.steal_rounds):
+            self._step_later_chunks(kernel, post)
         self._wait(self.job, post, self.workers.caller_rounds)
 
     def _step_later_chunks(self, kernel: Callable[..., bool], post: Post) -> None:
@@ -609,7 +619,23 @@ class StepServer:
         LunarLander batch, ~570 us of each BipedalWalker one, stepping a chunk itself in one batch of four or less
         (a chunk is the solver's 16 lanes of worlds; 8-world chunks stepped LunarLander's loop 9% slower). Stepping
         the later batch's chunks meanwhile: BipedalWalker 1.07x as many env-steps/s (medians of 11 interleaved runs),
-        LunarLander 0.98x (11), HalfCheetah 1.01x, Humanoid 1.00x (7 each)."""
+        LunarLander 0.98x (11), HalfCheetah 1.01x, Humanoid 1.00x (7 each).
+
+        Only when the workers are behind, though: ``join`` calls this if it found chunks of ``post`` that no worker
+        had claimed yet, or if they have not ended ``post`` within ``STEAL_AFTER_SECONDS``. Otherwise the workers keep
+        up with the caller, and a stolen chunk only makes the caller return late: it finishes a chunk of the later step
+        after ``post`` is done. A LunarLander chunk (16 worlds,
+        ~40 us) is half of a batch of 32. The caller came back ~12 us before the worker ended the batch, and a chunk
+        stolen then held it ~30 us past that. Learner loop, x64 in two batches of 32, 2026-12-05, medians of 7
+        interleaved rounds:
+
+        | env | always stealing | only when behind | never stealing |
+        |---|---|---|---|
+        | LunarLander | 327k | 379k | 372k |
+        | BipedalWalker | 122k | 117k | 120k |
+        | HalfCheetah | 77.1k | 76.3k | 77.1k |
+
+        BipedalWalker's rounds ranged over ±15%, so its three figures are equal within the noise."""
         for seq in range(post.seq + 1, self.seq + 1):
             later = self.posts[seq % self.num_rows]
             if later is None or not later.published or later.control is not self.control:

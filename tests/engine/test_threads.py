@@ -22,6 +22,7 @@ import pytest
 import nbgym
 from nbgym import _bench, error
 from nbgym.engine import _threads as threads
+from nbgym.engine import atomic
 from nbgym.vector import AsyncVectorEnv, AutoresetMode
 from helpers.paths import ROOT
 from helpers.row_kernels import replace_step_chunks
@@ -185,6 +186,42 @@ def test_a_caller_asleep_is_woken_by_the_serving_worker_that_completes_its_step(
         server = envs._batch._server
         slept += server.control[threads.SERVE_SLEEPER] == server.seq  # the step's caller slept
     assert server.seq == 5 and slept >= 1
+
+
+@pytest.mark.jit_only  # interpreted, a wait reads the counter once
+@pytest.mark.parametrize(
+    ("claimed", "worker_ends", "steals"),
+    [(0, True, True), (1, True, True), (2, True, False), (3, True, False), (2, False, True)],
+)
+def test_a_waiting_caller_steps_later_chunks_only_when_the_workers_are_behind(claimed, worker_ends, steals):
+    """``join`` steps chunks of the steps sent after its own (``_step_later_chunks``) only if the workers had not
+    claimed every chunk of its own step when it came for it, or do not end it within ``STEAL_AFTER_SECONDS``: a
+    worker that keeps up ends the step within a chunk, and a chunk stolen meanwhile would only return the caller late
+    (a LunarLander chunk is half a batch). Here a stand-in worker ends the step 10 ms after the caller comes, within
+    its wait (made long), or never (the wait made short)."""
+    import types
+
+    num_envs, chunk_size = 32, 16  # two chunks
+    control = np.zeros(8, dtype=np.int64)
+    progress = np.zeros(threads.PROGRESS_COUNTERS, dtype=np.int64)
+    progress[0] = claimed
+    stolen, waited = [], []
+    server = types.SimpleNamespace(
+        chunk_size=chunk_size,
+        control=control,
+        job=None,
+        workers=types.SimpleNamespace(caller_rounds=0, steal_rounds=10**10 if worker_ends else 100),
+        _step_later_chunks=lambda kernel, post: stolen.append(post),
+        _wait=lambda job, post, rounds: waited.append(post),
+    )
+    post = types.SimpleNamespace(published=True, progress=progress, num_envs=num_envs, args=(), seq=1, control=control)
+    worker = threading.Timer(0.01, atomic.fetch_add, (progress, 1, num_envs))
+    if worker_ends:
+        worker.start()
+    threads.StepServer._join(server, lambda *args: False, post)  # the caller's call steps nothing here
+    if worker_ends:
+        worker.join()
+    assert waited == [post] and stolen == ([post] if steals else [])
 
 
 @needs_two_threads
