@@ -12,6 +12,7 @@ times that second apart). Other arguments are ``bench_envs.py``'s::
 
     python benchmarks/bench_box2d.py
     python benchmarks/bench_box2d.py --env CarRacing-v3 --num-envs 16 256 --repeats 5
+    python benchmarks/bench_box2d.py --num-envs 256 --threads 2  # nbgym and envpool on 2 threads each
 
 The numbers of one run are comparable with each other; runs on another machine, or while other
 processes load this one, are not.

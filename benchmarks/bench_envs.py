@@ -63,6 +63,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--warmup-steps", type=int, default=0, help="steps of each contender before it is timed (default: 0)"
     )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=1,
+        help="threads of nbgym's compiled vector envs and of envpool (default: 1; gymnasium's sync env has one)",
+    )
     args = parser.parse_args(argv)
     unknown = sorted(set(args.families) - set(FAMILIES))
     if unknown:
@@ -80,6 +86,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         repeats=args.repeats,
         sample_time=args.sample_time,
         warmup_steps=args.warmup_steps,
+        threads=args.threads,
     )
     print(format_report(run_benchmark(config, progress_stream(None))))
     return 0

@@ -432,6 +432,18 @@ def test_matmul_load_names():
 
 @pytest.mark.jit_only
 @needs_two_threads
+def test_bench_envs_script_steps_nbgym_on_the_threads_asked(capsys):
+    spec = importlib.util.spec_from_file_location("bench_envs", ROOT / "benchmarks" / "bench_envs.py")
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    arguments = ["classic-control", "--env", "Pendulum-v1", "--num-envs", "600", "--threads", "2", "--repeats", "1"]
+    assert script.main([*arguments, "--sample-time", "0.01"]) == 0
+    out = capsys.readouterr().out
+    assert "median of 1 interleaved samples, 2 threads" in out and "PendulumVectorEnv, 2 threads" in out
+
+
+@pytest.mark.jit_only
+@needs_two_threads
 def test_bench_threads_script(capsys):
     spec = importlib.util.spec_from_file_location("bench_threads", ROOT / "benchmarks" / "bench_threads.py")
     script = importlib.util.module_from_spec(spec)
