@@ -594,13 +594,9 @@ def test_batch_size_must_divide_num_envs():
 
 @pytest.mark.skipif(INTERPRETED, reason="a benchmark: compiled")
 def test_bench_learner_loop_script(capsys):
-    import importlib.util
+    from helpers.paths import load_benchmark
 
-    from helpers.paths import ROOT
-
-    spec = importlib.util.spec_from_file_location("bench_learner_loop", ROOT / "benchmarks" / "bench_learner_loop.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_benchmark("bench_learner_loop")
     script.main(["--env", "CartPole-v1", "--num-envs", "8", "--seconds", "0.02", "--rounds", "1"])
     out = capsys.readouterr().out
     assert "nbgym async, 1 thread" in out and "ideal on" in out and "nbgym async / ideal: " in out

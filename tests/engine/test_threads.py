@@ -8,7 +8,6 @@ fork tests fork this process after threaded steps, as multiprocessing and ``Asyn
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import multiprocessing
 import os
 import re
@@ -24,7 +23,7 @@ from nbgym import _bench, error
 from nbgym.engine import _threads as threads
 from nbgym.engine import atomic
 from nbgym.vector import AsyncVectorEnv, AutoresetMode
-from helpers.paths import ROOT
+from helpers.paths import load_benchmark
 from helpers.row_kernels import replace_step_chunks
 
 
@@ -433,9 +432,7 @@ def test_matmul_load_names():
 @pytest.mark.jit_only
 @needs_two_threads
 def test_bench_envs_script_steps_nbgym_on_the_threads_asked(capsys):
-    spec = importlib.util.spec_from_file_location("bench_envs", ROOT / "benchmarks" / "bench_envs.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_benchmark("bench_envs")
     arguments = ["classic-control", "--env", "Pendulum-v1", "--num-envs", "600", "--threads", "2", "--repeats", "1"]
     assert script.main([*arguments, "--sample-time", "0.01"]) == 0
     out = capsys.readouterr().out
@@ -445,9 +442,7 @@ def test_bench_envs_script_steps_nbgym_on_the_threads_asked(capsys):
 @pytest.mark.jit_only
 @needs_two_threads
 def test_bench_threads_script(capsys):
-    spec = importlib.util.spec_from_file_location("bench_threads", ROOT / "benchmarks" / "bench_threads.py")
-    script = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(script)
+    script = load_benchmark("bench_threads")
     arguments = ["--num-envs", "600", "--loads", "none", "numpy-thread", "--repeats", "2", "--sample-time", "0.01"]
     assert script.main(arguments) == 0
     rows = [
