@@ -624,10 +624,9 @@ class StepServer:
         Only when the workers are behind, though: ``join`` calls this if it found chunks of ``post`` that no worker
         had claimed yet, or if they have not ended ``post`` within ``STEAL_AFTER_SECONDS``. Otherwise the workers keep
         up with the caller, and a stolen chunk only makes the caller return late: it finishes a chunk of the later step
-        after ``post`` is done. A LunarLander chunk (16 worlds,
-        ~40 us) is half of a batch of 32. The caller came back ~12 us before the worker ended the batch, and a chunk
-        stolen then held it ~30 us past that. Learner loop, x64 in two batches of 32, 2026-12-05, medians of 7
-        interleaved rounds:
+        after ``post`` is done. A LunarLander chunk (16 worlds, ~40 us) is half of a batch of 32. The caller came back
+        ~12 us before the worker ended the batch, and a chunk stolen then held it ~30 us past that. Learner loop, x64
+        in two batches of 32, 2026-12-05, medians of 7 interleaved rounds (HalfCheetah's of 5):
 
         | env | always stealing | only when behind | never stealing |
         |---|---|---|---|
