@@ -197,7 +197,8 @@ def test_a_waiting_caller_steps_later_chunks_only_when_the_workers_are_behind(cl
     claimed every chunk of its own step when it came for it, or do not end it within ``STEAL_AFTER_SECONDS``: a
     worker that keeps up ends the step within a chunk, and a chunk stolen meanwhile would only return the caller late
     (a LunarLander chunk is half a batch). Here a stand-in worker ends the step 10 ms after the caller comes, within
-    its wait (made long), or never (the wait made short)."""
+    its wait (made long), or never (the wait made short); it is started from the caller's own kernel call, so that
+    it cannot end the step before ``join`` looks at it."""
     import types
 
     num_envs, chunk_size = 32, 16  # two chunks
@@ -215,9 +216,13 @@ def test_a_waiting_caller_steps_later_chunks_only_when_the_workers_are_behind(cl
     )
     post = types.SimpleNamespace(published=True, progress=progress, num_envs=num_envs, args=(), seq=1, control=control)
     worker = threading.Timer(0.01, atomic.fetch_add, (progress, 1, num_envs))
-    if worker_ends:
-        worker.start()
-    threads.StepServer._join(server, lambda *args: False, post)  # the caller's call steps nothing here
+
+    def kernel(*args: object) -> bool:  # the caller's call: steps nothing here
+        if worker_ends:
+            worker.start()
+        return False
+
+    threads.StepServer._join(server, kernel, post)
     if worker_ends:
         worker.join()
     assert waited == [post] and stolen == ([post] if steals else [])
