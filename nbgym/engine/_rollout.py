@@ -429,8 +429,9 @@ def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
 
     stop = np.zeros(1, dtype=np.bool_)
     outcome: list = []
-    # An Event, not Thread.join: a join interrupted by Ctrl-C marks the thread as ended while it still runs.
-    finished = threading.Event()
+    # A Latch: Thread.join, interrupted by Ctrl-C, marks the thread as ended while it still runs, and an Event can be
+    # left locked for good.
+    finished = threads.Latch()
     when_finished: list[Callable[[], None]] = []
 
     def target() -> None:
@@ -450,7 +451,7 @@ def _run(envs: Any, loop: Callable, args: tuple) -> tuple[int, int]:
     except BaseException:
         stop[0] = True
         envs._ready, envs._fault = False, "a rollout was interrupted while a step was running"
-        if finished.wait(_STOP_GRACE):
+        if finished.wait_through_interrupts(_STOP_GRACE):
             envs._ready, envs._fault = True, None
         else:
             envs._fault = (

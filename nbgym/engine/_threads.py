@@ -76,6 +76,54 @@ SMALLEST_SHARED_BATCH = 2 * _MIN_CHUNK_SIZE
 """The fewest sub-environments whose steps are shared between threads (smaller batches step in the caller)."""
 
 
+class Latch:
+    """A flag set once, by any thread, that the calling thread waits for while Ctrl-C may interrupt it.
+
+    ``threading.Event`` cannot serve: an exception that a signal handler raises inside ``Event.wait`` or ``Event.set``
+    (``KeyboardInterrupt`` between two of its bytecodes) can leave the Event's inner lock held (Python 3.10 to 3.13),
+    and every later ``wait`` or ``set``, in any thread, then blocks forever: a rollout interrupted so hung its process.
+    Here the flag is the truth and a bare lock only wakes the waiter: ``set`` raises the flag before it releases the
+    lock, and ``acquire`` either takes the lock or raises without it, so an interrupt anywhere leaves a raised flag
+    seen at once and an unraised one still waited for.
+    """
+
+    __slots__ = ("_flag", "_wake")
+
+    def __init__(self) -> None:
+        self._flag = False
+        self._wake = threading.Lock()
+        self._wake.acquire()
+
+    def is_set(self) -> bool:
+        return self._flag
+
+    def set(self) -> None:
+        self._flag = True
+        with contextlib.suppress(RuntimeError):  # set before, and not taken by a waiter since
+            self._wake.release()
+
+    def wait(self, timeout: float) -> bool:
+        """Whether the flag is raised, waiting up to ``timeout`` seconds for it."""
+        if self._flag:
+            return True
+        if self._wake.acquire(timeout=timeout):
+            with contextlib.suppress(RuntimeError):  # the next waiter's wake-up (a second ``set`` may have given it)
+                self._wake.release()
+        return self._flag
+
+    def wait_through_interrupts(self, timeout: float) -> bool:
+        """``wait``, going on through any exception raised meanwhile (a further Ctrl-C) until ``timeout`` seconds have
+        passed; the caller is handling the first one."""
+        deadline = None
+        while True:
+            try:
+                if deadline is None:
+                    deadline = time.monotonic() + timeout
+                return self.wait(max(0.0, deadline - time.monotonic()))
+            except BaseException:  # noqa: BLE001 - a further interrupt: wait on, the first one goes on after
+                continue
+
+
 class Job:
     """One threaded call: the kernel, its arguments, the shared counters, and the caller's wake-up lock."""
 
@@ -109,7 +157,7 @@ class Job:
         self.cancelled = False
         """Set by an interrupted caller: a worker that takes the job from the queue later leaves it alone."""
         self.finished_lock = threading.Lock()
-        self.idle: threading.Event | None = None
+        self.idle: Latch | None = None
         """Made by ``cancel`` (a job that is never cancelled, nearly every one, makes none), and set once every worker
         call that started the job has finished."""
         self.runners: set[threading.Thread] = set()
@@ -145,7 +193,7 @@ class Job:
         """No worker starts the job from now on; ``idle`` is set when those that started it have finished."""
         with self.finished_lock:
             if self.idle is None:
-                self.idle = threading.Event()
+                self.idle = Latch()
             self.cancelled = True
             if self.finished == self.started:
                 self._set_idle()
@@ -361,17 +409,14 @@ def _stop_workers(job: Job) -> None:
     Raises:
         StepAbandoned: If they have not ended within ``STOP_GRACE`` seconds (the stuck workers are retired).
     """
-    deadline = None
     while True:
-        try:  # everything inside: a further interrupt anywhere keeps waiting
-            if deadline is None:
-                deadline = time.monotonic() + STOP_GRACE
+        try:  # a further interrupt before the job is cancelled cancels it again
             job.cancel()
-            if job.idle.wait(max(0.0, deadline - time.monotonic())):
-                return
             break
-        except BaseException:  # noqa: BLE001 - a further interrupt: keep waiting, the first one is raised
+        except BaseException:  # noqa: BLE001 - a further interrupt: the first one is raised
             continue
+    if job.idle.wait_through_interrupts(STOP_GRACE):
+        return
     with job.finished_lock:
         stuck = set(job.runners)
     if _workers is not None:

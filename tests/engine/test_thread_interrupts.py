@@ -396,3 +396,65 @@ def test_a_second_interrupt_while_stopping_the_workers_keeps_waiting(monkeypatch
         threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
     assert Clock.reads >= 2
     assert running[0] == 0, "step raised while a worker was still running"
+
+
+class _Alarm(Exception):
+    """What the storm's signal handler raises (as Ctrl-C raises ``KeyboardInterrupt``)."""
+
+
+def test_a_latch_waited_for_and_set_through_a_storm_of_interrupts_still_wakes_its_waiter():
+    """Exceptions raised by a signal handler every ~10 us, wherever they land in ``Latch.wait`` and ``Latch.set``,
+    leave it working: a latch waited for wakes when another thread sets it, and one set is seen as set. A
+    ``threading.Event`` in its place is left locked for good within a few interrupts (the rollout's Ctrl-C hung once
+    so), and this test's waiting threads then never end."""
+    import signal
+
+    armed = [False]
+
+    def raise_once_armed(signum, frame):
+        if armed[0]:
+            armed[0] = False
+            raise _Alarm
+
+    waited, set_here = threads.Latch(), [threads.Latch() for _ in range(2000)]
+    landed = 0
+    previous = signal.signal(signal.SIGALRM, raise_once_armed)
+    signal.setitimer(signal.ITIMER_REAL, 1e-5, 1e-5)
+    try:
+        deadline = time.monotonic() + 0.3
+        while time.monotonic() < deadline:
+            try:
+                armed[0] = True
+                waited.wait(1e-5)
+                armed[0] = False
+            except _Alarm:
+                landed += 1
+        for latch in set_here:
+            try:
+                armed[0] = True
+                latch.set()
+                armed[0] = False
+            except _Alarm:
+                landed += 1
+    finally:
+        armed[0] = False
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+    assert landed > 100, f"only {landed} interrupts landed: the storm did not test the latch"
+
+    woken: list[bool] = []
+    waiter = threading.Thread(target=lambda: woken.append(waited.wait(10.0)), daemon=True)
+    waiter.start()
+    time.sleep(0.05)
+    setter = threading.Thread(target=waited.set, daemon=True)
+    setter.start()
+    setter.join(5.0)
+    waiter.join(5.0)
+    assert not setter.is_alive() and woken == [True], "a latch waited for through interrupts did not wake"
+    unset = [i for i, latch in enumerate(set_here) if not (latch.is_set() or latch.set() or latch.is_set())]
+    assert unset == []
+    seen: list[bool] = []
+    checker = threading.Thread(target=lambda: seen.extend(latch.wait(1.0) for latch in set_here), daemon=True)
+    checker.start()
+    checker.join(5.0)
+    assert seen == [True] * len(set_here), "a latch set through interrupts was not seen as set"
