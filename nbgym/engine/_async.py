@@ -155,9 +155,10 @@ class AsyncSteps:
         if order is not None:
             if len(actions) == order.size:
                 actions = actions[order]
-        buffer = self._rows_actions(actions, first, stop)
+        server = self._batch.async_server(stop - first)
+        buffer = self._rows_actions(server, actions, first, stop)
         batches.action_dtype = dtype
-        self._step_rows(buffer, actions, first, stop, index)
+        self._step_rows(server, buffer, actions, first, stop, index)
 
     def recv(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
         """The next batch's results, waiting for its step: batches come in the order of their ids, round and round.
@@ -295,7 +296,7 @@ class AsyncSteps:
             return index, None
         return index, np.argsort(ids)
 
-    def _rows_actions(self, actions: Any, first: int, stop: int) -> np.ndarray:
+    def _rows_actions(self, server: threads.StepServer | None, actions: Any, first: int, stop: int) -> np.ndarray:
         """A received batch's actions in the whole-batch array of their dtype that the kernels read rows of (the
         async server's, or the env's own for batches stepped in ``send``).
 
@@ -305,8 +306,9 @@ class AsyncSteps:
         batch = self._batch
         if self._python_number_actions:
             self._note_python_number_actions(False)  # arrays: each computes in its dtype
-        server = batch.async_server(stop - first)
-        buffers = self.__dict__.setdefault("_send_buffers", {})
+        buffers = self.__dict__.get("_send_buffers")
+        if buffers is None:
+            buffers = self.__dict__.setdefault("_send_buffers", {})
         buffer = buffers.get(actions.dtype) if server is None else server.actions  # send took a numpy array
         if (
             buffer is not None
@@ -327,8 +329,11 @@ class AsyncSteps:
         buffer[first:stop] = array
         return buffer
 
-    def _step_rows(self, buffer: np.ndarray, actions: Any, first: int, stop: int, index: int) -> None:
-        """Checks a received batch's actions, then starts its step (see ``send``)."""
+    def _step_rows(
+        self, server: threads.StepServer | None, buffer: np.ndarray, actions: Any, first: int, stop: int, index: int
+    ) -> None:
+        """Checks a received batch's actions, then starts its step in ``server``'s threads, or steps it here (see
+        ``send``)."""
         batches = self._batches
         if self._row_hooks:
             self._before_rows(actions, first, stop)
@@ -337,7 +342,6 @@ class AsyncSteps:
         status = self._batch.check_rows(self._kernel_mode, buffer, first, stop)
         if status != STEP_OK:
             self._raise_step_error(status, buffer)
-        server = self._batch.async_server(stop - first)
         post, handed_over = self._prepare(server, buffer, first, stop)
         # In flight before any thread may take it: an interrupt from here on leaves it in flight (recv steps it), or,
         # from inside _launch, stepped whole or not at all.
@@ -389,7 +393,8 @@ class AsyncSteps:
             if post.progress[0] == 0:
                 batches.posts[index], batches.states[index] = None, RECEIVED
             raise
-        self._rows_stepped(*batches.bounds(index))
+        if self._row_hooks or self._held:
+            self._rows_stepped(*batches.bounds(index))
         batches.posts[index], batches.states[index] = None, STEPPED
 
     def _finish(self, post: threads.Post | None) -> None:
@@ -469,25 +474,23 @@ class AsyncSteps:
         batch, num_envs = self._batch, self.num_envs
         first, stop = self._batches.bounds(index)
         count = stop - first
+        rows = batch.rows(first, stop)
         # The env seen as the vector env of sub-environments ``first`` to ``stop - 1`` for its infos (written out, not
         # a context manager: a recv of microseconds).
-        self._batch, self.num_envs = batch.rows(first, stop), count
+        self._batch, self.num_envs = rows, count
         try:
-            infos = self._reset_infos(self._batch.all_envs) if kind == RESET else self._step_infos()
+            infos = self._reset_infos(rows.all_envs) if kind == RESET else self._step_infos()
         finally:
             self._batch, self.num_envs = batch, num_envs
         if kind == RESET:
             rewards = np.zeros(count, dtype=np.float64)
             terminated, truncated = np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.bool_)
         else:
-            self._after_rows(first, stop)
-            rewards, terminated, truncated = (
-                batch.rewards[first:stop],
-                batch.terminated[first:stop],
-                batch.truncated[first:stop],
-            )
+            if self._row_hooks:
+                self._after_rows(first, stop)
+            rewards, terminated, truncated = rows.rewards, rows.terminated, rows.truncated
             if self.copy:
                 rewards, terminated, truncated = rewards.copy(), terminated.copy(), truncated.copy()
-        obs = batch.obs[first:stop]
+        obs = rows.obs
         infos["env_id"] = self._batches.ids[index]
         return (obs.copy() if self.copy else obs), rewards, terminated, truncated, infos
