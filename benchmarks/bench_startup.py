@@ -53,6 +53,7 @@ else:
 env.action_space.seed(0)
 env.reset(seed=0)
 env.step(env.action_space.sample())
+print("MODULE " + gym.__file__)
 """
 
 _PHASES = """
@@ -103,7 +104,12 @@ def first_step(
     package_root: str | None = None,
 ) -> tuple[float, dict]:
     """The wall time of a new process's first step (and its phases, with ``phases``), importing nbgym from
-    ``package_root`` when given."""
+    ``package_root`` when given (run there: ``python -c`` puts its working directory, a checkout's root, first on
+    ``sys.path``, which would import the checkout's nbgym instead).
+
+    Raises:
+        RuntimeError: If the step failed, or nbgym was not imported from ``package_root``.
+    """
     code = _FIRST_STEP.format(module="gymnasium" if oracle else "nbgym", oracle=oracle)
     if phases:
         code = _PHASES + code + _REPORT
@@ -114,15 +120,21 @@ def first_step(
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [package_root, env.get("PYTHONPATH")]))
     start = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, "-c", code, env_id, str(num_envs)], env=env, capture_output=True, text=True
+        [sys.executable, "-c", code, env_id, str(num_envs)], env=env, capture_output=True, text=True, cwd=package_root
     )
     seconds = time.perf_counter() - start
     if result.returncode != 0:
         raise RuntimeError(f"{env_id} x{num_envs} failed:\n{result.stderr[-2000:]}")
-    spent = {}
+    spent, module = {}, ""
     for line in result.stdout.splitlines():
         if line.startswith("PHASES "):
             spent = json.loads(line[len("PHASES ") :])
+        elif line.startswith("MODULE "):
+            module = line[len("MODULE ") :]
+    if package_root is not None and not pathlib.Path(module).resolve().is_relative_to(
+        pathlib.Path(package_root).resolve()
+    ):
+        raise RuntimeError(f"{env_id} x{num_envs} imported nbgym from {module}, not from {package_root}")
     return seconds, spent
 
 

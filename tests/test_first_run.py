@@ -157,3 +157,27 @@ def test_mujoco_log_stays_out_of_the_working_directory(monkeypatch, tmp_path):
     nbgym.make("HalfCheetah-v5").reset(seed=0)
     assert not (tmp_path / "MUJOCO_LOG.TXT").exists()
     assert mujoco.MjLogConfig.get().logto_file is False
+
+
+def test_bench_startup_times_the_package_it_is_given_and_refuses_another(tmp_path):
+    """``bench_startup.first_step`` with ``package_root`` imports nbgym from there, even when run from a checkout's root
+    (where ``python -c`` would import the checkout's first: its prebuilt column timed cold compiles so), and refuses a
+    run whose nbgym came from elsewhere rather than report it."""
+    import shutil
+
+    from helpers.paths import load_benchmark
+
+    script = load_benchmark("bench_startup")
+    copy = tmp_path / "copy"
+    shutil.copytree(ROOT / "nbgym", copy / "nbgym", ignore=shutil.ignore_patterns("__pycache__", "_prebuilt_kernels"))
+    cwd = os.getcwd()
+    os.chdir(ROOT)
+    try:
+        seconds, _ = script.first_step("FrozenLake-v1", 0, str(tmp_path / "cache"), package_root=str(copy))
+        assert seconds > 0
+        elsewhere = tmp_path / "no-nbgym-here"
+        elsewhere.mkdir()
+        with pytest.raises(RuntimeError, match="imported nbgym from"):
+            script.first_step("FrozenLake-v1", 0, str(tmp_path / "cache"), package_root=str(elsewhere))
+    finally:
+        os.chdir(cwd)
