@@ -409,14 +409,17 @@ def _stop_workers(job: Job) -> None:
     Raises:
         StepAbandoned: If they have not ended within ``STOP_GRACE`` seconds (the stuck workers are retired).
     """
+    deadline = None
     while True:
-        try:  # a further interrupt before the job is cancelled cancels it again
+        try:  # everything inside: a further interrupt anywhere keeps waiting
+            if deadline is None:
+                deadline = time.monotonic() + STOP_GRACE
             job.cancel()
+            if job.idle.wait(max(0.0, deadline - time.monotonic())):
+                return
             break
-        except BaseException:  # noqa: BLE001 - a further interrupt: the first one is raised
+        except BaseException:  # noqa: BLE001 - a further interrupt: keep waiting, the first one is raised
             continue
-    if job.idle.wait_through_interrupts(STOP_GRACE):
-        return
     with job.finished_lock:
         stuck = set(job.runners)
     if _workers is not None:
