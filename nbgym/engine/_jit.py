@@ -78,7 +78,7 @@ class HelperDispatcher(CPUDispatcher):
         """
         plain_args = tuple(types.unliteral(arg) for arg in args)
         plain_kws = {name: types.unliteral(value) for name, value in kws.items()}
-        if not self.__dict__.get("_specializes_constants") and (plain_args != tuple(args) or plain_kws != kws):
+        if plain_args != tuple(args) or plain_kws != kws:
             try:
                 return super().get_call_template(plain_args, plain_kws)
             except errors.TypingError:
@@ -122,9 +122,8 @@ class HelperDispatcher(CPUDispatcher):
         return entry
 
 
-def _dispatcher(function: Callable, options: dict, entry: bool, specializes_constants: bool = False) -> Any:
-    """``function`` compiled with ``options`` over the checked cache: an entry (wrappers) or a helper (none), the
-    latter compiled once per constant value it is called with where ``specializes_constants``."""
+def _dispatcher(function: Callable, options: dict, entry: bool) -> Any:
+    """``function`` compiled with ``options`` over the checked cache: an entry (wrappers) or a helper (none)."""
     if entry:
         dispatcher = njit(**options)(function)
     else:
@@ -133,42 +132,30 @@ def _dispatcher(function: Callable, options: dict, entry: bool, specializes_cons
         return dispatcher
     if not entry:
         dispatcher.__class__ = HelperDispatcher
-        dispatcher._specializes_constants = specializes_constants
     # Helpers and entries of one function share its cache file: the key tells them apart (a helper's code
     # loaded as an entry would be called through its null wrapper).
     dispatcher._cache = CheckedFunctionCache(function, variant="entry" if entry else "helper")
     return dispatcher
 
 
-def kernel(
-    function: Callable | None = None,
-    *,
-    entry: bool = False,
-    specializes_constants: bool = False,
-    counts_references: bool = False,
-) -> Any:
+def kernel(function: Callable | None = None, *, entry: bool = False, counts_references: bool = False) -> Any:
     """Decorator of every compiled nbgym function: ``njit`` with ``KERNEL_OPTIONS``, over the checked cache.
 
     Args:
         function: The function to compile.
         entry: Whether Python calls it (the engine's kernels): compiled with Python wrappers. Otherwise it is a
             helper for other kernels, which Python may still call (see the module docstring).
-        specializes_constants: Whether a helper is compiled once per constant it is called with, as numba does
-            (``HelperDispatcher.get_call_template``): for a hot loop whose bounds a caller passes as constants
-            (the engine's ``_step_range``, started at 0: CartPole at 4096 envs steps 6% faster with it).
         counts_references: Whether it counts references also where a borrowing function calls it; otherwise numba
-            compiles it as its caller is compiled (the engine's ``_step_range`` of a physics that counts, called by
-            a borrowing function that only passes the caller's arguments on).
+            compiles it as its caller is compiled (a Box2D shape's constructor, which allocates, called by
+            BipedalWalker's borrowing terrain code).
 
     Returns:
         Its numba dispatcher (the function itself when ``NUMBA_DISABLE_JIT=1``); with only ``entry``, the decorator.
     """
     if function is None:
-        return lambda function: kernel(
-            function, entry=entry, specializes_constants=specializes_constants, counts_references=counts_references
-        )
+        return lambda function: kernel(function, entry=entry, counts_references=counts_references)
     options = {**KERNEL_OPTIONS, "cache": False, **({"_nrt": True} if counts_references else {})}
-    return _dispatcher(function, options, entry, specializes_constants)
+    return _dispatcher(function, options, entry)
 
 
 BORROWING_OPTIONS = {**OVERLOAD_OPTIONS, "_nrt": False}

@@ -26,13 +26,13 @@ from typing import Any, Callable
 
 import numpy as np
 from numba import types
-from numba.extending import overload
+from numba.core.typing import templates
 
 from nbgym import error
 from nbgym.engine import _cache as cache
 from nbgym.engine import _checks as checks
 from nbgym.engine._held import held_rows
-from nbgym.engine._jit import BORROWING_OPTIONS, OVERLOAD_OPTIONS, borrowing_kernel, kernel
+from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
 from nbgym.engine.atomic import fetch_add, load, pause
 
 NEXT_STEP, SAME_STEP, DISABLED, NO_AUTORESET = 0, 1, 2, 3
@@ -88,9 +88,9 @@ def physics_chunk_size(params):
 
 
 def physics_step_range(params, *args):
-    """``_step_range(*args)`` compiled as the physics needs it: counting references, or borrowing the batch's arrays
+    """``_step_range`` compiled as the physics needs it: counting references, or borrowing the batch's arrays
     (``borrows_state``)."""
-    return _step_range(*args)
+    return _step_range(params, *args)
 
 
 def _acts_in_step(params, state, i, actions, rng, aux):
@@ -295,8 +295,8 @@ class Physics:
         # numba compiles a function without its own ``_nrt`` as its caller is compiled: reset, which may allocate,
         # counts references even where a borrowing ``_step_range`` calls it.
         counting = {**options, "_nrt": True}
-        step_range = _borrowed_step_range if self.borrows_state else _counted_step_range
-        _bind(physics_step_range, self.params_dtype, step_range, "never", BORROWING_OPTIONS, prefer_literal=True)
+        step_range_options = borrowing if self.borrows_state else counting
+        _bind(physics_step_range, self.params_dtype, _step_range, "never", step_range_options, prefer_literal=True)
         for stub, role, inline, role_options in (
             (physics_reset, "reset", "never", counting),
             (physics_step, "step", inline_step, borrowing),
@@ -385,7 +385,31 @@ def _bind(
     # per array argument per env (1.3-1.6x the kernel). The other functions are small enough for LLVM, and
     # inlining them too would lengthen compiles by another 10%.
     # ``prefer_literal`` types the call by its constants' values, which it passes on (``_step_range``'s bounds).
-    overload(stub, jit_options=options, inline=inline, prefer_literal=prefer_literal)(typing)
+    # What ``numba.extending.overload`` registers, with ``_OneImplementation`` where ``options`` set reference counting.
+    template = templates.make_overload_template(
+        stub, typing, {"nopython": True, **options}, True, inline, prefer_literal
+    )
+    if "_nrt" in options:
+        template = type(template)(template.__name__, (_OneImplementation, template), {})
+    templates.infer(template)
+    templates.infer_global(stub, types.Function(template))
+
+
+class _OneImplementation(templates._OverloadFunctionTemplate):
+    """An overload's typing that compiles its implementation once for every caller.
+
+    numba compiles an overload's implementation once per caller's compile options, as the callee inherits the ones
+    its options leave unset (reference counting; the error model and fastmath, which every nbgym kernel sets). A
+    physics' reset, called by the counting ``reset_kernel`` and by a borrowing ``_step_range``, was compiled twice,
+    and with it everything it calls (LunarLander's: 2.5 s of a cold compile). With reference counting set in the
+    options, the implementations are the same.
+    """
+
+    def _get_impl(self, args: tuple, kws: dict) -> tuple:
+        key = self.context, tuple(args), tuple(kws.items())
+        if key in self._impl_cache:
+            return self._impl_cache[key]
+        return self._build_impl(key, args, kws)
 
 
 @kernel(entry=True)
@@ -424,7 +448,7 @@ def check_step(params_array, actions, mode, needs_reset, first, stop):
 
 
 def _step_range(
-    params_array,
+    params,
     state,
     pcg,
     buf,
@@ -457,9 +481,11 @@ def _step_range(
     (medians of 5 interleaved runs). Counting sub-environments, not chunks, leaves the chunks' layout to this
     function alone. Claiming here rather than in the caller keeps this function one call per thread and step.
 
-    ``state`` is as the kernels are passed it (``held_rows``). The function is compiled twice
-    (``physics_step_range`` calls the physics' copy): counting references, and for a physics that ``borrows_state``,
-    borrowing every array from its caller, which holds them for the call. A counting call that LLVM does not inline
+    ``state`` is as the kernels are passed it (``held_rows``). Kernels call each physics' own copy
+    (``physics_step_range``, bound in ``Physics``): counting references, or, for a physics that ``borrows_state``,
+    borrowing every array from its caller, which holds them for the call. (Bound to this function itself, not to one
+    that passes its arguments on to it: LLVM optimises each compiled function's module again with everything it
+    links, and that one function cost LunarLander 2 s of its cold compile.) A counting call that LLVM does not inline
     (a Box2D env's) takes and gives back a reference to each of its ~60 arrays, one atomic operation each, which two
     threads count on at the same moment: borrowing, a single LunarLander stepped in 15.6 us instead of 16.9 us
     (medians of 9 interleaved runs); 64 of them on two threads 0.99-1.05x as fast, across four such A/B runs.
@@ -474,7 +500,6 @@ def _step_range(
     state = held_rows(state)
     obs, final_obs = observations[0], observations[1]
     aux, final_aux = auxes[0], auxes[1]
-    params = params_array[0]
     rng = (pcg, buf)
     count = stop - first
     num_chunks = (count + chunk_size - 1) // chunk_size
@@ -543,21 +568,6 @@ def _step_range(
             completed_batch = fetch_add(progress, 1, chunk_stop - chunk_start) == count - (chunk_stop - chunk_start)
 
 
-# The two copies share the function's cache file: their signatures never meet, as a physics' record type says
-# whether it borrows (``Physics``' digest).
-_counting_step_range = kernel(_step_range, specializes_constants=True, counts_references=True)
-_borrowing_step_range = borrowing_kernel(_step_range)
-
-
-# ``physics_step_range``'s two bindings, compiled without reference counting: they pass their caller's arguments on.
-def _counted_step_range(params, *args):
-    return _counting_step_range(*args)
-
-
-def _borrowed_step_range(params, *args):
-    return _borrowing_step_range(*args)
-
-
 @kernel(entry=True)
 def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, rewards, flags, elapsed, auxes, actions):
     """One step of every sub-environment: validate, then ``_step_range`` over the whole batch, in the chunks a
@@ -582,7 +592,6 @@ def step_kernel(params_array, state, pcg, buf, mode, max_steps, observations, re
             chunk_size = max(count, 1)
         physics_step_range(
             params_array[0],
-            params_array,
             state,
             pcg,
             buf,
@@ -728,7 +737,6 @@ def step_chunks(
                 return False
         completed = physics_step_range(
             params_array[0],
-            params_array,
             state,
             pcg,
             buf,

@@ -7,6 +7,9 @@ from __future__ import annotations
 
 import copy
 import gc
+import os
+import pathlib
+import subprocess
 import sys
 from collections import namedtuple
 from typing import Any
@@ -14,6 +17,7 @@ from typing import Any
 import numpy as np
 import pytest
 from helpers.jit import INTERPRETED
+from helpers.paths import ROOT
 
 from nbgym import error, spaces
 from nbgym.engine import KernelEnv, Physics, borrowing_njit, declares_arguments, njit, vector_env_class
@@ -272,3 +276,48 @@ def test_a_borrowing_function_may_not_call_one_returning_an_array_whatever_compi
         error.PhysicsError, match=r"(?s)_same_for_reset returns .*called by .*without numba's reference"
     ):
         _walk_env_class(RETURNING_AFTER_RESET_WALK)()
+
+
+ONE_COMPILE_PROBE = """
+import collections, sys
+sys.path[:0] = sys.argv[1:]
+from numba.core import event
+import numpy as np
+
+compiled = collections.Counter()
+
+
+class Listener(event.Listener):
+    def on_start(self, event):
+        compiled[event.data["dispatcher"].py_func.__qualname__] += 1
+
+    def on_end(self, event):
+        pass
+
+
+event.register("numba:compile", Listener())
+import test_held_state as walk
+from nbgym.engine import vector_env_class
+
+envs = vector_env_class(walk.BorrowingWalkEnv, doc="A probe.")(num_envs=2)
+envs.reset(seed=0)
+envs.step(np.array([2, 0]))
+print(compiled["_walk_reset"], compiled["_walk_observe"], compiled["_walk_step"])
+"""
+
+
+@pytest.mark.skipif(INTERPRETED, reason="nothing is compiled")
+def test_a_borrowing_physics_functions_compile_once_for_counting_and_borrowing_callers(tmp_path):
+    """The counting ``reset_kernel`` and the borrowing ``_step_range`` both call the physics' reset and observe: numba
+    would compile each once per caller's options (``_kernels._OneImplementation``). From an empty cache."""
+    tests = pathlib.Path(__file__).parent
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_COMPILE_PROBE, str(tests), str(tests.parent), str(ROOT)],
+        capture_output=True,
+        text=True,
+        env=environ,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["1", "1", "1"]
