@@ -225,8 +225,8 @@ def _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h):
     contact_solver.solve_velocity_constraints(vcf, vcif, vel, nc)
 
 
-MAX_PERIOD = 2
-"""The longest cycle of velocity iterations that ``iterate_to_cycle`` looks for."""
+PERIOD = 2
+"""The iterations of the cycles that ``iterate_to_cycle`` looks for: cycles of 1 iteration repeat after 2 as well."""
 
 
 @borrowing_kernel
@@ -302,21 +302,25 @@ def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, it
 
     An iteration is a function of the island's velocities, the joints' limit and motor impulses and the contacts'
     impulses (what ``_note`` copies): the joints' point impulses (``JF_IMPX``, ``JF_IMPY``) are added to, never
-    read. Once those floats come back, bit for bit, to what they were ``p`` iterations before, every later iteration
-    repeats the one ``p`` before it and adds the same amounts to the point impulses. A cycle is looked for where the
-    first body's velocity repeats with a period ``p`` up to ``MAX_PERIOD`` (three floats, compared each iteration
-    beside the iteration's own chain); the next ``p`` iterations then record the amounts they add
+    read. Once those floats come back, bit for bit, to what they were ``PERIOD`` iterations before, every later
+    iteration repeats the one ``PERIOD`` before it and adds the same amounts to the point impulses. A cycle is looked
+    for where the first body's velocity is that of 1 or 2 iterations before (three floats, compared each iteration
+    beside the iteration's own chain); the next ``PERIOD`` iterations then record the amounts they add
     (``_zero_point_impulses``, ``_add_back_point_impulses``) and the copies before and after them are compared. Where
     they match, each whole cycle left only adds the amounts, in the same order: the float additions its iterations
     would make; the rest of a cycle runs as iterations. Where they differ, the next look waits twice as long as the
     last. One loop runs every iteration (a single inlined copy of the solvers: each copy lengthens a cold compile).
+
+    Every look spans ``PERIOD`` = 2 iterations, which a fixed point repeats too: a first body that stops changing while
+    the others still alternate (a walker's hull, its legs on the ground) was looked at over 1 iteration, which never
+    matched, and its island ran all its iterations.
 
     ``scratch`` (the row's ``lanes`` block, which only a set of worlds iterated in vectors uses) holds the copies;
     an island too large for it iterates without looking for cycles.
     """
     size = 3 * nb + 2 * nj + 2 * MAX_MANIFOLD_POINTS * nc
     added = 2 * size  # the amounts of a cycle's iterations: 2 * nj floats each
-    looking = nb > 0 and added + 2 * MAX_PERIOD * nj <= scratch.shape[0] * scratch.shape[1]
+    looking = nb > 0 and added + 2 * PERIOD * nj <= scratch.shape[0] * scratch.shape[1]
     nan = F32(np.nan)
     x1, y1, w1, x2, y2, w2 = nan, nan, nan, nan, nan, nan  # the first body's velocity 1 and 2 iterations before
     next_look = 0
@@ -357,12 +361,12 @@ def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, it
         if not looking:
             continue
         x, y, w = vel[0, 0], vel[0, 1], vel[0, 2]
-        repeat = 1 if x == x1 and y == y1 and w == w1 else 2 if x == x2 and y == y2 and w == w2 else 0
+        repeat = (x == x1 and y == y1 and w == w1) or (x == x2 and y == y2 and w == w2)
         x2, y2, w2, x1, y1, w1 = x1, y1, w1, x, y, w
-        if repeat == 0 or done < next_look or iterations - done < repeat:
+        if not repeat or done < next_look or iterations - done < PERIOD:
             continue
         _note(scratch, 0, vel, joint_f, joints, vcf, nb, nc, nj)
-        period = repeat
+        period = PERIOD
 
 
 @borrowing_kernel

@@ -48,19 +48,19 @@ def _iteration_state(w: W.World) -> tuple[bytes, bytes, bytes]:
     return w.velocities[0].tobytes(), w.joint_f[0].tobytes(), w.vc_f[0].tobytes()
 
 
-def _cycle_of(w: W.World, nb: int, nc: int, nj: int, iterations: int) -> int:
-    """The period (1 or 2) of the first cycle of what an iteration reads, iterating a copy of ``w`` one by one; 0 if
-    none within ``iterations``."""
+def _cycle_of(w: W.World, nb: int, nc: int, nj: int, iterations: int) -> tuple[int, int]:
+    """The period (1 or 2) of the first cycle of what an iteration reads, iterating a copy of ``w`` one by one, and the
+    iterations after which it repeats; ``(0, iterations)`` if it does not within ``iterations``."""
     w = W.World(*[array.copy() for array in w])
     read = [W.JF_IMPZ, W.JF_MOTOR_IMP]
     seen = []
-    for _ in range(iterations):
+    for done in range(iterations):
         seen.append((w.velocities[0, :nb].tobytes(), w.joint_f[0][:, read].tobytes(), w.vc_f[0, :nc].tobytes()))
         for period in (1, 2):
             if len(seen) > period and seen[-1] == seen[-1 - period]:
-                return period
+                return period, done
         _iterate(w, nc, nj, 1)
-    return 0
+    return 0, iterations
 
 
 def _iterate(w: W.World, nc: int, nj: int, iterations: int) -> None:
@@ -85,7 +85,7 @@ def test_iterations_to_a_cycle_are_the_iterations_one_by_one(world):
         wi = twin.w.world_i[0]
         assert wi[W.WI_HELD] == 1
         nb, nc, nj = wi[W.WI_HELD_BODIES], wi[W.WI_HELD_CONTACTS], wi[W.WI_HELD_JOINTS]
-        periods.add(_cycle_of(twin.w, nb, nc, nj, max(counts)))
+        periods.add(_cycle_of(twin.w, nb, nc, nj, max(counts))[0])
         for iterations in counts:
             one_by_one = W.World(*[array.copy() for array in twin.w])
             to_cycle = W.World(*[array.copy() for array in twin.w])
@@ -100,6 +100,33 @@ def test_iterations_to_a_cycle_are_the_iterations_one_by_one(world):
         twin.ref.Step(float(_DT), 180, 60)
         twin.compare(f"step {t}")
     assert {1, 2} <= periods, periods  # cycles of each length were replayed
+
+
+@pytest.mark.skipif(not INTERPRETED, reason="counts the iterations as Python calls of island._iteration")
+def test_iterations_stop_soon_after_what_they_read_repeats(monkeypatch):
+    """The iterations that ``iterate_to_cycle`` computes, over 40 steps of each world, are at most 3% more than those
+    after which what an iteration reads first repeats (what a search that looked at every iteration would compute):
+    1.8% more here. Looking over 1 iteration where the first body's velocity repeated after 1 (a body that settles
+    while others still alternate) computed 4.9% more in these worlds, 9.7% in BipedalWalker's (1.2% now)."""
+    computed = first_repeats = 0
+    iteration = island._iteration
+
+    def counted(*args):
+        nonlocal computed
+        computed += 1
+        iteration(*args)
+
+    for twin in (_arms(False, 0.3, False), _arms(True, 3.0, False), _arms(True, 0.3, True), chain_twin()):
+        for _ in range(40):
+            S._begin_step(twin.w, 0, _DT, 180, 60, True)
+            wi = twin.w.world_i[0]
+            nb, nc, nj = wi[W.WI_HELD_BODIES], wi[W.WI_HELD_CONTACTS], wi[W.WI_HELD_JOINTS]
+            first_repeats += _cycle_of(twin.w, nb, nc, nj, 180)[1]
+            with monkeypatch.context() as patched:
+                patched.setattr(island, "_iteration", counted)
+                island.iterate_velocities(twin.w, 0, nb, nc, nj, _DT, 180)
+            S._end_step(twin.w, 0, _DT, 180, 60)
+    assert computed <= 1.03 * first_repeats, (computed, first_repeats)
 
 
 def test_the_copies_compared_hold_every_float_an_iteration_changes_but_the_point_impulses():
