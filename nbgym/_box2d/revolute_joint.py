@@ -229,9 +229,9 @@ def _solve22(joint_f, j, bx, by):
     return det * (a22 * bx - a12 * by), det * (a11 * by - a21 * bx)
 
 
-@borrowing_kernel
+@borrowing_kernel(always_inline=True)
 def solve_velocity_constraints(joint_i, joint_f, j, vel, dt):
-    """b2RevoluteJoint::SolveVelocityConstraints."""
+    """b2RevoluteJoint::SolveVelocityConstraints; inlined in ``island._iteration``, its one caller (see there)."""
     ia_ = joint_i[j, JI_INDEXA]
     ib_ = joint_i[j, JI_INDEXB]
     vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)

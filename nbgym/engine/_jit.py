@@ -162,7 +162,7 @@ BORROWING_OPTIONS = {**OVERLOAD_OPTIONS, "_nrt": False}
 """The options of ``borrowing_kernel`` functions, and of overloads that such functions call."""
 
 
-def borrowing_kernel(function: Callable | None = None, *, entry: bool = False) -> Any:
+def borrowing_kernel(function: Callable | None = None, *, entry: bool = False, always_inline: bool = False) -> Any:
     """Decorator of compiled functions that borrow their arrays: ``kernel`` without numba's reference counting.
 
     numba counts references to every array a function receives: a compiled call that LLVM does not inline
@@ -174,13 +174,18 @@ def borrowing_kernel(function: Callable | None = None, *, entry: bool = False) -
     Args:
         function: The function to compile.
         entry: As for ``kernel``.
+        always_inline: Whether LLVM inlines every call of it (numba's ``forceinline``: its LLVM function is marked
+            ``alwaysinline``), where its own heuristics would call it: for a function called in a hot loop from one
+            place, whose call passes each array as its members (a copy of its code at each call site lengthens a
+            cold compile).
     """
     if function is None:
-        return lambda function: borrowing_kernel(function, entry=entry)
+        return lambda function: borrowing_kernel(function, entry=entry, always_inline=always_inline)
     options = {
         **KERNEL_OPTIONS,
         "cache": False,
         **{k: v for k, v in BORROWING_OPTIONS.items() if k not in HELPER_OPTIONS},
+        **({"forceinline": True} if always_inline else {}),
     }
     return _dispatcher(function, options, entry)
 

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from nbgym.engine import _jit as jit
-from nbgym.engine._jit import HelperCodeLibrary, HelperDispatcher, kernel
+from nbgym.engine._jit import HelperCodeLibrary, HelperDispatcher, borrowing_kernel, kernel
 from helpers.jit import INTERPRETED
 from helpers.paths import ROOT
 
@@ -56,6 +56,45 @@ def test_a_helper_has_no_wrapper_and_no_machine_code_and_an_entry_has_both():
     assert helper_result.entry_point is None or helper_result.library.get_pointer_to_function("anything") == 0
     (entry_result,) = _entry.overloads.values()
     assert not isinstance(entry_result.library, HelperCodeLibrary)
+
+
+@borrowing_kernel(always_inline=True)
+def _inlined_sum(values, count):
+    total = 0.0
+    for k in range(count):
+        total += values[k]
+    return total
+
+
+@borrowing_kernel
+def _called_sum(values, count):
+    total = 0.0
+    for k in range(count):
+        total += values[k]
+    return total
+
+
+@kernel(entry=True)
+def _sums(values):
+    return _inlined_sum(values, 2) + _called_sum(values, 3)
+
+
+_sums._cache = NullCache()  # compiled here: a cached entry loads without compiling its helpers
+
+
+def test_an_always_inline_helper_is_marked_for_llvm_to_inline_at_every_call():
+    """``borrowing_kernel(always_inline=True)`` compiles the helper with numba's ``forceinline``: the LLVM function
+    that its callers link is ``alwaysinline``, so LLVM inlines every call of it; a plain helper's is not."""
+    assert _sums(np.array([1.0, 2.0, 4.0])) == 3.0 + 7.0
+
+    def attributes(helper):
+        (result,) = helper.overloads.values()
+        module = result.library._get_module_for_linking()
+        function = module.get_function(result.fndesc.mangled_name)
+        return {word for group in function.attributes for word in group.decode().split()}  # b"alwaysinline nofree"
+
+    assert "alwaysinline" in attributes(_inlined_sum)
+    assert "alwaysinline" not in attributes(_called_sum)
 
 
 def test_constants_do_not_compile_a_helper_once_per_value():
