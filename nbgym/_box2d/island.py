@@ -330,11 +330,10 @@ def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, it
     x1, y1, w1, x2, y2, w2 = nan, nan, nan, nan, nan, nan  # the first body's velocity 1 and 2 iterations before
     next_look = 0
     wait = 1
-    period = 0
-    recorded = 0  # iterations of the cycle being recorded so far (while < period)
+    recording = False  # the PERIOD iterations after a look: their amounts recorded, then the copies compared
+    recorded = 0  # of those iterations so far
     done = 0
     while done < iterations:
-        recording = recorded < period
         if recording:
             _zero_point_impulses(joint_f, joints, nj, scratch, added + 2 * nj * recorded)
         _iteration(joint_i, joint_f, joints, vel, vcf, vcif, nc, nj, h)
@@ -342,25 +341,25 @@ def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, it
         if recording:
             _add_back_point_impulses(joint_f, joints, nj, scratch, added + 2 * nj * recorded)
             recorded += 1
-            if recorded < period:
+            if recorded < PERIOD:
                 continue
             _note(scratch, size, vel, joint_f, joints, vcf, nb, nc, nj)
             if _same_bits(scratch, size, 0, size):
-                cycles = (iterations - done) // period
+                cycles = (iterations - done) // PERIOD
                 for _ in range(cycles):
-                    for q in range(period):
+                    for q in range(PERIOD):
                         for i in range(nj):
                             j = joints[i]
                             at = added + 2 * (nj * q + i)
                             joint_f[j, JF_IMPX] = joint_f[j, JF_IMPX] + scratch[_at(scratch, at)]
                             joint_f[j, JF_IMPY] = joint_f[j, JF_IMPY] + scratch[_at(scratch, at + 1)]
-                done += cycles * period
+                done += cycles * PERIOD
                 looking = False  # the part of a cycle left over runs as iterations
             else:
                 next_look = done + wait
                 wait *= 2
                 x1, y1, w1, x2, y2, w2 = vel[0, 0], vel[0, 1], vel[0, 2], nan, nan, nan
-            period = 0
+            recording = False
             recorded = 0
             continue
         if not looking:
@@ -371,7 +370,7 @@ def iterate_to_cycle(joint_i, joint_f, joints, vel, vcf, vcif, nb, nc, nj, h, it
         if not repeat or done < next_look or iterations - done < PERIOD:
             continue
         _note(scratch, 0, vel, joint_f, joints, vcf, nb, nc, nj)
-        period = PERIOD
+        recording = True
 
 
 @borrowing_kernel
