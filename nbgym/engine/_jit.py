@@ -23,6 +23,16 @@ generates no machine code for it: that happens once, in the entry that links it.
 bitcode. (Leaving the module passes to the entry too compiled LunarLander in 39 s instead of 46 s, but the code the
 entry's passes made of unoptimised callees stepped 18% slower: the passes optimise bottom-up, one level at a time.)
 
+A helper's module defines its own functions only. numba links into each function's module the modules of the
+functions it calls, each holding those of the functions they call, and LLVM's module passes then optimise all of them
+again: a routine deep in the port was optimised once more per function above it, each time to the same code (a
+LunarLander compile spent 15.2 s of its 69 s in helpers' module passes). A helper's module now links the modules of
+the functions it calls directly, defining only their own functions, which it may inline as before; what it links
+for others declares the functions it does not define (``_declare_others``), and an entry links the modules of every
+helper below it (``_linked_closure``), then optimises and translates the whole, as before. LunarLander's cold compile
+went from 71.2 s to 63.9 s, its helpers' module passes to 6.1 s, its step at the same speed. A helper's cache entry
+still defines all it calls, as no library of its callees comes with it when it is loaded.
+
 Internal callees. numba passes each argument of a compiled call as its members, each array as 7-11 scalars, so a
 call of a Box2D port routine that LLVM does not inline passes a ``World`` of 46 arrays as ~450 values; and numba links
 every callee into a kernel's module as ``linkonce_odr`` (a definition other modules may replace), whose arguments
@@ -35,6 +45,8 @@ modules keep their callees ``linkonce_odr``, so that the entry that links severa
 
 from __future__ import annotations
 
+import hashlib
+import re
 import uuid
 from typing import Any, Callable
 
@@ -222,8 +234,94 @@ class HelperCodeLibrary(codegen.JITCodeLibrary):
         self._ensure_finalized()
         return 0  # a helper has no callable code (its dispatcher's entry point is null; see HelperDispatcher)
 
+    def finalize(self) -> None:
+        # Its own functions: those defined before numba links the modules of the functions it calls.
+        self._own_functions = {
+            function.name for function in self._final_module.functions if not function.is_declaration
+        }
+        super().finalize()
+
+    def _get_module_for_linking(self) -> Any:
+        """Its optimised module with only its own functions defined: what callers link (see the module docstring)."""
+        self._ensure_finalized()
+        if self._shared_module is None:
+            module = _declare_others(self._final_module, self._own_functions)
+            for function in module.functions:
+                if not function.is_declaration and function.linkage == ll.Linkage.external:
+                    function.linkage = ll.Linkage.linkonce_odr  # as numba's: other modules may define it too
+            self._shared_module = module
+        return self._shared_module
+
     def serialize_using_object_code(self) -> tuple:
-        return (self.name, _HELPER_BITCODE, self._get_module_for_linking().as_bitcode())
+        # With every function it calls defined: loaded from the cache, it has no callees' libraries to link.
+        module = self._get_module_for_linking().clone()
+        for library in _linked_closure(self._linking_libraries):
+            module.link_in(library._get_module_for_linking(), preserve=True)
+        return (self.name, _HELPER_BITCODE, module.as_bitcode())
+
+
+_LINKAGE_WORDS = frozenset(
+    "private internal linkonce linkonce_odr weak weak_odr available_externally external common appending "
+    "extern_weak hidden protected default dso_local dso_preemptable".split()
+)
+"""The words that may precede a function's type in LLVM's ``define``, none of which a ``declare`` takes here."""
+
+_DEFINED_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)\(')
+
+_LONG_LOCAL_NAME = re.compile(r'(?:(?<=[%\s])|^)("[^"\n]{1000,}"|[-a-zA-Z$._0-9]{1000,})(?=[:,\s)\]]|$)', re.M)
+"""A value or block name that LLVM's text parser refuses (over 1,024 characters: numba's mangled callee names in the
+names that inlining gives blocks), though LLVM made it."""
+
+
+def _declare_others(module: Any, own: set[str]) -> Any:
+    """A copy of ``module`` with the functions not in ``own`` declared instead of defined.
+
+    LLVM's C API can delete a function's body, but llvmlite does not bind it: the copy is made from the module's
+    text, with each other function's ``define ... { ... }`` replaced by its ``declare`` (the same signature and
+    attributes), and the names LLVM's parser would refuse shortened.
+    """
+    lines = str(module).split("\n")
+    kept = []
+    index = 0
+    while index < len(lines):
+        line = lines[index]
+        if line.startswith("define ") and _DEFINED_NAME.search(line).group(1).strip('"') not in own:
+            words = line[len("define ") :].rstrip("{ ").split(" ")
+            while words[0] in _LINKAGE_WORDS:
+                del words[0]
+            header = re.sub(r" comdat(\([^)]*\))?| personality .*$| !\w+ !\d+", "", " ".join(words))
+            kept.append(f"declare {header}")
+            while lines[index] != "}":
+                index += 1
+        else:
+            kept.append(line)
+        index += 1
+    return ll.parse_assembly(_LONG_LOCAL_NAME.sub(_short_name, "\n".join(kept)))
+
+
+def _short_name(match: re.Match) -> str:
+    return "nbgym.long." + hashlib.sha256(match.group(1).encode()).hexdigest()[:32]
+
+
+def _linked_closure(libraries: list) -> list:
+    """``libraries`` and, through each helper among them compiled in this process (one loaded from the cache defines
+    all it calls), the libraries it links: each after every one that links it, as LLVM's linker copies a
+    ``linkonce_odr`` definition only into a module that already calls it."""
+    order = []
+    visited = set()
+
+    def visit(library: Any) -> None:
+        visited.add(id(library))
+        if isinstance(library, HelperCodeLibrary):
+            for callee in library._linking_libraries:
+                if id(callee) not in visited:
+                    visit(callee)
+        order.append(library)
+
+    for library in libraries:
+        if id(library) not in visited:
+            visit(library)
+    return order[::-1]
 
 
 def _refuse_borrowed_returns(state: Any) -> None:
@@ -291,6 +389,18 @@ def _install_helper_libraries() -> None:
 
     run_pass_with_helper_libraries._nbgym_helpers = True
     lowering.run_pass = run_pass_with_helper_libraries
+
+    finalize = codegen.CPUCodeLibrary.finalize
+
+    def finalize_linking_helpers_callees(self: Any) -> None:
+        # A helper links its own callees' modules; any other library, everything its helpers call.
+        if not isinstance(self, HelperCodeLibrary) and any(
+            isinstance(linked, HelperCodeLibrary) for linked in self._linking_libraries
+        ):
+            self._linking_libraries = _linked_closure(self._linking_libraries)
+        finalize(self)
+
+    codegen.CPUCodeLibrary.finalize = finalize_linking_helpers_callees
 
     optimize = codegen.CPUCodeLibrary._optimize_final_module
 

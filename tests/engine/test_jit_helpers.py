@@ -231,3 +231,84 @@ def test_a_callee_made_internal_in_one_entry_is_never_called_from_another(tmp_pa
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["[(True,", "True)]", "True"]
+
+
+@kernel
+def _countdown(n):
+    """Recursive: LLVM cannot inline it whole, so the helpers that call it keep a call to it."""
+    if n <= 0:
+        return 0
+    return 1 + _countdown(n - 1)
+
+
+@kernel
+def _countdowns(n):
+    return _countdown(n) + _countdown(n + 1)
+
+
+@kernel(entry=True)
+def _countdowns_entry(n):
+    return _countdowns(n) * 2
+
+
+_countdowns_entry._cache = NullCache()  # compiled here: a cached entry loads without compiling its helpers
+
+
+def test_a_helper_links_only_its_own_functions_and_caches_all_it_calls():
+    """What a helper's callers link defines its own functions only (its callees' come from their own libraries, into
+    the entry), so that no helper's module passes optimise its callees again; its cache entry defines everything it
+    calls, as a helper loaded from the cache has no callees' libraries to link."""
+    assert _countdowns_entry(3) == (3 + 4) * 2
+    (result,) = _countdowns.overloads.values()
+    (callee,) = _countdown.overloads.values()
+    library = result.library
+    linked = library._get_module_for_linking()
+    assert not linked.get_function(result.fndesc.mangled_name).is_declaration
+    assert linked.get_function(callee.fndesc.mangled_name).is_declaration
+    assert {function.name for function in linked.functions if not function.is_declaration} <= library._own_functions
+    name, kind, bitcode = library.serialize_using_object_code()
+    cached = jit.ll.parse_bitcode(bitcode)
+    assert not cached.get_function(result.fndesc.mangled_name).is_declaration
+    assert not cached.get_function(callee.fndesc.mangled_name).is_declaration
+
+
+class _Linked(HelperCodeLibrary):
+    """A stand-in for a helper's library: only what ``_linked_closure`` reads."""
+
+    def __init__(self, name: str, callees: list) -> None:  # no codegen: nothing is compiled
+        self._name, self._linking_libraries = name, callees
+
+    def __repr__(self) -> str:
+        return self._name
+
+
+def test_an_entry_links_each_helper_after_every_helper_that_calls_it():
+    """LLVM's linker copies a ``linkonce_odr`` function only into a module that already calls it: a helper linked
+    before the last helper that calls it (the others having inlined it) would be left undefined in the entry. A
+    depth-first walk's first visits put ``leaf`` before ``right``, which calls it."""
+    leaf = _Linked("leaf", [])
+    left = _Linked("left", [leaf])
+    right = _Linked("right", [leaf])
+    top = _Linked("top", [left, right])
+    order = jit._linked_closure([top, right])
+    assert sorted(order, key=id) == sorted([top, left, right, leaf], key=id)
+    position = {id(library): index for index, library in enumerate(order)}
+    for library in order:
+        for callee in library._linking_libraries:
+            assert position[id(library)] < position[id(callee)], order
+
+
+def test_a_module_with_names_over_llvms_limit_is_copied_with_other_functions_declared():
+    """LLVM names an inlined block after its callee's mangled name, past what its text parser takes (1,024
+    characters): ``_declare_others`` copies the module through its text, so it shortens them."""
+    module = jit.ll.parse_assembly(
+        "define linkonce_odr i32 @callee(i32 %x) #0 {\n  ret i32 %x\n}\n\n"
+        "define i32 @own(i32 %x) {\nentry:\n  br label %next\n\nnext:\n  %y = call i32 @callee(i32 %x)\n  ret i32 %y\n}\n\n"
+        "attributes #0 = { nounwind }\n"
+    )
+    (block,) = [block for block in module.get_function("own").blocks if block.name == "next"]
+    block.name = "B1." + "x" * 1500  # as LLVM names may be, not as its text parser takes them
+    copy = jit._declare_others(module, {"own"})
+    assert copy.get_function("callee").is_declaration
+    assert not copy.get_function("own").is_declaration
+    copy.verify()
