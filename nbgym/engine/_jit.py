@@ -324,6 +324,24 @@ def _linked_closure(libraries: list) -> list:
     return order[::-1]
 
 
+def _refuse_undefined_callees(library: Any) -> None:
+    """Refuses an entry's module in which a function of a helper it links is called but not defined, before LLVM
+    translates it: LLVM would end the process (a symbol it cannot resolve), where this raises.
+
+    Raises:
+        RuntimeError: Naming the functions and the library.
+    """
+    own = set()
+    for linked in library._linking_libraries:
+        own |= getattr(linked, "_own_functions", set())
+    missing = [f.name for f in library._final_module.functions if f.is_declaration and f.name in own]
+    if missing:
+        raise RuntimeError(
+            f"nbgym's kernel linker left {len(missing)} compiled function(s) undefined in {library.name} "
+            f"({', '.join(sorted(missing)[:3])}): this is a bug in nbgym, please report it."
+        )
+
+
 def _refuse_borrowed_returns(state: Any) -> None:
     """Refuses, in a function compiled without reference counting, a call to a compiled function that returns
     arrays, whichever version of it the call reaches: one compiled with reference counting (for a caller that
@@ -405,6 +423,8 @@ def _install_helper_libraries() -> None:
     optimize = codegen.CPUCodeLibrary._optimize_final_module
 
     def optimize_with_internal_callees(self: Any) -> None:
+        if not isinstance(self, HelperCodeLibrary):
+            _refuse_undefined_callees(self)
         _internalize_callees(self)
         optimize(self)
 

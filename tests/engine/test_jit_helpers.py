@@ -312,3 +312,23 @@ def test_a_module_with_names_over_llvms_limit_is_copied_with_other_functions_dec
     assert copy.get_function("callee").is_declaration
     assert not copy.get_function("own").is_declaration
     copy.verify()
+
+
+def test_an_entry_missing_a_helpers_function_is_refused_before_llvm_would_end_the_process():
+    """A helper's function called but left undefined in an entry's module is an nbgym bug: LLVM's JIT would abort the
+    process on the symbol it cannot resolve; the entry's compile raises instead."""
+
+    class Entry:
+        name = "entry"
+
+    helper = _Linked("helper", [])
+    helper._own_functions = {"callee"}
+    entry = Entry()
+    entry._linking_libraries = [helper]
+    entry._final_module = jit.ll.parse_assembly(
+        "declare i32 @callee(i32)\n\ndefine i32 @own(i32 %x) {\n  %y = call i32 @callee(i32 %x)\n  ret i32 %y\n}\n"
+    )
+    with pytest.raises(RuntimeError, match="left 1 compiled function.*undefined in entry \\(callee\\)"):
+        jit._refuse_undefined_callees(entry)
+    entry._final_module = jit.ll.parse_assembly("define i32 @callee(i32 %x) {\n  ret i32 %x\n}\n")
+    jit._refuse_undefined_callees(entry)
