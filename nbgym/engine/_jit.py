@@ -266,6 +266,8 @@ _LINKAGE_WORDS = frozenset(
 )
 """The words that may precede a function's type in LLVM's ``define``, none of which a ``declare`` takes here."""
 
+_LOCAL_DEFINES = ("define internal ", "define private ")
+
 _DEFINED_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)\(')
 
 _LONG_LOCAL_NAME = re.compile(r'(?:(?<=[%\s])|^)("[^"\n]{1000,}"|[-a-zA-Z$._0-9]{1000,})(?=[:,\s)\]]|$)', re.M)
@@ -274,7 +276,8 @@ names that inlining gives blocks), though LLVM made it."""
 
 
 def _declare_others(module: Any, own: set[str]) -> Any:
-    """A copy of ``module`` with the functions not in ``own`` declared instead of defined.
+    """A copy of ``module`` with the functions not in ``own`` declared instead of defined (but for ``internal`` and
+    ``private`` ones, which only this module's code calls).
 
     LLVM's C API can delete a function's body, but llvmlite does not bind it: the copy is made from the module's
     text, with each other function's ``define ... { ... }`` replaced by its ``declare`` (the same signature and
@@ -285,7 +288,11 @@ def _declare_others(module: Any, own: set[str]) -> Any:
     index = 0
     while index < len(lines):
         line = lines[index]
-        if line.startswith("define ") and _DEFINED_NAME.search(line).group(1).strip('"') not in own:
+        if (
+            line.startswith("define ")
+            and not line.startswith(_LOCAL_DEFINES)  # a module's own copy, which no other module's can stand for
+            and _DEFINED_NAME.search(line).group(1).strip('"') not in own
+        ):
             words = line[len("define ") :].rstrip("{ ").split(" ")
             while words[0] in _LINKAGE_WORDS:
                 del words[0]

@@ -303,13 +303,16 @@ def test_a_module_with_names_over_llvms_limit_is_copied_with_other_functions_dec
     characters): ``_declare_others`` copies the module through its text, so it shortens them."""
     module = jit.ll.parse_assembly(
         "define linkonce_odr i32 @callee(i32 %x) #0 {\n  ret i32 %x\n}\n\n"
-        "define i32 @own(i32 %x) {\nentry:\n  br label %next\n\nnext:\n  %y = call i32 @callee(i32 %x)\n  ret i32 %y\n}\n\n"
+        "define internal i32 @local(i32 %x) {\n  ret i32 %x\n}\n\n"
+        "define i32 @own(i32 %x) {\nentry:\n  br label %next\n\nnext:\n  %y = call i32 @callee(i32 %x)\n"
+        "  %z = call i32 @local(i32 %y)\n  ret i32 %z\n}\n\n"
         "attributes #0 = { nounwind }\n"
     )
     (block,) = [block for block in module.get_function("own").blocks if block.name == "next"]
     block.name = "B1." + "x" * 1500  # as LLVM names may be, not as its text parser takes them
     copy = jit._declare_others(module, {"own"})
     assert copy.get_function("callee").is_declaration
+    assert not copy.get_function("local").is_declaration  # an internal copy: no other module's can stand for it
     assert not copy.get_function("own").is_declaration
     copy.verify()
 
