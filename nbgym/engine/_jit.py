@@ -307,7 +307,11 @@ def _declare_others(module: Any, own: set[str]) -> Any:
 
 
 def _short_name(match: re.Match) -> str:
-    return "nbgym.long." + hashlib.sha256(match.group(1).encode()).hexdigest()[:32]
+    """A name for ``match`` that LLVM's parser takes, quoted as it was: a quoted long string may also be a metadata
+    string (the ``linkageName`` of debug information, with ``NUMBA_DEBUGINFO`` or ``NUMBA_ENABLE_PROFILING``), which
+    must stay a string constant."""
+    short = "nbgym.long." + hashlib.sha256(match.group(1).encode()).hexdigest()[:32]
+    return f'"{short}"' if match.group(1).startswith('"') else short
 
 
 def _linked_closure(libraries: list) -> list:

@@ -304,9 +304,18 @@ def test_a_module_with_names_over_llvms_limit_is_copied_with_other_functions_dec
     module = jit.ll.parse_assembly(
         "define linkonce_odr i32 @callee(i32 %x) #0 {\n  ret i32 %x\n}\n\n"
         "define internal i32 @local(i32 %x) {\n  ret i32 %x\n}\n\n"
-        "define i32 @own(i32 %x) {\nentry:\n  br label %next\n\nnext:\n  %y = call i32 @callee(i32 %x)\n"
+        "define i32 @own(i32 %x) !dbg !2 {\nentry:\n  br label %next\n\nnext:\n  %y = call i32 @callee(i32 %x)\n"
         "  %z = call i32 @local(i32 %y)\n  ret i32 %z\n}\n\n"
         "attributes #0 = { nounwind }\n"
+        # Debug information (``NUMBA_DEBUGINFO``), whose linkage names are long string constants:
+        "!llvm.dbg.cu = !{!0}\n!llvm.module.flags = !{!5}\n"
+        '!0 = distinct !DICompileUnit(language: DW_LANG_C, file: !1, producer: "numba", isOptimized: true, '
+        "runtimeVersion: 0, emissionKind: FullDebug)\n"
+        '!1 = !DIFile(filename: "kernel.py", directory: "/")\n'
+        f'!2 = distinct !DISubprogram(name: "own", linkageName: "{"y" * 1500}", scope: !1, file: !1, line: 1, '
+        "type: !3, scopeLine: 1, spFlags: DISPFlagDefinition, unit: !0)\n"
+        "!3 = !DISubroutineType(types: !4)\n!4 = !{}\n"
+        '!5 = !{i32 2, !"Debug Info Version", i32 3}\n'
     )
     (block,) = [block for block in module.get_function("own").blocks if block.name == "next"]
     block.name = "B1." + "x" * 1500  # as LLVM names may be, not as its text parser takes them
@@ -315,6 +324,7 @@ def test_a_module_with_names_over_llvms_limit_is_copied_with_other_functions_dec
     assert not copy.get_function("local").is_declaration  # an internal copy: no other module's can stand for it
     assert not copy.get_function("own").is_declaration
     copy.verify()
+    assert 'linkageName: "nbgym.long.' in str(copy)
 
 
 def test_an_entry_missing_a_helpers_function_is_refused_before_llvm_would_end_the_process():
