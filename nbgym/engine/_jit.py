@@ -381,12 +381,17 @@ def _refuse_borrowed_returns(state: Any) -> None:
                 )
 
 
+def _links_helpers(library: Any) -> bool:
+    """Whether ``library`` is not a helper and links one (an entry, or a function numba compiled with a wrapper)."""
+    return not isinstance(library, HelperCodeLibrary) and any(
+        isinstance(linked, HelperCodeLibrary) for linked in library._linking_libraries
+    )
+
+
 def _internalize_callees(library: Any) -> None:
     """Makes the functions an entry's module links (``linkonce_odr``) ``internal`` to it, if it links helpers: only
     its own functions are called from outside it (see the module docstring)."""
-    if isinstance(library, HelperCodeLibrary) or not any(
-        isinstance(linked, HelperCodeLibrary) for linked in library._linking_libraries
-    ):
+    if not _links_helpers(library):
         return
     # Renamed too: the JIT's symbol table holds internal symbols by name, and a module that links the same callee
     # ``linkonce_odr`` (a weak definition, resolved by name) would otherwise call this module's copy, whose
@@ -423,9 +428,7 @@ def _install_helper_libraries() -> None:
 
     def finalize_linking_helpers_callees(self: Any) -> None:
         # A helper links its own callees' modules; any other library, everything its helpers call.
-        if not isinstance(self, HelperCodeLibrary) and any(
-            isinstance(linked, HelperCodeLibrary) for linked in self._linking_libraries
-        ):
+        if _links_helpers(self):
             self._linking_libraries = _linked_closure(self._linking_libraries)
         finalize(self)
 
