@@ -31,17 +31,18 @@ _OBJECTS: list[bytes] = []
 """The object code of every numba library compiled or loaded since ``record_object_code``."""
 
 
-_RECORDING: list[bool] = []
+_recording = False
 """Whether ``record_object_code`` is in effect."""
 
 
 def record_object_code() -> None:
     """Keeps a copy of the object code numba compiles (its JIT's object cache hook, set again here: numba set it when
     its code generator was made) or loads from its cache; call before the kernels load."""
+    global _recording
     from numba.core import codegen
     from numba.core.registry import cpu_target
 
-    if _RECORDING:
+    if _recording:
         return
     library = codegen.CPUCodeLibrary
     set_compiled = library._set_compiled_object
@@ -56,20 +57,21 @@ def record_object_code() -> None:
 
     library._set_compiled_object = set_compiled_object
     cpu_target.target_context.codegen()._engine.set_object_cache(object_compiled, library._object_getbuffer_hook)
-    _RECORDING.append(True)
+    _recording = True
 
 
 def stop_recording() -> None:
     """Gives numba its hooks back and drops the copies."""
+    global _recording
     from numba.core import codegen
     from numba.core.registry import cpu_target
 
-    if _RECORDING:
+    if _recording:
         library = codegen.CPUCodeLibrary
         del library._set_compiled_object  # the inherited one again
         engine = cpu_target.target_context.codegen()._engine
         engine.set_object_cache(library._object_compiled_hook, library._object_getbuffer_hook)
-        _RECORDING.clear()
+        _recording = False
     _OBJECTS.clear()
 
 
