@@ -25,7 +25,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any
+from typing import Any, Callable
 
 _OBJECTS: list[bytes] = []
 """The object code of every numba library compiled or loaded since ``record_object_code``."""
@@ -147,6 +147,37 @@ def parse_report(text: str) -> list[tuple[str, int]]:
     return sorted(samples.items(), key=lambda row: -row[1])
 
 
+def _sample(perf: str, args: argparse.Namespace, steps: Callable[[int, int], None]) -> tuple[str | None, int, float]:
+    """``perf record`` of this process for ``args.seconds`` while ``steps`` runs; returns perf's report (``None`` if
+    perf failed, its error printed), the steps taken in those seconds and the time they took."""
+    with tempfile.TemporaryDirectory() as scratch:
+        data = os.path.join(scratch, "perf.data")
+        command = [perf, "record", "-F", str(args.frequency), "-p", str(os.getpid()), "-o", data]
+        recording = subprocess.Popen(
+            [*command, "--", "sleep", str(args.seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+        )
+        time.sleep(0.2)  # perf attaches, then samples for ``seconds``
+        done, sampled = 0, 0
+        start = time.perf_counter()
+        while recording.poll() is None:  # stepping on while perf writes its file: it samples no idle wait
+            steps(20, done)
+            done += 20
+            if not sampled and time.perf_counter() - start >= args.seconds:
+                sampled, elapsed = done, time.perf_counter() - start
+        if not sampled:  # perf ended early
+            sampled, elapsed = done, time.perf_counter() - start
+        if recording.returncode != 0:
+            print(recording.stderr.read().decode(errors="replace"), file=sys.stderr)
+            return None, 0, 0.0
+        report = subprocess.run(
+            [perf, "report", "-i", data, "--stdio", "-n", "--no-children", "--sort", "sym", "-g", "none"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    return report, sampled, elapsed
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("env_id")
@@ -156,6 +187,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--frequency", type=int, default=4000, help="perf's samples per second (default: 4000)")
     parser.add_argument("--top", type=int, default=30, help="the functions shown (default: 30)")
     args = parser.parse_args(argv)
+    if args.threads != 1 and not args.num_envs:
+        parser.error("--threads is a vector env's: give --num-envs too")
+    if min(args.num_envs, args.threads - 1, args.top) < 0 or args.seconds <= 0 or args.frequency <= 0:
+        parser.error("--num-envs and --top take counts >= 0, --threads >= 1, --seconds and --frequency > 0")
     perf = shutil.which("perf")
     if perf is None or not sys.platform.startswith("linux"):
         parser.error("needs Linux's perf on the PATH (linux-tools / the perf package)")
@@ -181,33 +216,13 @@ def main(argv: list[str] | None = None) -> int:
     steps(200, 0)  # every kernel compiled or loaded before the map is written
     map_path = f"/tmp/perf-{os.getpid()}.map"
     named = write_perf_map(map_path)
-    with tempfile.TemporaryDirectory() as scratch:
-        data = os.path.join(scratch, "perf.data")
-        command = [perf, "record", "-F", str(args.frequency), "-p", str(os.getpid()), "-o", data]
-        recording = subprocess.Popen(
-            [*command, "--", "sleep", str(args.seconds)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
-        )
-        time.sleep(0.2)  # perf attaches, then samples for ``seconds``
-        done, sampled = 0, 0
-        start = time.perf_counter()
-        while recording.poll() is None:  # stepping on while perf writes its file: it samples no idle wait
-            steps(20, done)
-            done += 20
-            if not sampled and time.perf_counter() - start >= args.seconds:
-                sampled, elapsed = done, time.perf_counter() - start
-        if not sampled:  # perf ended early
-            sampled, elapsed = done, time.perf_counter() - start
-        if recording.returncode != 0:
-            print(recording.stderr.read().decode(errors="replace"), file=sys.stderr)
-            return 1
-        report = subprocess.run(
-            [perf, "report", "-i", data, "--stdio", "-n", "--no-children", "--sort", "sym", "-g", "none"],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-    os.unlink(map_path)
-    env.close()
+    try:
+        report, sampled, elapsed = _sample(perf, args, steps)
+    finally:
+        os.unlink(map_path)
+        env.close()
+    if report is None:
+        return 1
     rows = parse_report(report)
     total = sum(count for _, count in rows)
     per_step = 1e6 / args.frequency / sampled
