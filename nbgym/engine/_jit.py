@@ -270,9 +270,11 @@ _LOCAL_DEFINES = ("define internal ", "define private ")
 
 _DEFINED_NAME = re.compile(r'@("(?:[^"\\]|\\.)*"|[-a-zA-Z$._0-9]+)\(')
 
-_LONG_LOCAL_NAME = re.compile(r'(?:(?<=[%\s])|^)("[^"\n]{1000,}"|[-a-zA-Z$._0-9]{1000,})(?=[:,\s)\]]|$)', re.M)
+_LONG_LOCAL_NAME = re.compile(r'(?:(?<=%)|^)("[^"\n]{1000,}"|[-a-zA-Z$._0-9]{1000,})(?=[:,\s)\]]|$)', re.M)
 """A value or block name that LLVM's text parser refuses (over 1,024 characters: numba's mangled callee names in the
-names that inlining gives blocks), though LLVM made it."""
+names that inlining gives blocks), though LLVM made it: a use (``%name``) or a block's label (at a line's start). Not
+a string constant, which the parser takes at any length (debug information's linkage names, with ``NUMBA_DEBUGINFO``
+or ``NUMBA_ENABLE_PROFILING``)."""
 
 
 def _declare_others(module: Any, own: set[str]) -> Any:
@@ -307,11 +309,7 @@ def _declare_others(module: Any, own: set[str]) -> Any:
 
 
 def _short_name(match: re.Match) -> str:
-    """A name for ``match`` that LLVM's parser takes, quoted as it was: a quoted long string may also be a metadata
-    string (the ``linkageName`` of debug information, with ``NUMBA_DEBUGINFO`` or ``NUMBA_ENABLE_PROFILING``), which
-    must stay a string constant."""
-    short = "nbgym.long." + hashlib.sha256(match.group(1).encode()).hexdigest()[:32]
-    return f'"{short}"' if match.group(1).startswith('"') else short
+    return "nbgym.long." + hashlib.sha256(match.group(1).encode()).hexdigest()[:32]
 
 
 def _linked_closure(libraries: list) -> list:
