@@ -43,7 +43,7 @@ from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch, kernel_float_d
 from nbgym.engine._in_use import Exclusive, exclusive
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
-from nbgym.vector._common import per_env_values, pop_reset_mask, seeds_for
+from nbgym.vector._common import per_env_values, pop_reset_mask, resolve_autoreset_mode, seeds_for
 from nbgym.vector.utils import batch_space
 from nbgym.vector.vector_env import AutoresetMode, VectorEnv
 
@@ -652,9 +652,7 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0
         ):
             raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
-        self.autoreset_mode = (
-            autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else AutoresetMode(autoreset_mode)
-        )
+        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
         self.num_envs = int(num_envs)
         self._params = params
         self.max_episode_steps = max_episode_steps

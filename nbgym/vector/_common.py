@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from copy import deepcopy
+from enum import Enum
 from typing import Any
 
 import numpy as np
@@ -31,15 +32,16 @@ def copy_batch(batch: Any) -> Any:
     return deepcopy(batch)
 
 
-def resolve_autoreset_mode(autoreset_mode: str | AutoresetMode) -> AutoresetMode:
-    """The :class:`AutoresetMode` named by ``autoreset_mode`` (a mode or its value, e.g. ``"SameStep"``).
+def resolve_autoreset_mode(autoreset_mode: str | Enum) -> AutoresetMode:
+    """The :class:`AutoresetMode` named by ``autoreset_mode``: a mode, its value (e.g. ``"SameStep"``), or another
+    library's member of that value (``gymnasium.vector.AutoresetMode.SAME_STEP``, from code that moved to nbgym).
 
     Raises:
-        ValueError: If ``autoreset_mode`` names no mode.
+        ValueError: If ``autoreset_mode`` names no mode (gymnasium's error).
     """
     if isinstance(autoreset_mode, AutoresetMode):
         return autoreset_mode
-    return AutoresetMode(autoreset_mode)
+    return AutoresetMode(autoreset_mode.value if isinstance(autoreset_mode, Enum) else autoreset_mode)
 
 
 def resolve_observation_spaces(

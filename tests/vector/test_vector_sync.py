@@ -33,6 +33,7 @@ from helpers.common import FAST
 
 import nbgym
 from nbgym.vector import (
+    AsyncVectorEnv,
     AutoresetMode,
     SyncVectorEnv,
     VectorActionWrapper,
@@ -285,6 +286,28 @@ def test_failed_construction_is_collectable() -> None:
 def test_autoreset_mode_enum_matches_gymnasium() -> None:
     assert [(m.name, m.value) for m in AutoresetMode] == [(m.name, m.value) for m in gymnasium.vector.AutoresetMode]
     assert AutoresetMode("SameStep") is AutoresetMode.SAME_STEP
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda mode: SyncVectorEnv([lambda: nbgym.make("CartPole-v1")], autoreset_mode=mode),
+        lambda mode: AsyncVectorEnv([lambda: nbgym.make("CartPole-v1")], autoreset_mode=mode),
+        lambda mode: nbgym.make_vec("CartPole-v1", num_envs=2, autoreset_mode=mode),  # the engine's vector env
+    ],
+    ids=["sync", "async", "compiled"],
+)
+def test_autoreset_mode_accepts_gymnasiums_members_by_value(make: Any) -> None:
+    """Code moved from gymnasium keeps passing gymnasium's enum: its member's value names nbgym's mode (gymnasium's
+    own constructors take a mode or its value); a value that names no mode is refused with gymnasium's error."""
+    for gym_mode, mode in zip(gymnasium.vector.AutoresetMode, AutoresetMode):
+        envs = make(gym_mode)
+        assert envs.autoreset_mode is mode and envs.metadata["autoreset_mode"] is mode
+        envs.close()
+    same_error(
+        lambda: gymnasium.vector.SyncVectorEnv([lambda: gymnasium.make("CartPole-v1")], autoreset_mode="Sometimes"),
+        lambda: make("Sometimes"),
+    )
 
 
 def test_vector_env_base_matches_gymnasium() -> None:
