@@ -610,8 +610,13 @@ def source_digest(families: frozenset[str]) -> str:
     asset) would be loaded with the old code compiled in, and could then read past an array. Keyed by these files, a
     changed nbgym compiles the kernels that can hold the change again, and only those. Reading the ~2 MB takes a few
     milliseconds, once per process, at the first kernel the cache looks up.
+
+    Code outside nbgym (``OUTSIDE``: a user's physics, or a user's kernel) may call any family's functions (a custom
+    world on the Box2D port), so its kernels hold every family's files, as their ``library_key`` holds every library.
     """
     digests = _group_digests()
+    if OUTSIDE in families:
+        families = families | frozenset(FAMILIES)
     digest = hashlib.sha256()
     for group in (None, *sorted(families)):
         digest.update(f"{group}:{digests.get(group, '')};".encode())

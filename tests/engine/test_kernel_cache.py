@@ -766,7 +766,7 @@ def value():
 
 CALLER = """
 from nbgym.engine._jit import kernel
-from nbgym import _probe_callee
+from {package} import _probe_callee
 
 
 @kernel
@@ -775,13 +775,22 @@ def caller():
 """
 
 
-def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_path):
+@pytest.mark.parametrize(
+    "caller_module, callee_package",
+    [
+        ("nbgym._probe_caller", "nbgym"),  # nbgym's own code calling the rest of the package
+        ("_probe_caller", "nbgym.envs.classic_control"),  # a user's kernel calling a family's (as a custom env may)
+    ],
+    ids=["inside", "outside"],
+)
+def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_path, caller_module, callee_package):
     """numba keys a cached kernel by its own file, not by the files of the functions compiled into it: after an edit
     (or an upgrade) of a module it calls, it would load the old code. nbgym keys its kernels by every file of the
-    package but other families' (``cache.source_digest``): here a caller whose file is untouched gives the callee's new value."""
+    package but other families' (``cache.source_digest``), and a kernel outside nbgym by every file: here a caller
+    whose file is untouched gives the callee's new value."""
     root = tmp_path / "root"
     shutil.copytree(ROOT / "nbgym", root / "nbgym", ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "nbgym" / "_probe_caller.py").write_text(CALLER)
+    root.joinpath(*caller_module.split(".")).with_suffix(".py").write_text(CALLER.format(package=callee_package))
     # No bytecode files: Python keys one by its source's mtime (whole seconds) and size, and the edits below keep the
     # size within a second, so the callee's old bytecode could be run (a flake seen in the suite).
     environ = {
@@ -792,10 +801,10 @@ def test_a_kernel_is_compiled_again_when_an_nbgym_module_it_calls_changes(tmp_pa
     }
 
     def caller_gives(value: float) -> float:
-        callee = root / "nbgym" / "_probe_callee.py"
+        callee = root.joinpath(*callee_package.split("."), "_probe_callee.py")
         callee.write_text(CALLEE.format(value=value))
         done = subprocess.run(
-            [sys.executable, "-c", "from nbgym import _probe_caller; print(_probe_caller.caller())"],
+            [sys.executable, "-c", f"import {caller_module} as probe; print(probe.caller())"],
             capture_output=True,
             text=True,
             env=environ,
