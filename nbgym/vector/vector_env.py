@@ -45,11 +45,25 @@ class AutoresetMode(Enum):
       ``info["final_info"]``.
     - ``DISABLED``: never; the user resets ended sub-environments with
       ``reset(options={"reset_mask": mask})``.
+
+    A member equals gymnasium's member of its name (``gymnasium.vector.AutoresetMode``), either way round and in sets
+    and dicts, so that code moved from gymnasium which compares ``envs.metadata["autoreset_mode"]`` with gymnasium's
+    members takes the branch it took there; ``is`` and ``isinstance`` tell the two apart.
     """
 
     NEXT_STEP = "NextStep"
     SAME_STEP = "SameStep"
     DISABLED = "Disabled"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AutoresetMode):
+            return self is other
+        kind = type(other)
+        if isinstance(other, Enum) and kind.__name__ == "AutoresetMode" and kind.__module__.startswith("gymnasium."):
+            return other.name == self.name and other.value == self.value
+        return NotImplemented
+
+    __hash__ = Enum.__hash__  # the member's name's, as gymnasium's members hash
 
 
 class VectorEnv(Generic[ObsType, ActType, ArrayType]):

@@ -310,6 +310,20 @@ def test_autoreset_mode_accepts_gymnasiums_members_by_value(make: Any) -> None:
     )
 
 
+def test_autoreset_mode_members_equal_gymnasiums_of_their_name() -> None:
+    """Code moved from gymnasium that compares an env's mode with gymnasium's members (``==``, ``in`` a set, a dict's
+    key) takes the branch it took there; ``is`` tells the two enums apart, and neither equals its value string."""
+    gym_modes = gymnasium.vector.AutoresetMode
+    for mode, gym_mode in zip(AutoresetMode, gym_modes):
+        assert mode == gym_mode and gym_mode == mode and not (mode != gym_mode) and not (gym_mode != mode)
+        assert mode in {gym_mode} and gym_mode in {mode} and {mode: 1}[gym_mode] == 1
+        assert mode is not gym_mode and mode != mode.value and gym_mode != mode.value
+        assert all(mode != other and other != mode for other in gym_modes if other.name != mode.name)
+    envs = nbgym.make_vec("CartPole-v1", num_envs=2, autoreset_mode="SameStep")
+    assert envs.metadata["autoreset_mode"] == gym_modes.SAME_STEP
+    assert envs.metadata["autoreset_mode"] not in {gym_modes.NEXT_STEP}
+
+
 def test_vector_env_base_matches_gymnasium() -> None:
     gym_env, nb_env = gymnasium.vector.VectorEnv(), VectorEnv()
     gym_env.num_envs = nb_env.num_envs = 2
