@@ -395,7 +395,7 @@ def _make_converted(entry_point: Any, conversion: str, **kwargs: Any) -> Any:
     """Makes an environment with the other library's entry point and converts it (an entry point of converted specs)."""
     source = _NBGYM if conversion == "to_gymnasium" else _GYMNASIUM
     creator = entry_point if callable(entry_point) else source.registration.load_env_creator(entry_point)
-    # A vector creator of either library takes an autoreset mode as its value string, not the other's enum.
+    # gymnasium's vector creators refuse nbgym's enum (nbgym's take gymnasium's): the value string suits both.
     if isinstance(kwargs.get("autoreset_mode"), Enum):
         kwargs["autoreset_mode"] = kwargs["autoreset_mode"].value
     return _CONVERSIONS[conversion](creator(**kwargs))
