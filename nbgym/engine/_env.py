@@ -766,6 +766,14 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         params = self._reset_params(options)  # bad options raise before any stream moves
         if self._fault is not None and not mask.all():
             _refuse_faulted(self, "a reset of some sub-environments (reset_mask)")
+        if not self._ready and not mask.all():
+            # gymnasium's sync vector env fails here too (it has no observation of the others to batch); the kernels
+            # would hand back, then step, the zeroed rows of sub-environments never reset
+            raise ValueError(
+                "The first reset() of a vector environment must reset every sub-environment: "
+                f"options['reset_mask'] leaves out {np.flatnonzero(~mask).tolist()}, which have never been reset. "
+                "Call reset() without a reset_mask first."
+            )
         self._write_back_kept()  # before the streams move: a refused value leaves the env as it was
         self._seed_streams(seed, mask)
         try:

@@ -404,14 +404,17 @@ class Box(Space[npt.NDArray[Any]]):
 
     def _set_sampling_constants(self) -> None:
         """Precomputes what :meth:`sample` needs on every call from the boundedness, dtype and bounds."""
-        self._all_bounded = bool(np.all(self.bounded_below) and np.all(self.bounded_above))
+        all_bounded = bool(np.all(self.bounded_below) and np.all(self.bounded_above))
+        # The flags' bytes when every coordinate is bounded: sample() takes its uniform path only while they hold
+        # (gymnasium reads bounded_below / bounded_above at every draw, which a user may change in place).
+        self._all_bounded_flags = self._bounded_flags() if all_bounded else None
         # numpy's uniform() is several times faster with scalar bounds than with arrays, and makes the same
         # draws with the same arithmetic. The bytes of the bounds they were taken from detect later in-place
         # changes of low / high, for which sample() goes back to the arrays (kept only then: a copy of both
         # bounds, which for a batched observation space of unbounded floats would double its memory).
         self._bounds_bytes: tuple[bytes, bytes] | None = None
         self._uniform_scalars: tuple[float, float] | None = None
-        if self._all_bounded and self.low.size > 0:
+        if all_bounded and self.low.size > 0:
             high = self._sampling_high()
             low_0, high_0 = self.low.flat[0], high.flat[0]
             if np.all(self.low == low_0) and np.all(high == high_0):
@@ -429,6 +432,9 @@ class Box(Space[npt.NDArray[Any]]):
             self._sample_clip: tuple[int, int] | None = (clip_min, clip_max)
         else:
             self._sample_clip = None
+
+    def _bounded_flags(self) -> tuple[bytes, bytes]:
+        return self.bounded_below.tobytes(), self.bounded_above.tobytes()
 
     @property
     def shape(self) -> tuple[int, ...]:
@@ -484,7 +490,7 @@ class Box(Space[npt.NDArray[Any]]):
         if probability is not None:
             raise error.Error(f"Box.sample cannot be provided a probability mask, actual value: {probability}")
 
-        if self._all_bounded:
+        if self._all_bounded_flags is not None and self._bounded_flags() == self._all_bounded_flags:
             # One uniform draw over the whole shape makes the same draws, in the same (C) order, as the
             # per-interval-kind draws of the general path do when every coordinate is bounded.
             scalars = self._uniform_scalars
@@ -576,7 +582,7 @@ class Box(Space[npt.NDArray[Any]]):
             self.low_repr = _array_short_repr(self.low)
         if not hasattr(self, "high_repr"):
             self.high_repr = _array_short_repr(self.high)
-        if not hasattr(self, "_all_bounded"):
+        if not hasattr(self, "_all_bounded_flags"):
             self._set_sampling_constants()
 
 

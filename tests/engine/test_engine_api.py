@@ -12,6 +12,7 @@ import random
 import subprocess
 import sys
 
+import gymnasium
 import numba
 import numpy as np
 import pytest
@@ -75,6 +76,23 @@ def test_reset_options_and_infos_of_a_custom_env():
     single = nbgym.make("test/Drift-v0").unwrapped
     _, info = single.reset(seed=2, options={"spread": 0.5})
     assert type(info["distance"]) is float and info["distance"] <= math.sqrt(0.5)
+
+
+@pytest.mark.parametrize("env_id", ["CartPole-v1", "FrozenLake-v1", "test/Drift-v0"])
+def test_a_first_reset_that_leaves_sub_environments_out_is_refused(env_id):
+    """Before any full reset, a ``reset_mask`` leaving sub-environments out fails, as in gymnasium's sync vector env
+    (it had returned their zeroed rows, then stepped them), and nothing moves: a full reset then gives gymnasium's."""
+    ours = nbgym.make_vec(env_id, 3)
+    theirs = gymnasium.make_vec(env_id, 3, vectorization_mode="sync") if "/" not in env_id else None
+    mask = np.array([True, False, True])
+    with pytest.raises(ValueError, match=r"leaves out \[1\], which have never been reset"):
+        ours.reset(seed=0, options={"reset_mask": mask})
+    if theirs is not None:
+        with pytest.raises((ValueError, TypeError)):
+            theirs.reset(seed=0, options={"reset_mask": mask})
+        np.testing.assert_array_equal(ours.reset(seed=5)[0], theirs.reset(seed=5)[0])
+    ours.reset(seed=5)
+    ours.reset(options={"reset_mask": mask})  # once every sub-environment was reset
 
 
 @pytest.mark.parametrize("num_threads", [1, 2])

@@ -9,6 +9,7 @@ import numpy as np
 
 import nbgym
 from helpers.jit import INTERPRETED
+from nbgym.envs._read_only import ReadOnlyDict, ReadOnlyList
 
 Policy = Callable[[np.random.Generator, Any, dict], Any]
 """Chooses a single env's action from a generator, the last observation and info."""
@@ -19,10 +20,14 @@ def steps(count: int) -> int:
     return count // 5 if INTERPRETED else count
 
 
+_READ_ONLY_BASES = {ReadOnlyDict: dict, ReadOnlyList: list}
+
+
 def assert_same_value(ours: Any, theirs: Any, where: str = "") -> None:
     """Equal values of the same type: arrays by dtype, shape and elements, containers element by element,
     dict keys in the same order."""
-    assert type(ours) is type(theirs), f"{where}: type {type(ours)} != {type(theirs)} ({ours!r} vs {theirs!r})"
+    our_type = _READ_ONLY_BASES.get(type(ours), type(ours))  # gymnasium's list or dict, refusing changes
+    assert our_type is type(theirs), f"{where}: type {type(ours)} != {type(theirs)} ({ours!r} vs {theirs!r})"
     if isinstance(theirs, np.ndarray):
         assert ours.dtype == theirs.dtype, f"{where}: dtype {ours.dtype} != {theirs.dtype}"
         assert ours.shape == theirs.shape, f"{where}: shape {ours.shape} != {theirs.shape}"

@@ -1070,6 +1070,24 @@ def test_box_samples_follow_in_place_changes_of_bounds(name: str) -> None:
     assert_same(ours.sample(), theirs.sample())
 
 
+@pytest.mark.parametrize("name", ["box", "box_int64", "box_arrays"])
+def test_box_samples_follow_changes_of_the_bounded_flags(name: str) -> None:
+    """gymnasium reads ``bounded_below`` / ``bounded_above`` at every draw: a Box bounded when made, whose flags are
+    then changed in place or replaced, draws exponentials and normals as gymnasium's does."""
+    ours, theirs = both(FUNDAMENTAL[name], seed=4)
+    assert_same(ours.sample(), theirs.sample())
+    for space in (ours, theirs):
+        space.bounded_above.flat[-1] = False
+    for _ in range(2):
+        assert_same(ours.sample(), theirs.sample())
+    for space in (ours, theirs):
+        space.bounded_below = np.zeros_like(space.bounded_below)
+    assert_same(ours.sample(), theirs.sample())
+    for space in (ours, theirs):
+        space.bounded_below, space.bounded_above = np.ones_like(space.bounded_below), np.ones_like(space.bounded_above)
+    assert_same(ours.sample(), theirs.sample())
+
+
 def test_box_sample_overflowing_range_raises_alike() -> None:
     huge = lambda S: S.Box(-1e308, 1e308, shape=(2,), dtype=np.float64)  # noqa: E731
     assert_same_outcome(lambda S: huge(S).sample())
@@ -1456,7 +1474,7 @@ def test_legacy_pickle_states_load() -> None:
     state = dict(box.__dict__)
     state["shape"] = state.pop("_shape")
     state["np_random"] = state.pop("_np_random")
-    for key in ("low_repr", "high_repr", "_all_bounded", "_sample_clip"):
+    for key in ("low_repr", "high_repr", "_all_bounded_flags", "_sample_clip"):
         state.pop(key)
     legacy = ns.Box.__new__(ns.Box)
     legacy.__setstate__(state)

@@ -25,6 +25,7 @@ from nbgym._box2d import shapes as port_shapes
 from nbgym._box2d import world as W
 from nbgym._box2d import revolute_joint, world_step
 from nbgym._box2d.math import atan2f
+from nbgym.envs._read_only import ReadOnlyList
 
 __all__ = [
     "CircleShape",
@@ -664,23 +665,18 @@ class GroundedBody(PortBody):
         w.body_i[r, b, W.BI_TOUCH] = 1 if value else 0
 
 
-class FixedList(list):
+class FixedList(ReadOnlyList):
     """A list of the compiled world's objects (LunarLander's ``legs`` and ``particles``, BipedalWalker's ``terrain``,
     ``legs``, ``joints``, ``lidar``) that refuses changes: the kernels keep their own lists, which a change here
     would not reach."""
 
     def __init__(self, items: Iterable[Any] = (), name: str = "") -> None:
-        super().__init__(items)
-        self._name = name
-
-    def _refuse(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError(
-            f"{self._name} lists the compiled world's objects, which its kernels keep: it cannot be changed (copy it "
-            f"with list(...) for a list of your own; change an object through its attributes)."
+        super().__init__(
+            items,
+            f"{name} lists the compiled world's objects, which its kernels keep: it cannot be changed (copy it "
+            f"with list(...) for a list of your own; change an object through its attributes).",
         )
-
-    __setitem__ = __delitem__ = __iadd__ = __imul__ = append = extend = insert = pop = remove = clear = _refuse
-    sort = reverse = _refuse
+        self._name = name
 
     def __reduce__(self) -> tuple[type, tuple[list[Any], str]]:
         return FixedList, (list(self), self._name)  # not list's, which fills the new list with append/extend

@@ -19,6 +19,7 @@ from nbgym.engine.actions import indexes_a_list
 from nbgym.engine.npmath import cos32, float32_trig_is_simd, sin32, sincos, square
 from nbgym.engine.state_views import FLOAT32, StateView, float_values
 from nbgym.envs.classic_control._options import ResetBoundsOption
+from nbgym.envs._read_only import ReadOnlyList
 
 _GRAVITY = 9.8
 _AVAIL_TORQUE = [-1.0, 0.0, +1]
@@ -268,9 +269,13 @@ class _AcrobotAttributes(ResetBoundsOption):
 
     @property
     def AVAIL_TORQUE(self) -> list[float]:
-        """The torques of the three actions, ``[-1.0, 0.0, +1]``. Assigning a new list changes the dynamics
-        (changing the list in place does not: the kernels read the torques from the parameters)."""
-        return self._avail_torque
+        """The torques of the three actions, ``[-1.0, 0.0, +1]``. Assigning a new list changes the dynamics; the list
+        read refuses changes in place, which the kernels, reading the torques from their parameters, would not see."""
+        return ReadOnlyList(
+            self._avail_torque,
+            "AVAIL_TORQUE cannot be changed in place in nbgym (its kernels read the torques from their parameters): "
+            "assign a new list instead, e.g. env.unwrapped.AVAIL_TORQUE = [-2.0, 0.0, 2.0].",
+        )
 
     @AVAIL_TORQUE.setter
     def AVAIL_TORQUE(self, value: list[float]) -> None:

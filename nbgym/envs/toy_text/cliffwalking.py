@@ -13,6 +13,7 @@ import numpy as np
 from nbgym import spaces
 from nbgym.engine import Physics, declares_arguments, rng, vector_env_class
 from nbgym.engine.actions import keys_a_dict
+from nbgym.envs._read_only import read_only_transitions
 from nbgym.envs.toy_text._common import (
     AUX_WIDTH,
     LAST_ACTION,
@@ -32,6 +33,9 @@ UP, RIGHT, DOWN, LEFT = 0, 1, 2, 3
 
 _NROW, _NCOL = 4, 12
 _START = 3 * _NCOL
+_INITIAL_STATE_DISTRIB = np.zeros(_NROW * _NCOL)
+_INITIAL_STATE_DISTRIB[_START] = 1.0
+_INITIAL_STATE_DISTRIB.flags.writeable = False
 _GOAL = _NROW * _NCOL - 1
 _ROW_STEPS = (-1, 0, 1, 0)  # indexed by direction
 _COL_STEPS = (0, 1, 0, -1)
@@ -140,16 +144,17 @@ class _CliffWalkingAttributes:
 
     @property
     def initial_state_distrib(self) -> np.ndarray:
-        """The probability of each state to be the starting state: 1 for the start, ``[3, 0]``."""
-        distribution = np.zeros(_NROW * _NCOL)
-        distribution[_START] = 1.0
-        return distribution
+        """The probability of each state to be the starting state: 1 for the start, ``[3, 0]`` (read-only: the kernels
+        start every episode there)."""
+        return _INITIAL_STATE_DISTRIB
 
     @property
     def P(self) -> dict[int, dict[int, list[tuple[float, Any, int, bool]]]]:
         """The transition table ``P[s][a] = [(prob, next_state, reward, terminated), ...]`` (built on first use)."""
         if self._P is None:
-            self._P = _transitions(self.is_slippery)
+            self._P = read_only_transitions(
+                _transitions(self.is_slippery), "CliffWalkingEnv", "its map and is_slippery"
+            )
         return self._P
 
     def _render_text(self, index: int) -> str:

@@ -33,6 +33,7 @@ from nbgym.envs.toy_text._common import (
     slip,
 )
 from nbgym.utils import colorize, seeding
+from nbgym.envs._read_only import read_only_transitions, read_only_view
 
 LEFT, DOWN, RIGHT, UP = 0, 1, 2, 3
 
@@ -187,7 +188,7 @@ def _parse_desc(desc: Any) -> np.ndarray:
             lake has no start or no goal.
     """
     try:
-        board = np.asarray(desc, dtype="c")
+        board = np.array(desc, dtype="c")  # a copy: the kernels never see a later change of the caller's array
     except (ValueError, TypeError) as e:
         raise ValueError(
             f"desc must be a list of equally long strings of the letters S, F, H, G (e.g. {MAPS['4x4']}), got {desc!r}."
@@ -342,8 +343,9 @@ class _LakeAttributes:
 
     @property
     def desc(self) -> np.ndarray:
-        """The map as a 2-D array of single bytes (``b"S"``, ``b"F"``, ``b"H"``, ``b"G"``)."""
-        return self._lake.desc
+        """The map as a 2-D array of single bytes (``b"S"``, ``b"F"``, ``b"H"``, ``b"G"``), read-only: nbgym's kernels
+        and frames use their own."""
+        return read_only_view(self._lake.desc)
 
     @property
     def nrow(self) -> int:
@@ -362,14 +364,19 @@ class _LakeAttributes:
 
     @property
     def initial_state_distrib(self) -> np.ndarray:
-        """The probability of each state to be the starting state (uniform over the start tiles)."""
-        return self._lake.initial_state_distrib
+        """The probability of each state to be the starting state (uniform over the start tiles), read-only: the
+        kernels draw starts from their own."""
+        return read_only_view(self._lake.initial_state_distrib)
 
     @property
     def P(self) -> dict[int, dict[int, list[tuple[Any, int, Any, bool]]]]:
         """The transition table ``P[s][a] = [(prob, next_state, reward, terminated), ...]`` (built on first use)."""
         if self._P is None:
-            self._P = self._lake.transitions()
+            self._P = read_only_transitions(
+                self._lake.transitions(),
+                "FrozenLakeEnv",
+                "desc (or map_name), is_slippery, success_rate and reward_schedule",
+            )
         return self._P
 
     def _render_text(self, index: int) -> str:

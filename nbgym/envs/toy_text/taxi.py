@@ -33,6 +33,7 @@ from nbgym.envs.toy_text._common import (
     sample_start,
 )
 from nbgym.utils import colorize
+from nbgym.envs._read_only import read_only_transitions
 
 MAP = [
     "+---------+",
@@ -149,6 +150,7 @@ def decode(state: int) -> tuple[int, int, int, int]:
 
 
 _DESC = np.asarray(MAP, dtype="c")
+_DESC.flags.writeable = False  # the kernels and action masks use their own map: an edit would not reach them
 
 
 def _open(row: int, col: int, col_step: int) -> bool:
@@ -254,6 +256,7 @@ def _initial_state_distrib() -> np.ndarray:
 
 
 _INITIAL_STATE_DISTRIB = _initial_state_distrib()
+_INITIAL_STATE_DISTRIB.flags.writeable = False  # the kernels draw starts from their own table
 
 
 class _Taxi:
@@ -372,8 +375,8 @@ class _TaxiAttributes:
 
     @property
     def desc(self) -> np.ndarray:
-        """The map as a 2-D array of single bytes."""
-        return _DESC.copy()
+        """The map as a 2-D array of single bytes, read-only: nbgym's kernels, action masks and frames use their own."""
+        return _DESC
 
     @property
     def locs(self) -> list[tuple[int, int]]:
@@ -412,14 +415,16 @@ class _TaxiAttributes:
     @property
     def initial_state_distrib(self) -> np.ndarray:
         """The probability of each state to start an episode: uniform over the 300 states whose
-        passenger waits somewhere else than at their destination."""
-        return _INITIAL_STATE_DISTRIB.copy()
+        passenger waits somewhere else than at their destination (read-only: the kernels draw from their own)."""
+        return _INITIAL_STATE_DISTRIB
 
     @property
     def P(self) -> dict[int, dict[int, list[tuple[Any, int, int, bool]]]]:
         """The transition table ``P[s][a] = [(prob, next_state, reward, terminated), ...]`` (built on first use)."""
         if self._P is None:
-            self._P = self._taxi.transitions()
+            self._P = read_only_transitions(
+                self._taxi.transitions(), "TaxiEnv", "its map, is_rainy and fickle_passenger"
+            )
         return self._P
 
     def encode(self, taxi_row: int, taxi_col: int, pass_loc: int, dest_idx: int) -> int:
