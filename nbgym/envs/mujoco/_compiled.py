@@ -104,8 +104,9 @@ def fixed_at_make(field: str, dtype: np.dtype) -> bool:
     return dtype.kind in "iu" or field.endswith(("_in_observation", "_from_observation"))
 
 
-def record_property(field: str, flag: str | None = None, fixed: bool = False) -> property:
-    """A property reading and writing ``field`` of the env's parameter record (a range as a tuple).
+def record_property(field: str, flag: str | None = None, fixed: bool = False, name: str | None = None) -> property:
+    """A property reading and writing ``field`` of the env's parameter record (a range as a tuple), under the
+    attribute ``name`` (``field`` by default: an older version's name of the same parameter).
 
     ``flag`` names an action weight's flag field: assigning the weight sets it, and the weight reads back
     as a ``np.float64`` where it is set (as gymnasium keeps the value it was given). A ``fixed`` field
@@ -121,7 +122,7 @@ def record_property(field: str, flag: str | None = None, fixed: bool = False) ->
     def set(self, value):
         if fixed:
             raise AttributeError(
-                f"{field} is fixed when the env is made (it shapes the observation or indexes the model, which the "
+                f"{name or field} is fixed when the env is made (it shapes the observation or indexes the model, which the "
                 f"compiled kernels read unchecked): pass the corresponding argument to make() instead of assigning {value!r}."
             )
         if field == "_reset_noise_scale":
@@ -524,6 +525,108 @@ def _float_fields(model: mujoco.MjModel) -> tuple[str, ...]:
     return _FLOAT_FIELDS[key]
 
 
+_FIXED_FIELDS: dict[tuple[int, ...], tuple[str, ...]] = {}
+
+_VALUE_HOLDERS = ("opt", "vis.global_", "vis.headlight", "vis.map", "vis.quality", "vis.rgba", "vis.scale", "stat")
+"""The parts of ``mjModel`` that hold its options, visual settings and statistics, as ``model.<part>.<name>``."""
+
+
+def _model_value(model: mujoco.MjModel, name: str) -> Any:
+    value = model
+    for part in name.split("."):
+        value = getattr(value, part)
+    return value
+
+
+def _fixed_fields(model: mujoco.MjModel) -> tuple[str, ...]:
+    """The names of ``model``'s values that the compiled vector env keeps the same for every sub-environment: all but
+    its float64 arrays (``_float_fields``): its other arrays, and the numbers and arrays of ``opt``, ``vis`` and
+    ``stat`` (``"opt.timestep"``, ``"geom_contype"``, ``"vis.rgba.fog"``...)."""
+    key = (model.nq, model.nv, model.nbody, model.ngeom, model.nu, model.nsite, model.njnt, model.ntendon)
+    if key not in _FIXED_FIELDS:
+        floats = set(_float_fields(model))
+        names = []
+        for prefix in ("", *(holder + "." for holder in _VALUE_HOLDERS)):
+            holder = _model_value(model, prefix[:-1]) if prefix else model
+            for name in dir(holder):
+                value = getattr(holder, name) if not name.startswith("_") else None
+                if prefix + name in floats:
+                    continue
+                if isinstance(value, np.ndarray) or (prefix and isinstance(value, (int, float))):
+                    names.append(prefix + name)
+        _FIXED_FIELDS[key] = tuple(names)
+    return _FIXED_FIELDS[key]
+
+
+class _GivenModel:
+    """A sub-environment's model handed out by ``model_of``, and what its fixed fields (``_fixed_fields``) held then:
+    the compiled kernels simulate every sub-environment with the env model's, so a change of one of them in a
+    sub-environment's model must be refused, not ignored. Its arrays are read as ranges of the model's memory (a
+    Humanoid's ~500 fields took ~550 us by name, each step the model is held), the rest by name, a part at a time."""
+
+    def __init__(self, model: mujoco.MjModel) -> None:
+        self.model = model  # keeps the memory read below alive
+        self.given = copy.copy(model)
+        arrays, self.others = [], {}
+        for name in _fixed_fields(model):
+            value = _model_value(model, name)
+            if "." not in name and isinstance(value, np.ndarray):
+                if value.nbytes:
+                    arrays.append((value.ctypes.data, value.ctypes.data + value.nbytes))
+            else:
+                holder, _, attribute = name.rpartition(".")
+                self.others.setdefault(holder, []).append(attribute)
+        arrays.sort()
+        low = arrays[0][0] if arrays else 0
+        self.ranges: list[list[int]] = []
+        for start, stop in arrays:
+            if self.ranges and start <= self.ranges[-1][1] + low:
+                self.ranges[-1][1] = max(self.ranges[-1][1], stop - low)
+            else:
+                self.ranges.append([start - low, stop - low])
+        span = self.ranges[-1][1] if self.ranges else 0
+        self.memory = memoryview((ctypes.c_char * span).from_address(low)).cast("B") if span else memoryview(b"")
+        self.held = self.values()
+
+    def values(self) -> bytes:
+        """The fixed fields' values now, as bytes."""
+        parts = [self.memory[start:stop] for start, stop in self.ranges]
+        for holder, attributes in self.others.items():
+            values = _model_value(self.model, holder)
+            for attribute in attributes:
+                value = getattr(values, attribute)
+                parts.append(value.tobytes() if isinstance(value, np.ndarray) else repr(value).encode())
+        return b"\0".join(parts)
+
+    def refuse_changes(self, index: int) -> None:
+        """Raise if a fixed field changed since the model was handed out, after setting it back.
+
+        Raises:
+            ValueError: Naming the fields changed.
+        """
+        if self.values() == self.held:
+            return
+        changed = []
+        for name in _fixed_fields(self.model):
+            value, given = _model_value(self.model, name), _model_value(self.given, name)
+            if isinstance(given, np.ndarray):
+                if value.tobytes() != given.tobytes():
+                    value[...] = given
+                    changed.append(name)
+            elif value != given:
+                holder, _, attribute = name.rpartition(".")
+                setattr(_model_value(self.model, holder), attribute, given)
+                changed.append(name)
+        fields = ", ".join(f"model.{name}" for name in changed)
+        raise ValueError(
+            f"Sub-environment {index}'s {fields} changed: the compiled vector env gives each sub-environment its own "
+            f"values only of the model's float64 arrays (body_mass, geom_friction, opt.gravity...: see "
+            f"model_field); the others are the env's model's, for every sub-environment. The change was undone. "
+            f"Change envs.model's for every sub-environment, or make the env with vectorization_mode='sync' for "
+            f"sub-environments with models entirely their own."
+        )
+
+
 def _load(xml_file: str, width: int, height: int) -> tuple[mujoco.MjModel, np.ndarray, np.ndarray]:
     model = load_model(expand_model_path(xml_file), width, height)
     data = mujoco.MjData(model)
@@ -771,7 +874,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._random: dict[str, np.ndarray] = {}
         """The model fields that differ between sub-environments: their values, one row per sub-environment."""
         self._slot_models: list[mujoco.MjModel] = []
-        self._held_models: dict[int, mujoco.MjModel] = {}
+        self._held_models: dict[int, _GivenModel] = {}
         super().__init__(num_envs, params, **vector_options)
         self.frame_skip = frame_skip
         if "render_fps" in self.metadata:  # as MujocoEnv.__init__ asserts it for the single env
@@ -969,27 +1072,29 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             IndexError: If ``index`` is not a sub-environment's.
         """
         index = range(self.num_envs)[index]
-        model = self._held_models.get(index)
-        if model is None:
+        held = self._held_models.get(index)
+        if held is None:
             model = copy.copy(self.model)
             for name, values in self._random.items():
                 _sim.model_field(model, name)[...] = values[index]
-            self._held_models[index] = model
-        return model
+            held = self._held_models[index] = _GivenModel(model)
+        return held.model
 
     def _write_back_models(self) -> None:
         """Each float64 array of a model handed out (``model_of``) that differs from ``model``'s, or differs
         between sub-environments already, into the sub-environment's row of ``model_field``. Those no
         longer referenced elsewhere are let go after that."""
         for index in list(self._held_models):
-            model = self._held_models[index]
+            held = self._held_models[index]
+            held.refuse_changes(index)
+            model = held.model
             for name in _float_fields(self.model):
                 value = _sim.model_field(model, name)
                 if name in self._random:
                     self._random[name][index] = value
                 elif value.tobytes() != _sim.model_field(self.model, name).tobytes():
                     self.model_field(name)[index] = value
-            if sys.getrefcount(model) <= 3:  # the dictionary, ``model`` and getrefcount's argument
+            if sys.getrefcount(model) <= 3:  # its ``_GivenModel``, ``model`` and getrefcount's argument
                 del self._held_models[index]
 
     def _renew_datas(self, rows: range | None = None) -> None:

@@ -7,7 +7,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from nbgym.engine import declares_arguments, vector_env_class
-from nbgym.envs.mujoco._compiled import ACTION, FLOAT, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco._compiled import ACTION, FLOAT, CompiledMujocoEnv, Configure, InfoKey, record_property
 from nbgym.envs.mujoco.ant_v5 import (
     BODY_DISTANCE,
     BODY_X,
@@ -56,6 +56,7 @@ class _Ant:
     _reset_info_keys = ()
     _aux_columns = 12
     _constant_arguments = {"frame_skip": FRAME_SKIP}
+    _use_contact_forces = record_property("_include_cfrc_ext_in_observation", fixed=True, name="_use_contact_forces")
 
     def _configure(self, args: SimpleNamespace) -> Configure:
         self._step_info_keys = _step_info_keys(args.use_contact_forces)

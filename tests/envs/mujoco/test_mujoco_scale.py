@@ -226,6 +226,55 @@ def test_model_fields_that_cannot_differ_are_refused():
         envs.model_field("no_such_field")
 
 
+FIXED_EDITS = {
+    "opt.viscosity": lambda model: setattr(model.opt, "viscosity", 2.0),
+    "opt.timestep": lambda model: setattr(model.opt, "timestep", 0.001),
+    "opt.integrator": lambda model: setattr(model.opt, "integrator", 0 if model.opt.integrator else 1),
+    "geom_contype": lambda model: model.geom_contype.__setitem__(0, 0),
+    "vis.global_.fovy": lambda model: setattr(model.vis.global_, "fovy", 10.0),
+}
+
+
+@pytest.mark.parametrize("field", FIXED_EDITS)
+def test_an_edit_of_a_sub_environments_fixed_model_field_is_refused_and_undone(field):
+    """The kernels simulate every sub-environment with the env model's fields but for its float64 arrays: an edit
+    of another field in one sub-environment's model (a one-liner: the model is not kept) was accepted and ignored;
+    now the next step refuses it, undone, and steps on as gymnasium's sync env without it."""
+    ours = nbgym.make_vec("Hopper-v5", 2)
+    theirs = gymnasium.make_vec("Hopper-v5", 2, vectorization_mode="sync")
+    assert_same_results(ours.reset(seed=[1, 2]), theirs.reset(seed=[1, 2]), "reset")
+    actions = np.full((2, 3), 0.5, np.float32)
+    FIXED_EDITS[field](ours.get_attr("model")[1])
+    with pytest.raises(ValueError, match=rf"Sub-environment 1's model\.{field} changed: .* The change was undone"):
+        ours.step(actions)
+    assert _fixed_value(ours.get_attr("model")[1], field) == _fixed_value(ours.model, field)
+    for t in range(3):
+        assert_same_results(ours.step(actions), theirs.step(actions), t)
+
+
+def test_an_edit_of_the_shared_model_reaches_every_sub_environment_while_theirs_are_held():
+    ours = nbgym.make_vec("Hopper-v5", 2)
+    theirs = gymnasium.make_vec("Hopper-v5", 2, vectorization_mode="sync")
+    models = ours.get_attr("model")  # held: their fields as handed out are not edits
+    ours.model.opt.viscosity = 2.0
+    ours.model.geom_contype[:] = 0
+    for model in theirs.get_attr("model"):
+        model.opt.viscosity = 2.0
+        model.geom_contype[:] = 0
+    assert_same_results(ours.reset(seed=[1, 2]), theirs.reset(seed=[1, 2]), "reset")
+    for t in range(4):
+        actions = np.full((2, 3), 0.5, np.float32)
+        assert_same_results(ours.step(actions), theirs.step(actions), t)
+    assert len(models) == 2
+
+
+def _fixed_value(model, name):
+    value = model
+    for part in name.split("."):
+        value = getattr(value, part)
+    return value.tobytes() if isinstance(value, np.ndarray) else value
+
+
 @pytest.mark.skipif(INTERPRETED, reason="a run of the example, compiled")
 def test_domain_randomisation_example_matches_gymnasium():
     import importlib.util

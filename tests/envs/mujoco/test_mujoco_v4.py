@@ -119,6 +119,28 @@ def test_spaces_metadata_and_registration_match_gymnasium(env_id):
     assert repr(vector.single_observation_space) == repr(theirs.observation_space)
 
 
+@pytest.mark.parametrize("env_id", IDS)
+def test_gymnasiums_plain_attributes_read_alike(env_id):
+    """Every number, flag, tuple or string gymnasium's v4 env keeps as an attribute (``_use_contact_forces``,
+    ``_ctrl_cost_weight``, ...) reads alike: one missing (Ant's ``_use_contact_forces``) let an assignment make an
+    attribute the kernels never read."""
+    ours, theirs = nbgym.make(env_id).unwrapped, gymnasium.make(env_id).unwrapped
+    for name, value in vars(theirs).items():
+        if name in ("fullpath", "_ezpickle_args") or not (
+            value is None or isinstance(value, (bool, int, float, tuple, str))
+        ):
+            continue
+        assert getattr(ours, name) == value, name
+
+
+def test_ant_v4_contact_forces_flag_is_fixed_at_make():
+    ours = nbgym.make("Ant-v4", use_contact_forces=True).unwrapped
+    assert ours._use_contact_forces is True
+    with pytest.raises(AttributeError, match="_use_contact_forces is fixed when the env is made"):
+        ours._use_contact_forces = False
+    assert ours._use_contact_forces is True and ours.observation_space.shape == (111,)
+
+
 def mujoco_py_ids(registry) -> set[str]:
     """The ids a registry refuses for needing mujoco-py (a ``_raise_mujoco_py_error`` entry point)."""
     return {
