@@ -12,8 +12,14 @@ from __future__ import annotations
 
 import importlib
 import sys
+import warnings
 from importlib.machinery import ModuleSpec
 from typing import Any
+
+# Deprecations once per place, as gymnasium's import sets for its own: here at import, not when ``nbgym.logger``
+# loads later (on a first ``make``), which put it in front of the filters the user set in between
+# (``warnings.simplefilter("error")`` no longer raised on an outdated id).
+warnings.filterwarnings("once", "", DeprecationWarning, module=r"^nbgym\.")
 
 __version__ = "0.1.0"
 

@@ -12,8 +12,6 @@ ERROR = 40
 
 min_level = 30
 
-warnings.filterwarnings("once", "", DeprecationWarning, module=r"^nbgym\.")
-
 
 def warn(msg: str, *args: object, category: type[Warning] | None = None, stacklevel: int = 1) -> None:
     """Warn the user, if ``min_level <= WARN``.

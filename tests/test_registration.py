@@ -1123,3 +1123,25 @@ def test_make_vec_builtin_passes_vector_arguments_as_kwargs() -> None:
 )
 def test_make_cartpole_arguments_match_gymnasium(kwargs: dict[str, Any]) -> None:
     assert_same_outcome(lambda: gym.make("CartPole-v1", **kwargs), lambda: nbgym.make("CartPole-v1", **kwargs))
+
+
+@pytest.mark.parametrize("action", ["error", "ignore"])
+def test_a_warnings_filter_set_after_import_governs_deprecations_as_in_gymnasium(action: str) -> None:
+    """Filters the user sets after ``import nbgym`` decide, as after ``import gymnasium``: nbgym's own "once" filter
+    for its deprecations was added when its logger loaded (at the first ``make``), in front of them."""
+    script = (
+        "import sys, warnings\n"
+        "lib = __import__(sys.argv[1])\n"
+        f"warnings.simplefilter({action!r})\n"
+        "try:\n"
+        "    lib.make('CartPole-v0')\n"
+        "    print('made')\n"
+        "except DeprecationWarning:\n"
+        "    print('raised')\n"
+    )
+    outcomes = {
+        name: subprocess.run([sys.executable, "-c", script, name], capture_output=True, text=True, check=True)
+        for name in ("gymnasium", "nbgym")
+    }
+    assert outcomes["nbgym"].stdout == outcomes["gymnasium"].stdout == ("raised\n" if action == "error" else "made\n")
+    assert ("WARN" in outcomes["nbgym"].stderr) == ("WARN" in outcomes["gymnasium"].stderr)

@@ -24,7 +24,14 @@ from nbgym import error, spaces
 from nbgym.engine import written
 from nbgym.engine import KernelEnv, KernelVectorEnv, Physics
 from nbgym.envs.mujoco import _sim
-from nbgym.envs.mujoco.mujoco_env import DEFAULT_SIZE, MujocoEnv, action_space_of, expand_model_path, load_model
+from nbgym.envs.mujoco.mujoco_env import (
+    DEFAULT_SIZE,
+    MujocoEnv,
+    action_space_of,
+    check_one_camera,
+    expand_model_path,
+    load_model,
+)
 from nbgym.vector import AutoresetMode
 
 # Kinds of info values: ``np.float64``; a Python ``float``; a Python ``int``; the action's float dtype (a
@@ -854,6 +861,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
         self._mujoco_renderer = None
         if default_camera_config is CLASS_DEFAULT:
             default_camera_config = self.default_camera_config
+        check_one_camera(camera_id, camera_name)
         self._renderer_arguments = (
             default_camera_config,
             width,

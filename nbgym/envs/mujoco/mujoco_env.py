@@ -67,6 +67,16 @@ def action_space_of(model: mujoco.MjModel) -> spaces.Box:
     return spaces.Box(low=low, high=high, dtype=np.float32)
 
 
+def check_one_camera(camera_id: int | None, camera_name: str | None) -> None:
+    """Refuse a camera given both by id and by name, as gymnasium's ``MujocoRenderer`` does when it is made.
+
+    Raises:
+        ValueError: If both are given.
+    """
+    if camera_id is not None and camera_name is not None:
+        raise ValueError("Both `camera_id` and `camera_name` cannot be specified at the same time.")
+
+
 class MujocoEnv(Env):
     """Superclass of MuJoCo environments, as gymnasium's ``MujocoEnv``.
 
@@ -121,6 +131,7 @@ class MujocoEnv(Env):
         self.render_mode = render_mode
         self.camera_name = camera_name
         self.camera_id = camera_id
+        check_one_camera(camera_id, camera_name)  # where gymnasium's MujocoEnv makes its renderer, which refuses both
         self._renderer_arguments = (
             default_camera_config,
             width,

@@ -68,6 +68,7 @@ from typing import Any, Hashable
 import numpy as np
 
 from nbgym import error
+from nbgym.envs.mujoco.mujoco_env import check_one_camera
 from nbgym.logger import warn
 
 try:
@@ -837,8 +838,7 @@ class MujocoRenderer:
             model=model, default_cam_config=default_cam_config, width=width, height=height, max_geom=max_geom
         )
         self._vopt = visual_options or {}
-        if camera_id is not None and camera_name is not None:
-            raise ValueError("Both `camera_id` and `camera_name` cannot be specified at the same time.")
+        check_one_camera(camera_id, camera_name)
         if camera_name is not None:
             self.camera_id = mujoco.mj_name2id(model, mujoco.mjtObj.mjOBJ_CAMERA, camera_name)
             if self.camera_id == -1:

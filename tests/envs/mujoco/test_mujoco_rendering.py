@@ -318,6 +318,21 @@ def test_bad_arguments_raise_gymnasium_errors() -> None:
         assert gymnasium_error(lambda: call(MujocoRenderer)) == expected
 
 
+@pytest.mark.parametrize("render_mode", [None, "rgb_array"])
+def test_both_cameras_are_refused_when_the_env_is_made_as_in_gymnasium(render_mode: str | None) -> None:
+    """gymnasium's env makes its renderer in ``__init__``; nbgym's on first use, so the refusal came at the first
+    ``render()``, and never without a render mode."""
+    import nbgym
+
+    for make in (
+        lambda library: library.make("Hopper-v5", render_mode=render_mode, camera_id=0, camera_name="track"),
+        lambda library: library.make_vec("Hopper-v5", 2, render_mode=render_mode, camera_id=0, camera_name="track"),
+    ):
+        expected = gymnasium_error(lambda: make(gymnasium))
+        assert expected[0] is ValueError
+        assert gymnasium_error(lambda: make(nbgym)) == expected
+
+
 def test_bad_arguments_gymnasium_lets_through_are_refused() -> None:
     model, data = simulation("hopper.xml", steps=0)
     # gymnasium falls back to the free camera without a word; MuJoCo ends the process on a bad id.
