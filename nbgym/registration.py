@@ -923,7 +923,12 @@ def _make_vector_entry_point(
 
     if env_spec.max_episode_steps is not None and "max_episode_steps" not in env_kwargs:
         env_kwargs["max_episode_steps"] = env_spec.max_episode_steps
-    return env_creator(num_envs=num_envs, **env_kwargs)
+    creator_kwargs = env_kwargs
+    if getattr(env_creator, "sync_stand_in", False) is True and "disable_env_checker" in env_kwargs:
+        # make()'s own argument, which gymnasium's sync vector env, that this one stands in for, passes to make()
+        # for each sub-environment: a compiled vector env has no checker to leave out (the spec keeps it)
+        creator_kwargs = {key: value for key, value in env_kwargs.items() if key != "disable_env_checker"}
+    return env_creator(num_envs=num_envs, **creator_kwargs)
 
 
 def _check_autoreset_metadata(env: VectorEnv) -> None:

@@ -126,6 +126,23 @@ def test_without_those_arguments_the_compiled_vector_env_is_used():
     env.close()
 
 
+@pytest.mark.parametrize("env_id", ["Pendulum-v1", "Taxi-v4", "CartPole-v1"])
+def test_disable_env_checker_is_taken_where_gymnasium_makes_sync_sub_environments(env_id):
+    """``make``'s ``disable_env_checker`` reaches each sub-environment's ``make`` in gymnasium's sync vector env, which
+    the compiled vector env stands in for: taken (it has no checker), kept in the spec. CartPole's vector entry point
+    refuses it in both libraries."""
+    try:
+        theirs = gymnasium.make_vec(env_id, 2, disable_env_checker=True)
+    except TypeError as refused:
+        with pytest.raises(TypeError, match="unexpected keyword argument 'disable_env_checker'"):
+            nbgym.make_vec(env_id, 2, disable_env_checker=True)
+        assert env_id == "CartPole-v1", refused
+        return
+    ours = nbgym.make_vec(env_id, 2, disable_env_checker=True)
+    assert ours.spec.kwargs["disable_env_checker"] is theirs.spec.kwargs["disable_env_checker"] is True
+    np.testing.assert_array_equal(ours.reset(seed=1)[0], theirs.reset(seed=1)[0])
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_make_vec_rgb_array_list_is_gymnasiums(env_id):
     """CartPole: gymnasium's own vector env draws a list of the current frames; every other id: a sync env

@@ -155,7 +155,7 @@ class CodedValues:
 
 
 def grid_state_views(
-    num_states: Callable[[np.record], int], num_actions: int, *, int64_steps: bool
+    num_states: Callable[[np.record], int], num_actions: int, *, int64_steps: bool, lastaction_at_init: bool = False
 ) -> tuple[StateView, ...]:
     """The ``s`` and ``lastaction`` attributes of a grid world, as gymnasium's hold them.
 
@@ -164,6 +164,8 @@ def grid_state_views(
         num_actions: The number of actions.
         int64_steps: Whether gymnasium's step leaves ``s`` an ``np.int64`` (CliffWalking's table holds
             those) rather than an ``int``; a reset leaves an ``np.int64`` in every grid world.
+        lastaction_at_init: Whether gymnasium's env sets ``lastaction = None`` when it is made (Taxi), so that it
+            reads ``None`` before the first reset; the others have no ``lastaction`` until then.
     """
 
     def read_s(params: np.record, row: np.ndarray) -> int | np.int64:
@@ -198,6 +200,7 @@ def grid_state_views(
             read_lastaction,
             write_lastaction,
             "The action of the last step (``None`` after a reset), which the rendering shows.",
+            **({"before_reset": None} if lastaction_at_init else {}),
         ),
     )
 

@@ -361,7 +361,7 @@ class _TaxiAttributes:
     _taxi: _Taxi
     _P: dict | None = None
     state_views = (
-        *grid_state_views(lambda params: _NUM_STATES, _NUM_ACTIONS, int64_steps=False),
+        *grid_state_views(lambda params: _NUM_STATES, _NUM_ACTIONS, int64_steps=False, lastaction_at_init=True),
         StateView(
             "fickle_step",
             _read_fickle_step,

@@ -164,6 +164,10 @@ def test_float32_probabilities_compare_draws_in_float32():
 
 def test_state_attributes_follow_the_episode():
     ours, theirs = TaxiEnv(fickle_passenger=True), gym_taxi.TaxiEnv(fickle_passenger=True)
+    assert ours.lastaction is theirs.lastaction is None  # set when gymnasium's Taxi is made; ``s`` is not
+    assert nbgym.make_vec("Taxi-v4", 2).get_attr("lastaction") == (None, None)
+    with pytest.raises(AttributeError):
+        ours.s
     for seed in range(20):
         ours.reset(seed=seed)
         theirs.reset(seed=seed)
