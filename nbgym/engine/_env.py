@@ -820,6 +820,22 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             del self._large_seeds[i]
 
     @property
+    def np_random(self) -> tuple[np.random.Generator, ...]:
+        """A copy of each sub-environment's random stream, as gymnasium's ``AsyncVectorEnv`` hands out its workers':
+        the streams live in the kernels' rows, so drawing from a copy does not move them (``reset(seed=...)`` seeds
+        them, ``np_random_seed`` gives their seeds)."""
+        self._settle()
+        batch = self._batch
+        return tuple(rng.generator_of_rows(batch.pcg[i], batch.buf[i]) for i in range(self.num_envs))
+
+    @np_random.setter
+    def np_random(self, value: Any) -> None:
+        raise AttributeError(
+            f"np_random of {type(self).__name__} cannot be set: each sub-environment's stream lives in the kernels' "
+            f"rows (as gymnasium's sync and async vector envs, it has no setter); seed them with reset(seed=...)."
+        )
+
+    @property
     def np_random_seed(self) -> tuple[int, ...]:
         """The seed of each sub-environment's stream, as gymnasium's ``SyncVectorEnv`` reports its
         sub-environments' ``np_random_seed``: ``(s, s + 1, ...)`` after ``reset(seed=s)``, and the OS
@@ -953,7 +969,8 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
 
         State attributes (``state_views``: CartPole's ``state``, the toy-text ``s``, ...) are each
         sub-environment's own, held until it steps (changes in place reach its next step); parameters
-        (``gravity``, ...) are shared by all sub-environments; ``np_random_seed`` is each stream's seed.
+        (``gravity``, ...) are shared by all sub-environments; ``np_random_seed`` is each stream's seed, ``np_random``
+        a copy of each stream.
 
         Raises:
             AttributeError: If the sub-environments have no such attribute.
@@ -962,14 +979,14 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         view = self._state_view(name)
         if view is not None:
             return tuple(self._read_state_view(view, i) for i in range(self.num_envs))
-        if name == "np_random_seed":
-            return self.np_random_seed
+        if name in ("np_random_seed", "np_random"):
+            return getattr(self, name)
         if self._is_shared_attribute(name):
             return (getattr(self, name),) * self.num_envs
         raise AttributeError(
             f"The sub-environments of {type(self).__name__} have no attribute {name!r}: a compiled vector env serves "
-            f"its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its parameters "
-            f"and np_random_seed (vectorization_mode='sync' vectorizes the env's own objects)."
+            f"its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its parameters, "
+            f"np_random and np_random_seed (vectorization_mode='sync' vectorizes the env's own objects)."
         )
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:

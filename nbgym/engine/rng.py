@@ -243,6 +243,20 @@ def generator_rows(generator: np.random.Generator) -> tuple[list[int], list[int]
     return [lcg & _LOW64, lcg >> 64, inc & _LOW64, inc >> 64], [state["has_uint32"], state["uinteger"]]
 
 
+def generator_of_rows(pcg: np.ndarray, buf: np.ndarray) -> np.random.Generator:
+    """A new PCG64 generator in the state of the ``pcg`` and ``buf`` rows (``generator_rows``' inverse): a copy."""
+    lcg = int(pcg[0]) | int(pcg[1]) << 64
+    inc = int(pcg[2]) | int(pcg[3]) << 64
+    bit_generator = np.random.PCG64()
+    bit_generator.state = {
+        "bit_generator": "PCG64",
+        "state": {"state": lcg, "inc": inc},
+        "has_uint32": int(buf[0]),
+        "uinteger": int(buf[1]),
+    }
+    return np.random.Generator(bit_generator)
+
+
 MAX_KERNEL_SEED = 2**128
 """Seeds below this are seeded by ``seed_streams``; numpy takes any non-negative int (see ``generator_rows``)."""
 

@@ -95,6 +95,28 @@ def test_a_first_reset_that_leaves_sub_environments_out_is_refused(env_id):
     ours.reset(options={"reset_mask": mask})  # once every sub-environment was reset
 
 
+@pytest.mark.parametrize("env_id", ["Pendulum-v1", "CartPole-v1", "Taxi-v4"])
+def test_np_random_is_each_streams_state_and_cannot_be_set(env_id):
+    """``np_random`` of a compiled vector env is each sub-environment's stream as gymnasium's sync env's (copies, as
+    its async env's), and refuses assignment as both do: it was one generator the kernels never read, which an
+    assignment silently replaced."""
+    ours, theirs = nbgym.make_vec(env_id, 3), gymnasium.make_vec(env_id, 3, vectorization_mode="sync")
+    ours.reset(seed=4)
+    theirs.reset(seed=4)
+    for _ in range(5):
+        actions = np.stack([theirs.single_action_space.sample() for _ in range(3)])
+        ours.step(actions)
+        theirs.step(actions)
+    for got in (ours.np_random, ours.get_attr("np_random")):
+        assert [g.bit_generator.state for g in got] == [g.bit_generator.state for g in theirs.np_random]
+    ours.np_random[0].random()  # a copy: the stream stays where it is
+    assert ours.np_random[0].bit_generator.state == theirs.np_random[0].bit_generator.state
+    with pytest.raises(AttributeError, match="np_random of .* cannot be set"):
+        ours.np_random = np.random.default_rng(0)
+    with pytest.raises(AttributeError, match="has no setter"):
+        theirs.np_random = np.random.default_rng(0)
+
+
 @pytest.mark.parametrize("num_threads", [1, 2])
 def test_threads_and_pickling_keep_results(num_threads):
     """A custom vector env gives the same results at any thread count, and a pickled copy continues alike."""
