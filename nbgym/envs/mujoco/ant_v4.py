@@ -22,6 +22,7 @@ from nbgym.envs.mujoco.ant_v5 import (
     Y_VELOCITY,
     configure,
 )
+from nbgym.envs.mujoco import _health
 
 XML_FILE, FRAME_SKIP, MAIN_BODY, FORWARD_REWARD_WEIGHT = "ant.xml", 5, "torso", 1.0
 
@@ -142,6 +143,14 @@ class AntEnv(_Ant, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward_v4)
+    control_cost = _health.control_cost
+    contact_forces = property(_health.ant_contact_forces)
+    contact_cost = property(_health.ant_contact_cost)
+    is_healthy = property(_health.ant_is_healthy)
+    terminated = property(_health.terminated_v4)
 
 
 AntVectorEnv = vector_env_class(AntEnv)

@@ -12,6 +12,7 @@ from nbgym.envs.mujoco import _sim
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco._sim import CFRC_EXT, QPOS, QVEL, XPOS, load
+from nbgym.envs.mujoco import _health
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
 
@@ -281,6 +282,13 @@ class AntEnv(_Ant, CompiledMujocoEnv):
             "qvel": self.model.nv,
             "cfrc_ext": 6 * (self.model.nbody - 1) * include_cfrc_ext_in_observation,
         }
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward)
+    control_cost = _health.control_cost
+    contact_forces = property(_health.ant_contact_forces)
+    contact_cost = property(_health.ant_contact_cost)
+    is_healthy = property(_health.ant_is_healthy)
 
 
 AntVectorEnv = vector_env_class(AntEnv)

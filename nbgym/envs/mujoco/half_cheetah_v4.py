@@ -14,6 +14,7 @@ from nbgym.envs.mujoco.half_cheetah_v5 import (
     X_POSITION,
     X_VELOCITY,
 )
+from nbgym.envs.mujoco import _health
 
 XML_FILE, FRAME_SKIP = "half_cheetah.xml", 5
 
@@ -79,6 +80,9 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    control_cost = _health.control_cost
 
 
 HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 
 from nbgym.envs.mujoco import _forward, _sim
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
+from nbgym.envs.mujoco import _health
 
 DEFAULT_CAMERA_CONFIG = {"distance": 4.0}
 
@@ -151,9 +151,8 @@ class HalfCheetahEnv(_HalfCheetah, CompiledMujocoEnv):
         skipped = 1 * exclude_current_positions_from_observation
         self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
 
-    def control_cost(self, action: Any) -> Any:
-        """``ctrl_cost_weight * sum(action**2)``, in the action's dtype."""
-        return self._ctrl_cost_weight * np.sum(np.square(action))
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    control_cost = _health.control_cost
 
 
 HalfCheetahVectorEnv = vector_env_class(HalfCheetahEnv)

@@ -8,6 +8,7 @@ from typing import Any
 from nbgym.envs.mujoco import _planar, hopper_v5
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import CompiledMujocoEnv
+from nbgym.envs.mujoco import _health
 
 XML_FILE, FRAME_SKIP = "hopper.xml", 4
 
@@ -79,6 +80,12 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward_v4)
+    control_cost = _health.control_cost
+    is_healthy = property(_health.hopper_is_healthy)
+    terminated = property(_health.terminated_v4)
 
 
 HopperVectorEnv = vector_env_class(HopperEnv)

@@ -9,6 +9,7 @@ import numpy as np
 from nbgym.envs.mujoco import _planar
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import CompiledMujocoEnv
+from nbgym.envs.mujoco import _health
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 2, "distance": 3.0, "lookat": np.array((0.0, 0.0, 1.15)), "elevation": -20.0}
 
@@ -86,6 +87,11 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
         self.observation_structure = _planar.observation_structure(
             self.model, exclude_current_positions_from_observation
         )
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward)
+    control_cost = _health.control_cost
+    is_healthy = property(_health.hopper_is_healthy)
 
 
 HopperVectorEnv = vector_env_class(HopperEnv)

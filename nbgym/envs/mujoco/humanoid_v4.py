@@ -12,6 +12,7 @@ from nbgym.envs.mujoco import _humanoid
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import FLOAT, CompiledMujocoEnv, Configure, InfoKey
 from nbgym.envs.mujoco.humanoid_v5 import DEFAULT_CAMERA_CONFIG, configure
+from nbgym.envs.mujoco import _health
 
 XML_FILE, FRAME_SKIP = "humanoid.xml", 5
 # v4 has no contact cost: a zero weight makes v5's zero.
@@ -143,6 +144,12 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward_v4)
+    control_cost = _health.control_cost_of_ctrl
+    is_healthy = property(_health.humanoid_is_healthy)
+    terminated = property(_health.terminated_v4)
 
 
 HumanoidVectorEnv = vector_env_class(HumanoidEnv)

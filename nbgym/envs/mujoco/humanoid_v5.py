@@ -10,6 +10,7 @@ import numpy as np
 from nbgym.envs.mujoco import _humanoid
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure
+from nbgym.envs.mujoco import _health
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 2.0)), "elevation": -20.0}
 
@@ -137,6 +138,12 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
     ) -> None:
         # the observation flags are among the arguments
         self.observation_structure = _humanoid.observation_structure(self.model, locals())
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward)
+    control_cost = _health.control_cost_of_ctrl
+    contact_cost = property(_health.humanoid_contact_cost)
+    is_healthy = property(_health.humanoid_is_healthy)
 
 
 HumanoidVectorEnv = vector_env_class(HumanoidEnv)

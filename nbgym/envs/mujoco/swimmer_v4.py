@@ -17,6 +17,7 @@ from nbgym.envs.mujoco.swimmer_v5 import (
     Y_POSITION,
     Y_VELOCITY,
 )
+from nbgym.envs.mujoco import _health
 
 XML_FILE, FRAME_SKIP = "swimmer.xml", 4
 
@@ -86,6 +87,9 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    control_cost = _health.control_cost
 
 
 SwimmerVectorEnv = vector_env_class(SwimmerEnv)

@@ -9,6 +9,7 @@ from nbgym.envs.mujoco import _forward, _sim
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, InfoKey
 from nbgym.envs.mujoco._sim import QPOS, QVEL, load
+from nbgym.envs.mujoco import _health
 
 X_POSITION, Y_POSITION, DISTANCE, X_VELOCITY, Y_VELOCITY, REWARD_FORWARD, REWARD_CTRL = range(7)
 
@@ -130,6 +131,9 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
     ) -> None:
         skipped = 2 * exclude_current_positions_from_observation
         self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    control_cost = _health.control_cost
 
 
 SwimmerVectorEnv = vector_env_class(SwimmerEnv)

@@ -8,6 +8,7 @@ from typing import Any
 from nbgym.envs.mujoco import _planar, walker2d_v5
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import CompiledMujocoEnv
+from nbgym.envs.mujoco import _health
 
 XML_FILE, FRAME_SKIP = "walker2d.xml", 4
 
@@ -76,6 +77,12 @@ class Walker2dEnv(_Walker2d, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's public health and cost members, computed again from the live data (see _health)
+    healthy_reward = property(_health.healthy_reward_v4)
+    control_cost = _health.control_cost
+    is_healthy = property(_health.walker_is_healthy)
+    terminated = property(_health.terminated_v4)
 
 
 Walker2dVectorEnv = vector_env_class(Walker2dEnv)

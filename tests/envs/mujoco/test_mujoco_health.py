@@ -1,0 +1,60 @@
+"""gymnasium's public health and cost members of the MuJoCo walkers (``is_healthy``, ``healthy_reward``,
+``control_cost(action)``, ``contact_forces``, ``contact_cost``, v4's ``terminated``) on nbgym's single envs: the same
+values of the same types as gymnasium's along seeded episodes, and after the state is set from Python (they read the
+live data, as gymnasium's do)."""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+import pytest
+from helpers.jit import INTERPRETED
+from helpers.toy_text_checks import assert_same_value
+
+import nbgym
+
+pytest.importorskip("mujoco")
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+MEMBERS = {
+    "Ant-v5": ("is_healthy", "healthy_reward", "contact_forces", "contact_cost"),
+    "Ant-v4": ("is_healthy", "healthy_reward", "contact_forces", "contact_cost", "terminated"),
+    "Hopper-v5": ("is_healthy", "healthy_reward"),
+    "Hopper-v4": ("is_healthy", "healthy_reward", "terminated"),
+    "Humanoid-v5": ("is_healthy", "healthy_reward", "contact_cost"),
+    "Humanoid-v4": ("is_healthy", "healthy_reward", "terminated"),
+    "Walker2d-v5": ("is_healthy", "healthy_reward"),
+    "Walker2d-v4": ("is_healthy", "healthy_reward", "terminated"),
+    "Swimmer-v5": (),
+    "HalfCheetah-v4": (),
+}
+STEPS = 6 if INTERPRETED else 30
+
+
+@pytest.mark.parametrize("env_id", MEMBERS)
+def test_health_and_cost_members_are_gymnasiums(env_id):
+    kwargs = {"terminate_when_unhealthy": False} if "healthy_reward" in MEMBERS[env_id] else {}
+    ours, theirs = nbgym.make(env_id, **kwargs).unwrapped, gymnasium.make(env_id, **kwargs).unwrapped
+    ours.reset(seed=7)
+    theirs.reset(seed=7)
+    rng = np.random.default_rng(3)
+    for t in range(STEPS):
+        action = rng.uniform(-1, 1, theirs.action_space.shape).astype(np.float32)
+        ours.step(action)
+        theirs.step(action)
+        if t == STEPS // 2:  # a state set from Python: the members read the live data
+            qpos = theirs.init_qpos + rng.uniform(-0.5, 0.5, theirs.model.nq)
+            qvel = rng.uniform(-3.0, 3.0, theirs.model.nv)
+            ours.set_state(qpos, qvel)
+            theirs.set_state(qpos, qvel)
+        for name in MEMBERS[env_id]:
+            assert_same_value(getattr(ours, name), getattr(theirs, name), f"{name} at {t}")
+        assert_same_value(ours.control_cost(action), theirs.control_cost(action), f"control_cost at {t}")
+
+
+def test_the_vector_envs_do_not_take_the_single_envs_members():
+    """A compiled vector env has no ``data`` of its own: the members are the single env's, not shared attributes."""
+    envs = nbgym.make_vec("Hopper-v5", 2)
+    assert not hasattr(envs, "is_healthy")
+    with pytest.raises(AttributeError):
+        envs.get_attr("is_healthy")
