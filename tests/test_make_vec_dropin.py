@@ -206,3 +206,25 @@ def test_directly_constructed_env_in_an_unlisted_mode_is_gymnasiums(env_id, mode
             np.testing.assert_array_equal(frame, their_frame)
     ours.close()
     theirs.close()
+
+
+@pytest.mark.parametrize(
+    ("env_id", "render_mode", "parameter"), [("Pendulum-v1", "rgb_array", "g"), ("Taxi-v4", "ansi", None)]
+)
+def test_call_and_get_attr_of_sub_environment_basics_are_gymnasiums(env_id, render_mode, parameter):
+    """``call`` (``"render"``, ``"get_wrapper_attr"``, a parameter) and ``get_attr`` of ``render_mode`` and the spaces
+    on the compiled vector env give what gymnasium's sync env gives (``call`` did not exist; the others raised)."""
+    ours = nbgym.make_vec(env_id, 2, render_mode=render_mode)
+    theirs = gymnasium.make_vec(env_id, 2, render_mode=render_mode, vectorization_mode="sync")
+    ours.reset(seed=1)
+    theirs.reset(seed=1)
+    for got, expected in zip(ours.call("render"), theirs.call("render")):
+        np.testing.assert_array_equal(got, expected)
+    assert ours.get_attr("render_mode") == theirs.get_attr("render_mode") == (render_mode,) * 2
+    for name in ("observation_space", "action_space"):
+        assert [repr(space) for space in ours.get_attr(name)] == [repr(space) for space in theirs.get_attr(name)]
+    if parameter is not None:
+        assert ours.call("get_wrapper_attr", parameter) == theirs.call("get_wrapper_attr", parameter)
+        assert ours.call(parameter) == theirs.call(parameter)
+    with pytest.raises(AttributeError):
+        ours.call("no_such_attribute")

@@ -981,13 +981,30 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             return tuple(self._read_state_view(view, i) for i in range(self.num_envs))
         if name in ("np_random_seed", "np_random"):
             return getattr(self, name)
+        if name in ("render_mode", "observation_space", "action_space"):  # each sub-environment's, the same for all
+            return (getattr(self, name if name == "render_mode" else f"single_{name}"),) * self.num_envs
         if self._is_shared_attribute(name):
             return (getattr(self, name),) * self.num_envs
         raise AttributeError(
             f"The sub-environments of {type(self).__name__} have no attribute {name!r}: a compiled vector env serves "
             f"its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its parameters, "
-            f"np_random and np_random_seed (vectorization_mode='sync' vectorizes the env's own objects)."
+            f"render_mode, the spaces, np_random and np_random_seed (vectorization_mode='sync' vectorizes the env's own "
+            f"objects)."
         )
+
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Calls ``name`` on each sub-environment with ``args`` and ``kwargs``, as gymnasium's ``SyncVectorEnv.call``:
+        ``"render"`` gives each one's frame (``render()``), ``"get_wrapper_attr"`` its attribute (``get_attr``); any
+        other name is an attribute of ``get_attr``'s, called if callable, else returned as it is.
+
+        Raises:
+            AttributeError: If the sub-environments have no such attribute.
+        """
+        if name == "render" and not args and not kwargs:
+            return self.render()
+        if name == "get_wrapper_attr":
+            return self.get_attr(*args, **kwargs)
+        return tuple(value(*args, **kwargs) if callable(value) else value for value in self.get_attr(name))
 
     def set_attr(self, name: str, values: list[Any] | tuple[Any, ...] | Any) -> None:
         """Sets attribute ``name`` of each sub-environment, as gymnasium's ``SyncVectorEnv.set_attr``: ``values``

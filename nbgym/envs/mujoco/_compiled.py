@@ -1144,7 +1144,7 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
                 sub_env._step_mujoco_simulation = types.MethodType(MujocoEnv._step_mujoco_simulation, sub_env)
                 results.append(getattr(MujocoEnv, name)(sub_env, *args, **kwargs))
             return tuple(results)
-        return tuple(value(*args, **kwargs) if callable(value) else value for value in self.get_attr(name))
+        return KernelVectorEnv.call(self, name, *args, **kwargs)
 
     def get_attr(self, name: str) -> tuple[Any, ...]:
         """Each sub-environment's attribute ``name``, as gymnasium's ``SyncVectorEnv.get_attr``: ``data`` is
