@@ -406,6 +406,13 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     def __init__(self, render_mode: str | None = None) -> None:
         """The env's arguments, as gymnasium's (see Arguments above)."""
 
+    def _get_ob(self) -> np.ndarray:
+        """gymnasium's observation of ``state`` as it is now: the two angles' cosines and sines, then the two
+        angular velocities, in float32."""
+        s = self.state
+        assert s is not None, "Call reset before using AcrobotEnv object."
+        return np.array([np.cos(s[0]), np.sin(s[0]), np.cos(s[1]), np.sin(s[1]), s[2], s[3]], dtype=np.float32)
+
 
 AcrobotVectorEnv = vector_env_class(
     AcrobotEnv,

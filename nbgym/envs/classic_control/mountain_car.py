@@ -266,6 +266,10 @@ class MountainCarEnv(_MountainCarAttributes, KernelEnv):
         to ``play`` there, e.g. ``{"a": 0, "d": 2}``)."""
         return {(): 1, (276,): 0, (275,): 2, (275, 276): 1}
 
+    def _height(self, xs: Any) -> Any:
+        """The track's height at positions ``xs``, as gymnasium's frame draws it: ``sin(3 xs) * 0.45 + 0.55``."""
+        return np.sin(3 * xs) * 0.45 + 0.55
+
 
 MountainCarVectorEnv = vector_env_class(
     MountainCarEnv,

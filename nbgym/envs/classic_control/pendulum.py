@@ -271,6 +271,11 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     def _reward(self) -> np.float64:
         return self._batch.rewards[0]
 
+    def _get_obs(self) -> np.ndarray:
+        """gymnasium's observation of ``state`` as it is now: ``[cos(theta), sin(theta), theta_dot]`` in float32."""
+        theta, theta_dot = self.state
+        return np.array([np.cos(theta), np.sin(theta), theta_dot], dtype=np.float32)
+
 
 PendulumVectorEnv = vector_env_class(
     PendulumEnv,

@@ -350,6 +350,11 @@ class BlackjackEnv(_BlackjackAttributes, KernelEnv):
     def _observation(self) -> tuple[int, int, int]:
         return _as_tuple(self._batch.obs[0])
 
+    def _get_obs(self) -> tuple[int, int, int]:
+        """gymnasium's observation of the hands as they are now (after an assignment of ``player``, say)."""
+        self._write_back_held()
+        return observation_of(self._batch.state[0])
+
 
 class BlackjackVectorEnv(vector_env_class(BlackjackEnv)):
     """Blackjack's compiled vector environment: all sub-environments in one compiled call per step.
