@@ -86,21 +86,23 @@ def fixed_world_row(w: W.World, env_name: str, moved_proxies: int) -> tuple[W.Wo
     return w, 0
 
 
-def shaping_row_value(value: Any, env_name: str) -> float:
-    """A ``prev_shaping`` as its row keeps it: a float, or NaN for gymnasium's ``None`` (before an episode's first step).
+def write_prev_shaping(env_f: np.ndarray, env_i: np.ndarray, column: int, flag: int, value: Any, env_name: str) -> None:
+    """Writes a ``prev_shaping`` into its row: the float in ``env_f[column]`` and ``env_i[flag]`` 1, or ``env_i[flag]``
+    0 for gymnasium's ``None`` (before an episode's first step). A NaN is kept (gymnasium's next reward is NaN).
 
     Raises:
-        TypeError: If ``value`` is neither ``None`` nor a Python or float64 number, or is NaN (which the row would read as
-            ``None``: gymnasium's next reward would be NaN, nbgym's 0).
+        TypeError: If ``value`` is neither ``None`` nor a Python or float64 number.
     """
     if value is None:
-        return math.nan
-    if type(value) not in (int, float, np.float64) or math.isnan(value):
+        env_i[flag] = 0
+        return
+    if type(value) not in (int, float, np.float64):
         raise TypeError(
-            f"{env_name}.prev_shaping takes None or a float (not NaN; the kernels compute in float64), got {value!r} "
+            f"{env_name}.prev_shaping takes None or a float (the kernels compute in float64), got {value!r} "
             f"({type(value).__name__})."
         )
-    return float(value)
+    env_f[column] = float(value)
+    env_i[flag] = 1
 
 
 def float32_pair(value: Any, what: str) -> tuple[np.float32, np.float32]:

@@ -481,8 +481,6 @@ def test_box2d_objects_refuse_what_the_port_cannot_do():
         env.joints[0].GetReactionForce
     with pytest.raises(TypeError, match="prev_shaping"):
         env.prev_shaping = np.float32(1.0)  # gymnasium would compute the next reward in float32
-    with pytest.raises(TypeError, match="prev_shaping"):
-        env.prev_shaping = math.nan
     with pytest.raises(AttributeError, match="not served"):
         env.fd_edge.shape
     with pytest.raises(ValueError, match="16-bit"):
@@ -607,3 +605,17 @@ def test_objects_of_an_earlier_episode_refuse_to_be_read():
         with pytest.raises(ReferenceError, match="read the env's attribute again"):
             read()
     assert env.hull.position == env.hull.position
+
+
+def test_a_nan_prev_shaping_makes_the_next_reward_nan_as_in_gymnasium():
+    """The row kept gymnasium's ``prev_shaping = None`` as NaN, so a NaN stepped as ``None`` (a reward of 0.0, and it
+    was refused for that); a flag keeps None, and a NaN gives gymnasium's NaN reward."""
+    ours, theirs = nbgym.make("BipedalWalker-v3").unwrapped, gymnasium.make("BipedalWalker-v3").unwrapped
+    action = np.array([0.2, -0.4, 0.6, 0.1], dtype=np.float32)
+    for env in (ours, theirs):
+        env.reset(seed=1)
+        env.step(action)
+        env.prev_shaping = math.nan
+    ours_reward, theirs_reward = ours.step(action)[1], theirs.step(action)[1]
+    assert type(ours_reward) is type(theirs_reward) and math.isnan(ours_reward) and math.isnan(theirs_reward)
+    assert_same_value(ours.step(action), theirs.step(action))  # measured from the new shaping again

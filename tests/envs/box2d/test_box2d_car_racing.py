@@ -97,6 +97,27 @@ def test_leaving_the_playfield_costs_100():
     assert result[1] == -100 and result[2] and result[4] == {"lap_finished": False}
 
 
+def test_a_hull_moved_across_the_track_overflows_the_contacts_then_a_reset_recovers():
+    """Box2D's broad phase stretches a moved body's box along its move: the hull moved 300 m in one assignment
+    overlaps the track's tiles on its way, more contacts than the world row holds. gymnasium makes them all; nbgym
+    raises PhysicsCapacityError (it raised a ValueError, and every reset raised it again: the env was lost for good),
+    refuses to step, and a reset starts a new world, which steps as gymnasium's new env."""
+    ours = nbgym.make("CarRacing-v3")
+    ours.reset(seed=1)
+    action = np.array([0.0, 0.5, 0.0], dtype=np.float32)
+    for _ in range(10):
+        ours.step(action)
+    ours.unwrapped.car.hull.position = (0.0, 300.0)
+    with pytest.raises(error.PhysicsCapacityError, match="ran out of contact rows"):
+        ours.step(action)
+    with pytest.raises(error.ResetNeeded, match="PhysicsCapacityError"):
+        ours.step(action)
+    theirs = gymnasium.make("CarRacing-v3")
+    assert_same_value(ours.reset(seed=2), theirs.reset(seed=2))
+    for _ in range(3):
+        assert_same_value(ours.step(action), theirs.step(action))
+
+
 def vector_driving(rng: np.random.Generator, observations: np.ndarray) -> np.ndarray:
     return np.stack([driving_policy(rng, None) for _ in observations])
 

@@ -4,9 +4,9 @@ envs in every autoreset mode, frames, bad actions, and the registry's ids."""
 from __future__ import annotations
 
 import math
-
 import pickle
 import sys
+import warnings
 from types import SimpleNamespace
 from typing import Any, Callable
 
@@ -659,19 +659,41 @@ def test_bodies_of_an_earlier_episode_refuse_to_be_read():
     assert env.lander.position == env.lander.position  # the new episode's objects read
 
 
-def test_prev_shaping_refuses_nan_which_its_row_reads_as_none():
-    """The row keeps gymnasium's ``prev_shaping = None`` as NaN: a NaN written would step as ``None`` (reward 0) where
-    gymnasium's reward is NaN, so it is refused, as BipedalWalker's (found by the written-values sweep)."""
+def test_prev_shaping_refuses_what_gymnasiums_arithmetic_would_change():
     env = nbgym.make("LunarLander-v3").unwrapped
     env.reset(seed=0)
     env.step(0)
     before = env.prev_shaping
-    for value in (math.nan, "1.0", np.float32(math.nan), np.array([1.0]), np.longdouble(1.0)):
+    for value in ("1.0", np.array([1.0]), np.longdouble(1.0)):
         with pytest.raises(TypeError, match="prev_shaping"):
             env.prev_shaping = value
     assert env.prev_shaping == before
     env.prev_shaping = None
     assert env.prev_shaping is None
+
+
+@pytest.mark.parametrize("write", ["prev_shaping", "position", "linearVelocity"])
+def test_a_nan_shaping_makes_the_rewards_nan_as_in_gymnasium(write):
+    """The row kept gymnasium's ``prev_shaping = None`` as NaN, so a NaN shaping (of a NaN written into the lander's
+    state, or into prev_shaping) stepped as ``None``: rewards of 0.0 where gymnasium's are NaN. A flag keeps None."""
+    ours, theirs = nbgym.make("LunarLander-v3").unwrapped, gymnasium.make("LunarLander-v3").unwrapped
+    for env in (ours, theirs):
+        env.reset(seed=3)
+        env.step(0)
+        if write == "prev_shaping":
+            env.prev_shaping = math.nan
+        else:
+            setattr(env.lander, write, (math.nan, 5.0))
+    for t in range(3):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RuntimeWarning)
+            ours_reward, theirs_reward = ours.step(0)[1], theirs.step(0)[1]
+        assert type(ours_reward) is type(theirs_reward)
+        if write == "prev_shaping" and t > 0:  # measured from the new shaping again
+            assert ours_reward == theirs_reward and ours.prev_shaping == theirs.prev_shaping
+        else:
+            assert math.isnan(ours_reward) and math.isnan(theirs_reward)
+            assert math.isnan(ours.prev_shaping) == math.isnan(theirs.prev_shaping) == (write != "prev_shaping")
 
 
 @pytest.mark.parametrize(

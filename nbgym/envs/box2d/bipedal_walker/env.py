@@ -3,7 +3,6 @@ and run on the kernels of ``physics``; gymnasium's ``BipedalWalkerHeuristics``."
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import numpy as np
@@ -27,6 +26,7 @@ from nbgym.envs.box2d.bipedal_walker.physics import (
     MOTORS_TORQUE,
     OBSTACLE_COLORS,
     PHYSICS,
+    HAS_PREV_SHAPING,
     PREV_SHAPING,
     SCROLL,
     TERRAIN,
@@ -44,7 +44,7 @@ from nbgym.envs.box2d._port_objects import (
     PortWorld,
     RevoluteJoint,
     fixed_world_row,
-    shaping_row_value,
+    write_prev_shaping,
 )
 from nbgym.engine import DrawsResetTwice, close_window
 from nbgym.envs.box2d.bipedal_walker import rendering
@@ -78,12 +78,11 @@ def _write_game_over(params: np.record, row: StateRows, value: Any) -> None:
 
 
 def _read_prev_shaping(params: np.record, row: StateRows) -> float | None:
-    value = row.env_f.item(PREV_SHAPING)
-    return None if math.isnan(value) else value
+    return row.env_f.item(PREV_SHAPING) if row.env_i[HAS_PREV_SHAPING] else None
 
 
 def _write_prev_shaping(params: np.record, row: StateRows, value: Any) -> None:
-    row.env_f[PREV_SHAPING] = shaping_row_value(value, "BipedalWalker")
+    write_prev_shaping(row.env_f, row.env_i, PREV_SHAPING, HAS_PREV_SHAPING, value, "BipedalWalker")
 
 
 def _read_scroll(params: np.record, row: StateRows) -> float:

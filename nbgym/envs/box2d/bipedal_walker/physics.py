@@ -97,6 +97,7 @@ LEGS = _env_i.add(4)  # upper and lower leg of side -1, then of side +1
 JOINTS = _env_i.add(4)  # hip and knee of side -1, then of side +1
 TERRAIN_COUNT = _env_i.add()
 TERRAIN = _env_i.add(_MAX_TERRAIN)
+HAS_PREV_SHAPING = _env_i.add()  # 0: gymnasium's prev_shaping is None (then PREV_SHAPING is not read)
 _NEI = _env_i.end()
 # env_f columns: the last shaping (NaN: gymnasium's None), the observation of the last step, the scroll, each
 # lidar ray's end (p2: the ground point hit, float32 values, or the ray's full reach), the terrain's heights
@@ -372,7 +373,7 @@ def _reset(params, state, i, stream, aux):
         state.env_i[i, TERRAIN_COUNT] = 0
     _destroy(state, i)
     w.world_i[i, W.WI_LISTENER] = 1
-    state.env_f[i, PREV_SHAPING] = np.nan  # gymnasium's prev_shaping = None
+    state.env_i[i, HAS_PREV_SHAPING] = 0  # gymnasium's prev_shaping = None
 
     si = np.zeros(shapes.SHAPE_INTS, np.int32)
     sf = np.zeros((shapes.SHAPE_ROWS, 2), np.float32)
@@ -559,15 +560,18 @@ def _sense_and_reward(state, i, action, float32_actions):
     shaping = 130 * x / SCALE
     shaping -= 5.0 * abs(env_f[STATE + 0])
     prev_shaping = env_f[PREV_SHAPING]
+    # a flag, not NaN, for gymnasium's None: a NaN shaping (of a NaN state) makes the next reward NaN, as there
+    shaped = state.env_i[i, HAS_PREV_SHAPING] != 0
     env_f[PREV_SHAPING] = shaping
+    state.env_i[i, HAS_PREV_SHAPING] = 1
     if float32_actions:
         # NumPy 2: the Python float (reward) meets a float32 (the torque cost), so the sum is float32.
-        reward32 = F32(0.0) if math.isnan(prev_shaping) else F32(shaping - prev_shaping)
+        reward32 = F32(shaping - prev_shaping) if shaped else F32(0.0)
         for k in range(4):
             reward32 = reward32 - F32(_COST) * F32(_strength(action[k]))
         reward = np.float64(reward32)
     else:
-        reward = 0.0 if math.isnan(prev_shaping) else shaping - prev_shaping
+        reward = shaping - prev_shaping if shaped else 0.0
         for k in range(4):
             reward -= _COST * _strength(action[k])
 

@@ -270,11 +270,11 @@ def _body(w, i, btype, x, y, angle):
 
 @borrowing_njit
 def _check_world(w, i):
-    error = w.world_i[i, W.WI_ERROR]
-    if error != 0:
-        raise ValueError(
-            "CarRacing: a capacity of the Box2D world row ran out (nbgym._box2d.world ERR_* code in world_i[WI_ERROR])"
-        )
+    """Raises ``PhysicsCapacityError`` if a capacity of world row ``i`` ran out (the port then made nothing, and
+    stepping on would be wrong): the engine turns it into a step or reset that needs a reset, which starts the row
+    afresh (``create_row``)."""
+    if w.world_i[i, W.WI_ERROR] != 0:
+        W.raise_capacity_error(w, i)
 
 
 @borrowing_njit
@@ -604,6 +604,12 @@ def create_row(params, state, i, stream):
     w = state.w
     env_f = state.env_f[i]
     env_i = state.env_i[i]
+    if w.world_i[i, W.WI_ERROR] != 0:
+        # a step ran out of a capacity (and raised): the row's bodies are not to be trusted, a new world replaces it
+        W.reset_world(w, i, w.world_f[i, W.WF_GX], w.world_f[i, W.WF_GY])
+        env_i[TILE_COUNT] = 0
+        for b in range(w.body_i.shape[1]):
+            env_i[BODY_ROLE + b] = ROLE_NONE
     _destroy(state, i)
     w.world_i[i, W.WI_LISTENER] = W.LISTEN_EVENTS
     w.world_i[i, W.WI_EVENT_COUNT] = 0

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import math
 
 import numpy as np
 
@@ -22,7 +21,7 @@ from nbgym.envs.box2d._port_objects import (
     GroundedBody,
     PortBody,
     PortWorld,
-    shaping_row_value,
+    write_prev_shaping,
 )
 from nbgym.engine import DrawsResetTwice, close_window
 from nbgym.envs.box2d.lunar_lander import rendering
@@ -64,8 +63,7 @@ def _write_game_over(params: np.record, row: StateRows, value: Any) -> None:
 
 
 def _read_prev_shaping(params: np.record, row: StateRows) -> np.float64 | None:
-    value = row.env_f[P.PREV_SHAPING]
-    return None if np.isnan(value) else np.float64(value)
+    return np.float64(row.env_f[P.PREV_SHAPING]) if row.env_i[P.HAS_PREV_SHAPING] else None
 
 
 _SHAPING_SCALARS = (written.FLOAT64, written.FLOAT32, written.FLOAT16, written.INTEGER, written.BOOL)
@@ -85,14 +83,8 @@ Python float ``y``: a float32 would make the observation's y float32 arithmetic,
 
 def _write_prev_shaping(params: np.record, row: StateRows, value: Any) -> None:
     if value is not None:
-        number = written.exact(value, np.dtype(np.float64), (), "LunarLander.prev_shaping", _SHAPING_KINDS)
-        if math.isnan(number):
-            raise TypeError(
-                f"LunarLander.prev_shaping takes None or a number, not NaN (the row reads NaN as None: gymnasium's next "
-                f"reward would be NaN, nbgym's 0), got {value!r}."
-            )
-        value = number
-    row.env_f[P.PREV_SHAPING] = shaping_row_value(value, "LunarLander")
+        value = written.exact(value, np.dtype(np.float64), (), "LunarLander.prev_shaping", _SHAPING_KINDS)
+    write_prev_shaping(row.env_f, row.env_i, P.PREV_SHAPING, P.HAS_PREV_SHAPING, value, "LunarLander")
 
 
 def _read_helipad_y(params: np.record, row: StateRows) -> float:
@@ -446,7 +438,7 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
                 self._make_room(2)
         # gymnasium's reward starts as the int 0 and is a float64 only through numpy values: the shaping change
         # (none when prev_shaping was set to None) or a continuous engine's numpy power.
-        numpy_reward = not math.isnan(self._batch.state.env_f[0, P.PREV_SHAPING]) or (
+        numpy_reward = self._batch.state.env_i[0, P.HAS_PREV_SHAPING] != 0 or (
             self._continuous and _fires_an_engine(action)
         )
         observation, reward, terminated, truncated, info = super().step(action)

@@ -86,10 +86,11 @@ WIND_IDX = _env_i.add()
 TORQUE_IDX = _env_i.add()
 WIND_DRAWN = _env_i.add()
 PARTICLE_COUNT = _env_i.add()
+HAS_PREV_SHAPING = _env_i.add()  # 0: gymnasium's prev_shaping is None (then PREV_SHAPING is not read)
 _NEI = _env_i.end()
 WIND_DRAWN_BIT, TORQUE_DRAWN_BIT = 1, 2  # WIND_DRAWN bits
 WIND_AND_TORQUE_DRAWN = WIND_DRAWN_BIT | TORQUE_DRAWN_BIT
-# env_f columns: the last shaping (NaN: gymnasium's None), the helipad's height, the terrain's heights (smooth_y).
+# env_f columns: the last shaping (if HAS_PREV_SHAPING), the helipad's height, the terrain's heights (smooth_y).
 _env_f = Columns()
 PREV_SHAPING = _env_f.add()
 HELIPAD_Y = _env_f.add()
@@ -229,7 +230,7 @@ def _reset(params, state, i, stream, aux):
     w = state.w
     W.reset_world(w, i, F32(0.0), F32(params.gravity))
     w.world_i[i, W.WI_LISTENER] = 1
-    state.env_f[i, PREV_SHAPING] = np.nan  # gymnasium's prev_shaping = None
+    state.env_i[i, HAS_PREV_SHAPING] = 0  # gymnasium's prev_shaping = None
     state.env_f[i, HELIPAD_Y] = _HELIPAD_Y
     state.env_i[i, PARTICLE_COUNT] = 0  # gymnasium's _destroy: the particles went with the old world
 
@@ -467,9 +468,10 @@ def _reward(state, i, m_power, s_power):
     shaping = (
         -100 * math.sqrt(s0 * s0 + s1 * s1) - 100 * math.sqrt(s2 * s2 + s3 * s3) - 100 * abs(s4) + 10 * s6 + 10 * s7
     )
-    prev_shaping = state.env_f[i, PREV_SHAPING]
-    reward = 0.0 if math.isnan(prev_shaping) else shaping - prev_shaping
+    # a flag, not NaN, for gymnasium's None: a NaN shaping (of a NaN state) makes the next reward NaN, as there
+    reward = shaping - state.env_f[i, PREV_SHAPING] if state.env_i[i, HAS_PREV_SHAPING] != 0 else 0.0
     state.env_f[i, PREV_SHAPING] = shaping
+    state.env_i[i, HAS_PREV_SHAPING] = 1
     reward -= m_power * 0.30
     reward -= s_power * 0.03
 
