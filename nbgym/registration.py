@@ -724,8 +724,8 @@ def make(
     # The rendering wrappers are looked up by name so that their modules are imported only when needed.
     from nbgym import wrappers
 
-    checker_disabled = env_spec.disable_env_checker if disable_env_checker is None else disable_env_checker
-    if not checker_disabled:
+    # gymnasium checks only for an argument (else the spec's) that ``is False``: 0 or None leave the checker out too
+    if disable_env_checker is False or (disable_env_checker is None and env_spec.disable_env_checker is False):
         env = wrappers.PassiveEnvChecker(env)
     if env_spec.order_enforce:
         env = wrappers.OrderEnforcing(env)

@@ -1035,9 +1035,10 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         setattr(self, name, values[0])
 
     def _is_shared_attribute(self, name: str) -> bool:
-        """Whether ``name`` is a public property of the environment's own classes (its parameters
-        and the attributes derived from them), which every sub-environment shares."""
-        if name.startswith("_"):
+        """Whether ``name`` is a property of the environment's own classes (its parameters and the attributes derived
+        from them, gymnasium's underscored ones too: MuJoCo's ``_ctrl_cost_weight``...), which every sub-environment
+        shares."""
+        if name.startswith("__"):
             return False
         for klass in type(self).__mro__:
             if klass is KernelVectorEnv:

@@ -21,4 +21,6 @@ class RecordConstructorArgs:
             **kwargs: The constructor arguments to record.
         """
         if not hasattr(self, "_saved_kwargs"):
-            self._saved_kwargs: dict[str, Any] = kwargs if _disable_deepcopy else deepcopy(kwargs)
+            self._saved_kwargs: dict[str, Any] = (
+                deepcopy(kwargs) if _disable_deepcopy is False else kwargs
+            )  # as gymnasium's test

@@ -50,7 +50,7 @@ def convert_to_terminated_truncated_step_api(
     assert len(step_returns) == 4
     observations, rewards, dones, infos = step_returns
 
-    if not is_vector_env:
+    if is_vector_env is False:  # gymnasium's test: any other value takes the vector branch
         truncated = infos.pop(_TRUNCATED_KEY, False)
         return observations, rewards, dones and not truncated, dones and truncated, infos
     if isinstance(infos, list):
@@ -92,7 +92,7 @@ def convert_to_done_step_api(
     assert len(step_returns) == 5
     observations, rewards, terminated, truncated, infos = step_returns
 
-    if not is_vector_env:
+    if is_vector_env is False:  # gymnasium's test: any other value takes the vector branch
         if truncated or terminated:
             infos[_TRUNCATED_KEY] = truncated and not terminated
         return observations, rewards, terminated or truncated, infos

@@ -113,7 +113,7 @@ def test_np_random_is_each_streams_state_and_cannot_be_set(env_id):
     assert ours.np_random[0].bit_generator.state == theirs.np_random[0].bit_generator.state
     with pytest.raises(AttributeError, match="np_random of .* cannot be set"):
         ours.np_random = np.random.default_rng(0)
-    with pytest.raises(AttributeError, match="has no setter"):
+    with pytest.raises(AttributeError):  # "has no setter" (Python 3.10: "can't set attribute")
         theirs.np_random = np.random.default_rng(0)
 
 

@@ -213,3 +213,26 @@ def test_benchmark_vector_step(autoreset_mode: str) -> None:
     )
     rate = performance.benchmark_vector_step(envs, target_duration=0.02, seed=0)
     assert isinstance(rate, float) and rate > 100
+
+
+@pytest.mark.parametrize("flag", [None, 0, np.False_])
+def test_flags_are_tested_as_gymnasium_tests_them(flag):
+    """gymnasium tests ``is False``, not truthiness: ``disable_env_checker=0`` leaves the checker out,
+    ``is_vector_env=None`` takes the vector branch, ``_disable_deepcopy=0`` keeps the arguments themselves (nbgym
+    had taken each the other way)."""
+    from nbgym.utils import RecordConstructorArgs
+
+    if flag is not None:
+        assert str(nbgym.make("CartPole-v1", disable_env_checker=flag)) == str(
+            gymnasium.make("CartPole-v1", disable_env_checker=flag)
+        )
+    vector = ("o", np.array([1.0, 1.0]), np.array([True, False]), np.array([False, True]), {})
+    assert repr(nb_step_api.convert_to_done_step_api(vector, is_vector_env=flag)) == repr(
+        gym_step_api.convert_to_done_step_api(vector, is_vector_env=flag)
+    )
+    kept = {"list": [1]}
+
+    class Recorded(RecordConstructorArgs):
+        pass
+
+    assert (Recorded(_disable_deepcopy=flag, a=kept)._saved_kwargs["a"] is kept) == (flag is not False)

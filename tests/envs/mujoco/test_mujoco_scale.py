@@ -284,3 +284,20 @@ def test_domain_randomisation_example_matches_gymnasium():
     example = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(example)
     assert example.main(["--num-envs", "3", "--steps", "40", "--max-episode-steps", "12", "--check"]) == 0
+
+
+def test_gymnasiums_underscored_parameters_go_through_get_attr_and_set_attr():
+    """gymnasium's sync env reads and sets its sub-environments' ``_ctrl_cost_weight``; the compiled env refused
+    underscored names."""
+    ours = nbgym.make_vec("Hopper-v5", 2)
+    theirs = gymnasium.make_vec("Hopper-v5", 2, vectorization_mode="sync")
+    assert ours.get_attr("_ctrl_cost_weight") == theirs.get_attr("_ctrl_cost_weight") == (0.001, 0.001)
+    for envs in (ours, theirs):
+        envs.set_attr("_ctrl_cost_weight", 0.25)
+    assert ours.get_attr("_ctrl_cost_weight") == theirs.get_attr("_ctrl_cost_weight") == (0.25, 0.25)
+    assert_same_results(ours.reset(seed=[1, 2]), theirs.reset(seed=[1, 2]), "reset")
+    actions = np.full((2, 3), 0.5, np.float32)
+    for t in range(3):
+        assert_same_results(ours.step(actions), theirs.step(actions), t)
+    with pytest.raises(AttributeError):
+        ours.get_attr("__class__")
