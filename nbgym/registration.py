@@ -724,7 +724,7 @@ def make(
     # The rendering wrappers are looked up by name so that their modules are imported only when needed.
     from nbgym import wrappers
 
-    # gymnasium checks only for an argument (else the spec's) that ``is False``: 0 or None leave the checker out too
+    # gymnasium adds the checker only for an argument (else, without one, the spec's) that ``is False``: 0 leaves it out
     if disable_env_checker is False or (disable_env_checker is None and env_spec.disable_env_checker is False):
         env = wrappers.PassiveEnvChecker(env)
     if env_spec.order_enforce:

@@ -620,7 +620,7 @@ class _GivenModel:
                 if value.tobytes() != given.tobytes():
                     value[...] = given
                     changed.append(name)
-            elif value != given:
+            elif repr(value) != repr(given):  # as ``values`` compares them (a NaN equals itself)
                 holder, _, attribute = name.rpartition(".")
                 setattr(_model_value(self.model, holder), attribute, given)
                 changed.append(name)
