@@ -23,6 +23,7 @@ from nbgym.engine._kernels import (
     STEP_OK,
     Physics,
     check_step,
+    observe_kernel,
     reset_kernel,
     step_chunks,
     step_kernel,
@@ -186,6 +187,23 @@ class KernelBatch:
             self.elapsed,
             self.auxes,
         )
+
+    def observe(self, params: np.ndarray) -> np.ndarray:
+        """Each sub-environment's observation of its state as it is now (the physics' ``observe``), in a new
+        ``(num_envs, *shape)`` array; nothing of the batch is written. Its kernel is compiled (or loaded from the
+        cache) at the first call, not at ``make``: gymnasium's observation helpers, which call it, are seldom used.
+
+        Raises:
+            nbgym.error.PhysicsError: If numba cannot compile the physics' ``observe`` into the kernel.
+        """
+        observations = np.zeros((1, *self.observations.shape[1:]), dtype=self.observations.dtype)
+        misses = sum(observe_kernel._cache_misses.values()) if not numba.config.DISABLE_JIT else 0
+        start = time.perf_counter()
+        with self.physics.compile_errors(), cache.compiling(self.physics.name):
+            observe_kernel(params, self._kernel_state, observations)
+        if not numba.config.DISABLE_JIT and sum(observe_kernel._cache_misses.values()) > misses:
+            cache.notice_compile(self.physics.name, time.perf_counter() - start, observe_kernel)
+        return observations[0]
 
     def compile(self) -> None:
         """Compiles the kernels this batch calls (or loads them from numba's cache) before its first use.

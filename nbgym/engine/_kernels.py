@@ -430,6 +430,18 @@ def reset_kernel(params_array, state, pcg, buf, mask, observations, flags, elaps
 
 
 @kernel(entry=True)
+def observe_kernel(params_array, state, observations):
+    """Write the observation of each sub-environment's state as it is now into ``observations[0]``: the physics'
+    ``observe`` outside a step, for gymnasium's observation helpers (a MuJoCo env's ``_get_obs`` after
+    ``set_state``). Nothing else is written."""
+    state = held_rows(state)
+    params = params_array[0]
+    obs = observations[0]
+    for i in range(obs.shape[0]):
+        physics_observe(params, state, i, obs)
+
+
+@kernel(entry=True)
 def check_step(params_array, actions, mode, needs_reset, first, stop):
     """The status of a step of sub-environments ``first`` to ``stop - 1`` before anything moves: a bad batch changes
     no sub-environment."""

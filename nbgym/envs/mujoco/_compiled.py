@@ -780,6 +780,13 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
     def _step_info(self) -> dict[str, Any]:
         return self._info(self._step_info_keys)
 
+    def _get_obs(self) -> np.ndarray:
+        """gymnasium's observation of the simulation as it is now (``data``: after ``set_state``, for instance), by
+        the compiled observation of a step; a new float64 array."""
+        if self._held:
+            self._write_back_held()
+        return self._batch.observe(self._params)[0]
+
     def reset_model(self) -> np.ndarray:
         """The reset of the state after ``mj_resetData``, in the compiled kernel; the observation."""
         self._batch.reset(self._batch.all_envs, self._params)

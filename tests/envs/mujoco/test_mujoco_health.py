@@ -58,3 +58,47 @@ def test_the_vector_envs_do_not_take_the_single_envs_members():
     assert not hasattr(envs, "is_healthy")
     with pytest.raises(AttributeError):
         envs.get_attr("is_healthy")
+
+
+OBSERVATION_CASES = [
+    *[
+        (env_id, {})
+        for env_id in sorted(gymnasium.registry)
+        if "mujoco" in str(gymnasium.registry[env_id].entry_point)
+        and env_id.endswith(("-v4", "-v5"))
+        and env_id != "Pusher-v4"  # mujoco < 3 only, in both
+    ],
+    ("HalfCheetah-v5", {"exclude_current_positions_from_observation": False}),
+    ("Ant-v5", {"include_cfrc_ext_in_observation": False}),
+    ("Ant-v4", {"use_contact_forces": True}),
+    ("Humanoid-v5", {"include_cinert_in_observation": False, "include_cfrc_ext_in_observation": False}),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kwargs"), OBSERVATION_CASES, ids=lambda case: str(case))
+def test_get_obs_is_gymnasiums_of_the_live_data(env_id, kwargs):
+    """``_get_obs()`` observes the simulation as it is now, after a reset, steps and ``set_state``, with gymnasium's
+    values, and moves nothing: the next step is still gymnasium's."""
+    ours, theirs = nbgym.make(env_id, **kwargs).unwrapped, gymnasium.make(env_id, **kwargs).unwrapped
+    observation, _ = ours.reset(seed=5)
+    theirs.reset(seed=5)
+    assert_same_value(ours._get_obs(), theirs._get_obs(), "after reset")
+    np.testing.assert_array_equal(ours._get_obs(), observation)
+    rng = np.random.default_rng(1)
+    for t in range(3):
+        action = rng.uniform(-1, 1, theirs.action_space.shape).astype(np.float32)
+        ours.step(action)
+        theirs.step(action)
+    assert_same_value(ours._get_obs(), theirs._get_obs(), "after steps")
+    qpos = theirs.init_qpos + rng.uniform(-0.3, 0.3, theirs.model.nq)
+    qvel = rng.uniform(-2.0, 2.0, theirs.model.nv)
+    ours.set_state(qpos, qvel)
+    theirs.set_state(qpos, qvel)
+    observed = ours._get_obs()
+    assert_same_value(observed, theirs._get_obs(), "after set_state")
+    observed[:] = np.nan  # a new array: the next one is not it
+    action = rng.uniform(-1, 1, theirs.action_space.shape).astype(np.float32)
+    ours_step, theirs_step = ours.step(action), theirs.step(action)
+    assert_same_value(ours_step[0], theirs_step[0], "the step after")
+    assert_same_value(ours_step[1], theirs_step[1], "the step's reward")
+    assert_same_value(ours._get_obs(), theirs._get_obs(), "after the step")
