@@ -924,10 +924,13 @@ def _make_vector_entry_point(
     if env_spec.max_episode_steps is not None and "max_episode_steps" not in env_kwargs:
         env_kwargs["max_episode_steps"] = env_spec.max_episode_steps
     creator_kwargs = env_kwargs
-    if getattr(env_creator, "sync_stand_in", False) is True and "disable_env_checker" in env_kwargs:
-        # make()'s own argument, which gymnasium's sync vector env, that this one stands in for, passes to make()
-        # for each sub-environment: a compiled vector env has no checker to leave out (the spec keeps it)
+    if getattr(env_creator, "sync_stand_in", False) is True:
+        # make()'s own arguments, which gymnasium's sync vector env, that this one stands in for, passes to make()
+        # for each sub-environment (the spec keeps them as given): a compiled vector env has no checker to leave out
+        # (disable_env_checker), and make's max_episode_steps=None is the registered limit, not none
         creator_kwargs = {key: value for key, value in env_kwargs.items() if key != "disable_env_checker"}
+        if creator_kwargs.get("max_episode_steps", 0) is None:
+            creator_kwargs["max_episode_steps"] = env_spec.max_episode_steps
     return env_creator(num_envs=num_envs, **creator_kwargs)
 
 

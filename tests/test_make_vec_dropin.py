@@ -143,6 +143,22 @@ def test_disable_env_checker_is_taken_where_gymnasium_makes_sync_sub_environment
     np.testing.assert_array_equal(ours.reset(seed=1)[0], theirs.reset(seed=1)[0])
 
 
+@pytest.mark.parametrize("env_id", ["MountainCar-v0", "Acrobot-v1"])
+def test_max_episode_steps_none_is_the_registered_limit_as_in_gymnasiums_sync_env(env_id):
+    """``make(..., max_episode_steps=None)``, which gymnasium's sync vector env calls for each sub-environment, keeps
+    the registered time limit: the compiled vector env that stands in for it truncates there too (it had no limit)."""
+    ours = nbgym.make_vec(env_id, 1, max_episode_steps=None)
+    theirs = gymnasium.make_vec(env_id, 1, max_episode_steps=None)
+    assert ours.spec.kwargs["max_episode_steps"] is theirs.spec.kwargs["max_episode_steps"] is None
+    limit = gymnasium.spec(env_id).max_episode_steps
+    for env in (ours, theirs):
+        env.reset(seed=0)
+        for t in range(limit):
+            _, _, terminated, truncated, _ = env.step(np.zeros(1, dtype=np.int64))  # never at the goal
+            assert not terminated[0]
+            assert truncated[0] == (t == limit - 1), (type(env), t)
+
+
 @pytest.mark.parametrize("env_id", IDS)
 def test_make_vec_rgb_array_list_is_gymnasiums(env_id):
     """CartPole: gymnasium's own vector env draws a list of the current frames; every other id: a sync env
