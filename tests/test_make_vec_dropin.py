@@ -244,3 +244,54 @@ def test_call_and_get_attr_of_sub_environment_basics_are_gymnasiums(env_id, rend
         assert ours.call(parameter) == theirs.call(parameter)
     with pytest.raises(AttributeError):
         ours.call("no_such_attribute")
+
+
+SPEC_FIELDS = (
+    "id",
+    "reward_threshold",
+    "nondeterministic",
+    "max_episode_steps",
+    "order_enforce",
+    "disable_env_checker",
+)
+
+
+@pytest.mark.parametrize(
+    ("env_id", "kwargs"),
+    [
+        ("Pendulum-v1", {"g": 9.0}),
+        ("MountainCar-v0", {"max_episode_steps": 50, "disable_env_checker": True, "num_threads": 1}),
+        ("Taxi-v4", {"max_episode_steps": None, "autoreset_mode": "SameStep"}),
+        ("Hopper-v5", {"frame_skip": 2}),
+    ],
+)
+def test_get_attr_spec_and_metadata_are_the_sub_environments_of_gymnasiums_sync_env(env_id, kwargs):
+    """Each sub-environment's ``spec`` (the env's keyword arguments, ``make``'s time limit and checker flag) and
+    ``metadata`` (every render mode of the env, no ``autoreset_mode``), as ``make`` gives them to gymnasium's sync
+    sub-environments (both raised AttributeError)."""
+    if env_id.startswith("Hopper"):
+        pytest.importorskip("mujoco")
+    ours = nbgym.make_vec(env_id, 2, **kwargs)
+    vector_kwargs = {"autoreset_mode": kwargs["autoreset_mode"]} if "autoreset_mode" in kwargs else {}
+    their_kwargs = {key: value for key, value in kwargs.items() if key not in ("num_threads", "autoreset_mode")}
+    theirs = gymnasium.make_vec(env_id, 2, vectorization_mode="sync", vector_kwargs=vector_kwargs, **their_kwargs)
+    our_specs, their_specs = ours.get_attr("spec"), theirs.get_attr("spec")
+    assert len(our_specs) == 2 and our_specs[0] is not our_specs[1]
+    for ours_spec, their_spec in zip(our_specs, their_specs):
+        assert [getattr(ours_spec, name) for name in SPEC_FIELDS] == [getattr(their_spec, name) for name in SPEC_FIELDS]
+        assert ours_spec.kwargs == their_spec.kwargs
+    assert ours.get_attr("metadata") == theirs.get_attr("metadata")
+    assert nbgym.make(our_specs[0]).unwrapped.spec.kwargs == their_specs[0].kwargs  # makes the sub-environment
+
+
+def test_a_vector_env_made_without_make_vec_has_no_sub_environment_spec():
+    from nbgym.envs.classic_control.pendulum import PendulumVectorEnv
+
+    assert PendulumVectorEnv(2).get_attr("spec") == (None, None)
+
+
+def test_envs_of_a_compiled_vector_env_says_what_to_use():
+    envs = nbgym.make_vec("Pendulum-v1", 2)
+    assert not hasattr(envs, "envs")
+    with pytest.raises(AttributeError, match="get_attr/set_attr/call .* vectorization_mode='sync'"):
+        envs.envs  # noqa: B018 - the refusal is the point

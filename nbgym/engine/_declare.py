@@ -227,6 +227,7 @@ def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
             **{name: env_class.__dict__[name] for name in DECLARATION if name in env_class.__dict__},
             "__init__": __init__,
             "metadata": {**env_class.metadata, "render_modes": [mode for mode in modes if mode in drawn]},
+            "_single_env_class": env_class,
         },
     )
     return vector_class

@@ -17,6 +17,8 @@ results), ``_final_observation`` and the info builders (``_reset_info``/``_step_
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import sys
 from typing import Any, Callable, ClassVar, Literal
 
@@ -623,6 +625,16 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
     renderer: ClassVar[Any] = None
     """What draws each sub-environment's frame (see ``KernelEnv.renderer``)."""
 
+    _single_env_class: ClassVar[type | None] = None
+    """The single env class whose sub-environments this class steps (set by ``vector_env_class``)."""
+
+    _VECTOR_ONLY_ARGUMENTS: ClassVar[frozenset[str]] = frozenset(
+        {"num_envs", "vectorization_mode", "vector_kwargs", "wrappers", "autoreset_mode", "num_threads", "copy"}
+        | {"batch_size", "max_episode_steps", "disable_env_checker"}
+    )
+    """The arguments of a vector env's spec that ``make`` of one sub-environment does not take as keyword arguments
+    of the env (``max_episode_steps`` and ``disable_env_checker`` are ``make``'s own, kept in the spec's fields)."""
+
     _render_state: Any = None
     """What ``nbgym.engine._render`` keeps between frames; ``None`` until then (and if ``__init__`` fails)."""
     _ready = False
@@ -970,7 +982,8 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         State attributes (``state_views``: CartPole's ``state``, the toy-text ``s``, ...) are each
         sub-environment's own, held until it steps (changes in place reach its next step); parameters
         (``gravity``, ...) are shared by all sub-environments; ``np_random_seed`` is each stream's seed, ``np_random``
-        a copy of each stream.
+        a copy of each stream; ``spec`` and ``metadata`` are those ``make`` gives each sub-environment of gymnasium's
+        sync vector env (copies: changing them changes nothing).
 
         Raises:
             AttributeError: If the sub-environments have no such attribute.
@@ -983,14 +996,58 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             return getattr(self, name)
         if name in ("render_mode", "observation_space", "action_space"):  # each sub-environment's, the same for all
             return (getattr(self, name if name == "render_mode" else f"single_{name}"),) * self.num_envs
+        if name == "spec":
+            return tuple(self._sub_env_spec() for _ in range(self.num_envs))
+        if name == "metadata":
+            return (self._sub_env_metadata(),) * self.num_envs
         if self._is_shared_attribute(name):
             return (getattr(self, name),) * self.num_envs
         raise AttributeError(
             f"The sub-environments of {type(self).__name__} have no attribute {name!r}: a compiled vector env serves "
             f"its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its parameters, "
-            f"render_mode, the spaces, np_random and np_random_seed (vectorization_mode='sync' vectorizes the env's own "
-            f"objects)."
+            f"render_mode, spec, metadata, the spaces, np_random and np_random_seed (vectorization_mode='sync' "
+            f"vectorizes the env's own objects)."
         )
+
+    @property
+    def envs(self) -> list[Env]:
+        """Refused: gymnasium's ``SyncVectorEnv`` holds its sub-environments as objects, a compiled vector env holds
+        their state in rows.
+
+        Raises:
+            AttributeError: Always, saying what to use instead.
+        """
+        raise AttributeError(
+            f"{type(self).__name__} has no sub-environment objects (envs): it steps their state rows in one compiled "
+            "call. Use get_attr/set_attr/call for their attributes, or make_vec(..., vectorization_mode='sync') for "
+            "a SyncVectorEnv whose envs are single environments."
+        )
+
+    def _sub_env_spec(self) -> Any:
+        """A sub-environment's spec as gymnasium's ``make`` gives it to each one of a sync vector env made by
+        ``make_vec``: the vector env's spec (``None`` if it was not made by ``make_vec``) with the env's own keyword
+        arguments, and ``make``'s ``max_episode_steps`` (``None``: the registered one) and ``disable_env_checker``
+        in its fields."""
+        if self.spec is None:
+            return None
+        given = self.spec.kwargs
+        registered = self.spec.max_episode_steps
+        return dataclasses.replace(
+            self.spec,
+            kwargs=copy.deepcopy(
+                {key: value for key, value in given.items() if key not in self._VECTOR_ONLY_ARGUMENTS}
+            ),
+            max_episode_steps=registered if given.get("max_episode_steps") is None else given["max_episode_steps"],
+            disable_env_checker=given.get("disable_env_checker", self.spec.disable_env_checker),
+        )
+
+    def _sub_env_metadata(self) -> dict[str, Any]:
+        """A sub-environment's metadata: the env's (its render modes, though this class draws fewer), without the vector
+        env's ``autoreset_mode``; a new dict."""
+        metadata = {key: value for key, value in self.metadata.items() if key != "autoreset_mode"}
+        if self._single_env_class is not None:
+            metadata["render_modes"] = list(self._single_env_class.metadata.get("render_modes", []))
+        return metadata
 
     def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
         """Calls ``name`` on each sub-environment with ``args`` and ``kwargs``, as gymnasium's ``SyncVectorEnv.call``:
