@@ -729,10 +729,9 @@ def make(
         env = wrappers.PassiveEnvChecker(env)
     if env_spec.order_enforce:
         env = wrappers.OrderEnforcing(env)
-    if max_episode_steps != -1:
-        step_limit = env_spec.max_episode_steps if max_episode_steps is None else max_episode_steps
-        if step_limit is not None:
-            env = wrappers.TimeLimit(env, step_limit)
+    step_limit = _step_limit(env_spec, max_episode_steps)
+    if step_limit is not None:
+        env = wrappers.TimeLimit(env, step_limit)
 
     for wrapper_spec in env_spec.additional_wrappers[num_prior_wrappers:]:
         if wrapper_spec.kwargs is None:
@@ -745,6 +744,14 @@ def make(
     if render_wrapper_name is not None:
         env = getattr(wrappers, render_wrapper_name)(env)
     return env
+
+
+def _step_limit(env_spec: EnvSpec, max_episode_steps: Any) -> Any:
+    """The time limit ``make`` gives an env: ``max_episode_steps``, or the spec's for ``None``; ``None`` for -1 or
+    when neither sets one (``TimeLimit`` checks it)."""
+    if max_episode_steps == -1:
+        return None
+    return env_spec.max_episode_steps if max_episode_steps is None else max_episode_steps
 
 
 def make_vec(
@@ -857,8 +864,8 @@ def _default_vectorize_mode(
 
     A vector environment whose class sets ``sync_stand_in`` stands in for gymnasium's ``SyncVectorEnv``, which
     gymnasium uses for that id (it has no vector entry point for it). What only a sync vector environment
-    over single environments can do (wrappers around each sub-environment, ``SyncVectorEnv``'s own
-    ``vector_kwargs``, a render mode that the vector class does not draw, such as ``"rgb_array_list"``, for
+    over single environments can do (wrappers around each sub-environment, the spec's or ``make_vec``'s,
+    ``SyncVectorEnv``'s own ``vector_kwargs``, a render mode that the vector class does not draw, such as ``"rgb_array_list"``, for
     which :func:`make` adds a render wrapper) then makes ``make_vec`` use nbgym's ``SyncVectorEnv``, as
     gymnasium would. Any other vector entry point is used, as in gymnasium (which refuses wrappers and
     ``vector_kwargs`` for it).
@@ -874,7 +881,7 @@ def _default_vectorize_mode(
     """
     if env_spec.vector_entry_point is None:
         return VectorizeMode.SYNC
-    needs_single_envs = bool(vector_kwargs) or bool(wrappers)
+    needs_single_envs = bool(vector_kwargs) or bool(wrappers) or bool(env_spec.additional_wrappers)
     if not needs_single_envs and render_mode is None:
         return VectorizeMode.VECTOR_ENTRY_POINT
     entry_point = env_spec.vector_entry_point
@@ -897,7 +904,14 @@ def _make_vector_entry_point(
     """Creates the spec's own vector environment, ``creator(num_envs=num_envs, **env_kwargs)``.
 
     ``env_kwargs`` gains the spec's ``max_episode_steps`` (when set and not given), so that the vector
-    environment's spec records it.
+    environment's spec records it. A class that stands in for gymnasium's sync vector env (``sync_stand_in``) is
+    given the time limit ``make`` gives each of its sub-environments, and its ``TypeError`` says so as ``make``'s does.
+
+    Raises:
+        Error: For ``vector_kwargs``, ``wrappers`` or a spec's additional wrappers, or a spec without a vector
+            entry point.
+        TypeError, ValueError: For a time limit ``TimeLimit`` refuses (a stand-in's), or arguments the creator
+            refuses.
     """
     if vector_kwargs:
         raise error.Error(
@@ -923,15 +937,27 @@ def _make_vector_entry_point(
 
     if env_spec.max_episode_steps is not None and "max_episode_steps" not in env_kwargs:
         env_kwargs["max_episode_steps"] = env_spec.max_episode_steps
-    creator_kwargs = env_kwargs
-    if getattr(env_creator, "sync_stand_in", False) is True:
-        # make()'s own arguments, which gymnasium's sync vector env, that this one stands in for, passes to make()
-        # for each sub-environment (the spec keeps them as given): a compiled vector env has no checker to leave out
-        # (disable_env_checker), and make's max_episode_steps=None is the registered limit, not none
-        creator_kwargs = {key: value for key, value in env_kwargs.items() if key != "disable_env_checker"}
-        if creator_kwargs.get("max_episode_steps", 0) is None:
-            creator_kwargs["max_episode_steps"] = env_spec.max_episode_steps
-    return env_creator(num_envs=num_envs, **creator_kwargs)
+    if getattr(env_creator, "sync_stand_in", False) is not True:
+        return env_creator(num_envs=num_envs, **env_kwargs)
+    # make()'s own arguments, which gymnasium's sync vector env, that this one stands in for, passes to make() for each
+    # sub-environment (the spec keeps them as given): a compiled vector env has no checker to leave out
+    # (disable_env_checker), and its time limit is the one make() gives (None: the spec's; -1: none), checked as
+    # make()'s TimeLimit checks it
+    creator_kwargs = {key: value for key, value in env_kwargs.items() if key != "disable_env_checker"}
+    step_limit = _step_limit(env_spec, creator_kwargs.get("max_episode_steps"))
+    if step_limit is not None:
+        from nbgym.wrappers.common import check_max_episode_steps
+
+        check_max_episode_steps(step_limit)
+        step_limit = int(step_limit)
+    creator_kwargs["max_episode_steps"] = step_limit
+    try:
+        return env_creator(num_envs=num_envs, **creator_kwargs)
+    except TypeError as e:  # as make() says it of each sub-environment, with the env's own keyword arguments
+        env_only = {key: value for key, value in creator_kwargs.items() if key != "max_episode_steps"}
+        raise TypeError(
+            f"{e} was raised from the environment creator for {env_spec.id} with kwargs ({env_only})"
+        ) from e
 
 
 def _check_autoreset_metadata(env: VectorEnv) -> None:

@@ -9,7 +9,9 @@ wrappers and ``vector_kwargs`` (and so does nbgym's).
 
 from __future__ import annotations
 
+import gc
 import re
+import sys
 
 import gymnasium
 import numpy as np
@@ -143,20 +145,78 @@ def test_disable_env_checker_is_taken_where_gymnasium_makes_sync_sub_environment
     np.testing.assert_array_equal(ours.reset(seed=1)[0], theirs.reset(seed=1)[0])
 
 
-@pytest.mark.parametrize("env_id", ["MountainCar-v0", "Acrobot-v1"])
-def test_max_episode_steps_none_is_the_registered_limit_as_in_gymnasiums_sync_env(env_id):
-    """``make(..., max_episode_steps=None)``, which gymnasium's sync vector env calls for each sub-environment, keeps
-    the registered time limit: the compiled vector env that stands in for it truncates there too (it had no limit)."""
-    ours = nbgym.make_vec(env_id, 1, max_episode_steps=None)
-    theirs = gymnasium.make_vec(env_id, 1, max_episode_steps=None)
-    assert ours.spec.kwargs["max_episode_steps"] is theirs.spec.kwargs["max_episode_steps"] is None
-    limit = gymnasium.spec(env_id).max_episode_steps
-    for env in (ours, theirs):
-        env.reset(seed=0)
-        for t in range(limit):
-            _, _, terminated, truncated, _ = env.step(np.zeros(1, dtype=np.int64))  # never at the goal
-            assert not terminated[0]
-            assert truncated[0] == (t == limit - 1), (type(env), t)
+def first_truncation(env, steps):
+    """The step at which sub-environment 0 first truncates (``None``: not within ``steps``), under action 0, which
+    never reaches MountainCar's or Acrobot's goal."""
+    env.reset(seed=0)
+    for t in range(steps):
+        _, _, terminated, truncated, _ = env.step(np.zeros(env.num_envs, dtype=np.int64))
+        assert not terminated[0]
+        if truncated[0]:
+            return t + 1
+    return None
+
+
+def made_or_refused(make_vec, *args, **kwargs):
+    """What a user sees of ``make_vec(*args, **kwargs)``: the first truncation, or the refusal's type and message."""
+    try:
+        env = make_vec(*args, **kwargs)
+    except (TypeError, ValueError) as refused:
+        return type(refused).__name__, str(refused)
+    return first_truncation(env, 260)
+
+
+@pytest.mark.parametrize("max_episode_steps", [None, -1, -1.0, 0, 1, 7, 2.5, True, np.int64(5), "7"])
+def test_time_limits_are_those_make_gives_gymnasiums_sync_sub_environments(max_episode_steps):
+    """``make_vec``'s ``max_episode_steps`` where the compiled vector env stands in for gymnasium's sync one is
+    ``make``'s for each sub-environment: ``None`` keeps the registered limit, -1 has none, and ``TimeLimit``'s
+    refusals (0, 2.5, a numpy int) are raised. The compiled env had no limit for None and 0, refused -1, and took a
+    numpy int."""
+    ours = made_or_refused(nbgym.make_vec, "MountainCar-v0", 2, max_episode_steps=max_episode_steps)
+    theirs = made_or_refused(gymnasium.make_vec, "MountainCar-v0", 2, max_episode_steps=max_episode_steps)
+    assert ours == theirs
+
+
+def test_a_spec_without_a_time_limit_makes_a_vector_env_without_one():
+    """``make_vec(spec)`` of a spec whose ``max_episode_steps`` is ``None`` has no time limit, as gymnasium's sync
+    sub-environments made from it (the compiled env took the registered one)."""
+    ours = nbgym.make_vec(nbgym.make("Acrobot-v1", max_episode_steps=-1).spec, 2)
+    theirs = gymnasium.make_vec(gymnasium.make("Acrobot-v1", max_episode_steps=-1).spec, 2)
+    assert first_truncation(ours, 520) is first_truncation(theirs, 520) is None
+
+
+def test_a_spec_with_additional_wrappers_makes_a_sync_env_of_wrapped_envs():
+    """The spec of a wrapped env (``ClipReward``) vectorizes into a sync env whose sub-environments are wrapped, as in
+    gymnasium (the vector entry point refused it)."""
+    ours = nbgym.make_vec(nbgym.wrappers.ClipReward(nbgym.make("MountainCar-v0"), -0.5, 0.5).spec, 2)
+    theirs = gymnasium.make_vec(gymnasium.wrappers.ClipReward(gymnasium.make("MountainCar-v0"), -0.5, 0.5).spec, 2)
+    assert type(ours).__name__ == type(theirs).__name__ == "SyncVectorEnv"
+    assert_same_rollout(ours, theirs, steps=5, seed=3)
+
+
+def test_an_unknown_keyword_argument_is_refused_naming_the_class_and_the_id():
+    expected = (
+        "MountainCarVectorEnv.__init__() got an unexpected keyword argument 'foo' was raised from the environment "
+        "creator for MountainCar-v0 with kwargs ({'foo': 1})"
+    )
+    with pytest.raises(TypeError, match=re.escape(expected)):
+        nbgym.make_vec("MountainCar-v0", 2, foo=1)
+    with pytest.raises(TypeError, match=re.escape("CartPoleVectorEnv.__init__() got an unexpected keyword argument")):
+        nbgym.make_vec("CartPole-v1", 2, foo=1)
+
+
+def test_a_mujoco_vector_env_that_fails_to_build_closes_quietly():
+    """Its ``__del__`` closed a renderer it never had: 'Exception ignored ... no attribute _mujoco_renderer'."""
+    pytest.importorskip("mujoco")
+    unraisable = []
+    hook, sys.unraisablehook = sys.unraisablehook, unraisable.append
+    try:
+        with pytest.raises(TypeError):
+            nbgym.make_vec("InvertedPendulum-v5", 2, ctrl_cost_weight=0.1)
+        gc.collect()
+    finally:
+        sys.unraisablehook = hook
+    assert unraisable == []
 
 
 @pytest.mark.parametrize("env_id", IDS)

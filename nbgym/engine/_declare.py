@@ -164,6 +164,21 @@ def registered_max_episode_steps(env_class: type, vector_class: type, arguments:
     return best.max_episode_steps
 
 
+@functools.cache
+def _vector_options(vector_class: type) -> frozenset[str]:
+    """The keyword arguments that the vector bases of ``vector_class`` take (``KernelVectorEnv``'s ``autoreset_mode``,
+    ``num_threads``..., MuJoCo's rendering ones), which its ``__init__`` passes on as ``vector_options``."""
+    from nbgym.engine._env import KernelVectorEnv
+
+    names = set()
+    for base in vector_class.__mro__:
+        if issubclass(base, KernelVectorEnv) and "__init__" in base.__dict__ and base is not vector_class:
+            for parameter in inspect.signature(base.__init__).parameters.values():
+                if parameter.kind in (_Parameter.POSITIONAL_OR_KEYWORD, _Parameter.KEYWORD_ONLY):
+                    names.add(parameter.name)
+    return frozenset(names - {"self"})
+
+
 def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
     """The compiled vector env class of a single env class whose ``__init__`` is :func:`declares_arguments`'s,
     named as ``env_class`` with ``VectorEnv`` for ``Env`` (assign it to that name in ``env_class``'s module, for
@@ -204,6 +219,9 @@ def vector_env_class(env_class: type, *, doc: str | None = None) -> type:
 
     def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
         arguments, vector_options = _bind(signature, f"{name}.__init__", (self, *args), kwargs)
+        for option in vector_options:
+            if option not in _vector_options(type(self)):
+                raise TypeError(f"{name}.__init__() got an unexpected keyword argument {option!r}")
         num_envs = arguments.pop("num_envs")
         steps = arguments.pop("max_episode_steps")
         if steps is REGISTERED:

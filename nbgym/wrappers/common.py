@@ -36,6 +36,19 @@ __all__ = ["TimeLimit", "Autoreset", "PassiveEnvChecker", "OrderEnforcing", "Rec
 _CUSTOM_ENV_DOCS = "https://gymnasium.farama.org/introduction/create_custom_env/"
 
 
+def check_max_episode_steps(max_episode_steps: Any) -> None:
+    """Refuses what :class:`TimeLimit` refuses as a time limit, with gymnasium's errors.
+
+    Raises:
+        TypeError: ``max_episode_steps`` is not an int.
+        ValueError: ``max_episode_steps`` is not positive.
+    """
+    if not isinstance(max_episode_steps, int):
+        raise TypeError(f"Expect the `max_episode_steps` to be an integer, actually: {type(max_episode_steps)}")
+    if max_episode_steps <= 0:
+        raise ValueError(f"Expect the `max_episode_steps` to be positive, actually: {max_episode_steps}")
+
+
 class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorArgs):
     """Truncates the episode once ``max_episode_steps`` steps have been taken since the last ``reset``.
 
@@ -61,10 +74,7 @@ class TimeLimit(Wrapper[ObsType, ActType, ObsType, ActType], RecordConstructorAr
             TypeError: ``max_episode_steps`` is not an int.
             ValueError: ``max_episode_steps`` is not positive.
         """
-        if not isinstance(max_episode_steps, int):
-            raise TypeError(f"Expect the `max_episode_steps` to be an integer, actually: {type(max_episode_steps)}")
-        if max_episode_steps <= 0:
-            raise ValueError(f"Expect the `max_episode_steps` to be positive, actually: {max_episode_steps}")
+        check_max_episode_steps(max_episode_steps)
         RecordConstructorArgs.__init__(self, max_episode_steps=max_episode_steps)
         Wrapper.__init__(self, env)
 

@@ -823,6 +823,9 @@ class CompiledMujocoVectorEnv(_Simulations, KernelVectorEnv):
             ``num_threads``, ``copy``, ``render_mode``).
     """
 
+    _mujoco_renderer: Any = None
+    """The renderer of ``render``, made at its first call; ``None`` also if ``__init__`` failed before it ran."""
+
     def _build_vector(
         self,
         num_envs: int,
