@@ -355,3 +355,74 @@ def test_envs_of_a_compiled_vector_env_says_what_to_use():
     assert not hasattr(envs, "envs")
     with pytest.raises(AttributeError, match="get_attr/set_attr/call .* vectorization_mode='sync'"):
         envs.envs  # noqa: B018 - the refusal is the point
+
+
+@pytest.mark.parametrize("num_threads", [1, 2])
+def test_an_assigned_max_episode_steps_limits_the_next_steps(num_threads):
+    """``envs.max_episode_steps = 3`` was silently ignored (the kernels kept the limit they were bound with)."""
+    envs = nbgym.make_vec("MountainCar-v0", 512, num_threads=num_threads)
+    envs.reset(seed=0)
+    envs.max_episode_steps = 3
+    for t in range(3):
+        truncated = envs.step(np.zeros(512, dtype=np.int64))[3]
+        assert truncated.all() == (t == 2)
+    with pytest.raises(ValueError, match="max_episode_steps must be a non-negative int or None"):
+        envs.max_episode_steps = 2.5
+
+
+def test_autoreset_mode_and_batch_size_are_not_taken_silently():
+    envs = nbgym.make_vec("MountainCar-v0", 4)
+    with pytest.raises(AttributeError, match=re.escape("make_vec(..., autoreset_mode='SameStep')")):
+        envs.autoreset_mode = "SameStep"
+    assert envs.autoreset_mode is envs.metadata["autoreset_mode"]
+    with pytest.raises(ValueError, match="does not divide num_envs=4"):
+        envs.batch_size = 3
+    envs.batch_size = 2  # the next async run's
+    envs.async_reset(seed=0)
+    assert len(envs.recv()[0]) == 2
+
+
+def test_time_limit_attributes_are_gymnasiums_sync_sub_environments():
+    """gymnasium's sub-environments' ``TimeLimit._max_episode_steps`` and ``_elapsed_steps`` through
+    ``get_attr``/``set_attr`` (refused before): read and written, with gymnasium's truncations after."""
+    seen = []
+    for library in (nbgym, gymnasium):
+        envs = library.make_vec("MountainCar-v0", 2, vectorization_mode="sync" if library is gymnasium else None)
+        record = [envs.get_attr("_max_episode_steps"), envs.get_attr("_elapsed_steps")]
+        envs.reset(seed=0)
+        for _ in range(4):
+            envs.step(np.zeros(2, dtype=np.int64))
+        record.append(envs.get_attr("_elapsed_steps"))
+        envs.set_attr("_elapsed_steps", [195, 0])
+        record.append([t for t in range(8) if envs.step(np.zeros(2, dtype=np.int64))[3][0]])
+        envs.set_attr("_max_episode_steps", 3)
+        record.append([t for t in range(4) if envs.step(np.zeros(2, dtype=np.int64))[3][1]])
+        record += [envs.get_attr("_elapsed_steps"), envs.get_attr("_max_episode_steps")]
+        seen.append(record)
+    assert seen[0] == seen[1]
+
+
+def test_a_shared_array_parameter_is_read_only_per_sub_environment():
+    """gymnasium's sub-environments each have their own ``init_qpos``: one changed in place through ``get_attr``
+    changed every compiled sub-environment's. ``set_attr`` takes one array per sub-environment when they are equal
+    (it raised numpy's 'truth value of an array is ambiguous')."""
+    pytest.importorskip("mujoco")
+    envs = nbgym.make_vec("Hopper-v5", 2)
+    first, second = envs.get_attr("init_qpos")
+    assert first is not second
+    with pytest.raises(ValueError, match="read-only"):
+        first[1] = 1.5
+    changed = envs.init_qpos.copy()
+    changed[1] = 1.35
+    envs.set_attr("init_qpos", [changed, changed.copy()])
+    np.testing.assert_array_equal(envs.init_qpos, changed)
+    other = changed.copy()
+    other[1] = 1.25
+    with pytest.raises(ValueError, match="init_qpos is shared by all sub-environments"):
+        envs.set_attr("init_qpos", [changed, other])
+
+
+def test_set_attr_np_random_says_why_it_is_refused():
+    envs = nbgym.make_vec("Pendulum-v1", 2)
+    with pytest.raises(AttributeError, match=re.escape("seed them with reset(seed=...)")):
+        envs.set_attr("np_random", [np.random.default_rng(1), np.random.default_rng(2)])

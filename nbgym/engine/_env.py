@@ -575,6 +575,23 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         return self._batch.rewards.item(0)
 
 
+def _same_value(a: Any, b: Any) -> bool:
+    """Whether ``a`` and ``b`` are the same value: the same object, equal, or arrays of equal shape and values."""
+    if a is b:
+        return True
+    try:
+        return bool(a == b)
+    except (TypeError, ValueError):  # arrays compared element-wise
+        return bool(np.array_equal(np.asarray(a), np.asarray(b)))
+
+
+def _read_only_view(array: np.ndarray) -> np.ndarray:
+    """A view of ``array`` that refuses writes (numpy's ``ValueError: assignment destination is read-only``)."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
 class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsAttributes, VectorEnv):
     """A vector environment whose ``step()`` is one compiled call over all sub-environments.
 
@@ -659,20 +676,15 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
     ) -> None:
         if not isinstance(num_envs, (int, np.integer)) or isinstance(num_envs, bool) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive int, got {num_envs!r}.")
-        self.batch_size = check_batch_size(batch_size, int(num_envs))
-        if max_episode_steps is not None and (
-            not isinstance(max_episode_steps, (int, np.integer)) or max_episode_steps < 0
-        ):
-            raise ValueError(f"max_episode_steps must be a non-negative int or None, got {max_episode_steps!r}.")
-        self.autoreset_mode = resolve_autoreset_mode(autoreset_mode)
         self.num_envs = int(num_envs)
-        self._params = params
+        self.batch_size = batch_size
         self.max_episode_steps = max_episode_steps
+        self._autoreset_mode = resolve_autoreset_mode(autoreset_mode)
+        self._params = params
         self.copy = copy
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
         self._kernel_mode = _KERNEL_MODES[self.autoreset_mode]
-        self._max_steps = int(max_episode_steps or 0)
         self.single_observation_space, self.single_action_space = self._single_spaces()
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
@@ -691,6 +703,52 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         self._large_seeds: dict[int, int] = {}
         """The seeds of ``2**128`` or more, by sub-environment (numpy seeds those outside the kernel)."""
         self.num_threads = num_threads
+
+    @property
+    def max_episode_steps(self) -> int | None:
+        """The time limit of an episode (``None`` or 0: none), counted in the kernel; an assignment limits the steps
+        after it, as an assignment of gymnasium's ``TimeLimit._max_episode_steps`` does.
+
+        Raises:
+            ValueError: For a value that is not a non-negative int or ``None``.
+        """
+        return self._max_episode_steps
+
+    @max_episode_steps.setter
+    def max_episode_steps(self, value: int | None) -> None:
+        if value is not None and (not isinstance(value, (int, np.integer)) or value < 0):
+            raise ValueError(f"max_episode_steps must be a non-negative int or None, got {value!r}.")
+        self._settle()
+        self._max_episode_steps = value
+        self._max_steps = int(value or 0)
+        if "_batch" in self.__dict__:
+            self._step_kernel = self._batch.bind_step(self._kernel_mode, self._max_steps)
+
+    @property
+    def batch_size(self) -> int:
+        """The number of sub-environments ``recv`` returns; an assignment takes effect at the next ``async_reset``.
+
+        Raises:
+            ValueError: For a value that is not a divisor of ``num_envs`` (``None``: ``num_envs``).
+        """
+        return self._batch_size
+
+    @batch_size.setter
+    def batch_size(self, value: int | None) -> None:
+        self._batch_size = check_batch_size(value, self.num_envs)
+
+    @property
+    def autoreset_mode(self) -> AutoresetMode:
+        """How sub-environments whose episode ended are reset (``metadata["autoreset_mode"]``), fixed when the env is
+        made: its kernels are compiled for it."""
+        return self._autoreset_mode
+
+    @autoreset_mode.setter
+    def autoreset_mode(self, value: Any) -> None:
+        raise AttributeError(
+            f"autoreset_mode of {type(self).__name__} is fixed when the env is made (its kernels step in that mode): "
+            f"make a new env with make_vec(..., autoreset_mode={value!r})."
+        )
 
     def __getstate__(self) -> dict[str, Any]:
         self._settle()
@@ -981,7 +1039,9 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
 
         State attributes (``state_views``: CartPole's ``state``, the toy-text ``s``, ...) are each
         sub-environment's own, held until it steps (changes in place reach its next step); parameters
-        (``gravity``, ...) are shared by all sub-environments; ``np_random_seed`` is each stream's seed, ``np_random``
+        (``gravity``, ...) are shared by all sub-environments (an array one is read-only here: one sub-environment's
+        change in place would change them all; ``set_attr`` sets it for all); ``np_random_seed`` is each stream's
+        seed, ``np_random``
         a copy of each stream; ``spec`` and ``metadata`` are those ``make`` gives each sub-environment of gymnasium's
         sync vector env (copies: changing them changes nothing).
 
@@ -998,10 +1058,17 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             return (getattr(self, name if name == "render_mode" else f"single_{name}"),) * self.num_envs
         if name == "spec":
             return tuple(self._sub_env_spec() for _ in range(self.num_envs))
+        if name == "_max_episode_steps" and self._max_steps > 0:  # each sub-environment's TimeLimit's, in gymnasium
+            return (self._max_steps,) * self.num_envs
+        if name == "_elapsed_steps" and self._max_steps > 0:
+            return tuple(self._batch.elapsed.tolist()) if self._ready else (None,) * self.num_envs
         if name == "metadata":
             return (self._sub_env_metadata(),) * self.num_envs
         if self._is_shared_attribute(name):
-            return (getattr(self, name),) * self.num_envs
+            value = getattr(self, name)
+            if isinstance(value, np.ndarray):  # shared: a change in place through one would change them all
+                return tuple(_read_only_view(value) for _ in range(self.num_envs))
+            return (value,) * self.num_envs
         raise AttributeError(
             f"The sub-environments of {type(self).__name__} have no attribute {name!r}: a compiled vector env serves "
             f"its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its parameters, "
@@ -1082,14 +1149,29 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             for i, value in enumerate(values):
                 self._write_state_view(view, i, value)
             return
+        if name == "np_random":
+            self.np_random = values  # refused, saying why
+        if name == "_max_episode_steps" and self._max_steps > 0:
+            if not all(_same_value(value, values[0]) for value in values):
+                raise ValueError(self._shared_message(name, values))
+            self.max_episode_steps = values[0]
+            return
+        if name == "_elapsed_steps" and self._max_steps > 0 and self._ready:
+            if not all(isinstance(value, (int, np.integer)) and not isinstance(value, bool) for value in values):
+                raise TypeError(f"_elapsed_steps are ints, one per sub-environment, got {values!r}.")
+            self._batch.elapsed[:] = values
+            return
         if not self._is_shared_attribute(name):
             raise AttributeError(f"The sub-environments of {type(self).__name__} have no attribute {name!r} to set.")
-        if any(value is not values[0] and value != values[0] for value in values):
-            raise ValueError(
-                f"{name} is shared by all sub-environments of a compiled vector env: set one value for all, "
-                f"got {values!r} (use vectorization_mode='sync' for sub-environments that differ)."
-            )
+        if not all(_same_value(value, values[0]) for value in values):
+            raise ValueError(self._shared_message(name, values))
         setattr(self, name, values[0])
+
+    def _shared_message(self, name: str, values: list[Any]) -> str:
+        return (
+            f"{name} is shared by all sub-environments of a compiled vector env: set one value for all, got {values!r} "
+            f"(use vectorization_mode='sync' for sub-environments that differ)."
+        )
 
     def _is_shared_attribute(self, name: str) -> bool:
         """Whether ``name`` is a property of the environment's own classes (its parameters and the attributes derived
