@@ -322,12 +322,12 @@ class CartPoleVectorEnv(vector_env_class(CartPoleEnv)):
             return tuple(0 if ended else None for ended in (batch.terminated & ~batch.was_reset).tolist())
         return super().get_attr(name)
 
-    def render(self) -> tuple[Any, ...] | list[Any] | None:
-        """The frames of every sub-environment; in a render mode the class does not list (``"rgb_array_list"``
-        from ``make_vec``, say) a list of the current ``"rgb_array"`` frames, as gymnasium's ``CartPoleVectorEnv``
-        returns in any mode."""
+    def render(self) -> list[Any] | None:
+        """The list of every sub-environment's current ``"rgb_array"`` frame, as gymnasium's ``CartPoleVectorEnv``
+        returns in any render mode (``"rgb_array_list"`` from ``make_vec``, say); ``None`` without one."""
         if self.render_mode is None or self.render_mode in self.metadata["render_modes"]:
-            return super().render()
+            frames = super().render()
+            return None if frames is None else list(frames)
         from nbgym.engine import render_frame
 
         self._write_back_held()
