@@ -119,6 +119,30 @@ def _param_property(field: str) -> property:
     return property(get, set, doc=f"The ``{field}`` parameter of the compiled dynamics.")
 
 
+def _refuse_assignments(cls: type) -> None:
+    """Gives each property of nbgym's environment classes in ``cls``'s bases that has no setter one that refuses
+    saying why: gymnasium's env has such an attribute (FrozenLake's ``nrow``, Taxi's ``fickle_probability``) as a plain
+    one, where Python's own refusal ("property 'nrow' of 'FrozenLakeEnv' object has no setter") says nothing of
+    what to do."""
+    for klass in cls.__mro__:
+        if not klass.__module__.startswith("nbgym.envs."):
+            continue
+        for name, member in list(vars(klass).items()):
+            if isinstance(member, property) and member.fset is None and not name.startswith("__"):
+                setattr(klass, name, member.setter(_refusing_setter(name)))
+
+
+def _refusing_setter(name: str) -> Callable[[Any, Any], None]:
+    def refuse(self: Any, value: Any) -> None:
+        raise AttributeError(
+            f"{name} of {type(self).__name__} cannot be assigned: nbgym computes it from the environment's compiled "
+            f"state and the arguments it was made with. Make a new environment with the arguments that give the value "
+            f"you want, or change the state it comes from (see the environment's docstring)."
+        )
+
+    return refuse
+
+
 class _ParamsAsAttributes:
     """Exposes every parameter of the physics as an attribute, as gymnasium's envs have them
     (``env.unwrapped.gravity = 12.0`` changes the dynamics of the following steps)."""
@@ -145,6 +169,7 @@ class _ParamsAsAttributes:
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        _refuse_assignments(cls)
         physics = getattr(cls, "physics", None)  # the class's own, or a shared declaration's (not a per-env property)
         if isinstance(physics, Physics):
             for field in physics.params_dtype.names[1:]:

@@ -541,3 +541,25 @@ def test_mountain_car_positions_whose_cosine_gymnasium_cannot_take(env_id: str, 
     ours.reset(seed=0)
     with pytest.raises(ValueError, match="math domain error"):
         ours.state = state
+
+
+@pytest.mark.parametrize(
+    ("env_id", "name", "value"),
+    [
+        ("FrozenLake-v1", "nrow", 5),
+        ("Taxi-v4", "fickle_probability", 0.5),
+        ("CliffWalking-v1", "is_slippery", True),
+        ("CartPole-v1", "_sutton_barto_reward", True),
+    ],
+)
+def test_an_attribute_nbgym_computes_refuses_assignment_saying_what_to_do(
+    env_id: str, name: str, value: object
+) -> None:
+    """gymnasium's env has these as plain attributes; nbgym's are computed, and Python's own refusal ("property
+    'nrow' of 'FrozenLakeEnv' object has no setter") said nothing of what to do."""
+    env = nbgym.make(env_id).unwrapped
+    with pytest.raises(AttributeError, match=f"{name} of {type(env).__name__} cannot be assigned: .* Make a new"):
+        setattr(env, name, value)
+    envs = nbgym.make_vec(env_id, 2)
+    with pytest.raises(AttributeError, match=f"{name} of {type(envs).__name__} cannot be assigned"):
+        envs.set_attr(name, value)
