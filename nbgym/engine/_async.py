@@ -35,6 +35,7 @@ import numpy as np
 
 from nbgym import error
 from nbgym.engine import _threads as threads
+from nbgym.engine._fixed import NUM_ENVS_SLOT
 from nbgym.engine._kernels import STEP_OK
 
 RESET, STEPPED, IN_FLIGHT, RECEIVED = "reset", "stepped", "in flight", "received"
@@ -476,12 +477,13 @@ class AsyncSteps:
         count = stop - first
         rows = batch.rows(first, stop)
         # The env seen as the vector env of sub-environments ``first`` to ``stop - 1`` for its infos (written out, not
-        # a context manager: a recv of microseconds).
-        self._batch, self.num_envs = rows, count
+        # a context manager: a recv of microseconds; ``num_envs`` refuses assignment, so its slot is written).
+        fields = self.__dict__
+        fields["_batch"], fields[NUM_ENVS_SLOT] = rows, count
         try:
             infos = self._reset_infos(rows.all_envs) if kind == RESET else self._step_infos()
         finally:
-            self._batch, self.num_envs = batch, num_envs
+            fields["_batch"], fields[NUM_ENVS_SLOT] = batch, num_envs
         if kind == RESET:
             rewards = np.zeros(count, dtype=np.float64)
             terminated, truncated = np.zeros(count, dtype=np.bool_), np.zeros(count, dtype=np.bool_)

@@ -42,6 +42,7 @@ from nbgym.engine._kernels import (
 )
 from nbgym.engine._async import AsyncSteps, check_batch_size
 from nbgym.engine._batch import ACTION_FLOAT_DTYPES, KernelBatch, kernel_float_dtype
+from nbgym.engine._fixed import fixed_property
 from nbgym.engine._in_use import Exclusive, exclusive
 from nbgym.engine.state_views import NO_VALUE, StateRows, StateView
 from nbgym.utils import seeding
@@ -117,6 +118,12 @@ def _param_property(field: str) -> property:
         written.store(self._params, field, value, field, self.written_kinds.get(field))
 
     return property(get, set, doc=f"The ``{field}`` parameter of the compiled dynamics.")
+
+
+_ACTION_SPACE_WHY = (
+    "the compiled kernels read and check actions of the space the env was made with. Wrap the env to take actions "
+    "of another space (a wrapper that maps them into this one), or make it with the arguments that give the space."
+)
 
 
 def _refuse_assignments(cls: type) -> None:
@@ -427,15 +434,35 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
     @property
     def np_random(self) -> np.random.Generator:
         """The environment's random generator, shared with its compiled kernels."""
-        if self._np_random is None:
+        if self._generator is None:
             generator, self._np_random_seed = seeding.np_random()
             self._bind(generator)
-        return self._np_random
+        return self._generator
 
     @np_random.setter
     def np_random(self, value: np.random.Generator) -> None:
         self._bind(value)
         self._np_random_seed = -1
+
+    _generator: np.random.Generator | None = None
+    """The generator the kernels draw from (through views of its memory); ``None`` until one is bound."""
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        """gymnasium's storage of ``np_random``: the generator the kernels draw from, ``None`` until the first. An
+        assignment binds the kernels to the generator assigned (leaving ``np_random_seed`` as it is, as in
+        gymnasium); ``None`` lets the next use of ``np_random`` draw a new OS-seeded one."""
+        return self._generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        if value is None:
+            self._generator = None  # the kernels draw from the last one's memory (``_drawn``) until the next is bound
+        else:
+            self._bind(value)
+
+    _drawn: np.random.Generator | None = None
+    """The generator whose memory the kernels' stream views are (``rng.generator_views``): held while they are."""
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
@@ -463,7 +490,7 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         if self._discrete:
             self._step_discrete = batch.bind_step_entry(NO_AUTORESET, 0, self._discrete_action)
         self._step_box = {}  # compiled on the first action of each dtype: a kernel load costs ~0.1 s
-        self._np_random = generator
+        self._generator = self._drawn = generator
 
     def _bind_box(self, dtype: np.dtype) -> Callable[[], int]:
         step = self._batch.bind_step_entry(NO_AUTORESET, 0, self._box_actions[dtype])
@@ -477,7 +504,7 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         # would reset the simulation a second time.
         Env.reset(self, seed=seed)
         if self._np_random is None:
-            self.np_random = self.np_random  # the first unseeded reset binds a fresh OS-seeded stream
+            self.np_random  # noqa: B018 - the first unseeded reset binds a fresh OS-seeded stream (its seed kept)
         batch = self._batch
         try:
             batch.reset(batch.all_envs, params)
@@ -1393,3 +1420,9 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
 
 
 KernelEnv.vector_base = KernelVectorEnv
+KernelEnv.action_space = fixed_property("action_space", _ACTION_SPACE_WHY)
+KernelVectorEnv.action_space = fixed_property("action_space", _ACTION_SPACE_WHY)
+KernelVectorEnv.single_action_space = fixed_property("single_action_space", _ACTION_SPACE_WHY)
+KernelVectorEnv.num_envs = fixed_property(
+    "num_envs", "its arrays hold that many sub-environments. Make a new env with make_vec(id, num_envs=...)."
+)

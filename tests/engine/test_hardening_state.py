@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 import warnings
 from typing import Any
 
@@ -563,3 +564,59 @@ def test_an_attribute_nbgym_computes_refuses_assignment_saying_what_to_do(
     envs = nbgym.make_vec(env_id, 2)
     with pytest.raises(AttributeError, match=f"{name} of {type(envs).__name__} cannot be assigned"):
         envs.set_attr(name, value)
+
+
+@pytest.mark.parametrize("env_id", ["Pendulum-v1", "FrozenLake-v1"])
+def test_an_assigned_private_np_random_is_the_kernels_stream(env_id: str) -> None:
+    """``env.unwrapped._np_random = generator`` (gymnasium's storage of ``np_random``) drives the next unseeded reset
+    and the random steps, as in gymnasium: the kernels kept drawing from the generator they were bound to."""
+    seen = []
+    for library in (nbgym, gymnasium):
+        env = library.make(env_id)
+        env.reset(seed=0)
+        generator = np.random.default_rng(123)
+        env.unwrapped._np_random = generator
+        assert env.unwrapped._np_random is generator and env.unwrapped.np_random_seed == 0
+        env.action_space.seed(1)
+        trace = [np.asarray(env.reset()[0]).tolist()]
+        trace += [env.step(env.action_space.sample())[:2] for _ in range(20)]
+        seen.append(repr(trace))
+    assert seen[0] == seen[1]
+
+
+def test_a_private_np_random_of_none_draws_a_new_stream_safely() -> None:
+    env = nbgym.make("Pendulum-v1").unwrapped
+    env.reset(seed=0)
+    env._np_random = None
+    assert env._np_random is None
+    env.step(np.zeros(1, dtype=np.float32))  # the last generator's memory is still held
+    env.reset()
+    assert env._np_random is not None and env.np_random_seed not in (0, -1)
+
+
+def test_an_unseeded_first_reset_records_the_os_seed() -> None:
+    """As gymnasium's: the seed the fresh stream was drawn with (it was -1, the mark of a generator set by hand)."""
+    env = nbgym.make("Pendulum-v1").unwrapped
+    env.reset()
+    assert env.np_random_seed >= 0
+
+
+def test_num_envs_of_a_compiled_vector_env_refuses_assignment() -> None:
+    """Assigned, it was taken, and the next ``reset()`` seeded that many rows of arrays that hold fewer: a write past
+    their end (a corrupted heap, then a crash)."""
+    envs = nbgym.make_vec("CartPole-v1", 3)
+    envs.num_envs = 3  # the same value: nothing changes
+    with pytest.raises(AttributeError, match=re.escape("make_vec(id, num_envs=...)")):
+        envs.num_envs = 4
+    assert envs.num_envs == 3 and envs.reset(seed=1)[0].shape == (3, 4)
+
+
+@pytest.mark.parametrize("vector", [False, True])
+def test_another_action_space_is_refused_not_ignored(vector: bool) -> None:
+    """gymnasium's CartPole checks each action against ``action_space`` as it is: nbgym's kernels check against the
+    space they were made with, so another space assigned was silently ignored."""
+    env = nbgym.make_vec("CartPole-v1", 2) if vector else nbgym.make("CartPole-v1").unwrapped
+    env.action_space = copy.deepcopy(env.action_space)  # an equal space is taken
+    other = nbgym.spaces.MultiDiscrete([3, 3]) if vector else nbgym.spaces.Discrete(3)
+    with pytest.raises(AttributeError, match="action_space of .* cannot be assigned another value: .* Wrap the env"):
+        env.action_space = other
