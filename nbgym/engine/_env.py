@@ -1214,7 +1214,12 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
             self._batch.elapsed[:] = values
             return
         if not self._is_shared_attribute(name):
-            raise AttributeError(f"The sub-environments of {type(self).__name__} have no attribute {name!r} to set.")
+            raise AttributeError(
+                f"The sub-environments of {type(self).__name__} have no attribute {name!r} to set: a compiled vector "
+                f"env sets its state attributes ({', '.join(view.name for view in self.state_views) or 'none'}), its "
+                f"parameters and TimeLimit's _max_episode_steps and _elapsed_steps (vectorization_mode='sync' "
+                f"vectorizes the env's own objects)."
+            )
         if not all(_same_value(value, values[0]) for value in values):
             raise ValueError(self._shared_message(name, values))
         setattr(self, name, values[0])

@@ -550,7 +550,7 @@ def test_mountain_car_positions_whose_cosine_gymnasium_cannot_take(env_id: str, 
         ("FrozenLake-v1", "nrow", 5),
         ("Taxi-v4", "fickle_probability", 0.5),
         ("CliffWalking-v1", "is_slippery", True),
-        ("CartPole-v1", "_sutton_barto_reward", True),
+        ("FrozenLake-v1", "ncol", 5),
     ],
 )
 def test_an_attribute_nbgym_computes_refuses_assignment_saying_what_to_do(
@@ -620,3 +620,9 @@ def test_another_action_space_is_refused_not_ignored(vector: bool) -> None:
     other = nbgym.spaces.MultiDiscrete([3, 3]) if vector else nbgym.spaces.Discrete(3)
     with pytest.raises(AttributeError, match="action_space of .* cannot be assigned another value: .* Wrap the env"):
         env.action_space = other
+
+
+def test_set_attr_of_an_attribute_it_does_not_serve_says_what_it_sets() -> None:
+    envs = nbgym.make_vec("Taxi-v4", 2)
+    with pytest.raises(AttributeError, match=r"no attribute 'max_row' to set: .* sets its state attributes .*'sync'"):
+        envs.set_attr("max_row", 3)

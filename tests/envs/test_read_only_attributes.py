@@ -94,3 +94,42 @@ def test_acrobot_torques_refuse_changes_in_place_and_take_a_new_list() -> None:
     ours.AVAIL_TORQUE = theirs.AVAIL_TORQUE = [-1.0, 0.0, 3.0]
     np.testing.assert_array_equal(run(ours), run(theirs))
     assert copy.copy(ours.AVAIL_TORQUE) + [1] == [-1.0, 0.0, 3.0, 1]
+
+
+@pytest.mark.parametrize(
+    ("env_id", "name", "change", "refusal"),
+    [
+        ("Taxi-v4", "locs", lambda locs: locs.__setitem__(0, (1, 1)), TypeError),
+        ("Taxi-v4", "locs_colors", lambda colors: colors.append((0, 0, 0)), TypeError),
+        ("CliffWalking-v1", "_cliff", lambda cliff: cliff.__setitem__((0, 0), True), ValueError),
+    ],
+)
+def test_map_attributes_a_step_reads_refuse_changes_in_place(env_id: str, name: str, change, refusal) -> None:
+    """gymnasium's step reads Taxi's ``locs`` (action masks, fickle destinations) and CliffWalking's ``_cliff``: changed
+    in place, they change its steps; nbgym's were new copies each read, so the change was silently ignored."""
+    ours, theirs = nbgym.make(env_id).unwrapped, gymnasium.make(env_id).unwrapped
+    assert_same_value(getattr(ours, name), getattr(theirs, name), name)
+    with pytest.raises(refusal):
+        change(getattr(ours, name))
+    assert_same_value(getattr(ours, name), getattr(theirs, name), f"{name} after")
+
+
+def test_cartpoles_private_sutton_barto_reward_is_the_parameter() -> None:
+    """gymnasium's step reads ``_sutton_barto_reward``: assigned, it changes the rewards (nbgym refused it)."""
+    rewards = []
+    for library in (nbgym, gymnasium):
+        env = library.make("CartPole-v1")
+        env.reset(seed=0)
+        env.unwrapped._sutton_barto_reward = True
+        rewards.append([env.step(0)[1] for _ in range(3)])
+    assert rewards[0] == rewards[1] == [0.0, 0.0, 0.0]
+
+
+def test_reachers_goal_refuses_changes_in_place() -> None:
+    """gymnasium's ``goal`` is an array its reset drew; nbgym's is a copy of the drawn target, so a change would have
+    been silently lost: refused."""
+    pytest.importorskip("mujoco")
+    env = nbgym.make("Reacher-v5").unwrapped
+    env.reset(seed=0)
+    with pytest.raises(ValueError, match="read-only"):
+        env.goal[0] = 0.1

@@ -143,7 +143,12 @@ class _CartPole(ResetBoundsOption):
 
     @property
     def _sutton_barto_reward(self) -> bool:
-        return bool(self._params["sutton_barto_reward"][0])
+        """gymnasium's name of ``sutton_barto_reward``, which its step reads: the same parameter."""
+        return self.sutton_barto_reward
+
+    @_sutton_barto_reward.setter
+    def _sutton_barto_reward(self, value: bool) -> None:
+        self.sutton_barto_reward = value
 
 
 class CartPoleEnv(_CartPole, KernelEnv):

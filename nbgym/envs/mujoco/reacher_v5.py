@@ -196,8 +196,10 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
 
     @property
     def goal(self) -> np.ndarray:
-        """The target's position drawn at the last reset."""
-        return self._batch.aux[0, GOAL : GOAL + 2].copy()
+        """The target's position drawn at the last reset, read-only (a copy: the target is ``qpos[-2:]``)."""
+        goal = self._batch.aux[0, GOAL : GOAL + 2].copy()
+        goal.flags.writeable = False
+        return goal
 
 
 ReacherVectorEnv = vector_env_class(ReacherEnv)

@@ -108,7 +108,13 @@ def _spaces() -> tuple[spaces.Discrete, spaces.Discrete]:
 def _cliff() -> np.ndarray:
     cliff = np.zeros((_NROW, _NCOL), dtype=bool)
     cliff[_NROW - 1, 1:-1] = True
+    cliff.flags.writeable = (
+        False  # the kernels step on their own cliff: an edit (a new array each time) would not reach them
+    )
     return cliff
+
+
+_CLIFF = _cliff()
 
 
 class _CliffWalkingAttributes:
@@ -140,7 +146,8 @@ class _CliffWalkingAttributes:
 
     @property
     def _cliff(self) -> np.ndarray:
-        return _cliff()
+        """Which cells are the cliff, read-only: the kernels step on their own."""
+        return _CLIFF
 
     @property
     def initial_state_distrib(self) -> np.ndarray:
@@ -159,7 +166,7 @@ class _CliffWalkingAttributes:
 
     def _render_text(self, index: int) -> str:
         agent = int(self._batch.state[index, STATE])
-        cliff = _cliff()
+        cliff = _CLIFF
         lines = []
         for row in range(_NROW):
             cells = []

@@ -33,7 +33,7 @@ from nbgym.envs.toy_text._common import (
     sample_start,
 )
 from nbgym.utils import colorize
-from nbgym.envs._read_only import read_only_transitions
+from nbgym.envs._read_only import ReadOnlyList, read_only_transitions
 
 MAP = [
     "+---------+",
@@ -47,6 +47,10 @@ MAP = [
 
 _LOCS = ((0, 0), (0, 4), (4, 0), (4, 3))
 _LOCS_COLORS = ((255, 0, 0), (0, 255, 0), (255, 255, 0), (0, 0, 255))
+_FIXED_MAP = (
+    "Taxi's {name} cannot be changed in nbgym: its kernels and frames use their own copy of the map's locations. Copy "
+    "the list (list(env.unwrapped.{name})) to change a list of your own."
+)
 _NUM_STATES, _NUM_ACTIONS, _SIDE = 500, 6, 5
 _SOUTH, _NORTH, _EAST, _WEST, _PICKUP, _DROPOFF = range(_NUM_ACTIONS)
 _ACTION_NAMES = ("South", "North", "East", "West", "Pickup", "Dropoff")
@@ -380,13 +384,15 @@ class _TaxiAttributes:
 
     @property
     def locs(self) -> list[tuple[int, int]]:
-        """The ``(row, column)`` of the designated locations Red, Green, Yellow and Blue."""
-        return list(_LOCS)
+        """The ``(row, column)`` of the designated locations Red, Green, Yellow and Blue; the list refuses changes in
+        place, which the kernels (action masks, fickle destinations) would not see."""
+        return ReadOnlyList(_LOCS, _FIXED_MAP.format(name="locs"))
 
     @property
     def locs_colors(self) -> list[tuple[int, int, int]]:
-        """The RGB colours of the designated locations."""
-        return list(_LOCS_COLORS)
+        """The RGB colours of the designated locations; the list refuses changes in place, which the frames would not
+        show."""
+        return ReadOnlyList(_LOCS_COLORS, _FIXED_MAP.format(name="locs_colors"))
 
     @property
     def is_rainy(self) -> bool:
