@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import importlib
 import sys
 from typing import Any, Callable, ClassVar, Literal
 
@@ -150,9 +151,38 @@ def _refusing_setter(name: str) -> Callable[[Any, Any], None]:
     return refuse
 
 
+def _frame_size_attributes(cls: type) -> None:
+    """Makes each of ``frame_size_attributes`` in ``cls``'s bases a property (see ``_ParamsAsAttributes``)."""
+    for klass in cls.__mro__:
+        for name, value in vars(klass).get("frame_size_attributes", {}).items():
+            if not isinstance(vars(klass).get(name), property):
+                setattr(klass, name, _frame_size_property(name, value))
+
+
+def _frame_size_property(name: str, value: Callable[[Any, int, int], Any]) -> property:
+    def get(self: Any) -> Any:
+        renderer = self.renderer
+        if isinstance(renderer, str):
+            renderer = importlib.import_module(renderer)
+        return value(self, *renderer.frame_size(self))
+
+    def set(self: Any, new: Any) -> None:
+        if new != get(self):
+            raise AttributeError(
+                f"{name} of {type(self).__name__} is {get(self)!r} in nbgym, which draws gymnasium's default frames: "
+                f"resize the frames render() returns instead."
+            )
+
+    return property(get, set, doc=f"gymnasium's ``{name}``: of the frames nbgym draws, read-only.")
+
+
 class _ParamsAsAttributes:
     """Exposes every parameter of the physics as an attribute, as gymnasium's envs have them
     (``env.unwrapped.gravity = 12.0`` changes the dynamics of the following steps)."""
+
+    frame_size_attributes: ClassVar[dict[str, Callable[[Any, int, int], Any]]] = {}
+    """gymnasium's attributes that size its frames (CartPole's ``screen_width``): name -> its value from the env and the
+    ``(width, height)`` of the renderer's ``frame_size``. Read-only: another value would not reach the renderer."""
 
     physics: ClassVar[Physics]
     _params: np.ndarray
@@ -177,6 +207,7 @@ class _ParamsAsAttributes:
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _refuse_assignments(cls)
+        _frame_size_attributes(cls)
         physics = getattr(cls, "physics", None)  # the class's own, or a shared declaration's (not a per-env property)
         if isinstance(physics, Physics):
             for field in physics.params_dtype.names[1:]:

@@ -345,3 +345,26 @@ def test_rendering_leaves_the_process_signal_handling_alone():
     environment = {k: v for k, v in os.environ.items() if k != "SDL_NO_SIGNAL_HANDLERS"}
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=environment, check=True)
     assert result.stdout.strip().splitlines()[-1] == "0"
+
+
+@pytest.mark.parametrize(
+    ("env_id", "names"),
+    [
+        ("CartPole-v1", ("screen_width", "screen_height")),
+        ("MountainCar-v0", ("screen_width", "screen_height")),
+        ("MountainCarContinuous-v0", ("screen_width", "screen_height")),
+        ("Pendulum-v1", ("screen_dim",)),
+        ("Acrobot-v1", ("SCREEN_DIM",)),
+        ("FrozenLake8x8-v1", ("window_size", "cell_size")),
+        ("CliffWalking-v1", ("window_size", "cell_size")),
+    ],
+)
+def test_frame_size_attributes_are_gymnasiums_and_refuse_another_size(env_id, names):
+    """gymnasium's renderers size their frames by these attributes: nbgym's were missing, so an assignment made a new
+    attribute that no frame followed. They read gymnasium's values and refuse another (the same one is taken)."""
+    ours, theirs = nbgym.make(env_id).unwrapped, gymnasium.make(env_id).unwrapped
+    for name in names:
+        assert getattr(ours, name) == getattr(theirs, name), name
+        setattr(ours, name, getattr(theirs, name))
+        with pytest.raises(AttributeError, match="resize the frames render"):
+            setattr(ours, name, 7)

@@ -230,6 +230,7 @@ class _AcrobotAttributes(ResetBoundsOption):
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.acrobot"
+    frame_size_attributes = {"SCREEN_DIM": lambda env, width, height: width}
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return _new_params()
@@ -249,7 +250,6 @@ class _AcrobotAttributes(ResetBoundsOption):
         ),
     )
 
-    SCREEN_DIM = 500
     action_arrow = None
     domain_fig = None
     actions_num = 3

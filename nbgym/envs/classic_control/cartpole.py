@@ -116,6 +116,10 @@ class _CartPole(ResetBoundsOption):
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.cartpole"
+    frame_size_attributes = {
+        "screen_width": lambda env, width, height: width,
+        "screen_height": lambda env, width, height: height,
+    }
     _params: np.ndarray
     _default_reset_bounds = (-0.05, 0.05)
 
@@ -263,9 +267,7 @@ class CartPoleVectorEnv(vector_env_class(CartPoleEnv)):
 
     sync_stand_in = False  # gymnasium registers its own CartPoleVectorEnv, which this class reproduces
 
-    # gymnasium's CartPoleVectorEnv's attributes of the whole batch (its rendering constants too).
-    screen_width = 600
-    screen_height = 400
+    # gymnasium's CartPoleVectorEnv's attributes of the whole batch (its rendering constants: frame_size_attributes).
     steps_beyond_terminated = None
     """``None``, as gymnasium's vector CartPole keeps it (``get_attr`` gives each sub-environment's)."""
     _BATCH_ATTRIBUTES = frozenset({"state", "steps", "prev_done"})

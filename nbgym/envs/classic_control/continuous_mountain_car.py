@@ -247,6 +247,10 @@ class _ContinuousMountainCarAttributes(MountainCarResetOptions):
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.mountain_car"
+    frame_size_attributes = {
+        "screen_width": lambda env, width, height: width,
+        "screen_height": lambda env, width, height: height,
+    }
     # gymnasium's frame draws the track from np.linspace(min_position, max_position): float32 ends make its points
     # float32, which pygame refuses (TypeError) where nbgym would draw.
     written_kinds = {

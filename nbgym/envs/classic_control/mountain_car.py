@@ -143,6 +143,10 @@ class _MountainCarAttributes(MountainCarResetOptions):
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.mountain_car"
+    frame_size_attributes = {
+        "screen_width": lambda env, width, height: width,
+        "screen_height": lambda env, width, height: height,
+    }
 
     def _configure(self, arguments: Any) -> np.ndarray:
         return _new_params(arguments.goal_velocity)

@@ -143,6 +143,7 @@ class _PendulumResetOptions:
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.pendulum"
+    frame_size_attributes = {"screen_dim": lambda env, width, height: width}
     # A float32 m or l would compute the gain in float32 (and l the gravity term): not reproduced, refused. A float32
     # max_torque clips as a Python float does (np.clip's result keeps the action's dtype).
     written_kinds = {

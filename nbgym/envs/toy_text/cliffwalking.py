@@ -123,6 +123,10 @@ class _CliffWalkingAttributes:
 
     physics = PHYSICS
     renderer = "nbgym.envs._render.cliffwalking"
+    frame_size_attributes = {
+        "window_size": lambda env, width, height: (width, height),
+        "cell_size": lambda env, width, height: (width // _NCOL, height // _NROW),
+    }
     _probs, _rewards = _PROBS, _REWARDS
 
     def _configure(self, arguments: Any) -> np.ndarray:

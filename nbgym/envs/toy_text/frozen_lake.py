@@ -322,6 +322,10 @@ class _LakeAttributes:
     gymnasium's FrozenLake attributes."""
 
     renderer = "nbgym.envs._render.frozen_lake"
+    frame_size_attributes = {
+        "window_size": lambda env, width, height: (width, height),
+        "cell_size": lambda env, width, height: (width // env.ncol, height // env.nrow),
+    }
     _lake: _Lake
     _P: dict | None = None
     state_views = grid_state_views(lambda params: params.nrow * params.ncol, 4, int64_steps=False)
