@@ -70,13 +70,19 @@ def makes_float64_with_float32(value: Any) -> bool:
 
 
 def with_weight_flags(physics: Physics, values: dict[str, Any]) -> dict[str, Any]:
-    """``values`` (parameter fields) with the flag of each action weight among them (see ``_sim.action_weight``)."""
+    """``values`` (parameter fields) with the flag of each action weight among them (see ``_sim.action_weight``).
+
+    Raises:
+        TypeError: For a weight that is not a number, naming its argument.
+    """
     names = physics.params_dtype.names
-    flags = {
-        field + _sim.FLOAT64_PRODUCT: makes_float64_with_float32(value)
-        for field, value in values.items()
-        if field + _sim.FLOAT64_PRODUCT in names
-    }
+    flags = {}
+    for field, value in values.items():
+        if field + _sim.FLOAT64_PRODUCT in names:
+            try:
+                flags[field + _sim.FLOAT64_PRODUCT] = makes_float64_with_float32(value)
+            except TypeError:
+                raise TypeError(f"{field.lstrip('_')} must be a number, got {value!r}.") from None
     return {**values, **flags}
 
 

@@ -4,6 +4,8 @@ float32 while a ``np.float64`` weight makes it float64 (reward bits and the ``re
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from helpers.common import MODES
@@ -72,3 +74,11 @@ def test_vector_float64_weight_gives_gymnasiums_cost_dtype(env_id):
     compare_vector(
         env_id, policy_for(env_id, 2), 2, MODES[0], 8, STEPS, {"max_episode_steps": 4, argument: np.float64(0.3)}
     )
+
+
+@pytest.mark.parametrize("weight", ["x", [1.0]])
+def test_a_weight_that_is_not_a_number_is_refused_naming_its_argument(weight):
+    """gymnasium fails only at the first step; nbgym refuses at make, and said "data type 'x' not understood"."""
+    for make in (nbgym.make, lambda env_id, **kwargs: nbgym.make_vec(env_id, 2, **kwargs)):
+        with pytest.raises(TypeError, match=re.escape(f"ctrl_cost_weight must be a number, got {weight!r}")):
+            make("Swimmer-v5", ctrl_cost_weight=weight)
