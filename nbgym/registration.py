@@ -729,9 +729,9 @@ def make(
         env = wrappers.PassiveEnvChecker(env)
     if env_spec.order_enforce:
         env = wrappers.OrderEnforcing(env)
-    step_limit = _step_limit(env_spec, max_episode_steps)
-    if step_limit is not None:
-        env = wrappers.TimeLimit(env, step_limit)
+    limit = step_limit(env_spec, max_episode_steps)
+    if limit is not None:
+        env = wrappers.TimeLimit(env, limit)
 
     for wrapper_spec in env_spec.additional_wrappers[num_prior_wrappers:]:
         if wrapper_spec.kwargs is None:
@@ -746,7 +746,7 @@ def make(
     return env
 
 
-def _step_limit(env_spec: EnvSpec, max_episode_steps: Any) -> Any:
+def step_limit(env_spec: EnvSpec, max_episode_steps: Any) -> Any:
     """The time limit ``make`` gives an env: ``max_episode_steps``, or the spec's for ``None``; ``None`` for -1 or
     when neither sets one (``TimeLimit`` checks it)."""
     if max_episode_steps == -1:
@@ -944,13 +944,13 @@ def _make_vector_entry_point(
     # (disable_env_checker), and its time limit is the one make() gives (None: the spec's; -1: none), checked as
     # make()'s TimeLimit checks it
     creator_kwargs = {key: value for key, value in env_kwargs.items() if key != "disable_env_checker"}
-    step_limit = _step_limit(env_spec, creator_kwargs.get("max_episode_steps"))
-    if step_limit is not None:
+    limit = step_limit(env_spec, creator_kwargs.get("max_episode_steps"))
+    if limit is not None:
         from nbgym.wrappers.common import check_max_episode_steps
 
-        check_max_episode_steps(step_limit)
-        step_limit = int(step_limit)
-    creator_kwargs["max_episode_steps"] = step_limit
+        check_max_episode_steps(limit)
+        limit = int(limit)
+    creator_kwargs["max_episode_steps"] = limit
     try:
         return env_creator(num_envs=num_envs, **creator_kwargs)
     except TypeError as e:  # as make() says it of each sub-environment, with the env's own keyword arguments

@@ -322,6 +322,7 @@ SPEC_FIELDS = (
         ("Pendulum-v1", {"g": 9.0}),
         ("MountainCar-v0", {"max_episode_steps": 50, "disable_env_checker": True, "num_threads": 1}),
         ("Taxi-v4", {"max_episode_steps": None, "autoreset_mode": "SameStep"}),
+        ("Acrobot-v1", {"max_episode_steps": -1}),
         ("Hopper-v5", {"frame_skip": 2}),
     ],
 )

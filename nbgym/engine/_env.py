@@ -1124,9 +1124,8 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         sub-environment's own, held until it steps (changes in place reach its next step); parameters
         (``gravity``, ...) are shared by all sub-environments (an array one is read-only here: one sub-environment's
         change in place would change them all; ``set_attr`` sets it for all); ``np_random_seed`` is each stream's
-        seed, ``np_random``
-        a copy of each stream; ``spec`` and ``metadata`` are those ``make`` gives each sub-environment of gymnasium's
-        sync vector env (copies: changing them changes nothing).
+        seed, ``np_random`` a copy of each stream; ``spec`` and ``metadata`` are those ``make`` gives each
+        sub-environment of gymnasium's sync vector env (copies: changing them changes nothing).
 
         Raises:
             AttributeError: If the sub-environments have no such attribute.
@@ -1176,18 +1175,18 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
     def _sub_env_spec(self) -> Any:
         """A sub-environment's spec as gymnasium's ``make`` gives it to each one of a sync vector env made by
         ``make_vec``: the vector env's spec (``None`` if it was not made by ``make_vec``) with the env's own keyword
-        arguments, and ``make``'s ``max_episode_steps`` (``None``: the registered one) and ``disable_env_checker``
-        in its fields."""
+        arguments, and ``make``'s time limit (``step_limit``) and ``disable_env_checker`` in its fields."""
+        from nbgym.registration import step_limit
+
         if self.spec is None:
             return None
         given = self.spec.kwargs
-        registered = self.spec.max_episode_steps
         return dataclasses.replace(
             self.spec,
             kwargs=copy.deepcopy(
                 {key: value for key, value in given.items() if key not in self._VECTOR_ONLY_ARGUMENTS}
             ),
-            max_episode_steps=registered if given.get("max_episode_steps") is None else given["max_episode_steps"],
+            max_episode_steps=step_limit(self.spec, given.get("max_episode_steps")),
             disable_env_checker=given.get("disable_env_checker", self.spec.disable_env_checker),
         )
 
