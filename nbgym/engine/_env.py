@@ -713,6 +713,7 @@ class KernelVectorEnv(Exclusive, AsyncSteps, _StateViewsAsAttributes, _ParamsAsA
         "get_attr": "get_attr()",
         "set_attr": "set_attr()",
         "num_threads": "a change of num_threads",
+        "max_episode_steps": "a change of max_episode_steps",
         "__getstate__": "a copy or pickle of the env",
         "async_reset": "async_reset()",
         "send": "send()",

@@ -327,6 +327,7 @@ def test_one_env_takes_one_caller(vector):
             "set_attr": lambda: env.set_attr("state", [np.zeros(4)] * 4),
             "get_attr": lambda: env.get_attr("state"),
             "a parameter": lambda: setattr(env, "gravity", 1.0),
+            "max_episode_steps": lambda: setattr(env, "max_episode_steps", 3),
             "render": env.render,
             "pickle": lambda: pickle.dumps(env),
         }
