@@ -151,6 +151,58 @@ def _refusing_setter(name: str) -> Callable[[Any, Any], None]:
     return refuse
 
 
+def _defined_by_user(cls: type, name: str) -> bool:
+    """Whether ``cls``'s ``name`` is defined outside nbgym (by a subclass of one of its environments)."""
+    for klass in cls.__mro__:
+        if name in vars(klass):
+            return not klass.__module__.startswith("nbgym.")
+    return False
+
+
+def _follow_gymnasium_hooks(cls: type) -> None:
+    """Checks the overrides of ``cls.gymnasium_hooks`` by a subclass defined outside nbgym: an observation or reset
+    info hook is followed (``step`` and ``reset`` call it), any other is refused unless the subclass overrides its
+    callers too.
+
+    Raises:
+        TypeError: If the subclass overrides a hook that nbgym's compiled calls would not call.
+    """
+    for name, callers in cls.gymnasium_hooks.items():
+        if not _defined_by_user(cls, name):
+            continue
+        ignored = [caller for caller in callers if caller == "__init__" or not _defined_by_user(cls, caller)]
+        if not ignored:
+            continue
+        if name == cls.observation_hook and set(ignored) <= {"step", "reset"}:
+            if not _defined_by_user(cls, "_observation"):
+                cls._observation = _hook_call(name)
+        elif name == cls.reset_info_hook and ignored == ["reset"]:
+            if not _defined_by_user(cls, "_reset_info"):
+                cls._reset_info = _hook_call(name)
+        else:
+            base = next(klass for klass in cls.__mro__ if klass.__module__.startswith("nbgym."))
+            callers_named = " and ".join(ignored)
+            advice = (
+                "make the change in the class's arguments or after it is made"
+                if ignored == ["__init__"]
+                else f"override {callers_named} too (calling super().{ignored[0]}() and changing what it returns), or "
+                "change the results with a wrapper (nbgym.wrappers: TransformObservation, TransformReward, ...)"
+            )
+            raise TypeError(
+                f"{cls.__qualname__} overrides {name}, which gymnasium's {base.__name__} calls in {callers_named}; "
+                f"nbgym's {base.__name__} runs {callers_named} compiled, without calling {name}, so the override "
+                f"would be ignored. Instead, {advice}."
+            )
+
+
+def _hook_call(name: str) -> Callable[[Any], Any]:
+    def call(self: Any) -> Any:
+        return getattr(self, name)()
+
+    call.__name__ = call.__qualname__ = f"_call_{name.lstrip('_')}"
+    return call
+
+
 def _frame_size_attributes(cls: type) -> None:
     """Makes each of ``frame_size_attributes`` in ``cls``'s bases a property (see ``_ParamsAsAttributes``)."""
     for klass in cls.__mro__:
@@ -414,6 +466,25 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
 
     vector_base: ClassVar[type]
     """The base of the vector classes ``vector_env_class`` makes from this family's single env classes."""
+
+    gymnasium_hooks: ClassVar[dict[str, tuple[str, ...]]] = {}
+    """The methods and properties of the gymnasium environment this class reproduces that its ``__init__``,
+    ``step``, ``reset``, ``render`` or ``close`` call, each with those callers. A subclass that overrides one changes
+    what gymnasium's environment does there, but nbgym's compiled calls never call it: such a subclass is refused
+    where it is defined (``TypeError``) unless it overrides every caller too (``__init__`` aside, which calls its
+    base's), or the hook is ``observation_hook`` or ``reset_info_hook``, which nbgym follows."""
+
+    observation_hook: ClassVar[str | None] = None
+    """gymnasium's method that makes the observation ``step`` and ``reset`` return (``"_get_obs"``): a subclass's
+    override makes it here too."""
+
+    reset_info_hook: ClassVar[str | None] = None
+    """gymnasium's method that makes the info ``reset`` returns (MuJoCo's ``"_get_reset_info"``): a subclass's
+    override makes it here too."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        _follow_gymnasium_hooks(cls)
 
     def _configure(self, arguments: Any) -> np.ndarray:
         """The parameter record of the env's arguments (their declared names as attributes, defaults applied,

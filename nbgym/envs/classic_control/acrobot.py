@@ -398,6 +398,9 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     - Sutton, R. S., Barto, A. G. (2018 ). Reinforcement Learning: An Introduction. The MIT Press.
     """
 
+    gymnasium_hooks = {"_get_ob": ("step", "reset"), "_dsdt": ("step",), "_terminal": ("step",)}
+    observation_hook = "_get_ob"
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 15}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"

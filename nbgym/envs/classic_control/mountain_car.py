@@ -256,6 +256,8 @@ class MountainCarEnv(_MountainCarAttributes, KernelEnv):
     * v0: Initial versions release
     """
 
+    gymnasium_hooks = {"_height": ("render",)}
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"

@@ -261,6 +261,9 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     * v0: Initial versions release
     """
 
+    gymnasium_hooks = {"_get_obs": ("step", "reset")}
+    observation_hook = "_get_obs"
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}
     # gymnasium's environment returns its rgb_array frame in any mode it does not list.
     unlisted_render_mode = "frame"

@@ -661,6 +661,27 @@ class CompiledMujocoEnv(_Simulations, KernelEnv, MujocoEnv):
 
     rendering_arguments = RENDERING_ARGUMENTS
 
+    # What gymnasium's MuJoCo environments call in their step and reset, the helpers of all of them together (a
+    # subclass overriding one that its env does not call is refused too, where gymnasium would ignore it).
+    gymnasium_hooks = {
+        "_get_obs": ("step", "reset"),
+        "_get_reset_info": ("reset",),
+        "reset_model": ("reset",),
+        "set_state": ("reset",),
+        "get_body_com": ("step", "reset"),
+        "contact_forces": ("step", "reset"),
+        "dt": ("__init__", "step"),
+        **{
+            name: ("step",)
+            for name in (
+                "do_simulation", "_step_mujoco_simulation", "_get_rew", "control_cost", "contact_cost",
+                "healthy_reward", "is_healthy", "terminated", "state_vector",
+            )
+        },
+    }  # fmt: skip
+    observation_hook = "_get_obs"
+    reset_info_hook = "_get_reset_info"
+
     def _build(self, arguments: types.SimpleNamespace, rendering: dict[str, Any]) -> None:
         """Builds the env from its declared arguments (see ``nbgym.engine.declares_arguments``): ``_configure``
         gives the ``configure`` of the model it loads; ``rendering``, ``MujocoEnv``'s rendering arguments."""

@@ -324,6 +324,8 @@ class BlackjackEnv(_BlackjackAttributes, KernelEnv):
     * v0: Initial version release.
     """
 
+    gymnasium_hooks = {"_get_obs": ("step", "reset", "render")}
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 4}
     # gymnasium's environment returns its rgb_array frame in any mode it does not list.
     unlisted_render_mode = "frame"

@@ -277,6 +277,12 @@ class CliffWalkingEnv(_CliffWalkingAttributes, DiscreteToyTextEnv):
     - v0: Initial version release.
     """
 
+    gymnasium_hooks = {
+        "_calculate_transition_prob": ("__init__",),
+        "_limit_coordinates": ("__init__",),
+        "_render_gui": ("render",),
+    }
+
     metadata = {"render_modes": ["human", "rgb_array", "ansi"], "render_fps": 4}
     # gymnasium's environment returns its rgb_array frame in any mode it does not list.
     unlisted_render_mode = "frame"

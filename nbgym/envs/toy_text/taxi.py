@@ -582,6 +582,19 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
     * v0: Initial version release.
     """
 
+    gymnasium_hooks = {
+        "encode": ("__init__",),
+        "decode": ("step", "reset", "render"),
+        "action_mask": ("step", "reset"),
+        "_build_dry_transitions": ("__init__",),
+        "_build_rainy_transitions": ("__init__",),
+        "_calc_new_position": ("__init__",),
+        "_pickup": ("__init__",),
+        "_dropoff": ("__init__",),
+        "_render_gui": ("render",),
+        "get_surf_loc": ("render",),
+    }
+
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}
 
     @declares_arguments

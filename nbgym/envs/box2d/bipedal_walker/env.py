@@ -191,6 +191,12 @@ class BipedalWalker(DrawsResetTwice, _BipedalWalker, KernelEnv, EzPickle):
     Created by Oleg Klimov.
     """
 
+    gymnasium_hooks = {
+        "_destroy": ("reset",),
+        "_generate_terrain": ("reset",),
+        "_generate_clouds": ("reset",),
+    }
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     _port_world_per_episode = False  # gymnasium's BipedalWalker makes its world once, in __init__
 

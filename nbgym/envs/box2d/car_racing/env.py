@@ -264,6 +264,23 @@ class CarRacing(_CarRacing, KernelEnv, EzPickle):
     Created by Oleg Klimov.
     """
 
+    gymnasium_hooks = {
+        "_init_colors": ("__init__",),
+        "_reinit_colors": ("reset",),
+        "_destroy": ("reset",),
+        "_create_track": ("reset",),
+        **{
+            name: ("step", "reset", "render")
+            for name in (
+                "_render",
+                "_render_road",
+                "_render_indicators",
+                "_draw_colored_polygon",
+                "_create_image_array",
+            )
+        },
+    }
+
     metadata = {"render_modes": ["human", "rgb_array", "state_pixels"], "render_fps": FPS}
     _port_world_per_episode = False  # gymnasium's CarRacing makes its world once, in __init__
 

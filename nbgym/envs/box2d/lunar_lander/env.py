@@ -234,6 +234,12 @@ class LunarLander(DrawsResetTwice, _LunarLander, KernelEnv, EzPickle):
     Created by Oleg Klimov.
     """
 
+    gymnasium_hooks = {
+        "_create_particle": ("step",),
+        "_clean_particles": ("step", "render"),
+        "_destroy": ("reset",),
+    }
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": FPS}
     _port_world_per_episode = True  # gymnasium's reset makes a new b2World: a held one is the last episode's
 
