@@ -1,5 +1,6 @@
 """The public health, cost and termination members of gymnasium's MuJoCo walkers (``is_healthy``, ``healthy_reward``,
-``control_cost(action)``, ``contact_forces``, ``contact_cost`` and v4's ``terminated``), for the single envs.
+``control_cost(action)``, ``contact_forces``, ``contact_cost`` and v4's ``terminated``) and v5's reset info
+(``_get_reset_info()``), for the single envs.
 
 The kernels compute these for each step; these compute them again from the env's live ``data`` and parameters, as
 gymnasium's envs do when they are read (after ``set_state`` or a write to ``data.qpos``, say), with the same numpy
@@ -92,3 +93,49 @@ def humanoid_contact_cost(env: Any) -> Any:
     cost = env._contact_cost_weight * np.sum(np.square(env.data.cfrc_ext))
     low, high = env._contact_cost_range
     return np.clip(cost, low, high)
+
+
+def forward_reset_info(env: Any) -> dict[str, Any]:
+    """HalfCheetah v5's reset info: the position along x."""
+    return {"x_position": env.data.qpos[0]}
+
+
+def planar_reset_info(env: Any) -> dict[str, Any]:
+    """Hopper's and Walker2d's v5 reset info: the position along x, the height from the initial one."""
+    return {
+        "x_position": env.data.qpos[0],
+        "z_distance_from_origin": env.data.qpos[1] - env.init_qpos[1],
+    }
+
+
+def plane_reset_info(env: Any) -> dict[str, Any]:
+    """Swimmer's and Ant's v5 reset info: the position in the plane and its distance from the origin."""
+    return {
+        "x_position": env.data.qpos[0],
+        "y_position": env.data.qpos[1],
+        "distance_from_origin": np.linalg.norm(env.data.qpos[0:2], ord=2),
+    }
+
+
+def humanoid_reset_info(env: Any) -> dict[str, Any]:
+    """Humanoid v5's reset info: the position in the plane, the tendons' lengths and velocities, the distance from
+    the origin."""
+    return {
+        "x_position": env.data.qpos[0],
+        "y_position": env.data.qpos[1],
+        "tendon_length": env.data.ten_length.copy(),
+        "tendon_velocity": env.data.ten_velocity.copy(),
+        "distance_from_origin": np.linalg.norm(env.data.qpos[0:2], ord=2),
+    }
+
+
+def standup_reset_info(env: Any) -> dict[str, Any]:
+    """HumanoidStandup v5's reset info: the position in the plane, the height from the initial one, the tendons'
+    lengths and velocities."""
+    return {
+        "x_position": env.data.qpos[0],
+        "y_position": env.data.qpos[1],
+        "z_distance_from_origin": env.data.qpos[2] - env.init_qpos[2],
+        "tendon_length": env.data.ten_length.copy(),
+        "tendon_velocity": env.data.ten_velocity.copy(),
+    }

@@ -10,6 +10,7 @@ import numpy as np
 from nbgym.envs.mujoco import _humanoid
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import CompiledMujocoEnv, Configure, record_property
+from nbgym.envs.mujoco import _health
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 1, "distance": 4.0, "lookat": np.array((0.0, 0.0, 0.8925)), "elevation": -20.0}
 
@@ -102,6 +103,9 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
     ) -> None:
         # the observation flags are among the arguments
         self.observation_structure = _humanoid.observation_structure(self.model, locals())
+
+    # gymnasium's reset info, computed again from the live data (see _health)
+    _get_reset_info = _health.standup_reset_info
 
 
 HumanoidStandupVectorEnv = vector_env_class(HumanoidStandupEnv)

@@ -1,5 +1,6 @@
 """gymnasium's public health and cost members of the MuJoCo walkers (``is_healthy``, ``healthy_reward``,
-``control_cost(action)``, ``contact_forces``, ``contact_cost``, v4's ``terminated``) on nbgym's single envs: the same
+``control_cost(action)``, ``contact_forces``, ``contact_cost``, v4's ``terminated``), ``_get_obs()`` and
+``_get_reset_info()`` on nbgym's single envs: the same
 values of the same types as gymnasium's along seeded episodes, and after the state is set from Python (they read the
 live data, as gymnasium's do)."""
 
@@ -77,25 +78,29 @@ OBSERVATION_CASES = [
 
 @pytest.mark.parametrize(("env_id", "kwargs"), OBSERVATION_CASES, ids=lambda case: str(case))
 def test_get_obs_is_gymnasiums_of_the_live_data(env_id, kwargs):
-    """``_get_obs()`` observes the simulation as it is now, after a reset, steps and ``set_state``, with gymnasium's
-    values, and moves nothing: the next step is still gymnasium's."""
+    """``_get_obs()`` and ``_get_reset_info()`` observe the simulation as it is now, after a reset, steps and
+    ``set_state``, with gymnasium's values, and move nothing: the next step is still gymnasium's."""
     ours, theirs = nbgym.make(env_id, **kwargs).unwrapped, gymnasium.make(env_id, **kwargs).unwrapped
-    observation, _ = ours.reset(seed=5)
+    observation, info = ours.reset(seed=5)
     theirs.reset(seed=5)
     assert_same_value(ours._get_obs(), theirs._get_obs(), "after reset")
     np.testing.assert_array_equal(ours._get_obs(), observation)
+    assert_same_value(ours._get_reset_info(), theirs._get_reset_info(), "reset info after reset")
+    assert_same_value(ours._get_reset_info(), info, "the reset's info")
     rng = np.random.default_rng(1)
     for t in range(3):
         action = rng.uniform(-1, 1, theirs.action_space.shape).astype(np.float32)
         ours.step(action)
         theirs.step(action)
     assert_same_value(ours._get_obs(), theirs._get_obs(), "after steps")
+    assert_same_value(ours._get_reset_info(), theirs._get_reset_info(), "reset info after steps")
     qpos = theirs.init_qpos + rng.uniform(-0.3, 0.3, theirs.model.nq)
     qvel = rng.uniform(-2.0, 2.0, theirs.model.nv)
     ours.set_state(qpos, qvel)
     theirs.set_state(qpos, qvel)
     observed = ours._get_obs()
     assert_same_value(observed, theirs._get_obs(), "after set_state")
+    assert_same_value(ours._get_reset_info(), theirs._get_reset_info(), "reset info after set_state")
     observed[:] = np.nan  # a new array: the next one is not it
     action = rng.uniform(-1, 1, theirs.action_space.shape).astype(np.float32)
     ours_step, theirs_step = ours.step(action), theirs.step(action)
