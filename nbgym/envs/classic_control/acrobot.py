@@ -409,6 +409,12 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     def __init__(self, render_mode: str | None = None) -> None:
         """The env's arguments, as gymnasium's (see Arguments above)."""
 
+    def _terminal(self) -> bool:
+        """Whether the state as it is now ends the episode: the free end above the bar, as gymnasium computes it."""
+        s = self.state
+        assert s is not None, "Call reset before using AcrobotEnv object."
+        return bool(-np.cos(s[0]) - np.cos(s[1] + s[0]) > 1.0)
+
     def _get_ob(self) -> np.ndarray:
         """gymnasium's observation of ``state`` as it is now: the two angles' cosines and sines, then the two
         angular velocities, in float32."""

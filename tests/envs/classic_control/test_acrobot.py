@@ -171,6 +171,25 @@ def test_state_attribute_has_gymnasiums_dtypes():
         assert_same_value(env.step(0), reference.step(0))
 
 
+def test_terminal_and_get_ob_read_the_state_as_gymnasiums():
+    """gymnasium's ``_terminal()`` and ``_get_ob()`` of the state as it is now: along an episode and for written
+    states on both sides of the line, the same values of the same types."""
+    env, reference = AcrobotEnv(), gymnasium.make("Acrobot-v1").unwrapped
+    env.reset(seed=3)
+    reference.reset(seed=3)
+    for action in [0, 2, 1, 2, 2, 0]:
+        assert_same_value(env.step(action), reference.step(action))
+        assert_same_value(env._terminal(), reference._terminal())
+        assert_same_value(env._get_ob(), reference._get_ob())
+    for state in [np.array([np.pi, 0.0, 0.0, 0.0]), np.array([0.0, 0.0, 1.0, 1.0]), np.array([2.0, 1.5, 0.0, 0.0])]:
+        env.state, reference.state = state, state.copy()
+        assert_same_value(env._terminal(), reference._terminal())
+        assert_same_value(env._get_ob(), reference._get_ob())
+    assert env._terminal() is True  # the last written state is past the line
+    with pytest.raises(AssertionError, match="Call reset before using AcrobotEnv object."):
+        AcrobotEnv()._terminal()
+
+
 @pytest.mark.parametrize("options", [{"low": -0.05}, {"high": "0.5"}, {"low": -3, "high": 3}, {}, {"other": 1}])
 def test_reset_options_match_gymnasium(options):
     env, reference = AcrobotEnv(), gymnasium.make("Acrobot-v1").unwrapped
