@@ -203,6 +203,62 @@ def _hook_call(name: str) -> Callable[[Any], Any]:
     return call
 
 
+def _window_surface(self: Any) -> Any:
+    state = self._render_state
+    return None if state is None else state.surface
+
+
+def _set_window_surface(self: Any, surface: Any) -> None:
+    from nbgym.engine._render import frame_size, import_pygame
+
+    name = self.window_attributes[0]
+    if surface is not None:
+        pygame = import_pygame()
+        if not isinstance(surface, pygame.Surface):
+            raise TypeError(
+                f"{name} of {type(self).__name__} must be a pygame.Surface (which its frames are drawn on) or None "
+                f"(a new one at the next frame), got {surface!r}."
+            )
+        if surface.get_size() != frame_size(self):
+            raise ValueError(
+                f"{name} of {type(self).__name__} must be {frame_size(self)[0]}x{frame_size(self)[1]}, the size its "
+                f"frames are drawn at, got a {surface.get_width()}x{surface.get_height()} surface."
+            )
+    state = _render_state_for(self, surface)
+    if state is not None:
+        state.surface = surface
+
+
+def _window_clock(self: Any) -> Any:
+    state = self._render_state
+    return None if state is None else state.clocks.get(0)
+
+
+def _set_window_clock(self: Any, clock: Any) -> None:
+    if clock is not None and not callable(getattr(clock, "tick", None)):
+        raise TypeError(
+            f"{self.window_attributes[1]} of {type(self).__name__} must be a clock with a tick(fps) method (a "
+            f"pygame.time.Clock, which 'human' frames tick) or None (a new one at the next frame), got {clock!r}."
+        )
+    state = _render_state_for(self, clock)
+    if state is None:
+        return
+    if clock is None:
+        state.clocks.pop(0, None)
+    else:
+        state.clocks[0] = clock
+
+
+def _render_state_for(env: Any, value: Any) -> Any:
+    """``env``'s render state, made for a surface or clock assigned before the first frame (``None`` for a ``None``
+    assigned then: nothing to drop)."""
+    from nbgym.engine._render import RenderState
+
+    if env._render_state is None and value is not None:
+        env._render_state = RenderState()
+    return env._render_state
+
+
 def _frame_size_attributes(cls: type) -> None:
     """Makes each of ``frame_size_attributes`` in ``cls``'s bases a property (see ``_ParamsAsAttributes``)."""
     for klass in cls.__mro__:
@@ -482,9 +538,23 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
     """gymnasium's method that makes the info ``reset`` returns (MuJoCo's ``"_get_reset_info"``): a subclass's
     override makes it here too."""
 
+    window_attributes: ClassVar[tuple[str, str, str | None] | None] = None
+    """gymnasium's names of the env's window surface, its clock and its open flag (classic control's ``("screen",
+    "clock", "isopen")``; ``None`` for a flag the env has not): the surface and clock read and write the engine's
+    (``_render.RenderState``), made at the first pixel frame (``None`` before, and again when assigned ``None``: the
+    next frame makes new ones); the flag is true until ``close()`` closes a window or surface. ``None``: the env
+    draws no pixels, or keeps its window in attributes of its own."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _follow_gymnasium_hooks(cls)
+        names = cls.window_attributes
+        if names is not None and not isinstance(getattr(cls, names[0], None), property):
+            surface, clock, open_flag = names
+            setattr(cls, surface, property(_window_surface, _set_window_surface))
+            setattr(cls, clock, property(_window_clock, _set_window_clock))
+            if open_flag is not None:
+                setattr(cls, open_flag, True)
 
     def _configure(self, arguments: Any) -> np.ndarray:
         """The parameter record of the env's arguments (their declared names as attributes, defaults applied,
@@ -718,6 +788,8 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         """Closes the environment and its window, if any; ``step()`` needs a ``reset()`` again."""
         self._ready = False
         if self._render_state is not None:
+            if self._render_state.surface is not None and self.window_attributes and self.window_attributes[2]:
+                setattr(self, self.window_attributes[2], False)
             self._render_state.close(self)
 
     def _observation(self) -> Any:

@@ -134,16 +134,21 @@ def render_frame(env: Any, index: int, mode: str | None = None) -> np.ndarray | 
             state.surface = pygame.display.set_mode(size)
         else:
             state.surface = pygame.Surface(size)
+    clock = state.clocks.get(index)
+    if clock is None:  # made in every pixel mode, as gymnasium's envs make theirs
+        clock = state.clocks[index] = pygame.time.Clock()
     renderer.draw(state.surface, env, index, state)
     if mode == "human":
         pygame.event.pump()
         pygame.display.flip()
-        clock = state.clocks.get(index)
-        if clock is None:
-            clock = state.clocks[index] = pygame.time.Clock()
         clock.tick(env.metadata["render_fps"])
         return None
     return surface_pixels(state.surface)
+
+
+def frame_size(env: Any) -> tuple[int, int]:
+    """The ``(width, height)`` of ``env``'s frames (its renderer's ``frame_size``)."""
+    return _renderer(env).frame_size(env)
 
 
 def render_env(env: Any) -> np.ndarray | None:

@@ -368,3 +368,60 @@ def test_frame_size_attributes_are_gymnasiums_and_refuse_another_size(env_id, na
         setattr(ours, name, getattr(theirs, name))
         with pytest.raises(AttributeError, match="resize the frames render"):
             setattr(ours, name, 7)
+
+
+WINDOW_ATTRIBUTES = [
+    ("CartPole-v1", "screen", "isopen"),
+    ("MountainCar-v0", "screen", "isopen"),
+    ("MountainCarContinuous-v0", "screen", "isopen"),
+    ("Pendulum-v1", "screen", "isopen"),
+    ("Acrobot-v1", "screen", "isopen"),
+    ("FrozenLake-v1", "window_surface", None),
+    ("CliffWalking-v1", "window_surface", None),
+    ("Taxi-v4", "window", None),
+]
+
+
+@pytest.mark.parametrize(("env_id", "surface_name", "flag"), WINDOW_ATTRIBUTES)
+def test_window_surface_clock_and_open_flag_are_gymnasiums(env_id, surface_name, flag):
+    """gymnasium's window attributes: ``None`` until the first frame, then its surface (of the frame's size) and a
+    clock; the open flag true until a close after a frame. Assigned: ``None`` makes new ones at the next frame, a
+    surface of the frame's size is drawn on; another value is refused."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = nbgym.make(env_id, render_mode="rgb_array").unwrapped
+        theirs = gymnasium.make(env_id, render_mode="rgb_array").unwrapped
+    for env in (ours, theirs):
+        assert getattr(env, surface_name) is None and env.clock is None
+        assert flag is None or getattr(env, flag) is True
+        env.reset(seed=0)
+        env.render()
+    for env in (ours, theirs):
+        surface = getattr(env, surface_name)
+        assert isinstance(surface, pygame.Surface) and isinstance(env.clock, type(theirs.clock))
+    assert getattr(ours, surface_name).get_size() == getattr(theirs, surface_name).get_size()
+    first, frame = getattr(ours, surface_name), ours.render()
+    setattr(ours, surface_name, None)
+    ours.clock = None
+    assert getattr(ours, surface_name) is None and ours.clock is None
+    np.testing.assert_array_equal(ours.render(), frame)
+    assert getattr(ours, surface_name) is not first and ours.clock is not None
+    own = pygame.Surface(first.get_size())
+    setattr(ours, surface_name, own)
+    frame = ours.render()
+    assert getattr(ours, surface_name) is own
+    np.testing.assert_array_equal(frame, np.transpose(pygame.surfarray.array3d(own), (1, 0, 2)))
+    with pytest.raises(TypeError, match=f"{surface_name} of .* must be a pygame.Surface"):
+        setattr(ours, surface_name, np.zeros((4, 4, 3), dtype=np.uint8))
+    with pytest.raises(ValueError, match="the size its frames are drawn at, got a 3x5 surface"):
+        setattr(ours, surface_name, pygame.Surface((3, 5)))
+    with pytest.raises(TypeError, match="must be a clock with a tick"):
+        ours.clock = 30
+    assert getattr(ours, surface_name) is own
+    if flag is not None:
+        ours.close()
+        theirs.close()
+        assert getattr(ours, flag) is False and getattr(theirs, flag) is False
+        unrendered = nbgym.make(env_id).unwrapped
+        unrendered.close()
+        assert getattr(unrendered, flag) is True  # no window was open

@@ -398,6 +398,8 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     - Sutton, R. S., Barto, A. G. (2018 ). Reinforcement Learning: An Introduction. The MIT Press.
     """
 
+    window_attributes = ("screen", "clock", "isopen")
+
     gymnasium_hooks = {"_get_ob": ("step", "reset"), "_dsdt": ("step",), "_terminal": ("step",)}
     observation_hook = "_get_ob"
 

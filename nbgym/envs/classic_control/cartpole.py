@@ -229,6 +229,8 @@ class CartPoleEnv(_CartPole, KernelEnv):
     * v0: Initial version release.
     """
 
+    window_attributes = ("screen", "clock", "isopen")
+
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 50}
     # In a render mode it does not list, gymnasium's environment returns None from render().
     unlisted_render_mode = "none"

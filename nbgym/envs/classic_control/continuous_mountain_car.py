@@ -362,6 +362,8 @@ class Continuous_MountainCarEnv(_ContinuousMountainCarAttributes, KernelEnv):
     * v0: Initial versions release
     """
 
+    window_attributes = ("screen", "clock", "isopen")
+
     gymnasium_hooks = {"_height": ("render",)}
 
     metadata = {"render_modes": ["human", "rgb_array"], "render_fps": 30}

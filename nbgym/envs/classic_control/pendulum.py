@@ -261,6 +261,8 @@ class PendulumEnv(_PendulumResetOptions, KernelEnv):
     * v0: Initial versions release
     """
 
+    window_attributes = ("screen", "clock", "isopen")
+
     gymnasium_hooks = {"_get_obs": ("step", "reset")}
     observation_hook = "_get_obs"
 

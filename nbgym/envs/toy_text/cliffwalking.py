@@ -277,6 +277,8 @@ class CliffWalkingEnv(_CliffWalkingAttributes, DiscreteToyTextEnv):
     - v0: Initial version release.
     """
 
+    window_attributes = ("window_surface", "clock", None)
+
     gymnasium_hooks = {
         "_calculate_transition_prob": ("__init__",),
         "_limit_coordinates": ("__init__",),

@@ -504,6 +504,8 @@ class FrozenLakeEnv(_LakeAttributes, DiscreteToyTextEnv):
     * v0: Initial version release.
     """
 
+    window_attributes = ("window_surface", "clock", None)
+
     gymnasium_hooks = {"_render_gui": ("render",), "_center_small_rect": ("render",)}
 
     metadata = {"render_modes": ["human", "ansi", "rgb_array"], "render_fps": 4}

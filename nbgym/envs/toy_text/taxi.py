@@ -582,6 +582,8 @@ class TaxiEnv(_TaxiAttributes, DiscreteToyTextEnv):
     * v0: Initial version release.
     """
 
+    window_attributes = ("window", "clock", None)
+
     gymnasium_hooks = {
         "encode": ("__init__",),
         "decode": ("step", "reset", "render"),
