@@ -283,7 +283,8 @@ class AntEnv(_Ant, CompiledMujocoEnv):
             "cfrc_ext": 6 * (self.model.nbody - 1) * include_cfrc_ext_in_observation,
         }
 
-    # gymnasium's public health and cost members and reset info, computed again from the live data (see _health)
+    # gymnasium's public health and cost members, rewards and reset info, computed again from the live data (see _health)
+    _get_rew = _health.ant_rewards
     _get_reset_info = _health.plane_reset_info
     healthy_reward = property(_health.healthy_reward)
     control_cost = _health.control_cost

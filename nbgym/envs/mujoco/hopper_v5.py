@@ -88,7 +88,8 @@ class HopperEnv(_Hopper, CompiledMujocoEnv):
             self.model, exclude_current_positions_from_observation
         )
 
-    # gymnasium's public health and cost members and reset info, computed again from the live data (see _health)
+    # gymnasium's public health and cost members, rewards and reset info, computed again from the live data (see _health)
+    _get_rew = _health.walker_rewards
     _get_reset_info = _health.planar_reset_info
     healthy_reward = property(_health.healthy_reward)
     control_cost = _health.control_cost

@@ -139,7 +139,8 @@ class HumanoidEnv(_Humanoid, CompiledMujocoEnv):
         # the observation flags are among the arguments
         self.observation_structure = _humanoid.observation_structure(self.model, locals())
 
-    # gymnasium's public health and cost members and reset info, computed again from the live data (see _health)
+    # gymnasium's public health and cost members, rewards and reset info, computed again from the live data (see _health)
+    _get_rew = _health.humanoid_rewards
     _get_reset_info = _health.humanoid_reset_info
     healthy_reward = property(_health.healthy_reward)
     control_cost = _health.control_cost_of_ctrl

@@ -104,7 +104,8 @@ class HumanoidStandupEnv(_HumanoidStandup, CompiledMujocoEnv):
         # the observation flags are among the arguments
         self.observation_structure = _humanoid.observation_structure(self.model, locals())
 
-    # gymnasium's reset info, computed again from the live data (see _health)
+    # gymnasium's reward and reset info, computed again from the live data (see _health)
+    _get_rew = _health.standup_rewards
     _get_reset_info = _health.standup_reset_info
 
 

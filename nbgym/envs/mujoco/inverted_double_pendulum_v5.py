@@ -11,6 +11,7 @@ from nbgym.engine import npmath
 from nbgym.envs.mujoco import _sim
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import F64, FLOAT, INT, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco import _health
 from nbgym.envs.mujoco._sim import QFRC_CONSTRAINT, QPOS, QVEL, SITE_XPOS, load
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": 0, "distance": 4.1225, "lookat": np.array((0.0, 0.0, 0.12250000000000005))}
@@ -170,6 +171,9 @@ class InvertedDoublePendulumEnv(_InvertedDoublePendulum, CompiledMujocoEnv):
         **kwargs: Any,
     ) -> None:
         pass
+
+    # gymnasium's reward, computed again from the live data (see _health)
+    _get_rew = _health.double_pendulum_rewards
 
 
 InvertedDoublePendulumVectorEnv = vector_env_class(InvertedDoublePendulumEnv)

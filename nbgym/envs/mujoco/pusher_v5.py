@@ -11,6 +11,7 @@ from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco import _health
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG = {"trackbodyid": -1, "distance": 4.0}
@@ -198,6 +199,9 @@ class PusherEnv(_Pusher, CompiledMujocoEnv):
     def cylinder_pos(self) -> np.ndarray:
         """The cylinder's position drawn at the last reset."""
         return self._batch.aux[0, CYLINDER : CYLINDER + 2].copy()
+
+    # gymnasium's reward, computed again from the live data (see _health)
+    _get_rew = _health.pusher_rewards
 
 
 PusherVectorEnv = vector_env_class(PusherEnv)

@@ -12,6 +12,7 @@ from nbgym.engine import rng as random
 from nbgym.envs.mujoco import _sim
 from nbgym.engine import declares_arguments, vector_env_class
 from nbgym.envs.mujoco._compiled import ACTION, CompiledMujocoEnv, Configure, InfoKey
+from nbgym.envs.mujoco import _health
 from nbgym.envs.mujoco._sim import QPOS, QVEL, XPOS, load, store
 
 DEFAULT_CAMERA_CONFIG: Final[dict[str, float]] = {"trackbodyid": 0}
@@ -200,6 +201,9 @@ class ReacherEnv(_Reacher, CompiledMujocoEnv):
         goal = self._batch.aux[0, GOAL : GOAL + 2].copy()
         goal.flags.writeable = False
         return goal
+
+    # gymnasium's reward, computed again from the live data (see _health)
+    _get_rew = _health.reacher_rewards
 
 
 ReacherVectorEnv = vector_env_class(ReacherEnv)

@@ -132,7 +132,8 @@ class SwimmerEnv(_Swimmer, CompiledMujocoEnv):
         skipped = 2 * exclude_current_positions_from_observation
         self.observation_structure = {"skipped_qpos": skipped, "qpos": self.model.nq - skipped, "qvel": self.model.nv}
 
-    # gymnasium's public health and cost members and reset info, computed again from the live data (see _health)
+    # gymnasium's public health and cost members, rewards and reset info, computed again from the live data (see _health)
+    _get_rew = _health.forward_rewards
     _get_reset_info = _health.plane_reset_info
     control_cost = _health.control_cost
 

@@ -107,3 +107,37 @@ def test_get_obs_is_gymnasiums_of_the_live_data(env_id, kwargs):
     assert_same_value(ours_step[0], theirs_step[0], "the step after")
     assert_same_value(ours_step[1], theirs_step[1], "the step's reward")
     assert_same_value(ours._get_obs(), theirs._get_obs(), "after the step")
+
+
+REWARD_IDS = [
+    "HalfCheetah-v5", "Hopper-v5", "Walker2d-v5", "Swimmer-v5", "Ant-v5", "Humanoid-v5", "HumanoidStandup-v5",
+    "Reacher-v5", "Pusher-v5", "InvertedDoublePendulum-v5",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("env_id", REWARD_IDS)
+def test_get_rew_is_gymnasiums_of_the_live_data(env_id):
+    """v5's ``_get_rew(...)``: gymnasium's reward and reward terms, of the same types, for the arguments given and
+    the simulation as it is now (after steps and ``set_state``), as a subclass's own ``step`` would call it."""
+    kwargs = {"terminate_when_unhealthy": False} if env_id in ("Hopper-v5", "Walker2d-v5", "Ant-v5") else {}
+    ours, theirs = nbgym.make(env_id, **kwargs).unwrapped, gymnasium.make(env_id, **kwargs).unwrapped
+    ours.reset(seed=2)
+    theirs.reset(seed=2)
+    rng = np.random.default_rng(4)
+    for t in range(4):
+        action = rng.uniform(-1, 1, theirs.action_space.shape).astype(np.float32)
+        if t < 3:
+            ours.step(action)
+            theirs.step(action)
+        else:  # a state set from Python
+            qpos = theirs.init_qpos + rng.uniform(-0.3, 0.3, theirs.model.nq)
+            qvel = rng.uniform(-2.0, 2.0, theirs.model.nv)
+            ours.set_state(qpos, qvel)
+            theirs.set_state(qpos, qvel)
+        if env_id in ("Reacher-v5", "Pusher-v5"):
+            arguments = (action,)
+        elif env_id == "InvertedDoublePendulum-v5":
+            arguments = (np.float64(rng.normal()), np.float64(1.5 + rng.normal()), bool(t % 2))
+        else:
+            arguments = (np.float64(rng.normal()), action)
+        assert_same_value(ours._get_rew(*arguments), theirs._get_rew(*arguments), f"_get_rew at {t}")
