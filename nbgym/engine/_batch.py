@@ -3,9 +3,10 @@ env classes of ``_env``."""
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import time
-from typing import Any, Callable, NamedTuple
+from typing import Any, Callable, Iterator, NamedTuple
 
 import numba
 import numpy as np
@@ -70,9 +71,9 @@ class _RowsPost(NamedTuple):
     """The autoreset mode and time limit it steps with."""
 
 
-def _cache_misses() -> int:
-    """How many kernels of this process were compiled rather than loaded from numba's cache."""
-    return sum(reset_kernel._cache_misses.values()) + sum(step_kernel._cache_misses.values())
+def _cache_misses(kernels: tuple[Any, ...]) -> int:
+    """How many of ``kernels``' compilations in this process were compiled rather than loaded from numba's cache."""
+    return sum(sum(kernel._cache_misses.values()) for kernel in kernels)
 
 
 class KernelBatch:
@@ -197,13 +198,21 @@ class KernelBatch:
             nbgym.error.PhysicsError: If numba cannot compile the physics' ``observe`` into the kernel.
         """
         observations = np.zeros((1, *self.observations.shape[1:]), dtype=self.observations.dtype)
-        misses = sum(observe_kernel._cache_misses.values()) if not numba.config.DISABLE_JIT else 0
+        with self._compiling((observe_kernel,)):
+            observe_kernel(params, self._kernel_state, observations)
+        return observations[0]
+
+    @contextlib.contextmanager
+    def _compiling(self, kernels: tuple[Any, ...]) -> Iterator[None]:
+        """A context in which ``kernels`` are compiled for this batch's physics, or loaded from numba's cache: numba's
+        errors name the physics' function and line, and a compilation (not a load) is announced with its time, since
+        the user waited for it (``cache.notice_compile``)."""
+        misses = 0 if numba.config.DISABLE_JIT else _cache_misses(kernels)
         start = time.perf_counter()
         with self.physics.compile_errors(), cache.compiling(self.physics.name):
-            observe_kernel(params, self._kernel_state, observations)
-        if not numba.config.DISABLE_JIT and sum(observe_kernel._cache_misses.values()) > misses:
-            cache.notice_compile(self.physics.name, time.perf_counter() - start, observe_kernel)
-        return observations[0]
+            yield
+        if not numba.config.DISABLE_JIT and _cache_misses(kernels) > misses:
+            cache.notice_compile(self.physics.name, time.perf_counter() - start, kernels[-1])
 
     def compile(self) -> None:
         """Compiles the kernels this batch calls (or loads them from numba's cache) before its first use.
@@ -229,13 +238,9 @@ class KernelBatch:
             self.elapsed,
             self.auxes,
         )
-        misses = _cache_misses()
-        start = time.perf_counter()
-        with self.physics.compile_errors(), cache.compiling(self.physics.name):
+        with self._compiling((reset_kernel, step_kernel)):
             reset_kernel.compile(tuple(numba.typeof(arg) for arg in reset_args))
             step_kernel.compile(tuple(numba.typeof(arg) for arg in (*self._step_args(NEXT_STEP, 0), actions)))
-        if _cache_misses() > misses:  # compiled, not loaded from the cache: say so if the user waited
-            cache.notice_compile(self.physics.name, time.perf_counter() - start, step_kernel)
 
     def _step_args(self, mode: int, max_steps: int) -> tuple:
         return (

@@ -868,7 +868,7 @@ def test_an_edit_of_one_family_keeps_the_other_families_cached_kernels(tmp_path)
     }
     probe = (
         "import nbgym; from nbgym.engine import _batch as batch; e = nbgym.make('CartPole-v1'); e.reset(seed=0); e.step(1); "
-        "print(batch._cache_misses())"
+        "print(batch._cache_misses((batch.reset_kernel, batch.step_kernel)))"
     )
 
     def compiled_after(edited: str | None) -> int:
