@@ -195,6 +195,40 @@ def _follow_gymnasium_hooks(cls: type) -> None:
             )
 
 
+class _ClassValue:
+    """A value a subclass defined outside nbgym gives, as a class attribute, to an attribute its nbgym base serves
+    as a property (a parameter, the state): the class reads that value, as the subclass of gymnasium's env does, and
+    its instances the property, as gymnasium's instances read the attribute their ``__init__`` sets, which hides the
+    class's (gymnasium's class constants aside: ``KernelEnv.class_constants``)."""
+
+    def __init__(self, served: Any, value: Any) -> None:
+        self.served, self.value = served, value
+
+    def __get__(self, env: Any, owner: type | None = None) -> Any:
+        return self.value if env is None else self.served.__get__(env, owner)
+
+    def __set__(self, env: Any, value: Any) -> None:
+        self.served.__set__(env, value)
+
+
+def _class_level_values(cls: type) -> None:
+    """Wraps each plain class attribute of ``cls`` (a subclass defined outside nbgym) that hides a property of its
+    nbgym bases in a :class:`_ClassValue`, and takes those that are gymnasium's class constants as its instances'
+    values (``_class_values``)."""
+    values = dict(cls._class_values)
+    for name, value in list(vars(cls).items()):
+        if name.startswith("__") or isinstance(value, (property, _ClassValue)) or callable(value):
+            continue
+        served = next((vars(klass)[name] for klass in cls.__mro__[1:] if name in vars(klass)), None)
+        if isinstance(served, _ClassValue):
+            served = served.served
+        if isinstance(served, property):
+            setattr(cls, name, _ClassValue(served, value))
+            if name in cls.class_constants:
+                values[name] = value
+    cls._class_values = values
+
+
 def _hook_call(name: str) -> Callable[[Any], Any]:
     def call(self: Any) -> Any:
         return getattr(self, name)()
@@ -545,9 +579,18 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
     next frame makes new ones); the flag is true until ``close()`` closes a window or surface. ``None``: the env
     draws no pixels, or keeps its window in attributes of its own."""
 
+    class_constants: ClassVar[frozenset[str]] = frozenset()
+    """gymnasium's attributes of the env that are class attributes there (Acrobot's physical constants), which a
+    subclass changes by defining its own: its instances are made with the subclass's values (``_class_values``)."""
+
+    _class_values: ClassVar[dict[str, Any]] = {}
+    """The ``class_constants`` a subclass defined outside nbgym gives its instances (its bases' and its own)."""
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         _follow_gymnasium_hooks(cls)
+        if not cls.__module__.startswith("nbgym."):
+            _class_level_values(cls)
         names = cls.window_attributes
         if names is not None and not isinstance(getattr(cls, names[0], None), property):
             surface, clock, open_flag = names
@@ -573,6 +616,8 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         ``**kwargs`` took (nothing for an env that declares none)."""
         params = self._configure(arguments)
         self._params = params
+        for name, value in self._class_values.items():  # before the spaces, which may depend on them
+            setattr(self, name, value)
         self.observation_space, self.action_space = self._single_spaces()
         KernelEnv.__init__(self, params, render_mode=getattr(arguments, "render_mode", None), **others)
 

@@ -399,6 +399,12 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     """
 
     window_attributes = ("screen", "clock", "isopen")
+    class_constants = frozenset(
+        {
+            "dt", "LINK_LENGTH_1", "LINK_LENGTH_2", "LINK_MASS_1", "LINK_MASS_2", "LINK_COM_POS_1", "LINK_COM_POS_2",
+            "LINK_MOI", "MAX_VEL_1", "MAX_VEL_2", "AVAIL_TORQUE", "torque_noise_max", "SCREEN_DIM", "book_or_nips",
+        }
+    )  # fmt: skip
 
     gymnasium_hooks = {"_get_ob": ("step", "reset"), "_dsdt": ("step",), "_terminal": ("step",)}
     observation_hook = "_get_ob"

@@ -190,6 +190,31 @@ def test_terminal_and_get_ob_read_the_state_as_gymnasiums():
         AcrobotEnv()._terminal()
 
 
+@pytest.mark.parametrize(
+    "constants",
+    [{"LINK_MASS_1": 2.0}, {"dt": 0.1, "LINK_LENGTH_2": 1.5}, {"book_or_nips": "nips", "LINK_MOI": 0.5},
+     {"torque_noise_max": 0.5}, {"MAX_VEL_1": 3.0, "MAX_VEL_2": 4.0}, {"AVAIL_TORQUE": [-2.0, 0.0, 2.0]}],
+    ids=lambda constants: ",".join(constants),
+)  # fmt: skip
+def test_a_subclass_constants_are_its_instances_as_in_gymnasium(constants):
+    """gymnasium's Acrobot keeps its physical constants as class attributes: a subclass that defines its own makes
+    its instances with them (spaces, dynamics, reads), as nbgym's does; the class reads them too."""
+    from gymnasium.envs.classic_control.acrobot import AcrobotEnv as GymnasiumAcrobot
+
+    ours, theirs = type("Ours", (AcrobotEnv,), constants)(), type("Theirs", (GymnasiumAcrobot,), constants)()
+    for name, value in constants.items():
+        assert getattr(type(ours), name) == value and getattr(ours, name) == getattr(theirs, name) == value
+    np.testing.assert_array_equal(ours.observation_space.high, theirs.observation_space.high)
+    assert_same_value(ours.reset(seed=4), theirs.reset(seed=4))
+    theirs.action_space.seed(4)
+    for _ in range(100):
+        action = theirs.action_space.sample()
+        assert_same_value(ours.step(action), theirs.step(action))
+    assert AcrobotEnv().LINK_MASS_1 == 1.0  # the base's instances keep gymnasium's defaults
+    with pytest.raises(AttributeError, match="SCREEN_DIM of Wide is 500 in nbgym"):
+        type("Wide", (AcrobotEnv,), {"SCREEN_DIM": 600})()
+
+
 @pytest.mark.parametrize("options", [{"low": -0.05}, {"high": "0.5"}, {"low": -3, "high": 3}, {}, {"other": 1}])
 def test_reset_options_match_gymnasium(options):
     env, reference = AcrobotEnv(), gymnasium.make("Acrobot-v1").unwrapped

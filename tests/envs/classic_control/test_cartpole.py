@@ -7,6 +7,7 @@ import warnings
 import gymnasium
 import numpy as np
 import pytest
+from helpers.toy_text_checks import assert_same_value
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -429,3 +430,19 @@ def test_integer_actions_beyond_int64_are_invalid_actions(action):
         reference.step(action)
     with pytest.raises(error.InvalidAction, match="invalid"):
         env.step(action)
+
+
+def test_a_subclass_attribute_that_gymnasiums_init_sets_is_hidden_on_its_instances():
+    """gymnasium's CartPole sets ``gravity`` in ``__init__``, which hides a subclass's class attribute of that name:
+    the class reads the subclass's value, the instances (and their dynamics) gymnasium's, as nbgym's do."""
+    from gymnasium.envs.classic_control.cartpole import CartPoleEnv as GymnasiumCartPole
+
+    ours = type("Ours", (CartPoleEnv,), {"gravity": 20.0, "state": (1, 2, 3, 4)})()
+    theirs = type("Theirs", (GymnasiumCartPole,), {"gravity": 20.0, "state": (1, 2, 3, 4)})()
+    assert type(ours).gravity == type(theirs).gravity == 20.0 and type(ours).state == (1, 2, 3, 4)
+    assert ours.gravity == theirs.gravity == 9.8 and ours.state is None and theirs.state is None
+    assert_same_value(ours.reset(seed=1), theirs.reset(seed=1))
+    for action in [0, 1, 1, 0, 1]:
+        assert_same_value(ours.step(action), theirs.step(action))
+    ours.gravity = 12.0  # the instance's attribute, as gymnasium's
+    assert ours.gravity == 12.0 and type(ours).gravity == 20.0
