@@ -243,7 +243,7 @@ def _window_surface(self: Any) -> Any:
 
 
 def _set_window_surface(self: Any, surface: Any) -> None:
-    from nbgym.engine._render import frame_size, import_pygame
+    from nbgym.engine._render import frame_size, import_pygame, render_state
 
     name = self.window_attributes[0]
     if surface is not None:
@@ -258,9 +258,8 @@ def _set_window_surface(self: Any, surface: Any) -> None:
                 f"{name} of {type(self).__name__} must be {frame_size(self)[0]}x{frame_size(self)[1]}, the size its "
                 f"frames are drawn at, got a {surface.get_width()}x{surface.get_height()} surface."
             )
-    state = _render_state_for(self, surface)
-    if state is not None:
-        state.surface = surface
+    if surface is not None or self._render_state is not None:  # (None before the first frame: nothing to drop)
+        render_state(self).surface = surface
 
 
 def _window_clock(self: Any) -> Any:
@@ -274,23 +273,12 @@ def _set_window_clock(self: Any, clock: Any) -> None:
             f"{self.window_attributes[1]} of {type(self).__name__} must be a clock with a tick(fps) method (a "
             f"pygame.time.Clock, which 'human' frames tick) or None (a new one at the next frame), got {clock!r}."
         )
-    state = _render_state_for(self, clock)
-    if state is None:
-        return
-    if clock is None:
-        state.clocks.pop(0, None)
-    else:
-        state.clocks[0] = clock
+    from nbgym.engine._render import render_state
 
-
-def _render_state_for(env: Any, value: Any) -> Any:
-    """``env``'s render state, made for a surface or clock assigned before the first frame (``None`` for a ``None``
-    assigned then: nothing to drop)."""
-    from nbgym.engine._render import RenderState
-
-    if env._render_state is None and value is not None:
-        env._render_state = RenderState()
-    return env._render_state
+    if clock is not None:
+        render_state(self).clocks[0] = clock
+    elif self._render_state is not None:
+        self._render_state.clocks.pop(0, None)
 
 
 def _frame_size_attributes(cls: type) -> None:

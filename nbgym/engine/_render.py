@@ -86,6 +86,13 @@ class RenderState:
         close_env(env)
 
 
+def render_state(env: Any) -> RenderState:
+    """``env``'s render state (``env._render_state``), made at its first use."""
+    if env._render_state is None:
+        env._render_state = RenderState()
+    return env._render_state
+
+
 def _renderer(env: Any) -> Any:
     """The renderer of ``env``: its class's ``renderer`` attribute, a module imported on first use."""
     renderer = getattr(env, "renderer", None)
@@ -122,9 +129,7 @@ def render_frame(env: Any, index: int, mode: str | None = None) -> np.ndarray | 
         )
     pygame = import_pygame()
     renderer = _renderer(env)
-    state = env._render_state
-    if state is None:
-        state = env._render_state = RenderState()
+    state = render_state(env)
     if state.surface is None:
         pygame.display.init()
         size = renderer.frame_size(env)
