@@ -209,29 +209,61 @@ def update_pairs(tree_f, tree_i, tree_s, bp_i, move_buffer, pair_buffer, stack, 
 
 
 @borrowing_kernel
-def ray_cast_closest(
-    tree_f, tree_i, tree_s, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf, accept, stack
-):
-    """``b2World::RayCast(callback, p1, p2)`` (b2BroadPhase/b2DynamicTree::RayCast through
-    b2WorldRayCastWrapper) with the callback of gymnasium's lidar: a fixture that ``accept`` rejects gets -1
-    (ignored, the ray goes on), an accepted hit is kept and its fraction clips the ray.
+def overlapping_leaves(tree_f, tree_i, tree_s, lx, ly, ux, uy, accept, scratch):
+    """The tree's leaves whose fat AABB overlaps the box ``(lx, ly, ux, uy)`` and whose fixture ``accept`` takes
+    (its userData indexes ``accept``), for ``ray_cast_closest`` to cast the rays within the box against.
 
-    The tree's userData is a fixture index into ``shape_i``/``shape_f`` (the fixtures' shapes),
-    ``fixture_body`` (its body) and ``accept`` (bool); ``body_xf`` holds the bodies' transforms. ``stack``
-    is int32 scratch of at least the tree's capacity + 1. Returns the last kept hit, as the callback keeps
-    it: ``(hit, fixture, fraction, point.x, point.y, normal.x, normal.y)``; the point is the wrapper's
-    ``(1 - fraction) * p1 + fraction * p2`` and the normal the shape's (an edge's is in its own frame).
+    ``scratch`` is int32 of at least the tree's capacity + 1: the leaves are written at its front, in the tree's
+    order, and the walk's stack grows down from its back. They never meet: a walk's stack holds at most the tree's
+    height + 1 nodes and the leaves are at most half of its nodes + 1. Returns the number of leaves.
+    """
+    count = 0
+    bottom = scratch.shape[0]  # the stack is scratch[bottom:]
+    root = tree_s[tree.ROOT]
+    if root != NULL_PROXY:
+        bottom -= 1
+        scratch[bottom] = root
+    while bottom < scratch.shape[0]:
+        node = scratch[bottom]
+        bottom += 1
+        a = tree_f[node]
+        if not tree.test_overlap(a[0], a[1], a[2], a[3], lx, ly, ux, uy):
+            continue
+        if tree_i[node, tree.CHILD1] == NULL_PROXY:
+            if accept[tree_i[node, tree.USER_DATA]]:
+                scratch[count] = node
+                count += 1
+        else:
+            scratch[bottom - 1] = tree_i[node, tree.CHILD2]
+            scratch[bottom - 2] = tree_i[node, tree.CHILD1]
+            bottom -= 2
+    return count
+
+
+@borrowing_kernel
+def ray_cast_closest(leaves, count, tree_f, tree_i, p1x, p1y, p2x, p2y, shape_i, shape_f, fixture_body, body_xf):
+    """What ``b2World::RayCast(callback, p1, p2)`` finds with gymnasium's lidar callback (a fixture it rejects gets -1
+    and is ignored, a hit is kept and its fraction clips the ray), cast against ``leaves[:count]``: the leaves of
+    ``overlapping_leaves`` for a box that holds the ray (several rays from one point share them).
+
+    Box2D's tree walk calls the callback in its own order, and each kept hit clips the ray for the fixtures after it;
+    the hit kept last is then the closest, with a fraction and point that do not depend on that order: a fixture's
+    ``RayCast`` computes its fraction independently of the ray's clip (which only decides whether it reports it), and
+    the walk prunes only nodes whose fat AABB (0.1 wider than its shapes) misses the clipped ray, so never one holding
+    a closer hit. So each leaf here gets the walk's tests on its own AABB and its fixture's ``RayCast``, in any order.
+    The fixture and normal of the hit are not returned: between hits at the same fraction they do depend on the order.
+
+    The tree's userData is a fixture index into ``shape_i``/``shape_f`` (the fixtures' shapes) and ``fixture_body``
+    (its body); ``body_xf`` holds the bodies' transforms. Returns ``(hit, fraction, point.x, point.y)``; the point is
+    the wrapper's ``(1 - fraction) * p1 + fraction * p2``.
     """
     one = np.float32(1.0)
     half = np.float32(0.5)
     zero = np.float32(0.0)
     found = False
-    found_fixture = -1
     found_fraction = zero
     found_px = zero
     found_py = zero
-    found_nx = zero
-    found_ny = zero
     rx, ry, _ = normalize(p2x - p1x, p2y - p1y)
     vx = -one * ry
     vy = one * rx
@@ -241,14 +273,8 @@ def ray_cast_closest(
     tx = p1x + max_fraction * (p2x - p1x)
     ty = p1y + max_fraction * (p2y - p1y)
     slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
-    top = 0
-    stack[top] = tree_s[tree.ROOT]
-    top += 1
-    while top > 0:
-        top -= 1
-        node = stack[top]
-        if node == NULL_PROXY:
-            continue
+    for k in range(count):
+        node = leaves[k]
         a = tree_f[node]
         if not tree.test_overlap(a[0], a[1], a[2], a[3], slx, sly, sux, suy):
             continue
@@ -259,35 +285,21 @@ def ray_cast_closest(
         separation = b2abs(vx * (p1x - cx) + vy * (p1y - cy)) - (avx * hx + avy * hy)
         if separation > zero:
             continue
-        if tree_i[node, tree.CHILD1] == NULL_PROXY:
-            fixture = tree_i[node, tree.USER_DATA]
-            hit, fraction, nx, ny = ray_cast(
-                shape_i[fixture], shape_f[fixture], body_xf[fixture_body[fixture]], p1x, p1y, p2x, p2y, max_fraction
-            )
-            if hit:
-                if accept[fixture]:
-                    w = one - fraction
-                    found = True
-                    found_fixture = fixture
-                    found_fraction = fraction
-                    found_px = w * p1x + fraction * p2x
-                    found_py = w * p1y + fraction * p2y
-                    found_nx = nx
-                    found_ny = ny
-                    value = fraction
-                else:
-                    value = -one
-            else:
-                value = max_fraction
-            if value == zero:
-                break
-            if value > zero:
-                max_fraction = value
-                tx = p1x + max_fraction * (p2x - p1x)
-                ty = p1y + max_fraction * (p2y - p1y)
-                slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
-        else:
-            stack[top] = tree_i[node, tree.CHILD1]
-            stack[top + 1] = tree_i[node, tree.CHILD2]
-            top += 2
-    return found, found_fixture, found_fraction, found_px, found_py, found_nx, found_ny
+        fixture = tree_i[node, tree.USER_DATA]
+        hit, fraction, _nx, _ny = ray_cast(
+            shape_i[fixture], shape_f[fixture], body_xf[fixture_body[fixture]], p1x, p1y, p2x, p2y, max_fraction
+        )
+        if not hit:
+            continue
+        w = one - fraction
+        found = True
+        found_fraction = fraction
+        found_px = w * p1x + fraction * p2x
+        found_py = w * p1y + fraction * p2y
+        if fraction == zero:
+            break
+        max_fraction = fraction
+        tx = p1x + max_fraction * (p2x - p1x)
+        ty = p1y + max_fraction * (p2y - p1y)
+        slx, sly, sux, suy = b2min(p1x, tx), b2min(p1y, ty), b2max(p1x, tx), b2max(p1y, ty)
+    return found, found_fraction, found_px, found_py

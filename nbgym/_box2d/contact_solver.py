@@ -13,7 +13,7 @@ import numpy as np
 from nbgym.engine._jit import borrowing_kernel
 
 from . import manifold, shapes
-from .math import cosf, sinf, sqrtf
+from .math import sin_cos, sqrtf
 from .settings import BAUMGARTE, EPSILON, LINEAR_SLOP, MAX_LINEAR_CORRECTION, TOI_BAUGARTE, VELOCITY_THRESHOLD
 from .world import (
     BF_INVI,
@@ -186,10 +186,8 @@ def initialize_velocity_constraints(w, r, count):
         cAx, cAy, aA, cBx, cBy, aB = load_pair(pos, ia_, ib_)
         vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
 
-        sa = sinf(aA)
-        ca = cosf(aA)
-        sb = sinf(aB)
-        cb = cosf(aB)
+        sa, ca = sin_cos(aA)
+        sb, cb = sin_cos(aB)
         xf_a[2] = sa
         xf_a[3] = ca
         xf_b[2] = sb
@@ -533,10 +531,8 @@ def _solve_positions(w, r, count, toi, toi_a, toi_b):
         mtype = pcif[i, SI_CONTACT]
         cAx, cAy, aA, cBx, cBy, aB = load_pair(pos, ia_, ib_)
         for j in range(point_count):
-            sa = sinf(aA)
-            ca = cosf(aA)
-            sb = sinf(aB)
-            cb = cosf(aB)
+            sa, ca = sin_cos(aA)
+            sb, cb = sin_cos(aB)
             pax = cAx - (ca * lcax - sa * lcay)
             pay = cAy - (sa * lcax + ca * lcay)
             pbx = cBx - (cb * lcbx - sb * lcby)

@@ -12,7 +12,7 @@ import numpy as np
 from nbgym.engine._jit import borrowing_kernel
 
 from .columns import Columns
-from .math import cosf, sinf, sqrtf
+from .math import sin_cos, sqrtf
 from .settings import ANGULAR_SLOP, LINEAR_SLOP, MAX_ANGULAR_CORRECTION
 from .world import (
     BF_A,
@@ -111,10 +111,8 @@ def init_velocity_constraints(body_i, body_f, ji, jf, pos, vel, dt_ratio, warm_s
     aB = pos[ib_, 2]
     vAx, vAy, wA, vBx, vBy, wB = load_pair(vel, ia_, ib_)
 
-    sA = sinf(aA)
-    cA = cosf(aA)
-    sB = sinf(aB)
-    cB = cosf(aB)
+    sA, cA = sin_cos(aA)
+    sB, cB = sin_cos(aB)
     dx = jf[JF_LAX] - jf[JF_LCAX]
     dy = jf[JF_LAY] - jf[JF_LCAY]
     rAx = cA * dx - sA * dy
@@ -369,10 +367,8 @@ def solve_position_constraints(joint_i, joint_f, j, pos):
         aA = aA - inv_ia * limit_impulse
         aB = aB + inv_ib * limit_impulse
 
-    sA = sinf(aA)
-    cA = cosf(aA)
-    sB = sinf(aB)
-    cB = cosf(aB)
+    sA, cA = sin_cos(aA)
+    sB, cB = sin_cos(aB)
     dx = joint_f[j, JF_LAX] - joint_f[j, JF_LCAX]
     dy = joint_f[j, JF_LAY] - joint_f[j, JF_LCAY]
     rAx = cA * dx - sA * dy

@@ -639,19 +639,29 @@ ray_params = st.lists(
 @settings(FAST, max_examples=30)
 @given(ray_params, st.lists(st.tuples(coord(-7, 7), coord(-7, 7), coord(-7, 7), coord(-7, 7)), min_size=1, max_size=10))
 def test_ray_cast_closest_matches_wheel_lidar(params, rays):
-    world, arrays, fixtures = ray_world(params)
-    stack = np.zeros(arrays[1].shape[0] + 1, np.int32)
+    """Each ray against the leaves of the box that holds every ray, as the lidar's fan casts them, and against the
+    leaves of its own box: the wheel's closest kept hit, its fraction and point."""
+    world, arrays, (shape_i, shape_f, fixture_body, body_xf, accept) = ray_world(params)
+    fan = np.array(rays, np.float32)
+    fan_box = (*(fan[:, [0, 2]].min(), fan[:, [1, 3]].min()), *(fan[:, [0, 2]].max(), fan[:, [1, 3]].max()))
+    fan_leaves = np.zeros(arrays[1].shape[0] + 1, np.int32)
+    fan_count = bp.overlapping_leaves(*arrays[:3], *map(F32, fan_box), accept, fan_leaves)
+    own_leaves = np.zeros_like(fan_leaves)
     for x1, y1, x2, y2 in rays:
         dx, dy = F32(x2 - x1), F32(y2 - y1)
         if dx * dx + dy * dy == F32(0.0):  # no ray: Box2D asserts a non-zero float32 length
             continue
         lidar = _Lidar()
         world.RayCast(lidar, (float(x1), float(y1)), (float(x2), float(y2)))
-        ours = bp.ray_cast_closest(*arrays[:3], x1, y1, x2, y2, *fixtures, stack)
-        assert ours[0] == (lidar.kept is not None)
-        if lidar.kept is not None:
-            assert ours[1] == lidar.kept[0]
-            same(ours[2:], lidar.kept[1:])
+        own_box = (min(x1, x2), min(y1, y2), max(x1, x2), max(y1, y2))
+        own_count = bp.overlapping_leaves(*arrays[:3], *map(F32, own_box), accept, own_leaves)
+        for leaves, count in ((fan_leaves, fan_count), (own_leaves, own_count)):
+            ours = bp.ray_cast_closest(
+                leaves, count, arrays[0], arrays[1], x1, y1, x2, y2, shape_i, shape_f, fixture_body, body_xf
+            )
+            assert ours[0] == (lidar.kept is not None)
+            if lidar.kept is not None:
+                same(ours[1:], (lidar.kept[1], *lidar.kept[2:4]))
 
 
 # --- a stepping wheel world: every touching contact's manifold is the port's -----------------------------------

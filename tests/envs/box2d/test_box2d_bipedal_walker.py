@@ -342,10 +342,14 @@ def test_lidar_is_box2ds_ray_cast(hardcore_worlds, x, y, angle, reach):
         return  # Box2D asserts on a ray of length zero
     state = ours._batch.state
     w = state.w
-    hit, _, fraction, point_x, point_y, _, _ = broad_phase.ray_cast_closest(
+    leaves = np.zeros_like(w.query_stack[0])
+    box = (min(x, end_x), min(y, end_y), max(x, end_x), max(y, end_y))
+    count = broad_phase.overlapping_leaves(w.tree_f[0], w.tree_i[0], w.tree_s[0], *box, state.accept[0], leaves)
+    hit, fraction, point_x, point_y = broad_phase.ray_cast_closest(
+        leaves,
+        count,
         w.tree_f[0],
         w.tree_i[0],
-        w.tree_s[0],
         x,
         y,
         end_x,
@@ -354,8 +358,6 @@ def test_lidar_is_box2ds_ray_cast(hardcore_worlds, x, y, angle, reach):
         w.shape_f[0],
         w.fixture_i[0, :, W.FI_BODY],
         w.body_f[0, :, W.BF_XF : W.BF_XF + 4],
-        state.accept[0],
-        w.query_stack[0],
     )
     callback = _NearestGround()
     callback.fraction, callback.p2 = 1.0, None

@@ -5,7 +5,8 @@ calls in the same order with the same float32 values, the same float64 (or, for 
 arithmetic around them, and the same random draws (the clouds' included). As in gymnasium, an environment keeps
 its world for its whole life: a reset destroys the previous episode's bodies in gymnasium's order (terrain, hull,
 legs) and builds the new ones in the same world, whose broad-phase tree reuses the freed nodes as Box2D's does.
-The lidar is ``b2World::RayCast`` with gymnasium's nearest-ground callback (``broad_phase.ray_cast_closest``).
+The lidar is ``b2World::RayCast`` with gymnasium's nearest-ground callback (``broad_phase.ray_cast_closest``, the ten
+rays cast against the terrain's leaves in their fan's box).
 
 The single environment (``bipedal_walker.BipedalWalker``) and the vector environment (``bipedal_walker.BipedalWalkerVectorEnv``)
 run these kernels; neither needs the ``box2d`` wheel. (A module of its own: an edit of the environments' classes
@@ -516,13 +517,25 @@ def _sense_and_reward(state, i, action, float32_actions):
     fixture_body = w.fixture_i[i, :, W.FI_BODY]
     body_xf = w.body_f[i, :, W.BF_XF : W.BF_XF + 4]
     env_f = state.env_f[i]
+    # The rays' ends, and the terrain's leaves in the box of the fan they span, found in one walk of the tree: the
+    # rays differ only in their ends (each ray's own walk found the same leaves again).
+    lx, ly, ux, uy = px, py, px, py
+    for k in range(LIDAR_RAYS):
+        end_x = F32(np.float64(px) + _LIDAR_DX[k])
+        end_y = F32(np.float64(py) - _LIDAR_DY[k])
+        lx, ly, ux, uy = min(lx, end_x), min(ly, end_y), max(ux, end_x), max(uy, end_y)
+    leaves = w.query_stack[i]
+    count = broad_phase.overlapping_leaves(
+        w.tree_f[i], w.tree_i[i], w.tree_s[i], lx, ly, ux, uy, state.accept[i], leaves
+    )
     for k in range(LIDAR_RAYS):
         end_x = np.float64(px) + _LIDAR_DX[k]
         end_y = np.float64(py) - _LIDAR_DY[k]
-        hit, _f, fraction, hit_x, hit_y, _nx, _ny = broad_phase.ray_cast_closest(
+        hit, fraction, hit_x, hit_y = broad_phase.ray_cast_closest(
+            leaves,
+            count,
             w.tree_f[i],
             w.tree_i[i],
-            w.tree_s[i],
             px,
             py,
             F32(end_x),
@@ -531,8 +544,6 @@ def _sense_and_reward(state, i, action, float32_actions):
             w.shape_f[i],
             fixture_body,
             body_xf,
-            state.accept[i],
-            w.query_stack[i],
         )
         env_f[STATE + 14 + k] = np.float64(fraction) if hit else 1.0
         env_f[LIDAR_P2 + 2 * k] = np.float64(hit_x) if hit else end_x
