@@ -91,6 +91,75 @@ def _bound(x, low, high):
     return high if high < x else x
 
 
+def wrap(x: Any, m: Any, M: Any) -> Any:
+    """Wraps ``x`` into ``[m, M]`` by whole turns of ``M - m`` (gymnasium's ``acrobot.wrap``): ``wrap(370, -180, 180)``
+    is 10. Python's arithmetic on the values given, one turn at a time, as gymnasium's (the kernels' own ``_wrap`` is
+    compiled for their float64 state, and refuses angles too far out to wrap).
+
+    Args:
+        x: The value to wrap.
+        m: The lowest value of the range.
+        M: The highest value of the range.
+
+    Returns:
+        ``x`` plus or minus whole turns of ``M - m``, in ``[m, M]``.
+    """
+    turn = M - m
+    while x > M:
+        x = x - turn
+    while x < m:
+        x = x + turn
+    return x
+
+
+def bound(x: Any, m: Any, M: Any = None) -> Any:
+    """``x`` clipped to ``[m, M]`` (gymnasium's ``acrobot.bound``), or to ``[m[0], m[1]]`` when ``M`` is None.
+
+    Args:
+        x: The value to clip.
+        m: The lowest value, or a pair ``(lowest, highest)``.
+        M: The highest value (``None``: ``m[1]``).
+
+    Returns:
+        ``min(max(x, m), M)``.
+    """
+    if M is None:
+        m, M = m[0], m[1]
+    return min(max(x, m), M)
+
+
+def rk4(derivs: Any, y0: Any, t: Any) -> np.ndarray:
+    """Integrates ``dy = derivs(y)`` from ``y0`` over the times ``t`` by fourth-order Runge-Kutta steps, in float64
+    (gymnasium's ``acrobot.rk4``, which Acrobot's step calls as ``rk4(self._dsdt, [*state, torque], [0, dt])``).
+
+    Args:
+        derivs: The derivative: a function of the state returning a sequence of its rates.
+        y0: The initial state: a number or a sequence.
+        t: The times, one more than the steps.
+
+    Returns:
+        The first four values of the state at ``t[-1]`` (a float64 array; as gymnasium's, the state's last value,
+        Acrobot's torque, is dropped).
+    """
+    try:
+        width = len(y0)
+    except TypeError:
+        states = np.zeros((len(t),), np.float64)
+    else:
+        states = np.zeros((len(t), width), np.float64)
+    states[0] = y0
+    for i in np.arange(len(t) - 1):
+        dt = t[i + 1] - t[i]
+        half = dt / 2.0
+        y = states[i]
+        k1 = np.asarray(derivs(y))
+        k2 = np.asarray(derivs(y + half * k1))
+        k3 = np.asarray(derivs(y + half * k2))
+        k4 = np.asarray(derivs(y + dt * k3))
+        states[i + 1] = y + dt / 6.0 * (k1 + 2 * k2 + 2 * k3 + k4)
+    return states[-1][:4]
+
+
 def _reset(params, state, i, stream, aux):
     for k in range(4):
         state[i, k] = np.float32(rng.uniform(stream, i, params._reset_low, params._reset_high))
@@ -416,6 +485,36 @@ class AcrobotEnv(_AcrobotAttributes, KernelEnv):
     @declares_arguments
     def __init__(self, render_mode: str | None = None) -> None:
         """The env's arguments, as gymnasium's (see Arguments above)."""
+
+    def _dsdt(self, s_augmented: Any) -> tuple[Any, Any, Any, Any, float]:
+        """gymnasium's time derivatives of ``s_augmented = [theta1, theta2, dtheta1, dtheta2, torque]`` under this
+        env's constants and ``book_or_nips``, in numpy's arithmetic on what it is given (float32 values give float32
+        rates): ``(dtheta1, dtheta2, ddtheta1, ddtheta2, 0.0)``. The step integrates the same dynamics compiled, in
+        float64; this is for code that calls the dynamics itself (``rk4(env._dsdt, ...)``)."""
+        m1, m2 = self.LINK_MASS_1, self.LINK_MASS_2
+        l1, lc1, lc2 = self.LINK_LENGTH_1, self.LINK_COM_POS_1, self.LINK_COM_POS_2
+        inertia = self.LINK_MOI
+        g = _GRAVITY
+        a = s_augmented[-1]
+        s = s_augmented[:-1]
+        theta1, theta2, dtheta1, dtheta2 = s[0], s[1], s[2], s[3]
+        d1 = m1 * lc1**2 + m2 * (l1**2 + lc2**2 + 2 * l1 * lc2 * np.cos(theta2)) + inertia + inertia
+        d2 = m2 * (lc2**2 + l1 * lc2 * np.cos(theta2)) + inertia
+        phi2 = m2 * lc2 * g * np.cos(theta1 + theta2 - np.pi / 2.0)
+        phi1 = (
+            -m2 * l1 * lc2 * dtheta2**2 * np.sin(theta2)
+            - 2 * m2 * l1 * lc2 * dtheta2 * dtheta1 * np.sin(theta2)
+            + (m1 * lc1 + m2 * l1) * g * np.cos(theta1 - np.pi / 2)
+            + phi2
+        )
+        if self.book_or_nips == "nips":  # the NeurIPS paper's dynamics
+            ddtheta2 = (a + d2 / d1 * phi1 - phi2) / (m2 * lc2**2 + inertia - d2**2 / d1)
+        else:  # the book's and the Java implementation's
+            ddtheta2 = (a + d2 / d1 * phi1 - m2 * l1 * lc2 * dtheta1**2 * np.sin(theta2) - phi2) / (
+                m2 * lc2**2 + inertia - d2**2 / d1
+            )
+        ddtheta1 = -(d2 * ddtheta2 + phi1) / d1
+        return dtheta1, dtheta2, ddtheta1, ddtheta2, 0.0
 
     def _terminal(self) -> bool:
         """Whether the state as it is now ends the episode: the free end above the bar, as gymnasium computes it."""

@@ -21,6 +21,12 @@ _NO_TORQUE, _TORQUE_FLOAT64, _TORQUE_FLOAT32 = -1.0, 0.0, 1.0
 _PYTHON, _FLOAT64 = written.KIND_CODES[written.PYTHON], written.KIND_CODES[written.FLOAT64]  # kind codes
 
 
+def angle_normalize(x: Any) -> Any:
+    """``x`` (radians) brought into ``[-pi, pi)`` as gymnasium's ``pendulum.angle_normalize``: ``((x + pi) % 2 pi) - pi``
+    in numpy's arithmetic on what it is given (the step computes the same in float64, compiled)."""
+    return ((x + np.pi) % (2 * np.pi)) - np.pi
+
+
 def _reset(params, state, i, stream, aux):
     state[i, 0] = rng.uniform(stream, i, -params._x_init, params._x_init)
     state[i, 1] = rng.uniform(stream, i, -params._y_init, params._y_init)

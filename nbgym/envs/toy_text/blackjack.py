@@ -9,7 +9,7 @@ and ``dealer`` lists.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -34,6 +34,51 @@ _NO_FACE = -1
 
 _SUITS = ("C", "D", "H", "S")
 _FACES = ("J", "Q", "K")
+
+
+deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
+"""gymnasium's ``blackjack.deck``: the values of the 13 ranks, ace (1) to king (10). The kernels draw from the same
+ranks (``_draw_card``); the functions below are gymnasium's, for code that plays hands of its own."""
+
+
+def cmp(a: Any, b: Any) -> float:
+    """1.0 if ``a > b``, -1.0 if ``a < b``, else 0.0 (the reward of a player's score ``a`` against the dealer's ``b``)."""
+    return float(a > b) - float(a < b)
+
+
+def draw_card(np_random: np.random.Generator) -> int:
+    """A card's value drawn from ``deck`` with ``np_random.choice``, as gymnasium's ``blackjack.draw_card``."""
+    return int(np_random.choice(deck))
+
+
+def draw_hand(np_random: np.random.Generator) -> list[int]:
+    """Two cards drawn with ``draw_card``."""
+    return [draw_card(np_random), draw_card(np_random)]
+
+
+def usable_ace(hand: Sequence[int]) -> int:
+    """1 if ``hand`` holds an ace that can count 11 without going over 21, else 0."""
+    return int(1 in hand and sum(hand) + 10 <= 21)
+
+
+def sum_hand(hand: Sequence[int]) -> int:
+    """The hand's total, a usable ace counting 11."""
+    return sum(hand) + 10 if usable_ace(hand) else sum(hand)
+
+
+def is_bust(hand: Sequence[int]) -> bool:
+    """Whether the hand's total is over 21."""
+    return sum_hand(hand) > 21
+
+
+def score(hand: Sequence[int]) -> int:
+    """The hand's total, 0 if it is bust."""
+    return 0 if is_bust(hand) else sum_hand(hand)
+
+
+def is_natural(hand: Sequence[int]) -> bool:
+    """Whether the hand is a natural blackjack: an ace and a ten, two cards."""
+    return sorted(hand) == [1, 10]
 
 
 @njit

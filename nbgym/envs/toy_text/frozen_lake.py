@@ -133,17 +133,26 @@ def _physics(capacity: int) -> Physics:
     return physics
 
 
-def _is_valid(board: np.ndarray) -> bool:
-    """Whether the goal can be reached from the top-left cell without crossing a hole."""
-    size = board.shape[0]
+def is_valid(board: Sequence[Sequence[str]], max_size: int) -> bool:
+    """Whether the goal (a ``"G"`` cell) can be reached from the top-left cell without crossing a hole (``"H"``),
+    moving up, down, left and right within the first ``max_size`` rows and columns (gymnasium's
+    ``frozen_lake.is_valid``).
+
+    Args:
+        board: The map's cells, ``board[row][col]``: a list of lists of one-letter strings or a 2-D array of them.
+        max_size: The side of the square to search.
+
+    Returns:
+        Whether a path to a goal exists.
+    """
     frontier, seen = [(0, 0)], {(0, 0)}
     while frontier:
         row, col = frontier.pop()
         for r, c in ((row + 1, col), (row, col + 1), (row - 1, col), (row, col - 1)):
-            if 0 <= r < size and 0 <= c < size and (r, c) not in seen:
-                if board[r, c] == "G":
+            if 0 <= r < max_size and 0 <= c < max_size:
+                if board[r][c] == "G":  # the start cell too, stepped back onto (as gymnasium's search does)
                     return True
-                if board[r, c] != "H":
+                if board[r][c] != "H" and (r, c) not in seen:
                     seen.add((r, c))
                     frontier.append((r, c))
     return False
@@ -176,7 +185,7 @@ def generate_random_map(size: int = 8, p: float = 0.8, seed: int | None = None) 
         board = np_random.choice(["F", "H"], (size, size), p=[p, 1 - p])
         board[0, 0] = "S"
         board[-1, -1] = "G"
-        if _is_valid(board):
+        if is_valid(board, size):
             return ["".join(row) for row in board]
 
 

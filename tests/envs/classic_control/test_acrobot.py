@@ -355,3 +355,62 @@ def test_squares_are_libm_pow_not_products():
             np.testing.assert_array_equal(
                 np.array(_dsdt(params, _link_squares(params), *state)), np.array(reference._dsdt(state)[:4])
             )
+
+
+def _same_bits(ours, theirs, where=""):
+    """The same type and, element by element, the same bits (a NaN's and a zero's sign included)."""
+    assert type(ours) is type(theirs), f"{where}: {type(ours)} != {type(theirs)}"
+    if isinstance(theirs, (tuple, list)):
+        assert len(ours) == len(theirs), where
+        for k, (a, b) in enumerate(zip(ours, theirs)):
+            _same_bits(a, b, f"{where}[{k}]")
+        return
+    a, b = np.asarray(ours), np.asarray(theirs)
+    assert a.dtype == b.dtype and a.shape == b.shape, f"{where}: {a.dtype}{a.shape} != {b.dtype}{b.shape}"
+    assert a.tobytes() == b.tobytes(), f"{where}: {ours!r} != {theirs!r}"
+
+
+_angles = st.floats(-20.0, 20.0, allow_nan=False)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(_angles, min_size=4, max_size=4),
+    st.sampled_from([-1.0, 0.0, 1, np.float32(0.5)]),
+    st.sampled_from([np.float64, np.float32, list]),
+    st.sampled_from(["book", "nips"]),
+    st.sampled_from([{}, {"LINK_MASS_1": 2.0, "LINK_MOI": 1.5}, {"LINK_LENGTH_1": 0.5, "LINK_COM_POS_2": 0.7}]),
+)
+def test_dsdt_and_rk4_are_gymnasiums(state, torque, kind, book_or_nips, constants):
+    """``env._dsdt`` and the module's ``rk4`` (which gymnasium's step calls as ``rk4(self._dsdt, s, [0, dt])``) give
+    gymnasium's values, of its types, for float64, float32 and list states, either dynamics and changed constants."""
+    from gymnasium.envs.classic_control import acrobot as theirs_module
+
+    from nbgym.envs.classic_control import acrobot as ours_module
+
+    ours, theirs = nbgym.make("Acrobot-v1").unwrapped, gymnasium.make("Acrobot-v1").unwrapped
+    for env in (ours, theirs):
+        env.book_or_nips = book_or_nips
+        for name, value in constants.items():
+            setattr(env, name, value)
+    s_augmented = [*state, torque] if kind is list else np.array([*state, torque], dtype=kind)
+    _same_bits(ours._dsdt(s_augmented), theirs._dsdt(s_augmented), "_dsdt")
+    ours_next = ours_module.rk4(ours._dsdt, s_augmented, [0, ours.dt])
+    _same_bits(ours_next, theirs_module.rk4(theirs._dsdt, s_augmented, [0, theirs.dt]), "rk4")
+    # (the compiled step's dynamics are compared with gymnasium's step above)
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.one_of(st.integers(-2000, 2000), st.floats(-1e4, 1e4, allow_nan=False)),
+    st.sampled_from([(-180, 180), (-np.pi, np.pi), (0.0, 1.0), (np.float32(-1), np.float32(2))]),
+)
+def test_wrap_and_bound_are_gymnasiums(x, bounds):
+    from gymnasium.envs.classic_control import acrobot as theirs
+
+    from nbgym.envs.classic_control import acrobot as ours
+
+    m, M = bounds
+    _same_bits(ours.wrap(x, m, M), theirs.wrap(x, m, M), "wrap")
+    _same_bits(ours.bound(x, m, M), theirs.bound(x, m, M), "bound")
+    _same_bits(ours.bound(x, [m, M]), theirs.bound(x, [m, M]), "bound(x, [m, M])")

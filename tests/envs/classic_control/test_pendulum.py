@@ -392,3 +392,25 @@ def test_actions_of_any_layout_or_byte_order_step_as_their_native_contiguous_cop
     ours.reset(seed=5)
     action = np.array([1.25], dtype=">f4")
     np.testing.assert_array_equal(ours.step(action)[0], theirs.step(action)[0])
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.floats(-1e6, 1e6, allow_nan=False) | st.integers(-(10**6), 10**6),
+    st.sampled_from([float, np.float32, np.float64, "array32", "array64"]),
+)
+def test_angle_normalize_is_gymnasiums(x, kind):
+    """The module's ``angle_normalize``: gymnasium's values and types, for Python numbers, numpy scalars and arrays."""
+    from gymnasium.envs.classic_control.pendulum import angle_normalize as theirs
+
+    from nbgym.envs.classic_control.pendulum import angle_normalize as ours
+
+    if kind == "array32":
+        value = np.array([x, -x, 0.5 * x], dtype=np.float32)
+    elif kind == "array64":
+        value = np.array([x, -x, 0.5 * x], dtype=np.float64)
+    else:
+        value = kind(x)
+    a, b = ours(value), theirs(value)
+    assert type(a) is type(b)
+    assert np.asarray(a).dtype == np.asarray(b).dtype and np.asarray(a).tobytes() == np.asarray(b).tobytes()

@@ -132,3 +132,27 @@ def test_copies_continue_identically():
         assert_same_value(copied.step(action), result)
         if result[2]:
             assert_same_value(copied.reset(), env.reset())
+
+
+def test_module_functions_are_gymnasiums():
+    """The module's ``deck``, ``cmp``, ``draw_card``, ``draw_hand``, ``usable_ace``, ``sum_hand``, ``is_bust``,
+    ``score`` and ``is_natural``: gymnasium's values and types, hands from seeded generators (the same draws)."""
+    from nbgym.envs.toy_text import blackjack as ours
+
+    assert ours.deck == gym_blackjack.deck
+    for a in range(-2, 25):
+        for b in range(-2, 25):
+            assert type(ours.cmp(a, b)) is float and ours.cmp(a, b) == gym_blackjack.cmp(a, b)
+    our_random, their_random, hits = np.random.default_rng(7), np.random.default_rng(7), np.random.default_rng(8)
+    for _ in range(300):
+        hand, theirs = ours.draw_hand(our_random), gym_blackjack.draw_hand(their_random)
+        assert hand == theirs and all(type(card) is int for card in hand)
+        while True:
+            for name in ("usable_ace", "sum_hand", "is_bust", "score", "is_natural"):
+                ours_value, their_value = getattr(ours, name)(hand), getattr(gym_blackjack, name)(hand)
+                assert type(ours_value) is type(their_value) and ours_value == their_value, (name, hand)
+            if ours.is_bust(hand) or hits.random() < 0.3:
+                break
+            card = ours.draw_card(our_random)
+            assert card == gym_blackjack.draw_card(their_random)
+            hand.append(card)

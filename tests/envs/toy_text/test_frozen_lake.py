@@ -264,3 +264,22 @@ def test_pixel_render_modes_are_the_engines():
     env.reset(seed=0)
     with pytest.warns(UserWarning, match="without specifying any render mode"):
         assert env.render() is None
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(2, 7).flatmap(
+        lambda n: st.tuples(st.just(n), st.lists(st.sampled_from("FHSG"), min_size=n * n, max_size=n * n))
+    ),
+    st.booleans(),
+)
+def test_is_valid_is_gymnasiums(board, as_array):
+    """The module's ``is_valid(board, max_size)``: gymnasium's answer for random boards (lists of lists or arrays), and
+    searched within ``max_size`` as gymnasium searches."""
+    from nbgym.envs.toy_text.frozen_lake import is_valid
+
+    size, cells = board
+    rows = [cells[k * size : (k + 1) * size] for k in range(size)]
+    board = np.array(rows) if as_array else rows
+    for max_size in range(1, size + 1):
+        assert is_valid(board, max_size) == gym_frozen_lake.is_valid(board, max_size), (rows, max_size)
