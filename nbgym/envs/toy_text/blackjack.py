@@ -16,6 +16,7 @@ import numpy as np
 from nbgym import spaces
 from nbgym.engine import KernelEnv, Physics, declares_arguments, njit, rng, vector_env_class
 from nbgym.engine.state_views import StateView
+from nbgym.envs._read_only import ReadOnlyList
 
 # State columns: the player's and the dealer's hands (card-value sum with aces as 1, ace held, card
 # count), the dealer's face-up card at reset and that card's suit and face letter (drawn for the
@@ -36,9 +37,14 @@ _SUITS = ("C", "D", "H", "S")
 _FACES = ("J", "Q", "K")
 
 
-deck = [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10]
+deck = ReadOnlyList(
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10],
+    "blackjack.deck cannot be changed in nbgym: the environments draw their cards from these 13 ranks in compiled "
+    "code, which a changed list would not reach. Draw from a list of your own: np_random.choice(my_deck).",
+)
 """gymnasium's ``blackjack.deck``: the values of the 13 ranks, ace (1) to king (10). The kernels draw from the same
-ranks (``_draw_card``); the functions below are gymnasium's, for code that plays hands of its own."""
+ranks (``_draw_card``), so the list refuses changes in place (in gymnasium they change the env's draws); the functions
+below are gymnasium's, for code that plays hands of its own."""
 
 
 def cmp(a: Any, b: Any) -> float:

@@ -140,6 +140,11 @@ def test_module_functions_are_gymnasiums():
     from nbgym.envs.toy_text import blackjack as ours
 
     assert ours.deck == gym_blackjack.deck
+    with pytest.raises(TypeError, match="cannot be changed"):  # gymnasium's env would draw from the changed list
+        ours.deck.append(11)
+    with pytest.raises(TypeError, match="cannot be changed"):
+        ours.deck[0] = 11
+    assert ours.deck == gym_blackjack.deck
     for a in range(-2, 25):
         for b in range(-2, 25):
             assert type(ours.cmp(a, b)) is float and ours.cmp(a, b) == gym_blackjack.cmp(a, b)
