@@ -211,7 +211,7 @@ class AsyncSteps:
         post, handed_over = self._prepare(server, buffer, 0, self.num_envs)
         self._pending_step = (post, actions)
         try:
-            self._launch(server, handed_over, post, buffer)
+            self._launch(server, handed_over, post)
         except Exception as raised:
             self._fail_async(raised)
         except BaseException:
@@ -307,10 +307,13 @@ class AsyncSteps:
         batch = self._batch
         if self._python_number_actions:
             self._note_python_number_actions(False)  # arrays: each computes in its dtype
-        buffers = self.__dict__.get("_send_buffers")
-        if buffers is None:
-            buffers = self.__dict__.setdefault("_send_buffers", {})
-        buffer = buffers.get(actions.dtype) if server is None else server.actions  # send took a numpy array
+        if server is None:
+            buffers = self.__dict__.get("_send_buffers")
+            if buffers is None:
+                buffers = self.__dict__.setdefault("_send_buffers", {})
+            buffer = buffers.get(actions.dtype)  # send took a numpy array
+        else:
+            buffer = server.actions
         if (
             buffer is not None
             and actions.dtype == buffer.dtype
@@ -348,7 +351,7 @@ class AsyncSteps:
         # from inside _launch, stepped whole or not at all.
         batches.posts[index], batches.states[index] = post, IN_FLIGHT
         try:
-            self._launch(server, handed_over, post, buffer)
+            self._launch(server, handed_over, post)
         except Exception as raised:  # the kernel, stepping here
             batches.posts[index], batches.states[index] = None, RECEIVED
             self._fail_async(raised)
@@ -365,19 +368,17 @@ class AsyncSteps:
         size (``threads.SendTiming``), else one that ``_launch`` steps here."""
         if server is None or not server.sends.posts:
             return self._batch.rows_post(self._kernel_mode, self._max_steps, buffer, first, stop), False
-        return self._batch.prepare_rows(server, first, stop), True
+        return server.prepare(first, stop), True
 
-    def _launch(
-        self, server: threads.StepServer | None, handed_over: bool, post: threads.Post, buffer: np.ndarray
-    ) -> None:
+    def _launch(self, server: threads.StepServer | None, handed_over: bool, post: threads.Post) -> None:
         if handed_over:
-            self._batch.post_rows(server, post)
+            server.post(post)
             return
         if server is None:  # too few sub-environments to be worth a thread
-            self._batch.step_rows_here(post, buffer)
+            self._batch.step_rows_here(post)
             return
         start = time.perf_counter()  # too short a step so far: timed
-        self._batch.step_rows_here(post, buffer)
+        self._batch.step_rows_here(post)
         server.sends.record(time.perf_counter() - start)
 
     def _wait_rows(self, batches: Batches, index: int) -> None:
@@ -408,7 +409,7 @@ class AsyncSteps:
         if post is None or post.progress[1] >= post.num_envs:
             return
         try:
-            self._batch.join_rows(self._batch.async_server(post.num_envs), post)
+            self._batch.async_server(post.num_envs).join(post)
         except threads.StepAbandoned as abandoned:
             self._batches, self._pending_step = None, None
             self._abandon(abandoned)

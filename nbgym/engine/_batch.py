@@ -273,7 +273,9 @@ class KernelBatch:
         if num_helpers == 0:
             return functools.partial(step_kernel, *self._step_args(mode, max_steps))
         self.row_kernels(self.action_dtype)
-        self._server = threads.StepServer(self._step_args(mode, max_steps), self.action_shape, chunk_size, num_helpers)
+        self._server = threads.StepServer(
+            self._step_args(mode, max_steps), self.action_shape, chunk_size, num_helpers, self._chunks_kernel
+        )
         return functools.partial(self._step_in_threads, mode, self._server)
 
     def async_server(self, batch_size: int) -> threads.StepServer | None:
@@ -298,6 +300,7 @@ class KernelBatch:
                 self.action_shape,
                 chunk_size,
                 max(1, helpers),
+                self._chunks_kernel,
                 num_rows=2 * (self.num_envs // batch_size),
             )
         servers[batch_size] = server
@@ -353,10 +356,9 @@ class KernelBatch:
         return kernels
 
     def _step_in_threads(self, mode: int, server: threads.StepServer, actions: np.ndarray) -> int:
-        check, chunks = self.row_kernels(actions.dtype)
-        status = check(self.params, actions, mode, self.needs_reset, 0, self.num_envs)
+        status = self.row_kernels(actions.dtype)[0](self.params, actions, mode, self.needs_reset, 0, self.num_envs)
         if status == STEP_OK:
-            server.step(chunks, actions)
+            server.step(actions)
         return status
 
     def check_rows(self, mode: int, actions: np.ndarray, first: int, stop: int) -> int:
@@ -372,35 +374,30 @@ class KernelBatch:
         of these rows comes only once their last step was stepped and received) until the step is bound again, as
         it is whenever an array of the batch is replaced (``bind_step``)."""
         made = self._row_posts.get((first, stop))
-        if made is None or made.actions is not actions or made.run != (mode, max_steps):
+        kernel = self.row_kernels(actions.dtype)[1]
+        if (
+            made is None
+            or made.actions is not actions
+            or made.run != (mode, max_steps)
+            or made.post.kernel is not kernel
+        ):
             row = np.zeros((2, ROW_COLUMNS), dtype=np.int64)  # its step's, and the caller's own (unused here)
             row[0, ROW_FIRST], row[0, ROW_STOP] = first, stop
             unused = np.zeros(1, dtype=np.int64)  # a single step (seq 0) reads no serving counters
             args = (*self._step_args(mode, max_steps), actions, max(1, stop - first), row, unused, unused)
-            post = threads.Post(0, row[0], args, stop - first, unused)  # never posted: the same one for each step
+            post = threads.Post(0, row[0], args, stop - first, unused, kernel)  # never posted: the same for each step
             counters = row[0, : threads.PROGRESS_COUNTERS]
             made = self._row_posts[first, stop] = _RowsPost(post, counters, actions, (mode, max_steps))
         made.counters.fill(0)
         return made.post
 
-    def step_rows_here(self, post: threads.Post, actions: np.ndarray) -> None:
-        """Steps ``post`` (``rows_post``'s, with these ``actions``) in the calling thread."""
-        self.row_kernels(actions.dtype)[1](*post.args, post.seq, 0, False)
+    def step_rows_here(self, post: threads.Post) -> None:
+        """Steps ``post`` (``rows_post``'s) in the calling thread."""
+        post.kernel(*post.args, post.seq, 0, False)
 
-    # An async run's steps in the engine's threads (``threads.StepServer``), through this module's kernel.
-
-    def prepare_rows(self, server: threads.StepServer, first: int, stop: int) -> threads.Post:
-        return server.prepare(self._chunks_kernel(server), first, stop)
-
-    def post_rows(self, server: threads.StepServer, post: threads.Post) -> None:
-        server.post(self._chunks_kernel(server), post)
-
-    def join_rows(self, server: threads.StepServer, post: threads.Post) -> None:
-        server.join(self._chunks_kernel(server), post)
-
-    def _chunks_kernel(self, server: threads.StepServer) -> Callable[..., bool]:
-        """``step_chunks``' entry point for the actions of ``server`` (its array of the dtype in flight)."""
-        return self.row_kernels(server.actions.dtype)[1]
+    def _chunks_kernel(self, action_dtype: np.dtype) -> Callable[..., bool]:
+        """``step_chunks``' entry point for actions of ``action_dtype`` (a ``threads.StepServer``'s kernel)."""
+        return self.row_kernels(action_dtype)[1]
 
     def bind_step_entry(self, mode: int, max_steps: int, actions: np.ndarray) -> Callable[[], int]:
         """The serial step kernel's compiled entry point with every argument bound, ``actions`` included.

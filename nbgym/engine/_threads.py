@@ -357,7 +357,11 @@ def _spin_rounds(seconds: float) -> int:
 
 
 def _shared_workers(count: int) -> _Workers:
+    """The process's workers, at least ``count`` of them (started here if fewer run)."""
     global _workers
+    workers = _workers
+    if workers is not None and len(workers.threads) >= count:
+        return workers  # every send finds them so: the locks cost ~1.2 us of its ~16 (LunarLander x64 in batches of 32)
     with _workers_lock:
         if _workers is None:
             _workers = _Workers()
@@ -478,12 +482,22 @@ SYNC_ROWS = 2
 
 class Post:
     """A step of a ``StepServer`` (``prepare``): its number, its row of counters, the kernel's arguments (with the
-    server's counters when it was prepared), its sub-environments' count, and whether it was posted."""
+    server's counters when it was prepared), its sub-environments' count, the kernel that steps it, and whether it was
+    posted."""
 
-    __slots__ = ("seq", "progress", "args", "num_envs", "control", "published")
+    __slots__ = ("seq", "progress", "args", "num_envs", "control", "kernel", "published")
 
-    def __init__(self, seq: int, progress: np.ndarray, args: tuple, num_envs: int, control: np.ndarray) -> None:
+    def __init__(
+        self,
+        seq: int,
+        progress: np.ndarray,
+        args: tuple,
+        num_envs: int,
+        control: np.ndarray,
+        kernel: Callable[..., bool],
+    ) -> None:
         self.seq, self.progress, self.args, self.num_envs = seq, progress, args, num_envs
+        self.kernel = kernel
         self.control = control
         """The serving counters of the server's generation that it was posted to (``StepServer._restart``)."""
         self.published = False
@@ -516,7 +530,13 @@ class StepServer:
     """
 
     def __init__(
-        self, head: tuple, action_shape: tuple, chunk_size: int, num_helpers: int, num_rows: int = SYNC_ROWS
+        self,
+        head: tuple,
+        action_shape: tuple,
+        chunk_size: int,
+        num_helpers: int,
+        kernel_of: Callable[[np.dtype], Callable[..., bool]],
+        num_rows: int = SYNC_ROWS,
     ) -> None:
         """
         Args:
@@ -524,9 +544,11 @@ class StepServer:
             action_shape: The shape of the batch's actions.
             chunk_size: The sub-environments of a chunk.
             num_helpers: The workers that serve beside the caller.
+            kernel_of: The kernel (``step_chunks``' entry point) that steps actions of a dtype.
             num_rows: The rows of counters: twice the steps that may be in flight at once.
         """
         self.head, self.action_shape, self.chunk_size = head, action_shape, chunk_size
+        self.kernel_of = kernel_of
         self.sends = SendTiming()
         """Whether an async run's ``send`` hands its batches to this server (kept when the counters restart)."""
         self.num_helpers, self.num_rows = num_helpers, num_rows
@@ -543,6 +565,8 @@ class StepServer:
         self.seq = 0
         self.job: Job | None = None
         self.workers: _Workers | None = None
+        self._args: tuple | None = None
+        """The kernel's arguments of every step of these counters, of these workers and actions (``prepare``)."""
 
     def end(self) -> None:
         """Let the serving calls return now (the batch was bound again, or closed)."""
@@ -556,7 +580,7 @@ class StepServer:
             self.actions = np.zeros(self.action_shape, dtype=dtype)
         return self.actions
 
-    def step(self, kernel: Callable[..., bool], actions: np.ndarray) -> None:
+    def step(self, actions: np.ndarray) -> None:
         """Step the batch once with ``actions`` (checked by the caller), in this thread and the serving workers.
 
         Raises:
@@ -564,15 +588,16 @@ class StepServer:
             StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
         """
         np.copyto(self.actions_of(actions.dtype), actions)  # no step is in flight: the last one was joined
-        self.join(kernel, self.prepare(kernel, 0, len(actions)))  # posted by join, inside its guard
+        self.join(self.prepare(0, len(actions)))  # posted by join, inside its guard
 
-    def prepare(self, kernel: Callable[..., bool], first: int, stop: int) -> Post:
-        """The next step, of sub-environments ``first`` to ``stop - 1`` (their actions written, checked), in its
+    def prepare(self, first: int, stop: int) -> Post:
+        """The next step, of sub-environments ``first`` to ``stop - 1`` (their actions written in ``actions_of``'s
+        array, checked), in its
         zeroed row; no thread steps it before ``post``. Returns at once, unless the row's earlier step is still in
         flight (not with the rows a server is made with), which it joins first."""
         earlier = self.posts[(self.seq + 1) % self.num_rows]
         if earlier is not None and atomic.load(earlier.progress, 1) < earlier.num_envs:
-            self.join(kernel, earlier)  # the row's step is still in flight
+            self.join(earlier)  # the row's step is still in flight
         latest = self.posts[self.seq % self.num_rows]
         if latest is not None and not latest.published and latest.control is self.control:
             # Interrupted before it was posted: no thread has stepped it. Dropped with these counters (a row is zeroed
@@ -590,12 +615,14 @@ class StepServer:
             time.sleep(0)
         progress[:] = 0
         progress[ROW_FIRST], progress[ROW_STOP] = first, stop
-        args = (*self.head, self.actions, self.chunk_size, self.progress, control, workers.posted)
-        post = Post(seq, progress, args, stop - first, control)
+        args = self._args
+        if args is None:  # new counters (a new workers' or actions' array restarts them)
+            args = self._args = (*self.head, self.actions, self.chunk_size, self.progress, control, workers.posted)
+        post = Post(seq, progress, args, stop - first, control, self.kernel_of(self.actions.dtype))
         self.posts[row], self.seq = post, seq
         return post
 
-    def post(self, kernel: Callable[..., bool], post: Post) -> None:
+    def post(self, post: Post) -> None:
         """Hand ``post`` (from ``prepare``) to the serving workers and return at once: ``join`` returns its results.
         Interrupted, it is stepped whole (in this thread) if a worker claimed a chunk, else not at all.
 
@@ -603,12 +630,12 @@ class StepServer:
             StepAbandoned: If interrupted and a worker did not end within ``STOP_GRACE`` seconds.
         """
         try:
-            self._publish(kernel, post)
+            self._publish(post)
         except BaseException:
-            self._stop(kernel, post, interrupted=True)
+            self._stop(post, interrupted=True)
             raise
 
-    def join(self, kernel: Callable[..., bool], post: Post) -> None:
+    def join(self, post: Post) -> None:
         """Return once ``post`` is stepped: steps the chunks no worker has claimed, then waits for the workers'.
         Interrupted, it is stepped whole or not at all; a failure stops every worker first.
 
@@ -617,46 +644,47 @@ class StepServer:
             StepAbandoned: If interrupted, or a kernel failed, and a worker did not end within ``STOP_GRACE`` seconds.
         """
         try:
-            self._join(kernel, post)
+            self._join(post)
         except Exception:
-            self._stop(kernel, post, interrupted=False)
+            self._stop(post, interrupted=False)
             raise
         except BaseException:
-            self._stop(kernel, post, interrupted=True)
+            self._stop(post, interrupted=True)
             raise
-        self._raise_failure(kernel, post)
+        self._raise_failure(post)
 
-    def _publish(self, kernel: Callable[..., bool], post: Post) -> None:
+    def _publish(self, post: Post) -> None:
         control = self.control
         if post.control is not control:  # counters renewed since prepare (an interrupt): join steps it here
             return
-        latest = atomic.load(control, SERVE_SEQ)
-        if post.seq > latest:  # posted: served from now (the caller alone writes it; a later post may be out first)
-            atomic.fetch_add(control, SERVE_SEQ, post.seq - latest)
+        if post.seq > control[SERVE_SEQ]:  # posted: served from now (a later post may be out first)
+            # The caller alone writes it: a plain store, as ``atomic.fetch_add`` is from Python (under a lock that only
+            # Python threads take), without the lock's ~0.5 us of a send.
+            control[SERVE_SEQ] = post.seq
         post.published = True
         if atomic.load(control, SERVE_CALLS) == 0:
             workers = self.workers
             serving = -2 - int(workers.posted[0])  # -1 - posted[0] once this job is posted
-            job = Job(kernel, (*post.args, serving, workers.spin_rounds, False))
+            job = Job(post.kernel, (*post.args, serving, workers.spin_rounds, False))
             atomic.fetch_add(control, SERVE_CALLS, self.num_helpers)
             self.job = job
             workers.post(job, self.num_helpers)
 
-    def _join(self, kernel: Callable[..., bool], post: Post) -> None:
+    def _join(self, post: Post) -> None:
         if not post.published:  # a sync step's, or an async one's interrupted between prepare and post
-            self._publish(kernel, post)
+            self._publish(post)
         workers_behind = atomic.load(post.progress, 0) < -(-post.num_envs // self.chunk_size)  # chunks unclaimed
-        if kernel(*post.args, post.seq, 0, False) or atomic.load(post.progress, 1) >= post.num_envs:
+        if post.kernel(*post.args, post.seq, 0, False) or atomic.load(post.progress, 1) >= post.num_envs:
             return
         if post.control is not self.control:
             # No call serves these counters any more: every chunk a worker claimed was completed before its call
             # ended, unless it failed.
             raise RuntimeError("A step kernel failed in a thread: a stopped worker left its chunk unstepped")
         if workers_behind or not atomic.wait_for(post.progress, 1, post.num_envs, self.workers.steal_rounds):
-            self._step_later_chunks(kernel, post)
+            self._step_later_chunks(post)
         self._wait(self.job, post, self.workers.caller_rounds)
 
-    def _step_later_chunks(self, kernel: Callable[..., bool], post: Post) -> None:
+    def _step_later_chunks(self, post: Post) -> None:
         """While workers step the last chunks of ``post``: step the chunks that no worker has claimed of the steps
         posted after it (an async run's batches sent since), one at a time, until ``post`` is complete or none is
         left, rather than wait idle. The workers would step them next; a step's results do not depend on which
@@ -687,7 +715,7 @@ class StepServer:
             later = self.posts[seq % self.num_rows]
             if later is None or not later.published or later.control is not self.control:
                 continue
-            while kernel(*later.args, later.seq, 0, True):  # stepped one of its chunks
+            while later.kernel(*later.args, later.seq, 0, True):  # stepped one of its chunks
                 if atomic.load(post.progress, 1) >= post.num_envs:
                     return
 
@@ -702,13 +730,13 @@ class StepServer:
             job.done.acquire()  # released by the call that completes the step, or a failing one
             completed = atomic.load(post.progress, 1)
 
-    def _raise_failure(self, kernel: Callable[..., bool], post: Post) -> None:
+    def _raise_failure(self, post: Post) -> None:
         job = self.job
         if job is not None and job.error is not None:
-            self._stop(kernel, post, interrupted=False)
+            self._stop(post, interrupted=False)
             raise RuntimeError(f"A step kernel failed in a thread: {job.error!r}") from job.error
 
-    def _stop(self, kernel: Callable[..., bool], post: Post, interrupted: bool) -> None:
+    def _stop(self, post: Post, interrupted: bool) -> None:
         """After an interrupt or a failure: no serving call goes on, every worker call of the serving job has ended
         (see ``_stop_workers``), and, interrupted, ``post`` is stepped whole in this thread if a chunk of it was
         claimed."""
@@ -721,7 +749,7 @@ class StepServer:
         while True:
             try:
                 if post.progress[0] > 0 and (job is None or job.error is None):
-                    kernel(*post.args, post.seq, 0, False)  # claims what is left; returns at once when nothing is
+                    post.kernel(*post.args, post.seq, 0, False)  # claims what is left; returns at once when nothing is
                 break
             except Exception:
                 break  # the kernel's own failure: the interrupt goes on, as the step was already failing

@@ -495,6 +495,13 @@ def _two_batches_in_flight_the_first_held(monkeypatch, seed: int):
     return envs, actions, first, second
 
 
+def _replace_posts_kernel(envs, kernel) -> None:
+    """Makes the batches in flight step with ``kernel`` (a post keeps the kernel of its ``prepare``)."""
+    for post in envs._batches.posts:
+        if post is not None:
+            post.kernel = kernel
+
+
 def _step_held_batch(step_chunks, post) -> None:
     """Steps the held batch of ``post`` on counters of its own (its chunks are claimed), then counts it complete."""
     counters = np.zeros((2, post.progress.size), dtype=np.int64)
@@ -559,11 +566,11 @@ def test_an_interrupt_while_the_caller_steps_a_later_batch_leaves_every_batch_st
     def interrupted_after_a_later_chunk(*args):
         stepped = step_chunks(*args)
         if args[-1] and stepped:  # one_chunk: a chunk of batch 1 stepped while recv waits for batch 0
-            replace_step_chunks(monkeypatch, step_chunks)
+            _replace_posts_kernel(envs, step_chunks)
             raise KeyboardInterrupt
         return stepped
 
-    replace_step_chunks(monkeypatch, interrupted_after_a_later_chunk)
+    _replace_posts_kernel(envs, interrupted_after_a_later_chunk)
     worker.start()
     with pytest.raises(KeyboardInterrupt):
         envs.recv()
@@ -712,7 +719,7 @@ def test_a_failure_in_a_chunk_of_a_later_batch_that_recv_steps_faults_the_env_on
             raise ZeroDivisionError("the physics failed")
         return stepped
 
-    replace_step_chunks(monkeypatch, failing_in_a_later_chunk)
+    _replace_posts_kernel(envs, failing_in_a_later_chunk)
     worker.start()
     with pytest.raises(ZeroDivisionError, match="the physics failed"):
         envs.recv()
@@ -720,7 +727,6 @@ def test_a_failure_in_a_chunk_of_a_later_batch_that_recv_steps_faults_the_env_on
     for call in (envs.recv, lambda: envs.send(actions[: first.num_envs], np.arange(first.num_envs))):
         with pytest.raises(error.ResetNeeded):
             call()
-    replace_step_chunks(monkeypatch, step_chunks)
     rng = np.random.default_rng(4)
     trajectories = _async_run(envs, 8, 13, lambda obs: rng.integers(0, 2, len(obs)))
     assert _check_against_sync(nbgym.make_vec("CartPole-v1", CARTPOLE_SHARED), trajectories, 13) == 4

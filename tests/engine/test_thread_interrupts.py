@@ -394,7 +394,7 @@ def test_a_second_interrupt_while_stopping_the_workers_keeps_waiting(monkeypatch
 
     monkeypatch.setattr(threads, "time", Clock)
     with pytest.raises(KeyboardInterrupt, match="first"):
-        threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
+        threads.StepServer((), (1,), 1, 1, lambda dtype: kernel).step(np.zeros(1))
     assert Clock.reads >= 2
     assert running[0] == 0, "step raised while a worker was still running"
 

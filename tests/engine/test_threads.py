@@ -141,8 +141,8 @@ def test_the_first_claimer_takes_chunks_from_the_front_and_the_others_from_the_b
     counters = []
     real_step = threads.StepServer.step
 
-    def step(server, kernel, actions):
-        real_step(server, kernel, actions)
+    def step(server, actions):
+        real_step(server, actions)
         counters.append(server.progress[server.seq % server.num_rows, : threads.PROGRESS_COUNTERS].copy())
 
     monkeypatch.setattr(threads.StepServer, "step", step)
@@ -211,10 +211,10 @@ def test_a_waiting_caller_steps_later_chunks_only_when_the_workers_are_behind(cl
         control=control,
         job=None,
         workers=types.SimpleNamespace(caller_rounds=0, steal_rounds=10**10 if worker_ends else 100),
-        _step_later_chunks=lambda kernel, post: stolen.append(post),
+        _step_later_chunks=lambda post: stolen.append(post),
         _wait=lambda job, post, rounds: waited.append(post),
     )
-    post = types.SimpleNamespace(published=True, progress=progress, num_envs=num_envs, args=(), seq=1, control=control)
+
     worker = threading.Timer(0.01, atomic.fetch_add, (progress, 1, num_envs))
 
     def kernel(*args: object) -> bool:  # the caller's call: steps nothing here
@@ -222,7 +222,10 @@ def test_a_waiting_caller_steps_later_chunks_only_when_the_workers_are_behind(cl
             worker.start()
         return False
 
-    threads.StepServer._join(server, kernel, post)
+    post = types.SimpleNamespace(
+        published=True, progress=progress, num_envs=num_envs, args=(), seq=1, control=control, kernel=kernel
+    )
+    threads.StepServer._join(server, post)
     if worker_ends:
         worker.join()
     assert waited == [post] and stolen == ([post] if steals else [])
@@ -232,7 +235,6 @@ def test_a_waiting_caller_steps_later_chunks_only_when_the_workers_are_behind(cl
 def test_a_step_prepared_and_never_posted_is_dropped():
     """An interrupt between ``prepare`` and the post (here: the post never made) leaves the step unstepped, and the
     next step must not post it too: the batch steps once."""
-    from nbgym.engine import _batch as engine_batch
 
     num_envs = 4 * threads._MIN_CHUNK_SIZE
     envs = nbgym.make_vec("CartPole-v1", num_envs, num_threads=2)
@@ -243,7 +245,7 @@ def test_a_step_prepared_and_never_posted_is_dropped():
     envs.step(actions)
     reference.step(actions)
     server = envs._batch._server
-    server.prepare(engine_batch.step_chunks, 0, num_envs)  # its step interrupted here
+    server.prepare(0, num_envs)  # its step interrupted here
     for got, expected in zip(envs.step(actions)[:4], reference.step(actions)[:4]):
         np.testing.assert_array_equal(got, expected)
     assert server.seq == 1  # on fresh counters
@@ -393,7 +395,7 @@ def test_a_failure_in_a_worker_reaches_the_caller():
         raise ZeroDivisionError("in the worker")
 
     with pytest.raises(RuntimeError, match="failed in a thread") as info:
-        threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
+        threads.StepServer((), (1,), 1, 1, lambda dtype: kernel).step(np.zeros(1))
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 
 
@@ -406,7 +408,7 @@ def test_a_failure_in_the_caller_propagates_as_it_is():
         return False
 
     with pytest.raises(KeyError, match="in the caller"):
-        threads.StepServer((), (1,), 1, 1).step(kernel, np.zeros(1))
+        threads.StepServer((), (1,), 1, 1, lambda dtype: kernel).step(np.zeros(1))
 
 
 # The benchmark of threads beside a busy learner

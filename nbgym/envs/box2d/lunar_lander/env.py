@@ -525,11 +525,10 @@ class LunarLanderVectorEnv(vector_env_class(LunarLander)):
             AttributeError: As gymnasium's sub-environment, when ``enable_wind`` was set after a reset without wind
                 and a sub-environment that is not being reset would blow it (nothing moves).
         """
-        if not self.continuous:
-            P.note_action_dtype(
-                self._params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype
-            )
-        if self._ready and self._params["enable_wind"][0]:
+        params = self._params  # its fields read here, not through the properties: a send of microseconds
+        if not params["continuous"][0]:
+            P.note_action_dtype(params, actions.dtype if isinstance(actions, np.ndarray) else np.asarray(actions).dtype)
+        if self._ready and params["enable_wind"][0]:
             stepping = np.zeros(self.num_envs, dtype=np.bool_)
             stepping[first:stop] = self.stepping_envs()[first:stop]
             P.refuse_undrawn_wind(self._params, self._batch.state, stepping)
