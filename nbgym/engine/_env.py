@@ -634,7 +634,8 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
             if self._discrete
             else {dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in ACTION_FLOAT_DTYPES}
         )
-        self._step_box: dict[np.dtype, Callable[[], int]] = {}
+        self._step_box: dict[np.dtype, tuple[np.ndarray, Callable[[], int]] | None] = {}
+        """An action dtype -> the buffer of its kernel dtype and the step entry bound to it (``_bind_box``)."""
 
     @property
     def np_random(self) -> np.random.Generator:
@@ -697,10 +698,18 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         self._step_box = {}  # compiled on the first action of each dtype: a kernel load costs ~0.1 s
         self._generator = self._drawn = generator
 
-    def _bind_box(self, dtype: np.dtype) -> Callable[[], int]:
-        step = self._batch.bind_step_entry(NO_AUTORESET, 0, self._box_actions[dtype])
-        self._step_box[dtype] = step
-        return step
+    def _bind_box(self, dtype: np.dtype) -> tuple[np.ndarray, Callable[[], int]] | None:
+        """The buffer and bound step entry of actions of ``dtype`` (``None`` unless a float dtype that the kernels take,
+        in any byte order), kept in ``_step_box`` for ``dtype``: one lookup a step."""
+        kernel_dtype = kernel_float_dtype(dtype) if dtype.kind == "f" else None
+        if kernel_dtype is None:
+            return None
+        bound = self._step_box.get(kernel_dtype)
+        if bound is None:
+            buffer = self._box_actions[kernel_dtype]
+            bound = self._step_box[kernel_dtype] = (buffer, self._batch.bind_step_entry(NO_AUTORESET, 0, buffer))
+        self._step_box[dtype] = bound
+        return bound
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict]:
         params = self._reset_params(options)  # bad options raise before the seed moves the stream
@@ -745,14 +754,13 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
         elif (
             type(action) is np.ndarray
             and action.shape == self._box_action_shape
-            and action.dtype.kind == "f"
-            and (dtype := kernel_float_dtype(action.dtype)) is not None
+            and (bound := self._step_box.get(action.dtype) or self._bind_box(action.dtype)) is not None
             and not self._python_number_actions  # else _action_batch must tell the physics of the array
         ):
             # The array (in any layout or byte order) is copied into a buffer of the env's own whose kernel entry point
             # is bound: no dispatch on the argument types, no new array per step.
-            self._box_actions[dtype][0] = action
-            step = self._step_box.get(dtype) or self._bind_box(dtype)
+            buffer, step = bound
+            buffer[0] = action
         else:
             actions = self._action_batch(action)
         try:

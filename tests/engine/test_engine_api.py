@@ -766,7 +766,7 @@ def test_a_single_env_and_its_vector_env_run_one_compiled_kernel(env_id):
     if single._discrete:
         single_step = _step_types(single._step_discrete, None)
     else:
-        [single_step] = [_step_types(bound, None) for bound in single._step_box.values()]
+        [single_step] = [_step_types(step, None) for _, step in single._step_box.values()]
     vector_step = _step_types(vector._step_kernel, vector._batch.actions_array(vector.action_space.sample()))
     assert single_step == vector_step
 
