@@ -634,7 +634,7 @@ class KernelEnv(Exclusive, _StateViewsAsAttributes, _ParamsAsAttributes, Env):
             if self._discrete
             else {dtype: np.zeros((1, *self._box_action_shape), dtype=dtype) for dtype in ACTION_FLOAT_DTYPES}
         )
-        self._step_box: dict[np.dtype, tuple[np.ndarray, Callable[[], int]] | None] = {}
+        self._step_box: dict[np.dtype, tuple[np.ndarray, Callable[[], int]]] = {}
         """An action dtype -> the buffer of its kernel dtype and the step entry bound to it (``_bind_box``)."""
 
     @property

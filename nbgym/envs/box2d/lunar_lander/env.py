@@ -531,7 +531,7 @@ class LunarLanderVectorEnv(vector_env_class(LunarLander)):
         if self._ready and params["enable_wind"][0]:
             stepping = np.zeros(self.num_envs, dtype=np.bool_)
             stepping[first:stop] = self.stepping_envs()[first:stop]
-            P.refuse_undrawn_wind(self._params, self._batch.state, stepping)
+            P.refuse_undrawn_wind(params, self._batch.state, stepping)
 
     def _single_spaces(self) -> tuple[spaces.Box, spaces.Space]:
         return P.observation_and_action_spaces(self.continuous)
