@@ -10,6 +10,12 @@ per round; the rounds are interleaved (every contender once per round, the order
 rounds is reported, with the ratios of medians. Async runs in batches of ``num_envs / 2``, and nbgym's also in one
 batch of ``num_envs`` (``recv`` -> policy -> ``send`` with nothing else to overlap: what switching async on costs).
 
+Each configuration is measured once. nbgym's async run with ``num_threads=1`` steps as with 2 (a batch goes to
+``num_threads - 1`` workers, at least one, and the caller joins them), and a sync step that is one chunk (CartPole
+x256) runs on one thread whatever ``num_threads`` is: such a contender is not measured again but shown as the same as
+the other (``=``). A best of two samples of one configuration would count the machine's noise as speed (they
+differed by 5-10% in one run, 2026-12-06).
+
 The ideal: per ``num_envs`` env-steps, with ``t_step`` the one-thread sync step of the batch and ``t_policy`` the
 policy on its observations (each timed alone in the same rounds), ``max((t_step + t_policy) / cores,
 t_policy)``: all the work spread over the cores, but never faster than the policy alone, which one core runs.
@@ -31,6 +37,7 @@ import numba  # noqa: E402
 
 import nbgym  # noqa: E402
 from nbgym import _bench  # noqa: E402
+from nbgym.engine import _threads as threads  # noqa: E402
 
 DEFAULT_ENVS = {
     "HalfCheetah-v5": 64,
@@ -49,19 +56,28 @@ def _envpool(env_id: str, num_envs: int, batch_size: int, threads: int) -> Any:
     return envpool.make_gymnasium(env_id, num_envs=num_envs, batch_size=batch_size, num_threads=threads, seed=0)
 
 
+def _one_thread_sync(env_id: str, num_envs: int, cores: int) -> bool:
+    """Whether nbgym's sync step of ``num_envs`` with ``cores`` threads is a single thread's (one chunk: no worker)."""
+    envs = nbgym.make_vec(env_id, num_envs)
+    physics = envs._batch.physics
+    envs.close()
+    return threads.split(num_envs, cores, physics.min_chunk_size, physics.max_chunk_size)[1] == 0
+
+
 def contenders(env_id: str, num_envs: int, cores: int) -> dict[str, tuple[Callable[[], Any], bool]]:
-    """Each contender's name -> (its maker, whether it runs the async loop)."""
+    """Each contender's name -> (its maker, whether it runs the async loop): one per configuration (the module's
+    docstring)."""
     half = max(1, num_envs // 2)
     made: dict[str, tuple[Callable[[], Any], bool]] = {
         "nbgym sync, 1 thread": (lambda: nbgym.make_vec(env_id, num_envs), False),
-        f"nbgym sync, {cores} threads": (lambda: nbgym.make_vec(env_id, num_envs, num_threads=cores), False),
-        "nbgym async, 1 thread": (lambda: nbgym.make_vec(env_id, num_envs, batch_size=half), True),
-        f"nbgym async, {cores} threads": (
-            lambda: nbgym.make_vec(env_id, num_envs, batch_size=half, num_threads=cores),
-            True,
-        ),
-        f"nbgym async, 1 batch, {cores} threads": (lambda: nbgym.make_vec(env_id, num_envs, num_threads=cores), True),
     }
+    if not _one_thread_sync(env_id, num_envs, cores):
+        made[f"nbgym sync, {cores} threads"] = (lambda: nbgym.make_vec(env_id, num_envs, num_threads=cores), False)
+    made[f"nbgym async, {cores} threads"] = (
+        lambda: nbgym.make_vec(env_id, num_envs, batch_size=half, num_threads=cores),
+        True,
+    )
+    made[f"nbgym async, 1 batch, {cores} threads"] = (lambda: nbgym.make_vec(env_id, num_envs, num_threads=cores), True)
     if "envpool" in _bench.installed_libraries():
         made[f"envpool sync, {cores} threads"] = (lambda: _envpool(env_id, num_envs, num_envs, cores), False)
         made[f"envpool async, {cores} threads"] = (lambda: _envpool(env_id, num_envs, half, cores), True)
@@ -146,6 +162,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         for name, rate in rates.items():
             print(f"  {name:<32} {_bench.format_rate(rate):>8} env-steps/s")
+            if name == "nbgym sync, 1 thread" and cores > 1 and f"nbgym sync, {cores} threads" not in rates:
+                print(f"  {f'nbgym sync, {cores} threads':<32} {'=':>8} 1 thread's (the step is one chunk)")
         print(f"  {'ideal on ' + str(cores) + ' cores':<32} {_bench.format_rate(result['ideal']):>8} env-steps/s")
         if envpool_rates:
             print(f"  nbgym's best / envpool's best: {nbgym_best / max(envpool_rates):.2f}x")
