@@ -58,24 +58,24 @@ def episode_scenes(steps: int) -> tuple[Any, list[dict[str, Any]], list[tuple[fl
 
 
 def against_gymnasium(steps: int, repeats: int) -> None:
-    """Mean of each frame's fastest time: gymnasium's ``_render`` and ``draw_frame``, alternately."""
+    """Mean over the frames of each frame's median time: gymnasium's ``_render`` and ``draw_frame``, alternately."""
     env, scenes, states = episode_scenes(steps)
     surface = np.empty((raster.WINDOW_H, raster.WINDOW_W), dtype=np.uint32)
     raster.draw_frame(**scenes[0], surface=surface)  # compile or load the kernels
-    # Each frame is drawn by both, alternately, ``repeats`` times; its fastest time of each counts (the machine
-    # is shared: the minimum is the least disturbed). gymnasium renders its env's current state: each step's
-    # t and reward are replayed over the last physics state, whose drawing costs the same.
-    ours = np.full(len(scenes), np.inf)
-    theirs = np.full(len(scenes), np.inf)
-    for _ in range(repeats):
+    # Each frame is drawn by both, alternately, ``repeats`` times; its median time of each counts. gymnasium
+    # renders its env's current state: each step's t and reward are replayed over the last physics state, whose
+    # drawing costs the same.
+    samples = np.empty((2, repeats, len(scenes)))  # ours, theirs
+    for r in range(repeats):
         for k, (scene, (t, reward)) in enumerate(zip(scenes, states)):
             start = time.perf_counter()
             raster.draw_frame(**scene, surface=surface)
-            ours[k] = min(ours[k], time.perf_counter() - start)
+            samples[0, r, k] = time.perf_counter() - start
             env.t, env.reward = t, reward
             start = time.perf_counter()
             env._render("state_pixels")
-            theirs[k] = min(theirs[k], time.perf_counter() - start)
+            samples[1, r, k] = time.perf_counter() - start
+    ours, theirs = np.median(samples, axis=1)
     print(f"gymnasium _render('state_pixels'): {theirs.mean() * 1e3:.3f} ms/frame")
     print(f"compiled draw_frame:               {ours.mean() * 1e3:.3f} ms/frame")
     print(f"ratio: {theirs.mean() / ours.mean():.2f}x")
@@ -127,7 +127,7 @@ def revision_raster(revision: str) -> ModuleType:
 
 
 def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | None) -> None:
-    """Each stage's mean (over the scenes) of its fastest time, and the whole state frame's (``draw_frame`` in
+    """Each stage's mean (over the scenes) of its median time, and the whole state frame's (``draw_frame`` in
     bands, as the environments draw their observations; and the baseline revision's ``draw_frame``)."""
     _, scenes, _ = episode_scenes(steps)
     scenes = scenes[skip:]
@@ -183,7 +183,7 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
     timed = [*stages, *wholes]
     for _, run in timed:  # compile or load the kernels
         run(arguments[0])
-    best = np.full((len(timed), len(arguments)), np.inf)
+    samples = np.empty((repeats, len(timed), len(arguments)))
     # The whole frames run first and in turn first and second (a frame drawn after the whole-window stages found
     # the cache full of the window and took ~15% longer than the one after it: a baseline timed always second
     # looked that much faster than the same code), then the stages.
@@ -194,12 +194,12 @@ def parts(steps: int, repeats: int, skip: int, backend: int, baseline: str | Non
             for j in [*order, *range(len(stages))]:
                 start = time.perf_counter()
                 timed[j][1](a)
-                best[j, k] = min(best[j, k], time.perf_counter() - start)
-    means = best.mean(axis=1) * 1e6
+                samples[r, j, k] = time.perf_counter() - start
+    means = np.median(samples, axis=0).mean(axis=1) * 1e6
     total = means[: len(stages)].sum()
     name = "SSE2" if backend == raster.SMOOTHSCALE_SSE2 else "GENERIC"
     print(
-        f"{len(arguments)} frames (scenes {skip}+ of {steps}), {name} smoothscale; mean of each frame's fastest of {repeats}:"
+        f"{len(arguments)} frames (scenes {skip}+ of {steps}), {name} smoothscale; mean of each frame's median of {repeats}:"
     )
     for (label, _), us in zip(stages, means):
         print(f"  {label:15s} {us:8.1f} us  {100 * us / total:5.1f}%")

@@ -4,13 +4,14 @@ policy, and gymnax's jitted ``lax.scan`` rollout on JAX's CPU backend — same e
     pip install gymnax jax     # for the gymnax column (only this benchmark needs them)
     python benchmarks/bench_rollout.py --num-envs 4096 --steps 200 --threads 1 2
 
-Each contender is compiled (or jitted) and run once first; then they are sampled in turn and the best
-sample counts. Env-steps per second = num_envs * steps / seconds.
+Each contender is compiled (or jitted) and run once first; then they are sampled in turn (the order rotated from
+round to round) and each one's median sample counts. Env-steps per second = num_envs * steps / seconds.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import time
 from typing import Callable
 
@@ -171,11 +172,15 @@ def main() -> None:
             }
             if gymnax_sample is not None:
                 contenders["gymnax"] = gymnax_sample
-            best = {name: float("inf") for name in contenders}
-            for _ in range(arguments.samples):
-                for name, sample in contenders.items():
-                    best[name] = min(best[name], sample())
-            rate = {name: arguments.num_envs * arguments.steps / seconds for name, seconds in best.items()}
+            samples: dict[str, list[float]] = {name: [] for name in contenders}
+            names = list(contenders)
+            for round_index in range(arguments.samples):
+                for name in names[round_index % len(names) :] + names[: round_index % len(names)]:
+                    samples[name].append(contenders[name]())
+            rate = {
+                name: arguments.num_envs * arguments.steps / statistics.median(seconds)
+                for name, seconds in samples.items()
+            }
             gymnax_rate = rate.get("gymnax")
             gymnax_column = "-" if gymnax_rate is None else f"{gymnax_rate / 1e6:.1f}M"
             against_gymnax = "-" if gymnax_rate is None else f"{rate['rollout'] / gymnax_rate:.1f}x"

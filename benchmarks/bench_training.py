@@ -15,7 +15,7 @@ and prints the steps per second (SPS) of training, the share of the time spent s
 environments, and beside them the env-only SPS of the same vector envs under random actions. Each
 configuration runs one warm-up update first (kernel loading, torch's first calls), then timed ones
 (``--updates``, and at least ``--min-steps`` env steps; both trainers collect 32 steps per env per update); the two libraries run in alternation ``--repeats`` times in one process and
-the best run of each is shown, so that their ratio holds on a busy machine. torch uses one thread.
+each one's median run (by training SPS) is shown, with that run's other figures. torch uses one thread.
 """
 
 from __future__ import annotations
@@ -119,7 +119,9 @@ def main() -> None:
     arguments.add_argument("--updates", type=int, default=3, help="timed PPO updates per configuration (at least)")
     arguments.add_argument("--min-steps", type=int, default=16_384, help="timed env steps per configuration (at least)")
     arguments.add_argument("--env-seconds", type=float, default=1.0, help="duration of each env-only measurement")
-    arguments.add_argument("--repeats", type=int, default=3, help="alternated runs of each library; the best is shown")
+    arguments.add_argument(
+        "--repeats", type=int, default=3, help="alternated runs of each library; the median is shown"
+    )
     args = arguments.parse_args()
     torch.set_num_threads(1)
     ppo, sb3 = load_example("ppo_cleanrl"), load_example("sb3_ppo")
@@ -131,7 +133,7 @@ def main() -> None:
     for num_envs in args.num_envs:
         # Enough updates that few envs are timed over as many steps as many envs.
         updates = max(args.updates, -(-args.min_steps // (num_envs * args.num_steps)))
-        ours, theirs = best_of(
+        ours, theirs = median_of(
             args.repeats,
             lambda: cleanrl_ppo(ppo, "nbgym", num_envs, args.num_steps, updates, args.env_seconds),
             lambda: cleanrl_ppo(ppo, "gymnasium", num_envs, args.num_steps, updates, args.env_seconds),
@@ -141,7 +143,7 @@ def main() -> None:
             f"{100 * ours[1]:.1f}% / {100 * theirs[1]:.1f}% | {ours[2]:,.0f} / {theirs[2]:,.0f} ({ours[2] / theirs[2]:.1f}x) |",
             flush=True,
         )
-        ours, theirs = best_of(
+        ours, theirs = median_of(
             args.repeats,
             lambda: sb3_ppo(sb3, "nbgym", num_envs, updates, args.env_seconds),
             lambda: sb3_ppo(sb3, "gymnasium", num_envs, updates, args.env_seconds),
@@ -153,13 +155,14 @@ def main() -> None:
         )
 
 
-def best_of(repeats: int, ours: Callable[[], tuple], theirs: Callable[[], tuple]) -> tuple[tuple, tuple]:
-    """Runs the two measurements in alternation ``repeats`` times; the fastest run of each (by training SPS)."""
-    our_runs, their_runs = [], []
-    for _ in range(repeats):
-        our_runs.append(ours())
-        their_runs.append(theirs())
-    return max(our_runs, key=lambda run: run[0]), max(their_runs, key=lambda run: run[0])
+def median_of(repeats: int, ours: Callable[[], tuple], theirs: Callable[[], tuple]) -> tuple[tuple, tuple]:
+    """Runs the two measurements in alternation ``repeats`` times (which goes first alternating too); the median run
+    of each by training SPS (of an even number, the slower of the middle two)."""
+    runs: tuple[list[tuple], list[tuple]] = ([], [])
+    for repeat in range(repeats):
+        for k in (0, 1) if repeat % 2 == 0 else (1, 0):
+            runs[k].append((ours, theirs)[k]())
+    return tuple(sorted(side, key=lambda run: run[0])[(len(side) - 1) // 2] for side in runs)
 
 
 if __name__ == "__main__":
