@@ -17,13 +17,12 @@ Each figure is the median of ``--repeats`` rounds, gymnasium's and nbgym's run i
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
-from typing import Callable
 
 import numpy as np
 from gymnasium.envs.box2d.car_racing import CarRacing
 
+from nbgym import _bench
 from nbgym.engine import rng as engine_rng
 from nbgym.envs.box2d.car_racing import physics as P
 
@@ -114,39 +113,35 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     time_rows(1, 2, args.seed)  # compile or load the kernels
-    gym_full = median_of(args.repeats, lambda: time_gymnasium(1, max(50, args.steps // 5), args.seed, True))[0]
+    gym_full = _bench.interleaved_medians(
+        {"gymnasium": lambda: time_gymnasium(1, max(50, args.steps // 5), args.seed, True)}, args.repeats
+    )["gymnasium"]
     print(f"gymnasium step with its frame (1 env)      {gym_full * 1e6:9.1f} us")
     for n in args.rows:
-        gym_physics, port = median_of(
+        gym_physics, port = _bench.interleaved_medians(
+            {
+                "gymnasium": lambda: time_gymnasium(n, args.steps, args.seed, False),
+                "nbgym": lambda: time_rows(n, args.steps, args.seed),
+            },
             args.repeats,
-            lambda: time_gymnasium(n, args.steps, args.seed, False),
-            lambda: time_rows(n, args.steps, args.seed),
-        )
+        ).values()
         print(
             f"{n:3d} sub-envs: gymnasium step minus its render {gym_physics * 1e6:7.1f} us, nbgym rows "
             f"{port * 1e6:7.1f} us per sub-env step ({gym_physics / port:.2f}x)"
         )
     resets = 20
     for n in args.rows:
-        gym_reset, port = median_of(
+        gym_reset, port = _bench.interleaved_medians(
+            {
+                "gymnasium": lambda: time_gymnasium_reset(resets, args.seed),
+                "nbgym": lambda: time_rows_reset(n, max(1, resets // n), args.seed),
+            },
             args.repeats,
-            lambda: time_gymnasium_reset(resets, args.seed),
-            lambda: time_rows_reset(n, max(1, resets // n), args.seed),
-        )
+        ).values()
         print(
             f"{n:3d} rows: gymnasium reset minus its render {gym_reset * 1e6:8.1f} us, nbgym rows "
             f"{port * 1e6:9.1f} us per sub-env reset ({gym_reset / port:.2f}x)"
         )
-
-
-def median_of(repeats: int, *timings: Callable[[], float]) -> list[float]:
-    """Each timing's median over ``repeats`` rounds, the timings run in turn (the order rotated from round to
-    round)."""
-    samples: list[list[float]] = [[] for _ in timings]
-    for r in range(repeats):
-        for k in [*range(r % len(timings), len(timings)), *range(r % len(timings))]:
-            samples[k].append(timings[k]())
-    return [statistics.median(values) for values in samples]
 
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ Ratios of one run compare; absolute numbers depend on the machine and its load.
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
 import time
 import warnings
@@ -32,6 +31,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 
 import nbgym
+from nbgym import _bench
 
 ENVS = ["HalfCheetah-v5", "Hopper-v5", "Ant-v5", "Humanoid-v5"]
 NUM_ENVS = [16, 64, 256, 1024]
@@ -131,18 +131,6 @@ def _single_steppers(env_id: str, args: argparse.Namespace) -> dict[str, Callabl
     return samplers
 
 
-def _measure(samplers: dict[str, Callable[[], float]], repeats: int) -> dict[str, float]:
-    """Each sampler's median over ``repeats`` interleaved rounds (every library once a round, the order rotated, so
-    that every library sees the same machine load)."""
-    samples: dict[str, list[float]] = {name: [] for name in samplers}
-    names = list(samplers)
-    for round_index in range(repeats):
-        shift = round_index % len(names)
-        for name in names[shift:] + names[:shift]:
-            samples[name].append(samplers[name]())
-    return {name: statistics.median(values) for name, values in samples.items()}
-
-
 def _rate(value: float) -> str:
     return f"{value / 1e6:.2f}M" if value >= 1e6 else f"{value / 1e3:.1f}k"
 
@@ -177,7 +165,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         rows = []
         for num_envs in args.num_envs:
             samplers, envs = _vector_steppers(env_id, num_envs, args)
-            rows.append((num_envs, _measure(samplers, args.repeats)))
+            rows.append((num_envs, _bench.interleaved_medians(samplers, args.repeats)))
             for env in envs:
                 env.close()
         columns = list(dict.fromkeys(name for _, rates in rows for name in rates))
@@ -193,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             ratio = f"{rates['nbgym 1t'] / rates['gymnasium sync']:.2f}x" if "gymnasium sync" in rates else "-"
             batch = [f"{rates[f'nbgym {t}t'] / rates[f'mujoco.batch {t}t']:.2f}x" for t in args.threads]
             print(f"| {num_envs} | " + " | ".join(cells) + f" | {ratio} | " + " | ".join(batch) + " |")
-        single = _measure(_single_steppers(env_id, args), args.repeats)
+        single = _bench.interleaved_medians(_single_steppers(env_id, args), args.repeats)
         print(
             f"| single env (`make`) | nbgym {_rate(single['nbgym'])}, gymnasium {_rate(single['gymnasium'])} "
             f"| {single['nbgym'] / single['gymnasium']:.2f}x |"

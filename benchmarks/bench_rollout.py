@@ -11,7 +11,6 @@ round to round) and each one's median sample counts. Env-steps per second = num_
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 from typing import Callable
 
@@ -19,6 +18,7 @@ import numba
 import numpy as np
 
 import nbgym
+from nbgym import _bench
 from nbgym.engine import rollout
 
 
@@ -172,15 +172,8 @@ def main() -> None:
             }
             if gymnax_sample is not None:
                 contenders["gymnax"] = gymnax_sample
-            samples: dict[str, list[float]] = {name: [] for name in contenders}
-            names = list(contenders)
-            for round_index in range(arguments.samples):
-                for name in names[round_index % len(names) :] + names[: round_index % len(names)]:
-                    samples[name].append(contenders[name]())
-            rate = {
-                name: arguments.num_envs * arguments.steps / statistics.median(seconds)
-                for name, seconds in samples.items()
-            }
+            medians = _bench.interleaved_medians(contenders, arguments.samples)
+            rate = {name: arguments.num_envs * arguments.steps / seconds for name, seconds in medians.items()}
             gymnax_rate = rate.get("gymnax")
             gymnax_column = "-" if gymnax_rate is None else f"{gymnax_rate / 1e6:.1f}M"
             against_gymnax = "-" if gymnax_rate is None else f"{rate['rollout'] / gymnax_rate:.1f}x"

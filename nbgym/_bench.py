@@ -83,6 +83,18 @@ def library_version(name: str) -> str | None:
         return "unknown"
 
 
+def interleaved_medians(samplers: dict[str, Callable[[], float]], rounds: int) -> dict[str, float]:
+    """Each sampler's median over ``rounds`` interleaved rounds: every sampler once a round, the order rotated from
+    round to round, so that every one sees the same machine load (the scripts' measuring, never the best sample)."""
+    samples: dict[str, list[float]] = {name: [] for name in samplers}
+    names = list(samplers)
+    for round_index in range(rounds):
+        shift = round_index % len(names)
+        for name in names[shift:] + names[:shift]:
+            samples[name].append(samplers[name]())
+    return {name: statistics.median(values) for name, values in samples.items()}
+
+
 def _import_library(name: str) -> Any:
     if importlib.util.find_spec(name) is None:
         raise Unavailable(f"{name} is not installed (pip install {name})")
