@@ -19,6 +19,7 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
+from nbgym.engine import _cache as cache
 from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
 
 _interpreted_lock = threading.Lock()
@@ -177,6 +178,25 @@ def _pause(typingctx):
         return context.get_dummy_value()
 
     return types.void(), codegen
+
+
+def load_kernels() -> None:
+    """Compile, or load from the disk cache, the kernels that ``wait_for`` and ``store_then_load`` call, for the
+    engine's arguments (int64 arrays and ints), if this process has not yet: a ``threads.StepServer`` calls it when it
+    is made, beside the env's own kernels, so that no step loads one.
+
+    A step that loaded one (a caller's first sleep loaded ``store_then_load``) took milliseconds longer, and was
+    exposed to Ctrl-C inside llvmlite's loading code: llvmlite's ``OutputString.close`` frees its string and then
+    forgets it, and an interrupt raised between the two left the string to be freed again by its ``__del__`` (``free():
+    double free detected``: the process aborted, in 7 of 56 runs of ``test_ctrl_c_during_threaded_step_never_leaves_a_
+    helper_stepping`` three at a time on the 2-core machine, and once in CI; 0 of 90 since).
+    """
+    if numba.config.DISABLE_JIT or _store_then_load.signatures:
+        return
+    counter = np.zeros(1, dtype=np.int64)
+    with cache.compiling("the engine's threads"):
+        _spin(counter, 0, 1, 1)
+        _store_then_load(counter, 0, 0, counter, 0)
 
 
 @kernel(entry=True)

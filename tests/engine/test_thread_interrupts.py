@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import copy
 import pickle
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 
 import numba
 import numpy as np
 import pytest
+from helpers.paths import ROOT
 from helpers.row_kernels import replace_step_chunks
 
 import nbgym
@@ -459,3 +463,56 @@ def test_a_latch_waited_for_and_set_through_a_storm_of_interrupts_still_wakes_it
     checker.start()
     checker.join(5.0)
     assert seen == [True] * len(set_here), "a latch set through interrupts was not seen as set"
+
+
+@pytest.mark.jit_only  # interpreted, nothing is compiled
+def test_no_threaded_step_compiles_or_loads_a_kernel():
+    """Every kernel a threaded step may call is loaded when its env is made, none inside a step, in a fresh process.
+    A load inside a step can take a Ctrl-C inside llvmlite, which then frees a string twice and aborts the process: a
+    caller's first sleep on its workers loaded ``atomic.store_then_load`` (7 of 56 runs of
+    ``test_ctrl_c_during_threaded_step_never_leaves_a_helper_stepping`` aborted, three at a time, and one in CI). Here the workers
+    take every chunk, each after a delay, so that the caller sleeps in each step."""
+    code = """
+        import threading, time
+        import numpy as np, nbgym
+        from numba.core import dispatcher
+        from nbgym.engine import _batch, _threads, atomic
+
+        envs = nbgym.make_vec("CartPole-v1", 2048, num_threads=2)
+        envs.reset(seed=0)
+        real_row_kernels, real_store_then_load = _batch.KernelBatch.row_kernels, atomic.store_then_load
+        real_compile = dispatcher.Dispatcher._compile_for_args
+        loads, sleeps = [], []
+
+        def row_kernels(self, action_dtype):
+            check, chunks = real_row_kernels(self, action_dtype)
+
+            def workers_only(*args):  # the caller claims nothing; a worker claims each chunk late
+                if threading.current_thread() is threading.main_thread():
+                    return False
+                time.sleep(10 * _threads.CALLER_SPIN_SECONDS)
+                return chunks(*args)
+
+            return check, workers_only
+
+        def store_then_load(*args):
+            sleeps.append(1)
+            return real_store_then_load(*args)
+
+        def compile_for_args(self, *args, **kwargs):
+            loads.append(self.py_func.__qualname__)
+            return real_compile(self, *args, **kwargs)
+
+        _batch.KernelBatch.row_kernels = row_kernels
+        atomic.store_then_load = store_then_load
+        dispatcher.Dispatcher._compile_for_args = compile_for_args
+        for k in range(5):
+            envs.step(np.full(2048, k % 2, dtype=np.int64))
+        print(len(sleeps), loads)
+    """
+    result = subprocess.run(
+        [sys.executable, "-c", textwrap.dedent(code)], capture_output=True, text=True, timeout=300, cwd=ROOT
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    sleeps, loads = result.stdout.split(maxsplit=1)
+    assert int(sleeps) >= 1 and loads.strip() == "[]", result.stdout

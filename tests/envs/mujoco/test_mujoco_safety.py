@@ -33,7 +33,7 @@ ARENA_FAILS = int(mujoco.__version__.split(".")[0]) >= 4
 def run_python(code: str, env: dict[str, str] | None = None, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter from the repository root (this checkout's nbgym)."""
     return subprocess.run(
-        [sys.executable, "-c", textwrap.dedent(code)],
+        [sys.executable, "-X", "faulthandler", "-c", textwrap.dedent(code)],  # an abort shows each thread's stack
         cwd=ROOT,
         capture_output=True,
         text=True,
