@@ -62,6 +62,7 @@ from numba.core.caching import (
 )
 
 from nbgym import logger
+from nbgym.engine import _interrupts
 from nbgym.error import KernelCacheWarning
 
 _DIGEST_SIZE = hashlib.sha256().digest_size
@@ -1009,7 +1010,7 @@ def compiling(what: str | None = None) -> Iterator[None]:
     a MountainCar step gave an infinite velocity and the process later aborted on a corrupted heap, reproduced
     on numba 0.60 to 0.68 with two processes starting cold (the likely mechanism, one symbol name for two bodies,
     is what ``ProcessUniqueIds`` removes; the lock stays, and spares the second process the compile). Without a
-    writable cache there is nothing to share.
+    writable cache there is nothing to share. A Ctrl-C meanwhile is raised outside llvmlite's code (``_interrupts``).
     """
     written, _ = locations()
     handle = None
@@ -1022,9 +1023,10 @@ def compiling(what: str | None = None) -> Iterator[None]:
     outer, _compiling.what = getattr(_compiling, "what", None), what
     try:
         if handle is None:
-            yield
+            with _interrupts.outside_llvmlite():
+                yield
             return
-        with handle:
+        with handle, _interrupts.outside_llvmlite():
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield

@@ -56,6 +56,7 @@ from numba.core import cgutils, codegen, errors, typed_passes, types
 from numba.core.dispatcher import Dispatcher
 from numba.core.registry import CPUDispatcher
 
+from nbgym.engine import _interrupts
 from nbgym.engine._cache import CheckedFunctionCache
 
 KERNEL_OPTIONS = {"cache": True, "nogil": True, "error_model": "numpy", "fastmath": False}
@@ -70,7 +71,16 @@ their own: numba would keep them in its plain, unchecked cache files, and their 
 every kernel that calls them, whose checked entry holds it. Never called from Python: helpers."""
 
 
-class HelperDispatcher(CPUDispatcher):
+class KernelDispatcher(CPUDispatcher):
+    """The dispatcher of an nbgym kernel: numba's, whose compiles and loads from the cache (at a first call too) take a
+    Ctrl-C only outside llvmlite's code, which an interrupt can leave freeing memory twice (``_interrupts``)."""
+
+    def compile(self, sig: Any) -> Any:
+        with _interrupts.outside_llvmlite():
+            return super().compile(sig)
+
+
+class HelperDispatcher(KernelDispatcher):
     """The dispatcher of a helper: compiled without Python wrappers for the kernels that call it.
 
     Calling it from Python calls its Python entry instead (``python_entry``): numba would otherwise jump to the
@@ -142,8 +152,7 @@ def _dispatcher(function: Callable, options: dict, entry: bool) -> Any:
         dispatcher = njit(**options, **HELPER_OPTIONS)(function)
     if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT=1: the Python function itself
         return dispatcher
-    if not entry:
-        dispatcher.__class__ = HelperDispatcher
+    dispatcher.__class__ = KernelDispatcher if entry else HelperDispatcher
     # Helpers and entries of one function share its cache file: the key tells them apart (a helper's code
     # loaded as an entry would be called through its null wrapper).
     dispatcher._cache = CheckedFunctionCache(function, variant="entry" if entry else "helper")
