@@ -11,7 +11,7 @@ kernel: 7 of 56 runs of the MuJoCo Ctrl-C test).
 
 So while the main thread compiles or loads an nbgym kernel (``_jit.KernelDispatcher.compile``, ``cache.compiling``),
 SIGINT's Python handler is wrapped: a signal that finds a frame of llvmlite's on the main thread's stack is delivered
-again ``RETRY_SECONDS`` later (``_thread.interrupt_main``), until it finds none, and then goes to the handler as it
+again ``RETRY_SECONDS`` later, until it finds none, and then goes to the handler as it
 came. A Ctrl-C is thus late by at most the length of one llvmlite call (an LLVM pass over a module, at most seconds in
 a cold compile), never lost, and the handler sees it as it would have. Other threads never receive it.
 """
@@ -42,6 +42,15 @@ def _inside_llvmlite(frame: FrameType | None) -> bool:
     return False
 
 
+def _deliver_again(signum: int) -> None:
+    """``signum`` sent to the main thread again, as a signal where threads can be sent one: a call it blocks in (a sleep,
+    a lock) is interrupted, as by the first."""
+    if hasattr(signal, "pthread_kill"):
+        signal.pthread_kill(threading.main_thread().ident, signum)
+    else:
+        _thread.interrupt_main(signum)
+
+
 class _Deferring:
     """SIGINT's handler while the main thread compiles: ``handler``'s, once no llvmlite frame is on the stack."""
 
@@ -50,7 +59,7 @@ class _Deferring:
 
     def __call__(self, signum: int, frame: FrameType | None) -> Any:
         if _inside_llvmlite(frame):
-            retry = threading.Timer(RETRY_SECONDS, _thread.interrupt_main, (signum,))
+            retry = threading.Timer(RETRY_SECONDS, _deliver_again, (signum,))
             retry.daemon = True
             retry.start()
             return None

@@ -51,6 +51,17 @@ def test_an_interrupt_inside_llvmlite_code_is_raised_after_it_returns(python_sig
     time.sleep(3 * _interrupts.RETRY_SECONDS)  # no second one
 
 
+def test_an_interrupt_deferred_past_the_compile_wakes_a_blocked_main_thread(python_sigint_handler):
+    """Delivered again as a signal: a sleep the main thread has begun after the compile is interrupted, as by the first
+    Ctrl-C."""
+    with _interrupts.outside_llvmlite():
+        _stand_in_for_llvmlite()()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        time.sleep(30)
+    assert time.monotonic() - start < 5
+
+
 def test_an_interrupt_outside_llvmlite_code_is_raised_at_once(python_sigint_handler):
     with pytest.raises(KeyboardInterrupt), _interrupts.outside_llvmlite():
         signal.raise_signal(signal.SIGINT)
