@@ -10,10 +10,10 @@ string to be freed again by ``__del__``: ``free(): double free detected``, an ab
 kernel: 7 of 56 runs of the MuJoCo Ctrl-C test).
 
 So while the main thread compiles or loads an nbgym kernel (``_jit.KernelDispatcher.compile``, ``cache.compiling``),
-SIGINT's Python handler is wrapped: a signal that finds a frame of llvmlite's on the main thread's stack is delivered
-again ``RETRY_SECONDS`` later, until it finds none, and then goes to the handler as it
-came. A Ctrl-C is thus late by at most the length of one llvmlite call (an LLVM pass over a module, at most seconds in
-a cold compile), never lost, and the handler sees it as it would have. Other threads never receive it.
+SIGINT's Python handler is wrapped: a signal that finds a frame of llvmlite's bindings on the main thread's stack is
+sent again ``RETRY_SECONDS`` later, until it finds none, and then goes to the handler as it came. A Ctrl-C is thus
+late by at most the length of one llvmlite call (an LLVM pass over a module: up to seconds in a cold compile), never
+lost, and the handler sees it as it would have. Other threads never receive it.
 """
 
 from __future__ import annotations
@@ -26,9 +26,10 @@ import threading
 from types import FrameType
 from typing import Any, Callable, Iterator
 
-import llvmlite
+import llvmlite.binding
 
-_LLVMLITE_DIRECTORY = os.path.dirname(os.path.abspath(llvmlite.__file__)) + os.sep
+LLVMLITE_BINDING = os.path.dirname(os.path.abspath(llvmlite.binding.__file__)) + os.sep
+"""The directory of llvmlite's bindings to LLVM (``llvmlite.ir``, which builds IR in Python objects, is safe)."""
 
 RETRY_SECONDS = 0.01
 """How long a SIGINT that landed in llvmlite's code waits before it is delivered again."""
@@ -36,7 +37,7 @@ RETRY_SECONDS = 0.01
 
 def _inside_llvmlite(frame: FrameType | None) -> bool:
     while frame is not None:
-        if frame.f_code.co_filename.startswith(_LLVMLITE_DIRECTORY):
+        if frame.f_code.co_filename.startswith(LLVMLITE_BINDING):
             return True
         frame = frame.f_back
     return False

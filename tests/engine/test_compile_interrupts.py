@@ -2,7 +2,7 @@
 
 An interrupt raised inside llvmlite's Python code (a ctypes callback handing LLVM a cached object, ``OutputString``'s
 ``close``) segfaulted or aborted the process on a double free. Here a stand-in for llvmlite's code is a function
-compiled with a file name inside llvmlite's directory, which raises SIGINT and runs on: the interrupt must wait until it
+compiled with a file name inside llvmlite's bindings, which raises SIGINT and runs on: the interrupt must wait until it
 has returned, and then come, once.
 """
 
@@ -25,7 +25,7 @@ def _stand_in_for_llvmlite():
     """A function whose frames look like llvmlite's: it raises SIGINT, then runs ~100k bytecodes before returning."""
     source = "def inside():\n    raise_signal()\n    total = 0\n    for k in range(20000):\n        total += k\n    return total\n"
     namespace = {"raise_signal": lambda: signal.raise_signal(signal.SIGINT)}
-    filename = os.path.join(_interrupts._LLVMLITE_DIRECTORY, "binding", "stand_in.py")
+    filename = os.path.join(_interrupts.LLVMLITE_BINDING, "stand_in.py")
     exec(compile(source, filename, "exec"), namespace)
     return namespace["inside"]
 
