@@ -14,6 +14,7 @@ import numpy as np
 from nbgym import error, spaces
 from nbgym.engine import _cache as cache
 from nbgym.engine import _threads as threads
+from nbgym.engine import atomic
 from nbgym.engine import rng
 from nbgym.engine._held import hold
 from nbgym.engine._kernels import (
@@ -332,6 +333,7 @@ class KernelBatch:
             actions = np.zeros(self.action_shape, dtype=action_dtype)
             counters = np.zeros(1, dtype=np.int64)
             with cache.compiling(f"{self.physics.name}'s threaded step"):
+                atomic.load_kernels()  # what the threads call between chunks: never loaded inside a step
                 check = check_step.compile(
                     tuple(numba.typeof(arg) for arg in (self.params, actions, 0, self.needs_reset, 0, 0))
                 )

@@ -19,7 +19,6 @@ from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 
-from nbgym.engine import _cache as cache
 from nbgym.engine._jit import OVERLOAD_OPTIONS, kernel
 
 _interpreted_lock = threading.Lock()
@@ -182,8 +181,9 @@ def _pause(typingctx):
 
 def load_kernels() -> None:
     """Compile, or load from the disk cache, the kernels that ``wait_for`` and ``store_then_load`` call, for the
-    engine's arguments (int64 arrays and ints), if this process has not yet: a ``threads.StepServer`` calls it when it
-    is made, beside the env's own kernels, so that no step loads one.
+    engine's arguments (int64 arrays and ints), if this process has not yet; call it under ``cache.compiling``. The
+    threaded step's kernels are loaded with them (``KernelBatch.row_kernels``), before a ``threads.StepServer`` is
+    made, so that no step loads one.
 
     A step that loaded one (a caller's first sleep loaded ``store_then_load``) took milliseconds longer, and was
     exposed to Ctrl-C inside llvmlite's loading code: llvmlite's ``OutputString.close`` frees its string and then
@@ -194,9 +194,8 @@ def load_kernels() -> None:
     if numba.config.DISABLE_JIT or _store_then_load.signatures:
         return
     counter = np.zeros(1, dtype=np.int64)
-    with cache.compiling("the engine's threads"):
-        _spin(counter, 0, 1, 1)
-        _store_then_load(counter, 0, 0, counter, 0)
+    _spin(counter, 0, 1, 1)
+    _store_then_load(counter, 0, 0, counter, 0)
 
 
 @kernel(entry=True)

@@ -34,8 +34,6 @@ import sys
 
 import llvmlite.binding as llvm
 
-from nbgym.engine import _interrupts
-
 REPORT_SIZE = 2048
 """Bytes of the buffer receiving an error's text (the text is cut to fit, NUL-terminated)."""
 
@@ -257,5 +255,4 @@ def guarded_call_address(libmujoco: ctypes.CDLL) -> tuple[int, object]:
     """The address of ``guarded_call`` (0 where it cannot be built) and the object keeping its code alive."""
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
-    with _interrupts.outside_llvmlite():  # a Ctrl-C inside llvmlite's code can corrupt the heap
-        return _build(libmujoco)
+    return _build(libmujoco)
