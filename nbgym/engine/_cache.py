@@ -1022,16 +1022,16 @@ def compiling(what: str | None = None) -> Iterator[None]:
             handle = None
     outer, _compiling.what = getattr(_compiling, "what", None), what
     try:
-        if handle is None:
-            with _interrupts.outside_llvmlite():
+        with _interrupts.outside_llvmlite():
+            if handle is None:
                 yield
-            return
-        with handle, _interrupts.outside_llvmlite():
-            fcntl.flock(handle, fcntl.LOCK_EX)
-            try:
-                yield
-            finally:
-                fcntl.flock(handle, fcntl.LOCK_UN)
+                return
+            with handle:
+                fcntl.flock(handle, fcntl.LOCK_EX)
+                try:
+                    yield
+                finally:
+                    fcntl.flock(handle, fcntl.LOCK_UN)
     finally:
         _compiling.what = outer
 

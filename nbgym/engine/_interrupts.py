@@ -18,7 +18,6 @@ lost, and the handler sees it as it would have. Other threads never receive it.
 
 from __future__ import annotations
 
-import _thread
 import contextlib
 import os
 import signal
@@ -44,12 +43,9 @@ def _inside_llvmlite(frame: FrameType | None) -> bool:
 
 
 def _deliver_again(signum: int) -> None:
-    """``signum`` sent to the main thread again, as a signal where threads can be sent one: a call it blocks in (a sleep,
-    a lock) is interrupted, as by the first."""
-    if hasattr(signal, "pthread_kill"):
-        signal.pthread_kill(threading.main_thread().ident, signum)
-    else:
-        _thread.interrupt_main(signum)
+    """``signum`` sent to the main thread again as a signal (POSIX, as the cache's lock is), not by
+    ``_thread.interrupt_main``: a call it blocks in (a sleep, a lock) is interrupted, as by the first."""
+    signal.pthread_kill(threading.main_thread().ident, signum)
 
 
 class _Deferring:

@@ -469,9 +469,9 @@ def test_a_latch_waited_for_and_set_through_a_storm_of_interrupts_still_wakes_it
 def test_no_threaded_step_compiles_or_loads_a_kernel():
     """Every kernel a threaded step may call is loaded when its env is made, none inside a step, in a fresh process.
     A load inside a step can take a Ctrl-C inside llvmlite, which then frees a string twice and aborts the process: a
-    caller's first sleep on its workers loaded ``atomic.store_then_load`` (7 of 56 runs of
-    ``test_ctrl_c_during_threaded_step_never_leaves_a_helper_stepping`` aborted, three at a time, and one in CI). Here the workers
-    take every chunk, each after a delay, so that the caller sleeps in each step."""
+    caller's first sleep on its workers loaded ``atomic.store_then_load`` (7 of 56 runs of the MuJoCo test
+    ``test_ctrl_c_during_threaded_step_never_leaves_a_helper_stepping`` aborted, three at a time, and one in CI). Here
+    the workers take every chunk, each after a delay, so that the caller sleeps in each step."""
     code = """
         import threading, time
         import numpy as np, nbgym
