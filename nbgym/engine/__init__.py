@@ -68,6 +68,9 @@ For environments that bind compiled code of their own (nbgym's MuJoCo binding):
   parameter record, as the kernels reach each physics (nothing captured: the disk cache keeps working).
 - :mod:`nbgym.engine.atomic`: ``fetch_add``, an atomic counter for what sub-environments stepped by several
   threads share (MuJoCo's simulation slots).
+- :func:`outside_llvmlite`: held around an env's own calls into llvmlite's bindings (MuJoCo's error trampoline, built
+  from LLVM IR), as the engine holds it around every compile and load: a Ctrl-C meanwhile is raised once the main
+  thread is out of llvmlite's code, which an interrupt can leave freeing memory twice.
 
 ``import nbgym.engine`` is cheap: each name is imported on first use.
 
@@ -107,6 +110,7 @@ __all__ = [
     "import_pygame",
     "njit",
     "npmath",
+    "outside_llvmlite",
     "render_frame",
     "rng",
     "rollout",
@@ -133,7 +137,8 @@ _RENDERING = (
 __getattr__, __dir__ = lazy_attributes(
     __name__,
     {
-        **{name: "_api" for name in __all__ if name not in _SUBMODULES + _RENDERING},
+        **{name: "_api" for name in __all__ if name not in (*_SUBMODULES, *_RENDERING, "outside_llvmlite")},
         **dict.fromkeys(_RENDERING, "_render"),  # without numba: wrappers and renderers of any env import them
+        "outside_llvmlite": "_interrupts",  # without numba: llvmlite's bindings only
     },
 )

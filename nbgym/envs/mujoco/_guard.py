@@ -34,6 +34,8 @@ import sys
 
 import llvmlite.binding as llvm
 
+from nbgym.engine import outside_llvmlite
+
 REPORT_SIZE = 2048
 """Bytes of the buffer receiving an error's text (the text is cut to fit, NUL-terminated)."""
 
@@ -252,7 +254,9 @@ def _build(libmujoco: ctypes.CDLL) -> tuple[int, object]:
 
 
 def guarded_call_address(libmujoco: ctypes.CDLL) -> tuple[int, object]:
-    """The address of ``guarded_call`` (0 where it cannot be built) and the object keeping its code alive."""
-    llvm.initialize_native_target()
-    llvm.initialize_native_asmprinter()
-    return _build(libmujoco)
+    """The address of ``guarded_call`` (0 where it cannot be built) and the object keeping its code alive. Built with
+    Ctrl-C raised only outside llvmlite's code, as the kernels are compiled."""
+    with outside_llvmlite():
+        llvm.initialize_native_target()
+        llvm.initialize_native_asmprinter()
+        return _build(libmujoco)

@@ -540,6 +540,32 @@ def test_guard_ir_has_only_typed_pointers_and_parses(structured, global_handler)
     llvm.parse_assembly(ir).verify()
 
 
+def test_guard_is_built_with_ctrl_c_raised_outside_llvmlite(monkeypatch):
+    """The trampoline's LLVM calls (parse, MCJIT) run under the engine's deferring SIGINT handler, as a kernel's
+    compile does: an interrupt inside them could leave llvmlite freeing memory twice (``engine._interrupts``)."""
+    import signal
+
+    from nbgym.engine import _interrupts
+    from nbgym.envs.mujoco import _guard, _sim
+
+    handlers = []
+    real_create = _guard.llvm.create_mcjit_compiler
+
+    def recording_create(module, machine):
+        handlers.append(signal.getsignal(signal.SIGINT))
+        return real_create(module, machine)
+
+    monkeypatch.setattr(_guard.llvm, "create_mcjit_compiler", recording_create)
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)  # pytest's workers may ignore SIGINT
+    try:
+        address, code = _guard.guarded_call_address(_sim._LIB)
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    assert address and code is not None
+    assert len(handlers) == 1 and isinstance(handlers[0], _interrupts._Deferring)
+
+
 @pytest.mark.parametrize(
     ("scale", "expected"),
     [(-0.1, ValueError), (np.inf, OverflowError), (np.nan, OverflowError), (1e308, OverflowError)],
