@@ -42,6 +42,22 @@ def _entry(values):
     return _scaled(values, 0) + _scaled(values, 1) + _scaled(values, 2) + _pick((1.5, 2), 0) + _checked(values)
 
 
+@kernel
+def _doubled(values, column):
+    return values[column] * 2.0
+
+
+@kernel(entry=True)
+def _narrow_and_wide_entry(values, columns):
+    # columns[k] is an int32, k an int64: one version of _doubled takes both
+    total = 0.0
+    for k in range(columns.shape[0]):
+        total += _doubled(values, columns[k]) + _doubled(values, k)
+    return total
+
+
+_narrow_and_wide_entry._cache = NullCache()
+
 # Compiled in this process, never loaded from an earlier run's disk cache: the tests below look at what compiling the
 # entry links (a cached entry loads without compiling its helpers, which then have no versions to look at).
 _entry._cache = NullCache()
@@ -102,6 +118,15 @@ def test_constants_do_not_compile_a_helper_once_per_value():
     assert len(_scaled.signatures) == 1, _scaled.signatures  # called with 0, 1 and 2: one int64 version
     assert [str(arg) for arg in _scaled.signatures[0]][1] == "int64"
     assert "Literal" in str(_pick.signatures)  # where typing needs the value, the literal version
+
+
+def test_narrow_integers_do_not_compile_a_helper_once_per_width():
+    values = np.array([1.0, 10.0, 100.0])
+    columns = np.array([2, -1, 0], dtype=np.int32)  # -1: the conversion to int64 keeps the sign
+    assert _narrow_and_wide_entry(values, columns) == 2.0 * (100.0 + 100.0 + 1.0) + 2.0 * (1.0 + 10.0 + 100.0)
+    assert [[str(arg) for arg in signature] for signature in _doubled.signatures] == [
+        ["array(float64, 1d, C)", "int64"]
+    ]
 
 
 def test_a_helper_called_from_python_runs_its_python_entry():
