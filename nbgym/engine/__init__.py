@@ -36,7 +36,10 @@ Names:
   both classes share) makes the parameters from them (``_configure(arguments)``) and the spaces from the
   parameters (``_single_spaces()``); ``vector_env_class(EnvClass)`` makes the vector class, whose
   ``max_episode_steps`` defaults to the registered limit (:data:`REGISTERED`).
-- :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath).
+- :func:`njit`: the decorator of helpers (nbgym's kernel options: cached, no fastmath). Called from a kernel, a
+  helper is compiled once per argument types, with constants typed by their type and signed integers narrower than
+  64 bits as ``int64`` (the same values: numba computes with them as ``int64`` anyway), so a helper that returns its
+  ``int32`` argument returns an ``int64`` there; called from Python, as numba types the call.
 - :func:`borrowing_njit`: the decorator of helpers that a physics declared ``Physics(..., borrows_state=True)``
   calls with its state from ``step`` or ``observe``: compiled without numba's reference counting, as those
   functions are (the kernels keep the state's arrays alive for the call). They may not allocate an array, nor
@@ -134,11 +137,13 @@ _RENDERING = (
     "surface_pixels",
 )
 
+_WITHOUT_NUMBA = {
+    **dict.fromkeys(_RENDERING, "_render"),  # wrappers and renderers of any env import them
+    "outside_llvmlite": "_interrupts",  # llvmlite's bindings only
+}
+"""The names whose modules import no numba, by module."""
+
 __getattr__, __dir__ = lazy_attributes(
     __name__,
-    {
-        **{name: "_api" for name in __all__ if name not in (*_SUBMODULES, *_RENDERING, "outside_llvmlite")},
-        **dict.fromkeys(_RENDERING, "_render"),  # without numba: wrappers and renderers of any env import them
-        "outside_llvmlite": "_interrupts",  # without numba: llvmlite's bindings only
-    },
+    {**{name: "_api" for name in __all__ if name not in (*_SUBMODULES, *_WITHOUT_NUMBA)}, **_WITHOUT_NUMBA},
 )

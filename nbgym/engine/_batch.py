@@ -210,7 +210,7 @@ class KernelBatch:
         the user waited for it (``cache.notice_compile``)."""
         misses = 0 if numba.config.DISABLE_JIT else _cache_misses(kernels)
         start = time.perf_counter()
-        with self.physics.compile_errors(), cache.compiling(self.physics.name):
+        with self.physics.compile_errors(), cache.compiling(self.physics.name, self.physics.name):
             yield
         if not numba.config.DISABLE_JIT and _cache_misses(kernels) > misses:
             cache.notice_compile(self.physics.name, time.perf_counter() - start, kernels[-1])
@@ -332,7 +332,7 @@ class KernelBatch:
         else:
             actions = np.zeros(self.action_shape, dtype=action_dtype)
             counters = np.zeros(1, dtype=np.int64)
-            with cache.compiling(f"{self.physics.name}'s threaded step"):
+            with cache.compiling(f"{self.physics.name}'s threaded step", self.physics.name):
                 atomic.load_kernels()  # what the threads call between chunks: never loaded inside a step
                 check = check_step.compile(
                     tuple(numba.typeof(arg) for arg in (self.params, actions, 0, self.needs_reset, 0, 0))
@@ -411,7 +411,7 @@ class KernelBatch:
         args = (*self._step_args(mode, max_steps), actions)
         if numba.config.DISABLE_JIT:
             return functools.partial(step_kernel, *args)
-        with cache.compiling(f"{self.physics.name}'s step of {actions.dtype} actions"):
+        with cache.compiling(f"{self.physics.name}'s step of {actions.dtype} actions", self.physics.name):
             entry = step_kernel.compile(tuple(numba.typeof(arg) for arg in args))
         return functools.partial(entry, *args)
 

@@ -39,6 +39,7 @@ import json
 import os
 import pathlib
 import pickle
+import re
 import secrets
 import shutil
 import socket
@@ -222,7 +223,25 @@ _compile_noticed = False
 _quiet = False
 """Whether this process gives no compile notices at all (``skip_compile_notice``)."""
 _compiling = threading.local()
-"""What the ``compiling()`` context of this thread compiles (``what``), until a cache miss has announced it."""
+"""What the ``compiling()`` context of this thread compiles (``what``), until a cache miss has announced it, and whether
+it holds a compile lock (``locked``)."""
+
+
+@contextlib.contextmanager
+def _index_lock() -> Iterator[None]:
+    """Held while an index file of the written cache is read and written again (``_CheckedCacheFile.save``): a few
+    milliseconds, by one process at a time."""
+    written, _ = locations()
+    handle = None if written is None else _lock_file(written, "index")
+    if handle is None:
+        yield
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 class _CheckedCacheFile(IndexDataCacheFile):
@@ -302,14 +321,19 @@ class _CheckedCacheFile(IndexDataCacheFile):
         return (str(signature), *rest)
 
     def save(self, key: Any, data: Any) -> None:
-        overloads = self._load_index()
-        entry = self._index_entry(key)
-        data_name = overloads.get(entry)
-        if data_name is None:
-            existing = set(overloads.values())
-            data_name = next(name for name in map(self._data_name, itertools.count(1)) if name not in existing)
-            overloads[entry] = data_name
-            self._save_index(overloads)
+        """Saves ``data`` under ``key``: its entry added to the index, which is read and written again under the cache's
+        index lock, so that two processes that add entries at once (compiling different groups:
+        ``compiling``) neither drop each other's entry nor name one data file for two (which the key held in the
+        file would catch, at the cost of a compile)."""
+        with _index_lock():
+            overloads = self._load_index()
+            entry = self._index_entry(key)
+            data_name = overloads.get(entry)
+            if data_name is None:
+                existing = set(overloads.values())
+                data_name = next(name for name in map(self._data_name, itertools.count(1)) if name not in existing)
+                overloads[entry] = data_name
+                self._save_index(overloads)
         self._save_data(data_name, (key, data))
 
     def load(self, key: Any) -> Any:
@@ -907,8 +931,8 @@ def build_prebuilt(
         status = status or level_status
         if level_status == 0:
             built.append(processor)
-    with contextlib.suppress(FileNotFoundError):
-        (target / "nbgym-compile.lock").unlink()
+    for lock in target.glob("nbgym-*.lock"):  # the compile and index locks (``compiling``, ``_CheckedCacheFile.save``)
+        lock.unlink()
     from numba.np.numpy_support import numpy_version
 
     manifest = {
@@ -996,30 +1020,38 @@ def skip_compile_notice() -> None:
 
 
 @contextlib.contextmanager
-def compiling(what: str | None = None) -> Iterator[None]:
+def compiling(what: str | None = None, group: str | None = None) -> Iterator[None]:
     """Held while this process compiles, or loads from the cache, a group of kernels that run together (an
-    environment's reset and step, with every function compiled into them): one process at a time per cache.
+    environment's reset and step, with every function compiled into them): one process at a time per cache and group.
 
-    With ``what`` (``"LunarLander"``, ``"LunarLander's threaded step"``), the first kernel of the group that is not in
-    the cache is announced before numba compiles it (``nbgym: compiling the kernels of LunarLander (first use; cached
-    afterwards)...``); a group loaded from the cache says nothing.
+    Args:
+        what: What the kernels are (``"LunarLander"``, ``"LunarLander's threaded step"``): the first kernel that is
+            not in the cache is announced before numba compiles it (``nbgym: compiling the kernels of LunarLander
+            (first use; cached afterwards)...``); kernels loaded from the cache say nothing.
+        group: The name of the lock: the physics whose kernels these are (its reset and step, threaded step, steps of
+            other actions' dtypes, rollouts), ``None`` for the engine's own. A second process that needs the same
+            physics' kernels waits, then loads what the first compiled (a training script's runners compile once),
+            while one that needs another physics' compiles them beside it. With one lock for every physics, pytest's
+            two workers waited 372 s of the main suite's 1,101 s, 332 s of it behind another family's compile (a
+            test's physics of 3 s behind CarRacing's 120 s); with one per family, 201 s of 1,053 s, behind another
+            Box2D environment's; with one per physics, 2 s of 920 s (two Box2D environments compiled at once both
+            compile the port's routines they share, each on a core that would otherwise wait).
 
-    Two processes that fill one cache at once (pytest's workers, a training script's runners) could otherwise
-    each compile some of a group's functions and load the others from the files the other process had just
-    written. Code compiled in one process and code loaded from another's then met in one process, and ran wrong:
-    a MountainCar step gave an infinite velocity and the process later aborted on a corrupted heap, reproduced
-    on numba 0.60 to 0.68 with two processes starting cold (the likely mechanism, one symbol name for two bodies,
-    is what ``ProcessUniqueIds`` removes; the lock stays, and spares the second process the compile). Without a
-    writable cache there is nothing to share. A Ctrl-C meanwhile is raised outside llvmlite's code (``_interrupts``).
+    Two processes that once filled one cache at once each compiled some of a group's functions and loaded the others
+    from the files the other had just written, and the code met in one process ran wrong: a MountainCar step gave an
+    infinite velocity and the process later aborted on a corrupted heap, reproduced on numba 0.60 to 0.68 with two
+    processes starting cold. The cause, one symbol name for two bodies (numba issue 10486), is what
+    ``ProcessUniqueIds`` removes; a data file holds its key, and one holding another key than its index entry's is a
+    miss; and an index is read and written again under a lock of its own (``_CheckedCacheFile.save``). So what
+    processes compiling different groups share (the engine's functions, the Box2D port's routines) is safe to compile
+    and save at once. Without a writable cache there is nothing to share. A group compiled inside another's (in the
+    same thread) takes no second lock: two processes nesting two groups in opposite orders would wait for each other
+    forever. A Ctrl-C meanwhile is raised outside llvmlite's code (``_interrupts``).
     """
     written, _ = locations()
     handle = None
-    if written is not None:
-        try:
-            os.makedirs(written, exist_ok=True)
-            handle = open(os.path.join(written, "nbgym-compile.lock"), "a+b")  # noqa: SIM115 - held below
-        except OSError:
-            handle = None
+    if written is not None and not getattr(_compiling, "locked", False):
+        handle = _lock_file(written, f"compile-{_lock_name(group)}")
     outer, _compiling.what = getattr(_compiling, "what", None), what
     try:
         with _interrupts.outside_llvmlite():
@@ -1028,19 +1060,38 @@ def compiling(what: str | None = None) -> Iterator[None]:
                 return
             with handle:
                 fcntl.flock(handle, fcntl.LOCK_EX)
+                _compiling.locked = True
                 try:
                     yield
                 finally:
+                    _compiling.locked = False
                     fcntl.flock(handle, fcntl.LOCK_UN)
     finally:
         _compiling.what = outer
 
 
-def compile_for(dispatcher: Any, *args: Any, what: str | None = None) -> None:
-    """Compiles, or loads from the cache, ``dispatcher``'s version for the types of ``args``, under ``compiling(what)``.
+def _lock_name(group: str | None) -> str:
+    """``group`` as part of a file name (``engine`` for ``None``): two groups whose names differ only in other
+    characters share a lock, which costs only a wait."""
+    return "engine" if group is None else re.sub(r"[^A-Za-z0-9_.-]", "_", group)[:100]
+
+
+def _lock_file(written: str, name: str) -> Any:
+    """The open file ``nbgym-<name>.lock`` in the cache directory ``written``, to ``flock``; ``None`` where it cannot be
+    made (nothing is written there either)."""
+    try:
+        os.makedirs(written, exist_ok=True)
+        return open(os.path.join(written, f"nbgym-{name}.lock"), "a+b")  # noqa: SIM115 - the caller holds it
+    except OSError:
+        return None
+
+
+def compile_for(dispatcher: Any, *args: Any, what: str | None = None, group: str | None = None) -> None:
+    """Compiles, or loads from the cache, ``dispatcher``'s version for the types of ``args``, under
+    ``compiling(what, group)``.
 
     For a kernel that would otherwise be compiled lazily at its first call, outside the lock (the rollout loop,
     which runs on a thread of its own): the call then finds the version made here.
     """
-    with compiling(what):
+    with compiling(what, group):
         dispatcher.compile(tuple(dispatcher.typeof_pyval(arg) for arg in args))

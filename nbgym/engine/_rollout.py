@@ -348,7 +348,7 @@ def _rollout(
     if not isinstance(max_episodes, (int, np.integer)) or max_episodes < 1:
         raise ValueError(f"max_episodes must be a positive int, got {max_episodes!r}.")
     batch = envs._batch
-    cache.compile_for(_policy_actions, bound_policy.tag, batch.obs, policy_params)
+    cache.compile_for(_policy_actions, bound_policy.tag, batch.obs, policy_params, group=batch.physics.name)
     first_actions = _policy_actions(bound_policy.tag, batch.obs, policy_params)
     if not isinstance(first_actions, np.ndarray):
         raise error.InvalidAction(
@@ -386,9 +386,15 @@ def _rollout(
             _rollout_loop,
             (bound_policy.tag, policy_params, int(num_steps), kernel_args, stats, record, arrays, action_shape),
         )
-        cache.compile_for(_rollout_loop, *args, np.zeros(1, dtype=np.bool_), what=f"{batch.physics.name}'s rollout")
+        cache.compile_for(
+            _rollout_loop,
+            *args,
+            np.zeros(1, dtype=np.bool_),
+            what=f"{batch.physics.name}'s rollout",
+            group=batch.physics.name,
+        )
     else:
-        cache.compile_for(_account, envs._kernel_mode, batch.rewards, batch.flags, *stats)
+        cache.compile_for(_account, envs._kernel_mode, batch.rewards, batch.flags, *stats, group=batch.physics.name)
         loop, args = (
             _threaded_loop,
             (envs, bound_policy.tag, policy_params, int(num_steps), stats, record, arrays, action_shape),
