@@ -18,7 +18,7 @@ import tempfile
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Iterator
 
 import numpy as np
 
@@ -174,6 +174,10 @@ def _warmup(args: argparse.Namespace) -> int:
 
     if args.prebuilt is None and (args.levels is not None or args.reuse is not None):
         raise _UsageError("--levels and --reuse go with --prebuilt")
+    if args.jobs < 1:
+        raise _UsageError(f"--jobs must be a positive number of processes, got {args.jobs}")
+    if args.prebuilt is not None and args.jobs != 1:
+        raise _UsageError("--jobs goes without --prebuilt (each processor level is built by a process of its own)")
     if args.prebuilt is not None:
         from nbgym.engine._cache import build_prebuilt
 
@@ -213,18 +217,29 @@ def _warmup(args: argparse.Namespace) -> int:
     from nbgym.engine._cache import describe, skip_compile_notice, sweep_cache
 
     skip_compile_notice()  # make's notices would break the lines below, which say the same
-    print(f"Compiling the kernels into numba's cache ({describe()}):")
+    jobs = min(args.jobs, len(env_ids))
+    print(
+        f"Compiling the kernels into numba's cache ({describe()}){f', {jobs} processes at once' if jobs > 1 else ''}:"
+    )
     stale = sweep_cache()
     if stale:
         print(f"  removed {len(stale)} partly written file{'s' if len(stale) != 1 else ''} of killed writers")
     width = max((len(env_id) for env_id in env_ids), default=0)
     count = f"{len(env_ids)}"
     start = time.perf_counter()
-    for done, env_id in enumerate(env_ids, 1):
-        # The id first, on its own: a Box2D environment compiles for a minute, which the line then explains.
-        print(f"  [{f'{done}'.rjust(len(count))}/{count}] {env_id.ljust(width)}  ", end="", flush=True)
-        seconds = _bench.warm_up(env_id)
-        print(f"{seconds:7.2f} s  ({time.perf_counter() - start:.1f} s elapsed)", flush=True)
+    if jobs <= 1:
+        for done, env_id in enumerate(env_ids, 1):
+            # The id first, on its own: a Box2D environment compiles for a minute, which the line then explains.
+            print(f"  [{f'{done}'.rjust(len(count))}/{count}] {env_id.ljust(width)}  ", end="", flush=True)
+            seconds = _bench.warm_up(env_id)
+            print(f"{seconds:7.2f} s  ({time.perf_counter() - start:.1f} s elapsed)", flush=True)
+    else:
+        for done, (env_id, seconds) in enumerate(_warm_up_in_processes(env_ids, jobs), 1):
+            print(
+                f"  [{f'{done}'.rjust(len(count))}/{count}] {env_id.ljust(width)}  {seconds:7.2f} s  "
+                f"({time.perf_counter() - start:.1f} s elapsed)",
+                flush=True,
+            )
     print(f"{len(env_ids)} environment{'s' if len(env_ids) != 1 else ''} in {time.perf_counter() - start:.2f} s")
     if os.environ.get(_cache._REUSED_CACHE) and os.environ.get(_cache._BUILDING_PREBUILT):
         counts = _cache.build_counts
@@ -232,6 +247,39 @@ def _warmup(args: argparse.Namespace) -> int:
             f"{counts['reused']} kernels copied from {os.environ[_cache._REUSED_CACHE]}, {counts['compiled']} compiled"
         )
     return status
+
+
+def _warm_up_in_processes(env_ids: list[str], jobs: int) -> Iterator[tuple[str, float]]:
+    """Each of ``env_ids`` with the seconds its warm-up took, as they end, warmed up by ``jobs`` processes (started
+    afresh: a forked child would inherit this process's threads and numba's state). Each process compiles one
+    environment's kernels at a time, beside the others' (the cache's compile locks are one per environment); a
+    Box2D id first, as they take longest. A failure in one ends the others and is raised here.
+    """
+    import concurrent.futures
+    import multiprocessing
+
+    from nbgym import _bench
+    from nbgym.registration import spec
+
+    longest_first = sorted(
+        env_ids, key=lambda env_id: not str(spec(env_id).entry_point).startswith("nbgym.envs.box2d.")
+    )
+    context = multiprocessing.get_context("spawn")
+    with concurrent.futures.ProcessPoolExecutor(jobs, mp_context=context, initializer=_quiet_worker) as pool:
+        try:
+            futures = {pool.submit(_bench.warm_up, env_id): env_id for env_id in longest_first}
+            for future in concurrent.futures.as_completed(futures):
+                yield futures[future], future.result()
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _quiet_worker() -> None:
+    """A warm-up process prints nothing of its own (make's compile notices: the parent's lines say the same)."""
+    from nbgym.engine._cache import skip_compile_notice
+
+    skip_compile_notice()
 
 
 def _json_actions(text: str, option: str) -> Any:
@@ -534,6 +582,14 @@ def _parser() -> argparse.ArgumentParser:
         metavar="CACHE_DIR",
         help="with --prebuilt: copy the kernels found in this kernel cache (a NUMBA_CACHE_DIR filled by the same Python, "
         "numba and nbgym with NUMBA_CPU_NAME set to a level, by a test run say) instead of compiling them again",
+    )
+    warmup.add_argument(
+        "--jobs",
+        type=int,
+        default=1,
+        metavar="N",
+        help="warm up in N processes at once, each environment's kernels in one of them, a line printed as each ends "
+        "(default: 1)",
     )
     warmup.set_defaults(run=_warmup)
 

@@ -438,6 +438,41 @@ def test_warmup_levels_and_reuse_go_with_prebuilt_and_known_levels(tmp_path, cap
     assert not (tmp_path / "out").exists()
 
 
+def test_warmup_jobs_is_a_positive_count_without_prebuilt(tmp_path, capsys):
+    assert main(["warmup", "--jobs", "0", "CartPole-v1"]) == 2
+    assert capsys.readouterr().err == "nbgym warmup: error: --jobs must be a positive number of processes, got 0\n"
+    assert main(["warmup", "--jobs", "2", "--prebuilt", str(tmp_path / "out"), "CartPole-v1"]) == 2
+    assert "--jobs goes without --prebuilt" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+@pytest.mark.jit_only
+def test_warmup_in_processes_fills_the_cache_a_new_process_loads(tmp_path):
+    """``--jobs 2``: the environments are warmed up by two processes at once, a line printed as each ends, and a new
+    process then loads every kernel without writing a file."""
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    ids = ["CartPole-v1", "FrozenLake-v1", "Blackjack-v1"]
+    result = run_module("warmup", "--jobs", "2", *ids, env=cache)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0] == f"Compiling the kernels into numba's cache ({tmp_path}), 2 processes at once:"
+    rows = [WARMUP_LINE.fullmatch(line) for line in lines[1:-1]]
+    assert all(rows), lines
+    assert [row.group(1, 2) for row in rows] == [("1", "3"), ("2", "3"), ("3", "3")]
+    assert sorted(row.group(3) for row in rows) == sorted(ids)
+    assert lines[-1].startswith("3 environments in ")
+    assert "compiling the kernels" not in result.stdout + result.stderr  # the workers' notices are silenced
+    files = {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*") if path.is_file()}
+    script = "import nbgym\n" + "".join(
+        f"env = nbgym.make({env_id!r}); env.reset(seed=1); env.step(env.action_space.sample())\n"
+        f"vec = nbgym.make_vec({env_id!r}, 4); vec.reset(seed=1); vec.step(vec.action_space.sample())\n"
+        for env_id in ids
+    )
+    environ = {**os.environ, **cache, "PYTHONPATH": str(ROOT)}
+    subprocess.run([sys.executable, "-c", script], check=True, env=environ, timeout=300)
+    assert {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*") if path.is_file()} == files
+
+
 def test_nbgym_env_ids_are_the_registered_nbgym_envs(temporary_env):
     temporary_env("ForeignEnv-v0", entry_point="some_package.envs:Env")
     expected = [
