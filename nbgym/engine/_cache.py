@@ -1031,7 +1031,7 @@ def compiling(what: str | None = None, group: str | None = None) -> Iterator[Non
         group: The name of the lock: the physics whose kernels these are (its reset and step, threaded step, steps of
             other actions' dtypes, rollouts), ``None`` for the engine's own. A second process that needs the same
             physics' kernels waits, then loads what the first compiled (a training script's runners compile once),
-            while one that needs another physics' compiles them beside it. With one lock for every physics, pytest's
+            while one that needs another physics' compiles them beside it. With one lock for the whole cache, pytest's
             two workers waited 372 s of the main suite's 1,101 s, 332 s of it behind another family's compile (a
             test's physics of 3 s behind CarRacing's 120 s); with one per family, 201 s of 1,053 s, behind another
             Box2D environment's; with one per physics, 2 s of 920 s (two Box2D environments compiled at once both
