@@ -447,12 +447,26 @@ def test_warmup_jobs_is_a_positive_count_without_prebuilt(tmp_path, capsys):
 
 
 @pytest.mark.jit_only
-def test_warmup_in_processes_fills_the_cache_a_new_process_loads(tmp_path):
-    """``--jobs 2``: the environments are warmed up by two processes at once, a line printed as each ends, and a new
-    process then loads every kernel without writing a file."""
-    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
+def test_warmup_in_processes_fills_the_cache_a_new_process_loads(tmp_path, monkeypatch, capfd):
+    """``--jobs 2``: the environments are warmed up in two processes other than the caller, which fill the cache; the
+    command prints a line as each ends; a new process then loads every kernel without writing a file."""
+    import multiprocessing
+
+    from nbgym import cli
+
     ids = ["CartPole-v1", "FrozenLake-v1", "Blackjack-v1"]
-    result = run_module("warmup", "--jobs", "2", *ids, env=cache)
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))  # the workers' (this process's numba read its own at import)
+    workers, ended = set(), []
+    for env_id, seconds in cli._warm_up_in_processes(ids, 2):
+        workers.update(process.pid for process in multiprocessing.active_children())
+        ended.append(env_id)
+        assert seconds > 0
+    assert sorted(ended) == sorted(ids)
+    assert len(workers) == 2 and os.getpid() not in workers
+    assert "compiling the kernels" not in "".join(capfd.readouterr())  # the workers' notices are silenced
+    assert cache.locations()[0] != str(tmp_path) and any(tmp_path.rglob("*.nbi"))  # written by the workers alone
+
+    result = run_module("warmup", "--jobs", "2", *ids, env={"NUMBA_CACHE_DIR": str(tmp_path)})
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0] == f"Compiling the kernels into numba's cache ({tmp_path}), 2 processes at once:"
@@ -461,14 +475,13 @@ def test_warmup_in_processes_fills_the_cache_a_new_process_loads(tmp_path):
     assert [row.group(1, 2) for row in rows] == [("1", "3"), ("2", "3"), ("3", "3")]
     assert sorted(row.group(3) for row in rows) == sorted(ids)
     assert lines[-1].startswith("3 environments in ")
-    assert "compiling the kernels" not in result.stdout + result.stderr  # the workers' notices are silenced
     files = {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*") if path.is_file()}
     script = "import nbgym\n" + "".join(
         f"env = nbgym.make({env_id!r}); env.reset(seed=1); env.step(env.action_space.sample())\n"
         f"vec = nbgym.make_vec({env_id!r}, 4); vec.reset(seed=1); vec.step(vec.action_space.sample())\n"
         for env_id in ids
     )
-    environ = {**os.environ, **cache, "PYTHONPATH": str(ROOT)}
+    environ = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     subprocess.run([sys.executable, "-c", script], check=True, env=environ, timeout=300)
     assert {path: path.stat().st_mtime_ns for path in tmp_path.rglob("*") if path.is_file()} == files
 

@@ -227,23 +227,6 @@ _compiling = threading.local()
 it holds a compile lock (``locked``)."""
 
 
-@contextlib.contextmanager
-def _index_lock() -> Iterator[None]:
-    """Held while an index file of the written cache is read and written again (``_CheckedCacheFile.save``): a few
-    milliseconds, by one process at a time."""
-    written, _ = locations()
-    handle = None if written is None else _lock_file(written, "index")
-    if handle is None:
-        yield
-        return
-    with handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
 class _CheckedCacheFile(IndexDataCacheFile):
     """numba's index and data files with a digest in front of each pickle, checked on every load."""
 
@@ -325,7 +308,7 @@ class _CheckedCacheFile(IndexDataCacheFile):
         index lock, so that two processes that add entries at once (compiling different groups:
         ``compiling``) neither drop each other's entry nor name one data file for two (which the key held in the
         file would catch, at the cost of a compile)."""
-        with _index_lock():
+        with _held_lock("index"):  # a few milliseconds, one process at a time
             overloads = self._load_index()
             entry = self._index_entry(key)
             data_name = overloads.get(entry)
@@ -1048,24 +1031,18 @@ def compiling(what: str | None = None, group: str | None = None) -> Iterator[Non
     same thread) takes no second lock: two processes nesting two groups in opposite orders would wait for each other
     forever. A Ctrl-C meanwhile is raised outside llvmlite's code (``_interrupts``).
     """
-    written, _ = locations()
-    handle = None
-    if written is not None and not getattr(_compiling, "locked", False):
-        handle = _lock_file(written, f"compile-{_lock_name(group)}")
     outer, _compiling.what = getattr(_compiling, "what", None), what
     try:
         with _interrupts.outside_llvmlite():
-            if handle is None:
+            if getattr(_compiling, "locked", False):
                 yield
                 return
-            with handle:
-                fcntl.flock(handle, fcntl.LOCK_EX)
-                _compiling.locked = True
+            with _held_lock(f"compile-{_lock_name(group)}") as held:
+                _compiling.locked = held
                 try:
                     yield
                 finally:
                     _compiling.locked = False
-                    fcntl.flock(handle, fcntl.LOCK_UN)
     finally:
         _compiling.what = outer
 
@@ -1076,14 +1053,26 @@ def _lock_name(group: str | None) -> str:
     return "engine" if group is None else re.sub(r"[^A-Za-z0-9_.-]", "_", group)[:100]
 
 
-def _lock_file(written: str, name: str) -> Any:
-    """The open file ``nbgym-<name>.lock`` in the cache directory ``written``, to ``flock``; ``None`` where it cannot be
-    made (nothing is written there either)."""
-    try:
-        os.makedirs(written, exist_ok=True)
-        return open(os.path.join(written, f"nbgym-{name}.lock"), "a+b")  # noqa: SIM115 - the caller holds it
-    except OSError:
-        return None
+@contextlib.contextmanager
+def _held_lock(name: str) -> Iterator[bool]:
+    """Holds ``nbgym-<name>.lock`` in the written cache directory (``flock``, waiting for another process that holds
+    it) and yields ``True``; yields ``False`` at once where there is no written cache or the file cannot be made
+    (nothing is written there either)."""
+    written, _ = locations()
+    handle = None
+    if written is not None:
+        with contextlib.suppress(OSError):
+            os.makedirs(written, exist_ok=True)
+            handle = open(os.path.join(written, f"nbgym-{name}.lock"), "a+b")  # noqa: SIM115 - held below
+    if handle is None:
+        yield False
+        return
+    with handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield True
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def compile_for(dispatcher: Any, *args: Any, what: str | None = None, group: str | None = None) -> None:
