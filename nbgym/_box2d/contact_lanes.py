@@ -92,7 +92,7 @@ def _joint_slot(w, r, body):
 def clear(w, g, count):
     """Contacts ``0`` to ``count - 1`` of row ``g``'s vectors: no lane has them yet."""
     for c in range(count):
-        w.contact_lanes[g, c, :] = _ZERO
+        w.contact_lanes[g, c, : (NVC + 4) * LANES] = _ZERO  # the rest, room for wider vectors, is never read
         w.contact_sources[g, c, SOURCE_LANES, :] = -1
 
 

@@ -9,8 +9,13 @@ the solvers' branches run: both sides are computed and each lane keeps its own (
 infinity or NaN; nothing traps).
 
 numba's loop vectorizer does not vectorize the solvers' loops over worlds (their many fields at offsets it cannot
-prove apart need runtime alias checks it gives up on), so the vectors are written out. LLVM lowers a
-``<16 x float>`` to one AVX-512 register, two AVX ones or four SSE ones.
+prove apart need runtime alias checks it gives up on), so the vectors are written out, ``LANES`` wide: one register of
+the processor numba compiles for, 16 float32 in AVX-512's, 8 in AVX's (and two SSE registers where that is all there
+is). A vector is the smallest share of a batch a thread claims (``max_chunk_size``), so wider vectors than a register
+only make the claims coarser: on an AVX2 machine, 8 lanes against 16 stepped LunarLander's learner loop x64 (async,
+2 threads) 1.26x as fast, its 2-thread sync step 1.54x one thread's against 1.45x (docs/benchmarks.md). Which worlds
+share a vector never changes a float, so the width is the code's alone: the worlds' arrays hold room for
+``MAX_LANES`` lanes whatever the width, and a world made or pickled where code of the other width runs steps the same.
 """
 
 from __future__ import annotations
@@ -22,7 +27,21 @@ from llvmlite import ir
 from numba import config, types
 from numba.extending import intrinsic, models, overload, register_model
 
-LANES = 16
+from nbgym.engine._cache import target_features
+
+MAX_LANES = 16
+"""The lanes the worlds' vector arrays hold room for (``World.lanes``, ``contact_lanes``, ``contact_sources``,
+``lane_velocities``): the most ``LANES`` is on any processor."""
+
+
+def _lanes() -> int:
+    """The worlds a vector holds on the processor numba compiles for: 16 with AVX-512 (and for a named processor
+    whose features only LLVM knows), else 8."""
+    features = target_features()
+    return MAX_LANES if features is None or "avx512f" in features else 8
+
+
+LANES = _lanes()
 """The worlds a vector holds: the most the solvers step side by side."""
 
 

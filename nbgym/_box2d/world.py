@@ -52,7 +52,7 @@ from .math import (
     sinf,
 )
 from .settings import MAX_MANIFOLD_POINTS
-from .simd import LANES
+from .simd import LANES, MAX_LANES
 
 F32 = np.float32
 _ZERO = F32(0.0)
@@ -162,9 +162,9 @@ JF_CROSS_EY_EZ = _joint_f.add(3)  # x, y, z
 JF_INV_DET22 = _joint_f.add()
 NJF = _joint_f.end()
 
-LANE_FLOATS = (NJF + 10) * LANES
+LANE_FLOATS = (NJF + 10) * MAX_LANES
 """A world row's ``lanes`` floats per joint: a joint's columns and 4 flags, and the velocities of 2 bodies, in vectors
-of ``LANES`` (``joint_lanes``)."""
+of ``LANES`` (``joint_lanes``), with room for ``MAX_LANES``."""
 LANE_VELOCITIES = NJF + 4
 """The vector of a joint's ``lanes`` floats where the velocities of its 2 bodies' slots begin (v.x, v.y, w each)."""
 
@@ -252,8 +252,9 @@ NVC = _vc_f.end()
 CL_FIRST, CL_SECOND, CL_ONE, CL_BLOCK = range(NVC, NVC + 4)
 """``contact_lanes``' columns after ``vc_f``'s: 1.0 where a lane's contact has a first point, a second point, one
 point only (the single-point normal solve), or not one (the 2-point block solve)."""
-CONTACT_LANE_FLOATS = (NVC + 4) * LANES
-"""A world row's ``contact_lanes`` floats per contact: its ``vc_f`` columns and 4 flags in vectors of ``LANES``."""
+CONTACT_LANE_FLOATS = (NVC + 4) * MAX_LANES
+"""A world row's ``contact_lanes`` floats per contact: its ``vc_f`` columns and 4 flags in vectors of ``LANES``, with
+room for ``MAX_LANES``."""
 
 # vc_i and pc_i fields
 _solver_i = Columns()
@@ -444,8 +445,8 @@ def new_world(
         events=np.zeros((rows, events, NEV), np.int32),
         lanes=np.zeros((rows, joints, LANE_FLOATS), np.float32),
         contact_lanes=np.zeros((rows, lane_contacts, CONTACT_LANE_FLOATS), np.float32),
-        contact_sources=np.zeros((rows, lane_contacts, 4, LANES), np.int32),
-        lane_velocities=np.zeros((rows, 6 * LANES), np.float32),
+        contact_sources=np.zeros((rows, lane_contacts, 4, MAX_LANES), np.int32),
+        lane_velocities=np.zeros((rows, 6 * MAX_LANES), np.float32),
     )
     gx = np.float32(gravity[0])
     gy = np.float32(gravity[1])

@@ -503,12 +503,31 @@ def effective_features() -> frozenset[str]:
     need it) is never used, one turned on that the host lacks cannot run, so neither counts."""
     from llvmlite import binding
 
-    features = {name for name, present in binding.get_host_cpu_features().items() if present}
-    for entry in (numba.config.CPU_FEATURES or "").split(","):
-        entry = entry.strip()
-        if entry.startswith("-"):
-            features.discard(entry[1:])
-    return frozenset(features)
+    host = {name for name, present in binding.get_host_cpu_features().items() if present}
+    return frozenset(host - _feature_changes()[1])
+
+
+def _feature_changes() -> tuple[set[str], set[str]]:
+    """The features ``NUMBA_CPU_FEATURES`` turns on (its ``+name`` entries) and off (``-name``)."""
+    entries = [entry.strip() for entry in (numba.config.CPU_FEATURES or "").split(",")]
+    return {entry[1:] for entry in entries if entry.startswith("+")}, {
+        entry[1:] for entry in entries if entry.startswith("-")
+    }
+
+
+def target_features() -> frozenset[str] | None:
+    """The processor features numba's code in this process is compiled for. numba passes LLVM the host's features
+    unless ``NUMBA_CPU_FEATURES`` is set (``NUMBA_CPU_NAME=generic`` sets it empty), whatever processor it names: then
+    ``effective_features``. With ``NUMBA_CPU_FEATURES`` set, the named processor's own features, changed by the list:
+    known for the levels of ``PREBUILT_PROCESSORS``; ``None`` for another named processor, whose features only LLVM
+    knows."""
+    configured = numba.config.CPU_NAME
+    if configured is None or numba.config.CPU_FEATURES is None:
+        return effective_features()
+    if configured not in PREBUILT_PROCESSORS:
+        return None
+    turned_on, turned_off = _feature_changes()
+    return frozenset((PREBUILT_PROCESSORS[configured] | turned_on) - turned_off)
 
 
 def runnable_processors() -> list[str]:

@@ -446,6 +446,42 @@ def test_the_prebuilt_level_is_the_best_the_effective_features_allow(monkeypatch
         prebuilt_processor.cache_clear()
 
 
+AVX2_HOST = dict.fromkeys(PREBUILT_PROCESSORS["x86-64-v3"] | {"64bit", "cmov", "aes"}, True)
+
+
+@pytest.mark.parametrize(
+    ("host", "name", "features", "expected"),
+    [
+        (AVX512_HOST, None, None, 16),
+        (AVX2_HOST, None, None, 8),
+        (AVX512_HOST, None, "-avx512f", 8),
+        (AVX2_HOST, "x86-64-v4", "", 16),  # the prebuilt build of the AVX-512 level, on any host
+        (AVX512_HOST, "x86-64-v3", "", 8),
+        (AVX512_HOST, "x86-64-v3", "+avx512f", 16),
+        (AVX512_HOST, "generic", "", 8),  # NUMBA_CPU_NAME=generic sets NUMBA_CPU_FEATURES empty
+        (AVX2_HOST, "x86-64-v4", None, 8),  # numba then passes the host's features with the name
+        (AVX2_HOST, "znver2", "", 16),  # features only LLVM knows: the widest, as before the width was chosen
+    ],
+)
+def test_box2d_vectors_are_one_register_of_the_processor_numba_compiles_for(
+    monkeypatch, host, name, features, expected
+):
+    """``simd.LANES``, the worlds the Box2D port solves in one vector and a thread's claim: 16 where numba's code may
+    use AVX-512, else 8, by the features numba passes LLVM (``NUMBA_CPU_NAME``, ``NUMBA_CPU_FEATURES``); the worlds'
+    arrays hold room for 16 whatever the width, so that a world made or pickled where the other width runs fits."""
+    import llvmlite.binding
+
+    from nbgym._box2d import simd, world
+
+    monkeypatch.setattr(llvmlite.binding, "get_host_cpu_features", lambda: host)
+    monkeypatch.setattr(numba.config, "CPU_NAME", name)
+    monkeypatch.setattr(numba.config, "CPU_FEATURES", features)
+    assert simd._lanes() == expected
+    w = world.new_world(2, bodies=4, joints=2, contacts=4)
+    assert w.lanes.shape[2] % simd.MAX_LANES == 0 and w.contact_lanes.shape[2] % simd.MAX_LANES == 0
+    assert w.contact_sources.shape[3] == simd.MAX_LANES and w.lane_velocities.shape[1] == 6 * simd.MAX_LANES
+
+
 def test_a_kernel_is_keyed_by_the_libraries_whose_values_it_holds():
     """numpy's minor release keys every kernel (numba reads no more of numpy's version); MuJoCo's version only the
     kernels that call libmujoco, and those of code outside nbgym, which nbgym cannot see into."""
