@@ -11,11 +11,11 @@ infinity or NaN; nothing traps).
 numba's loop vectorizer does not vectorize the solvers' loops over worlds (their many fields at offsets it cannot
 prove apart need runtime alias checks it gives up on), so the vectors are written out, ``LANES`` wide: one register of
 the processor numba compiles for, 16 float32 in AVX-512's, 8 in AVX's (and two SSE registers where that is all there
-is). A vector is the smallest share of a batch a thread claims (``max_chunk_size``), so wider vectors than a register
-only make the claims coarser: on an AVX2 machine, 8 lanes against 16 stepped LunarLander's learner loop x64 (async,
-2 threads) 1.26x as fast, its 2-thread sync step 1.54x one thread's against 1.45x (docs/benchmarks.md). Which worlds
-share a vector never changes a float, so the width is the code's alone: the worlds' arrays hold room for
-``MAX_LANES`` lanes whatever the width, and a world made or pickled where code of the other width runs steps the same.
+is). A vector is also the share of a batch a thread claims (``max_chunk_size``), so vectors wider than a register
+make the claims coarser: on an AVX2 machine, 8 lanes against 16 stepped LunarLander's and BipedalWalker's learner
+loops x64 (async, 2 threads) 1.10x and 1.08x as fast (docs/box2d.md, "How wide a vector"). Which worlds share a
+vector never changes a float, so the width is the code's alone: the worlds' arrays hold room for ``MAX_LANES`` lanes
+whatever the width, and a world made or pickled where code of the other width runs steps the same.
 """
 
 from __future__ import annotations
