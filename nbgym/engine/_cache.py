@@ -510,9 +510,9 @@ def effective_features() -> frozenset[str]:
 def _feature_changes() -> tuple[set[str], set[str]]:
     """The features ``NUMBA_CPU_FEATURES`` turns on (its ``+name`` entries) and off (``-name``)."""
     entries = [entry.strip() for entry in (numba.config.CPU_FEATURES or "").split(",")]
-    return {entry[1:] for entry in entries if entry.startswith("+")}, {
-        entry[1:] for entry in entries if entry.startswith("-")
-    }
+    turned_on = {entry[1:] for entry in entries if entry.startswith("+")}
+    turned_off = {entry[1:] for entry in entries if entry.startswith("-")}
+    return turned_on, turned_off
 
 
 def target_features() -> frozenset[str] | None:

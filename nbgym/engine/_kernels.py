@@ -262,8 +262,12 @@ class Physics:
         self.borrows_state = bool(borrows_state)
         """Whether step, observe and action_valid are compiled without reference counting (``borrows_state``)."""
         digest.update(b"borrowing" if self.borrows_state else b"counting")
-        # The chunk is compiled into the serial step (``physics_chunk_size``), and may be set in another file.
-        digest.update(f"max_chunk_size={max_chunk_size}".encode())
+        # The chunk is compiled into the serial step (``physics_chunk_size``), and a physics outside nbgym may set it
+        # in a file not hashed above. nbgym's own set it in those files, or to the vector width of the processor numba
+        # compiles for (``simd.LANES``: the processor keys every cached kernel), so that an env pickled where the
+        # other width runs has this record, and steps there.
+        if not _inside_nbgym(source):
+            digest.update(f"max_chunk_size={max_chunk_size}".encode())
         tag = (f"_{name}_{digest.hexdigest()[:16]}", np.uint64)
         # A np.record dtype: interpreted kernels read ``params.gravity`` as compiled ones do. Aligned as a C struct:
         # packed, a field after a bool sat at an odd offset, and an atomic addition on a counter that straddles

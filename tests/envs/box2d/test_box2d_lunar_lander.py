@@ -4,7 +4,9 @@ envs in every autoreset mode, frames, bad actions, and the registry's ids."""
 from __future__ import annotations
 
 import math
+import os
 import pickle
+import subprocess
 import sys
 import warnings
 from types import SimpleNamespace
@@ -31,6 +33,7 @@ from nbgym._box2d import broad_phase
 from nbgym._box2d import world as port_world
 from nbgym.envs.box2d.lunar_lander import LunarLanderContinuous, demo_heuristic_lander, heuristic
 from helpers.jit import INTERPRETED
+from helpers.paths import TESTS
 
 """CI's interpreted pass runs the compiled vector env's physics as Python: short runs, for coverage."""
 
@@ -312,6 +315,24 @@ def test_compiled_vector_env_pickles_mid_episode_and_names_what_it_serves():
     assert env.get_attr("wind_power") == (15.0, 15.0, 15.0)
     with pytest.raises(AttributeError, match="vectorization_mode='sync'"):
         env.get_attr("lander")
+
+
+def test_a_vector_env_pickled_where_vectors_are_16_wide_steps_the_same_where_they_are_8(tmp_path):
+    """The Box2D port's vectors are one register of the processor numba compiles for (``simd.LANES``: 16 with
+    AVX-512, 8 without), and each lane computes its world's floats alone: an env pickled on one kind of machine
+    unpickles on the other (the physics' record is the same, the worlds' arrays hold room for 16 lanes) and steps to
+    the same floats as it would have where it was made. Interpreted, in processes of their own, where
+    ``NUMBA_CPU_NAME`` only chooses the width."""
+    script, path = str(TESTS / "helpers" / "lane_width_pickle.py"), str(tmp_path / "envs.pickle")
+    widths = {"16": {"NUMBA_CPU_NAME": "x86-64-v4", "NUMBA_CPU_FEATURES": ""}, "8": {"NUMBA_CPU_NAME": "generic"}}
+    printed = {}
+    for mode, width in (("make", "16"), ("load", "8")):
+        environment = {**os.environ, "NUMBA_DISABLE_JIT": "1", "PYTHONPATH": str(TESTS), **widths[width]}
+        done = subprocess.run([sys.executable, script, mode, path], env=environment, capture_output=True, text=True)
+        assert done.returncode == 0, done.stderr[-3000:]
+        printed[mode] = done.stdout.split()
+    assert printed["make"][0] == "16" and printed["load"][0] == "8"
+    assert printed["load"][1] == printed["make"][1]
 
 
 def test_compiled_vector_env_refuses_to_change_its_action_kind():
