@@ -561,6 +561,30 @@ def _indexed_physics(name: str, step, boundscheck=None) -> Physics:
     )
 
 
+def test_the_chunk_size_keys_a_physics_defined_outside_nbgym_but_not_nbgyms_own():
+    """A physics' chunk is compiled into its serial step, so a physics outside nbgym, which may set it anywhere, gets
+    another record (another cache entry) per chunk size. nbgym's own set it in the files their record hashes, or to the
+    Box2D port's vector width, which follows the processor (itself part of every cached kernel's key): their record
+    is the same whatever the width, so that an env pickled where the other width runs steps there."""
+    from nbgym.envs.box2d.lunar_lander import physics as lunar_lander
+
+    def record(name, chunk, source=None):
+        return Physics(
+            name,
+            params=[("scale", np.float64), ("column", np.int64)],
+            state=(1, np.float64),
+            reset=_reset,
+            step=_step,
+            observe=_observe,
+            action_valid=_action_valid,
+            max_chunk_size=chunk,
+            source=source,
+        ).params_dtype.names[0]
+
+    assert record("ChunkKeyed", 4) != record("ChunkKeyed", 8)
+    assert record("ChunkInside", 4, lunar_lander.__file__) == record("ChunkInside", 8, lunar_lander.__file__)
+
+
 def _vector_class(of: Physics) -> type[KernelVectorEnv]:
     class ProbeVector(KernelVectorEnv):
         physics = of
