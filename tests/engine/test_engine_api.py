@@ -547,7 +547,7 @@ def _fault_after_first_step(params, state, i, actions, stream, aux):
     return 1.0, False
 
 
-def _indexed_physics(name: str, step, boundscheck=None) -> Physics:
+def _indexed_physics(name: str, step, boundscheck=None, **options) -> Physics:
     return Physics(
         name,
         params=[("scale", np.float64), ("column", np.int64)],
@@ -558,6 +558,7 @@ def _indexed_physics(name: str, step, boundscheck=None) -> Physics:
         action_valid=_action_valid,
         aux_width=1,
         boundscheck=boundscheck,
+        **options,
     )
 
 
@@ -569,17 +570,7 @@ def test_the_chunk_size_keys_a_physics_defined_outside_nbgym_but_not_nbgyms_own(
     from nbgym.envs.box2d.lunar_lander import physics as lunar_lander
 
     def record(name, chunk, source=None):
-        return Physics(
-            name,
-            params=[("scale", np.float64), ("column", np.int64)],
-            state=(1, np.float64),
-            reset=_reset,
-            step=_step,
-            observe=_observe,
-            action_valid=_action_valid,
-            max_chunk_size=chunk,
-            source=source,
-        ).params_dtype.names[0]
+        return _indexed_physics(name, _step, max_chunk_size=chunk, source=source).params_dtype.names[0]
 
     assert record("ChunkKeyed", 4) != record("ChunkKeyed", 8)
     assert record("ChunkInside", 4, lunar_lander.__file__) == record("ChunkInside", 8, lunar_lander.__file__)
