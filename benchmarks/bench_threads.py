@@ -8,10 +8,13 @@ A plain script (not an asv benchmark; the asv suite has ``bench_threads.Threaded
 For each load (``nbgym._bench.LOADS``: nothing, or a loop of 256x256 matrix products with numpy or
 torch in a thread of this process or in another process) and each size, the contenders are sampled
 in alternation, the order rotated each round: nbgym's compiled vector env with 1 thread and with N,
-and gymnasium's vector env. Each round gives a ratio N threads / 1 thread from two adjacent samples;
-the table shows the median ratio and the range over rounds (how noisy the machine was), the median
-env-steps/s of each contender, and the learner's matrix products per second while each nbgym
-variant was stepping (whether the threads slow the learner down).
+N independent vector envs of ``num_envs / N`` sub-environments, each stepped on one thread by a process
+of its own (``nbgym._bench.IndependentParts``: the same work with nothing shared, not even the GIL, the machine's own
+ceiling for N threads' stepping), and gymnasium's vector env. Each round gives the
+ratios N threads / 1 thread and N independent / 1 thread from adjacent samples; the table shows their
+medians and the ranges over rounds (how noisy the machine was), the median env-steps/s of each
+contender, and the learner's matrix products per second while each nbgym variant was stepping
+(whether the threads slow the learner down).
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ def measure(
         "nbgym, 1 thread": _bench.make_runner("nbgym", env_id, num_envs, actions, threads=1),
         f"nbgym, {threads} threads": _bench.make_runner("nbgym", env_id, num_envs, actions, threads=threads),
     }
+    independent = f"nbgym, {threads} independent"
+    if num_envs % threads == 0 and num_envs >= 2 * threads:
+        runners[independent] = _bench.IndependentParts(env_id, num_envs, threads)
     if "gymnasium" in _bench.installed_libraries():
         try:
             runners["gymnasium"] = _bench.make_runner("gymnasium", env_id, num_envs, actions)
@@ -55,6 +61,7 @@ def measure(
         runner.close()
     one, many = names[0], names[1]
     ratios = [n / o for n, o in zip(rates[many], rates[one])]
+    apart = [n / o for n, o in zip(rates[independent], rates[one])] if independent in rates else []
     return {
         "load": load.load,
         "num_envs": num_envs,
@@ -63,6 +70,7 @@ def measure(
         "ratio_median": statistics.median(ratios),
         "ratio_min": min(ratios),
         "ratio_max": max(ratios),
+        "independent_ratios": apart,
         "learner_products_per_second": {name: statistics.median(samples) for name, samples in learner.items()},
         "rates": rates,
     }
@@ -72,8 +80,8 @@ def table(results: list[dict]) -> str:
     """The results as a Markdown table."""
     lines = [
         "| load | num_envs | gymnasium | nbgym 1 thread | nbgym N threads | N / 1 thread (median, range) "
-        "| N threads / gymnasium | learner products/s beside 1 / N threads |",
-        "|---|---|---|---|---|---|---|---|",
+        "| N independent / 1 thread (median, range) | N threads / gymnasium | learner products/s beside 1 / N threads |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for result in results:
         rates = result["median_rates"]
@@ -81,10 +89,12 @@ def table(results: list[dict]) -> str:
         gymnasium = rates.get("gymnasium")
         learner = result["learner_products_per_second"]
         learner_cell = "-" if result["load"] == "none" else f"{learner[one]:.0f} / {learner[many]:.0f}"
+        apart = result["independent_ratios"]
+        apart_cell = f"{statistics.median(apart):.2f}x ({min(apart):.2f}-{max(apart):.2f})" if apart else "-"
         lines.append(
             f"| {result['load']} | {result['num_envs']} | {_bench.format_rate(gymnasium) if gymnasium else '-'} "
             f"| {_bench.format_rate(rates[one])} | {_bench.format_rate(rates[many])} ({result['threads']}) "
-            f"| {result['ratio_median']:.2f}x ({result['ratio_min']:.2f}-{result['ratio_max']:.2f}) "
+            f"| {result['ratio_median']:.2f}x ({result['ratio_min']:.2f}-{result['ratio_max']:.2f}) | {apart_cell} "
             f"| {f'{rates[many] / gymnasium:.2f}x' if gymnasium else '-'} | {learner_cell} |"
         )
     return "\n".join(lines)

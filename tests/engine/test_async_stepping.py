@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import pickle
+import re
 import threading
 import time
 
@@ -610,6 +611,20 @@ def test_bench_learner_loop_script(capsys):
     # one contender per configuration: async with one thread steps as with two, and 8 CartPoles are one chunk
     assert "nbgym async, 1 thread" not in out
     assert "nbgym sync, 1 thread " in out and "1 thread's (the step is one chunk)" in out
+
+
+@pytest.mark.skipif(INTERPRETED, reason="a benchmark: compiled")
+def test_bench_core_contention_script(capsys):
+    from helpers.paths import load_benchmark
+
+    script = load_benchmark("bench_core_contention")
+    assert script.main(["--env", "CartPole-v1", "--num-envs", "8", "--rounds", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    # each half alone and beside the other, which ran in a process of its own
+    assert [line.split()[0] for line in lines[1:]] == ["policy", "step"]
+    assert all(
+        re.search(r"beside the other +\d+\.\d us: \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\)$", line) for line in lines[1:]
+    )
 
 
 @pytest.mark.jit_only  # batches worth a thread: 512 CartPoles, seconds a step as Python

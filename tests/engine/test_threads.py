@@ -456,4 +456,5 @@ def test_bench_threads_script(capsys):
         line for line in capsys.readouterr().out.splitlines() if line.startswith("| none") or line.startswith("| numpy")
     ]
     assert [row.split(" | ")[:2] for row in rows] == [["| none", "600"], ["| numpy-thread", "600"]]
-    assert all(re.search(r"\| \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\) \|", row) for row in rows)
+    # N threads / 1 thread, then N independent envs / 1 thread: each a median and a range
+    assert all(len(re.findall(r"\| \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\) (?=\|)", row)) == 2 for row in rows)
