@@ -7,7 +7,10 @@ and the ideal for the machine's cores.
 The policy is ``nbgym._bench.MlpPolicy`` (numpy, two tanh layers of 256, on one BLAS thread: this script pins
 OpenBLAS before importing numpy), the same for every library. Each contender runs the loop for ``--seconds``
 per round; the rounds are interleaved (every contender once per round, the order rotated) and the median of the
-rounds is reported, with the ratios of medians. Async runs in batches of ``num_envs / 2``, and nbgym's also in one
+rounds is reported. The ratios are each round's, of samples taken minutes apart at most, and their median with their
+range is reported: on a machine whose speed drifts between rounds, a ratio of medians would pair samples from
+different minutes (LunarLander's async / ideal read 0.61 to 0.80 over one day on the 2-core AMD EPYC). Async runs in
+batches of ``num_envs / 2``, and nbgym's also in one
 batch of ``num_envs`` (``recv`` -> policy -> ``send`` with nothing else to overlap: what switching async on costs).
 
 Each configuration is measured once. nbgym's async run with ``num_threads=1`` steps as with 2 (a batch goes to
@@ -18,7 +21,9 @@ differed by 5-10% in one run, 2026-12-06).
 
 The ideal: per ``num_envs`` env-steps, with ``t_step`` the one-thread sync step of the batch and ``t_policy`` the
 policy on its observations (each timed alone in the same rounds), ``max((t_step + t_policy) / cores,
-t_policy)``: all the work spread over the cores, but never faster than the policy alone, which one core runs.
+t_policy)``: all the work spread over the cores, but never faster than the policy alone, which one core runs. Each
+round's ideal is from that round's times. It assumes that a core runs as fast while the other works, which two cores
+sharing caches and memory need not do: ``bench_core_contention.py`` measures how far they slow each other.
 """
 
 from __future__ import annotations
@@ -123,17 +128,29 @@ def measure(env_id: str, num_envs: int, seconds: float, rounds: int, cores: int)
         for name in order:
             samples[name].append(_bench.learner_loop_rate(envs[name], policy, made[name][1], seconds))
         times.append(_step_time(one, policy, seconds / 2))
-    t_step = statistics.median(t for t, _ in times)
-    t_policy = statistics.median(p for _, p in times)
-    ideal = num_envs / max((t_step + t_policy) / cores, t_policy)
+    ideals = [num_envs / max((t_step + t_policy) / cores, t_policy) for t_step, t_policy in times]
     for env in envs.values():
         env.close()
     return {
         "rates": {name: statistics.median(values) for name, values in samples.items()},
-        "t_step": t_step,
-        "t_policy": t_policy,
-        "ideal": ideal,
+        "samples": samples,
+        "t_step": statistics.median(t for t, _ in times),
+        "t_policy": statistics.median(p for _, p in times),
+        "ideal": statistics.median(ideals),
+        "ideals": ideals,
     }
+
+
+def round_ratio(numerators: list[float], denominators: list[float]) -> str:
+    """The median of each round's ratio, with their range."""
+    ratios = [n / d for n, d in zip(numerators, denominators)]
+    return f"{statistics.median(ratios):.2f} ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
+def _best(rates: dict[str, float], prefix: str) -> str | None:
+    """The contender whose name starts with ``prefix`` with the highest median, if any."""
+    named = [name for name in rates if name.startswith(prefix)]
+    return max(named, key=rates.__getitem__) if named else None
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -153,10 +170,9 @@ def main(argv: list[str] | None = None) -> None:
     for env_id in env_ids:
         num_envs = args.num_envs or DEFAULT_ENVS.get(env_id, 64)
         result = measure(env_id, num_envs, args.seconds, args.rounds, cores)
-        rates = result["rates"]
-        nbgym_best = max(rate for name, rate in rates.items() if name.startswith("nbgym"))
-        envpool_rates = [rate for name, rate in rates.items() if name.startswith("envpool")]
-        async_best = max(rate for name, rate in rates.items() if name.startswith("nbgym async"))
+        rates, samples = result["rates"], result["samples"]
+        nbgym_best, envpool_best = _best(rates, "nbgym"), _best(rates, "envpool")
+        async_best, sync_best = _best(rates, "nbgym async"), _best(rates, "nbgym sync")
         print(
             f"\n{env_id} x{num_envs}: step alone {result['t_step'] * 1e6:.0f} us, policy {result['t_policy'] * 1e6:.0f} us per batch"
         )
@@ -165,13 +181,12 @@ def main(argv: list[str] | None = None) -> None:
             if name == "nbgym sync, 1 thread" and cores > 1 and f"nbgym sync, {cores} threads" not in rates:
                 print(f"  {f'nbgym sync, {cores} threads':<32} {'=':>8} 1 thread's (the step is one chunk)")
         print(f"  {'ideal on ' + str(cores) + ' cores':<32} {_bench.format_rate(result['ideal']):>8} env-steps/s")
-        if envpool_rates:
-            print(f"  nbgym's best / envpool's best: {nbgym_best / max(envpool_rates):.2f}x")
-        print(f"  nbgym async / ideal: {async_best / result['ideal']:.2f}")
-        sync_best = max(rate for name, rate in rates.items() if name.startswith("nbgym sync"))
-        print(
-            f"  nbgym async in 1 batch / nbgym sync's best: {rates[f'nbgym async, 1 batch, {cores} threads'] / sync_best:.2f}"
-        )
+        print("  ratios, each round's: median (range)")
+        if envpool_best:
+            print(f"  nbgym's best / envpool's best: {round_ratio(samples[nbgym_best], samples[envpool_best])}")
+        print(f"  nbgym async / ideal: {round_ratio(samples[async_best], result['ideals'])}")
+        one_batch = samples[f"nbgym async, 1 batch, {cores} threads"]
+        print(f"  nbgym async in 1 batch / nbgym sync's best: {round_ratio(one_batch, samples[sync_best])}")
 
 
 if __name__ == "__main__":
