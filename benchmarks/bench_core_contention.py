@@ -25,8 +25,6 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from typing import Any, Callable  # noqa: E402
 
-
-import nbgym  # noqa: E402
 from nbgym import _bench  # noqa: E402
 
 _CALLS = 300
@@ -37,12 +35,11 @@ class LoopHalves:
     """The env and the policy of the loop, made and warmed up, each timed per call."""
 
     def __init__(self, env_id: str, num_envs: int) -> None:
-        self.env = nbgym.make_vec(env_id, num_envs=num_envs)
-        self.observations = self.env.reset(seed=0)[0]
-        self.actions = _bench.action_pool(env_id, num_envs)
-        self.policy = _bench.MlpPolicy(self.env.single_observation_space, self.env.single_action_space)
+        self.runner = _bench.make_runner("nbgym", env_id, num_envs, _bench.action_pool(env_id, num_envs), single=False)
+        env = self.runner.env
+        self.observations = env.reset(seed=0)[0]
+        self.policy = _bench.MlpPolicy(env.single_observation_space, env.single_action_space)
         self.policy_seconds(10)
-        self.step_seconds(10)
 
     def policy_seconds(self, calls: int = _CALLS) -> float:
         """The policy's mean time on the observations of a batch."""
@@ -53,11 +50,7 @@ class LoopHalves:
 
     def step_seconds(self, calls: int = _CALLS) -> float:
         """A batch's mean step time (sub-environments whose episodes end autoreset, as in the loop)."""
-        step, actions = self.env.step, self.actions
-        start = time.perf_counter()
-        for k in range(calls):
-            step(actions[k % len(actions)])
-        return (time.perf_counter() - start) / calls
+        return _bench.time_steps(self.runner, calls) / calls
 
 
 def _serve(env_id: str, num_envs: int, work: str) -> None:
@@ -95,7 +88,7 @@ def measure(env_id: str, num_envs: int, rounds: int) -> dict[str, Any]:
         samples["policy beside stepping"].append(_beside(env_id, num_envs, "step", halves.policy_seconds))
         samples["step"].append(halves.step_seconds())
         samples["step beside policy"].append(_beside(env_id, num_envs, "policy", halves.step_seconds))
-    halves.env.close()
+    halves.runner.close()
     return samples
 
 
