@@ -70,13 +70,16 @@ def _beside(env_id: str, num_envs: int, work: str, timed: Callable[[], float]) -
         text=True,
     )
     try:
-        if other.stdout.readline().strip() != "ready":
-            raise RuntimeError(f"the process that runs the {work} did not start")
+        while (line := other.stdout.readline()) != "ready\n":  # other lines: a library's own prints, passed on
+            if not line:
+                raise RuntimeError(f"the process that runs the {work} ended with status {other.wait()} (see above)")
+            sys.stderr.write(line)
         time.sleep(0.05)  # under way
         return timed()
     finally:
         other.kill()
         other.wait()
+        other.stdout.close()
 
 
 def measure(env_id: str, num_envs: int, rounds: int) -> dict[str, Any]:

@@ -7,8 +7,8 @@ and the ideal for the machine's cores.
 The policy is ``nbgym._bench.MlpPolicy`` (numpy, two tanh layers of 256, on one BLAS thread: this script pins
 OpenBLAS before importing numpy), the same for every library. Each contender runs the loop for ``--seconds``
 per round; the rounds are interleaved (every contender once per round, the order rotated) and the median of the
-rounds is reported. The ratios are each round's, of samples taken minutes apart at most, and their median with their
-range is reported: on a machine whose speed drifts between rounds, a ratio of medians would pair samples from
+rounds is reported. The ratios are each round's, of samples taken seconds apart, and their median with their range
+is reported: on a machine whose speed drifts between rounds, a ratio of medians would pair samples from
 different minutes (LunarLander's async / ideal read 0.61 to 0.80 over one day on the 2-core AMD EPYC). Async runs in
 batches of ``num_envs / 2``, and nbgym's also in one
 batch of ``num_envs`` (``recv`` -> policy -> ``send`` with nothing else to overlap: what switching async on costs).

@@ -9,7 +9,7 @@ For each load (``nbgym._bench.LOADS``: nothing, or a loop of 256x256 matrix prod
 torch in a thread of this process or in another process) and each size, the contenders are sampled
 in alternation, the order rotated each round: nbgym's compiled vector env with 1 thread and with N,
 N independent vector envs of ``num_envs / N`` sub-environments, each stepped on one thread by a process
-of its own (``nbgym._bench.IndependentParts``: the same work with nothing shared, not even the GIL, the machine's own
+of its own (``IndependentParts``: the same work with nothing shared, not even the GIL, the machine's own
 ceiling for N threads' stepping), and gymnasium's vector env. Each round gives the
 ratios N threads / 1 thread and N independent / 1 thread from adjacent samples; the table shows their
 medians and the ranges over rounds (how noisy the machine was), the median env-steps/s of each
@@ -20,14 +20,88 @@ contender, and the learner's matrix products per second while each nbgym variant
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
+import subprocess
 import sys
 from typing import Any
 
 import numpy as np
 
 from nbgym import _bench
+
+
+class IndependentParts:
+    """``parts`` compiled vector envs of ``num_envs / parts`` sub-environments each, on one thread each, each stepped by
+    a process of its own (this script, ``--step-part``), side by side: what the machine gives ``parts`` cores of this
+    stepping when nothing is shared (no claims, no waits for another thread's chunk, no GIL), its own ceiling for
+    ``parts`` threads. A runner of ``nbgym._bench``'s kind: ``run(steps)`` and ``close()``.
+
+    Args:
+        env_id: The environment id.
+        num_envs: The sub-environments of all the parts together.
+        parts: The parts, and the processes that step them.
+
+    Raises:
+        ValueError: If ``parts`` does not divide ``num_envs``.
+        RuntimeError: If a part's process ends before it is closed (its error is on stderr).
+    """
+
+    def __init__(self, env_id: str, num_envs: int, parts: int) -> None:
+        if num_envs % parts:
+            raise ValueError(f"{parts} parts of {num_envs} sub-environments: choose a num_envs that {parts} divides.")
+        self.num_envs = num_envs
+        self.processes = [
+            subprocess.Popen(
+                [sys.executable, __file__, "--step-part", env_id, str(num_envs // parts), str(seed)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for seed in range(parts)
+        ]
+        try:
+            self._replies("ready")  # made and warmed up
+        except RuntimeError:
+            self.close()
+            raise
+
+    def run(self, steps: int) -> None:
+        """Steps every part ``steps`` times, side by side, and returns when all have."""
+        for process in self.processes:
+            process.stdin.write(f"{steps}\n")
+            process.stdin.flush()
+        self._replies("stepped")
+
+    def _replies(self, expected: str) -> None:
+        """Waits for each part's ``expected`` line; other lines on its stdout (a library's own warnings: MuJoCo's
+        print there) go on to stderr."""
+        for process in self.processes:
+            while (line := process.stdout.readline()) != f"{expected}\n":
+                if not line:
+                    raise RuntimeError(f"a part's process ended with status {process.wait()} (its error is above)")
+                sys.stderr.write(line)
+
+    def close(self) -> None:
+        for process in self.processes:
+            with contextlib.suppress(BrokenPipeError):  # a part that ended already
+                process.stdin.close()  # the part steps no more and ends
+            process.wait()
+            process.stdout.close()
+
+
+def _step_part(env_id: str, num_envs: int, seed: int) -> None:
+    """An ``IndependentParts`` process: says it is ready, then steps its env as many times as each line of stdin says,
+    answering each, until stdin closes."""
+    runner = _bench.make_runner(
+        "nbgym", env_id, num_envs, _bench.action_pool(env_id, num_envs, seed), single=False, seed=seed
+    )
+    print("ready", flush=True)
+    for line in sys.stdin:
+        runner.run(int(line))
+        print("stepped", flush=True)
+    runner.close()
 
 
 def measure(
@@ -41,7 +115,7 @@ def measure(
     }
     independent = f"nbgym, {threads} independent"
     if num_envs % threads == 0 and num_envs >= 2 * threads:
-        runners[independent] = _bench.IndependentParts(env_id, num_envs, threads)
+        runners[independent] = IndependentParts(env_id, num_envs, threads)
     if "gymnasium" in _bench.installed_libraries():
         try:
             runners["gymnasium"] = _bench.make_runner("gymnasium", env_id, num_envs, actions)
@@ -114,7 +188,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeats", type=int, default=7, help="alternating rounds (default: 7)")
     parser.add_argument("--sample-time", type=float, default=0.2, help="seconds per sample (default: 0.2)")
     parser.add_argument("--json", help="also write the results, every sample included, to this file")
+    parser.add_argument("--step-part", nargs=3, metavar=("ENV_ID", "NUM_ENVS", "SEED"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.step_part:
+        env_id, num_envs, seed = args.step_part
+        _step_part(env_id, int(num_envs), int(seed))
+        return 0
     results: list[dict[str, Any]] = []
     for load_name in args.loads:
         try:

@@ -233,57 +233,6 @@ class SingleRunner(Runner):
         self._next = k
 
 
-class IndependentParts:
-    """``parts`` compiled vector envs of ``num_envs / parts`` sub-environments each, on one thread each, each stepped by
-    a process of its own, side by side: what the machine gives ``parts`` cores of this stepping when nothing is shared
-    (no claims, no waits for another thread's chunk, no GIL), its own ceiling for ``parts`` threads.
-
-    Args:
-        env_id: The environment id.
-        num_envs: The sub-environments of all the parts together (a multiple of ``parts``).
-        parts: The parts, and the processes that step them.
-    """
-
-    def __init__(self, env_id: str, num_envs: int, parts: int) -> None:
-        import multiprocessing
-
-        self.num_envs = num_envs
-        context = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of this one's threads
-        self.pipes = []
-        self.processes = []
-        for k in range(parts):
-            mine, theirs = context.Pipe()
-            process = context.Process(target=_step_part, args=(theirs, env_id, num_envs // parts, k), daemon=True)
-            process.start()
-            self.pipes.append(mine)
-            self.processes.append(process)
-        for pipe in self.pipes:
-            pipe.recv()  # made and warmed up
-
-    def run(self, steps: int) -> None:
-        """Steps every part ``steps`` times, side by side, and returns when all have."""
-        for pipe in self.pipes:
-            pipe.send(steps)
-        for pipe in self.pipes:
-            pipe.recv()
-
-    def close(self) -> None:
-        for pipe in self.pipes:
-            pipe.send(None)
-        for process in self.processes:
-            process.join()
-
-
-def _step_part(pipe: Any, env_id: str, num_envs: int, seed: int) -> None:
-    """An ``IndependentParts`` process: steps its env as many times as it is told, until it is told ``None``."""
-    runner = make_runner("nbgym", env_id, num_envs, action_pool(env_id, num_envs, seed), single=False, seed=seed)
-    pipe.send("ready")
-    while (steps := pipe.recv()) is not None:
-        runner.run(steps)
-        pipe.send(steps)
-    runner.close()
-
-
 def _check_sync_size(num_envs: int, max_sync_envs: int) -> None:
     if num_envs > max_sync_envs:
         raise Unavailable(

@@ -458,3 +458,13 @@ def test_bench_threads_script(capsys):
     assert [row.split(" | ")[:2] for row in rows] == [["| none", "600"], ["| numpy-thread", "600"]]
     # N threads / 1 thread, then N independent envs / 1 thread: each a median and a range
     assert all(len(re.findall(r"\| \d+\.\d\dx \(\d+\.\d\d-\d+\.\d\d\) (?=\|)", row)) == 2 for row in rows)
+
+
+def test_bench_threads_independent_parts_that_fail_raise_instead_of_waiting():
+    """A part's process that ends (here: an unknown id) fails the benchmark at once, saying so; it would otherwise wait
+    forever for the part's answer. A split that leaves sub-environments over is refused."""
+    script = load_benchmark("bench_threads")
+    with pytest.raises(RuntimeError, match="a part's process ended with status 1"):
+        script.IndependentParts("NoSuchEnv-v9", 4, 2)
+    with pytest.raises(ValueError, match="choose a num_envs that 2 divides"):
+        script.IndependentParts("CartPole-v1", 5, 2)
